@@ -1,0 +1,44 @@
+// Rotary position embeddings (RoPE; Su et al., 2021): each (even, odd) pair of a
+// query or key is turned by position · θ_i, so q·k depends only on the distance.
+#pragma once
+
+#include <cstdint>
+
+#include "positional/types.hpp"
+
+namespace positional {
+
+// θ_i = base^(−2i/d) for the d/2 pairs, in radians per position; pair 0 turns fastest (θ_0 = 1).
+// Throws InputError when d is odd or ≤ 0, or base is not finite, ≤ 0 or 1.
+Vector rope_frequencies(std::int64_t d, double base = 10000.0);
+
+// Rotates one vector x (length d, even) as if it sat at `position` (any finite
+// real: interpolation gives fractional positions).
+Vector apply_rope(const Eigen::Ref<const Vector>& x, double position, double base = 10000.0);
+
+// Rotates every row of a (seq × d) matrix; row r sits at positions[r].
+// Throws InputError when positions.size() != seq or any position is not finite.
+Matrix apply_rope(const Eigen::Ref<const Matrix>& x, const Eigen::Ref<const Vector>& positions,
+                  double base = 10000.0);
+
+// Rotates every row of a (seq × d) matrix, row r at position r (0, 1, …, seq − 1).
+Matrix apply_rope_sequence(const Eigen::Ref<const Matrix>& x, double base = 10000.0);
+
+// Rotates with explicit per-pair frequencies (a scaled RoPE: PI, NTK, YaRN …).
+// inv_freq has d/2 entries.
+Matrix apply_rope_with_frequencies(const Eigen::Ref<const Matrix>& x,
+                                   const Eigen::Ref<const Vector>& positions,
+                                   const Eigen::Ref<const Vector>& inv_freq);
+
+// The score ⟨R_m q, R_{m+δ} k⟩ for every start m in `starts` (rows) and every
+// distance δ = 0, 1, …, max_distance (columns): the lesson's rope_relative figure.
+Matrix rope_scores_over_distance(const Eigen::Ref<const Vector>& q, const Eigen::Ref<const Vector>& k,
+                                 const Eigen::Ref<const Vector>& starts, std::int64_t max_distance,
+                                 double base = 10000.0);
+
+// The angle position·θ_i of pair `pairs[j]` (rows) at each of `positions` (columns),
+// reduced to [0, 2π) when `wrapped`: the lesson's rope_frequencies figure.
+Matrix rope_pair_angles(const Eigen::Ref<const Vector>& positions, const Eigen::Ref<const Vector>& pairs,
+                        std::int64_t d, double base = 10000.0, bool wrapped = true);
+
+}  // namespace positional

@@ -1,0 +1,57 @@
+// Argument checks shared by every engine entry point. Each throws InputError
+// with a message that names the argument and the rule, e.g. "d must be even, got 7".
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "positional/types.hpp"
+
+namespace positional {
+
+// Thrown for any argument outside a function's documented domain.
+class InputError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+// The largest result, in doubles, any engine function will build (128 MiB).
+// A 32,768 × 512 table is exactly at the cap; larger requests throw.
+inline constexpr std::int64_t kMaxOutputDoubles = std::int64_t{1} << 24;
+
+// Formats a number for an error message: integers without a decimal point,
+// others with up to 17 significant digits, and "nan", "inf", "-inf".
+std::string format_number(double value);
+
+// Throws InputError("<name> must be <rule>, got <value>").
+[[noreturn]] void fail(const std::string& name, const std::string& rule, double value);
+
+// A count or index that arrived as a double (JavaScript numbers do): must be
+// finite, whole and within [min_value, max_value].
+std::int64_t checked_integer(const std::string& name, double value, std::int64_t min_value,
+                             std::int64_t max_value);
+
+// d: a positive, even dimension no larger than kMaxOutputDoubles.
+void require_even_dimension(const std::string& name, std::int64_t d);
+
+// n: a non-negative count.
+void require_non_negative(const std::string& name, std::int64_t n);
+
+// A value that must be finite (not NaN or ±infinity).
+void require_finite(const std::string& name, double value);
+
+// A value that must be finite and > 0.
+void require_positive(const std::string& name, double value);
+
+// A RoPE or sinusoidal base: finite, > 0 and not 1 (base 1 gives every pair the same speed).
+void require_base(const std::string& name, double base);
+
+// Every element finite; names the first offending index.
+void require_all_finite(const std::string& name, const Eigen::Ref<const Vector>& values);
+void require_all_finite(const std::string& name, const Eigen::Ref<const Matrix>& values);
+
+// rows × cols must not exceed kMaxOutputDoubles.
+void require_output_size(const std::string& what, std::int64_t rows, std::int64_t cols);
+
+}  // namespace positional

@@ -1,0 +1,185 @@
+// Rotary position embeddings: frequencies, rotation of vectors and sequences, and figure data.
+#include "positional/rope.hpp"
+
+#include <algorithm>  // std::min
+#include <cmath>
+#include <string>
+
+#include "angle_addition.hpp"
+#include "positional/sinusoidal.hpp"
+#include "positional/validate.hpp"
+
+namespace positional {
+namespace {
+
+constexpr double kTwoPi = 6.283185307179586476925286766559;
+
+void check_vector(const std::string& name, const Eigen::Ref<const Vector>& x) {
+  if (x.size() == 0) throw InputError(name + " must not be empty");
+  if (x.size() % 2 != 0) fail(name + " length", "even (RoPE rotates pairs)", static_cast<double>(x.size()));
+  require_all_finite(name, x);
+}
+
+// Rotates the pairs of `in` by angle·θ_i into `out` (both length d, may alias).
+void rotate_pairs(const double* in, double* out, double position, const Vector& theta) {
+  for (Eigen::Index i = 0; i < theta.size(); ++i) {
+    const double angle = position * theta[i];
+    const double c = std::cos(angle);
+    const double s = std::sin(angle);
+    const double even = in[2 * i];
+    const double odd = in[2 * i + 1];
+    out[2 * i] = even * c - odd * s;
+    out[2 * i + 1] = even * s + odd * c;
+  }
+}
+
+}  // namespace
+
+// [snippet:rope_frequencies]
+Vector rope_frequencies(std::int64_t d, double base) {
+  require_even_dimension("d", d);
+  require_base("base", base);
+  Vector theta(d / 2);
+  for (std::int64_t i = 0; i < d / 2; ++i) {
+    theta[i] = std::pow(base, -static_cast<double>(2 * i) / static_cast<double>(d));  // θ_i = base^(−2i/d)
+  }
+  return theta;
+}
+// [/snippet]
+
+// [snippet:apply_rope]
+Vector apply_rope(const Eigen::Ref<const Vector>& x, double position, double base) {
+  check_vector("x", x);
+  require_finite("position", position);
+  const Vector theta = rope_frequencies(x.size(), base);
+  Vector out(x.size());
+  // The 2 × 2 rotation [[cos, −sin], [sin, cos]] applied to every (even, odd) pair.
+  rotate_pairs(x.data(), out.data(), position, theta);
+  return out;
+}
+// [/snippet]
+
+Matrix apply_rope_with_frequencies(const Eigen::Ref<const Matrix>& x, const Eigen::Ref<const Vector>& positions,
+                                   const Eigen::Ref<const Vector>& inv_freq) {
+  if (x.cols() == 0 || x.cols() % 2 != 0) {
+    fail("x columns", "positive and even (RoPE rotates pairs)", static_cast<double>(x.cols()));
+  }
+  if (positions.size() != x.rows()) {
+    throw InputError("positions must have one entry per row of x (" + std::to_string(x.rows()) + "), got " +
+                     std::to_string(positions.size()));
+  }
+  if (inv_freq.size() * 2 != x.cols()) {
+    throw InputError("inv_freq must have x columns / 2 = " + std::to_string(x.cols() / 2) + " entries, got " +
+                     std::to_string(inv_freq.size()));
+  }
+  require_all_finite("x", x);
+  require_all_finite("positions", positions);
+  require_all_finite("inv_freq", inv_freq);
+  const Vector theta = inv_freq;
+  Matrix out(x.rows(), x.cols());
+  for (Eigen::Index r = 0; r < x.rows(); ++r) {
+    rotate_pairs(x.row(r).data(), out.row(r).data(), positions[r], theta);
+  }
+  return out;
+}
+
+Matrix apply_rope(const Eigen::Ref<const Matrix>& x, const Eigen::Ref<const Vector>& positions, double base) {
+  if (x.cols() == 0 || x.cols() % 2 != 0) {
+    fail("x columns", "positive and even (RoPE rotates pairs)", static_cast<double>(x.cols()));
+  }
+  return apply_rope_with_frequencies(x, positions, rope_frequencies(x.cols(), base));
+}
+
+Matrix apply_rope_sequence(const Eigen::Ref<const Matrix>& x, double base) {
+  if (x.cols() == 0 || x.cols() % 2 != 0) {
+    fail("x columns", "positive and even (RoPE rotates pairs)", static_cast<double>(x.cols()));
+  }
+  const Vector theta = rope_frequencies(x.cols(), base);
+  require_all_finite("x", x);
+  // Row r turns by r·θ_i. The (sin, cos) of those angles are the sinusoidal table's rows for
+  // ω = θ (the same formula), built as that table is: sin and cos for rows 0..kAngleBlock−1 and
+  // each block's first row, angle addition for the rest. Rows go one at a time through a
+  // (sin, cos) buffer, so no table as large as x is built.
+  const std::int64_t rows = x.rows();
+  const std::int64_t pairs = theta.size();
+  const Matrix offsets = sinusoidal_encoding(std::min(rows, detail::kAngleBlock), x.cols(), base);
+  Vector block_start(x.cols());
+  Vector sin_cos(x.cols());
+  Matrix out(rows, x.cols());
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const std::int64_t k = r % detail::kAngleBlock;
+    const double* angles = offsets.row(k).data();  // rows before the first block's end: as computed
+    if (r >= detail::kAngleBlock) {
+      if (k == 0) {
+        for (std::int64_t i = 0; i < pairs; ++i) {
+          const double angle = static_cast<double>(r) * theta[i];
+          block_start[2 * i] = std::sin(angle);
+          block_start[2 * i + 1] = std::cos(angle);
+        }
+        angles = block_start.data();
+      } else {
+        detail::add_angles(block_start.data(), offsets.row(k).data(), sin_cos.data(), pairs);
+        angles = sin_cos.data();
+      }
+    }
+    const double* in = x.row(r).data();
+    double* rotated = out.row(r).data();
+    for (std::int64_t i = 0; i < pairs; ++i) {
+      const double s = angles[2 * i];
+      const double c = angles[2 * i + 1];
+      // The same products in the same order as rotate_pairs, so rows agree with apply_rope.
+      rotated[2 * i] = in[2 * i] * c - in[2 * i + 1] * s;
+      rotated[2 * i + 1] = in[2 * i] * s + in[2 * i + 1] * c;
+    }
+  }
+  return out;
+}
+
+// [snippet:rope_scores_over_distance]
+Matrix rope_scores_over_distance(const Eigen::Ref<const Vector>& q, const Eigen::Ref<const Vector>& k,
+                                 const Eigen::Ref<const Vector>& starts, std::int64_t max_distance, double base) {
+  check_vector("q", q);
+  check_vector("k", k);
+  if (q.size() != k.size()) {
+    throw InputError("q and k must have the same length, got " + std::to_string(q.size()) + " and " +
+                     std::to_string(k.size()));
+  }
+  require_all_finite("starts", starts);
+  require_non_negative("max_distance", max_distance);
+  require_output_size("the score table", starts.size(), max_distance + 1);
+  const Vector theta = rope_frequencies(q.size(), base);
+  Matrix scores(starts.size(), max_distance + 1);
+  Vector q_rotated(q.size());
+  Vector k_rotated(k.size());
+  for (Eigen::Index s = 0; s < starts.size(); ++s) {
+    rotate_pairs(q.data(), q_rotated.data(), starts[s], theta);
+    for (std::int64_t delta = 0; delta <= max_distance; ++delta) {
+      rotate_pairs(k.data(), k_rotated.data(), starts[s] + static_cast<double>(delta), theta);
+      scores(s, delta) = q_rotated.dot(k_rotated);
+    }
+  }
+  return scores;
+}
+// [/snippet]
+
+Matrix rope_pair_angles(const Eigen::Ref<const Vector>& positions, const Eigen::Ref<const Vector>& pairs,
+                        std::int64_t d, double base, bool wrapped) {
+  require_all_finite("positions", positions);
+  const Vector theta = rope_frequencies(d, base);
+  require_output_size("the angle table", pairs.size(), positions.size());
+  Matrix angles(pairs.size(), positions.size());
+  for (Eigen::Index j = 0; j < pairs.size(); ++j) {
+    const std::int64_t pair = checked_integer("pairs[" + std::to_string(j) + "]", pairs[j], 0, d / 2 - 1);
+    for (Eigen::Index p = 0; p < positions.size(); ++p) {
+      double angle = positions[p] * theta[pair];
+      if (wrapped) {
+        angle = std::fmod(angle, kTwoPi);
+        if (angle < 0) angle += kTwoPi;  // numpy's mod: the result takes the divisor's sign
+      }
+      angles(j, p) = angle;
+    }
+  }
+  return angles;
+}
+
+}  // namespace positional

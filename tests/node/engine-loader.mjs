@@ -1,0 +1,12 @@
+// Loads dist/engine.mjs in Node for the test suites: Emscripten 3.1.6's web build cannot fetch
+// a file path, so the .wasm bytes are handed to the factory directly.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const distDir = process.env.POSITIONAL_DIST ?? fileURLToPath(new URL('../../dist/', import.meta.url));
+
+export async function loadEngine() {
+  const { default: createEngine } = await import(pathToFileURL(join(distDir, 'engine.mjs')).href);
+  return createEngine({ wasmBinary: readFileSync(join(distDir, 'engine.wasm')) });
+}
