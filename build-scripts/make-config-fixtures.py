@@ -1,0 +1,145 @@
+#!/usr/bin/python3
+"""Writes tests/fixtures/configs/expected_inv_freq.json: RoPE inverse frequencies and attention
+factors for the presets and the synthetic configs, computed with numpy (float64) from the formulas
+of transformers' modeling_rope_utils.py, as an outside check on the C++ engine.
+
+Run with Debian's Python (it has numpy):  /usr/bin/python3 build-scripts/make-config-fixtures.py
+"""
+import json
+import math
+import pathlib
+
+import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+PRESETS = ROOT / "web" / "presets"
+VALID = ROOT / "tests" / "fixtures" / "configs" / "valid"
+OUT = ROOT / "tests" / "fixtures" / "configs" / "expected_inv_freq.json"
+
+# (file, sequence lengths): dynamic and longrope depend on the length, the others do not.
+CASES = [
+    (PRESETS / "llama-2-7b.json", [4096]),
+    (PRESETS / "llama-3.1-8b.json", [8192]),
+    (PRESETS / "mistral-7b-v0.1.json", [1000]),
+    (PRESETS / "qwen2-7b-instruct.json", [32768]),
+    (PRESETS / "yarn-llama-2-7b-64k.json", [65536]),
+    (PRESETS / "phi-3.5-mini-instruct.json", [4096, 4097]),
+    (VALID / "linear-llama.json", [100]),
+    (VALID / "dynamic-llama.json", [100, 4096, 10000]),
+    (VALID / "yarn-factor-one.json", [10]),
+    (VALID / "yarn-deepseek-mscale.json", [10]),
+    (VALID / "rope-parameters-new.json", [10]),
+    (VALID / "partial-rotary-neox.json", [10]),
+]
+
+
+def block_of(cfg):
+    block = cfg.get("rope_parameters") or cfg.get("rope_scaling") or {}
+    return block
+
+
+def geometry(cfg):
+    block = block_of(cfg)
+    base = block.get("rope_theta") or cfg.get("rope_theta") or cfg.get("rotary_emb_base") or 10000.0
+    head_dim = cfg.get("head_dim") or cfg["hidden_size"] // cfg["num_attention_heads"]
+    partial = cfg.get("partial_rotary_factor", cfg.get("rotary_pct", 1.0))
+    dim = int(head_dim * partial)
+    return float(base), dim
+
+
+def rope(cfg, seq_len):
+    block = block_of(cfg)
+    rope_type = block.get("rope_type", block.get("type", "default"))
+    if rope_type == "su":
+        rope_type = "longrope"
+    base, dim = geometry(cfg)
+    exponents = np.arange(0, dim, 2, dtype=np.int64).astype(np.float64) / dim
+    inv = 1.0 / (base ** exponents)
+    max_pos = cfg["max_position_embeddings"]
+    attention = 1.0
+    if rope_type == "linear":
+        inv = inv / block["factor"]
+    elif rope_type == "dynamic":
+        factor = block["factor"]
+        seq = max(seq_len, max_pos)
+        new_base = base * ((factor * seq / max_pos) - (factor - 1)) ** (dim / (dim - 2))
+        inv = 1.0 / (new_base ** exponents)
+    elif rope_type == "yarn":
+        factor = block["factor"]
+        if "original_max_position_embeddings" in block:
+            original = block["original_max_position_embeddings"]
+            factor = max_pos / original
+        else:
+            original = max_pos
+
+        def get_mscale(scale, mscale=1.0):
+            return 1.0 if scale <= 1 else 0.1 * mscale * math.log(scale) + 1.0
+
+        attention = block.get("attention_factor")
+        if attention is None:
+            if block.get("mscale") and block.get("mscale_all_dim"):
+                attention = get_mscale(factor, block["mscale"]) / get_mscale(factor, block["mscale_all_dim"])
+            else:
+                attention = get_mscale(factor)
+        beta_fast = block.get("beta_fast") or 32
+        beta_slow = block.get("beta_slow") or 1
+
+        def correction_dim(rotations):
+            return (dim * math.log(original / (rotations * 2 * math.pi))) / (2 * math.log(base))
+
+        low, high = correction_dim(beta_fast), correction_dim(beta_slow)
+        if block.get("truncate", True):
+            low, high = math.floor(low), math.ceil(high)
+        low, high = max(low, 0), min(high, dim - 1)
+        if low == high:
+            high += 0.001
+        ramp = np.clip((np.arange(dim // 2, dtype=np.float64) - low) / (high - low), 0, 1)
+        extrapolation_factor = 1 - ramp
+        pos_freqs = base ** exponents
+        inv = (1.0 / (factor * pos_freqs)) * (1 - extrapolation_factor) + (1.0 / pos_freqs) * extrapolation_factor
+    elif rope_type == "longrope":
+        original = cfg.get("original_max_position_embeddings") or block.get("original_max_position_embeddings")
+        if original:
+            factor = max_pos / original
+        else:
+            original, factor = max_pos, block["factor"]
+        attention = block.get("attention_factor")
+        if attention is None:
+            attention = 1.0 if factor <= 1 else math.sqrt(1 + math.log(factor) / math.log(original))
+        ext = np.array(block["long_factor"] if seq_len > original else block["short_factor"], dtype=np.float64)
+        inv = 1.0 / (ext * base ** exponents)
+    elif rope_type == "llama3":
+        factor = block["factor"]
+        low_ff, high_ff = block["low_freq_factor"], block["high_freq_factor"]
+        original = block["original_max_position_embeddings"]
+        low_wavelen, high_wavelen = original / low_ff, original / high_ff
+        wavelen = 2 * math.pi / inv
+        scaled = np.where(wavelen > low_wavelen, inv / factor, inv)
+        smooth = (original / wavelen - low_ff) / (high_ff - low_ff)
+        smoothed = (1 - smooth) * scaled / factor + smooth * scaled
+        medium = ~(wavelen < high_wavelen) & ~(wavelen > low_wavelen)
+        inv = np.where(medium, smoothed, scaled)
+    return inv, float(attention)
+
+
+def main():
+    cases = []
+    for path, lengths in CASES:
+        cfg = json.loads(path.read_text())
+        for seq_len in lengths:
+            inv, attention = rope(cfg, seq_len)
+            cases.append({
+                "config": str(path.relative_to(ROOT)),
+                "seq_len": seq_len,
+                "inv_freq": [float(x) for x in inv],
+                "attention_factor": attention,
+            })
+    OUT.write_text(json.dumps({
+        "_about": "Made by build-scripts/make-config-fixtures.py (numpy float64, transformers' formulas).",
+        "cases": cases,
+    }, indent=1) + "\n")
+    print(f"wrote {len(cases)} cases to {OUT.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()

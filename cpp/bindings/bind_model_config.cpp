@@ -1,0 +1,70 @@
+// Embind adapter for the config.json reader: readModelConfig(jsonText, promptLength) → a plain
+// JavaScript object. Every array is copied into a JavaScript-owned Float64Array / Uint8Array;
+// nothing returned needs .delete().
+#include <emscripten/bind.h>
+
+#include <string>
+
+#include "js_interop.hpp"
+#include "positional/model_config.hpp"
+
+namespace positional::js {
+namespace {
+
+// Copies bytes into a new JavaScript-owned Uint8Array.
+val to_uint8_array(const std::vector<std::uint8_t>& bytes) {
+  return val(emscripten::typed_memory_view(bytes.size(), bytes.data())).call<val>("slice");
+}
+
+val strings_to_js(const std::vector<std::string>& items) {
+  val array = val::array();
+  for (const std::string& item : items) array.call<void>("push", val(item));
+  return array;
+}
+
+val read_model_config_js(val json_text, val prompt_length) {
+  return guarded([&] {
+    if (!json_text.isString()) {
+      throw InputError("jsonText must be a string (the text of a config.json), got " +
+                       json_text.typeOf().as<std::string>());
+    }
+    const std::int64_t prompt = integer_arg("promptLength", prompt_length, 1, kMaxConfigPositions);
+    const std::string text = json_text.as<std::string>();
+    const ModelPositionReport r = read_model_config(text, prompt);
+
+    val out = val::object();
+    out.set("scheme", std::string(scheme_name(r.scheme)));
+    out.set("ropeType", r.scheme == PositionScheme::Rope ? val(std::string(rope_type_name(r.rope_type))) : val::null());
+    out.set("modelType", r.model_type);
+    out.set("trainedLength", static_cast<double>(r.trained_length));
+    out.set("advertisedLength", static_cast<double>(r.advertised_length));
+    out.set("stretch", r.stretch);
+    out.set("scalingFactor", r.scaling_factor);
+    out.set("promptLength", static_cast<double>(r.prompt_length));
+    out.set("promptBeyondTrained", r.prompt_beyond_trained);
+    out.set("promptBeyondAdvertised", r.prompt_beyond_advertised);
+    out.set("headDim", static_cast<double>(r.head_dim));
+    out.set("rotaryDim", static_cast<double>(r.rotary_dim));
+    out.set("base", r.base);
+    out.set("dynamicBase", r.dynamic_base);
+    out.set("longropeLongFactor", r.longrope_long_factor);
+    out.set("attentionFactor", r.attention_factor);
+    out.set("invFreq", to_float64_array(r.inv_freq));
+    out.set("baseInvFreq", to_float64_array(r.base_inv_freq));
+    out.set("wavelengths", to_float64_array(r.wavelengths));
+    out.set("baseWavelengths", to_float64_array(r.base_wavelengths));
+    out.set("beyond", to_uint8_array(r.beyond));
+    out.set("beyondCount", static_cast<double>(r.beyond_count));
+    out.set("slidingWindow", static_cast<double>(r.sliding_window));
+    out.set("notes", strings_to_js(r.notes));
+    return out;
+  });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(positional_model_config) {
+  emscripten::function("readModelConfig", &read_model_config_js);
+}
+
+}  // namespace positional::js

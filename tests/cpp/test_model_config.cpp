@@ -1,0 +1,368 @@
+// Tests of the config.json reader: presets, each RoPE scaling recipe against its published
+// formula (recomputed here and by numpy), the "beyond training" rule, and the broken corpus.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>  // the test reads its fixtures with the same library the engine uses
+#include <sstream>
+#include <string>
+
+#include "positional/model_config.hpp"
+
+namespace {
+
+using positional::InputError;
+using positional::ModelConfig;
+using positional::ModelPositionReport;
+using positional::PositionScheme;
+using positional::RopeType;
+using positional::Vector;
+namespace fs = std::filesystem;
+
+constexpr double kPi = 3.14159265358979323846;
+
+const fs::path kFixtures = POSITIONAL_FIXTURES_DIR;
+const fs::path kConfigs = kFixtures / "configs";
+const fs::path kPresets = kFixtures / ".." / ".." / "web" / "presets";
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot open " + path.string());
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+ModelConfig preset(const std::string& name) { return positional::parse_model_config(read_text(kPresets / name)); }
+
+// Relative closeness; the engine and these references compute the same double expressions in
+// a different order, so they agree to a few ulps. 1e-12 leaves room and still catches any
+// formula mistake (those move values by far more than 1e-6).
+void expect_close_vectors(const Vector& actual, const Vector& expected, double rel, const std::string& what) {
+  ASSERT_EQ(actual.size(), expected.size()) << what;
+  for (Eigen::Index i = 0; i < actual.size(); ++i) {
+    EXPECT_NEAR(actual[i], expected[i], rel * std::fabs(expected[i])) << what << " pair " << i;
+  }
+}
+
+// θ_i = base^(−2i/d), written straight from the RoPE paper.
+Vector reference_default(double base, int dim) {
+  Vector inv(dim / 2);
+  for (int i = 0; i < dim / 2; ++i) inv[i] = std::pow(base, -2.0 * i / dim);
+  return inv;
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    positional::parse_model_config(text);
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  return "<no error>";
+}
+
+// ---- presets ---------------------------------------------------------------------------
+
+struct PresetExpectation {
+  const char* file;
+  PositionScheme scheme;
+  RopeType rope_type;
+  std::int64_t trained;
+  std::int64_t advertised;
+  double stretch;
+  std::int64_t head_dim;
+  std::int64_t rotary_dim;
+  double base;
+  std::int64_t sliding_window;
+};
+
+TEST(ModelConfigPresets, EveryPresetParsesWithItsPublishedLengths) {
+  const PresetExpectation table[] = {
+      {"gpt2.json", PositionScheme::LearnedTable, RopeType::Default, 1024, 1024, 1.0, 64, 0, 0.0, 0},
+      {"bert-base-uncased.json", PositionScheme::LearnedTable, RopeType::Default, 512, 512, 1.0, 64, 0, 0.0, 0},
+      {"llama-2-7b.json", PositionScheme::Rope, RopeType::Default, 4096, 4096, 1.0, 128, 128, 10000.0, 0},
+      {"llama-3.1-8b.json", PositionScheme::Rope, RopeType::Llama3, 8192, 131072, 16.0, 128, 128, 500000.0, 0},
+      {"mistral-7b-v0.1.json", PositionScheme::Rope, RopeType::Default, 32768, 32768, 1.0, 128, 128, 10000.0, 4096},
+      {"qwen2-7b-instruct.json", PositionScheme::Rope, RopeType::Default, 32768, 32768, 1.0, 128, 128, 1e6, 0},
+      {"yarn-llama-2-7b-64k.json", PositionScheme::Rope, RopeType::Yarn, 4096, 65536, 16.0, 128, 128, 10000.0, 0},
+      {"phi-3.5-mini-instruct.json", PositionScheme::Rope, RopeType::Longrope, 4096, 131072, 32.0, 96, 96, 10000.0,
+       262144},
+  };
+  const nlohmann::json index = nlohmann::json::parse(read_text(kPresets / "index.json"));
+  ASSERT_EQ(index["presets"].size(), std::size(table)) << "index.json lists every preset tested here";
+  for (const PresetExpectation& e : table) {
+    SCOPED_TRACE(e.file);
+    const ModelPositionReport r = positional::read_model_config(read_text(kPresets / e.file), 100);
+    EXPECT_EQ(r.scheme, e.scheme);
+    EXPECT_EQ(r.rope_type, e.rope_type);
+    EXPECT_EQ(r.trained_length, e.trained);
+    EXPECT_EQ(r.advertised_length, e.advertised);
+    EXPECT_DOUBLE_EQ(r.stretch, e.stretch);
+    EXPECT_EQ(r.head_dim, e.head_dim);
+    EXPECT_EQ(r.rotary_dim, e.rotary_dim);
+    EXPECT_DOUBLE_EQ(r.base, e.base);
+    EXPECT_EQ(r.sliding_window, e.sliding_window);
+    EXPECT_EQ(r.inv_freq.size(), e.rotary_dim / 2);
+    EXPECT_EQ(r.beyond.size(), static_cast<std::size_t>(e.rotary_dim / 2));
+    EXPECT_EQ(r.beyond_count, 0) << "a 100-token prompt is inside every preset's training";
+    const nlohmann::json raw = nlohmann::json::parse(read_text(kPresets / e.file));
+    EXPECT_EQ(raw["_source"].get<std::string>().rfind("https://huggingface.co/", 0), 0u) << "names its source";
+  }
+}
+
+TEST(ModelConfigPresets, Llama2WithoutRopeThetaUsesTransformersDefaultAndSaysSo) {
+  const ModelConfig cfg = preset("llama-2-7b.json");
+  EXPECT_DOUBLE_EQ(cfg.rope_theta, 10000.0);
+  ASSERT_FALSE(cfg.notes.empty());
+  EXPECT_NE(cfg.notes[0].find("rope_theta is absent"), std::string::npos);
+}
+
+TEST(ModelConfigPresets, AttentionFactorsFollowTheirRecipes) {
+  // YaRN: 0.1·ln(s) + 1 with s = 65536 / 4096 = 16.
+  EXPECT_NEAR(positional::rope_attention_factor(preset("yarn-llama-2-7b-64k.json")), 0.1 * std::log(16.0) + 1.0,
+              1e-15);
+  // LongRoPE: sqrt(1 + ln(s)/ln(L)) with s = 131072 / 4096 = 32 and L = 4096.
+  EXPECT_NEAR(positional::rope_attention_factor(preset("phi-3.5-mini-instruct.json")),
+              std::sqrt(1.0 + std::log(32.0) / std::log(4096.0)), 1e-15);
+  EXPECT_EQ(positional::rope_attention_factor(preset("llama-3.1-8b.json")), 1.0);
+}
+
+// ---- each recipe against its formula ------------------------------------------------------
+
+TEST(ModelConfigRecipes, DefaultIsBasePowers) {
+  const ModelConfig cfg = preset("qwen2-7b-instruct.json");
+  expect_close_vectors(positional::scaled_inverse_frequencies(cfg, 5000), reference_default(1e6, 128), 1e-14,
+                       "qwen2 default");
+}
+
+TEST(ModelConfigRecipes, LinearDividesEveryFrequencyByFactor) {
+  const ModelConfig cfg = positional::parse_model_config(read_text(kConfigs / "valid" / "linear-llama.json"));
+  const Vector base = positional::base_inverse_frequencies(cfg);
+  const Vector scaled = positional::scaled_inverse_frequencies(cfg, 100);
+  ASSERT_EQ(scaled.size(), 64);
+  for (Eigen::Index i = 0; i < scaled.size(); ++i) {
+    EXPECT_NEAR(scaled[i] * 4.0, base[i], 1e-15 * base[i]) << "pair " << i;
+  }
+}
+
+TEST(ModelConfigRecipes, DynamicKeepsDefaultInsideTrainingAndEnlargesTheBaseBeyond) {
+  const ModelConfig cfg = positional::parse_model_config(read_text(kConfigs / "valid" / "dynamic-llama.json"));
+  expect_close_vectors(positional::scaled_inverse_frequencies(cfg, 4096), reference_default(10000.0, 128), 1e-14,
+                       "dynamic at the trained length");
+  // base' = base · (factor·n/L − (factor − 1))^(d/(d−2)) with factor 2, n 10000, L 4096, d 128.
+  const double grown = 10000.0 * std::pow(2.0 * 10000.0 / 4096.0 - 1.0, 128.0 / 126.0);
+  expect_close_vectors(positional::scaled_inverse_frequencies(cfg, 10000), reference_default(grown, 128), 1e-13,
+                       "dynamic at 10000 tokens");
+  EXPECT_NEAR(positional::analyse_model_config(cfg, 10000).dynamic_base, grown, 1e-9 * grown);
+}
+
+// YaRN written out from the paper / transformers: ramp between the pair indices where a pair
+// turns beta_fast and beta_slow times over the original length.
+Vector reference_yarn(double base, int dim, double factor, double original, double beta_fast, double beta_slow) {
+  const auto correction = [&](double turns) {
+    return dim * std::log(original / (turns * 2 * kPi)) / (2 * std::log(base));
+  };
+  const double low = std::max(std::floor(correction(beta_fast)), 0.0);
+  double high = std::min(std::ceil(correction(beta_slow)), dim - 1.0);
+  if (low == high) high += 0.001;
+  Vector inv(dim / 2);
+  for (int i = 0; i < dim / 2; ++i) {
+    const double theta = std::pow(base, -2.0 * i / dim);
+    const double ramp = std::min(1.0, std::max(0.0, (i - low) / (high - low)));
+    inv[i] = theta / factor * ramp + theta * (1.0 - ramp);
+  }
+  return inv;
+}
+
+TEST(ModelConfigRecipes, YarnMatchesItsFormulaAndKeepsFastPairs) {
+  const ModelConfig cfg = preset("yarn-llama-2-7b-64k.json");
+  const Vector inv = positional::scaled_inverse_frequencies(cfg, 65536);
+  expect_close_vectors(inv, reference_yarn(10000.0, 128, 16.0, 4096.0, 32.0, 1.0), 1e-14, "yarn 64k");
+  const Vector base = reference_default(10000.0, 128);
+  EXPECT_DOUBLE_EQ(inv[0], base[0]) << "the fastest pair is left alone (extrapolated)";
+  EXPECT_NEAR(inv[63], base[63] / 16.0, 1e-15 * base[63]) << "the slowest pair is interpolated by the factor";
+}
+
+TEST(ModelConfigRecipes, YarnWithFactorOneEqualsDefault) {
+  const ModelConfig cfg = positional::parse_model_config(read_text(kConfigs / "valid" / "yarn-factor-one.json"));
+  expect_close_vectors(positional::scaled_inverse_frequencies(cfg, 10), reference_default(10000.0, 128), 1e-15,
+                       "yarn factor 1");
+  EXPECT_EQ(positional::rope_attention_factor(cfg), 1.0);
+}
+
+TEST(ModelConfigRecipes, YarnMscaleRatioOfEqualMscalesIsOne) {
+  // DeepSeek style: attention = get_mscale(s, mscale) / get_mscale(s, mscale_all_dim) = 1 when both are 1.
+  const ModelConfig cfg =
+      positional::parse_model_config(read_text(kConfigs / "valid" / "yarn-deepseek-mscale.json"));
+  EXPECT_DOUBLE_EQ(positional::rope_attention_factor(cfg), 1.0);
+}
+
+TEST(ModelConfigRecipes, LongropePicksShortThenLongFactors) {
+  const ModelConfig cfg = preset("phi-3.5-mini-instruct.json");
+  const Vector base = reference_default(10000.0, 96);
+  const Vector at_original = positional::scaled_inverse_frequencies(cfg, 4096);
+  const Vector past_original = positional::scaled_inverse_frequencies(cfg, 4097);
+  for (int i = 0; i < 48; ++i) {
+    EXPECT_NEAR(at_original[i], base[i] / cfg.scaling.short_factor[static_cast<std::size_t>(i)], 1e-14 * base[i]);
+    EXPECT_NEAR(past_original[i], base[i] / cfg.scaling.long_factor[static_cast<std::size_t>(i)], 1e-14 * base[i]);
+  }
+  EXPECT_FALSE(positional::analyse_model_config(cfg, 4096).longrope_long_factor);
+  EXPECT_TRUE(positional::analyse_model_config(cfg, 4097).longrope_long_factor);
+}
+
+TEST(ModelConfigRecipes, Llama3KeepsFastPairsDividesSlowOnesAndBlendsBetween) {
+  const ModelConfig cfg = preset("llama-3.1-8b.json");
+  // The engine's own unscaled θ_i, so "unchanged" can be tested as exact equality.
+  const Vector base = positional::base_inverse_frequencies(cfg);
+  expect_close_vectors(base, reference_default(500000.0, 128), 1e-14, "llama3 unscaled");
+  const Vector inv = positional::scaled_inverse_frequencies(cfg, 8192);
+  int fast = 0, slow = 0, medium = 0;
+  for (int i = 0; i < 64; ++i) {
+    const double wavelength = 2 * kPi / base[i];
+    if (wavelength < 8192.0 / 4.0) {  // shorter than original / high_freq_factor
+      EXPECT_EQ(inv[i], base[i]) << "high-frequency pair " << i << " unchanged";
+      ++fast;
+    } else if (wavelength > 8192.0 / 1.0) {  // longer than original / low_freq_factor
+      EXPECT_NEAR(inv[i], base[i] / 8.0, 1e-15 * base[i]) << "low-frequency pair " << i << " divided by 8";
+      ++slow;
+    } else {
+      const double smooth = (8192.0 / wavelength - 1.0) / (4.0 - 1.0);
+      EXPECT_NEAR(inv[i], (1 - smooth) * base[i] / 8.0 + smooth * base[i], 1e-15 * base[i]);
+      EXPECT_GT(inv[i], base[i] / 8.0);
+      EXPECT_LT(inv[i], base[i]);
+      ++medium;
+    }
+  }
+  EXPECT_GT(fast, 0);
+  EXPECT_GT(slow, 0);
+  EXPECT_GT(medium, 0);
+}
+
+TEST(ModelConfigRecipes, NewerRopeParametersSpellingAndPartialRotary) {
+  const ModelConfig params =
+      positional::parse_model_config(read_text(kConfigs / "valid" / "rope-parameters-new.json"));
+  EXPECT_EQ(params.scaling.field, "rope_parameters");
+  EXPECT_DOUBLE_EQ(params.rope_theta, 500000.0) << "rope_theta read from inside rope_parameters";
+  EXPECT_EQ(params.scaling.type, RopeType::Linear);
+  const ModelConfig neox = positional::parse_model_config(read_text(kConfigs / "valid" / "partial-rotary-neox.json"));
+  EXPECT_EQ(neox.head_dim, 80);
+  EXPECT_EQ(neox.rotary_dim, 20) << "int(80 × 0.25)";
+}
+
+TEST(ModelConfigRecipes, AlibiAndSinusoidalConfigsAreRecognised) {
+  for (const char* name : {"alibi-bloom.json", "alibi-mpt.json"}) {
+    const ModelPositionReport r = positional::read_model_config(read_text(kConfigs / "valid" / name), 4000);
+    EXPECT_EQ(r.scheme, PositionScheme::Alibi) << name;
+    EXPECT_EQ(r.trained_length, 2048) << name;
+    EXPECT_TRUE(r.prompt_beyond_trained) << name;
+    EXPECT_EQ(r.inv_freq.size(), 0) << name;
+  }
+  const ModelPositionReport marian =
+      positional::read_model_config(read_text(kConfigs / "valid" / "sinusoidal-marian.json"), 10);
+  EXPECT_EQ(marian.scheme, PositionScheme::Sinusoidal);
+  EXPECT_EQ(marian.head_dim, 64);
+}
+
+// The same numbers from an outside implementation: numpy, float64, made by
+// build-scripts/make-config-fixtures.py. Agreement to 1e-12 relative (a few ulps plus pow's
+// platform differences).
+TEST(ModelConfigRecipes, MatchNumpyReimplementation) {
+  const nlohmann::json fixture = nlohmann::json::parse(read_text(kConfigs / "expected_inv_freq.json"));
+  ASSERT_GE(fixture["cases"].size(), 10u);
+  for (const nlohmann::json& c : fixture["cases"]) {
+    const std::string file = c["config"].get<std::string>();
+    SCOPED_TRACE(file + " at " + std::to_string(c["seq_len"].get<int>()));
+    const ModelConfig cfg = positional::parse_model_config(read_text(kFixtures / ".." / ".." / file));
+    const std::vector<double> expected = c["inv_freq"].get<std::vector<double>>();
+    expect_close_vectors(positional::scaled_inverse_frequencies(cfg, c["seq_len"].get<std::int64_t>()),
+                         Eigen::Map<const Vector>(expected.data(), static_cast<Eigen::Index>(expected.size())),
+                         1e-12, file);
+    EXPECT_NEAR(positional::rope_attention_factor(cfg), c["attention_factor"].get<double>(), 1e-14);
+  }
+}
+
+// ---- the "beyond training" rule -------------------------------------------------------
+
+TEST(ModelConfigBeyond, PlainRopeFlagsExactlyThePairsThatNeverTurnedFullyInTraining) {
+  const ModelConfig cfg = preset("llama-2-7b.json");
+  const ModelPositionReport inside = positional::analyse_model_config(cfg, 4096);
+  EXPECT_EQ(inside.beyond_count, 0) << "a prompt of the trained length asks for no new angle";
+  const ModelPositionReport twice = positional::analyse_model_config(cfg, 8192);
+  const Vector base = reference_default(10000.0, 128);
+  int expected = 0;
+  for (int i = 0; i < 64; ++i) {
+    const bool partial_turn = 4095.0 * base[i] < 2 * kPi;  // wavelength longer than the training span
+    EXPECT_EQ(twice.beyond[static_cast<std::size_t>(i)], partial_turn ? 1 : 0) << "pair " << i;
+    expected += partial_turn ? 1 : 0;
+    EXPECT_NEAR(twice.base_wavelengths[i], 2 * kPi / base[i], 1e-12 * twice.base_wavelengths[i]);
+  }
+  EXPECT_EQ(twice.beyond_count, expected);
+  EXPECT_GT(expected, 0);
+  EXPECT_TRUE(twice.prompt_beyond_trained);
+  EXPECT_TRUE(twice.prompt_beyond_advertised);
+}
+
+TEST(ModelConfigBeyond, LinearScalingWithinItsStretchStaysInsideTraining) {
+  // factor 4 over a 16384 advertised length: trained length is taken as max_position_embeddings
+  // (no original given), and the divided frequencies never exceed what training showed.
+  const ModelConfig cfg = positional::parse_model_config(read_text(kConfigs / "valid" / "linear-llama.json"));
+  EXPECT_EQ(positional::analyse_model_config(cfg, 16384).beyond_count, 0);
+}
+
+TEST(ModelConfigBeyond, LearnedTableReportsThePromptPastItsTable) {
+  const ModelPositionReport r = positional::read_model_config(read_text(kPresets / "gpt2.json"), 2048);
+  EXPECT_EQ(r.scheme, PositionScheme::LearnedTable);
+  EXPECT_TRUE(r.prompt_beyond_advertised);
+  EXPECT_EQ(r.inv_freq.size(), 0);
+  EXPECT_EQ(r.beyond_count, 0);
+}
+
+TEST(ModelConfigBeyond, PromptLengthIsValidated) {
+  const ModelConfig cfg = preset("gpt2.json");
+  EXPECT_THROW(positional::analyse_model_config(cfg, 0), InputError);
+  EXPECT_THROW(positional::analyse_model_config(cfg, positional::kMaxConfigPositions + 1), InputError);
+  EXPECT_THROW(positional::scaled_inverse_frequencies(cfg, 10), InputError) << "GPT-2 has no rotary pairs";
+}
+
+// ---- the broken corpus ------------------------------------------------------------------
+
+TEST(ModelConfigBroken, EveryBrokenFileGivesItsExpectedMessage) {
+  const nlohmann::json expected = nlohmann::json::parse(read_text(kConfigs / "broken" / "expected.json"))["expected"];
+  ASSERT_GE(expected.size(), 30u);
+  std::size_t files = 0;
+  for (const fs::directory_entry& entry : fs::directory_iterator(kConfigs / "broken")) {
+    if (entry.path().filename() == "expected.json") continue;
+    ++files;
+    const std::string name = entry.path().filename().string();
+    ASSERT_TRUE(expected.contains(name)) << name << " has no expected message";
+    const std::string message = error_of(read_text(entry.path()));
+    EXPECT_NE(message.find(expected[name].get<std::string>()), std::string::npos)
+        << name << "\n  expected to contain: " << expected[name].get<std::string>() << "\n  got: " << message;
+  }
+  EXPECT_EQ(files, expected.size()) << "every listed file exists";
+}
+
+TEST(ModelConfigBroken, TextOverOneMebibyteIsRejectedBeforeParsing) {
+  std::string big = "{\"model_type\": \"gpt2\", \"n_positions\": 1024, \"pad\": \"";
+  big.append(positional::kMaxConfigBytes, 'x');
+  big += "\"}";
+  EXPECT_NE(error_of(big).find("config must be at most 1 MiB (1048576 bytes), got"), std::string::npos);
+}
+
+TEST(ModelConfigBroken, HundredThousandOpenBracketsDoNotOverflowTheStack) {
+  const std::string deep(100000, '[');
+  EXPECT_NE(error_of(deep).find("deeper than 64 levels"), std::string::npos);
+  std::string deep_objects;
+  for (int i = 0; i < 100000; ++i) deep_objects += "{\"a\":";
+  EXPECT_NE(error_of(deep_objects).find("deeper than 64 levels"), std::string::npos);
+}
+
+TEST(ModelConfigBroken, NestingUpToTheCapIsAccepted) {
+  const std::string nested = "{\"model_type\": \"gpt2\", \"n_positions\": 1024, \"x\": " + std::string(63, '[') +
+                             std::string(63, ']') + "}";
+  EXPECT_EQ(positional::parse_model_config(nested).max_position_embeddings, 1024);
+}
+
+}  // namespace
