@@ -1,0 +1,80 @@
+// RoPE scaling beyond the lesson's two methods: YaRN's per-band blend of interpolation and
+// extrapolation, dynamic NTK (the base recomputed from the current length), pair wavelengths,
+// and the extension chart's curves for all five treatments.
+#pragma once
+
+#include <cstdint>
+
+#include "positional/types.hpp"
+
+namespace positional {
+
+// The pair indices where YaRN's ramp runs (Peng et al., 2023; Hugging Face's
+// find_correction_range with truncation): pairs with index i below `low`
+// keep their original speed (extrapolation), pairs above `high` are fully interpolated.
+// low = floor(dim(beta_fast)), high = ceil(dim(beta_slow)), clamped to [0, d − 1], where
+// dim(r) = d · ln(trained_len / (2π r)) / (2 ln base) is the pair that turns r times in trained_len
+// (the clamp to d − 1 rather than d/2 − 1 follows Hugging Face; the ramp stops at d/2 − 1 anyway).
+struct YarnCorrectionRange {
+  double low = 0;
+  double high = 0;
+};
+// Throws InputError when d is odd or < 2, base is invalid, trained_len is not finite or ≤ 0,
+// or beta_fast, beta_slow are not finite and > 0 with beta_fast > beta_slow.
+YarnCorrectionRange yarn_correction_range(std::int64_t d, double base, double trained_len, double beta_fast = 32.0,
+                                          double beta_slow = 1.0);
+
+// YaRN's extrapolation weight per pair (d/2 entries): 1 keeps θ_i, 0 uses θ_i / scale,
+// and a linear ramp between the correction range's low and high ends.
+Vector yarn_extrapolation_weights(std::int64_t d, double base, double trained_len, double beta_fast = 32.0,
+                                  double beta_slow = 1.0);
+
+// YaRN's inverse frequencies (radians per position, d/2 entries):
+// θ_i · (w_i + (1 − w_i) / scale) with w the extrapolation weights. scale ≥ 1.
+// Throws InputError for the reasons above, or scale not finite or < 1.
+Vector yarn_inverse_frequencies(std::int64_t d, double base, double scale, double trained_len,
+                                double beta_fast = 32.0, double beta_slow = 1.0);
+
+// YaRN's attention temperature factor: 0.1 · ln(scale) + 1 for scale > 1, else 1.
+// The cos and sin tables (equivalently the logits, squared) are multiplied by it.
+// Throws InputError when scale is not finite or ≤ 0.
+double yarn_attention_factor(double scale);
+
+// Dynamic NTK scaling as Hugging Face computes it at run time:
+// base · ((scale · L / trained_len) − (scale − 1))^(d/(d−2)), with L = max(seq_len, trained_len),
+// so the base is unchanged until the sequence outgrows the trained length.
+// Throws InputError when base is invalid, scale is not finite or < 1, d is odd or < 4,
+// seq_len or trained_len are not finite or ≤ 0, or the result overflows.
+double dynamic_ntk_base(double base, double scale, std::int64_t d, double seq_len, double trained_len);
+
+// Each pair's wavelength 2π / θ_i, in positions. Throws InputError when an entry is not finite or ≤ 0.
+Vector pair_wavelengths(const Eigen::Ref<const Vector>& inv_freq);
+
+// Which treatment a row of the extension results belongs to.
+enum class ExtensionMethod : int { kRaw = 0, kInterpolation = 1, kNtk = 2, kYarn = 3, kDynamicNtk = 4 };
+inline constexpr int kExtensionMethodCount = 5;
+
+// Inverse frequencies (5 × d/2) for the five treatments at a stretch scale = new_len / trained_len:
+// raw, position interpolation (θ/scale), NTK-aware base, YaRN, and dynamic NTK at seq_len = new_len.
+// Throws InputError when d is odd or < 4, base is invalid, a length is not finite or ≤ 0,
+// new_len < trained_len, or the betas are invalid.
+Matrix extension_inverse_frequencies(std::int64_t d, double base, double trained_len, double new_len,
+                                     double beta_fast = 32.0, double beta_slow = 1.0);
+
+// The slowest pair's angle (radians, unwrapped) at each position for the five treatments
+// (rows in ExtensionMethod order). Dynamic NTK recomputes its base at every position p from
+// the length of a sequence ending there, seq_len = p + 1 (Hugging Face uses max(position_ids) + 1).
+struct ExtensionCurves {
+  Matrix angles;               // (5 × positions.size())
+  double trained_max = 0;      // trained_len · θ_slowest: the top of the band seen in training
+  double ntk_base = 0;         // the NTK-aware base for scale = new_len / trained_len
+  double attention_factor = 1; // YaRN's temperature factor for that scale
+  YarnCorrectionRange yarn_range;
+};
+// Throws InputError as extension_inverse_frequencies, or when a position is not finite or < 0,
+// or the result would exceed kMaxOutputDoubles.
+ExtensionCurves extension_curves(const Eigen::Ref<const Vector>& positions, double trained_len, double new_len,
+                                 std::int64_t d, double base = 10000.0, double beta_fast = 32.0,
+                                 double beta_slow = 1.0);
+
+}  // namespace positional

@@ -1,0 +1,155 @@
+// YaRN, dynamic NTK, pair wavelengths and the five-treatment context-extension curves.
+#include "positional/scaling.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "positional/extension.hpp"
+#include "positional/rope.hpp"
+#include "positional/validate.hpp"
+
+namespace positional {
+namespace {
+
+constexpr double kTwoPi = 6.283185307179586476925286766559;
+
+void check_betas(double beta_fast, double beta_slow) {
+  require_positive("beta_fast", beta_fast);
+  require_positive("beta_slow", beta_slow);
+  if (beta_fast <= beta_slow) fail("beta_fast", "greater than beta_slow (" + format_number(beta_slow) + ")", beta_fast);
+}
+
+void check_scale_at_least_one(double scale) {
+  if (!std::isfinite(scale) || scale < 1) fail("scale", "a finite number ≥ 1", scale);
+}
+
+// The pair index that completes `rotations` full turns over trained_len positions.
+double correction_pair(double rotations, std::int64_t d, double base, double trained_len) {
+  return static_cast<double>(d) * std::log(trained_len / (rotations * kTwoPi)) / (2.0 * std::log(base));
+}
+
+}  // namespace
+
+YarnCorrectionRange yarn_correction_range(std::int64_t d, double base, double trained_len, double beta_fast,
+                                          double beta_slow) {
+  require_even_dimension("d", d);
+  require_base("base", base);
+  require_positive("trained_len", trained_len);
+  check_betas(beta_fast, beta_slow);
+  YarnCorrectionRange range;
+  range.low = std::max(std::floor(correction_pair(beta_fast, d, base, trained_len)), 0.0);
+  range.high = std::min(std::ceil(correction_pair(beta_slow, d, base, trained_len)), static_cast<double>(d - 1));
+  return range;
+}
+
+Vector yarn_extrapolation_weights(std::int64_t d, double base, double trained_len, double beta_fast,
+                                  double beta_slow) {
+  const YarnCorrectionRange range = yarn_correction_range(d, base, trained_len, beta_fast, beta_slow);
+  double low = range.low;
+  double high = range.high;
+  if (high == low) high += 0.001;  // Hugging Face's guard against a zero-width ramp
+  Vector weights(d / 2);
+  for (std::int64_t i = 0; i < d / 2; ++i) {
+    const double ramp = std::clamp((static_cast<double>(i) - low) / (high - low), 0.0, 1.0);
+    weights[i] = 1.0 - ramp;  // 1 below the ramp: keep the trained speed
+  }
+  return weights;
+}
+
+Vector yarn_inverse_frequencies(std::int64_t d, double base, double scale, double trained_len, double beta_fast,
+                                double beta_slow) {
+  check_scale_at_least_one(scale);
+  const Vector weights = yarn_extrapolation_weights(d, base, trained_len, beta_fast, beta_slow);
+  const Vector theta = rope_frequencies(d, base);
+  Vector inv_freq(d / 2);
+  for (std::int64_t i = 0; i < d / 2; ++i) {
+    inv_freq[i] = theta[i] / scale * (1.0 - weights[i]) + theta[i] * weights[i];
+  }
+  return inv_freq;
+}
+
+double yarn_attention_factor(double scale) {
+  require_positive("scale", scale);
+  if (scale <= 1) return 1.0;
+  return 0.1 * std::log(scale) + 1.0;
+}
+
+double dynamic_ntk_base(double base, double scale, std::int64_t d, double seq_len, double trained_len) {
+  require_base("base", base);
+  check_scale_at_least_one(scale);
+  require_even_dimension("d", d);
+  if (d < 4) fail("d", "at least 4 (d/(d−2) needs a slow pair)", static_cast<double>(d));
+  require_positive("seq_len", seq_len);
+  require_positive("trained_len", trained_len);
+  const double length = std::max(seq_len, trained_len);
+  const double stretch = scale * length / trained_len - (scale - 1.0);  // 1 at the trained length
+  const double result = base * std::pow(stretch, static_cast<double>(d) / static_cast<double>(d - 2));
+  if (!std::isfinite(result)) {
+    throw InputError("the dynamic NTK base overflows for seq_len " + format_number(seq_len) + " and scale " +
+                     format_number(scale));
+  }
+  return result;
+}
+
+Vector pair_wavelengths(const Eigen::Ref<const Vector>& inv_freq) {
+  Vector out(inv_freq.size());
+  for (Eigen::Index i = 0; i < inv_freq.size(); ++i) {
+    require_positive("inv_freq[" + std::to_string(i) + "]", inv_freq[i]);
+    out[i] = kTwoPi / inv_freq[i];
+  }
+  return out;
+}
+
+Matrix extension_inverse_frequencies(std::int64_t d, double base, double trained_len, double new_len,
+                                     double beta_fast, double beta_slow) {
+  require_positive("trained_len", trained_len);
+  require_positive("new_len", new_len);
+  if (new_len < trained_len) {
+    fail("new_len", "at least trained_len (" + format_number(trained_len) + ")", new_len);
+  }
+  const double scale = new_len / trained_len;
+  const Vector raw = rope_frequencies(d, base);
+  Matrix out(kExtensionMethodCount, d / 2);
+  out.row(static_cast<int>(ExtensionMethod::kRaw)) = raw.transpose();
+  out.row(static_cast<int>(ExtensionMethod::kInterpolation)) = raw.transpose() / scale;
+  out.row(static_cast<int>(ExtensionMethod::kNtk)) = rope_frequencies(d, ntk_scaled_base(base, scale, d)).transpose();
+  out.row(static_cast<int>(ExtensionMethod::kYarn)) =
+      yarn_inverse_frequencies(d, base, scale, trained_len, beta_fast, beta_slow).transpose();
+  out.row(static_cast<int>(ExtensionMethod::kDynamicNtk)) =
+      rope_frequencies(d, dynamic_ntk_base(base, scale, d, new_len, trained_len)).transpose();
+  return out;
+}
+
+ExtensionCurves extension_curves(const Eigen::Ref<const Vector>& positions, double trained_len, double new_len,
+                                 std::int64_t d, double base, double beta_fast, double beta_slow) {
+  require_output_size("the curves", kExtensionMethodCount, positions.size());
+  for (Eigen::Index j = 0; j < positions.size(); ++j) {
+    if (!std::isfinite(positions[j]) || positions[j] < 0) {
+      fail("positions[" + std::to_string(j) + "]", "a finite number ≥ 0", positions[j]);
+    }
+  }
+  const Matrix inv_freq = extension_inverse_frequencies(d, base, trained_len, new_len, beta_fast, beta_slow);
+  const Eigen::Index slowest = d / 2 - 1;
+  const double scale = new_len / trained_len;
+  // Dynamic NTK's slowest θ = base'^(−(d−2)/d) with base' = base · stretch^(d/(d−2)),
+  // which is θ_slowest(base) / stretch: computed directly, without a pow per position.
+  const double raw_slowest = inv_freq(static_cast<int>(ExtensionMethod::kRaw), slowest);
+  ExtensionCurves curves;
+  curves.angles.resize(kExtensionMethodCount, positions.size());
+  for (Eigen::Index j = 0; j < positions.size(); ++j) {
+    const double p = positions[j];
+    for (int method = 0; method < kExtensionMethodCount - 1; ++method) {
+      curves.angles(method, j) = p * inv_freq(method, slowest);
+    }
+    const double length = std::max(p + 1.0, trained_len);
+    const double stretch = scale * length / trained_len - (scale - 1.0);
+    curves.angles(static_cast<int>(ExtensionMethod::kDynamicNtk), j) = p * raw_slowest / stretch;
+  }
+  curves.trained_max = trained_len * raw_slowest;
+  curves.ntk_base = ntk_scaled_base(base, scale, d);
+  curves.attention_factor = yarn_attention_factor(scale);
+  curves.yarn_range = yarn_correction_range(d, base, trained_len, beta_fast, beta_slow);
+  return curves;
+}
+
+}  // namespace positional

@@ -1,0 +1,171 @@
+// YaRN, dynamic NTK, pair wavelengths and the five-treatment extension curves.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "positional/extension.hpp"
+#include "positional/rope.hpp"
+#include "positional/scaling.hpp"
+#include "positional/validate.hpp"
+
+namespace positional {
+namespace {
+
+constexpr double kTwoPi = 6.283185307179586476925286766559;
+
+// Reference values below were computed with Hugging Face's _compute_yarn_parameters and
+// _compute_dynamic_ntk_parameters re-typed in numpy (float64); the engine must agree to
+// a few ulps (1e-12 relative), the only difference being the order of floating-point operations.
+TEST(Yarn, CorrectionRangeMatchesHuggingFace) {
+  const YarnCorrectionRange llama = yarn_correction_range(128, 10000, 4096, 32, 1);
+  EXPECT_EQ(llama.low, 20);
+  EXPECT_EQ(llama.high, 46);
+  const YarnCorrectionRange small = yarn_correction_range(64, 500000, 8192, 32, 1);
+  EXPECT_EQ(small.low, 9);
+  EXPECT_EQ(small.high, 18);
+}
+
+TEST(Yarn, InverseFrequenciesMatchHuggingFace) {
+  const Vector f = yarn_inverse_frequencies(128, 10000, 8, 4096, 32, 1);
+  ASSERT_EQ(f.size(), 64);
+  EXPECT_NEAR(f[0], 1.0, 1e-15);
+  EXPECT_NEAR(f[30] / 0.008847401809545132, 1.0, 1e-12);
+  EXPECT_NEAR(f[63] / 1.4434774808618228e-05, 1.0, 1e-12);
+  const Vector g = yarn_inverse_frequencies(64, 500000, 4, 8192, 32, 1);
+  EXPECT_NEAR(g[10] / 0.015180403407578242, 1.0, 1e-12);
+  EXPECT_NEAR(g[20] / 6.856204391905182e-05, 1.0, 1e-12);
+}
+
+TEST(Yarn, FastPairsKeptSlowPairsInterpolated) {
+  const double scale = 8;
+  const Vector theta = rope_frequencies(128, 10000);
+  const Vector f = yarn_inverse_frequencies(128, 10000, scale, 4096, 32, 1);
+  const Vector w = yarn_extrapolation_weights(128, 10000, 4096, 32, 1);
+  for (int i = 0; i <= 20; ++i) {
+    EXPECT_EQ(w[i], 1.0) << i;
+    EXPECT_DOUBLE_EQ(f[i], theta[i]) << i;  // below the ramp: extrapolation, untouched
+  }
+  for (int i = 46; i < 64; ++i) {
+    EXPECT_EQ(w[i], 0.0) << i;
+    EXPECT_NEAR(f[i], theta[i] / scale, 1e-15 * theta[i]) << i;  // above: position interpolation
+  }
+  for (int i = 21; i < 46; ++i) {
+    EXPECT_GT(w[i], 0.0);
+    EXPECT_LT(w[i], 1.0);
+    EXPECT_LT(w[i], w[i - 1]);  // the ramp falls monotonically
+    EXPECT_LT(f[i], theta[i]);
+    EXPECT_GT(f[i], theta[i] / scale);
+  }
+}
+
+TEST(Yarn, ScaleOneIsPlainRope) {
+  const Vector theta = rope_frequencies(64, 10000);
+  const Vector f = yarn_inverse_frequencies(64, 10000, 1, 2048);
+  EXPECT_LT((f - theta).cwiseAbs().maxCoeff(), 1e-15);
+}
+
+TEST(Yarn, AttentionFactor) {
+  EXPECT_EQ(yarn_attention_factor(1), 1.0);
+  EXPECT_EQ(yarn_attention_factor(0.5), 1.0);
+  EXPECT_NEAR(yarn_attention_factor(8), 0.1 * std::log(8.0) + 1.0, 1e-15);
+  EXPECT_NEAR(yarn_attention_factor(16), 1.2772588722239781, 1e-15);
+  EXPECT_THROW(yarn_attention_factor(0), InputError);
+  EXPECT_THROW(yarn_attention_factor(std::nan("")), InputError);
+}
+
+TEST(Yarn, RejectsBadArguments) {
+  EXPECT_THROW(yarn_inverse_frequencies(7, 10000, 8, 4096), InputError);
+  EXPECT_THROW(yarn_inverse_frequencies(64, 1, 8, 4096), InputError);
+  EXPECT_THROW(yarn_inverse_frequencies(64, 10000, 0.5, 4096), InputError);
+  EXPECT_THROW(yarn_inverse_frequencies(64, 10000, 8, 0), InputError);
+  EXPECT_THROW(yarn_inverse_frequencies(64, 10000, 8, 4096, 1, 32), InputError);
+  try {
+    yarn_inverse_frequencies(64, 10000, 8, 4096, 1, 32);
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("beta_fast"), std::string::npos) << e.what();
+  }
+}
+
+TEST(DynamicNtk, MatchesHuggingFace) {
+  EXPECT_NEAR(dynamic_ntk_base(10000, 8, 128, 32768, 4096) / 607779.2727297307, 1.0, 1e-12);
+  EXPECT_NEAR(dynamic_ntk_base(10000, 2, 64, 10000, 4096) / 40564.96842633863, 1.0, 1e-12);
+}
+
+TEST(DynamicNtk, UnchangedInsideTrainedLength) {
+  EXPECT_EQ(dynamic_ntk_base(10000, 8, 128, 100, 4096), 10000.0);
+  EXPECT_EQ(dynamic_ntk_base(10000, 8, 128, 4096, 4096), 10000.0);
+  EXPECT_GT(dynamic_ntk_base(10000, 8, 128, 4097, 4096), 10000.0);
+}
+
+TEST(DynamicNtk, AtScaleTimesTrainedEqualsStaticNtkWithGrownScale) {
+  // At seq_len = s·L the stretch is s² − s + 1; dynamic NTK then equals static NTK at that scale.
+  const double s = 4;
+  EXPECT_NEAR(dynamic_ntk_base(10000, s, 64, s * 2048, 2048) / ntk_scaled_base(10000, s * s - s + 1, 64), 1.0,
+              1e-12);
+  EXPECT_THROW(dynamic_ntk_base(10000, 8, 2, 5000, 4096), InputError);
+  EXPECT_THROW(dynamic_ntk_base(10000, 0.5, 64, 5000, 4096), InputError);
+  EXPECT_THROW(dynamic_ntk_base(10000, 8, 64, -1, 4096), InputError);
+}
+
+TEST(PairWavelengths, TwoPiOverTheta) {
+  const Vector theta = rope_frequencies(128, 10000);
+  const Vector w = pair_wavelengths(theta);
+  EXPECT_NEAR(w[0], kTwoPi, 1e-15);
+  EXPECT_NEAR(w[63] / (kTwoPi * std::pow(10000.0, 126.0 / 128.0)), 1.0, 1e-14);
+  Vector bad = theta;
+  bad[3] = 0;
+  EXPECT_THROW(pair_wavelengths(bad), InputError);
+}
+
+TEST(ExtensionInverseFrequencies, RowsAreTheFiveMethods) {
+  const Matrix f = extension_inverse_frequencies(128, 10000, 4096, 32768);
+  ASSERT_EQ(f.rows(), 5);
+  ASSERT_EQ(f.cols(), 64);
+  const Vector theta = rope_frequencies(128, 10000);
+  EXPECT_LT((f.row(0).transpose() - theta).cwiseAbs().maxCoeff(), 1e-15);
+  EXPECT_LT((f.row(1).transpose() - theta / 8).cwiseAbs().maxCoeff(), 1e-15);
+  // NTK: fastest pair untouched, slowest exactly 8× slower (the lesson's numbers).
+  EXPECT_DOUBLE_EQ(f(2, 0), 1.0);
+  EXPECT_NEAR(theta[63] / f(2, 63), 8.0, 1e-9);
+  EXPECT_LT((f.row(3).transpose() - yarn_inverse_frequencies(128, 10000, 8, 4096)).cwiseAbs().maxCoeff(), 1e-15);
+  EXPECT_NEAR(f(4, 63), rope_frequencies(128, dynamic_ntk_base(10000, 8, 128, 32768, 4096))[63], 1e-18);
+  EXPECT_THROW(extension_inverse_frequencies(128, 10000, 4096, 2048), InputError);
+}
+
+TEST(ExtensionCurves, FirstThreeRowsMatchTheLessonCurves) {
+  Vector positions(512);
+  for (int j = 0; j < 512; ++j) positions[j] = 64.0 * j;  // np.arange(0, 32768, 64)
+  const ExtensionCurves ours = extension_curves(positions, 4096, 32768, 128, 10000);
+  const ContextExtensionCurves lesson = context_extension_curves(positions, 4096, 32768, 128, 10000);
+  ASSERT_EQ(ours.angles.rows(), 5);
+  for (int r = 0; r < 3; ++r) {
+    EXPECT_LT((ours.angles.row(r) - lesson.angles.row(r)).cwiseAbs().maxCoeff(), 1e-12) << r;
+  }
+  EXPECT_NEAR(ours.trained_max, lesson.trained_max, 1e-15);
+  EXPECT_NEAR(ours.ntk_base, 82685.0, 0.5);  // the lesson's "≈ 82,685"
+  EXPECT_NEAR(ours.attention_factor, 0.1 * std::log(8.0) + 1, 1e-15);
+  EXPECT_EQ(ours.yarn_range.low, 20);
+  EXPECT_EQ(ours.yarn_range.high, 46);
+}
+
+TEST(ExtensionCurves, DynamicRowRecomputesTheBasePerPosition) {
+  Vector positions(4);
+  positions << 0, 1000, 4095, 20000;
+  const ExtensionCurves c = extension_curves(positions, 4096, 32768, 128, 10000);
+  const double theta_raw = rope_frequencies(128, 10000)[63];
+  EXPECT_DOUBLE_EQ(c.angles(4, 1), 1000 * theta_raw);  // inside the trained length: raw RoPE
+  EXPECT_DOUBLE_EQ(c.angles(4, 2), 4095 * theta_raw);
+  const double theta_dyn = rope_frequencies(128, dynamic_ntk_base(10000, 8, 128, 20001, 4096))[63];
+  EXPECT_NEAR(c.angles(4, 3) / (20000 * theta_dyn), 1.0, 1e-12);
+  // Everything YaRN and dynamic NTK produce for the slowest pair stays in the trained band at 32K.
+  EXPECT_LE(c.angles(3, 3), c.trained_max);
+}
+
+TEST(ExtensionCurves, RejectsNegativePositions) {
+  Vector positions(2);
+  positions << 0, -1;
+  EXPECT_THROW(extension_curves(positions, 4096, 32768, 128, 10000), InputError);
+}
+
+}  // namespace
+}  // namespace positional
