@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+// The page's budgets, measured (a benchmark, not a test): time from navigation to every live
+// number filled (median of N cold loads) and the bytes fetched before first interaction, gzip-
+// compressed as a static host would send them, fonts included. Writes tests/bench/results/page-budget.json.
+//   node tests/bench/page-budget.mjs [--dist dist] [--loads 15]
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../web/build/serve.mjs';
+
+const repo = new URL('../../', import.meta.url).pathname;
+const { values } = parseArgs({
+  options: {
+    dist: { type: 'string', default: process.env.POSITIONAL_DIST ?? join(repo, 'dist') },
+    loads: { type: 'string', default: '15' },
+    out: { type: 'string', default: join(repo, 'tests', 'bench', 'results', 'page-budget.json') },
+  },
+});
+const loads = Number(values.loads);
+if (!Number.isInteger(loads) || loads < 10) throw new Error(`--loads must be an integer ≥ 10, got ${values.loads}`);
+
+const TARGET_MS = 300;
+const TARGET_BYTES = 400 * 1024;
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+const server = await startServer({ root: values.dist, port: 0 });
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
+const times = [];
+let requests = [];
+try {
+  for (let i = 0; i < loads; i++) {
+    // A fresh context per load: an empty cache, like a first visit.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const seen = [];
+    page.on('requestfinished', (r) => seen.push(new URL(r.url()).pathname));
+    await page.goto(server.url);
+    await page.waitForFunction(() => document.documentElement.dataset.liveState === 'ready', null, { timeout: 20000 });
+    await page.evaluate(() => document.fonts.ready);
+    const filledAt = await page.evaluate(() => performance.getEntriesByName('positional-lesson:live-filled')[0].startTime);
+    times.push(filledAt);
+    if (i === 0) requests = seen;
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}
+
+// Bytes before first interaction: every file the first load fetched, gzip -9 as a host would serve it.
+const files = [...new Set(requests)].map((path) => {
+  const file = join(values.dist, path.endsWith('/') ? `${path}index.html` : path);
+  const bytes = readFileSync(file);
+  return { path, bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+});
+const gzipTotal = files.reduce((s, f) => s + f.gzip, 0);
+const result = {
+  measuredAt: new Date().toISOString(),
+  loads,
+  liveNumbersFilledMs: { median: Math.round(median(times) * 10) / 10, min: Math.round(Math.min(...times) * 10) / 10, max: Math.round(Math.max(...times) * 10) / 10, targetMs: TARGET_MS },
+  bytesBeforeInteraction: {
+    gzip: gzipTotal,
+    raw: files.reduce((s, f) => s + f.bytes, 0),
+    targetGzip: TARGET_BYTES,
+    fonts: files.filter((f) => f.path.endsWith('.woff2')).reduce((s, f) => s + f.gzip, 0),
+    files: files.sort((a, b) => b.gzip - a.gzip),
+  },
+  note: 'Served from 127.0.0.1 on a shared 2-core machine: times are medians of cold loads and vary between runs.',
+};
+mkdirSync(join(values.out, '..'), { recursive: true });
+writeFileSync(values.out, `${JSON.stringify(result, null, 2)}\n`);
+console.log(`live numbers filled: median ${result.liveNumbersFilledMs.median} ms over ${loads} cold loads (target ≤ ${TARGET_MS} ms)`);
+console.log(`bytes before first interaction: ${(gzipTotal / 1024).toFixed(1)} KiB gzip, ${files.length} files (target ≤ ${TARGET_BYTES / 1024} KiB)`);
+console.log(`written to ${values.out}`);

@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+// Saves PNGs of the built lesson at phone (360 px) and desktop (1280 px) widths, light and dark,
+// into build/screenshots/ (gitignored) for a person to look at.
+//   node tests/bench/screenshots.mjs [--dist dist] [--out build/screenshots] [--full] [--sections a,b,…]
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../web/build/serve.mjs';
+
+const repo = new URL('../../', import.meta.url).pathname;
+const { values } = parseArgs({
+  options: {
+    dist: { type: 'string', default: process.env.POSITIONAL_DIST ?? join(repo, 'dist') },
+    out: { type: 'string', default: join(repo, 'build', 'screenshots') },
+    full: { type: 'boolean', default: false },
+    sections: { type: 'string', default: 'top,your-options,the-problem,sinusoidal,rope,extending-context,walkthrough,self-test' },
+  },
+});
+const out = resolve(values.out);
+mkdirSync(out, { recursive: true });
+const server = await startServer({ root: values.dist, port: 0 });
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
+try {
+  for (const width of [360, 1280]) {
+    for (const scheme of ['light', 'dark']) {
+      const page = await browser.newPage({ viewport: { width, height: width < 600 ? 780 : 900 }, colorScheme: scheme });
+      page.on('console', (m) => m.type() === 'error' && console.error(`[${width} ${scheme}] console: ${m.text()}`));
+      await page.goto(server.url);
+      await page.waitForFunction(() => document.documentElement.dataset.liveState, null, { timeout: 15000 });
+      if (values.full) {
+        const file = join(out, `lesson-${width}-${scheme}-full.png`);
+        await page.screenshot({ path: file, fullPage: true });
+        console.log(file);
+      }
+      for (const section of values.sections.split(',')) {
+        // Scroll the section's heading under the sticky bar, then capture one screenful.
+        await page.evaluate((id) => document.getElementById(id).scrollIntoView(), section);
+        const file = join(out, `lesson-${width}-${scheme}-${section}.png`);
+        await page.screenshot({ path: file });
+        console.log(file);
+      }
+      await page.close();
+    }
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}

@@ -1,0 +1,187 @@
+#!/usr/bin/env node
+// Builds the static lesson site: dist/ (index.html, css/, fonts/, js/, engine.mjs + engine.wasm)
+// and dist-single/positional-lesson.html (everything inlined, works from file:// offline).
+//   node web/build/build-site.mjs --engine-dir <wasm build dir> --out <dist dir> [--single-out <file>]
+//                                 [--allow-missing-engine]
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { parseArgs } from 'node:util';
+import { hoistInlineStyles, renderLesson } from './render-lesson.mjs';
+import { extractCppSnippets } from './cpp-snippets.mjs';
+
+const require = createRequire(import.meta.url);
+const WEB = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const REPO = resolve(WEB, '..');
+const ENGINE_FILES = ['engine.mjs', 'engine.wasm', 'engine-single.mjs'];
+
+function fail(message) {
+  console.error(`build-site: ${message}`);
+  process.exit(1);
+}
+
+function options() {
+  const { values } = parseArgs({
+    options: {
+      'engine-dir': { type: 'string' },
+      out: { type: 'string' },
+      'single-out': { type: 'string' },
+      'allow-missing-engine': { type: 'boolean', default: false },
+    },
+  });
+  if (!values['engine-dir']) fail('--engine-dir <dir holding engine.mjs, engine.wasm, engine-single.mjs> is required');
+  if (!values.out) fail('--out <dist dir> is required');
+  const out = resolve(values.out);
+  return {
+    engineDir: resolve(values['engine-dir']),
+    out,
+    singleOut: resolve(values['single-out'] ?? join(out, '..', 'dist-single', 'positional-lesson.html')),
+    allowMissingEngine: values['allow-missing-engine'],
+  };
+}
+
+/** KaTeX's stylesheet with only the woff2 fonts (every browser that runs WASM reads woff2), from ../fonts/. */
+function katexCss() {
+  const css = readFileSync(require.resolve('katex/dist/katex.min.css'), 'utf8');
+  return css.replace(/src:url\(fonts\/([\w-]+\.woff2)\) format\("woff2"\)(,url\([^)]*\) format\("[^"]*"\))*/g, 'src:url(../fonts/$1) format("woff2")');
+}
+
+function siteCss(hoisted) {
+  const own = ['base.css', 'lesson.css', 'charts.css', 'print.css'].map((f) => `/* ---- ${f} ---- */\n${readFileSync(join(WEB, 'css', f), 'utf8')}`);
+  return [
+    '/* The lesson page\'s stylesheet, assembled by web/build/build-site.mjs: KaTeX\'s CSS, the classes that',
+    '   replace KaTeX\'s inline styles, then the page\'s own styles. */',
+    katexCss(),
+    '/* ---- KaTeX inline styles, hoisted into classes (the CSP forbids style attributes) ---- */',
+    hoisted,
+    ...own,
+  ].join('\n');
+}
+
+function fillTemplate(template, slots) {
+  return template.replace(/\{\{(\w+)\}\}/g, (_, key) => {
+    if (!(key in slots)) throw new Error(`page.html: no value for {{${key}}}`);
+    return slots[key];
+  });
+}
+
+const escapeAttr = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+function renderPage(lesson, bodyHtml, head, scripts) {
+  return fillTemplate(readFileSync(join(WEB, 'lesson', 'page.html'), 'utf8'), {
+    title: lesson.title,
+    titleHtml: lesson.titleHtml,
+    summary: escapeAttr(lesson.summaryText),
+    head,
+    toc: lesson.tocHtml,
+    header: bodyHtml.header,
+    body: bodyHtml.body,
+    scripts,
+  });
+}
+
+/** Renders lesson.md and returns the page parts with KaTeX's style attributes hoisted. */
+export function buildLesson() {
+  const markdown = readFileSync(join(WEB, 'lesson', 'lesson.md'), 'utf8');
+  const diagrams = JSON.parse(readFileSync(join(WEB, 'lesson', 'diagrams.json'), 'utf8'));
+  const { links } = JSON.parse(readFileSync(join(WEB, 'site-config.json'), 'utf8'));
+  const cppSnippets = extractCppSnippets(join(REPO, 'cpp', 'src'));
+  const lesson = renderLesson(markdown, { diagrams, links, cppSnippets });
+  const marker = '<!--split-header-body-->';
+  const { html, css } = hoistInlineStyles(`${lesson.headerHtml}${marker}${lesson.bodyHtml}${marker}${lesson.tocHtml}`);
+  const [header, body, toc] = html.split(marker);
+  lesson.tocHtml = toc;
+  return { lesson, parts: { header, body }, hoistedCss: css };
+}
+
+function copyDir(from, to) {
+  if (existsSync(from)) cpSync(from, to, { recursive: true });
+}
+
+async function buildSingleFile({ engineDir, singleOut, css, lesson, parts }) {
+  const esbuild = await import('esbuild');
+  const engineSingle = join(engineDir, 'engine-single.mjs');
+  const swapEngine = {
+    name: 'single-file-engine',
+    setup(build) {
+      build.onResolve({ filter: /engine-source\.js$/ }, () => ({ path: 'engine-source', namespace: 'single' }));
+      build.onLoad({ filter: /.*/, namespace: 'single' }, () => ({
+        contents: `import createEngine from ${JSON.stringify(engineSingle)};\nexport async function loadEngineFactory() { return createEngine; }\n`,
+        resolveDir: dirname(engineSingle),
+        loader: 'js',
+      }));
+    },
+  };
+  const bundle = await esbuild.build({
+    entryPoints: [join(WEB, 'js', 'main.js')],
+    bundle: true,
+    format: 'esm',
+    write: false,
+    minify: true,
+    target: 'es2022',
+    plugins: [swapEngine],
+    logLevel: 'error',
+  });
+  const js = bundle.outputFiles[0].text.replace(/<\/script/gi, '<\\/script');
+  const fontsDir = join(dirname(require.resolve('katex/dist/katex.min.css')), 'fonts');
+  const inlinedCss = css.replace(/url\(\.\.\/fonts\/([\w-]+\.woff2)\)/g, (_, file) => `url(data:font/woff2;base64,${readFileSync(join(fontsDir, file)).toString('base64')})`);
+  const themeInit = readFileSync(join(WEB, 'js', 'theme-init.js'), 'utf8');
+  const head = `<style>\n${inlinedCss}\n</style>\n<script>\n${themeInit}\n</script>`;
+  const html = renderPage(lesson, parts, head, `<script type="module">\n${js}\n</script>`);
+  mkdirSync(dirname(singleOut), { recursive: true });
+  writeFileSync(singleOut, html);
+}
+
+async function main() {
+  const opts = options();
+  const missing = ENGINE_FILES.filter((f) => !existsSync(join(opts.engineDir, f)));
+  if (missing.length && !opts.allowMissingEngine) fail(`${opts.engineDir} lacks ${missing.join(', ')}: build the wasm preset first (or pass --allow-missing-engine for a text-only site)`);
+
+  const { lesson, parts, hoistedCss } = buildLesson();
+  if (lesson.missingSnippets.length) fail(`C++ snippets not found in cpp/src (mark them // [snippet:NAME] … // [/snippet]): ${lesson.missingSnippets.join(', ')}`);
+
+  rmSync(opts.out, { recursive: true, force: true });
+  mkdirSync(join(opts.out, 'css'), { recursive: true });
+  mkdirSync(join(opts.out, 'fonts'), { recursive: true });
+  const css = siteCss(hoistedCss);
+  writeFileSync(join(opts.out, 'css', 'site.css'), css);
+  const fontsDir = join(dirname(require.resolve('katex/dist/katex.min.css')), 'fonts');
+  for (const font of readdirSync(fontsDir).filter((f) => f.endsWith('.woff2'))) cpSync(join(fontsDir, font), join(opts.out, 'fonts', font));
+  copyDir(join(WEB, 'js'), join(opts.out, 'js'));
+  copyDir(join(WEB, 'presets'), join(opts.out, 'presets'));
+  for (const f of ENGINE_FILES.slice(0, 2)) if (!missing.includes(f)) cpSync(join(opts.engineDir, f), join(opts.out, f));
+
+  const head = [
+    '<link rel="stylesheet" href="css/site.css">',
+    '<script src="js/theme-init.js"></script>',
+    '<script type="module" async src="js/engine-boot.js"></script>',
+    '<link rel="preload" href="engine.wasm" as="fetch" type="application/wasm" crossorigin>',
+    '<link rel="modulepreload" href="js/main.js">',
+    '<link rel="modulepreload" href="js/engine.js">',
+    '<link rel="modulepreload" href="js/engine-source.js">',
+    '<link rel="modulepreload" href="js/live-values.js">',
+    '<link rel="modulepreload" href="js/format.js">',
+    '<link rel="modulepreload" href="engine.mjs">',
+  ].join('\n');
+  writeFileSync(join(opts.out, 'index.html'), renderPage(lesson, parts, head, '<script type="module" src="js/main.js"></script>'));
+  const manifest = {
+    liveNames: [...lesson.liveNames].sort(),
+    diagrams: lesson.diagramIds,
+    charts: lesson.chartIds,
+    snippets: lesson.snippetIds,
+    headings: lesson.headings.map(({ id, level, title }) => ({ id, level, title })),
+    questions: lesson.questionCount,
+    walkthroughSteps: lesson.walkthroughSteps,
+  };
+  writeFileSync(join(opts.out, 'lesson-manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+
+  if (missing.includes('engine-single.mjs')) console.warn('build-site: no engine-single.mjs, so no single-file build');
+  else await buildSingleFile({ engineDir: opts.engineDir, singleOut: opts.singleOut, css, lesson, parts });
+  console.log(`build-site: ${relative(process.cwd(), opts.out) || '.'} (${manifest.liveNames.length} live quantities, ${manifest.diagrams.length} diagrams, ${manifest.snippets.length} snippets)` +
+    (missing.includes('engine-single.mjs') ? '' : `, ${relative(process.cwd(), opts.singleOut)}`));
+}
+
+if (process.argv[1] && basename(process.argv[1]) === 'build-site.mjs') {
+  main().catch((error) => fail(error.stack ?? error.message));
+}

@@ -1,0 +1,371 @@
+// Renders web/lesson/lesson.md to the page's HTML at build time: markdown-it for the text, KaTeX
+// for the math (HTML + MathML), highlight.js for the snippets, the build-time diagrams, chart
+// slots, live-number placeholders, and section/level structure with a table of contents.
+import MarkdownIt from 'markdown-it';
+import katex from 'katex';
+import hljs from 'highlight.js/lib/core';
+import python from 'highlight.js/lib/languages/python';
+import cpp from 'highlight.js/lib/languages/cpp';
+import { escapeXml, renderDiagramFigure } from './diagrams.mjs';
+
+hljs.registerLanguage('python', python);
+hljs.registerLanguage('cpp', cpp);
+
+/** The placeholder text a live number shows until the engine fills it. */
+export const LIVE_PLACEHOLDER = '…';
+
+const HEADING = /^(#{1,3}) (.+?) \{#([a-z0-9-]+)\}\s*$/;
+const CONTAINER_OPEN = /^::: (walkthrough|step|question)(?: (.+))?$/;
+const CONTAINER_CLOSE = /^:::\s*$/;
+const FENCE = /^```/;
+
+// ---- markdown-it with the lesson's inline syntax -----------------------------------------
+
+function mathPlugin(md, katexErrors) {
+  const renderMath = (tex, displayMode) => {
+    try {
+      return katex.renderToString(tex, { output: 'htmlAndMathml', displayMode, throwOnError: true, strict: 'error' });
+    } catch (error) {
+      katexErrors.push(`${error.message} in: ${tex}`);
+      return `<code class="math-error">${escapeXml(tex)}</code>`;
+    }
+  };
+  md.inline.ruler.before('escape', 'math_inline', (state, silent) => {
+    const src = state.src;
+    const start = state.pos;
+    if (src[start] !== '$' || src[start + 1] === '$') return false;
+    const end = src.indexOf('$', start + 1);
+    if (end < 0 || end === start + 1) return false;
+    if (!silent) {
+      const token = state.push('math_inline', 'math', 0);
+      token.content = src.slice(start + 1, end);
+    }
+    state.pos = end + 1;
+    return true;
+  });
+  md.block.ruler.before('fence', 'math_block', (state, startLine, endLine, silent) => {
+    const first = state.src.slice(state.bMarks[startLine] + state.tShift[startLine], state.eMarks[startLine]);
+    if (first.trim() !== '$$') return false;
+    let line = startLine + 1;
+    const lines = [];
+    for (; line < endLine; line++) {
+      const text = state.src.slice(state.bMarks[line] + state.tShift[line], state.eMarks[line]);
+      if (text.trim() === '$$') break;
+      lines.push(text);
+    }
+    if (line >= endLine) return false;
+    if (!silent) {
+      const token = state.push('math_block', 'math', 0);
+      token.content = lines.join('\n');
+      token.map = [startLine, line + 1];
+    }
+    state.line = line + 1;
+    return true;
+  });
+  md.renderer.rules.math_inline = (tokens, idx) => renderMath(tokens[idx].content, false);
+  md.renderer.rules.math_block = (tokens, idx) => `<div class="math-display">${renderMath(tokens[idx].content, true)}</div>\n`;
+}
+
+function markerPlugin(md, context) {
+  md.inline.ruler.before('escape', 'lesson_marker', (state, silent) => {
+    if (!state.src.startsWith('{{', state.pos)) return false;
+    const end = state.src.indexOf('}}', state.pos);
+    if (end < 0) return false;
+    const body = state.src.slice(state.pos + 2, end);
+    const match = /^(live|derived|ref):([^|]+)(?:\|(.+))?$/.exec(body);
+    if (!match) throw new Error(`lesson.md: unknown marker {{${body}}}`);
+    if (!silent) {
+      const token = state.push('lesson_marker', '', 0);
+      token.meta = { kind: match[1], name: match[2], extra: match[3] };
+    }
+    state.pos = end + 2;
+    return true;
+  });
+  md.renderer.rules.lesson_marker = (tokens, idx) => {
+    const { kind, name, extra } = tokens[idx].meta;
+    if (kind === 'ref') {
+      if (!(name in context.links)) throw new Error(`lesson.md: {{ref:${name}}} is not listed in site-config.json "links"`);
+      const url = context.links[name];
+      const text = escapeXml(extra ?? name);
+      return url ? `<a class="ref" data-ref="${escapeXml(name)}" href="${escapeXml(url)}">${text}</a>` : `<span class="ref" data-ref="${escapeXml(name)}">${text}</span>`;
+    }
+    context.liveNames.add(name);
+    const fmt = extra ? ` data-format="${escapeXml(extra)}"` : '';
+    const derived = kind === 'derived' ? ' data-derived="true" title="Computed in the page from the quoted facts"' : '';
+    return `<span class="live" data-live="${escapeXml(name)}"${fmt}${derived}>${LIVE_PLACEHOLDER}</span>`;
+  };
+}
+
+function createMarkdown(context) {
+  const md = new MarkdownIt({ html: true, linkify: false, typographer: false });
+  mathPlugin(md, context.katexErrors);
+  markerPlugin(md, context);
+  md.renderer.rules.table_open = () => '<div class="table-wrap" role="region" aria-label="Table" tabindex="0"><table>\n';
+  md.renderer.rules.table_close = () => '</table></div>\n';
+  md.renderer.rules.fence = (tokens, idx) => renderFence(tokens[idx], context, md);
+  const defaultLink = md.renderer.rules.link_open ?? ((t, i, o, e, self) => self.renderToken(t, i, o));
+  md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
+    const href = tokens[idx].attrGet('href') ?? '';
+    if (/^https?:/.test(href)) tokens[idx].attrSet('rel', 'noopener');
+    return defaultLink(tokens, idx, options, env, self);
+  };
+  return md;
+}
+
+// ---- fences: diagrams, chart slots, checked snippets --------------------------------------
+
+function renderFence(token, context, md) {
+  const [lang, ...args] = token.info.trim().split(/\s+/);
+  if (lang === 'diagram') {
+    const id = args[0];
+    const spec = context.diagrams[id];
+    if (!spec) throw new Error(`lesson.md: diagram ${id} is not described in diagrams.json`);
+    context.diagramIds.push(id);
+    return renderDiagramFigure(id, spec);
+  }
+  if (lang === 'chart') {
+    const id = args[0];
+    if (!/^[a-z0-9-]+$/.test(id ?? '')) throw new Error(`lesson.md: a chart fence needs an id, got "${token.info}"`);
+    context.chartIds.push(id);
+    const caption = md.renderInline(token.content.trim());
+    return (
+      `<figure class="chart-slot" id="fig-${id}" data-chart="${id}">` +
+      `<div class="chart-mount" data-chart-mount="${id}"></div>` +
+      `<figcaption>${caption}</figcaption></figure>\n`
+    );
+  }
+  if (lang === 'python') return renderSnippet(token.content, Object.fromEntries(args.map((a) => a.split('='))), context);
+  const language = hljs.getLanguage(lang) ? lang : 'plaintext';
+  const body = language === 'plaintext' ? escapeXml(token.content) : hljs.highlight(token.content, { language }).value;
+  return `<pre><code class="hljs language-${language}">${body}</code></pre>\n`;
+}
+
+// The claim after "# → " in each line becomes a span the page compares with the engine.
+function markClaims(html) {
+  let index = 0;
+  const out = html.replace(/(<span class="hljs-comment"># → )(.*?)(<\/span>)/g, (_, open, claim, close) => `${open}<span class="claim" data-claim-index="${index++}">${claim}</span>${close}`);
+  return { html: out, count: index };
+}
+
+function renderSnippet(code, options, context) {
+  const id = options.check;
+  if (!id) throw new Error('lesson.md: every python snippet needs check=ID');
+  if (context.snippetIds.includes(id)) throw new Error(`lesson.md: snippet id ${id} is used twice`);
+  context.snippetIds.push(id);
+  const { html, count } = markClaims(hljs.highlight(code, { language: 'python' }).value);
+  if (count === 0) throw new Error(`lesson.md: snippet ${id} has no "# → " claim to check`);
+  const functions = options.cpp ? options.cpp.split(',') : [];
+  const tabs = [{ key: 'python', label: 'Python (the lesson)', body: `<pre><code class="hljs language-python">${html}</code></pre>` }];
+  if (functions.length) {
+    const blocks = functions.map((name) => {
+      const snippet = context.cppSnippets.get(name);
+      if (!snippet) {
+        context.missingSnippets.push(name);
+        return `<p class="snippet-source">positional::${escapeXml(name)}: source not found in cpp/src when the site was built.</p>`;
+      }
+      const source = hljs.highlight(snippet.code, { language: 'cpp' }).value;
+      return `<p class="snippet-source"><code>positional::${escapeXml(name)}</code> in <code>${escapeXml(snippet.file)}</code></p><pre><code class="hljs language-cpp">${source}</code></pre>`;
+    });
+    tabs.push({ key: 'cpp', label: 'C++ (the engine)', body: blocks.join('') });
+  }
+  const tablist = tabs
+    .map((t, i) => `<button type="button" role="tab" id="tab-${id}-${t.key}" aria-controls="panel-${id}-${t.key}" aria-selected="${i === 0}" tabindex="${i === 0 ? 0 : -1}">${t.label}</button>`)
+    .join('');
+  const panels = tabs
+    .map((t, i) => `<div class="snippet-panel" role="tabpanel" id="panel-${id}-${t.key}" aria-labelledby="tab-${id}-${t.key}" tabindex="0"${i === 0 ? '' : ' hidden'}>${t.body}</div>`)
+    .join('');
+  return (
+    `<div class="snippet" id="snippet-${id}" data-check="${id}" data-claims="${count}">` +
+    `<div class="snippet-bar"><div class="snippet-tabs" role="tablist" aria-label="Code: the lesson's Python and the engine's C++">${tablist}</div>` +
+    `<span class="check-badge" data-check-status="pending">not checked yet</span></div>${panels}</div>\n`
+  );
+}
+
+// ---- structure: sections, containers, table of contents ------------------------------------
+
+/** Splits markdown into lines grouped under headings, keeping code fences intact. */
+function parseSections(markdown) {
+  const root = { level: 0, id: 'top', title: '', lines: [], children: [] };
+  const stack = [root];
+  let inFence = false;
+  for (const line of markdown.split('\n')) {
+    if (FENCE.test(line)) inFence = !inFence;
+    const m = !inFence && HEADING.exec(line);
+    if (m) {
+      const level = m[1].length;
+      const node = { level, title: m[2], id: m[3], lines: [], children: [] };
+      while (stack.at(-1).level >= level) stack.pop();
+      stack.at(-1).children.push(node);
+      stack.push(node);
+    } else stack.at(-1).lines.push(line);
+  }
+  return root;
+}
+
+/** Renders a section body, turning ::: containers into the walkthrough and self-test blocks. */
+function renderBody(lines, md, context) {
+  const out = [];
+  let buffer = [];
+  let inFence = false;
+  const stack = [];
+  const flush = () => {
+    const text = buffer.join('\n');
+    buffer = [];
+    if (!text.trim()) return;
+    const html = md.render(text);
+    if (stack.length) stack.at(-1).parts.push(html);
+    else out.push(html);
+  };
+  for (const line of lines) {
+    if (FENCE.test(line)) inFence = !inFence;
+    const open = !inFence && CONTAINER_OPEN.exec(line);
+    if (open) {
+      flush();
+      stack.push({ kind: open[1], title: open[2] ?? '', parts: [] });
+      continue;
+    }
+    if (!inFence && CONTAINER_CLOSE.test(line) && stack.length) {
+      flush();
+      const node = stack.pop();
+      const html = renderContainer(node, md, context);
+      if (stack.length) stack.at(-1).parts.push({ node, html });
+      else out.push(html);
+      continue;
+    }
+    buffer.push(line);
+  }
+  flush();
+  if (stack.length) throw new Error(`lesson.md: ::: ${stack.at(-1).kind} is never closed`);
+  return out.join('');
+}
+
+function renderContainer(node, md, context) {
+  const text = (parts) => parts.map((p) => (typeof p === 'string' ? p : p.html)).join('');
+  if (node.kind === 'question') {
+    context.questionCount++;
+    return `<details class="self-test"><summary>${md.renderInline(node.title)}</summary><div class="self-test-answer">${text(node.parts)}</div></details>\n`;
+  }
+  if (node.kind === 'step') return text(node.parts);
+  // walkthrough: its children are steps
+  const steps = node.parts.filter((p) => typeof p !== 'string');
+  const total = steps.length;
+  context.walkthroughSteps = total;
+  const body = steps
+    .map(({ node: step, html }, i) => {
+      const n = i + 1;
+      return `<section class="walkthrough-step" id="walkthrough-step-${n}" data-step="${n}" aria-labelledby="walkthrough-step-${n}-title"><h4 id="walkthrough-step-${n}-title"><span class="walkthrough-count">Step ${n} of ${total}.</span> ${md.renderInline(step.title)}</h4>${html}</section>`;
+    })
+    .join('');
+  return (
+    `<div class="walkthrough" data-walkthrough>` +
+    `<div class="walkthrough-controls" hidden><button type="button" data-walk="prev">← Previous</button>` +
+    `<span class="walkthrough-status" aria-live="polite">Step 1 of ${total}</span>` +
+    `<button type="button" data-walk="next">Next →</button></div>${body}</div>\n`
+  );
+}
+
+function permalink(id, title) {
+  return `<a class="permalink" href="#${id}" aria-label="Link to this section: ${escapeXml(title)}">#</a>`;
+}
+
+function renderSection(node, md, context, levelAttr) {
+  const level = node.id === 'level-1' ? '1' : node.id === 'level-2' ? '2' : levelAttr;
+  const titleHtml = md.renderInline(node.title);
+  context.headings.push({ id: node.id, level: node.level, title: node.title, titleHtml, dataLevel: level });
+  const tag = `h${node.level}`;
+  const children = node.children.map((c) => renderSection(c, md, context, level)).join('');
+  return (
+    `<section id="${node.id}" class="lesson-section depth-${node.level}" data-level="${level}" aria-labelledby="${node.id}-title">` +
+    `<${tag} id="${node.id}-title">${titleHtml} ${permalink(node.id, node.title)}</${tag}>` +
+    `${renderBody(node.lines, md, context)}${children}</section>\n`
+  );
+}
+
+function renderToc(headings) {
+  const items = headings.filter((h) => h.level >= 2);
+  let html = '';
+  let open = 0;
+  for (let i = 0; i < items.length; i++) {
+    const h = items[i];
+    const next = items[i + 1];
+    html += `<li data-level="${h.dataLevel}"><a href="#${h.id}">${h.titleHtml}</a>`;
+    if (next && next.level > h.level) {
+      html += '<ol>';
+      open++;
+    } else {
+      html += '</li>';
+      if (next && next.level < h.level && open) {
+        html += '</ol></li>';
+        open--;
+      }
+    }
+  }
+  while (open-- > 0) html += '</ol></li>';
+  return `<ol>${html}</ol>`;
+}
+
+/**
+ * Renders the lesson. Returns { title, summaryHtml, headerHtml, bodyHtml, tocHtml } plus the
+ * inventory the tests and the builder check (liveNames, diagramIds, chartIds, snippetIds, …).
+ * Throws on an unknown marker, diagram, link id or a KaTeX error.
+ */
+export function renderLesson(markdown, { diagrams, links, cppSnippets }) {
+  const context = {
+    diagrams,
+    links,
+    cppSnippets,
+    liveNames: new Set(),
+    diagramIds: [],
+    chartIds: [],
+    snippetIds: [],
+    missingSnippets: [],
+    katexErrors: [],
+    headings: [],
+    questionCount: 0,
+    walkthroughSteps: 0,
+  };
+  const md = createMarkdown(context);
+  const source = markdown.replace(/^<!--[\s\S]*?-->\s*/, '');
+  const root = parseSections(source);
+  const top = root.children[0];
+  if (!top || top.level !== 1) throw new Error('lesson.md: must start with one "# Title {#top}" heading');
+  const headerHtml = renderBody(top.lines, md, context);
+  const sections = top.children.map((c) => renderSection(c, md, context, 'all')).join('');
+  if (context.katexErrors.length) throw new Error(`lesson.md: KaTeX failed:\n${context.katexErrors.join('\n')}`);
+  const firstParagraph = /<p>([\s\S]*?)<\/p>/.exec(headerHtml);
+  return {
+    title: top.title,
+    titleHtml: md.renderInline(top.title),
+    summaryText: firstParagraph ? firstParagraph[1].replace(/<[^>]+>/g, '') : '',
+    headerHtml,
+    bodyHtml: sections,
+    tocHtml: renderToc(context.headings),
+    ...context,
+  };
+}
+
+/**
+ * Moves every style="…" attribute into a generated class (KaTeX emits them; the page's CSP
+ * forbids them). Declarations get !important so they keep the precedence an inline style had.
+ * Returns { html, css }.
+ */
+export function hoistInlineStyles(html) {
+  const classes = new Map();
+  const out = html.replace(/<([a-zA-Z][\w:-]*)(\s[^<>]*?)?\sstyle="([^"]*)"([^<>]*)>/g, (whole, tag, before = '', style, after) => {
+    const decls = style
+      .split(';')
+      .map((d) => d.trim())
+      .filter(Boolean)
+      .map((d) => `${d} !important`)
+      .join(';');
+    if (!classes.has(decls)) classes.set(decls, `ks${classes.size}`);
+    const cls = classes.get(decls);
+    let attrs = `${before}${after}`;
+    if (/\sclass="/.test(attrs)) attrs = attrs.replace(/\sclass="([^"]*)"/, (_, c) => ` class="${c} ${cls}"`);
+    else attrs = ` class="${cls}"${attrs}`;
+    return `<${tag}${attrs}>`;
+  });
+  if (/\sstyle="/.test(out)) throw new Error('hoistInlineStyles: a style attribute survived');
+  const css = [...classes].map(([decls, cls]) => `.${cls}{${decls}}`).join('\n');
+  return { html: out, css };
+}

@@ -1,0 +1,117 @@
+// Widget: ALiBi's per-head slopes and the causal bias matrix −slope·(i − j) for one head, beside
+// RoPE's long-term decay (the RoFormer bound) and ALiBi's attention multiplier e^(−slope·distance).
+
+import { rdbu } from './colormap.js';
+import { numberControl } from './controls.js';
+import { drawCellHeatmap } from './heatmap-cells.js';
+import { createPlotCanvas, drawAxes, drawLegend, drawLine, linearScale, logScale, logTicks, niceTicks, plotFrame } from './plot.js';
+import { createChartShell } from './shell.js';
+import { readUrlState, writeUrlState } from './url-state.js';
+
+const DEFAULTS = { heads: 8, head: 1, length: 8, d: 128, base: 10000, distance: 256 };
+
+/** ALiBi slopes and bias beside RoPE's decay. */
+export function createAlibiChart(slot, engine) {
+  const state = readUrlState('alibi', DEFAULTS);
+  let slopes = null;
+  let bias = null;
+  let decay = null;
+  const shell = createChartShell(slot, 'alibi', {
+    exports: {
+      getCanvases: () => [top.canvas, bottom.canvas],
+      getCsv: () => ({ header: ['distance', 'rope_decay_bound', 'rope_decay_relative', ...Array.from(slopes, (_, h) => `alibi_bias_head${h + 1}`)], rows: decayRows() }),
+    },
+  });
+  const controls = {
+    heads: numberControl({ name: 'heads', label: 'heads', value: state.heads, min: 1, max: 64, slider: true, onChange: (v) => update({ heads: v }) }),
+    head: numberControl({ name: 'head', label: 'head shown', value: state.head, min: 1, max: 64, onChange: (v) => update({ head: v }) }),
+    length: numberControl({ name: 'length', label: 'sequence length', value: state.length, min: 2, max: 24, onChange: (v) => update({ length: v }) }),
+    d: numberControl({ name: 'd', label: 'RoPE d', value: state.d, min: 2, max: 512, step: 2, even: true, onChange: (v) => update({ d: v }) }),
+    base: numberControl({ name: 'base', label: 'RoPE base', value: state.base, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1, onChange: (v) => update({ base: v }) }),
+    distance: numberControl({ name: 'distance', label: 'max distance', value: state.distance, min: 8, max: 4096, onChange: (v) => update({ distance: v }) }),
+  };
+  shell.controls.append(...Object.values(controls).map((c) => c.element));
+
+  function decayRows() {
+    return Array.from(decay, (v, m) => [m, v, v / decay[0], ...Array.from(slopes, (s) => -s * m)]);
+  }
+
+  const top = createPlotCanvas(shell.plot, {
+    label: 'Bar chart of ALiBi slopes per head, and a heatmap of one head’s causal bias matrix',
+    aspect: 0.45,
+    minHeight: 300,
+    maxHeight: 420,
+    draw(ctx, width, height, colors) {
+      if (!slopes) return;
+      const stacked = width < 560;
+      const half = stacked ? width : width / 2;
+      const frame = plotFrame(half, stacked ? height * 0.5 : height, { left: 56, bottom: 40 });
+      const x = linearScale(0.5, slopes.length + 0.5, frame.x, frame.x + frame.w);
+      const y = logScale(Math.min(...slopes) / 2, 1, frame.y + frame.h, frame.y);
+      drawAxes(ctx, frame, colors, { x, y, xTicks: niceTicks(1, slopes.length, Math.min(8, slopes.length)).filter(Number.isInteger), yTicks: logTicks(Math.min(...slopes) / 2, 1), xLabel: 'head', yLabel: 'slope (log)', title: `ALiBi slopes for ${slopes.length} heads` });
+      const bw = Math.max(1, (frame.w / slopes.length) * 0.7);
+      slopes.forEach((s, h) => {
+        ctx.fillStyle = h + 1 === state.head ? colors.red : colors.blue;
+        ctx.fillRect(x(h + 1) - bw / 2, y(s), bw, frame.y + frame.h - y(s));
+      });
+      const size = Math.min(stacked ? width - 100 : half - 110, (stacked ? height * 0.5 : height) - 80);
+      const box = stacked ? { x: 70, y: height * 0.5 + 56, size } : { x: half + 70, y: 60, size };
+      const slope = slopes[state.head - 1];
+      drawCellHeatmap(ctx, colors, bias, box, {
+        table: rdbu, lo: -slope * (state.length - 1), hi: slope * (state.length - 1),
+        rowLabels: Array.from({ length: state.length }, (_, i) => `q${i}`), colLabels: Array.from({ length: state.length }, (_, j) => `k${j}`),
+        masked: (i, j) => j > i, title: `head ${state.head}: bias −${formatSlope(slope)}·(i − j)`, digits: 1,
+      });
+    },
+  });
+  const bottom = createPlotCanvas(shell.plot, {
+    label: 'Line chart: relative attention against distance for RoPE’s long-term decay and for the selected ALiBi head',
+    aspect: 0.45,
+    minHeight: 220,
+    maxHeight: 380,
+    draw(ctx, width, height, colors) {
+      if (!decay) return;
+      const frame = plotFrame(width, height);
+      const x = linearScale(0, state.distance, frame.x, frame.x + frame.w);
+      const y = linearScale(0, 1.05, frame.y + frame.h, frame.y);
+      drawAxes(ctx, frame, colors, { x, y, xTicks: niceTicks(0, state.distance, 6), yTicks: niceTicks(0, 1, 5), xLabel: 'distance between query and key', yLabel: 'relative weight', title: 'Both prefer nearby tokens: RoPE gently, ALiBi by design' });
+      const xs = Array.from(decay, (_, m) => m);
+      drawLine(ctx, frame, x, y, xs, Array.from(decay, (v) => v / decay[0]), { color: colors.blue });
+      const slope = slopes[state.head - 1];
+      drawLine(ctx, frame, x, y, xs, xs.map((m) => Math.exp(-slope * m)), { color: colors.red, dash: [6, 4] });
+      drawLegend(ctx, frame, colors, [
+        { label: `RoPE bound (RoFormer), d ${state.d}, relative to distance 0`, color: colors.blue },
+        { label: `ALiBi head ${state.head}: e^(−${formatSlope(slope)}·distance)`, color: colors.red, dash: [6, 4] },
+      ]);
+    },
+  });
+
+  function update(patch = {}) {
+    Object.assign(state, patch);
+    if (state.head > state.heads) {
+      state.head = state.heads;
+      controls.head.input.value = String(state.head);
+      controls.head.element.querySelector('.chart-message').textContent = `There are only ${state.heads} heads; showing head ${state.heads}.`;
+    }
+    writeUrlState('alibi', state, DEFAULTS);
+    slopes = engine.alibiSlopes(state.heads);
+    bias = engine.alibiBias(slopes[state.head - 1], state.length);
+    decay = engine.ropeDecayCurve(state.d, state.base, state.distance);
+    top.redraw();
+    bottom.redraw();
+    const slope = slopes[state.head - 1];
+    const half = Math.log(2) / slope;
+    shell.describe(
+      `${state.heads} heads with slopes from ${formatSlope(slopes[0])} down to ${formatSlope(Math.min(...slopes))}. Head ${state.head} (slope ${formatSlope(slope)}) halves a key’s weight every ${half.toFixed(1)} positions; ` +
+        `RoPE’s bound at distance ${state.distance} is ${(decay[state.distance] / decay[0]).toFixed(3)} of its value at distance 0.`,
+    );
+    shell.setData({ caption: 'ALiBi slopes', columns: ['head', 'slope'], rows: Array.from(slopes, (s, h) => [h + 1, s]) });
+  }
+  update();
+  return { update, controls, destroy: () => { top.destroy(); bottom.destroy(); shell.destroy(); }, get state() { return { ...state }; }, get values() { return { slopes, bias, decay }; } };
+}
+
+function formatSlope(s) {
+  return s >= 0.01 ? String(Number(s.toPrecision(3))) : s.toExponential(2);
+}
+

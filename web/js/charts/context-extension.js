@@ -1,0 +1,133 @@
+// Figure 5, live: the slowest RoPE pair's angle over a stretched context for raw positions,
+// position interpolation, NTK-aware base (the lesson's three), YaRN and dynamic NTK, with the
+// band of angles seen in training; and every pair's wavelength per method against the trained length.
+
+import { numberControl } from './controls.js';
+import { createPlotCanvas, drawAxes, drawLegend, drawLine, linearScale, logScale, logTicks, niceTicks, plotFrame } from './plot.js';
+import { createChartShell } from './shell.js';
+import { readUrlState, writeUrlState } from './url-state.js';
+
+const DEFAULTS = { trained: 4096, target: 32768, d: 128, base: 10000 };
+const METHODS = [
+  { key: 'raw', label: 'raw positions (extended)', color: (c) => c.red, dash: [] },
+  { key: 'pi', label: 'position interpolation', color: (c) => c.blue, dash: [] },
+  { key: 'ntk', label: 'NTK-aware base', color: (c) => c.black, dash: [6, 4] },
+  { key: 'yarn', label: 'YaRN', color: (c) => c.cycle[2], dash: [] },
+  { key: 'dynamic', label: 'dynamic NTK', color: (c) => c.cycle[4], dash: [2, 3] },
+];
+
+/** The positions the curves sample: the lesson's step of 64, coarser past 256K. */
+export function extensionPositions(target) {
+  const step = target <= 262144 ? 64 : 64 * Math.ceil(target / 262144);
+  const count = Math.ceil(target / step);
+  return Float64Array.from({ length: count }, (_, i) => i * step);
+}
+
+/** Context extension: angle curves and pair wavelengths. */
+export function createContextExtensionChart(slot, engine) {
+  const state = readUrlState('extension', DEFAULTS);
+  let curves = null;
+  let positions = null;
+  let wavelengths = null; // 5 rows of d/2
+  const shell = createChartShell(slot, 'context-extension', {
+    exports: {
+      getCanvases: () => [plot.canvas, waves.canvas],
+      getCsv: () => ({ header: ['position', ...METHODS.map((m) => `${m.key} angle`)], rows: curveRows() }),
+    },
+  });
+  const controls = {
+    trained: numberControl({ name: 'trained', label: 'trained length', value: state.trained, min: 16, max: 1048576, onChange: (v) => update({ trained: v }) }),
+    target: numberControl({ name: 'target', label: 'target length', value: state.target, min: 16, max: 2097152, onChange: (v) => update({ target: v }) }),
+    d: numberControl({ name: 'd', label: 'head width d', value: state.d, min: 4, max: 512, step: 2, even: true, onChange: (v) => update({ d: v }) }),
+    base: numberControl({ name: 'base', label: 'base', value: state.base, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1, onChange: (v) => update({ base: v }) }),
+  };
+  shell.controls.append(...Object.values(controls).map((c) => c.element));
+  const note = document.createElement('p');
+  note.className = 'chart-note';
+
+  function curveRows() {
+    const n = positions.length;
+    return Array.from({ length: n }, (_, j) => [positions[j], ...METHODS.map((_, r) => curves.angles.data[r * n + j])]);
+  }
+
+  const plot = createPlotCanvas(shell.plot, {
+    label: 'Line chart: angle of the slowest RoPE pair over positions for five context-extension methods, with the band of angles seen in training',
+    aspect: 0.6,
+    draw(ctx, width, height, colors) {
+      if (!curves) return;
+      const frame = plotFrame(width, height);
+      const n = positions.length;
+      const top = Math.max(curves.angles.data[n - 1], curves.trainedMax) * 1.05;
+      const x = linearScale(0, state.target, frame.x, frame.x + frame.w);
+      const y = linearScale(0, top, frame.y + frame.h, frame.y);
+      ctx.save();
+      ctx.fillStyle = colors.grey;
+      ctx.globalAlpha = 0.3;
+      ctx.fillRect(frame.x, y(curves.trainedMax), frame.w, y(0) - y(curves.trainedMax));
+      ctx.restore();
+      drawAxes(ctx, frame, colors, { x, y, xTicks: niceTicks(0, state.target, 5), yTicks: niceTicks(0, top, 5), xLabel: 'position', yLabel: 'angle of the slowest RoPE pair (rad)', title: 'Keeping long contexts inside the trained range' });
+      METHODS.forEach((m, r) => drawLine(ctx, frame, x, y, positions, curves.angles.data.subarray(r * n, (r + 1) * n), { color: m.color(colors), dash: m.dash, width: 1.6 }));
+      drawLegend(ctx, frame, colors, [{ label: 'angles seen in training', fill: colors.grey }, ...METHODS.map((m) => ({ label: m.label, color: m.color(colors), dash: m.dash }))], 'tl');
+    },
+  });
+  const waves = createPlotCanvas(shell.plot, {
+    label: 'Line chart, log scale: wavelength of every RoPE pair under each method, against the trained length',
+    aspect: 0.5,
+    minHeight: 200,
+    draw(ctx, width, height, colors) {
+      if (!wavelengths) return;
+      const frame = plotFrame(width, height);
+      const pairs = state.d / 2;
+      let hi = state.target;
+      for (const row of wavelengths) for (const v of row) hi = Math.max(hi, v);
+      const x = linearScale(-0.5, pairs - 0.5, frame.x, frame.x + frame.w);
+      const y = logScale(1, hi * 2, frame.y + frame.h, frame.y);
+      drawAxes(ctx, frame, colors, { x, y, xTicks: niceTicks(0, pairs - 1, 6), yTicks: logTicks(1, hi * 2), xLabel: 'pair i (0 turns fastest)', yLabel: 'wavelength 2π/θᵢ (positions)', title: 'Which pairs each method slows' });
+      const xs = Array.from({ length: pairs }, (_, i) => i);
+      for (const [value, label] of [[state.trained, 'trained length'], [state.target, 'target length']]) {
+        drawLine(ctx, frame, x, y, [-0.5, pairs - 0.5], [value, value], { color: colors.grey, width: 1, dash: [4, 3] });
+        ctx.fillStyle = colors.muted;
+        ctx.textAlign = 'left';
+        ctx.textBaseline = 'bottom';
+        ctx.fillText(label, frame.x + 4, y(value) - 2);
+      }
+      METHODS.forEach((m, r) => drawLine(ctx, frame, x, y, xs, wavelengths[r], { color: m.color(colors), dash: m.dash, width: 1.6 }));
+      drawLegend(ctx, frame, colors, METHODS.map((m) => ({ label: m.label, color: m.color(colors), dash: m.dash })), 'br');
+    },
+  });
+  shell.plot.append(note);
+
+  function update(patch = {}) {
+    Object.assign(state, patch);
+    if (state.target < state.trained) {
+      controls.target.element.classList.add('has-message');
+      controls.target.element.querySelector('.chart-message').textContent = `The target must be at least the trained length; using ${state.trained}.`;
+      state.target = state.trained;
+      controls.target.input.value = String(state.target);
+    }
+    writeUrlState('extension', state, DEFAULTS);
+    positions = extensionPositions(state.target);
+    curves = engine.extensionCurves(positions, state.trained, state.target, state.d, state.base);
+    const inv = engine.extensionInverseFrequencies(state.d, state.base, state.trained, state.target);
+    wavelengths = METHODS.map((_, r) => engine.pairWavelengths(inv.data.subarray(r * inv.cols, (r + 1) * inv.cols)));
+    plot.redraw();
+    waves.redraw();
+    const scale = state.target / state.trained;
+    const n = positions.length;
+    const last = (r) => curves.angles.data[r * n + n - 1];
+    const inBand = METHODS.filter((_, r) => last(r) <= curves.trainedMax * (1 + 1e-9)).map((m) => m.label);
+    const changed = (r) => wavelengths[r].filter((v, i) => Math.abs(v / wavelengths[0][i] - 1) > 1e-9).length;
+    note.textContent =
+      `Stretch ${scale.toFixed(2)}×. NTK-aware base ${Math.round(curves.ntkBase).toLocaleString('en-US')}. ` +
+      `YaRN keeps pairs 0–${curves.yarnRange.low} at their trained speed, interpolates pairs from ${curves.yarnRange.high} on, ramps between, ` +
+      `and multiplies attention logits by the temperature factor ${curves.attentionFactor.toFixed(3)}² (0.1·ln s + 1 = ${curves.attentionFactor.toFixed(3)} on cos and sin).`;
+    shell.describe(
+      `Trained at ${state.trained.toLocaleString('en-US')}, stretched to ${state.target.toLocaleString('en-US')} (d ${state.d}, base ${state.base}). ` +
+        `At the last position the slowest pair's angle is ${last(0).toFixed(3)} rad raw against a trained maximum of ${curves.trainedMax.toFixed(3)}; ` +
+        `inside the band: ${inBand.length ? inBand.join(', ') : 'none'}. Pairs changed: interpolation ${changed(1)}, NTK ${changed(2)}, YaRN ${changed(3)}, dynamic NTK ${changed(4)} of ${state.d / 2}.`,
+    );
+    shell.setData({ caption: 'Slowest pair angle (rad) by position', columns: ['position', ...METHODS.map((m) => m.label)], rows: curveRows() });
+  }
+  update();
+  return { update, controls, destroy: () => { plot.destroy(); waves.destroy(); shell.destroy(); }, get state() { return { ...state }; }, get values() { return curves; } };
+}

@@ -1,0 +1,124 @@
+// Widget: interleaved RoPE pairs (2i, 2i+1), as in RoFormer and this lesson, against split halves
+// (i, i + d/2) with rotate_half, as in Hugging Face's Llama. The same model up to a fixed
+// permutation of dimensions, drawn here; with it the scores agree to rounding, without it they do not.
+
+import { numberControl } from './controls.js';
+import { FONT, createPlotCanvas, drawAxes, drawLegend, drawLine, linearScale, niceTicks, plotFrame } from './plot.js';
+import { createChartShell } from './shell.js';
+import { readUrlState, writeUrlState } from './url-state.js';
+
+const DEFAULTS = { d: 16, start: 100, base: 10000 };
+const MAX_DISTANCE = 59;
+
+/** The two RoPE layouts and the permutation between them. */
+export function createConventionsChart(slot, engine) {
+  const state = readUrlState('conventions', DEFAULTS);
+  let result = null;
+  const shell = createChartShell(slot, 'conventions', {
+    exports: {
+      getCanvases: () => [diagram.canvas, scores.canvas],
+      getCsv: () => ({ header: ['distance', 'interleaved', 'half_permuted', 'half_unpermuted'], rows: rows() }),
+    },
+  });
+  const controls = {
+    d: numberControl({ name: 'd', label: 'd', value: state.d, min: 2, max: 64, step: 2, even: true, slider: true, onChange: (v) => update({ d: v }) }),
+    start: numberControl({ name: 'start', label: 'query position', value: state.start, min: 0, max: 1e6, onChange: (v) => update({ start: v }) }),
+    base: numberControl({ name: 'base', label: 'base', value: state.base, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1, onChange: (v) => update({ base: v }) }),
+  };
+  shell.controls.append(...Object.values(controls).map((c) => c.element));
+  const rows = () => Array.from(result.interleavedScores, (v, j) => [j, v, result.halfScores[j], result.unpermutedHalfScores[j]]);
+
+  const diagram = createPlotCanvas(shell.plot, {
+    label: 'Diagram: where each dimension of the interleaved layout goes in the split-halves layout',
+    aspect: 0.3,
+    minHeight: 170,
+    maxHeight: 240,
+    draw(ctx, width, height, colors) {
+      if (!result) return;
+      const d = state.d;
+      const left = 12;
+      const cell = (width - 2 * left) / d;
+      const topY = 44;
+      const bottomY = height - 44;
+      const box = Math.min(cell - 2, 26);
+      const pairColor = (i) => colors.cycle[i % colors.cycle.length];
+      ctx.font = `600 12px ${FONT}`;
+      ctx.fillStyle = colors.fg;
+      ctx.textAlign = 'left';
+      ctx.textBaseline = 'bottom';
+      ctx.fillText('interleaved: pair i at dimensions 2i, 2i+1 (RoFormer, this lesson)', left, topY - 6, width - 2 * left);
+      ctx.textBaseline = 'top';
+      ctx.fillText('split halves: pair i at i and i + d/2 (rotate_half, Hugging Face Llama)', left, bottomY + box + 6, width - 2 * left);
+      const cx = (j) => left + (j + 0.5) * cell;
+      ctx.lineWidth = 1.2;
+      result.permutation.forEach((src, j) => {
+        ctx.strokeStyle = pairColor(src >> 1);
+        ctx.beginPath();
+        ctx.moveTo(cx(src), topY + box);
+        ctx.bezierCurveTo(cx(src), (topY + bottomY) / 2 + 10, cx(j), (topY + bottomY) / 2 - 10, cx(j), bottomY);
+        ctx.stroke();
+      });
+      ctx.font = `${box >= 18 ? 11 : 9}px ${FONT}`;
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
+      for (let j = 0; j < d; j++) {
+        const topPair = j >> 1;
+        const bottomPair = j % (d / 2);
+        for (const [y, pair, label] of [[topY, topPair, String(j)], [bottomY, bottomPair, String(result.permutation[j])]]) {
+          ctx.fillStyle = pairColor(pair);
+          ctx.fillRect(cx(j) - box / 2, y, box, box);
+          if (box >= 12) {
+            ctx.fillStyle = '#ffffff';
+            ctx.fillText(label, cx(j), y + box / 2);
+          }
+        }
+      }
+    },
+  });
+  const scores = createPlotCanvas(shell.plot, {
+    label: 'Line chart: RoPE scores over distance in both layouts; with the permutation the lines coincide',
+    aspect: 0.5,
+    draw(ctx, width, height, colors) {
+      if (!result) return;
+      const frame = plotFrame(width, height);
+      const all = [...result.interleavedScores, ...result.unpermutedHalfScores];
+      const lo = Math.min(...all);
+      const hi = Math.max(...all);
+      const pad = (hi - lo) * 0.08 || 1;
+      const x = linearScale(-2, MAX_DISTANCE + 2, frame.x, frame.x + frame.w);
+      const y = linearScale(lo - pad, hi + pad, frame.y + frame.h, frame.y);
+      drawAxes(ctx, frame, colors, { x, y, xTicks: niceTicks(0, MAX_DISTANCE, 6), yTicks: niceTicks(lo - pad, hi + pad, 5), xLabel: 'distance between key and query', yLabel: 'score q·k', title: `Same scores up to a permutation (query at ${state.start})` });
+      const xs = Array.from(result.interleavedScores, (_, j) => j);
+      drawLine(ctx, frame, x, y, xs, result.unpermutedHalfScores, { color: colors.grey, width: 1.5 });
+      drawLine(ctx, frame, x, y, xs, result.interleavedScores, { color: colors.blue, width: 3 });
+      drawLine(ctx, frame, x, y, xs, result.halfScores, { color: colors.red, width: 1.5, dash: [5, 4] });
+      drawLegend(ctx, frame, colors, [
+        { label: 'interleaved', color: colors.blue },
+        { label: 'split halves, dimensions permuted', color: colors.red, dash: [5, 4] },
+        { label: 'split halves, same q, k unpermuted', color: colors.grey },
+      ], 'tr');
+    },
+  });
+  const note = document.createElement('p');
+  note.className = 'chart-note';
+  shell.plot.append(note);
+
+  function update(patch = {}) {
+    Object.assign(state, patch);
+    writeUrlState('conventions', state, DEFAULTS);
+    const draws = engine.standardNormal('0', 2 * state.d);
+    result = engine.compareRopeConventions(draws.subarray(0, state.d), draws.subarray(state.d), state.start, MAX_DISTANCE, state.base);
+    diagram.redraw();
+    scores.redraw();
+    note.textContent =
+      `Max |score difference| with the permutation: ${result.maxScoreDifference.toExponential(1)}; without it: ${result.maxUnpermutedDifference.toFixed(3)}. ` +
+      `Sinusoidal tables, interleaved with the same permutation vs concatenated: max difference ${result.sinusoidalMaxDifference}.`;
+    shell.describe(
+      `d ${state.d}: the permutation sends interleaved dimensions ${Array.from(result.permutation.slice(0, Math.min(8, state.d))).join(', ')}${state.d > 8 ? ', …' : ''} to split-halves slots 0, 1, 2, …; ` +
+        `scores then agree to ${result.maxScoreDifference.toExponential(1)}, while the unpermuted vectors differ by up to ${result.maxUnpermutedDifference.toFixed(3)}.`,
+    );
+    shell.setData({ caption: 'Scores by distance', columns: ['distance', 'interleaved', 'split halves (permuted)', 'split halves (unpermuted)'], rows: rows(), limit: 60 });
+  }
+  update();
+  return { update, controls, destroy: () => { diagram.destroy(); scores.destroy(); shell.destroy(); }, get state() { return { ...state }; }, get values() { return result; } };
+}

@@ -1,0 +1,120 @@
+// PNG and CSV export buttons and the "Data" table shared by every chart.
+
+/** CSV text from a header and rows of numbers/strings; numbers keep full precision (String(x)). */
+export function toCsv(header, rows) {
+  const cell = (v) => {
+    const s = typeof v === 'number' ? String(v) : String(v ?? '');
+    return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  return [header, ...rows].map((r) => r.map(cell).join(',')).join('\n') + '\n';
+}
+
+function download(blob, filename) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  a.className = 'chart-download-link';
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+/** All of a chart's canvases stacked into one canvas (device pixels), on the theme background. */
+export function composeCanvases(canvases, background) {
+  if (canvases.length === 1) return canvases[0];
+  const width = Math.max(...canvases.map((c) => c.width));
+  const height = canvases.reduce((sum, c) => sum + c.height, 0);
+  const out = document.createElement('canvas');
+  out.width = width;
+  out.height = height;
+  const ctx = out.getContext('2d');
+  ctx.fillStyle = background;
+  ctx.fillRect(0, 0, width, height);
+  let y = 0;
+  for (const c of canvases) {
+    ctx.drawImage(c, 0, y);
+    y += c.height;
+  }
+  return out;
+}
+
+/** PNG bytes of the chart as a Blob. */
+export function pngBlob(canvases, background) {
+  return new Promise((resolve, reject) => {
+    composeCanvases(canvases, background).toBlob((blob) => (blob ? resolve(blob) : reject(new Error('the canvas could not be encoded'))), 'image/png');
+  });
+}
+
+/**
+ * Adds "Download PNG" and "Download CSV" buttons to `container`.
+ * getCanvases() → canvases; getCsv() → { header, rows }; getBackground() → CSS colour.
+ */
+export function addExportButtons(container, id, { getCanvases, getCsv, getBackground }) {
+  const png = document.createElement('button');
+  png.type = 'button';
+  png.className = 'chart-button';
+  png.dataset.export = 'png';
+  png.textContent = 'Download PNG';
+  png.addEventListener('click', async () => download(await pngBlob(getCanvases(), getBackground()), `${id}.png`));
+  const csv = document.createElement('button');
+  csv.type = 'button';
+  csv.className = 'chart-button';
+  csv.dataset.export = 'csv';
+  csv.textContent = 'Download CSV';
+  csv.addEventListener('click', () => {
+    const { header, rows } = getCsv();
+    download(new Blob([toCsv(header, rows)], { type: 'text/csv' }), `${id}.csv`);
+  });
+  container.append(png, csv);
+}
+
+/**
+ * Fills the <details> data view: a table with `columns` and up to `limit` `rows` (already
+ * formatted strings or numbers), and a note when rows were left out. Text only (textContent).
+ */
+export function renderDataTable(details, { caption, columns, rows, limit = 50, note }) {
+  const table = document.createElement('table');
+  table.className = 'chart-table';
+  const cap = document.createElement('caption');
+  cap.textContent = caption;
+  const head = document.createElement('thead');
+  const hr = document.createElement('tr');
+  for (const c of columns) {
+    const th = document.createElement('th');
+    th.scope = 'col';
+    th.textContent = c;
+    hr.append(th);
+  }
+  head.append(hr);
+  const body = document.createElement('tbody');
+  for (const r of rows.slice(0, limit)) {
+    const tr = document.createElement('tr');
+    r.forEach((v, i) => {
+      const td = document.createElement(i === 0 ? 'th' : 'td');
+      if (i === 0) td.scope = 'row';
+      td.textContent = typeof v === 'number' ? formatCell(v) : String(v);
+      tr.append(td);
+    });
+    body.append(tr);
+  }
+  table.append(cap, head, body);
+  const wrap = details.querySelector('.chart-table-wrap');
+  const extra = [];
+  const left = rows.length - Math.min(rows.length, limit);
+  if (left > 0 || note) {
+    const p = document.createElement('p');
+    p.className = 'chart-table-note';
+    p.textContent = [left > 0 ? `First ${limit} of ${rows.length} rows; the CSV has them all.` : '', note ?? ''].join(' ').trim();
+    extra.push(p);
+  }
+  wrap.replaceChildren(table, ...extra);
+}
+
+/** A number for the data table: 6 significant digits, true minus sign. */
+export function formatCell(v) {
+  if (!Number.isFinite(v)) return String(v);
+  if (v !== 0 && (Math.abs(v) < 1e-4 || Math.abs(v) >= 1e7)) return v.toExponential(4).replace('-', '\u2212');
+  return String(Number(v.toPrecision(6))).replace('-', '\u2212');
+}

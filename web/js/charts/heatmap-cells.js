@@ -1,0 +1,57 @@
+// A small labelled matrix heatmap (attention weights, ALiBi biases) drawn cell by cell, with the
+// row and column labels and, when cells are big enough, the values written in them.
+
+import { FONT } from './plot.js';
+import { colorIndex } from './colormap.js';
+
+/**
+ * Draws matrix m ({ rows, cols, data }) into the box { x, y, size } with colour `table` over
+ * [lo, hi]. rowLabels/colLabels: arrays of strings (drawn with fillText: text only).
+ * masked(i, j) → true greys a cell out. title is drawn above.
+ */
+export function drawCellHeatmap(ctx, colors, m, box, { table, lo, hi, rowLabels, colLabels, masked, title, digits = 2 }) {
+  const { rows, cols, data } = m;
+  const cell = box.size / Math.max(rows, cols);
+  ctx.save();
+  ctx.font = `600 12px ${FONT}`;
+  ctx.fillStyle = colors.fg;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'bottom';
+  if (title) ctx.fillText(title, box.x + (cols * cell) / 2, box.y - (colLabels ? 30 : 6), box.size + 40);
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++) {
+      const v = data[i * cols + j];
+      const off = masked?.(i, j);
+      ctx.fillStyle = off ? colors.grid : table.css[colorIndex(table, v, lo, hi)];
+      ctx.fillRect(box.x + j * cell, box.y + i * cell, Math.ceil(cell), Math.ceil(cell));
+      if (!off && cell >= 30) {
+        const t = (v - lo) / (hi - lo);
+        ctx.fillStyle = t > 0.55 ? '#ffffff' : '#111827';
+        ctx.font = `${cell >= 44 ? 12 : 10}px ${FONT}`;
+        ctx.textBaseline = 'middle';
+        ctx.fillText(v.toFixed(digits).replace('-', '\u2212'), box.x + (j + 0.5) * cell, box.y + (i + 0.5) * cell);
+      }
+    }
+  }
+  ctx.strokeStyle = colors.muted;
+  ctx.strokeRect(box.x + 0.5, box.y + 0.5, cols * cell, rows * cell);
+  ctx.font = `11px ${FONT}`;
+  ctx.fillStyle = colors.fg;
+  if (rowLabels && cell >= 9) {
+    ctx.textAlign = 'right';
+    ctx.textBaseline = 'middle';
+    rowLabels.forEach((label, i) => ctx.fillText(label, box.x - 4, box.y + (i + 0.5) * cell, 70));
+  }
+  if (colLabels && cell >= 9) {
+    colLabels.forEach((label, j) => {
+      ctx.save();
+      ctx.translate(box.x + (j + 0.5) * cell, box.y - 4);
+      ctx.rotate(-Math.PI / 4);
+      ctx.textAlign = 'left';
+      ctx.textBaseline = 'middle';
+      ctx.fillText(label, 0, 0, 60);
+      ctx.restore();
+    });
+  }
+  ctx.restore();
+}

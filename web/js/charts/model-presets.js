@@ -1,0 +1,32 @@
+// The model configs the "Read your model's card" widget offers, read from web/presets/ as JSON
+// modules: the served site fetches them same-origin beside the page, the single-file build inlines them.
+
+import index from '../../presets/index.json' with { type: 'json' };
+import bertBaseUncased from '../../presets/bert-base-uncased.json' with { type: 'json' };
+import gpt2 from '../../presets/gpt2.json' with { type: 'json' };
+import llama27b from '../../presets/llama-2-7b.json' with { type: 'json' };
+import llama318b from '../../presets/llama-3.1-8b.json' with { type: 'json' };
+import mistral7b from '../../presets/mistral-7b-v0.1.json' with { type: 'json' };
+import phi35mini from '../../presets/phi-3.5-mini-instruct.json' with { type: 'json' };
+import qwen27b from '../../presets/qwen2-7b-instruct.json' with { type: 'json' };
+import yarnLlama27b from '../../presets/yarn-llama-2-7b-64k.json' with { type: 'json' };
+
+// A static import per file is what lets the single-file bundler inline them; index.json stays
+// the list (its order and labels), and a file it names without an import here is an error.
+const FILES = {
+  'bert-base-uncased.json': bertBaseUncased,
+  'gpt2.json': gpt2,
+  'llama-2-7b.json': llama27b,
+  'llama-3.1-8b.json': llama318b,
+  'mistral-7b-v0.1.json': mistral7b,
+  'phi-3.5-mini-instruct.json': phi35mini,
+  'qwen2-7b-instruct.json': qwen27b,
+  'yarn-llama-2-7b-64k.json': yarnLlama27b,
+};
+
+/** [{ id, label, file, text }] in index.json's order; text is the config as indented JSON. */
+export const MODEL_PRESETS = index.presets.map(({ id, label, file }) => {
+  const config = FILES[file];
+  if (!config) throw new Error(`presets/index.json names ${file}, which model-presets.js does not import`);
+  return { id, label, file, text: JSON.stringify(config, null, 2) };
+});

@@ -1,0 +1,77 @@
+// Figure 4, live: the rotation angle (mod 2π) of a few RoPE pairs over positions 0..199. Fast
+// pairs wrap every few tokens, slow pairs barely turn. Pair picker, d and base controls.
+
+import { numberControl, textControl } from './controls.js';
+import { createPlotCanvas, drawAxes, drawLegend, drawLine, formatG2, linearScale, plotFrame } from './plot.js';
+import { createChartShell } from './shell.js';
+import { readUrlState, writeUrlState } from './url-state.js';
+
+const DEFAULTS = { d: 64, base: 10000, pairs: '0,4,12,31' };
+const N = 200;
+const MAX_PAIRS = 6;
+
+/** Parses "0, 4, 12" into distinct whole pair indices within 0..last; says what it dropped. */
+export function parsePairs(text, last) {
+  const out = [];
+  const dropped = [];
+  for (const token of String(text).split(/[\s,;]+/).filter(Boolean)) {
+    const v = Number(token);
+    if (!Number.isInteger(v) || v < 0 || v > last) dropped.push(token);
+    else if (!out.includes(v) && out.length < MAX_PAIRS) out.push(v);
+    else if (!out.includes(v)) dropped.push(token);
+  }
+  return { pairs: out, dropped };
+}
+
+/** Pair angles over positions with a pair picker. */
+export function createRopeFrequenciesChart(slot, engine) {
+  const state = readUrlState('freq', DEFAULTS);
+  let angles = null;
+  let theta = null;
+  let pairs = [];
+  const positions = Float64Array.from({ length: N }, (_, i) => i);
+  const shell = createChartShell(slot, 'rope-frequencies', {
+    exports: { getCanvases: () => [plot.canvas], getCsv: () => ({ header: ['position', ...pairs.map((p) => `pair ${p}`)], rows: rows() }) },
+  });
+  const controls = {
+    d: numberControl({ name: 'd', label: 'd', value: state.d, min: 2, max: 512, step: 2, even: true, onChange: (v) => update({ d: v }) }),
+    base: numberControl({ name: 'base', label: 'base', value: state.base, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1, onChange: (v) => update({ base: v }) }),
+    pairs: textControl({ name: 'pairs', label: `pairs (up to ${MAX_PAIRS}, comma-separated)`, value: state.pairs, maxLength: 60, onChange: (v) => update({ pairs: v }) }),
+  };
+  shell.controls.append(controls.d.element, controls.base.element, controls.pairs.element);
+  const rows = () => Array.from({ length: N }, (_, j) => [j, ...pairs.map((_, r) => angles.data[r * N + j])]);
+
+  const plot = createPlotCanvas(shell.plot, {
+    label: 'Line chart: rotation angle modulo 2π of selected RoPE pairs over positions 0 to 199',
+    aspect: 0.6,
+    draw(ctx, width, height, colors) {
+      const frame = plotFrame(width, height);
+      const x = linearScale(-10, N + 9, frame.x, frame.x + frame.w);
+      const y = linearScale(-0.32, 2 * Math.PI + 0.32, frame.y + frame.h, frame.y);
+      drawAxes(ctx, frame, colors, { x, y, xTicks: [0, 25, 50, 75, 100, 125, 150, 175, 200], yTicks: [0, 1, 2, 3, 4, 5, 6], xLabel: 'position', yLabel: 'rotation angle (mod 2π)', title: 'RoPE: fast hands for local order, slow hands for long range' });
+      if (!angles) return;
+      pairs.forEach((p, r) => drawLine(ctx, frame, x, y, positions, angles.data.subarray(r * N, (r + 1) * N), { color: colors.cycle[r], width: 1.5 }));
+      drawLegend(ctx, frame, colors, pairs.map((p, r) => ({ label: `pair ${p} (θ=${formatG2(theta[p])})`, color: colors.cycle[r] })), 'tr');
+    },
+  });
+
+  function update(patch = {}) {
+    Object.assign(state, patch);
+    writeUrlState('freq', state, DEFAULTS);
+    const parsed = parsePairs(state.pairs, state.d / 2 - 1);
+    controls.pairs.note(parsed.dropped.length ? `Ignored ${parsed.dropped.join(', ')}: pairs are whole numbers from 0 to ${state.d / 2 - 1}, at most ${MAX_PAIRS}.` : parsed.pairs.length ? '' : 'Pick at least one pair.');
+    pairs = parsed.pairs;
+    theta = engine.ropeFrequencies(state.d, state.base);
+    angles = pairs.length ? engine.ropePairAngles(positions, pairs, state.d, state.base, true) : null;
+    plot.redraw();
+    shell.describe(
+      pairs.length
+        ? `Angles of pairs ${pairs.join(', ')} for d ${state.d}, base ${state.base}: ` +
+            pairs.map((p) => `pair ${p} turns ${formatG2(theta[p])} rad per position${theta[p] * N > 2 * Math.PI ? `, a full turn every ${((2 * Math.PI) / theta[p]).toFixed(1)} positions` : ', less than a full turn over 200 positions'}`).join('; ') + '.'
+        : 'No pair selected.',
+    );
+    shell.setData({ caption: 'Angle (rad, mod 2π) by position', columns: ['position', ...pairs.map((p) => `pair ${p}`)], rows: angles ? rows() : [] });
+  }
+  update();
+  return { update, controls, destroy: () => { plot.destroy(); shell.destroy(); }, get state() { return { ...state }; }, get values() { return angles; } };
+}

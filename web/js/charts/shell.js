@@ -1,0 +1,61 @@
+// The frame every chart shares: controls, the plot, a live description, export buttons and
+// the "Data" table, built inside the slot's mount point. Text is set with textContent only.
+
+import { addExportButtons, renderDataTable } from './export.js';
+import { themeColors } from './plot.js';
+
+/**
+ * Builds the chart's DOM inside `slot` (its .chart-mount when present).
+ * Returns { root, controls, plot, describe(text), setData(table), destroy() } and wires exports to
+ * the callbacks in `exports` ({ getCanvases, getCsv }).
+ */
+export function createChartShell(slot, id, { exports }) {
+  const mount = slot.querySelector(':scope > .chart-mount') ?? slot;
+  const root = document.createElement('div');
+  root.className = 'chart';
+  root.dataset.chartRoot = id;
+  const controls = document.createElement('div');
+  controls.className = 'chart-controls';
+  const plot = document.createElement('div');
+  plot.className = 'chart-plot';
+  const status = document.createElement('p');
+  status.className = 'chart-description';
+  status.setAttribute('aria-live', 'polite');
+  const tools = document.createElement('div');
+  tools.className = 'chart-tools';
+  const details = document.createElement('details');
+  details.className = 'chart-data';
+  const summary = document.createElement('summary');
+  summary.textContent = 'Data';
+  const wrap = document.createElement('div');
+  wrap.className = 'chart-table-wrap';
+  details.append(summary, wrap);
+  root.append(controls, plot, status, tools, details);
+  const caption = slot.querySelector('figcaption');
+  if (caption) {
+    caption.id ||= `fig-${id}-caption`;
+    root.setAttribute('aria-describedby', caption.id);
+  }
+  mount.replaceChildren(root);
+  addExportButtons(tools, id, { ...exports, getBackground: () => themeColors(root).bg });
+  let lastTable = null;
+  const fill = () => lastTable && renderDataTable(details, lastTable);
+  details.addEventListener('toggle', fill);
+  return {
+    root,
+    controls,
+    plot,
+    /** Sets the live description (read by screen readers when it changes). */
+    describe(text) {
+      if (status.textContent !== text) status.textContent = text;
+    },
+    /** Updates the Data view (built lazily: only while the details element is open). */
+    setData(table) {
+      lastTable = table;
+      if (details.open) fill();
+    },
+    destroy() {
+      mount.replaceChildren();
+    },
+  };
+}

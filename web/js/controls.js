@@ -1,0 +1,127 @@
+// The page's reading controls: theme toggle, Level 1 / Level 2 switch (one URL per section),
+// ARIA tabs for the snippets, and the step-through walkthrough.
+
+const THEME_KEY = 'positional-lesson:theme';
+
+function effectiveTheme() {
+  const set = document.documentElement.getAttribute('data-theme');
+  if (set) return set;
+  return matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+}
+
+/** Wires the theme button: flips light/dark and remembers the choice in localStorage. */
+export function setupThemeToggle(button) {
+  if (!button) return;
+  const render = () => {
+    const dark = effectiveTheme() === 'dark';
+    button.setAttribute('aria-pressed', String(dark));
+    button.querySelector('.theme-label').textContent = dark ? 'Dark' : 'Light';
+  };
+  button.addEventListener('click', () => {
+    const next = effectiveTheme() === 'dark' ? 'light' : 'dark';
+    document.documentElement.setAttribute('data-theme', next);
+    try {
+      localStorage.setItem(THEME_KEY, next);
+    } catch {
+      // Not remembered where storage is unavailable; the choice still holds for this visit.
+    }
+    render();
+  });
+  matchMedia('(prefers-color-scheme: dark)').addEventListener('change', render);
+  render();
+}
+
+/**
+ * Wires the level switch (all / 1 / 2). Sections carry data-level; the switch hides the other
+ * level, and following a link into a hidden section shows its level again.
+ */
+export function setupLevelSwitch(group) {
+  if (!group) return () => {};
+  const buttons = [...group.querySelectorAll('button[data-show]')];
+  const show = (level) => {
+    document.documentElement.dataset.levelView = level;
+    for (const b of buttons) b.setAttribute('aria-pressed', String(b.dataset.show === level));
+  };
+  for (const b of buttons) b.addEventListener('click', () => show(b.dataset.show));
+  const revealTarget = () => {
+    const id = decodeURIComponent(location.hash.slice(1));
+    const target = id && document.getElementById(id);
+    if (!target) return;
+    const holder = target.closest('[data-level="1"], [data-level="2"]');
+    const view = document.documentElement.dataset.levelView ?? 'all';
+    if (holder && view !== 'all' && holder.dataset.level !== view) {
+      show(holder.dataset.level);
+      target.scrollIntoView();
+    }
+  };
+  addEventListener('hashchange', revealTarget);
+  show(document.documentElement.dataset.levelView ?? 'all');
+  revealTarget();
+  return show;
+}
+
+/** ARIA tabs: click or arrow keys / Home / End move between a snippet's Python and C++ panels. */
+export function setupTabs(root) {
+  for (const list of root.querySelectorAll('[role="tablist"]')) {
+    const tabs = [...list.querySelectorAll('[role="tab"]')];
+    const select = (tab, focus) => {
+      for (const t of tabs) {
+        const selected = t === tab;
+        t.setAttribute('aria-selected', String(selected));
+        t.tabIndex = selected ? 0 : -1;
+        document.getElementById(t.getAttribute('aria-controls')).hidden = !selected;
+      }
+      if (focus) tab.focus();
+    };
+    for (const tab of tabs) {
+      tab.addEventListener('click', () => select(tab, false));
+      tab.addEventListener('keydown', (event) => {
+        const i = tabs.indexOf(tab);
+        const next = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 }[event.key];
+        if (next === undefined) return;
+        event.preventDefault();
+        select(tabs[(next + tabs.length) % tabs.length], true);
+      });
+    }
+  }
+}
+
+/** The walkthrough: one step at a time with Previous / Next; every step stays in the HTML. */
+export function setupWalkthrough(root) {
+  for (const walk of root.querySelectorAll('[data-walkthrough]')) {
+    const steps = [...walk.querySelectorAll('.walkthrough-step')];
+    const controls = walk.querySelector('.walkthrough-controls');
+    const prev = controls.querySelector('[data-walk="prev"]');
+    const next = controls.querySelector('[data-walk="next"]');
+    const status = controls.querySelector('.walkthrough-status');
+    let current = 0;
+    const go = (i, focus) => {
+      current = Math.max(0, Math.min(steps.length - 1, i));
+      steps.forEach((s, k) => s.classList.toggle('is-hidden-step', k !== current));
+      prev.disabled = current === 0;
+      next.disabled = current === steps.length - 1;
+      status.textContent = `Step ${current + 1} of ${steps.length}`;
+      if (focus) steps[current].querySelector('h4').focus();
+    };
+    for (const s of steps) s.querySelector('h4').tabIndex = -1;
+    prev.addEventListener('click', () => go(current - 1, true));
+    next.addEventListener('click', () => go(current + 1, true));
+    walk.classList.add('is-stepping');
+    controls.hidden = false;
+    const fromHash = steps.findIndex((s) => `#${s.id}` === location.hash);
+    go(fromHash >= 0 ? fromHash : 0, false);
+  }
+}
+
+/** Printing shows the self-test answers and the contents expanded; they close again afterwards. */
+export function setupPrint() {
+  let opened = [];
+  addEventListener('beforeprint', () => {
+    opened = [...document.querySelectorAll('details:not([open])')];
+    for (const d of opened) d.open = true;
+  });
+  addEventListener('afterprint', () => {
+    for (const d of opened) d.open = false;
+    opened = [];
+  });
+}

@@ -1,0 +1,8 @@
+// Where the engine's factory comes from: engine.mjs beside the page (the single-file build swaps
+// this module for one that carries the engine inside).
+
+/** Imports ../engine.mjs (relative to this module, so the site works under any path). */
+export async function loadEngineFactory() {
+  const module = await import(new URL('../engine.mjs', import.meta.url).href);
+  return module.default;
+}

@@ -1,0 +1,91 @@
+// Number formatting for the page: the lesson's own print formats (fixed decimals, thousands
+// separators, the true minus sign U+2212) and Python's repr, used to check the snippets' claims.
+
+const MINUS = '\u2212';
+const SUPERSCRIPT = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
+
+/** Replaces ASCII hyphen-minus signs with U+2212 (and drops the sign of a rounded −0). */
+export function trueMinus(text) {
+  const s = /^-0(\.0+)?$/.test(text) ? text.slice(1) : text;
+  return s.replace(/-/g, MINUS);
+}
+
+/** x with `digits` decimals, as the lesson prints it: "−0.416", "1.000". */
+export function fixed(x, digits) {
+  return trueMinus(x.toFixed(digits));
+}
+
+/** An integer with thousands separators: 82685.4 → "82,685". */
+export function grouped(x) {
+  return trueMinus(Math.round(x).toLocaleString('en-US'));
+}
+
+/** Up to `digits` decimals with trailing zeros dropped: 0.7071 → "0.707", 1.0 → "1", 0 → "0". */
+export function trimmed(x, digits = 3) {
+  return trueMinus(x.toFixed(digits).replace(/\.?0+$/, '') || '0');
+}
+
+/** Python's f"{x:.Ne}": 1.1548e-4 → "1.15e-04" (ASCII, as Python prints). */
+export function pyExponent(x, digits) {
+  const [mantissa, exponent] = x.toExponential(digits).split('e');
+  const sign = exponent.startsWith('-') ? '-' : '+';
+  return `${mantissa}e${sign}${exponent.replace(/^[+-]/, '').padStart(2, '0')}`;
+}
+
+/** Scientific notation for prose: 1.1548e-4 → "1.15 × 10⁻⁴". */
+export function sciUnicode(x, digits = 2) {
+  const [mantissa, exponent] = x.toExponential(digits).split('e');
+  const sup = String(Number(exponent)).replace(/./g, (c) => SUPERSCRIPT[c]);
+  return `${trueMinus(mantissa)} × 10${sup}`;
+}
+
+/** Python's repr of a float: 4000 → "4000.0", 0.802 → "0.802". */
+export function pyFloat(x) {
+  if (Number.isInteger(x)) return `${x}.0`;
+  return String(x);
+}
+
+/** Python's round(x, n) for a float, as a JavaScript number. */
+export function pyRound(x, digits) {
+  return Number(x.toFixed(digits));
+}
+
+/** Python's repr of a str holding no quotes or backslashes. */
+export function pyStr(s) {
+  return `'${s}'`;
+}
+
+/** Python's repr of a list or tuple of already-repr'd items. */
+export function pyList(items) {
+  return `[${items.join(', ')}]`;
+}
+export function pyTuple(items) {
+  return `(${items.join(', ')})`;
+}
+
+/**
+ * The named formats a data-live element can ask for (data-format), each turning the
+ * quantity's value into the text the lesson prints.
+ */
+export const FORMATS = {
+  fixed1: (x) => fixed(x, 1),
+  fixed2: (x) => fixed(x, 2),
+  fixed3: (x) => fixed(x, 3),
+  fixed4: (x) => fixed(x, 4),
+  int: (x) => grouped(x),
+  'int-plain': (x) => trueMinus(String(Math.round(x))),
+  trimmed: (x) => trimmed(x, 3),
+  'trimmed-list': (xs) => Array.from(xs, (x) => trimmed(x, 3)).join(', '),
+  'fixed3-list': (xs) => Array.from(xs, (x) => fixed(x, 3)).join(', '),
+  'fixed3-tuple': (xs) => `(${Array.from(xs, (x) => fixed(x, 3)).join(', ')})`,
+  'sci1-py': (x) => trueMinus(pyExponent(x, 1)),
+  'sci-unicode': (x) => sciUnicode(x, 2),
+  fraction: (x) => `1/${trimmed(1 / x, 3)}`,
+};
+
+/** Formats `value` with the named format; throws for an unknown name. */
+export function formatValue(value, format) {
+  const fn = FORMATS[format];
+  if (!fn) throw new Error(`unknown number format "${format}"`);
+  return fn(value);
+}

@@ -1,0 +1,131 @@
+// The lesson page's entry point: wires the reading controls, loads the engine, fills every live
+// number, checks every snippet's claims, then mounts the charts (a chart failure never breaks the text).
+import { loadEngine } from './engine.js';
+import { computeEngineResults, liveText, LIVE_QUANTITIES } from './live-values.js';
+import { SNIPPET_CHECKS } from './snippet-checks.js';
+import { setupLevelSwitch, setupPrint, setupTabs, setupThemeToggle, setupWalkthrough } from './controls.js';
+import { applyEmbed, embedTarget, postHeight } from './embed.js';
+
+const UNAVAILABLE = '—';
+const UNAVAILABLE_TITLE = 'This number is computed by the lesson’s engine, which could not run in this browser.';
+
+const embedId = embedTarget();
+if (embedId) applyEmbed(embedId);
+setupThemeToggle(document.querySelector('[data-theme-toggle]'));
+setupLevelSwitch(document.querySelector('[data-level-switch]'));
+setupTabs(document);
+setupWalkthrough(document);
+setupPrint();
+
+function showBanner(message) {
+  const banner = document.querySelector('[data-engine-banner]');
+  banner.querySelector('.engine-banner-text').textContent = message;
+  banner.hidden = false;
+}
+
+function markUnavailable(element, reason) {
+  element.textContent = UNAVAILABLE;
+  element.title = `${UNAVAILABLE_TITLE} (${reason})`;
+  element.classList.add('live-unavailable');
+}
+
+/** Fills every [data-live] element; returns the names that could not be computed. */
+function fillLiveNumbers(results) {
+  const failed = new Set();
+  for (const element of document.querySelectorAll('[data-live]')) {
+    const name = element.dataset.live;
+    try {
+      if (!results && !LIVE_QUANTITIES[name]?.derived) throw new Error('engine unavailable');
+      element.textContent = liveText(name, results, element.dataset.format);
+      element.classList.add('live-filled');
+    } catch (error) {
+      failed.add(name);
+      markUnavailable(element, error.message);
+    }
+  }
+  return failed;
+}
+
+/** Compares each snippet's "→" claims with the engine's answers and sets its badge. */
+function checkSnippets(engine) {
+  let mismatches = 0;
+  for (const snippet of document.querySelectorAll('[data-check]')) {
+    const badge = snippet.querySelector('.check-badge');
+    const check = SNIPPET_CHECKS[snippet.dataset.check];
+    const claims = [...snippet.querySelectorAll('.claim')];
+    try {
+      if (!check) throw new Error(`no check named ${snippet.dataset.check}`);
+      if (!engine && check.source === 'engine') throw new Error('engine unavailable');
+      const answers = check.claims(engine);
+      const wrong = claims.filter((claim, i) => claim.textContent.trim() !== answers[i]);
+      if (answers.length !== claims.length || wrong.length) {
+        mismatches++;
+        badge.dataset.checkStatus = 'mismatch';
+        badge.textContent = `✗ the engine gives ${answers.join('; ')}`;
+        for (const claim of wrong) claim.classList.add('claim-mismatch');
+        continue;
+      }
+      for (const claim of claims) claim.classList.add('claim-checked');
+      badge.dataset.checkStatus = 'checked';
+      badge.textContent = check.source === 'engine' ? '✓ checked against the engine' : '✓ checked in the page (plain arithmetic)';
+      badge.title = check.source === 'engine'
+        ? 'The result in the comment was recomputed by the engine when this page loaded.'
+        : 'The engine has no learned table; the page recomputed this addition when it loaded.';
+    } catch (error) {
+      badge.dataset.checkStatus = 'unavailable';
+      badge.textContent = 'not checked: the engine did not load';
+      badge.title = error.message;
+    }
+  }
+  return mismatches;
+}
+
+async function mountChartsSafely(engine) {
+  try {
+    const { mountCharts } = await import('./charts/index.js');
+    await mountCharts(engine, document);
+  } catch (error) {
+    console.warn('A chart could not be drawn; the lesson text is unaffected.', error);
+  }
+}
+
+function noteChartsUnavailable() {
+  for (const slot of document.querySelectorAll('.chart-slot .chart-mount')) {
+    const note = document.createElement('p');
+    note.className = 'chart-unavailable';
+    note.textContent = 'This figure is drawn by the lesson’s engine, which could not run in this browser.';
+    slot.replaceChildren(note);
+  }
+}
+
+async function start() {
+  let engine = null;
+  let results = null;
+  try {
+    engine = await loadEngine();
+    results = computeEngineResults(engine);
+  } catch (error) {
+    console.warn('The lesson engine did not load:', error);
+    engine = null;
+    results = null;
+  }
+  const failed = fillLiveNumbers(results);
+  const mismatches = checkSnippets(engine);
+  performance.mark('positional-lesson:live-filled');
+  const root = document.documentElement;
+  if (!results) {
+    showBanner('The lesson’s engine (WebAssembly) could not run in this browser, so the numbers it computes show as “—”. The text is complete.');
+    noteChartsUnavailable();
+    root.dataset.liveState = 'failed';
+  } else {
+    if (failed.size) showBanner(`Some numbers could not be computed: ${[...failed].join(', ')}.`);
+    else if (mismatches) showBanner('A code snippet’s printed result differs from what the engine computes; see the ✗ mark.');
+    root.dataset.liveState = failed.size ? 'partial' : 'ready';
+  }
+  window.positionalLesson = { engine, results };
+  dispatchEvent(new CustomEvent('positional-lesson:ready', { detail: { engine, failed: [...failed] } }));
+  if (engine) await mountChartsSafely(engine);
+  if (embedId) postHeight();
+}
+
+start();

@@ -1,0 +1,11 @@
+// Applies the remembered theme before the first paint (a classic script in <head>, so the page
+// never flashes the wrong colours). The toggle in main.js writes the same key.
+(function applyStoredTheme() {
+  try {
+    var theme = localStorage.getItem('positional-lesson:theme');
+    if (theme === 'light' || theme === 'dark') document.documentElement.setAttribute('data-theme', theme);
+  } catch (error) {
+    // Storage may be unavailable (file://, privacy settings): the system theme applies.
+  }
+  if (/[?&]embed=/.test(location.search)) document.documentElement.classList.add('embed');
+})();
