@@ -1,0 +1,202 @@
+// The live charts in headless Chromium against the built site: every chart draws, every control
+// changes the picture and the description, typed sentences match engine.orderSimilarities,
+// exports give a PNG and a CSV equal to the engine's numbers, URL state round-trips, and
+// clamped input shows its message without a console error.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { chromium } from 'playwright-core';
+
+const dist = process.env.POSITIONAL_DIST ?? new URL('../../dist/', import.meta.url).pathname;
+const IDS = ['order-blindness', 'sinusoidal-heatmap', 'rope-relative', 'rope-frequencies', 'context-extension', 'rope-clock', 'attention-weights', 'alibi', 'conventions', 'precision'];
+// One control per chart that must change the picture, and the value to give it.
+const MOVES = {
+  'order-blindness': ['a', 'the cat sat on the mat'],
+  'sinusoidal-heatmap': ['d', '16'],
+  'rope-relative': ['base', '50'],
+  'rope-frequencies': ['pairs', '0,1'],
+  'context-extension': ['trained', '2048'],
+  'rope-clock': ['m', '5'],
+  'attention-weights': ['scheme', 'rope'],
+  alibi: ['heads', '12'],
+  conventions: ['d', '8'],
+  precision: ['max', '4096'],
+};
+
+let browser;
+let server;
+let page;
+const problems = [];
+
+async function serve(root) {
+  if (existsSync(new URL('../../web/build/serve.mjs', import.meta.url))) {
+    const { startServer } = await import('../../web/build/serve.mjs');
+    return startServer({ root, port: 0 });
+  }
+  throw new Error('web/build/serve.mjs is missing');
+}
+
+before(async () => {
+  server = await serve(dist);
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  page = await browser.newPage({ viewport: { width: 1100, height: 900 }, acceptDownloads: true });
+  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+  page.on('pageerror', (e) => problems.push(e.message));
+  await page.goto(server.url);
+  await page.waitForFunction(() => window.positionalCharts !== undefined, null, { timeout: 30000 });
+  await page.evaluate(() => window.positionalCharts.mountAll());
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** A fingerprint of a chart's canvases: non-background pixel count and a hash of a pixel sample. */
+function fingerprint(id) {
+  return page.evaluate((chartId) => {
+    const canvases = [...document.querySelectorAll(`[data-chart="${chartId}"] canvas`)];
+    let inked = 0;
+    let hash = 0;
+    for (const c of canvases) {
+      const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+      const [r0, g0, b0] = data;
+      for (let i = 0; i < data.length; i += 4) {
+        if (data[i] !== r0 || data[i + 1] !== g0 || data[i + 2] !== b0) inked++;
+        if (i % 64 === 0) hash = (hash * 31 + data[i] + 3 * data[i + 1] + 7 * data[i + 2]) >>> 0;
+      }
+    }
+    return { inked, hash, description: document.querySelector(`[data-chart="${chartId}"] .chart-description`).textContent };
+  }, id);
+}
+
+async function setControl(id, name, value) {
+  const control = page.locator(`[data-chart="${id}"] [data-control="${name}"]`);
+  const tag = await control.evaluate((el) => el.tagName);
+  if (tag === 'SELECT') await control.selectOption(value);
+  else {
+    await control.fill(value);
+    await control.press('Tab');
+  }
+  await page.evaluate(() => new Promise(requestAnimationFrame));
+}
+
+test('every chart mounts with an accessible name, a live description and a data view', async () => {
+  const mounted = await page.evaluate(() => [...window.positionalCharts.mounted.keys()]);
+  for (const id of IDS) assert.ok(mounted.includes(id), `${id} did not mount`);
+  for (const id of IDS) {
+    const info = await page.evaluate((chartId) => {
+      const slot = document.querySelector(`[data-chart="${chartId}"]`);
+      return {
+        labels: [...slot.querySelectorAll('canvas')].map((c) => c.getAttribute('role') === 'img' && c.getAttribute('aria-label')),
+        live: slot.querySelector('[aria-live="polite"]')?.textContent ?? '',
+        details: Boolean(slot.querySelector('details.chart-data summary')),
+        unlabelled: [...slot.querySelectorAll('input, select')].filter((el) => !(el.labels?.length || el.getAttribute('aria-label'))).length,
+      };
+    }, id);
+    assert.ok(info.labels.every(Boolean), `${id}: canvas without role=img + aria-label`);
+    assert.ok(info.live.length > 20, `${id}: no live description`);
+    assert.ok(info.details, `${id}: no Data view`);
+    assert.equal(info.unlabelled, 0, `${id}: unlabelled control`);
+    const fp = await fingerprint(id);
+    assert.ok(fp.inked > 2000, `${id}: blank canvas (${fp.inked} inked pixels)`);
+  }
+});
+
+test('moving a control changes the picture and the description', async () => {
+  for (const id of IDS) {
+    const [name, value] = MOVES[id];
+    const before = await fingerprint(id);
+    await setControl(id, name, value);
+    const after = await fingerprint(id);
+    assert.notEqual(after.hash, before.hash, `${id}: picture unchanged after ${name} = ${value}`);
+    assert.notEqual(after.description, before.description, `${id}: description unchanged after ${name} = ${value}`);
+  }
+});
+
+test('typed sentences change the bars and equal engine.orderSimilarities', async () => {
+  for (const [a, b] of [['dog bites man', 'man bites dog'], ['the cat sat', 'sat the cat'], ['alpha beta gamma delta', 'delta gamma beta alpha']]) {
+    await setControl('order-blindness', 'a', a);
+    await setControl('order-blindness', 'b', b);
+    const { shown, engine } = await page.evaluate(([sa, sb]) => ({
+      shown: window.positionalCharts.mounted.get('order-blindness').values,
+      engine: window.positionalLesson.engine.orderSimilarities(sa, sb),
+    }), [a, b]);
+    assert.deepEqual(shown, engine);
+    const text = await page.locator('[data-chart="order-blindness"] .chart-description').textContent();
+    assert.ok(text.includes(engine.rope.toFixed(3)), text);
+  }
+  // The lesson's pair: no positions gives exactly 1.000.
+  await setControl('order-blindness', 'a', 'dog bites man');
+  await setControl('order-blindness', 'b', 'man bites dog');
+  const text = await page.locator('[data-chart="order-blindness"] .chart-description').textContent();
+  assert.match(text, /no positions 1\.000/);
+});
+
+test('PNG export is a PNG; CSV numbers equal the engine', async () => {
+  for (const id of ['sinusoidal-heatmap', 'alibi', 'context-extension']) {
+    const [png] = await Promise.all([page.waitForEvent('download'), page.locator(`[data-chart="${id}"] [data-export="png"]`).click()]);
+    const bytes = await (await png.createReadStream()).toArray();
+    const buffer = Buffer.concat(bytes);
+    assert.deepEqual([...buffer.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10], `${id}: not a PNG`);
+    assert.equal(png.suggestedFilename(), `${id}.png`);
+  }
+  await setControl('sinusoidal-heatmap', 'd', '8');
+  await setControl('sinusoidal-heatmap', 'n', '30');
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.locator('[data-chart="sinusoidal-heatmap"] [data-export="csv"]').click()]);
+  const text = Buffer.concat(await (await csv.createReadStream()).toArray()).toString('utf8');
+  const rows = text.trim().split('\n').slice(1).map((line) => line.split(',').slice(1).map(Number));
+  const expected = await page.evaluate(() => Array.from(window.positionalLesson.engine.sinusoidalEncoding(30, 8, 10000).data));
+  assert.deepEqual(rows.flat(), expected); // exact: the CSV writes every double in full
+  const [alibiCsv] = await Promise.all([page.waitForEvent('download'), page.locator('[data-chart="alibi"] [data-export="csv"]').click()]);
+  const alibiRows = Buffer.concat(await (await alibiCsv.createReadStream()).toArray()).toString('utf8').trim().split('\n');
+  const state = await page.evaluate(() => window.positionalCharts.mounted.get('alibi').state);
+  const decay = await page.evaluate((s) => Array.from(window.positionalLesson.engine.ropeDecayCurve(s.d, s.base, s.distance)), state);
+  assert.deepEqual(alibiRows.slice(1).map((line) => Number(line.split(',')[1])), decay);
+});
+
+test('URL state round-trips', async () => {
+  await setControl('sinusoidal-heatmap', 'n', '512');
+  await setControl('sinusoidal-heatmap', 'd', '128');
+  await setControl('rope-clock', 'm', '103');
+  await page.waitForTimeout(400); // URL writes are batched (150 ms)
+  const url = page.url();
+  assert.match(url, /heatmap\.n=512/);
+  assert.match(url, /heatmap\.d=128/);
+  const other = await browser.newPage();
+  await other.goto(`${url}${url.includes('?') ? '&' : '?'}charts=eager`);
+  await other.waitForFunction(() => window.positionalCharts?.mounted.size > 0, null, { timeout: 30000 });
+  const states = await other.evaluate(() => ({ heatmap: window.positionalCharts.mounted.get('sinusoidal-heatmap').state, clock: window.positionalCharts.mounted.get('rope-clock').state }));
+  assert.equal(states.heatmap.n, 512);
+  assert.equal(states.heatmap.d, 128);
+  assert.equal(states.clock.m, 103);
+  const inputs = await other.evaluate(() => document.querySelector('[data-chart="sinusoidal-heatmap"] [data-control="d"]').value);
+  assert.equal(inputs, '128');
+  await other.close();
+});
+
+test('clamped input shows its message and raises no console error', async () => {
+  const cases = [
+    ['sinusoidal-heatmap', 'd', '7', /even/, '8'],
+    ['sinusoidal-heatmap', 'base', '1', /greater than 1/, null],
+    ['sinusoidal-heatmap', 'n', '999999', /at most 4096/, '4096'],
+    ['rope-frequencies', 'd', '65', /even/, '66'],
+    ['context-extension', 'd', '2', /at least 4/, '4'],
+    ['alibi', 'heads', '0', /at least 1/, '1'],
+  ];
+  for (const [id, name, value, message, shown] of cases) {
+    const before = await page.locator(`[data-chart="${id}"] [data-control="${name}"]`).inputValue();
+    await setControl(id, name, value);
+    const note = await page.locator(`[data-chart="${id}"] [data-control="${name}"] ~ .chart-message`).textContent();
+    assert.match(note, message, `${id}.${name} = ${value}: "${note}"`);
+    assert.equal(await page.locator(`[data-chart="${id}"] [data-control="${name}"]`).inputValue(), shown ?? before);
+  }
+  await setControl('order-blindness', 'a', '<img src=x onerror=alert(1)>');
+  const injected = await page.evaluate(() => document.querySelector('[data-chart="order-blindness"] img'));
+  assert.equal(injected, null);
+  assert.deepEqual(problems, []);
+});
