@@ -190,9 +190,25 @@ function drawMessage(ctx, width, height, colors, text) {
   ctx.restore();
 }
 
+const LEGEND_ROW = 16; // drawLegend's row height
+
+/** Bottom margin for a plot whose legend of `rows` items sits under the x-axis label (narrow canvases). */
+const bottomWithLegend = (rows) => 46 + rows * LEGEND_ROW + 14;
+
+/** Draws the legend under the frame's x-axis label instead of over the data. */
+function drawLegendBelow(ctx, frame, colors, items) {
+  drawLegend(ctx, { x: frame.x - 6, y: frame.y + frame.h + 40, w: frame.w, h: items.length * LEGEND_ROW + 8 }, colors, items, 'tl');
+}
+
 /** Per pair: wavelength before (grey) and after (blue / red) scaling against the trained and prompt lengths. */
 function drawPairs(ctx, width, height, colors, r) {
-  const frame = plotFrame(width, height, { left: 60, right: 14 });
+  const narrow = width < 480;
+  const legend = [
+    { label: 'before scaling', color: colors.grey, dash: [4, 3] },
+    { label: 'after scaling, within training', fill: colors.blue },
+    { label: 'after scaling, beyond training', fill: colors.red },
+  ];
+  const frame = plotFrame(width, height, { left: 68, right: 14, bottom: narrow ? bottomWithLegend(legend.length) : 46 });
   const pairs = r.wavelengths.length;
   const L = r.trainedLength;
   const n = r.promptLength;
@@ -217,11 +233,11 @@ function drawPairs(ctx, width, height, colors, r) {
   drawAxes(ctx, frame, colors, {
     x,
     y,
-    xTicks: niceTicks(0, pairs - 1, width < 480 ? 4 : 8).filter((v) => Number.isInteger(v)),
+    xTicks: niceTicks(0, pairs - 1, narrow ? 4 : 8).filter((v) => Number.isInteger(v)),
     yTicks: logTicks(lo, hi),
     xLabel: 'pair i (0 turns fastest)',
     yLabel: 'wavelength 2π/θᵢ (tokens)',
-    title: width < 480 ? 'Wavelength per pair, before and after scaling' : 'Each pair’s wavelength before and after the config’s scaling',
+    title: narrow ? 'Wavelength per pair' : 'Each pair’s wavelength before and after the config’s scaling',
   });
   const xs = Array.from({ length: pairs }, (_, i) => i);
   // The trained and prompt lengths as horizontal lines, labelled above (or, when close, below) the line.
@@ -251,17 +267,8 @@ function drawPairs(ctx, width, height, colors, r) {
     ctx.arc(x(i), y(r.wavelengths[i]), radius, 0, 2 * Math.PI);
     ctx.fill();
   }
-  drawLegend(
-    ctx,
-    frame,
-    colors,
-    [
-      { label: 'before scaling', color: colors.grey, dash: [4, 3] },
-      { label: 'after scaling, within training', fill: colors.blue },
-      { label: 'after scaling, beyond training', fill: colors.red },
-    ],
-    'br',
-  );
+  if (narrow) drawLegendBelow(ctx, frame, colors, legend);
+  else drawLegend(ctx, frame, colors, legend, 'br');
 }
 
 /** Schemes without rotary pairs: the trained positions against the prompt's, past-the-end in red. */
@@ -272,7 +279,9 @@ function drawPositions(ctx, width, height, colors, r) {
     drawMessage(ctx, width, height, colors, 'The config states no trained length: nothing to compare the prompt with.');
     return;
   }
-  const frame = plotFrame(width, height, { left: 70, right: 18, bottom: 46 });
+  const legend = [{ label: 'prompt within', fill: colors.blue }];
+  if (n > L) legend.push({ label: r.scheme === 'learned' ? 'past the table' : 'past the trained length', fill: colors.red });
+  const frame = plotFrame(width, height, { left: 70, right: 18, bottom: bottomWithLegend(legend.length) });
   const x = linearScale(0, Math.max(L, n) * 1.06, frame.x, frame.x + frame.w);
   const rowH = Math.min(36, frame.h / 4);
   const rows = [
@@ -285,7 +294,7 @@ function drawPositions(ctx, width, height, colors, r) {
     xTicks: niceTicks(0, Math.max(L, n) * 1.06, width < 480 ? 3 : 6),
     yTicks: [],
     xLabel: 'position (tokens)',
-    title: r.scheme === 'learned' ? 'The table’s rows against your prompt' : 'Trained positions against your prompt',
+    title: width < 480 ? 'Trained positions vs prompt' : r.scheme === 'learned' ? 'The table’s rows against your prompt' : 'Trained positions against your prompt',
   });
   const px = (v) => Math.max(1.5, x(v) - x(0));
   ctx.save();
@@ -308,14 +317,12 @@ function drawPositions(ctx, width, height, colors, r) {
   ctx.fillStyle = colors.fg;
   ctx.font = `11px ${FONT}`;
   ctx.textBaseline = 'top';
-  const label = `${r.scheme === 'learned' ? 'last row' : 'trained'} ${count(L)}`;
+  const label = `${r.scheme === 'learned' ? 'table ends at' : 'trained'} ${count(L)}`;
   const right = x(L) + 4 + ctx.measureText(label).width > frame.x + frame.w;
   ctx.textAlign = right ? 'right' : 'left';
   ctx.fillText(label, x(L) + (right ? -4 : 4), frame.y + 4);
   ctx.restore();
-  const legend = [{ label: 'prompt within', fill: colors.blue }];
-  if (n > L) legend.push({ label: r.scheme === 'learned' ? 'past the table' : 'past the trained length', fill: colors.red });
-  drawLegend(ctx, frame, colors, legend, 'br');
+  drawLegendBelow(ctx, frame, colors, legend);
 }
 
 /** The "Read your model's card" widget in `slot`, analysed by `engine.readModelConfig`. */
@@ -396,7 +403,7 @@ export function createModelCardChart(slot, engine) {
 
   const plot = createPlotCanvas(shell.plot, {
     label: 'Chart of the model’s position scheme',
-    aspect: (width) => (report && report.scheme !== 'rope' ? 0.32 : width < 480 ? 0.85 : 0.5),
+    aspect: (width) => (report && report.scheme !== 'rope' ? (width < 480 ? 0.8 : 0.36) : width < 480 ? 1.15 : 0.5),
     draw(ctx, width, height, colors) {
       if (!report) drawMessage(ctx, width, height, colors, presets || analyses ? 'Nothing to draw until the config reads cleanly.' : 'Loading…');
       else if (report.scheme === 'rope') drawPairs(ctx, width, height, colors, report);

@@ -1,0 +1,51 @@
+// Screenshots of the "Read your model's card" widget (Llama 3.1 8B, Llama 2 7B at 32K, GPT-2), light and
+// dark, at 360 and 1280 px, into build/screenshots/model-card/ (gitignored) for a person to look at.
+//   node tests/bench/model-card-screenshots.mjs [--dist dist] [--out build/screenshots/model-card]
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../web/build/serve.mjs';
+
+const { values } = parseArgs({ options: { dist: { type: 'string' }, out: { type: 'string' } } });
+const repo = new URL('../../', import.meta.url).pathname;
+const dist = resolve(values.dist ?? process.env.POSITIONAL_DIST ?? join(repo, 'dist'));
+const out = resolve(values.out ?? join(repo, 'build/screenshots/model-card'));
+mkdirSync(out, { recursive: true });
+
+const PRESETS = ['llama-3.1-8b', 'llama-2-7b', 'gpt2'];
+const ROOT = '[data-chart-root="model-card"]';
+const server = await startServer({ root: dist, port: 0 });
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
+const problems = [];
+try {
+  for (const theme of ['light', 'dark']) {
+    for (const width of [360, 1280]) {
+      const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme: theme, deviceScaleFactor: width < 500 ? 2 : 1 });
+      page.on('console', (m) => m.type() === 'error' && problems.push(`${theme} ${width}: ${m.text()}`));
+      page.on('pageerror', (e) => problems.push(`${theme} ${width}: ${e.message}`));
+      for (const preset of PRESETS) {
+        await page.goto(`${server.url}?charts=eager&card.preset=${preset}`);
+        await page.waitForFunction((root) => document.querySelector(root)?.dataset.cardState === 'ready', ROOT, { timeout: 30000 });
+        // The sticky site bar would cover the top of an element screenshot.
+        await page.evaluate(() => document.querySelector('.site-bar')?.style.setProperty('visibility', 'hidden'));
+        const slot = page.locator('#fig-model-card');
+        await slot.scrollIntoViewIfNeeded();
+        await page.waitForTimeout(80);
+        await slot.screenshot({ path: join(out, `${preset}-${theme}-${width}.png`) });
+      }
+      await page.close();
+    }
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}
+console.log(`screenshots in ${out}`);
+if (problems.length) {
+  console.log(problems.join('\n'));
+  process.exitCode = 1;
+}

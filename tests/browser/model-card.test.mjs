@@ -1,0 +1,288 @@
+// Browser tests of the "Read your model's card" widget (web/js/charts/model-card.js) on the served
+// site: every preset's summary, the chart against the engine's own numbers, exports, URL state,
+// and hostile or broken pastes (errors named, no script runs, the widget keeps working).
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../web/build/serve.mjs';
+
+const repo = new URL('../../', import.meta.url).pathname;
+const dist = process.env.POSITIONAL_DIST ?? join(repo, 'dist');
+const presetsDir = join(repo, 'web', 'presets');
+const brokenDir = join(repo, 'tests', 'fixtures', 'configs', 'broken');
+const presetIndex = JSON.parse(readFileSync(join(presetsDir, 'index.json'), 'utf8')).presets;
+const brokenExpected = JSON.parse(readFileSync(join(brokenDir, 'expected.json'), 'utf8')).expected;
+
+const LAUNCH = {
+  executablePath: '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+};
+const ROOT = '[data-chart-root="model-card"]';
+
+// What each preset's summary must say, from the published config.json each file copies (see its
+// _source): scheme, lengths and scaling as the lesson formats them. Beyond-training counts are
+// not listed here: they are compared with the engine's own answer at run time.
+const SUMMARY_FACTS = {
+  gpt2: ['a learned position table', '1,024 of them', 'Limit: hard', 'chunk the input to at most 1,024 tokens'],
+  'bert-base-uncased': ['a learned position table', '512 of them', 'Limit: hard'],
+  'llama-2-7b': ['RoPE', '64 rotary pairs', 'trained and advertised 4,096 tokens', 'Stretch: none'],
+  'llama-3.1-8b': ['RoPE', 'rope_type llama3 with factor 8', 'trained 8,192 tokens', 'advertised 131,072', 'base rope_theta 500,000'],
+  'mistral-7b-v0.1': ['RoPE', 'trained and advertised 32,768 tokens', 'at most the previous 4,096 tokens (sliding_window)'],
+  'qwen2-7b-instruct': ['RoPE', 'trained and advertised 32,768 tokens', 'base rope_theta 1,000,000'],
+  'yarn-llama-2-7b-64k': ['RoPE', 'rope_type yarn with factor 16', 'trained 4,096 tokens', 'advertised 65,536'],
+  'phi-3.5-mini-instruct': ['RoPE', '48 rotary pairs', 'rope_type longrope with factor 32', 'trained 4,096 tokens', 'advertised 131,072'],
+};
+const STRETCH_ADVICE = 'An entry with a factor means the model was trained shorter and stretched, so test it at the lengths you will use';
+
+let browser;
+let server;
+let page;
+const problems = [];
+
+before(async () => {
+  assert.ok(existsSync(join(dist, 'index.html')), `no built site at ${dist}: run the wasm build's site target first`);
+  server = await startServer({ root: dist, port: 0 });
+  browser = await chromium.launch(LAUNCH);
+  page = await openCard('');
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Opens the page with every chart mounted and waits for the widget's first analysis. */
+async function openCard(query, viewport = { width: 1280, height: 900 }) {
+  const p = await browser.newPage({ viewport, acceptDownloads: true });
+  p.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
+  p.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  await p.addInitScript(() => {
+    window.__cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`));
+  });
+  await p.goto(`${server.url}?charts=eager${query}`);
+  await p.waitForFunction((root) => ['ready', 'error'].includes(document.querySelector(root)?.dataset.cardState), ROOT, { timeout: 20000 });
+  return p;
+}
+
+const analyses = (p) => p.$eval(ROOT, (el) => Number(el.dataset.analyses ?? 0));
+
+/** Runs `action`, then waits until the widget has analysed again. */
+async function afterAnalysis(p, action) {
+  const before = await analyses(p);
+  await action();
+  await p.waitForFunction(([root, n]) => Number(document.querySelector(root).dataset.analyses) > n, [ROOT, before], { timeout: 5000 });
+}
+
+const choose = (p, id) => afterAnalysis(p, () => p.selectOption(`${ROOT} select[data-control="preset"]`, id));
+/** Types a prompt length and presses Enter; waits for the analysis unless the length was already n. */
+async function setPrompt(p, n) {
+  const input = `${ROOT} input[data-control="prompt"]`;
+  if ((await p.$eval(input, (i) => i.value)) === String(n)) return;
+  await afterAnalysis(p, async () => {
+    await p.fill(input, String(n));
+    await p.press(input, 'Enter');
+  });
+}
+const paste = (p, text) => afterAnalysis(p, async () => {
+  await p.fill(`${ROOT} textarea`, text);
+  await p.click(`${ROOT} [data-control="analyse"]`);
+});
+const summaryText = (p) => p.$eval(`${ROOT} .model-card-summary`, (el) => el.textContent.replace(/\s+/g, ' '));
+const errorText = (p) => p.$eval(`${ROOT} .model-card-error`, (el) => el.textContent);
+
+/** The engine's own reading of what the widget shows (same text, same prompt length). */
+const engineReport = (p) =>
+  p.evaluate((root) => {
+    const el = document.querySelector(root);
+    const r = window.positionalLesson.engine.readModelConfig(el.querySelector('textarea').value, Number(el.querySelector('input[data-control="prompt"]').value));
+    return { ...r, invFreq: [...r.invFreq], baseInvFreq: [...r.baseInvFreq], wavelengths: [...r.wavelengths], baseWavelengths: [...r.baseWavelengths], beyond: [...r.beyond] };
+  }, ROOT);
+
+/** Canvas pixels: how many differ from the top-left (background) pixel, and how many are #dc2626-like. */
+const canvasStats = (p) =>
+  p.$eval(`${ROOT} canvas`, (canvas) => {
+    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    let drawn = 0;
+    let red = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      if (Math.abs(data[i] - data[0]) + Math.abs(data[i + 1] - data[1]) + Math.abs(data[i + 2] - data[2]) > 30) drawn++;
+      if (Math.abs(data[i] - 220) + Math.abs(data[i + 1] - 38) + Math.abs(data[i + 2] - 38) < 40) red++;
+    }
+    return { drawn, red, total: data.length / 4 };
+  });
+
+/** A data-table number back to a float: "2,559,200", "−0.5", "2.4548 × 10⁻⁶". */
+function parseCell(text) {
+  const sup = { '⁻': '-', '⁰': '0', '¹': '1', '²': '2', '³': '3', '⁴': '4', '⁵': '5', '⁶': '6', '⁷': '7', '⁸': '8', '⁹': '9' };
+  const plain = text.replace(/\u2212/g, '-').replace(/,/g, '');
+  const m = /^(-?[\d.]+) × 10([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)$/.exec(plain);
+  if (m) return Number(m[1]) * 10 ** Number([...m[2]].map((c) => sup[c]).join(''));
+  return Number(plain);
+}
+
+describe('presets', () => {
+  test('the picker offers index.json’s presets in order, plus the pasted config', async () => {
+    const options = await page.$$eval(`${ROOT} select[data-control="preset"] option`, (os) => os.map((o) => [o.value, o.textContent]));
+    assert.deepEqual(options.slice(0, -1), presetIndex.map((p) => [p.id, p.label]));
+    assert.equal(options.at(-1)[0], 'custom');
+    assert.equal(await page.$eval(`${ROOT} select`, (s) => s.value), 'llama-3.1-8b', 'the default preset');
+  });
+
+  for (const { id, file } of presetIndex) {
+    test(`${id}: the summary says what the config says, and agrees with the engine`, async () => {
+      await choose(page, id);
+      const shown = await page.$eval(`${ROOT} textarea`, (t) => t.value);
+      assert.deepEqual(JSON.parse(shown), JSON.parse(readFileSync(join(presetsDir, file), 'utf8')), 'the box holds the preset file');
+      const text = await summaryText(page);
+      for (const fact of SUMMARY_FACTS[id]) assert.ok(text.includes(fact), `${id}: summary lacks “${fact}”:\n${text}`);
+      const r = await engineReport(page);
+      assert.equal(text.includes(STRETCH_ADVICE), r.scheme === 'rope' && r.ropeType !== 'default', 'the stretch advice appears exactly for scaled RoPE');
+      if (r.scheme === 'rope') {
+        const expected =
+          r.beyondCount > 0 ? `${r.beyondCount} of ${r.rotaryDim / 2} pairs` : r.promptLength <= r.trainedLength ? 'within the trained length' : 'no pair needs an angle beyond';
+        assert.ok(text.includes(expected), `${id}: ${r.beyondCount} pairs beyond, so the summary says “${expected}”`);
+      }
+      assert.doesNotMatch(text, /(^|[\s(])-\d/, 'numbers use U+2212, never a hyphen');
+      assert.doesNotMatch(text, /NaN|undefined|Infinity/);
+      const { drawn, total } = await canvasStats(page);
+      assert.ok(drawn > total * 0.02, `${id}: the chart drew ${drawn} of ${total} pixels`);
+      assert.equal(await errorText(page), '');
+    });
+  }
+
+  test('Llama 2 at 32,768 tokens: red pairs in summary and chart; at 1,000 none', async () => {
+    await choose(page, 'llama-2-7b');
+    await setPrompt(page, 32768);
+    const long = await engineReport(page);
+    assert.ok(long.beyondCount > 0);
+    const first = long.beyond.indexOf(1);
+    assert.ok((await summaryText(page)).includes(`(${first}–${long.beyond.length - 1})`), 'the beyond pairs as a range');
+    const redLong = (await canvasStats(page)).red;
+    await setPrompt(page, 1000);
+    assert.equal((await engineReport(page)).beyondCount, 0);
+    assert.ok((await summaryText(page)).includes('1,000 tokens is within the trained length'));
+    const redShort = (await canvasStats(page)).red;
+    // Each red dot is about 25 px at radius 3; the legend's red swatch is in both images.
+    assert.ok(redLong - redShort > long.beyondCount * 10, `red pixels ${redLong} vs ${redShort}`);
+    await setPrompt(page, 32768);
+  });
+
+  test('the data table equals engine.readModelConfig (6 significant digits), the CSV exactly', async () => {
+    for (const id of ['llama-3.1-8b', 'phi-3.5-mini-instruct']) {
+      await choose(page, id);
+      const r = await engineReport(page);
+      const details = page.locator(`${ROOT} details.chart-data`);
+      if (!(await details.evaluate((d) => d.open))) await details.locator('summary').click();
+      const rows = await page.$$eval(`${ROOT} .chart-table tbody tr`, (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+      assert.equal(rows.length, r.wavelengths.length, `${id}: one row per pair`);
+      rows.forEach((row, i) => {
+        assert.equal(Number(row[0]), i);
+        const expected = [r.baseInvFreq[i], r.invFreq[i], r.baseWavelengths[i], r.wavelengths[i]];
+        // Six significant digits: the shown value is within half a unit of the 6th digit.
+        expected.forEach((v, k) => assert.ok(Math.abs(parseCell(row[k + 1]) - v) <= 5e-6 * Math.abs(v), `${id} pair ${i} column ${k + 1}: ${row[k + 1]} vs ${v}`));
+        assert.equal(row[5], r.beyond[i] ? 'yes' : 'no');
+      });
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click(`${ROOT} [data-export="csv"]`)]);
+      const csv = readFileSync(await download.path(), 'utf8').trim().split('\n');
+      assert.equal(csv.length, r.wavelengths.length + 1);
+      csv.slice(1).forEach((line, i) => {
+        const cells = line.split(',');
+        assert.deepEqual(cells.slice(1, 5).map(Number), [r.baseInvFreq[i], r.invFreq[i], r.baseWavelengths[i], r.wavelengths[i]], `${id} CSV row ${i}`);
+      });
+    }
+    const [png] = await Promise.all([page.waitForEvent('download'), page.click(`${ROOT} [data-export="png"]`)]);
+    const bytes = readFileSync(await png.path());
+    assert.deepEqual([...bytes.subarray(1, 4)], [...Buffer.from('PNG')]);
+  });
+
+  test('accessible: labelled controls, a named canvas, a live description naming the lengths', async () => {
+    await choose(page, 'gpt2');
+    const labels = await page.$$eval(`${ROOT} select, ${ROOT} input, ${ROOT} textarea`, (els) => els.map((el) => el.labels?.[0]?.textContent ?? el.getAttribute('aria-label') ?? ''));
+    assert.ok(labels.every((l) => l.trim()), `every control is labelled: ${JSON.stringify(labels)}`);
+    assert.match(await page.$eval(`${ROOT} canvas`, (c) => c.getAttribute('aria-label')), /positions/);
+    const live = await page.$eval(`${ROOT} .chart-description`, (el) => [el.getAttribute('aria-live'), el.textContent]);
+    assert.equal(live[0], 'polite');
+    assert.match(live[1], /learned position table, trained at 1,024 positions/);
+  });
+});
+
+describe('URL state', () => {
+  test('preset and prompt length go into the URL and come back; pasted text does not', async () => {
+    await choose(page, 'mistral-7b-v0.1');
+    await setPrompt(page, 65536);
+    // Chromium applies replaceState's URL a moment later (location lags the call), so wait for it.
+    const urlHas = (preset, prompt) =>
+      page.waitForFunction(([a, b]) => {
+        const q = new URLSearchParams(location.search);
+        return q.get('card.preset') === a && q.get('card.prompt') === b;
+      }, [preset, prompt], { timeout: 5000 });
+    await urlHas('mistral-7b-v0.1', '65536');
+    const again = await openCard(`&card.preset=mistral-7b-v0.1&card.prompt=65536`);
+    assert.equal(await again.$eval(`${ROOT} select`, (s) => s.value), 'mistral-7b-v0.1');
+    assert.equal(await again.$eval(`${ROOT} input[data-control="prompt"]`, (i) => i.value), '65536');
+    assert.match(await summaryText(again), /Mistral 7B v0\.1, for a prompt of 65,536 tokens/);
+    await again.close();
+    const bogus = await openCard(`&card.preset=%3Cimg%20src%3Dx%3E&card.prompt=-5`);
+    assert.equal(await bogus.$eval(`${ROOT} select`, (s) => s.value), 'llama-3.1-8b', 'an unknown preset falls back to the default');
+    assert.equal(await bogus.$eval(`${ROOT} input[data-control="prompt"]`, (i) => i.value), '32768');
+    await bogus.close();
+    await paste(page, readFileSync(join(presetsDir, 'gpt2.json'), 'utf8'));
+    await urlHas(null, '65536');
+    assert.ok(!page.url().includes('n_positions'), 'the pasted text stays out of the URL');
+    await setPrompt(page, 32768);
+  });
+});
+
+describe('broken and hostile pastes', () => {
+  const fixture = (name) => readFileSync(join(brokenDir, name), 'utf8');
+  const hostileValue = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
+  const CASES = [
+    { name: 'not JSON', text: fixture('not-json.json'), expect: brokenExpected['not-json.json'] },
+    { name: 'an array', text: fixture('array.json'), expect: brokenExpected['array.json'] },
+    { name: 'an unknown rope_type', text: fixture('unknown-rope-type.json'), expect: brokenExpected['unknown-rope-type.json'] },
+    { name: '1 MiB of text', text: `{"model_type": "${'x'.repeat(1 << 20)}"}`, expect: 'config must be at most 1 MiB' },
+    { name: 'markup in a length field', text: JSON.stringify({ model_type: hostileValue, max_position_embeddings: hostileValue, rope_theta: 10000, hidden_size: 64, num_attention_heads: 1 }), expect: 'max_position_embeddings must be a whole number ≥ 1, got "<img' },
+  ];
+  const valid = readFileSync(join(presetsDir, 'llama-2-7b.json'), 'utf8');
+
+  for (const c of CASES) {
+    test(`${c.name}: the message names the field and rule; a valid paste works again`, async () => {
+      await paste(page, c.text);
+      const message = await errorText(page);
+      assert.ok(message.includes(c.expect), `message “${message.slice(0, 300)}” lacks “${c.expect}”`);
+      assert.ok(message.length < 600, 'a long paste is not echoed back whole');
+      assert.equal(await page.$eval(`${ROOT} .model-card-error`, (el) => el.getAttribute('role')), 'alert');
+      assert.equal(await page.$eval(`${ROOT} textarea`, (t) => t.getAttribute('aria-invalid')), 'true');
+      assert.equal(await page.$eval(ROOT, (el) => el.dataset.cardState), 'error');
+      assert.equal(await page.$$eval(`${ROOT} .model-card-summary li`, (li) => li.length), 0, 'no stale summary');
+      await paste(page, valid);
+      assert.equal(await errorText(page), '');
+      assert.equal(await page.$eval(ROOT, (el) => el.dataset.cardState), 'ready');
+      assert.match(await summaryText(page), /Your config, for a prompt of 32,768 tokens/);
+      assert.equal(await page.$eval(`${ROOT} select`, (s) => s.value), 'custom');
+    });
+  }
+
+  test('a valid config whose strings hold markup shows them as text, and nothing runs', async () => {
+    const config = JSON.parse(readFileSync(join(presetsDir, 'llama-3.1-8b.json'), 'utf8'));
+    config.model_type = hostileValue;
+    await paste(page, JSON.stringify(config));
+    assert.equal(await page.$eval(ROOT, (el) => el.dataset.cardState), 'ready');
+    assert.ok((await summaryText(page)).includes('<img src=x onerror="window.__pwned=1"><script>'), 'shown literally');
+    assert.equal(await page.$$eval(`${ROOT} img, ${ROOT} script`, (els) => els.length), 0);
+  });
+
+  test('typing analyses on its own after a pause (debounced)', async () => {
+    await afterAnalysis(page, () => page.fill(`${ROOT} textarea`, '{"n_positions": 2048, "model_type": "gpt2"}'));
+    assert.match(await summaryText(page), /2,048 of them/);
+  });
+
+  test('no script ran, no console error, no CSP violation', async () => {
+    assert.equal(await page.evaluate(() => window.__pwned), undefined);
+    assert.deepEqual(await page.evaluate(() => window.__cspViolations), []);
+    assert.deepEqual(problems, []);
+  });
+});
