@@ -52,6 +52,9 @@ Matrix alibi_bias(double slope, std::int64_t length) {
   if (!std::isfinite(slope) || slope < 0) fail("slope", "a finite number ≥ 0", slope);
   if (length < 1) fail("length", "at least 1", static_cast<double>(length));
   require_output_size("the bias matrix", length, length);
+  if (length > 1 && !std::isfinite(slope * static_cast<double>(length - 1))) {
+    fail("slope", "small enough that slope · (length − 1) is finite", slope);
+  }
   Matrix bias = Matrix::Zero(length, length);
   for (std::int64_t i = 0; i < length; ++i) {
     for (std::int64_t j = 0; j <= i; ++j) {

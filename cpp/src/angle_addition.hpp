@@ -2,9 +2,25 @@
 // the angle-addition step shared by the sinusoidal table and RoPE's sequence rotation.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <string>
+
+#include "positional/validate.hpp"
 
 namespace positional::detail {
+
+// Throws InputError unless every angle position·speed with |position| ≤ |largest_position| and
+// speed ≤ largest_speed is finite: an infinite angle has no sine or cosine (sin(inf) is NaN).
+// A base far below 1 makes pair speeds enormous (base^(−2i/d) ≈ 1/base for the last pair).
+inline void require_finite_angles(const std::string& position_name, double largest_position,
+                                  double largest_speed) {
+  const double angle = std::abs(largest_position) * largest_speed;
+  if (!std::isfinite(largest_speed) || !std::isfinite(angle)) {
+    throw InputError("the angle " + position_name + " · speed overflows (" + format_number(largest_position) +
+                     " × " + format_number(largest_speed) + "): use a base closer to 1 or smaller positions");
+  }
+}
 
 // Positions are handled in blocks of this many rows: sin and cos are called for the first
 // block (the offsets k·ω, k < kAngleBlock) and for the first row of every later block; the

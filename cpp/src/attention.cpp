@@ -33,6 +33,9 @@ AttentionResult scaled_dot_product_attention(const Eigen::Ref<const Matrix>& q, 
 
   AttentionResult result;
   result.scores = q * k.transpose();
+  if (!result.scores.allFinite()) {
+    throw InputError("q · kᵀ overflows: the entries of q and k are too large (a score exceeds 1.8e308)");
+  }
   result.scaled_scores = result.scores / std::sqrt(static_cast<double>(q.cols()));
   result.weights.resize(q.rows(), k.rows());
   for (Eigen::Index i = 0; i < q.rows(); ++i) {
@@ -48,6 +51,7 @@ AttentionResult scaled_dot_product_attention(const Eigen::Ref<const Matrix>& q, 
     result.weights.row(i).tail(k.rows() - visible).setZero();
   }
   result.output = result.weights * v;
+  if (!result.output.allFinite()) throw InputError("the weighted sums of v overflow: the entries of v are too large");
   return result;
 }
 // [/snippet]
@@ -60,9 +64,19 @@ double cosine_similarity(const Eigen::Ref<const Vector>& a, const Eigen::Ref<con
   }
   require_all_finite("a", a);
   require_all_finite("b", b);
-  const double norms = a.norm() * b.norm();
-  if (norms == 0) throw InputError("a and b must be non-zero vectors (a zero vector has no direction)");
-  return a.dot(b) / norms;
+  // Each vector is first scaled by a power of two that brings its largest entry into [0.5, 1): the
+  // cosine does not change, the products can no longer overflow or underflow, and — powers of
+  // two being exact — the result is bit for bit a·b / (|a| |b|) wherever that neither overflows nor underflows.
+  const double a_max = a.cwiseAbs().maxCoeff();
+  const double b_max = b.cwiseAbs().maxCoeff();
+  if (a_max == 0 || b_max == 0) {
+    throw InputError("a and b must be non-zero vectors (a zero vector has no direction)");
+  }
+  const int a_shift = -std::ilogb(a_max) - 1;  // up to 1073 for subnormals: scalbn, not a factor 2^shift
+  const int b_shift = -std::ilogb(b_max) - 1;
+  const Vector a_scaled = a.unaryExpr([a_shift](double x) { return std::scalbn(x, a_shift); });
+  const Vector b_scaled = b.unaryExpr([b_shift](double x) { return std::scalbn(x, b_shift); });
+  return a_scaled.dot(b_scaled) / (a_scaled.norm() * b_scaled.norm());
 }
 
 }  // namespace positional

@@ -41,6 +41,10 @@ RopeClock rope_clock(const Eigen::Vector2d& q, const Eigen::Vector2d& k, double 
   clock.angle_between = wrap(clock.k_angle - clock.q_angle);
   clock.score = clock.q_rotated.dot(clock.k_rotated);
   clock.relative_score = q.dot(rotate(k, (n - m) * theta));
+  if (!clock.q_rotated.allFinite() || !clock.k_rotated.allFinite() || !std::isfinite(clock.score) ||
+      !std::isfinite(clock.relative_score) || !std::isfinite(clock.angle_between)) {
+    throw InputError("the clock overflows: an angle m·θ, n·θ or the score q·k is too large for a double");
+  }
   return clock;
 }
 

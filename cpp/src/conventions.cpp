@@ -37,6 +37,9 @@ Vector apply_rope_half(const Eigen::Ref<const Vector>& x, double position, doubl
     out[i] = x[i] * c - x[i + half] * s;
     out[i + half] = x[i + half] * c + x[i] * s;
   }
+  if (!out.allFinite()) {
+    throw InputError("the rotation overflows: the angle position · θ or an entry of x is too large for a double");
+  }
   return out;
 }
 // [/snippet]
@@ -79,6 +82,11 @@ ConventionComparison compare_rope_conventions(const Eigen::Ref<const Vector>& q,
   const Matrix interleaved = permute_columns(sinusoidal_encoding(rows, d, base), result.permutation);
   const Matrix concatenated = sinusoidal_encoding_concatenated(rows, d, base);
   result.sinusoidal_max_difference = (interleaved - concatenated).cwiseAbs().maxCoeff();
+  if (!result.interleaved_scores.allFinite() || !result.half_scores.allFinite() ||
+      !result.unpermuted_half_scores.allFinite() || !std::isfinite(result.max_score_difference) ||
+      !std::isfinite(result.max_unpermuted_difference) || !std::isfinite(result.sinusoidal_max_difference)) {
+    throw InputError("the scores overflow: q, k or the positions are too large for a double");
+  }
   return result;
 }
 

@@ -14,7 +14,12 @@ Vector interpolate_positions(const Eigen::Ref<const Vector>& positions, double t
   require_positive("new_len", new_len);
   require_all_finite("positions", positions);
   const double ratio = trained_len / new_len;  // 4,096 / 32,768 = 1/8
-  return positions * ratio;
+  Vector scaled = positions * ratio;
+  if (!scaled.allFinite()) {
+    throw InputError("positions × trained_len / new_len overflows (ratio " + format_number(ratio) +
+                     "): the positions or the ratio are too large");
+  }
+  return scaled;
 }
 // [/snippet]
 
@@ -45,6 +50,9 @@ ContextExtensionCurves context_extension_curves(const Eigen::Ref<const Vector>& 
   curves.angles.row(1) = interpolated.transpose() * slow;
   curves.angles.row(2) = positions.transpose() * slow_ntk;
   curves.trained_max = trained_len * slow;
+  if (!curves.angles.allFinite() || !std::isfinite(curves.trained_max)) {
+    throw InputError("the angles position · θ overflow: the positions, trained_len or the base's speeds are too large");
+  }
   return curves;
 }
 

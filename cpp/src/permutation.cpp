@@ -28,6 +28,7 @@ void require_permutation(const Permutation& perm, std::int64_t n) {
 
 Permutation reversal_permutation(std::int64_t n) {
   require_non_negative("n", n);
+  require_output_size("the permutation", n, 1);
   Permutation perm(static_cast<std::size_t>(n));
   for (std::int64_t j = 0; j < n; ++j) perm[static_cast<std::size_t>(j)] = n - 1 - j;
   return perm;
@@ -45,6 +46,7 @@ Permutation interleaved_to_half_permutation(std::int64_t d) {
 
 Vector permute(const Eigen::Ref<const Vector>& x, const Permutation& perm) {
   require_permutation(perm, x.size());
+  require_all_finite("x", x);
   Vector out(x.size());
   for (Eigen::Index j = 0; j < x.size(); ++j) out[j] = x[perm[static_cast<std::size_t>(j)]];
   return out;
@@ -52,7 +54,9 @@ Vector permute(const Eigen::Ref<const Vector>& x, const Permutation& perm) {
 
 Matrix permute_columns(const Eigen::Ref<const Matrix>& m, const Permutation& perm) {
   require_permutation(perm, m.cols());
+  require_all_finite("m", m);
   Matrix out(m.rows(), m.cols());
+  if (m.rows() == 0) return out;  // no data to move (and .col(j) of an empty matrix offsets a null pointer)
   for (Eigen::Index j = 0; j < m.cols(); ++j) out.col(j) = m.col(perm[static_cast<std::size_t>(j)]);
   return out;
 }
@@ -73,6 +77,7 @@ double max_permuted_difference(const Eigen::Ref<const Matrix>& a, const Eigen::R
       worst = std::max(worst, std::fabs(b(i, j) - a(perm[static_cast<std::size_t>(i)], perm[static_cast<std::size_t>(j)])));
     }
   }
+  if (!std::isfinite(worst)) throw InputError("a and b differ by more than the largest double (1.8e308)");
   return worst;
 }
 

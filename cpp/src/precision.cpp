@@ -46,6 +46,9 @@ Float32AngleErrors float32_angle_errors(const Eigen::Ref<const Vector>& position
                                           std::fabs(static_cast<double>(sin_f) - std::sin(angle)));
     }
   }
+  if (!out.angle_error.allFinite() || !out.rotation_error.allFinite()) {
+    throw InputError("an angle m · θ_i overflows in float32 or double: the positions or the base's speeds are too large");
+  }
   return out;
 }
 

@@ -14,16 +14,50 @@ namespace {
 
 constexpr double kTwoPi = 6.283185307179586476925286766559;
 
+// The largest entry magnitude RoPE turns: a pair no longer than √2 · 2^1022 < DBL_MAX cannot
+// overflow when rotated (the rotation keeps its length; rounding adds a few ulps).
+constexpr double kMaxRotatable = 0x1p1022;
+
+// Finite entries (require_all_finite's message names the first that is not) no larger than kMaxRotatable.
+void require_rotatable(const std::string& name, const Eigen::Ref<const Matrix>& x) {
+  bool in_range = true;
+  for (Eigen::Index r = 0; r < x.rows(); ++r)
+    for (Eigen::Index c = 0; c < x.cols(); ++c) in_range &= std::abs(x(r, c)) <= kMaxRotatable;
+  if (in_range) return;
+  require_all_finite(name, x);
+  for (Eigen::Index r = 0; r < x.rows(); ++r)
+    for (Eigen::Index c = 0; c < x.cols(); ++c)
+      if (std::abs(x(r, c)) > kMaxRotatable) {
+        fail(name + "[" + std::to_string(r) + "][" + std::to_string(c) + "]",
+             "at most 2^1022 in magnitude (a larger pair overflows when turned)", x(r, c));
+      }
+}
+
+void require_rotatable(const std::string& name, const Eigen::Ref<const Vector>& x) {
+  require_all_finite(name, x);
+  for (Eigen::Index i = 0; i < x.size(); ++i)
+    if (std::abs(x[i]) > kMaxRotatable) {
+      fail(name + "[" + std::to_string(i) + "]", "at most 2^1022 in magnitude (a larger pair overflows when turned)",
+           x[i]);
+    }
+}
+
 void check_vector(const std::string& name, const Eigen::Ref<const Vector>& x) {
   if (x.size() == 0) throw InputError(name + " must not be empty");
   if (x.size() % 2 != 0) fail(name + " length", "even (RoPE rotates pairs)", static_cast<double>(x.size()));
-  require_all_finite(name, x);
+  require_rotatable(name, x);
+}
+
+[[noreturn]] void angle_overflow(double position, double theta) {
+  throw InputError("the angle position · θ overflows (" + format_number(position) + " × " + format_number(theta) +
+                   "): sin and cos of an infinite angle are undefined");
 }
 
 // Rotates the pairs of `in` by angle·θ_i into `out` (both length d, may alias).
 void rotate_pairs(const double* in, double* out, double position, const Vector& theta) {
   for (Eigen::Index i = 0; i < theta.size(); ++i) {
     const double angle = position * theta[i];
+    if (!std::isfinite(angle)) angle_overflow(position, theta[i]);
     const double c = std::cos(angle);
     const double s = std::sin(angle);
     const double even = in[2 * i];
@@ -43,6 +77,8 @@ Vector rope_frequencies(std::int64_t d, double base) {
   for (std::int64_t i = 0; i < d / 2; ++i) {
     theta[i] = std::pow(base, -static_cast<double>(2 * i) / static_cast<double>(d));  // θ_i = base^(−2i/d)
   }
+  // A base far below 1 makes the last pair infinitely fast.
+  if (!std::isfinite(theta[d / 2 - 1])) fail("base", "large enough that base^(−(d−2)/d) is finite", base);
   return theta;
 }
 // [/snippet]
@@ -72,7 +108,7 @@ Matrix apply_rope_with_frequencies(const Eigen::Ref<const Matrix>& x, const Eige
     throw InputError("inv_freq must have x columns / 2 = " + std::to_string(x.cols() / 2) + " entries, got " +
                      std::to_string(inv_freq.size()));
   }
-  require_all_finite("x", x);
+  require_rotatable("x", x);
   require_all_finite("positions", positions);
   require_all_finite("inv_freq", inv_freq);
   const Vector theta = inv_freq;
@@ -95,7 +131,8 @@ Matrix apply_rope_sequence(const Eigen::Ref<const Matrix>& x, double base) {
     fail("x columns", "positive and even (RoPE rotates pairs)", static_cast<double>(x.cols()));
   }
   const Vector theta = rope_frequencies(x.cols(), base);
-  require_all_finite("x", x);
+  require_rotatable("x", x);
+  if (x.rows() > 0) detail::require_finite_angles("(rows − 1)", static_cast<double>(x.rows() - 1), theta.maxCoeff());
   // Row r turns by r·θ_i. The (sin, cos) of those angles are the sinusoidal table's rows for
   // ω = θ (the same formula), built as that table is: sin and cos for rows 0..kAngleBlock−1 and
   // each block's first row, angle addition for the rest. Rows go one at a time through a
@@ -146,6 +183,10 @@ Matrix rope_scores_over_distance(const Eigen::Ref<const Vector>& q, const Eigen:
   }
   require_all_finite("starts", starts);
   require_non_negative("max_distance", max_distance);
+  if (max_distance >= kMaxOutputDoubles) {
+    fail("max_distance", "less than " + format_number(static_cast<double>(kMaxOutputDoubles)),
+         static_cast<double>(max_distance));
+  }
   require_output_size("the score table", starts.size(), max_distance + 1);
   const Vector theta = rope_frequencies(q.size(), base);
   Matrix scores(starts.size(), max_distance + 1);
@@ -156,6 +197,9 @@ Matrix rope_scores_over_distance(const Eigen::Ref<const Vector>& q, const Eigen:
     for (std::int64_t delta = 0; delta <= max_distance; ++delta) {
       rotate_pairs(k.data(), k_rotated.data(), starts[s] + static_cast<double>(delta), theta);
       scores(s, delta) = q_rotated.dot(k_rotated);
+      if (!std::isfinite(scores(s, delta))) {
+        throw InputError("the score q · k overflows: q and k are too large (|q| · |k| must stay below 1.8e308)");
+      }
     }
   }
   return scores;
@@ -172,6 +216,7 @@ Matrix rope_pair_angles(const Eigen::Ref<const Vector>& positions, const Eigen::
     const std::int64_t pair = checked_integer("pairs[" + std::to_string(j) + "]", pairs[j], 0, d / 2 - 1);
     for (Eigen::Index p = 0; p < positions.size(); ++p) {
       double angle = positions[p] * theta[pair];
+      if (!std::isfinite(angle)) angle_overflow(positions[p], theta[pair]);
       if (wrapped) {
         angle = std::fmod(angle, kTwoPi);
         if (angle < 0) angle += kTwoPi;  // numpy's mod: the result takes the divisor's sign

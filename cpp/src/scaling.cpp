@@ -96,6 +96,9 @@ Vector pair_wavelengths(const Eigen::Ref<const Vector>& inv_freq) {
   for (Eigen::Index i = 0; i < inv_freq.size(); ++i) {
     require_positive("inv_freq[" + std::to_string(i) + "]", inv_freq[i]);
     out[i] = kTwoPi / inv_freq[i];
+    if (!std::isfinite(out[i])) {
+      fail("inv_freq[" + std::to_string(i) + "]", "large enough that 2π / inv_freq is finite", inv_freq[i]);
+    }
   }
   return out;
 }
@@ -149,6 +152,9 @@ ExtensionCurves extension_curves(const Eigen::Ref<const Vector>& positions, doub
   curves.ntk_base = ntk_scaled_base(base, scale, d);
   curves.attention_factor = yarn_attention_factor(scale);
   curves.yarn_range = yarn_correction_range(d, base, trained_len, beta_fast, beta_slow);
+  if (!curves.angles.allFinite() || !std::isfinite(curves.trained_max)) {
+    throw InputError("the angles position · θ overflow: the positions or trained_len are too large");
+  }
   return curves;
 }
 

@@ -1,6 +1,7 @@
 // Sinusoidal position codes: the table, its concatenated layout, and the dot product of two rows.
 #include "positional/sinusoidal.hpp"
 
+#include <algorithm>  // std::max
 #include <cmath>
 
 #include "angle_addition.hpp"
@@ -9,20 +10,27 @@
 namespace positional {
 namespace {
 
+// ω_i = base^(−2i/d), computed as the lesson does: pow(base, −(2i)/d).
+double pair_frequency(std::int64_t i, std::int64_t d, double base) {
+  return std::pow(base, -static_cast<double>(2 * i) / static_cast<double>(d));
+}
+
+// The fastest pair's speed: pair 0 (ω = 1) for base > 1, the last pair for base < 1.
+double fastest_frequency(std::int64_t d, double base) { return std::max(1.0, pair_frequency(d / 2 - 1, d, base)); }
+
 void check_table_arguments(std::int64_t n, std::int64_t d, double base) {
   require_non_negative("n", n);
   require_even_dimension("d", d);
   require_base("base", base);
   require_output_size("the position table", n, d);
+  if (n > 0) detail::require_finite_angles("(n − 1)", static_cast<double>(n - 1), fastest_frequency(d, base));
 }
 
-// ω_i = base^(−2i/d), computed as the lesson does: pow(base, −(2i)/d).
+// Every pair's ω_i.
 Vector pair_frequencies(std::int64_t d, double base) {
   const std::int64_t pairs = d / 2;
   Vector omega(pairs);
-  for (std::int64_t i = 0; i < pairs; ++i) {
-    omega[i] = std::pow(base, -static_cast<double>(2 * i) / static_cast<double>(d));
-  }
+  for (std::int64_t i = 0; i < pairs; ++i) omega[i] = pair_frequency(i, d, base);
   return omega;
 }
 
@@ -70,6 +78,9 @@ double sinusoidal_dot(double position_a, double position_b, std::int64_t d, doub
   require_finite("position_b", position_b);
   require_even_dimension("d", d);
   require_base("base", base);
+  const double fastest = fastest_frequency(d, base);
+  detail::require_finite_angles("position_a", position_a, fastest);
+  detail::require_finite_angles("position_b", position_b, fastest);
   const Vector omega = pair_frequencies(d, base);
   // Summed as the row dot product is, term by term, so it equals PE(a)·PE(b) from the table.
   double sum = 0;

@@ -15,7 +15,8 @@ struct AttentionResult {
 // softmax(Q Kᵀ / √d_k) V for n queries and m keys. With `causal`, query i sees keys 0..i only: masked
 // scores are left out of the softmax entirely (weight exactly 0), and each row
 // subtracts its maximum first, so large scores cannot overflow.
-// Throws InputError when shapes disagree, any input is not finite, or a matrix is empty.
+// Throws InputError when shapes disagree, any input is not finite, a matrix is empty, or q·kᵀ or the
+// output overflows (entries too large for a double).
 AttentionResult scaled_dot_product_attention(const Eigen::Ref<const Matrix>& q,
                                              const Eigen::Ref<const Matrix>& k,
                                              const Eigen::Ref<const Matrix>& v, bool causal = false);

@@ -9,7 +9,9 @@
 namespace positional {
 
 // θ_i = base^(−2i/d) for the d/2 pairs, in radians per position; pair 0 turns fastest (θ_0 = 1).
-// Throws InputError when d is odd or ≤ 0, or base is not finite, ≤ 0 or 1.
+// Throws InputError when d is odd or ≤ 0, or base is not finite, ≤ 0 or 1, or so small that θ overflows.
+// Every rotating function below also throws when an entry to rotate is not finite or exceeds 2^1022 in
+// magnitude (a larger pair could overflow when turned), or when an angle position·θ_i overflows.
 Vector rope_frequencies(std::int64_t d, double base = 10000.0);
 
 // Rotates one vector x (length d, even) as if it sat at `position` (any finite

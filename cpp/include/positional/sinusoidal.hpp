@@ -10,7 +10,7 @@ namespace positional {
 // The (n × d) table of position codes: column 2i holds sin(pos·ω_i), column
 // 2i+1 holds cos(pos·ω_i), with ω_i = base^(−2i/d) radians per position.
 // Throws InputError when n < 0, d is odd or ≤ 0, base is not finite, ≤ 0 or 1,
-// or n·d exceeds kMaxOutputDoubles.
+// n·d exceeds kMaxOutputDoubles, or base is so small that an angle pos·ω_i overflows.
 Matrix sinusoidal_encoding(std::int64_t n, std::int64_t d, double base = 10000.0);
 
 // The same table with each pair's sines in the first half of the columns and

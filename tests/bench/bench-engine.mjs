@@ -1,0 +1,177 @@
+// Times the engine's kernels in the WebAssembly module (dist/engine.mjs, loaded as the page's
+// Node tests load it) and the same computations in plain JavaScript (plain-js-kernels.mjs).
+// Usage: node tests/bench/bench-engine.mjs [--impl wasm|js] [--dist DIR] [--samples N] [--json FILE]
+// Prints the medians; with --json writes { impl, kernels: { key: { medianMs, … } }, … }.
+import { readFileSync, writeFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+
+import * as plain from './plain-js-kernels.mjs';
+
+/**
+ * Median time of one call of `fn` in milliseconds. Calls are batched so that one sample lasts at
+ * least `minSampleMs` (small kernels), after a warm-up that lets V8 optimise and the heap grow.
+ */
+export function measure(fn, { samples = 15, minSampleMs = 10, warmupMs = 150 } = {}) {
+  const warmupEnd = performance.now() + warmupMs;
+  let calls = 0;
+  do {
+    fn();
+    calls += 1;
+  } while (performance.now() < warmupEnd || calls < 3);
+  let batch = 1;
+  for (;;) {
+    const start = performance.now();
+    for (let i = 0; i < batch; i += 1) fn();
+    if (performance.now() - start >= minSampleMs || batch >= 1 << 20) break;
+    batch *= 2;
+  }
+  const times = [];
+  for (let s = 0; s < samples; s += 1) {
+    const start = performance.now();
+    for (let i = 0; i < batch; i += 1) fn();
+    times.push((performance.now() - start) / batch);
+  }
+  times.sort((a, b) => a - b);
+  const median = times.length % 2 ? times[(times.length - 1) / 2] : (times[times.length / 2 - 1] + times[times.length / 2]) / 2;
+  return { medianMs: median, minMs: times[0], maxMs: times[times.length - 1], samples, callsPerSample: batch };
+}
+
+async function loadEngine(dist) {
+  const { default: createEngine } = await import(pathToFileURL(join(dist, 'engine.mjs')).href);
+  return createEngine({ wasmBinary: readFileSync(join(dist, 'engine.wasm')) });
+}
+
+const positions512 = Float64Array.from({ length: 512 }, (_, i) => i * 64);
+
+/** The kernels as closures over prepared inputs, for one implementation. */
+function wasmKernels(engine) {
+  const x = plain.randomMatrix(4096, 128, 1);
+  const [q, k, v] = [2, 3, 4].map((seed) => plain.randomMatrix(512, 64, seed));
+  const a = plain.benchmarkSentence(false);
+  const b = plain.benchmarkSentence(true);
+  const kernels = {
+    sinusoidal_32768x128: () => engine.sinusoidalEncoding(32768, 128),
+    sinusoidal_4096x512: () => engine.sinusoidalEncoding(4096, 512),
+    rope_sequence_4096x128: () => engine.applyRopeSequence(x, null),
+    attention_512x64: () => engine.attention(q, k, v, true),
+    extension_curves_512: () => engine.contextExtensionCurves(positions512, 4096, 32768, 128, 10000),
+  };
+  const notes = {};
+  if (typeof engine.encodeSentence === 'function') {
+    kernels.demo_layer_100 = () => engine.encodeSentence(a, 'rope', false);
+  } else {
+    // The demo layer is not bound in this module: the attention step over 100 × 16 inputs instead.
+    const [dq, dk, dv] = [5, 6, 7].map((seed) => plain.randomMatrix(100, 16, seed));
+    kernels.demo_layer_100 = () => engine.attention(dq, dk, dv, false);
+    notes.demo_layer_100 = 'encodeSentence not bound: attention(100 × 16) only';
+  }
+  if (typeof engine.orderSimilarities === 'function') {
+    kernels.order_similarities_100 = () => engine.orderSimilarities(a, b);
+  } else if (typeof engine.orderSimilarity === 'function') {
+    kernels.order_similarities_100 = () => [['none', false], ['sinusoidal', false], ['rope', false], ['none', true]]
+      .map(([scheme, causal]) => engine.orderSimilarity(a, b, scheme, causal));
+  } else {
+    notes.order_similarities_100 = 'orderSimilarity not bound';
+  }
+  return { kernels, notes };
+}
+
+function plainKernels() {
+  const x = plain.randomMatrix(4096, 128, 1);
+  const [q, k, v] = [2, 3, 4].map((seed) => plain.randomMatrix(512, 64, seed));
+  const a = plain.benchmarkSentence(false);
+  const b = plain.benchmarkSentence(true);
+  // The embedding step is a lookup of fixed random vectors (the values do not change the work of
+  // the layer); the engine derives each word's vector from MD5 and numpy's generator instead.
+  const table = new Map();
+  const embed = (word) => {
+    let vector = table.get(word);
+    if (!vector) {
+      vector = plain.randomMatrix(1, 16, 1000 + table.size).data;
+      table.set(word, vector);
+    }
+    return vector;
+  };
+  const weights = { wQ: plain.randomMatrix(16, 16, 8), wK: plain.randomMatrix(16, 16, 9), wV: plain.randomMatrix(16, 16, 10) };
+  for (const m of Object.values(weights)) for (let i = 0; i < m.data.length; i += 1) m.data[i] /= 4;
+  return {
+    kernels: {
+      sinusoidal_32768x128: () => plain.sinusoidalEncoding(32768, 128),
+      sinusoidal_4096x512: () => plain.sinusoidalEncoding(4096, 512),
+      rope_sequence_4096x128: () => plain.applyRopeSequence(x),
+      attention_512x64: () => plain.attention(q, k, v, true),
+      demo_layer_100: () => plain.encodeSentence(a, 'rope', false, embed, weights),
+      order_similarities_100: () => plain.orderSimilarities(a, b, embed, weights),
+      extension_curves_512: () => plain.contextExtensionCurves(positions512, 4096, 32768, 128, 10000),
+    },
+    notes: { demo_layer_100: 'embeddings looked up from a Map', order_similarities_100: 'embeddings looked up from a Map' },
+  };
+}
+
+function maxAbsDifference(a, b) {
+  let worst = 0;
+  for (let i = 0; i < a.length; i += 1) worst = Math.max(worst, Math.abs(a[i] - b[i]));
+  return worst;
+}
+
+/**
+ * Checks that the plain-JS kernels compute what the engine computes (so the timings compare the
+ * same work). Tolerances: sin/cos of angles up to 3·10^4 rad carry ~4e-12 of rounding in the angle.
+ */
+function crossCheck(engine) {
+  const checks = [];
+  const check = (name, difference, tolerance) => {
+    checks.push({ name, difference, tolerance, ok: difference <= tolerance });
+  };
+  check('sinusoidal 32768 × 128', maxAbsDifference(plain.sinusoidalEncoding(32768, 128).data,
+    engine.sinusoidalEncoding(32768, 128).data), 1e-11);
+  const x = plain.randomMatrix(4096, 128, 1);
+  check('rope 4096 × 128', maxAbsDifference(plain.applyRopeSequence(x).data, engine.applyRopeSequence(x, null).data), 1e-11);
+  const [q, k, v] = [2, 3, 4].map((seed) => plain.randomMatrix(512, 64, seed));
+  check('attention 512 × 64', maxAbsDifference(plain.attention(q, k, v, true).output.data,
+    engine.attention(q, k, v, true).output.data), 1e-12);
+  check('extension curves', maxAbsDifference(plain.contextExtensionCurves(positions512, 4096, 32768, 128).angles.data,
+    engine.contextExtensionCurves(positions512, 4096, 32768, 128, 10000).angles.data), 1e-9);
+  return checks;
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      impl: { type: 'string', default: 'wasm' },
+      dist: { type: 'string', default: process.env.POSITIONAL_DIST ?? fileURLToPath(new URL('../../dist/', import.meta.url)) },
+      samples: { type: 'string', default: '15' },
+      json: { type: 'string' },
+      only: { type: 'string' },
+    },
+  });
+  const samples = Number(values.samples);
+  const result = { impl: values.impl, node: process.version, v8: process.versions.v8, kernels: {}, notes: {} };
+  let suite;
+  if (values.impl === 'wasm') {
+    const engine = await loadEngine(values.dist);
+    result.dist = values.dist;
+    result.wasmBytes = statSync(join(values.dist, 'engine.wasm')).size;
+    result.jsBytes = statSync(join(values.dist, 'engine.mjs')).size;
+    result.crossCheck = crossCheck(engine);
+    suite = wasmKernels(engine);
+  } else if (values.impl === 'js') {
+    suite = plainKernels();
+  } else {
+    throw new Error(`--impl must be wasm or js, got ${values.impl}`);
+  }
+  result.notes = suite.notes;
+  const only = values.only ? new Set(values.only.split(',')) : null;
+  for (const [key, fn] of Object.entries(suite.kernels)) {
+    if (only && !only.has(key)) continue;
+    result.kernels[key] = measure(fn, { samples });
+    console.error(`${values.impl.padEnd(5)} ${key.padEnd(26)} ${result.kernels[key].medianMs.toFixed(4)} ms`);
+  }
+  if (values.json) writeFileSync(values.json, `${JSON.stringify(result, null, 2)}\n`);
+  else console.log(JSON.stringify(result, null, 2));
+}
+
+await main();

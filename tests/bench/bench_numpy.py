@@ -1,0 +1,181 @@
+"""Times the engine's benchmark kernels written in numpy the way the lesson (positional.py) writes them.
+
+Run with Debian's python: `env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3
+tests/bench/bench_numpy.py [--samples N] [--json FILE]` (run-benchmarks.mjs does). Medians of
+repeated timings in one process, in milliseconds, under the same kernel keys as bench_engine.cpp.
+"""
+
+import argparse
+import hashlib
+import json
+import platform
+import statistics
+import sys
+import time
+
+import numpy as np
+
+D_DEMO = 16
+_rng = np.random.default_rng(7)
+_W_Q, _W_K, _W_V = (_rng.normal(0, 1 / np.sqrt(D_DEMO), (D_DEMO, D_DEMO)) for _ in range(3))
+
+
+def benchmark_sentence(reversed_: bool = False) -> str:
+    """The 100-word sentence of bench_engine.cpp and plain-js-kernels.mjs."""
+    vocabulary = ["dog", "bites", "man", "the", "a", "quick", "brown", "fox", "jumps", "over", "lazy", "cat",
+                  "sees", "bird", "under", "tree", "near", "river", "small", "house", "red", "green", "blue",
+                  "old", "young"]
+    words = [vocabulary[(7 * i + 3) % 25] for i in range(100)]
+    return " ".join(reversed(words) if reversed_ else words)
+
+
+def sinusoidal_encoding(n_positions: int, d: int, base: float = 10000.0) -> np.ndarray:
+    pos = np.arange(n_positions)[:, None]
+    omega = base ** (-np.arange(0, d, 2) / d)
+    angles = pos * omega
+    pe = np.empty((n_positions, d))
+    pe[:, 0::2] = np.sin(angles)
+    pe[:, 1::2] = np.cos(angles)
+    return pe
+
+
+def rope_frequencies(d: int, base: float = 10000.0) -> np.ndarray:
+    return base ** (-np.arange(0, d, 2) / d)
+
+
+def apply_rope(x: np.ndarray, base: float = 10000.0) -> np.ndarray:
+    pos = np.arange(x.shape[0], dtype=float)
+    angles = pos[:, None] * rope_frequencies(x.shape[-1], base)
+    cos, sin = np.cos(angles), np.sin(angles)
+    even, odd = x[..., 0::2], x[..., 1::2]
+    out = np.empty_like(x)
+    out[..., 0::2] = even * cos - odd * sin
+    out[..., 1::2] = even * sin + odd * cos
+    return out
+
+
+def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, causal: bool):
+    scores = q @ k.T / np.sqrt(q.shape[-1])
+    if causal:
+        scores = np.where(np.tril(np.ones(scores.shape, dtype=bool)), scores, -np.inf)
+    scores = scores - scores.max(axis=-1, keepdims=True)
+    weights = np.exp(scores)
+    weights /= weights.sum(axis=-1, keepdims=True)
+    return weights @ v, weights
+
+
+def word_vector(word: str, d: int = D_DEMO) -> np.ndarray:
+    seed = int(hashlib.md5(word.encode()).hexdigest()[:8], 16)
+    return np.random.default_rng(seed).standard_normal(d)
+
+
+def encode_sentence(sentence: str, scheme: str = "none", causal: bool = False) -> np.ndarray:
+    x = np.stack([word_vector(w) for w in sentence.split()])
+    n = x.shape[0]
+    if scheme == "sinusoidal":
+        x = x + sinusoidal_encoding(n, D_DEMO)
+    q, k, v = x @ _W_Q, x @ _W_K, x @ _W_V
+    if scheme == "rope":
+        q, k = apply_rope(q), apply_rope(k)
+    out, _ = attention(q, k, v, causal)
+    return out
+
+
+def _cos(a: np.ndarray, b: np.ndarray) -> float:
+    return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
+
+
+def order_similarities(a: str, b: str) -> dict:
+    out = {}
+    for label, scheme, causal in [("none", "none", False), ("sinusoidal", "sinusoidal", False),
+                                  ("rope", "rope", False), ("causal", "none", True)]:
+        out[label] = _cos(encode_sentence(a, scheme, causal).mean(axis=0), encode_sentence(b, scheme, causal).mean(axis=0))
+    return out
+
+
+def ntk_scaled_base(base: float, scale: float, d: int) -> float:
+    return base * scale ** (d / (d - 2))
+
+
+def context_extension_curves(positions: np.ndarray, trained: int, new: int, d: int, base: float = 10000.0):
+    slow = rope_frequencies(d, base)[-1]
+    slow_ntk = rope_frequencies(d, ntk_scaled_base(base, new / trained, d))[-1]
+    angles = np.stack([positions * slow, positions * (trained / new) * slow, positions * slow_ntk])
+    return angles, trained * slow
+
+
+def measure(fn, samples: int, min_sample_ms: float = 10.0, warmup_ms: float = 150.0) -> dict:
+    """Median time of one call in ms; calls batched so a sample lasts at least min_sample_ms."""
+    end = time.perf_counter() + warmup_ms / 1000
+    calls = 0
+    while time.perf_counter() < end or calls < 3:
+        fn()
+        calls += 1
+    batch = 1
+    while True:
+        start = time.perf_counter()
+        for _ in range(batch):
+            fn()
+        if (time.perf_counter() - start) * 1000 >= min_sample_ms or batch >= 1 << 20:
+            break
+        batch *= 2
+    times = []
+    for _ in range(samples):
+        start = time.perf_counter()
+        for _ in range(batch):
+            fn()
+        times.append((time.perf_counter() - start) * 1000 / batch)
+    return {"medianMs": statistics.median(times), "minMs": min(times), "maxMs": max(times), "samples": samples,
+            "callsPerSample": batch}
+
+
+def blas_name() -> str:
+    """Which BLAS numpy is linked against, as numpy reports it."""
+    try:
+        info = np.__config__.get_info("blas_opt_info") or np.__config__.get_info("blas_info")
+        libraries = info.get("libraries", [])
+        return ", ".join(libraries) if libraries else "unknown"
+    except Exception:  # numpy's config API changes between versions
+        return "unknown"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--samples", type=int, default=15)
+    parser.add_argument("--json")
+    parser.add_argument("--only")
+    args = parser.parse_args()
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((4096, 128))
+    q, k, v = (rng.standard_normal((512, 64)) for _ in range(3))
+    a, b = benchmark_sentence(False), benchmark_sentence(True)
+    positions = np.arange(512, dtype=float) * 64
+    kernels = {
+        "sinusoidal_32768x128": lambda: sinusoidal_encoding(32768, 128),
+        "sinusoidal_4096x512": lambda: sinusoidal_encoding(4096, 512),
+        "rope_sequence_4096x128": lambda: apply_rope(x),
+        "attention_512x64": lambda: attention(q, k, v, True),
+        "demo_layer_100": lambda: encode_sentence(a, "rope"),
+        "order_similarities_100": lambda: order_similarities(a, b),
+        "extension_curves_512": lambda: context_extension_curves(positions, 4096, 32768, 128),
+    }
+    only = set(args.only.split(",")) if args.only else None
+    result = {"impl": "numpy", "numpy": np.__version__, "python": platform.python_version(), "blas": blas_name(),
+              "kernels": {}}
+    for key, fn in kernels.items():
+        if only and key not in only:
+            continue
+        result["kernels"][key] = measure(fn, args.samples)
+        print(f"numpy {key:<26} {result['kernels'][key]['medianMs']:.4f} ms", file=sys.stderr)
+    # The lesson's own figures for the 100-word pair, for a cross-check against the engine.
+    result["order_similarities_100"] = order_similarities(a, b)
+    text = json.dumps(result, indent=2) + "\n"
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,183 @@
+// libFuzzer target for the core engine (the functions behind bind_core.cpp): sinusoidal codes,
+// RoPE, attention, cosine similarity and context extension, with arguments decoded from the
+// fuzz bytes. Contract: finite results or positional::InputError (see fuzz_input.hpp).
+#include <cstddef>
+#include <cstdint>
+
+#include "fuzz_input.hpp"
+#include "positional/attention.hpp"
+#include "positional/extension.hpp"
+#include "positional/rope.hpp"
+#include "positional/sinusoidal.hpp"
+
+namespace positional::fuzz {
+namespace {
+
+void fuzz_sinusoidal(FuzzInput& in, std::uint8_t which) {
+  const std::int64_t n = in.integer();
+  const std::int64_t d = in.integer();
+  const double base = in.boolean() ? 10000.0 : in.number();
+  if (over_budget(n, d)) return;
+  if (which == 0) {
+    under_contract("sinusoidal_encoding", [&] {
+      require_finite_result("sinusoidal_encoding", sinusoidal_encoding(n, d, base));
+    });
+  } else {
+    under_contract("sinusoidal_encoding_concatenated", [&] {
+      require_finite_result("sinusoidal_encoding_concatenated", sinusoidal_encoding_concatenated(n, d, base));
+    });
+  }
+}
+
+void fuzz_sinusoidal_dot(FuzzInput& in) {
+  const double a = in.number();
+  const double b = in.number();
+  const std::int64_t d = in.integer();
+  const double base = in.boolean() ? 10000.0 : in.number();
+  if (over_budget(d, 1)) return;
+  under_contract("sinusoidal_dot", [&] { require_finite_result("sinusoidal_dot", sinusoidal_dot(a, b, d, base)); });
+}
+
+void fuzz_rope(FuzzInput& in, std::uint8_t which) {
+  const double base = in.boolean() ? 10000.0 : in.number();
+  switch (which) {
+    case 0: {
+      const std::int64_t d = in.integer();
+      if (over_budget(d, 1)) return;
+      under_contract("rope_frequencies", [&] { require_finite_result("rope_frequencies", rope_frequencies(d, base)); });
+      break;
+    }
+    case 1: {
+      const Vector x = in.boolean() ? in.vector() : in.tame_vector(in.byte() % 33);
+      const double position = in.number();
+      under_contract("apply_rope", [&] { require_finite_result("apply_rope", apply_rope(x, position, base)); });
+      break;
+    }
+    case 2: {
+      const Matrix x = in.matrix();
+      const Vector positions = in.boolean() ? in.vector(32) : in.tame_vector(x.rows());
+      under_contract("apply_rope(matrix)", [&] {
+        require_finite_result("apply_rope(matrix)", apply_rope(x, positions, base));
+      });
+      break;
+    }
+    case 3: {
+      // Long enough to cross several angle-addition blocks.
+      const Matrix x = in.boolean() ? in.matrix() : Matrix(Matrix::Constant(in.byte() * 2, 2 * (1 + in.byte() % 8), 0.75));
+      under_contract("apply_rope_sequence", [&] {
+        require_finite_result("apply_rope_sequence", apply_rope_sequence(x, base));
+      });
+      break;
+    }
+    case 4: {
+      const Matrix x = in.matrix();
+      const Vector positions = in.tame_vector(x.rows());
+      const Vector inv_freq = in.boolean() ? in.vector(16) : in.tame_vector(x.cols() / 2);
+      under_contract("apply_rope_with_frequencies", [&] {
+        require_finite_result("apply_rope_with_frequencies", apply_rope_with_frequencies(x, positions, inv_freq));
+      });
+      break;
+    }
+    case 5: {
+      const Vector q = in.vector(16);
+      const Vector k = in.boolean() ? q : in.vector(16);
+      const Vector starts = in.vector(8);
+      const std::int64_t max_distance = in.integer();
+      if (over_budget(starts.size(), plus_one(max_distance))) return;
+      under_contract("rope_scores_over_distance", [&] {
+        require_finite_result("rope_scores_over_distance", rope_scores_over_distance(q, k, starts, max_distance, base));
+      });
+      break;
+    }
+    default: {
+      const Vector positions = in.vector(32);
+      const Vector pairs = in.vector(8);
+      const std::int64_t d = in.integer();
+      const bool wrapped = in.boolean();
+      if (over_budget(d, 1)) return;
+      under_contract("rope_pair_angles", [&] {
+        require_finite_result("rope_pair_angles", rope_pair_angles(positions, pairs, d, base, wrapped));
+      });
+      break;
+    }
+  }
+}
+
+void fuzz_attention(FuzzInput& in) {
+  const Matrix q = in.matrix(12);
+  const Matrix k = in.boolean() ? q : in.matrix(12);
+  const Matrix v = in.boolean() ? k : in.matrix(12);
+  const bool causal = in.boolean();
+  under_contract("scaled_dot_product_attention", [&] {
+    const AttentionResult r = scaled_dot_product_attention(q, k, v, causal);
+    require_finite_result("attention output", r.output);
+    require_finite_result("attention weights", r.weights);
+    require_finite_result("attention scores", r.scores);
+    require_finite_result("attention scaled_scores", r.scaled_scores);
+  });
+}
+
+void fuzz_cosine(FuzzInput& in) {
+  const Vector a = in.vector(16);
+  const Vector b = in.boolean() ? a : in.vector(16);
+  under_contract("cosine_similarity", [&] {
+    const double c = cosine_similarity(a, b);
+    require_finite_result("cosine_similarity", c);
+    if (c < -1.0 - 1e-12 || c > 1.0 + 1e-12) finding("cosine_similarity", "result outside [-1, 1]");
+  });
+}
+
+void fuzz_extension(FuzzInput& in, std::uint8_t which) {
+  switch (which) {
+    case 0: {
+      const Vector positions = in.vector(32);
+      const double trained = in.number();
+      const double fresh = in.number();
+      under_contract("interpolate_positions", [&] {
+        require_finite_result("interpolate_positions", interpolate_positions(positions, trained, fresh));
+      });
+      break;
+    }
+    case 1: {
+      const double base = in.number();
+      const double scale = in.number();
+      const std::int64_t d = in.integer();
+      under_contract("ntk_scaled_base", [&] { require_finite_result("ntk_scaled_base", ntk_scaled_base(base, scale, d)); });
+      break;
+    }
+    default: {
+      const Vector positions = in.vector(32);
+      const double trained = in.number();
+      const double fresh = in.number();
+      const std::int64_t d = in.integer();
+      const double base = in.boolean() ? 10000.0 : in.number();
+      if (over_budget(d, 1)) return;
+      under_contract("context_extension_curves", [&] {
+        const ContextExtensionCurves c = context_extension_curves(positions, trained, fresh, d, base);
+        require_finite_result("context_extension_curves angles", c.angles);
+        require_finite_result("context_extension_curves trained_max", c.trained_max);
+      });
+      break;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace positional::fuzz
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace positional::fuzz;
+  FuzzInput in(data, size);
+  const std::uint8_t selector = in.byte();
+  switch (selector % 8) {
+    case 0: fuzz_sinusoidal(in, 0); break;
+    case 1: fuzz_sinusoidal(in, 1); break;
+    case 2: fuzz_sinusoidal_dot(in); break;
+    case 3: fuzz_rope(in, static_cast<std::uint8_t>((selector / 8) % 7)); break;
+    case 4: fuzz_attention(in); break;
+    case 5: fuzz_cosine(in); break;
+    case 6: fuzz_extension(in, static_cast<std::uint8_t>((selector / 8) % 3)); break;
+    default: fuzz_rope(in, 3); break;  // the angle-addition path gets its own share
+  }
+  return 0;
+}

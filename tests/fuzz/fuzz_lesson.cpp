@@ -1,0 +1,91 @@
+// libFuzzer target for the lesson layer's word and sentence functions (demo_layer.hpp): arbitrary
+// bytes as text — invalid UTF-8, NUL bytes, Unicode whitespace, many words. Contract: finite
+// results or positional::InputError (see fuzz_input.hpp).
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "fuzz_input.hpp"
+#include "positional/demo_layer.hpp"
+
+namespace positional::fuzz {
+namespace {
+
+const char* scheme_from(std::uint8_t b) {
+  static const char* const kSchemes[] = {"none", "sinusoidal", "rope", "", "ROPE", "rope ", "sinusoidal\0x"};
+  return kSchemes[b % 7];
+}
+
+void fuzz_lesson(FuzzInput& in) {
+  const std::uint8_t selector = in.byte();
+  switch (selector % 6) {
+    case 0: {
+      const std::string text = in.rest();
+      under_contract("split_words", [&] {
+        const std::vector<std::string> words = split_words(text);
+        for (const std::string& w : words)
+          if (w.empty()) finding("split_words", "an empty word");
+      });
+      break;
+    }
+    case 1: {
+      const std::int64_t d = in.boolean() ? kDemoDimension : in.integer();
+      const std::string word = in.rest();
+      if (over_budget(d, 1)) return;
+      under_contract("word_vector", [&] { require_finite_result("word_vector", word_vector(word, d)); });
+      break;
+    }
+    case 2: {
+      const std::string scheme = scheme_from(in.byte());
+      const bool causal = in.boolean();
+      const std::string sentence = in.rest();
+      under_contract("demo_attention", [&] {
+        const AttentionResult r = demo_attention(sentence, scheme, causal);
+        require_finite_result("demo_attention output", r.output);
+        require_finite_result("demo_attention weights", r.weights);
+      });
+      break;
+    }
+    case 3: {
+      const std::string scheme = scheme_from(in.byte());
+      const bool causal = in.boolean();
+      const std::string sentence = in.rest();
+      under_contract("encode_sentence", [&] {
+        require_finite_result("encode_sentence", encode_sentence(sentence, scheme, causal));
+      });
+      break;
+    }
+    case 4: {
+      const std::string scheme = scheme_from(in.byte());
+      const bool causal = in.boolean();
+      const std::string a = in.until(0xFF);  // 0xFF never occurs in UTF-8: a safe separator
+      const std::string b = in.rest();
+      under_contract("order_similarity", [&] {
+        const double s = order_similarity(a, b, scheme, causal);
+        require_finite_result("order_similarity", s);
+        if (s < -1.0 - 1e-12 || s > 1.0 + 1e-12) finding("order_similarity", "cosine outside [-1, 1]");
+      });
+      break;
+    }
+    default: {
+      const std::string a = in.until(0xFF);
+      const std::string b = in.rest();
+      under_contract("order_similarities", [&] {
+        const OrderSimilarities s = order_similarities(a, b);
+        for (const double value : {s.none, s.sinusoidal, s.rope, s.causal}) {
+          require_finite_result("order_similarities", value);
+        }
+      });
+      break;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace positional::fuzz
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  positional::fuzz::FuzzInput in(data, size);
+  positional::fuzz::fuzz_lesson(in);
+  return 0;
+}

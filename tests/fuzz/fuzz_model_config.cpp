@@ -1,0 +1,42 @@
+// libFuzzer target for the model-config reader (model_config.hpp): arbitrary bytes as
+// config.json text, then the analysis at a fuzzed prompt length. Contract: finite results or
+// positional::InputError (see fuzz_input.hpp).
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "fuzz_input.hpp"
+#include "positional/model_config.hpp"
+
+namespace positional::fuzz {
+namespace {
+
+void check_report(const ModelPositionReport& r) {
+  const char* f = "read_model_config";
+  require_finite_result(f, r.stretch);
+  require_finite_result(f, r.scaling_factor);
+  require_finite_result(f, r.base);
+  require_finite_result(f, r.dynamic_base);
+  require_finite_result(f, r.attention_factor);
+  require_finite_result(f, r.inv_freq);
+  require_finite_result(f, r.base_inv_freq);
+  require_finite_result(f, r.wavelengths);
+  require_finite_result(f, r.base_wavelengths);
+  if (static_cast<Eigen::Index>(r.beyond.size()) != r.inv_freq.size()) finding(f, "beyond and inv_freq sizes differ");
+  std::int64_t count = 0;
+  for (const std::uint8_t b : r.beyond) count += b;
+  if (count != r.beyond_count) finding(f, "beyond_count does not count beyond");
+}
+
+}  // namespace
+}  // namespace positional::fuzz
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace positional;
+  using namespace positional::fuzz;
+  FuzzInput in(data, size);
+  const std::int64_t prompt = in.boolean() ? 4096 : in.integer();
+  const std::string text = in.rest();
+  under_contract("read_model_config", [&] { check_report(read_model_config(text, prompt)); });
+  return 0;
+}

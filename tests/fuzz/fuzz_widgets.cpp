@@ -1,0 +1,216 @@
+// libFuzzer target for the widget functions (the ones behind bind_widgets.cpp): ALiBi, RoPE
+// scaling (YaRN, dynamic NTK, extension curves), float32 angle errors, the two RoPE layouts,
+// the clock and permutations. Contract: finite results or positional::InputError (fuzz_input.hpp).
+#include <cstddef>
+#include <cstdint>
+
+#include "fuzz_input.hpp"
+#include "positional/alibi.hpp"
+#include "positional/clock.hpp"
+#include "positional/conventions.hpp"
+#include "positional/permutation.hpp"
+#include "positional/precision.hpp"
+#include "positional/scaling.hpp"
+
+namespace positional::fuzz {
+namespace {
+
+double base_from(FuzzInput& in) { return in.boolean() ? 10000.0 : in.number(); }
+
+Permutation permutation_from(FuzzInput& in, int max_length) {
+  const int n = in.byte() % (max_length + 1);
+  Permutation p(n);
+  const bool identity_like = in.boolean();
+  for (int i = 0; i < n; ++i) p[i] = identity_like ? (n - 1 - i) : in.integer();
+  return p;
+}
+
+void fuzz_widgets(FuzzInput& in) {
+  const std::uint8_t selector = in.byte();
+  switch (selector % 17) {
+    case 0: {
+      const std::int64_t heads = in.integer();
+      under_contract("alibi_slopes", [&] { require_finite_result("alibi_slopes", alibi_slopes(heads)); });
+      break;
+    }
+    case 1: {
+      const double slope = in.number();
+      const std::int64_t length = in.integer();
+      if (over_budget(length, length)) return;
+      under_contract("alibi_bias", [&] { require_finite_result("alibi_bias", alibi_bias(slope, length)); });
+      break;
+    }
+    case 2:
+    case 3: {
+      const std::int64_t d = in.integer();
+      const double base = base_from(in);
+      const std::int64_t max_distance = in.integer();
+      if (over_budget(d, plus_one(max_distance))) return;
+      if (selector % 17 == 2) {
+        under_contract("rope_decay_curve", [&] { require_finite_result("rope_decay_curve", rope_decay_curve(d, base, max_distance)); });
+      } else {
+        under_contract("rope_ones_scores", [&] { require_finite_result("rope_ones_scores", rope_ones_scores(d, base, max_distance)); });
+      }
+      break;
+    }
+    case 4: {
+      const std::int64_t d = in.integer();
+      const double base = base_from(in);
+      const double trained = in.number();
+      const double beta_fast = in.boolean() ? 32.0 : in.number();
+      const double beta_slow = in.boolean() ? 1.0 : in.number();
+      if (over_budget(d, 1)) return;
+      under_contract("yarn_correction_range", [&] {
+        const YarnCorrectionRange r = yarn_correction_range(d, base, trained, beta_fast, beta_slow);
+        require_finite_result("yarn_correction_range low", r.low);
+        require_finite_result("yarn_correction_range high", r.high);
+      });
+      under_contract("yarn_extrapolation_weights", [&] {
+        require_finite_result("yarn_extrapolation_weights", yarn_extrapolation_weights(d, base, trained, beta_fast, beta_slow));
+      });
+      break;
+    }
+    case 5: {
+      const std::int64_t d = in.integer();
+      const double base = base_from(in);
+      const double scale = in.number();
+      const double trained = in.number();
+      if (over_budget(d, 1)) return;
+      under_contract("yarn_inverse_frequencies", [&] {
+        require_finite_result("yarn_inverse_frequencies", yarn_inverse_frequencies(d, base, scale, trained));
+      });
+      break;
+    }
+    case 6: {
+      const double scale = in.number();
+      under_contract("yarn_attention_factor", [&] { require_finite_result("yarn_attention_factor", yarn_attention_factor(scale)); });
+      break;
+    }
+    case 7: {
+      const double base = base_from(in);
+      const double scale = in.number();
+      const std::int64_t d = in.integer();
+      const double seq_len = in.number();
+      const double trained = in.number();
+      under_contract("dynamic_ntk_base", [&] {
+        require_finite_result("dynamic_ntk_base", dynamic_ntk_base(base, scale, d, seq_len, trained));
+      });
+      break;
+    }
+    case 8: {
+      const Vector inv_freq = in.vector(16);
+      under_contract("pair_wavelengths", [&] { require_finite_result("pair_wavelengths", pair_wavelengths(inv_freq)); });
+      break;
+    }
+    case 9: {
+      const std::int64_t d = in.integer();
+      const double base = base_from(in);
+      const double trained = in.number();
+      const double fresh = in.number();
+      if (over_budget(d, 5)) return;
+      under_contract("extension_inverse_frequencies", [&] {
+        require_finite_result("extension_inverse_frequencies", extension_inverse_frequencies(d, base, trained, fresh));
+      });
+      break;
+    }
+    case 10: {
+      const Vector positions = in.vector(32);
+      const double trained = in.number();
+      const double fresh = in.number();
+      const std::int64_t d = in.integer();
+      const double base = base_from(in);
+      if (over_budget(d, 5)) return;
+      under_contract("extension_curves", [&] {
+        const ExtensionCurves c = extension_curves(positions, trained, fresh, d, base);
+        require_finite_result("extension_curves angles", c.angles);
+        require_finite_result("extension_curves trained_max", c.trained_max);
+        require_finite_result("extension_curves ntk_base", c.ntk_base);
+        require_finite_result("extension_curves attention_factor", c.attention_factor);
+      });
+      break;
+    }
+    case 11: {
+      const Vector positions = in.vector(16);
+      const Vector pairs = in.vector(8);
+      const std::int64_t d = in.integer();
+      const double base = base_from(in);
+      if (over_budget(d, 1)) return;
+      under_contract("float32_angle_errors", [&] {
+        const Float32AngleErrors e = float32_angle_errors(positions, pairs, d, base);
+        require_finite_result("float32_angle_errors angle_error", e.angle_error);
+        require_finite_result("float32_angle_errors rotation_error", e.rotation_error);
+        require_finite_result("float32_angle_errors theta", e.theta);
+      });
+      break;
+    }
+    case 12: {
+      const Vector x = in.boolean() ? in.vector(16) : in.tame_vector(2 * (in.byte() % 9));
+      const double position = in.number();
+      const double base = base_from(in);
+      under_contract("apply_rope_half", [&] { require_finite_result("apply_rope_half", apply_rope_half(x, position, base)); });
+      break;
+    }
+    case 13: {
+      const Vector q = in.boolean() ? in.vector(16) : in.tame_vector(2 * (in.byte() % 9));
+      const Vector k = in.boolean() ? q : in.tame_vector(q.size());
+      const double start = in.number();
+      const std::int64_t max_distance = in.integer();
+      const double base = base_from(in);
+      if (over_budget(plus_one(max_distance), q.size() + 1)) return;
+      under_contract("compare_rope_conventions", [&] {
+        const ConventionComparison c = compare_rope_conventions(q, k, start, max_distance, base);
+        require_finite_result("compare_rope_conventions", c.interleaved_scores);
+        require_finite_result("compare_rope_conventions", c.half_scores);
+        require_finite_result("compare_rope_conventions", c.unpermuted_half_scores);
+        require_finite_result("compare_rope_conventions", c.max_score_difference);
+        require_finite_result("compare_rope_conventions", c.max_unpermuted_difference);
+        require_finite_result("compare_rope_conventions", c.sinusoidal_max_difference);
+      });
+      break;
+    }
+    case 14: {
+      const Eigen::Vector2d q(in.number(), in.number());
+      const Eigen::Vector2d k(in.number(), in.number());
+      const double m = in.number();
+      const double n = in.number();
+      const double theta = in.boolean() ? 1.0 : in.number();
+      under_contract("rope_clock", [&] {
+        const RopeClock c = rope_clock(q, k, m, n, theta);
+        for (const double v : {c.q_rotated[0], c.q_rotated[1], c.k_rotated[0], c.k_rotated[1], c.q_angle, c.k_angle,
+                               c.angle_between, c.score, c.relative_score}) {
+          require_finite_result("rope_clock", v);
+        }
+      });
+      break;
+    }
+    case 15: {
+      const std::int64_t n = in.integer();
+      const std::int64_t d = in.integer();
+      if (over_budget(n, 1) || over_budget(d, 1)) return;
+      under_contract("reversal_permutation", [&] { (void)reversal_permutation(n); });
+      under_contract("interleaved_to_half_permutation", [&] { (void)interleaved_to_half_permutation(d); });
+      break;
+    }
+    default: {
+      const Vector x = in.vector(12);
+      const Permutation p = permutation_from(in, 12);
+      const Matrix a = in.matrix(8);
+      const Matrix b = in.boolean() ? a : in.matrix(8);
+      under_contract("permute", [&] { require_finite_result("permute", permute(x, p)); });
+      under_contract("permute_columns", [&] { require_finite_result("permute_columns", permute_columns(a, p)); });
+      under_contract("max_permuted_difference", [&] {
+        require_finite_result("max_permuted_difference", max_permuted_difference(a, b, p));
+      });
+      break;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace positional::fuzz
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  positional::fuzz::FuzzInput in(data, size);
+  positional::fuzz::fuzz_widgets(in);
+  return 0;
+}
