@@ -1,7 +1,9 @@
 // The live charts in headless Chromium against the built site: every chart draws, every control
 // changes the picture and the description, typed sentences match engine.orderSimilarities,
 // exports give a PNG and a CSV equal to the engine's numbers, URL state round-trips, and
-// clamped input shows its message without a console error.
+// clamped input shows its message without a console error. Also: no canvas text is squeezed
+// or runs off its canvas at 360 or 1280 px, numbers read as the page formats them, the heatmap's
+// hover value is the engine's, dragging recomputes once per frame, and the clock turns by keyboard.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -92,7 +94,8 @@ test('every chart mounts with an accessible name, a live description and a data 
     const info = await page.evaluate((chartId) => {
       const slot = document.querySelector(`[data-chart="${chartId}"]`);
       return {
-        labels: [...slot.querySelectorAll('canvas')].map((c) => c.getAttribute('role') === 'img' && c.getAttribute('aria-label')),
+        // A picture (role img) or, for the RoPE clock, a focusable slider turning the selected hand.
+        labels: [...slot.querySelectorAll('canvas')].map((c) => ['img', 'slider'].includes(c.getAttribute('role')) && c.getAttribute('aria-label')),
         live: slot.querySelector('[aria-live="polite"]')?.textContent ?? '',
         details: Boolean(slot.querySelector('details.chart-data summary')),
         unlabelled: [...slot.querySelectorAll('input, select')].filter((el) => !(el.labels?.length || el.getAttribute('aria-label'))).length,
@@ -128,7 +131,7 @@ test('typed sentences change the bars and equal engine.orderSimilarities', async
     }), [a, b]);
     assert.deepEqual(shown, engine);
     const text = await page.locator('[data-chart="order-blindness"] .chart-description').textContent();
-    assert.ok(text.includes(engine.rope.toFixed(3)), text);
+    assert.ok(text.includes(engine.rope.toFixed(3).replace('-', '\u2212')), text);
   }
   // The lesson's pair: no positions gives exactly 1.000.
   await setControl('order-blindness', 'a', 'dog bites man');
@@ -198,5 +201,149 @@ test('clamped input shows its message and raises no console error', async () => 
   await setControl('order-blindness', 'a', '<img src=x onerror=alert(1)>');
   const injected = await page.evaluate(() => document.querySelector('[data-chart="order-blindness"] img'));
   assert.equal(injected, null);
+  assert.deepEqual(problems, []);
+});
+
+// Records every fillText on a chart canvas that is squeezed (a maxWidth narrower than the text)
+// or whose ink box (measureText's actual bounding box, through the current transform) leaves
+// the canvas by more than a pixel.
+function watchCanvasText() {
+  const problems = [];
+  window.__canvasTextProblems = problems;
+  const original = CanvasRenderingContext2D.prototype.fillText;
+  CanvasRenderingContext2D.prototype.fillText = function fillText(text, x, y, maxWidth) {
+    const id = this.canvas.closest?.('[data-chart]')?.dataset.chart;
+    if (id) {
+      const m = this.measureText(text);
+      if (maxWidth !== undefined && m.width > maxWidth + 0.5) problems.push({ id, text, kind: 'squeezed', width: m.width, maxWidth });
+      const t = this.getTransform();
+      const corners = [[-m.actualBoundingBoxLeft, -m.actualBoundingBoxAscent], [m.actualBoundingBoxRight, -m.actualBoundingBoxAscent], [-m.actualBoundingBoxLeft, m.actualBoundingBoxDescent], [m.actualBoundingBoxRight, m.actualBoundingBoxDescent]]
+        .map(([dx, dy]) => [t.a * (x + dx) + t.c * (y + dy) + t.e, t.b * (x + dx) + t.d * (y + dy) + t.f]);
+      const xs = corners.map((c) => c[0]);
+      const ys = corners.map((c) => c[1]);
+      const slack = 1 * (window.devicePixelRatio || 1);
+      if (Math.min(...xs) < -slack || Math.max(...xs) > this.canvas.width + slack || Math.min(...ys) < -slack || Math.max(...ys) > this.canvas.height + slack) {
+        problems.push({ id, text, kind: 'off the canvas', box: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)].map(Math.round), canvas: [this.canvas.width, this.canvas.height] });
+      }
+    }
+    return maxWidth === undefined ? original.call(this, text, x, y) : original.call(this, text, x, y, maxWidth);
+  };
+}
+
+test('no canvas text is squeezed or runs off its canvas, at 360 and 1280 px', async () => {
+  const narrow = await browser.newPage({ viewport: { width: 360, height: 800 }, deviceScaleFactor: 2 });
+  const errors = [];
+  narrow.on('pageerror', (e) => errors.push(e.message));
+  await narrow.addInitScript(watchCanvasText);
+  await narrow.goto(`${server.url}?charts=eager&order.a=the+quick+brown+fox+jumps+over+the+lazy+dog&order.b=dog+lazy+the+over+jumps+fox+brown+quick+the`);
+  await narrow.waitForFunction(() => window.positionalCharts?.mounted.size >= 10, null, { timeout: 30000 });
+  for (const width of [360, 1280, 480]) {
+    await narrow.setViewportSize({ width, height: 800 });
+    await narrow.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    const found = await narrow.evaluate((ids) => {
+      window.__canvasTextProblems.length = 0;
+      // Redraw every chart at this width (a redraw after the resize already ran; this makes it certain).
+      for (const id of ids) window.positionalCharts.mounted.get(id).update();
+      return window.__canvasTextProblems.filter((p) => ids.includes(p.id));
+    }, IDS);
+    assert.deepEqual(found, [], `at ${width} px`);
+  }
+  // The long typed title fits (wrapped or shrunk) rather than being cut.
+  const title = await narrow.evaluate(() => window.positionalCharts.mounted.get('order-blindness').state);
+  assert.match(title.a, /quick brown fox/);
+  assert.deepEqual(errors, []);
+  await narrow.close();
+});
+
+test('descriptions, notes and tables use the page number format', async () => {
+  await setControl('rope-relative', 'base', '10000');
+  await setControl('rope-relative', 's2', '1000');
+  const texts = await page.evaluate((ids) => ids.flatMap((id) => [...document.querySelectorAll(`[data-chart="${id}"] .chart-description, [data-chart="${id}"] .chart-note`)].map((el) => [id, el.textContent])), IDS);
+  for (const [id, text] of texts) {
+    assert.doesNotMatch(text, /(^|[\s(=:,])-\d/, `${id}: ASCII hyphen as a minus sign in "${text}"`);
+    assert.doesNotMatch(text, /(^|[^\d,.])\d{4,}(?![\d,])/, `${id}: a number of four or more digits without thousands separators in "${text}"`);
+    assert.doesNotMatch(text, /\de[+-]\d/, `${id}: computer exponent notation in "${text}"`);
+  }
+  const relative = texts.find(([id]) => id === 'rope-relative')[1];
+  assert.match(relative, /base 10,000/);
+  assert.match(relative, /queries at 0, 100, 1,000/);
+  // The Data table: headers and cells in the page format (true minus signs); the CSV keeps plain numbers.
+  const details = page.locator('[data-chart="rope-relative"] details.chart-data');
+  await details.locator('summary').click();
+  const table = await page.evaluate(() => ({
+    head: [...document.querySelectorAll('[data-chart="rope-relative"] .chart-table thead th')].map((th) => th.textContent),
+    cells: [...document.querySelectorAll('[data-chart="rope-relative"] .chart-table tbody td')].map((td) => td.textContent),
+  }));
+  assert.deepEqual(table.head, ['distance', 'start 0', 'start 100', 'start 1,000']);
+  assert.ok(table.cells.some((c) => c.startsWith('\u2212')), 'some score is negative');
+  assert.ok(table.cells.every((c) => !c.includes('-')), table.cells.find((c) => c.includes('-')));
+  await details.locator('summary').click();
+});
+
+test('heatmap: hover reads the engine’s value for that cell; drags recompute once per frame', async () => {
+  await setControl('sinusoidal-heatmap', 'd', '64');
+  await setControl('sinusoidal-heatmap', 'n', '1000');
+  const canvas = page.locator('[data-chart="sinusoidal-heatmap"] canvas');
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
+  for (const [fx, fy] of [[0.3, 0.4], [0.5, 0.7], [0.2, 0.15]]) {
+    await page.mouse.move(box.x + box.width * fx, box.y + box.height * fy);
+    const text = await page.locator('[data-chart="sinusoidal-heatmap"] .chart-readout').textContent();
+    const m = /^position ([\d,]+), dimension (\d+) \((sin|cos) of pair (\d+)\): (\u2212?\d\.\d{4})$/.exec(text);
+    assert.ok(m, `readout "${text}"`);
+    const row = Number(m[1].replace(/,/g, ''));
+    const col = Number(m[2]);
+    const { full, cell } = await page.evaluate(([r, c]) => {
+      const table = window.positionalLesson.engine.sinusoidalEncoding(1000, 64, 10000);
+      return { full: table.data[r * 64 + c], cell: window.positionalCharts.mounted.get('sinusoidal-heatmap').cellValue(r, c) };
+    }, [row, col]);
+    // The angle p·ω rounds differently in the full table (angle addition) and the one-row
+    // computation: 8 ulps of the largest angle (as tests/node/sampling.test.mjs).
+    assert.ok(Math.abs(cell - full) <= 8 * 2 ** -53 * (row + 1), `cell (${row}, ${col}): ${cell} vs ${full}`);
+    assert.equal(m[5], full.toFixed(4).replace('-', '\u2212'));
+  }
+  // Ten slider moves within one frame: no engine work while the events arrive, then one
+  // recompute at the frame for the last value.
+  const frames = await page.evaluate(async () => {
+    const chart = window.positionalCharts.mounted.get('sinusoidal-heatmap');
+    const shown = chart.values;
+    const slider = document.querySelector('[data-chart="sinusoidal-heatmap"] [data-control="n-slider"]');
+    for (let i = 0; i < 10; i++) {
+      slider.value = String(900 + i);
+      slider.dispatchEvent(new Event('input', { bubbles: true }));
+    }
+    const unchanged = chart.values === shown;
+    await new Promise(requestAnimationFrame);
+    const after = chart.values;
+    return { unchanged, n: chart.state.n, last: after.positions[after.positions.length - 1], rows: after.rows, key: after.key };
+  });
+  assert.equal(frames.unchanged, true, 'no recompute inside the input events');
+  assert.equal(frames.n, 909);
+  // The bottom pixel row shows a position within one pixel's worth of the last (908).
+  assert.ok(frames.last <= 908 && frames.last >= 908 - Math.ceil(909 / frames.rows), `last shown position ${frames.last}`);
+  assert.match(frames.key, /^909\|64\|10000\|/);
+});
+
+test('the RoPE clock turns by keyboard', async () => {
+  await setControl('rope-clock', 'm', '3');
+  await setControl('rope-clock', 'n', '7');
+  const clock = page.locator('[data-chart="rope-clock"] canvas');
+  await clock.focus();
+  const before = await fingerprint('rope-clock');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  const state = () => page.evaluate(() => window.positionalCharts.mounted.get('rope-clock').state);
+  assert.equal((await state()).m, 5);
+  assert.equal(await clock.getAttribute('aria-valuenow'), '5');
+  assert.equal(await page.locator('[data-chart="rope-clock"] [data-control="m"]').inputValue(), '5');
+  await page.keyboard.press('Enter'); // now the key hand
+  await page.keyboard.press('PageDown');
+  await page.keyboard.press('ArrowLeft');
+  assert.deepEqual([(await state()).m, (await state()).n], [5, -4]);
+  assert.match(await clock.getAttribute('aria-valuetext'), /key hand k at position \u22124/);
+  await page.evaluate(() => new Promise(requestAnimationFrame));
+  const after = await fingerprint('rope-clock');
+  assert.notEqual(after.hash, before.hash);
+  assert.match(after.description, /k at position \u22124/);
   assert.deepEqual(problems, []);
 });

@@ -20,6 +20,16 @@ export function grouped(x) {
   return trueMinus(Math.round(x).toLocaleString('en-US'));
 }
 
+/** Up to `maxDigits` decimals (at least `minDigits`), with thousands separators: 12345.678 → "12,345.68". */
+export function decimal(x, maxDigits = 2, minDigits = 0) {
+  return trueMinus(x.toLocaleString('en-US', { minimumFractionDigits: minDigits, maximumFractionDigits: maxDigits }));
+}
+
+/** Up to `digits` significant digits with thousands separators: 10000 → "10,000", 0.0001 → "0.0001". */
+export function significant(x, digits = 6) {
+  return trueMinus(x.toLocaleString('en-US', { maximumSignificantDigits: digits }));
+}
+
 /** Up to `digits` decimals with trailing zeros dropped: 0.7071 → "0.707", 1.0 → "1", 0 → "0". */
 export function trimmed(x, digits = 3) {
   return trueMinus(x.toFixed(digits).replace(/\.?0+$/, '') || '0');

@@ -2,9 +2,10 @@
 // RoPE's long-term decay (the RoFormer bound) and ALiBi's attention multiplier e^(−slope·distance).
 
 import { rdbu } from './colormap.js';
+import { fixed, grouped, sciUnicode, significant } from '../format.js';
 import { numberControl } from './controls.js';
 import { drawCellHeatmap } from './heatmap-cells.js';
-import { createPlotCanvas, drawAxes, drawLegend, drawLine, linearScale, logScale, logTicks, niceTicks, plotFrame } from './plot.js';
+import { NARROW_LEGEND, createPlotCanvas, drawAxes, drawLegend, drawLine, legendCorner, legendSpace, linearScale, logScale, logTicks, niceTicks, plotFrame } from './plot.js';
 import { createChartShell } from './shell.js';
 import { readUrlState, writeUrlState } from './url-state.js';
 
@@ -38,14 +39,16 @@ export function createAlibiChart(slot, engine) {
 
   const top = createPlotCanvas(shell.plot, {
     label: 'Bar chart of ALiBi slopes per head, and a heatmap of one head’s causal bias matrix',
-    aspect: 0.45,
+    // Side by side from 560 px; below that the heatmap goes under the bars and needs the height.
+    aspect: (width) => (width < 560 ? 1.45 : 0.45),
     minHeight: 300,
-    maxHeight: 420,
+    maxHeight: 640,
     draw(ctx, width, height, colors) {
       if (!slopes) return;
       const stacked = width < 560;
       const half = stacked ? width : width / 2;
-      const frame = plotFrame(half, stacked ? height * 0.5 : height, { left: 56, bottom: 40 });
+      const barsHeight = stacked ? Math.min(240, height * 0.45) : height;
+      const frame = plotFrame(half, barsHeight, { left: 56, bottom: 40 });
       const x = linearScale(0.5, slopes.length + 0.5, frame.x, frame.x + frame.w);
       const y = logScale(Math.min(...slopes) / 2, 1, frame.y + frame.h, frame.y);
       drawAxes(ctx, frame, colors, { x, y, xTicks: niceTicks(1, slopes.length, Math.min(8, slopes.length)).filter(Number.isInteger), yTicks: logTicks(Math.min(...slopes) / 2, 1), xLabel: 'head', yLabel: 'slope (log)', title: `ALiBi slopes for ${slopes.length} heads` });
@@ -54,8 +57,8 @@ export function createAlibiChart(slot, engine) {
         ctx.fillStyle = h + 1 === state.head ? colors.red : colors.blue;
         ctx.fillRect(x(h + 1) - bw / 2, y(s), bw, frame.y + frame.h - y(s));
       });
-      const size = Math.min(stacked ? width - 100 : half - 110, (stacked ? height * 0.5 : height) - 80);
-      const box = stacked ? { x: 70, y: height * 0.5 + 56, size } : { x: half + 70, y: 60, size };
+      const size = stacked ? Math.min(width - 100, height - barsHeight - 56 - 12) : Math.min(half - 110, height - 80);
+      const box = stacked ? { x: 70, y: barsHeight + 56, size } : { x: half + 70, y: 60, size };
       const slope = slopes[state.head - 1];
       drawCellHeatmap(ctx, colors, bias, box, {
         table: rdbu, lo: -slope * (state.length - 1), hi: slope * (state.length - 1),
@@ -66,23 +69,24 @@ export function createAlibiChart(slot, engine) {
   });
   const bottom = createPlotCanvas(shell.plot, {
     label: 'Line chart: relative attention against distance for RoPE’s long-term decay and for the selected ALiBi head',
-    aspect: 0.45,
+    aspect: (width) => (width < NARROW_LEGEND ? 0.9 : 0.45),
     minHeight: 220,
     maxHeight: 380,
     draw(ctx, width, height, colors) {
       if (!decay) return;
-      const frame = plotFrame(width, height);
+      const slope = slopes[state.head - 1];
+      const legend = [
+        { label: `RoPE bound (RoFormer), d\u00a0${grouped(state.d)}, relative to distance\u00a00`, color: colors.blue },
+        { label: `ALiBi head ${state.head}: e^(−${formatSlope(slope)}·distance)`, color: colors.red, dash: [6, 4] },
+      ];
+      const frame = plotFrame(width, height, { bottom: 46 + legendSpace(ctx, legend, width) });
       const x = linearScale(0, state.distance, frame.x, frame.x + frame.w);
       const y = linearScale(0, 1.05, frame.y + frame.h, frame.y);
       drawAxes(ctx, frame, colors, { x, y, xTicks: niceTicks(0, state.distance, 6), yTicks: niceTicks(0, 1, 5), xLabel: 'distance between query and key', yLabel: 'relative weight', title: 'Both prefer nearby tokens: RoPE gently, ALiBi by design' });
       const xs = Array.from(decay, (_, m) => m);
       drawLine(ctx, frame, x, y, xs, Array.from(decay, (v) => v / decay[0]), { color: colors.blue });
-      const slope = slopes[state.head - 1];
       drawLine(ctx, frame, x, y, xs, xs.map((m) => Math.exp(-slope * m)), { color: colors.red, dash: [6, 4] });
-      drawLegend(ctx, frame, colors, [
-        { label: `RoPE bound (RoFormer), d ${state.d}, relative to distance 0`, color: colors.blue },
-        { label: `ALiBi head ${state.head}: e^(−${formatSlope(slope)}·distance)`, color: colors.red, dash: [6, 4] },
-      ]);
+      drawLegend(ctx, frame, colors, legend, legendCorner(width, 'tr'));
     },
   });
 
@@ -91,7 +95,7 @@ export function createAlibiChart(slot, engine) {
     if (state.head > state.heads) {
       state.head = state.heads;
       controls.head.input.value = String(state.head);
-      controls.head.element.querySelector('.chart-message').textContent = `There are only ${state.heads} heads; showing head ${state.heads}.`;
+      controls.head.element.querySelector('.chart-message').textContent = `There are only ${grouped(state.heads)} heads; showing head ${grouped(state.heads)}.`;
     }
     writeUrlState('alibi', state, DEFAULTS);
     slopes = engine.alibiSlopes(state.heads);
@@ -102,8 +106,8 @@ export function createAlibiChart(slot, engine) {
     const slope = slopes[state.head - 1];
     const half = Math.log(2) / slope;
     shell.describe(
-      `${state.heads} heads with slopes from ${formatSlope(slopes[0])} down to ${formatSlope(Math.min(...slopes))}. Head ${state.head} (slope ${formatSlope(slope)}) halves a key’s weight every ${half.toFixed(1)} positions; ` +
-        `RoPE’s bound at distance ${state.distance} is ${(decay[state.distance] / decay[0]).toFixed(3)} of its value at distance 0.`,
+      `${grouped(state.heads)} heads with slopes from ${formatSlope(slopes[0])} down to ${formatSlope(Math.min(...slopes))}. Head ${state.head} (slope ${formatSlope(slope)}) halves a key’s weight every ${fixed(half, 1)} positions; ` +
+        `RoPE’s bound at distance ${grouped(state.distance)} is ${fixed(decay[state.distance] / decay[0], 3)} of its value at distance 0.`,
     );
     shell.setData({ caption: 'ALiBi slopes', columns: ['head', 'slope'], rows: Array.from(slopes, (s, h) => [h + 1, s]) });
   }
@@ -112,6 +116,6 @@ export function createAlibiChart(slot, engine) {
 }
 
 function formatSlope(s) {
-  return s >= 0.01 ? String(Number(s.toPrecision(3))) : s.toExponential(2);
+  return s >= 0.01 ? significant(s, 3) : sciUnicode(s, 2);
 }
 

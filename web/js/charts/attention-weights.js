@@ -3,6 +3,7 @@
 // sentence's matrix is the original with rows and columns reversed; any scheme breaks that.
 
 import { blues } from './colormap.js';
+import { fixed, sciUnicode } from '../format.js';
 import { checkboxControl, selectControl, textControl } from './controls.js';
 import { drawCellHeatmap } from './heatmap-cells.js';
 import { createPlotCanvas, drawColorBar } from './plot.js';
@@ -107,12 +108,12 @@ export function createAttentionWeightsChart(slot, engine) {
     }
     const permuted = gap < 1e-12;
     const scheme = SCHEMES.find((s) => s.value === state.scheme).label;
-    note.textContent = `Largest difference between the reversed sentence’s weights and the original’s with rows and columns reversed: ${gap.toExponential(2)}.`;
+    note.textContent = `Largest difference between the reversed sentence’s weights and the original’s with rows and columns reversed: ${gap === 0 ? '0' : sciUnicode(gap, 2)}.`;
     shell.describe(
       `Attention weights for “${words.join(' ')}” and its reverse with ${scheme}${state.causal ? ' and a causal mask' : ''}: ` +
         (permuted
           ? 'reversing the words only reverses the rows and columns of the weights; the layer cannot see the order.'
-          : `the reversed sentence gets different weights (largest gap ${gap.toFixed(3)}), so the layer sees the order.`),
+          : `the reversed sentence gets different weights (largest gap ${fixed(gap, 3)}), so the layer sees the order.`),
     );
     shell.setData({ caption: 'Attention weights (query → key)', columns: ['matrix', 'query', 'key', 'weight'], rows: csvRows(), limit: 60 });
   }

@@ -2,8 +2,9 @@
 // position interpolation, NTK-aware base (the lesson's three), YaRN and dynamic NTK, with the
 // band of angles seen in training; and every pair's wavelength per method against the trained length.
 
+import { fixed, grouped, significant } from '../format.js';
 import { numberControl } from './controls.js';
-import { createPlotCanvas, drawAxes, drawLegend, drawLine, linearScale, logScale, logTicks, niceTicks, plotFrame } from './plot.js';
+import { NARROW_LEGEND, createPlotCanvas, drawAxes, drawLegend, drawLine, legendCorner, legendSpace, linearScale, logScale, logTicks, niceTicks, plotFrame } from './plot.js';
 import { createChartShell } from './shell.js';
 import { readUrlState, writeUrlState } from './url-state.js';
 
@@ -52,10 +53,11 @@ export function createContextExtensionChart(slot, engine) {
 
   const plot = createPlotCanvas(shell.plot, {
     label: 'Line chart: angle of the slowest RoPE pair over positions for five context-extension methods, with the band of angles seen in training',
-    aspect: 0.6,
+    aspect: (width) => (width < NARROW_LEGEND ? 1.05 : 0.6),
     draw(ctx, width, height, colors) {
       if (!curves) return;
-      const frame = plotFrame(width, height);
+      const legend = [{ label: 'angles seen in training', fill: colors.grey }, ...METHODS.map((m) => ({ label: m.label, color: m.color(colors), dash: m.dash }))];
+      const frame = plotFrame(width, height, { bottom: 46 + legendSpace(ctx, legend, width) });
       const n = positions.length;
       const top = Math.max(curves.angles.data[n - 1], curves.trainedMax) * 1.05;
       const x = linearScale(0, state.target, frame.x, frame.x + frame.w);
@@ -67,16 +69,17 @@ export function createContextExtensionChart(slot, engine) {
       ctx.restore();
       drawAxes(ctx, frame, colors, { x, y, xTicks: niceTicks(0, state.target, 5), yTicks: niceTicks(0, top, 5), xLabel: 'position', yLabel: 'angle of the slowest RoPE pair (rad)', title: 'Keeping long contexts inside the trained range' });
       METHODS.forEach((m, r) => drawLine(ctx, frame, x, y, positions, curves.angles.data.subarray(r * n, (r + 1) * n), { color: m.color(colors), dash: m.dash, width: 1.6 }));
-      drawLegend(ctx, frame, colors, [{ label: 'angles seen in training', fill: colors.grey }, ...METHODS.map((m) => ({ label: m.label, color: m.color(colors), dash: m.dash }))], 'tl');
+      drawLegend(ctx, frame, colors, legend, legendCorner(width, 'tl'));
     },
   });
   const waves = createPlotCanvas(shell.plot, {
     label: 'Line chart, log scale: wavelength of every RoPE pair under each method, against the trained length',
-    aspect: 0.5,
+    aspect: (width) => (width < NARROW_LEGEND ? 0.95 : 0.5),
     minHeight: 200,
     draw(ctx, width, height, colors) {
       if (!wavelengths) return;
-      const frame = plotFrame(width, height);
+      const legend = METHODS.map((m) => ({ label: m.label, color: m.color(colors), dash: m.dash }));
+      const frame = plotFrame(width, height, { bottom: 46 + legendSpace(ctx, legend, width) });
       const pairs = state.d / 2;
       let hi = state.target;
       for (const row of wavelengths) for (const v of row) hi = Math.max(hi, v);
@@ -92,7 +95,7 @@ export function createContextExtensionChart(slot, engine) {
         ctx.fillText(label, frame.x + 4, y(value) - 2);
       }
       METHODS.forEach((m, r) => drawLine(ctx, frame, x, y, xs, wavelengths[r], { color: m.color(colors), dash: m.dash, width: 1.6 }));
-      drawLegend(ctx, frame, colors, METHODS.map((m) => ({ label: m.label, color: m.color(colors), dash: m.dash })), 'br');
+      drawLegend(ctx, frame, colors, legend, legendCorner(width, 'br'));
     },
   });
   shell.plot.append(note);
@@ -101,7 +104,7 @@ export function createContextExtensionChart(slot, engine) {
     Object.assign(state, patch);
     if (state.target < state.trained) {
       controls.target.element.classList.add('has-message');
-      controls.target.element.querySelector('.chart-message').textContent = `The target must be at least the trained length; using ${state.trained}.`;
+      controls.target.element.querySelector('.chart-message').textContent = `The target must be at least the trained length; using ${grouped(state.trained)}.`;
       state.target = state.trained;
       controls.target.input.value = String(state.target);
     }
@@ -118,13 +121,13 @@ export function createContextExtensionChart(slot, engine) {
     const inBand = METHODS.filter((_, r) => last(r) <= curves.trainedMax * (1 + 1e-9)).map((m) => m.label);
     const changed = (r) => wavelengths[r].filter((v, i) => Math.abs(v / wavelengths[0][i] - 1) > 1e-9).length;
     note.textContent =
-      `Stretch ${scale.toFixed(2)}×. NTK-aware base ${Math.round(curves.ntkBase).toLocaleString('en-US')}. ` +
+      `Stretch ${fixed(scale, 2)}×. NTK-aware base ${grouped(curves.ntkBase)}. ` +
       `YaRN keeps pairs 0–${curves.yarnRange.low} at their trained speed, interpolates pairs from ${curves.yarnRange.high} on, ramps between, ` +
-      `and multiplies attention logits by the temperature factor ${curves.attentionFactor.toFixed(3)}² (0.1·ln s + 1 = ${curves.attentionFactor.toFixed(3)} on cos and sin).`;
+      `and multiplies attention logits by the temperature factor ${fixed(curves.attentionFactor, 3)}² (0.1·ln s + 1 = ${fixed(curves.attentionFactor, 3)} on cos and sin).`;
     shell.describe(
-      `Trained at ${state.trained.toLocaleString('en-US')}, stretched to ${state.target.toLocaleString('en-US')} (d ${state.d}, base ${state.base}). ` +
-        `At the last position the slowest pair's angle is ${last(0).toFixed(3)} rad raw against a trained maximum of ${curves.trainedMax.toFixed(3)}; ` +
-        `inside the band: ${inBand.length ? inBand.join(', ') : 'none'}. Pairs changed: interpolation ${changed(1)}, NTK ${changed(2)}, YaRN ${changed(3)}, dynamic NTK ${changed(4)} of ${state.d / 2}.`,
+      `Trained at ${grouped(state.trained)}, stretched to ${grouped(state.target)} (d ${grouped(state.d)}, base ${significant(state.base)}). ` +
+        `At the last position the slowest pair's angle is ${fixed(last(0), 3)} rad raw against a trained maximum of ${fixed(curves.trainedMax, 3)}; ` +
+        `inside the band: ${inBand.length ? inBand.join(', ') : 'none'}. Pairs changed: interpolation ${changed(1)}, NTK ${changed(2)}, YaRN ${changed(3)}, dynamic NTK ${changed(4)} of ${grouped(state.d / 2)}.`,
     );
     shell.setData({ caption: 'Slowest pair angle (rad) by position', columns: ['position', ...METHODS.map((m) => m.label)], rows: curveRows() });
   }

@@ -1,5 +1,7 @@
 // PNG and CSV export buttons and the "Data" table shared by every chart.
 
+import { grouped, sciUnicode, significant } from '../format.js';
+
 /** CSV text from a header and rows of numbers/strings; numbers keep full precision (String(x)). */
 export function toCsv(header, rows) {
   const cell = (v) => {
@@ -112,9 +114,14 @@ export function renderDataTable(details, { caption, columns, rows, limit = 50, n
   wrap.replaceChildren(table, ...extra);
 }
 
-/** A number for the data table: 6 significant digits, true minus sign. */
+/**
+ * A number for the data table (the page's formats, web/js/format.js): whole numbers in full with
+ * thousands separators ("1,048,576"), others to 6 significant digits ("0.841471", "12,345.7"),
+ * very small or large ones as "1.15480 × 10⁻⁴"; true minus signs. CSV keeps plain numbers.
+ */
 export function formatCell(v) {
   if (!Number.isFinite(v)) return String(v);
-  if (v !== 0 && (Math.abs(v) < 1e-4 || Math.abs(v) >= 1e7)) return v.toExponential(4).replace('-', '\u2212');
-  return String(Number(v.toPrecision(6))).replace('-', '\u2212');
+  if (Number.isInteger(v) && Math.abs(v) < 1e15) return grouped(v);
+  if (Math.abs(v) < 1e-4 || Math.abs(v) >= 1e7) return sciUnicode(v, 5);
+  return significant(v, 6);
 }

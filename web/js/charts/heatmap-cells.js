@@ -1,7 +1,8 @@
 // A small labelled matrix heatmap (attention weights, ALiBi biases) drawn cell by cell, with the
 // row and column labels and, when cells are big enough, the values written in them.
 
-import { FONT } from './plot.js';
+import { fixed } from '../format.js';
+import { FONT, ellipsize, drawFitted, fitText } from './plot.js';
 import { colorIndex } from './colormap.js';
 
 /**
@@ -17,7 +18,11 @@ export function drawCellHeatmap(ctx, colors, m, box, { table, lo, hi, rowLabels,
   ctx.fillStyle = colors.fg;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'bottom';
-  if (title) ctx.fillText(title, box.x + (cols * cell) / 2, box.y - (colLabels ? 30 : 6), box.size + 40);
+  if (title) {
+    // Shrunk or cut with "…", never squeezed; its last line sits where the single line did.
+    const fitted = fitText(ctx, title, box.size + 40, { sizes: [12, 11, 10], weight: '600', maxLines: 1 });
+    drawFitted(ctx, fitted, box.x + (cols * cell) / 2, box.y - (colLabels ? 30 : 6));
+  }
   for (let i = 0; i < rows; i++) {
     for (let j = 0; j < cols; j++) {
       const v = data[i * cols + j];
@@ -29,7 +34,7 @@ export function drawCellHeatmap(ctx, colors, m, box, { table, lo, hi, rowLabels,
         ctx.fillStyle = t > 0.55 ? '#ffffff' : '#111827';
         ctx.font = `${cell >= 44 ? 12 : 10}px ${FONT}`;
         ctx.textBaseline = 'middle';
-        ctx.fillText(v.toFixed(digits).replace('-', '\u2212'), box.x + (j + 0.5) * cell, box.y + (i + 0.5) * cell);
+        ctx.fillText(fixed(v, digits), box.x + (j + 0.5) * cell, box.y + (i + 0.5) * cell);
       }
     }
   }
@@ -40,7 +45,7 @@ export function drawCellHeatmap(ctx, colors, m, box, { table, lo, hi, rowLabels,
   if (rowLabels && cell >= 9) {
     ctx.textAlign = 'right';
     ctx.textBaseline = 'middle';
-    rowLabels.forEach((label, i) => ctx.fillText(label, box.x - 4, box.y + (i + 0.5) * cell, 70));
+    rowLabels.forEach((label, i) => ctx.fillText(ellipsize(ctx, label, Math.min(70, box.x - 8)), box.x - 4, box.y + (i + 0.5) * cell));
   }
   if (colLabels && cell >= 9) {
     colLabels.forEach((label, j) => {
@@ -49,7 +54,7 @@ export function drawCellHeatmap(ctx, colors, m, box, { table, lo, hi, rowLabels,
       ctx.rotate(-Math.PI / 4);
       ctx.textAlign = 'left';
       ctx.textBaseline = 'middle';
-      ctx.fillText(label, 0, 0, 60);
+      ctx.fillText(ellipsize(ctx, label, 60), 0, 0);
       ctx.restore();
     });
   }

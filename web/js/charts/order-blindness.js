@@ -2,7 +2,8 @@
 // with no positions, sinusoidal codes, RoPE, and a causal mask only (engine.orderSimilarities).
 
 import { buttonControl, textControl } from './controls.js';
-import { createPlotCanvas, drawAxes, linearScale, niceTicks, plotFrame } from './plot.js';
+import { fixed } from '../format.js';
+import { FONT, createPlotCanvas, drawAxes, drawFitted, fitText, linearScale, niceTicks, plotFrame, titleSpace } from './plot.js';
 import { createChartShell } from './shell.js';
 import { readUrlState, writeUrlState } from './url-state.js';
 
@@ -34,38 +35,56 @@ export function createOrderBlindnessChart(slot, engine) {
     label: 'Bar chart: cosine similarity of the two sentences’ pooled attention outputs for four position schemes',
     aspect: 0.56,
     draw(ctx, width, height, colors) {
-      const frame = plotFrame(width, height, { left: 58, bottom: 40 });
+      const title = `'${truncate(state.a)}' vs '${truncate(state.b)}'`;
+      // The bar names wrap onto up to three lines under their bar; the bottom margin grows to hold them.
+      const left = 58;
+      const right = 16;
+      const band = Math.max(20, width - left - right) / BARS.length;
+      // One size for all four names: the largest at which each fits its band whole (no "…").
+      const layouts = [12, 11, 10].map((size) => BARS.map((bar) => fitText(ctx, bar.label, band - 2, { sizes: [size], maxLines: 3 })));
+      const whole = (fitted, i) => fitted.lines.join(' ') === BARS[i].label;
+      const names = layouts.find((set) => set.every(whole)) ?? layouts[layouts.length - 1];
+      const nameLines = Math.max(...names.map((f) => f.lines.length));
+      const bottom = 12 + nameLines * names[0].lineHeight;
+      const frame = plotFrame(width, height, { left, right, bottom, top: titleSpace(ctx, title, width) });
       const values = sims ? BARS.map((b) => sims[b.key]) : [];
       const lo = values.length ? Math.min(...values) - 0.1 : 0;
-      const y = linearScale(lo, 1.05, frame.y + frame.h, frame.y);
-      const band = frame.w / BARS.length;
+      // The lesson's y limits are (min − 0.1, 1.05) with each value printed just above its bar.
+      // On a short canvas that leaves no room for the text, so the top grows until the tallest
+      // bar's label (LABEL px high) fits inside the frame.
+      const LABEL = 18;
+      const tallest = values.length ? Math.max(...values) : 1;
+      const hi = Math.max(1.05, lo + ((tallest - lo) * frame.h) / Math.max(1, frame.h - LABEL));
+      const y = linearScale(lo, hi, frame.y + frame.h, frame.y);
       const x = linearScale(-0.5, BARS.length - 0.5, frame.x, frame.x + frame.w);
       drawAxes(ctx, frame, colors, {
         x,
         y,
         xTicks: [],
-        yTicks: niceTicks(lo, 1.05, 5),
+        yTicks: niceTicks(lo, Math.min(hi, 1.05), 5),
         yLabel: 'cosine similarity of pooled outputs',
-        title: `'${truncate(state.a)}' vs '${truncate(state.b)}'`,
+        title,
       });
       ctx.textAlign = 'center';
       ctx.textBaseline = 'top';
-      BARS.forEach((bar, i) => {
-        ctx.fillStyle = colors.fg;
-        ctx.fillText(bar.label, x(i), frame.y + frame.h + 6, band - 4);
-      });
+      ctx.fillStyle = colors.fg;
+      names.forEach((fitted, i) => drawFitted(ctx, fitted, x(i), frame.y + frame.h + 6));
       if (!sims) {
         ctx.fillStyle = colors.muted;
-        ctx.fillText(error, frame.x + frame.w / 2, frame.y + frame.h / 2, frame.w - 10);
+        const fitted = fitText(ctx, error, frame.w - 10, { sizes: [12, 11], maxLines: 4 });
+        drawFitted(ctx, fitted, frame.x + frame.w / 2, frame.y + frame.h / 2 - fitted.height / 2);
         return;
       }
+      ctx.font = `12px ${FONT}`;
+      const valueFont = ctx.measureText('0.000').width + 4 > band * 0.8 ? `10px ${FONT}` : ctx.font;
       values.forEach((v, i) => {
         const top = y(Math.max(v, lo));
         ctx.fillStyle = i === 0 ? colors.red : colors.blue;
         ctx.fillRect(x(i) - band * 0.4, top, band * 0.8, frame.y + frame.h - top);
         ctx.fillStyle = colors.fg;
+        ctx.font = valueFont;
         ctx.textBaseline = 'bottom';
-        ctx.fillText(v.toFixed(3), x(i), y(v + 0.01));
+        ctx.fillText(fixed(v, 3), x(i), top - 3);
       });
     },
   });
@@ -92,7 +111,7 @@ export function createOrderBlindnessChart(slot, engine) {
     if (sims) {
       const same = Math.abs(sims.none - 1) < 5e-4;
       shell.describe(
-        `Cosine similarity of “${a}” and “${b}”: no positions ${sims.none.toFixed(3)}, sinusoidal ${sims.sinusoidal.toFixed(3)}, RoPE ${sims.rope.toFixed(3)}, causal mask only ${sims.causal.toFixed(3)}.` +
+        `Cosine similarity of “${a}” and “${b}”: no positions ${fixed(sims.none, 3)}, sinusoidal ${fixed(sims.sinusoidal, 3)}, RoPE ${fixed(sims.rope, 3)}, causal mask only ${fixed(sims.causal, 3)}.` +
           (same ? ' Without positions the two are indistinguishable.' : ''),
       );
       shell.setData({ caption: 'Cosine similarity per scheme', columns: ['scheme', 'cosine'], rows: BARS.map((bar) => [bar.label, sims[bar.key]]) });

@@ -160,6 +160,95 @@ export function formatG2(x) {
   return String(Number(x.toPrecision(2)));
 }
 
+/** The canvas's size in CSS pixels (what draw() callbacks call width and height). */
+export function cssSize(ctx) {
+  const ratio = window.devicePixelRatio || 1;
+  return { width: ctx.canvas.width / ratio, height: ctx.canvas.height / ratio };
+}
+
+/** Splits `text` at spaces (not no-break spaces) into lines no wider than maxWidth at the current font (a word wider than that gets a line of its own). */
+export function wrapLines(ctx, text, maxWidth) {
+  const lines = [];
+  let line = '';
+  for (const word of String(text).split(/[ \t\n]+/).filter(Boolean)) { // a no-break space (U+00A0) holds words together
+    const next = line ? `${line} ${word}` : word;
+    if (!line || ctx.measureText(next).width <= maxWidth) line = next;
+    else {
+      lines.push(line);
+      line = word;
+    }
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/** `text` shortened with "…" until it fits maxWidth at the current font. */
+export function ellipsize(ctx, text, maxWidth) {
+  if (ctx.measureText(text).width <= maxWidth) return text;
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (ctx.measureText(`${text.slice(0, mid).trimEnd()}…`).width <= maxWidth) lo = mid;
+    else hi = mid - 1;
+  }
+  return `${text.slice(0, lo).trimEnd()}…`;
+}
+
+/**
+ * Lays `text` out within maxWidth without squashing it: one line at the first of `sizes` (px)
+ * that fits; else wrapped onto at most maxLines lines at the first size that allows it; else
+ * wrapped at the smallest size with the overflow cut to "…". Sets ctx.font to the result's font.
+ * Returns { font, size, lines, lineHeight, height, width } (width: the widest line).
+ */
+export function fitText(ctx, text, maxWidth, { sizes = [12, 11, 10], weight = '', maxLines = 2 } = {}) {
+  const fontOf = (size) => `${weight ? `${weight} ` : ''}${size}px ${FONT}`;
+  const result = (size, lines) => {
+    ctx.font = fontOf(size);
+    const lineHeight = Math.round(size * 1.2);
+    const width = Math.max(0, ...lines.map((l) => ctx.measureText(l).width));
+    return { font: fontOf(size), size, lines, lineHeight, height: lines.length * lineHeight, width };
+  };
+  const fits = (lines) => lines.length <= maxLines && lines.every((l) => ctx.measureText(l).width <= maxWidth);
+  for (const size of sizes) {
+    ctx.font = fontOf(size);
+    if (ctx.measureText(text).width <= maxWidth) return result(size, [text]);
+  }
+  for (const size of sizes) {
+    ctx.font = fontOf(size);
+    const lines = wrapLines(ctx, text, maxWidth);
+    if (fits(lines)) return result(size, lines);
+  }
+  const size = sizes[sizes.length - 1];
+  ctx.font = fontOf(size);
+  const lines = wrapLines(ctx, text, maxWidth);
+  const kept = lines.slice(0, maxLines);
+  kept[kept.length - 1] = lines.slice(kept.length - 1).join(' ');
+  return result(size, kept.map((l) => ellipsize(ctx, l, maxWidth)));
+}
+
+/** Draws a fitText() layout: line i at (x, y + i·lineHeight) with the current alignment and baseline. */
+export function drawFitted(ctx, fitted, x, y) {
+  ctx.font = fitted.font;
+  fitted.lines.forEach((line, i) => ctx.fillText(line, x, y + i * fitted.lineHeight));
+}
+
+/** The centre for a block `size` wide, as near `preferred` as the range [lo, hi] allows. */
+function clampCentre(preferred, size, lo, hi) {
+  return Math.min(Math.max(preferred, lo + size / 2), Math.max(lo + size / 2, hi - size / 2));
+}
+
+/** The title's layout in a canvas `width` CSS pixels wide: 13 px bold when it fits, else smaller or on two lines. */
+export function fitTitle(ctx, title, width) {
+  return fitText(ctx, title, width - 12, { sizes: [13, 12, 11], weight: '600', maxLines: 2 });
+}
+
+/** The top margin a plot needs for its title: 34 px, more when the title wraps. */
+export function titleSpace(ctx, title, width) {
+  const fitted = fitTitle(ctx, title, width);
+  return 34 + (fitted.lines.length - 1) * fitted.lineHeight;
+}
+
 /** The plot area inside a (width × height) canvas, leaving room for title, labels and ticks. */
 export function plotFrame(width, height, { left = 64, right = 16, top = 34, bottom = 46 } = {}) {
   return { x: left, y: top, w: Math.max(20, width - left - right), h: Math.max(20, height - top - bottom) };
@@ -213,26 +302,36 @@ export function drawAxes(ctx, frame, colors, opts) {
   ctx.strokeStyle = colors.muted;
   ctx.strokeRect(frame.x + 0.5, frame.y + 0.5, frame.w, frame.h);
   ctx.fillStyle = colors.fg;
-  ctx.font = `12px ${FONT}`;
+  // Labels and title are never squeezed (no fillText maxWidth): they shrink a little, wrap onto
+  // a second line, and may use the whole canvas width rather than only the frame's.
+  const canvas = cssSize(ctx);
   if (opts.xLabel) {
+    const fitted = fitText(ctx, opts.xLabel, canvas.width - 8, { sizes: [12, 11, 10], maxLines: 2 });
+    const bottom = Math.min(frame.y + frame.h + 40 + (fitted.lines.length - 1) * 4, canvas.height - 2);
     ctx.textAlign = 'center';
     ctx.textBaseline = 'bottom';
-    ctx.fillText(opts.xLabel, frame.x + frame.w / 2, frame.y + frame.h + 40, frame.w + 40);
+    const cx = clampCentre(frame.x + frame.w / 2, fitted.width, 4, canvas.width - 4);
+    drawFitted(ctx, fitted, cx, bottom - (fitted.lines.length - 1) * fitted.lineHeight);
   }
   if (opts.yLabel) {
+    // Beside the frame, from the canvas top to just under the frame (not into a legend below it).
+    const bottom = Math.min(canvas.height, frame.y + frame.h + 20);
+    const fitted = fitText(ctx, opts.yLabel, bottom - 8, { sizes: [12, 11, 10], maxLines: 2 });
+    const cy = clampCentre(frame.y + frame.h / 2, fitted.width, 4, bottom - 4);
     ctx.save();
-    ctx.translate(13, frame.y + frame.h / 2);
+    ctx.translate(fitted.lines.length > 1 ? 8 : 13, cy);
     ctx.rotate(-Math.PI / 2);
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
-    ctx.fillText(opts.yLabel, 0, 0, frame.h + 30);
+    drawFitted(ctx, fitted, 0, 0);
     ctx.restore();
   }
   if (opts.title) {
-    ctx.font = `600 13px ${FONT}`;
+    const fitted = fitTitle(ctx, opts.title, canvas.width);
     ctx.textAlign = 'center';
     ctx.textBaseline = 'top';
-    ctx.fillText(opts.title, frame.x + frame.w / 2, 8, frame.w + 40);
+    const top = Math.max(2, frame.y - 26 - (fitted.lines.length - 1) * fitted.lineHeight);
+    drawFitted(ctx, fitted, clampCentre(frame.x + frame.w / 2, fitted.width, 6, canvas.width - 6), top);
   }
   ctx.restore();
 }
@@ -258,25 +357,71 @@ export function drawLine(ctx, frame, x, y, xs, ys, { color, width = 2, dash = []
   ctx.restore();
 }
 
+/** Below this canvas width (CSS px) legends go under the plot instead of over its corner. */
+export const NARROW_LEGEND = 480;
+
+/** Legend items flowed into rows across `width` for a legend under the plot: [{ ...item, x, y }] and the height. */
+function flowLegend(ctx, items, width) {
+  ctx.font = `11px ${FONT}`;
+  const room = width - 16;
+  const placed = [];
+  let x = 0;
+  let y = 0;
+  for (const it of items) {
+    const label = ellipsize(ctx, it.label, room - 38);
+    const w = 38 + ctx.measureText(label).width + 14;
+    if (x > 0 && x + w > room) {
+      x = 0;
+      y += 16;
+    }
+    placed.push({ ...it, label, x, y });
+    x += w;
+  }
+  return { placed, height: items.length ? y + 16 + 8 : 0 };
+}
+
 /**
- * A legend box in the frame's corner (`corner`: 'tr', 'tl', 'br', 'bl'). items: [{ label, color,
- * dash?, fill? }]; fill draws a swatch instead of a line.
+ * The extra bottom margin a plot needs for its legend: 0 on wide canvases (the legend sits in a
+ * corner of the frame), the height of the legend under the x label on narrow ones.
+ */
+export function legendSpace(ctx, items, width) {
+  return width < NARROW_LEGEND ? flowLegend(ctx, items, width).height + 4 : 0;
+}
+
+/** The legend's place for drawLegend(): `corner` on wide canvases, 'below' on narrow ones (see legendSpace). */
+export function legendCorner(width, corner) {
+  return width < NARROW_LEGEND ? 'below' : corner;
+}
+
+/**
+ * A legend box in the frame's corner (`corner`: 'tr', 'tl', 'br', 'bl'), or 'below': flowed in
+ * rows under the x-axis label (reserve the room with legendSpace(); legendCorner() picks).
+ * items: [{ label, color, dash?, fill? }]; fill draws a swatch instead of a line.
  */
 export function drawLegend(ctx, frame, colors, items, corner = 'tr') {
+  if (corner === 'below') {
+    drawLegendBelow(ctx, frame, colors, items, cssSize(ctx));
+    return;
+  }
   ctx.save();
   ctx.font = `11px ${FONT}`;
-  const row = 16;
-  const widest = Math.max(...items.map((it) => ctx.measureText(it.label).width));
+  const lineHeight = 13;
+  // Labels wrap to the frame's width (minus the swatch) instead of running out of the canvas.
+  const room = Math.max(40, frame.w - 12 - 38);
+  const laid = items.map((it) => ({ ...it, lines: wrapLines(ctx, it.label, room).map((l) => ellipsize(ctx, l, room)) }));
+  const widest = Math.max(...laid.flatMap((it) => it.lines.map((l) => ctx.measureText(l).width)));
+  const heights = laid.map((it) => Math.max(16, it.lines.length * lineHeight + 3));
   const boxW = widest + 38;
-  const boxH = items.length * row + 8;
+  const boxH = heights.reduce((a, b) => a + b, 0) + 8;
   const bx = corner.endsWith('r') ? frame.x + frame.w - boxW - 6 : frame.x + 6;
   const by = corner.startsWith('t') ? frame.y + 6 : frame.y + frame.h - boxH - 6;
   ctx.globalAlpha = 0.85;
   ctx.fillStyle = colors.bg;
   ctx.fillRect(bx, by, boxW, boxH);
   ctx.globalAlpha = 1;
-  items.forEach((it, i) => {
-    const cy = by + 4 + row * i + row / 2;
+  let rowTop = by + 4;
+  laid.forEach((it, i) => {
+    const cy = rowTop + 8;
     if (it.fill) {
       ctx.fillStyle = it.fill;
       ctx.fillRect(bx + 6, cy - 5, 22, 10);
@@ -293,19 +438,50 @@ export function drawLegend(ctx, frame, colors, items, corner = 'tr') {
     ctx.fillStyle = colors.fg;
     ctx.textAlign = 'left';
     ctx.textBaseline = 'middle';
-    ctx.fillText(it.label, bx + 33, cy);
+    it.lines.forEach((line, k) => ctx.fillText(line, bx + 33, cy + k * lineHeight));
+    rowTop += heights[i];
   });
+  ctx.restore();
+}
+
+/** The narrow-screen legend: items flowed into rows under the x-axis label (room made by legendSpace()). */
+function drawLegendBelow(ctx, frame, colors, items, canvas) {
+  ctx.save();
+  const { placed, height } = flowLegend(ctx, items, canvas.width);
+  const top = Math.min(frame.y + frame.h + 46, canvas.height - height);
+  for (const it of placed) {
+    const x = 8 + it.x;
+    const cy = top + it.y + 8;
+    if (it.fill) {
+      ctx.fillStyle = it.fill;
+      ctx.fillRect(x + 4, cy - 5, 22, 10);
+    } else {
+      ctx.strokeStyle = it.color;
+      ctx.lineWidth = 2;
+      ctx.setLineDash(it.dash ?? []);
+      ctx.beginPath();
+      ctx.moveTo(x + 4, cy);
+      ctx.lineTo(x + 26, cy);
+      ctx.stroke();
+      ctx.setLineDash([]);
+    }
+    ctx.fillStyle = colors.fg;
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'middle';
+    ctx.fillText(it.label, x + 31, cy);
+  }
   ctx.restore();
 }
 
 /** A vertical colour bar for `table` (see colormap.js) on [lo, hi] at the right of the frame. */
 export function drawColorBar(ctx, colors, table, lo, hi, { x, y, w = 12, h, label, ticks }) {
   ctx.save();
-  for (let i = 0; i < h; i++) {
-    const t = 1 - i / Math.max(1, h - 1);
-    ctx.fillStyle = table.css[Math.round(t * (table.size - 1))];
-    ctx.fillRect(x, y + i, w, 1.5);
-  }
+  // One gradient fill (64 stops of the table) rather than a fillRect per pixel row: the heatmap
+  // redraws this on every frame of a slider drag.
+  const gradient = ctx.createLinearGradient(0, y + h, 0, y);
+  for (let k = 0; k <= 63; k++) gradient.addColorStop(k / 63, table.css[Math.round((k / 63) * (table.size - 1))]);
+  ctx.fillStyle = gradient;
+  ctx.fillRect(x, y, w, h);
   ctx.strokeStyle = colors.muted;
   ctx.strokeRect(x + 0.5, y + 0.5, w, h);
   ctx.fillStyle = colors.muted;

@@ -2,8 +2,9 @@
 // beyond. The fast pairs' rotations drift first: float32 keeps 24 bits, so an angle of 10⁶ rad
 // is only known to ~0.06 rad. Errors per pair and position from engine.float32AngleErrors.
 
+import { grouped, sciUnicode, significant, trueMinus } from '../format.js';
 import { numberControl, textControl } from './controls.js';
-import { createPlotCanvas, drawAxes, drawLegend, drawLine, formatG2, logScale, logTicks, plotFrame } from './plot.js';
+import { NARROW_LEGEND, createPlotCanvas, drawAxes, drawLegend, drawLine, formatG2, legendCorner, legendSpace, logScale, logTicks, plotFrame } from './plot.js';
 import { parsePairs } from './rope-frequencies.js';
 import { createChartShell } from './shell.js';
 import { readUrlState, writeUrlState } from './url-state.js';
@@ -43,10 +44,11 @@ export function createPrecisionChart(slot, engine) {
 
   const plot = createPlotCanvas(shell.plot, {
     label: 'Log-log line chart: error of float32 RoPE rotations against float64 by position, per pair',
-    aspect: 0.6,
+    aspect: (width) => (width < NARROW_LEGEND ? 0.95 : 0.6),
     draw(ctx, width, height, colors) {
       if (!errors) return;
-      const frame = plotFrame(width, height);
+      const legend = pairs.map((p, r) => ({ label: `pair ${p} (θ=${trueMinus(formatG2(errors.theta[r]))})`, color: colors.cycle[r] }));
+      const frame = plotFrame(width, height, { bottom: 46 + legendSpace(ctx, legend, width) });
       const x = logScale(1, state.max, frame.x, frame.x + frame.w);
       const y = logScale(FLOOR, 2, frame.y + frame.h, frame.y);
       drawAxes(ctx, frame, colors, { x, y, xTicks: logTicks(1, state.max), yTicks: logTicks(FLOOR, 1), xLabel: 'position m', yLabel: 'float32 rotation error', title: 'float32 loses the fast pairs at long positions' });
@@ -54,7 +56,7 @@ export function createPrecisionChart(slot, engine) {
         const ys = Array.from(errors.rotationError.data.subarray(r * n(), (r + 1) * n()), (v) => Math.max(v, FLOOR));
         drawLine(ctx, frame, x, y, positions, ys, { color: colors.cycle[r], width: 1.5 });
       });
-      drawLegend(ctx, frame, colors, pairs.map((p, r) => ({ label: `pair ${p} (θ=${formatG2(errors.theta[r])})`, color: colors.cycle[r] })), 'tl');
+      drawLegend(ctx, frame, colors, legend, legendCorner(width, 'tl'));
     },
   });
 
@@ -73,8 +75,9 @@ export function createPrecisionChart(slot, engine) {
       return;
     }
     const last = n() - 1;
-    const summary = pairs.map((p, r) => `pair ${p} ${errors.rotationError.data[r * n() + last].toExponential(1)}`).join(', ');
-    shell.describe(`At position ${state.max.toLocaleString('en-US')} (d ${state.d}, base ${state.base}) the float32 rotation is off by: ${summary}. The fastest pairs drift first.`);
+    const error = (v) => (v === 0 ? '0' : sciUnicode(v, 1));
+    const summary = pairs.map((p, r) => `pair ${p} ${error(errors.rotationError.data[r * n() + last])}`).join(', ');
+    shell.describe(`At position ${grouped(state.max)} (d ${grouped(state.d)}, base ${significant(state.base)}) the float32 rotation is off by: ${summary}. The fastest pairs drift first.`);
     shell.setData({ caption: 'float32 errors (rad) by position', columns: ['position', ...pairs.flatMap((p) => [`pair ${p} angle`, `pair ${p} rotation`])], rows: rows() });
   }
   update();

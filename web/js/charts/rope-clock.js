@@ -1,20 +1,25 @@
 // Widget: one RoPE pair as a clock face (d = 2, θ = 1 by default). q and k are hands turned by
 // m·θ and n·θ; the arc is the angle between them and the score depends only on n − m.
-// Drag a hand or type m and n; presets replay the lesson's (3, 7), (103, 107) and (3, 8).
+// Drag a hand, turn the selected hand with the arrow keys (the clock is focusable), or type m
+// and n; presets replay the lesson's (3, 7), (103, 107) and (3, 8).
 
 import { buttonControl, numberControl } from './controls.js';
+import { decimal, fixed, significant } from '../format.js';
 import { FONT, createPlotCanvas } from './plot.js';
 import { createChartShell } from './shell.js';
 import { readUrlState, writeUrlState } from './url-state.js';
 
 const DEFAULTS = { m: 3, n: 7, theta: 1 };
-const fmt = (v, digits = 3) => v.toFixed(digits).replace('-', '\u2212');
+const fmt = (v, digits = 3) => fixed(v, digits);
+const HANDS = { m: 'query hand q', n: 'key hand k' };
 
 /** The RoPE clock. */
 export function createRopeClockChart(slot, engine) {
   const state = readUrlState('clock', DEFAULTS);
   let clock = null;
   let geometry = null;
+  let selected = 'm'; // the hand the arrow keys turn: 'm' (q) or 'n' (k)
+  let focused = false;
   const shell = createChartShell(slot, 'rope-clock', {
     exports: {
       getCanvases: () => [plot.canvas],
@@ -66,6 +71,16 @@ export function createRopeClockChart(slot, engine) {
       ctx.stroke();
       hand(ctx, cx, cy, r * 0.9, clock.kAngle, colors.blue, 3.5, `k at n = ${trim(state.n)}`);
       hand(ctx, cx, cy, r * 0.75, clock.qAngle, colors.red, 3.5, `q at m = ${trim(state.m)}`);
+      if (focused) {
+        // The hand the arrow keys turn: a ring at its tip.
+        const length = selected === 'm' ? r * 0.75 : r * 0.9;
+        const angle = selected === 'm' ? clock.qAngle : clock.kAngle;
+        ctx.strokeStyle = selected === 'm' ? colors.red : colors.blue;
+        ctx.lineWidth = 2;
+        ctx.beginPath();
+        ctx.arc(cx + Math.cos(angle) * length, cy - Math.sin(angle) * length, 9, 0, 2 * Math.PI);
+        ctx.stroke();
+      }
       ctx.fillStyle = colors.fg;
       ctx.beginPath();
       ctx.arc(cx, cy, 4, 0, 2 * Math.PI);
@@ -78,17 +93,22 @@ export function createRopeClockChart(slot, engine) {
         `score ⟨R_m q, R_n k⟩ = ${fmt(clock.score)}`,
         `⟨q, R_(n−m) k⟩ = ${fmt(clock.relativeScore)} (distance ${trim(state.n - state.m)})`,
       ];
-      ctx.font = `13px ${FONT}`;
       ctx.textAlign = 'left';
       ctx.textBaseline = 'top';
-      const wide = width - (cx + r) > 260;
-      const tx = wide ? cx + r + 28 : 12;
-      let ty = wide ? cy - 50 : 8;
-      if (!wide) return; // narrow: the live description under the chart carries the numbers
+      const tx = cx + r + 28;
+      // Beside the clock in 13 px, or 12 or 11 px when that is what fits; on narrow screens the
+      // live description under the chart carries the numbers instead.
+      const size = [13, 12, 11].find((px) => {
+        ctx.font = `${px}px ${FONT}`;
+        return Math.max(...lines.map((line) => ctx.measureText(line).width)) <= width - tx - 8;
+      });
+      if (!size) return;
+      ctx.font = `${size}px ${FONT}`;
+      let ty = cy - 50;
       for (const line of lines) {
         ctx.fillStyle = colors.fg;
-        ctx.fillText(line, tx, ty, width - tx - 8);
-        ty += 20;
+        ctx.fillText(line, tx, ty);
+        ty += size + 7;
       }
     },
   });
@@ -123,6 +143,7 @@ export function createRopeClockChart(slot, engine) {
     const a = pointerAngle(event);
     const distance = (b) => Math.abs(Math.atan2(Math.sin(a - b), Math.cos(a - b)));
     dragging = { which: distance(clock.qAngle) <= distance(clock.kAngle) ? 'm' : 'n', last: a };
+    select(dragging.which);
     plot.canvas.setPointerCapture(event.pointerId);
   });
   plot.canvas.addEventListener('pointermove', (event) => {
@@ -137,13 +158,59 @@ export function createRopeClockChart(slot, engine) {
   plot.canvas.addEventListener('pointerup', stop);
   plot.canvas.addEventListener('pointercancel', stop);
 
+  // Keyboard: the clock is a focusable slider for the selected hand. Arrows turn it by one
+  // position (Page Up/Down by ten), Enter or Space switches hands, q/m and k/n pick one.
+  const canvas = plot.canvas;
+  canvas.tabIndex = 0;
+  canvas.setAttribute('role', 'slider');
+  canvas.setAttribute('aria-orientation', 'horizontal');
+  canvas.setAttribute('aria-valuemin', String(controls.m.input.min));
+  canvas.setAttribute('aria-valuemax', String(controls.m.input.max));
+  canvas.setAttribute('aria-label', 'RoPE clock. Arrow keys turn the selected hand by one position, Enter switches between the q and k hands');
+  const hint = document.createElement('p');
+  hint.className = 'chart-note';
+  hint.textContent = 'Keyboard: focus the clock, then ← → (or ↑ ↓) turn the selected hand one position, Page Up/Down ten; Enter switches between q and k. The m and n fields take exact positions.';
+  function select(which) {
+    selected = which;
+    syncSlider();
+  }
+  function syncSlider() {
+    canvas.setAttribute('aria-valuenow', String(state[selected]));
+    canvas.setAttribute('aria-valuetext', `${HANDS[selected]} at position ${trim(state[selected])}`);
+  }
+  canvas.addEventListener('keydown', (event) => {
+    const steps = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: 10, PageDown: -10 };
+    if (event.key in steps) {
+      controls[selected].set(Math.round((state[selected] + steps[event.key]) * 100) / 100);
+    } else if (event.key === 'Enter' || event.key === ' ') {
+      select(selected === 'm' ? 'n' : 'm');
+      plot.redraw();
+    } else if (['q', 'm', 'k', 'n'].includes(event.key)) {
+      select(event.key === 'q' || event.key === 'm' ? 'm' : 'n');
+      plot.redraw();
+    } else {
+      return;
+    }
+    event.preventDefault();
+  });
+  canvas.addEventListener('focus', () => {
+    focused = true;
+    plot.redraw();
+  });
+  canvas.addEventListener('blur', () => {
+    focused = false;
+    plot.redraw();
+  });
+  shell.plot.append(hint);
+
   function update(patch = {}) {
     Object.assign(state, patch);
     writeUrlState('clock', state, DEFAULTS);
     clock = engine.ropeClock([1, 0], [1, 0], state.m, state.n, state.theta);
     plot.redraw();
+    syncSlider();
     shell.describe(
-      `q at position ${trim(state.m)} and k at position ${trim(state.n)}, θ ${state.theta}: the hands are ${fmt(Math.abs(clock.angleBetween))} rad apart and the score is ${fmt(clock.score)}, ` +
+      `q at position ${trim(state.m)} and k at position ${trim(state.n)}, θ ${significant(state.theta)}: the hands are ${fmt(Math.abs(clock.angleBetween))} rad apart and the score is ${fmt(clock.score)}, ` +
         `the same as ⟨q, R_(n−m) k⟩ = ${fmt(clock.relativeScore)} for distance ${trim(state.n - state.m)}.`,
     );
     shell.setData({
@@ -161,5 +228,5 @@ export function createRopeClockChart(slot, engine) {
 }
 
 function trim(v) {
-  return String(Number(v.toFixed(2))).replace('-', '\u2212');
+  return decimal(v, 2);
 }

@@ -1,8 +1,9 @@
 // Figure 4, live: the rotation angle (mod 2π) of a few RoPE pairs over positions 0..199. Fast
 // pairs wrap every few tokens, slow pairs barely turn. Pair picker, d and base controls.
 
+import { decimal, grouped, significant, trueMinus } from '../format.js';
 import { numberControl, textControl } from './controls.js';
-import { createPlotCanvas, drawAxes, drawLegend, drawLine, formatG2, linearScale, plotFrame } from './plot.js';
+import { NARROW_LEGEND, createPlotCanvas, drawAxes, drawLegend, drawLine, formatG2, legendCorner, legendSpace, linearScale, plotFrame } from './plot.js';
 import { createChartShell } from './shell.js';
 import { readUrlState, writeUrlState } from './url-state.js';
 
@@ -43,15 +44,16 @@ export function createRopeFrequenciesChart(slot, engine) {
 
   const plot = createPlotCanvas(shell.plot, {
     label: 'Line chart: rotation angle modulo 2π of selected RoPE pairs over positions 0 to 199',
-    aspect: 0.6,
+    aspect: (width) => (width < NARROW_LEGEND ? 0.95 : 0.6),
     draw(ctx, width, height, colors) {
-      const frame = plotFrame(width, height);
+      const legend = angles ? pairs.map((p, r) => ({ label: `pair ${p} (θ=${trueMinus(formatG2(theta[p]))})`, color: colors.cycle[r] })) : [];
+      const frame = plotFrame(width, height, { bottom: 46 + legendSpace(ctx, legend, width) });
       const x = linearScale(-10, N + 9, frame.x, frame.x + frame.w);
       const y = linearScale(-0.32, 2 * Math.PI + 0.32, frame.y + frame.h, frame.y);
       drawAxes(ctx, frame, colors, { x, y, xTicks: [0, 25, 50, 75, 100, 125, 150, 175, 200], yTicks: [0, 1, 2, 3, 4, 5, 6], xLabel: 'position', yLabel: 'rotation angle (mod 2π)', title: 'RoPE: fast hands for local order, slow hands for long range' });
       if (!angles) return;
       pairs.forEach((p, r) => drawLine(ctx, frame, x, y, positions, angles.data.subarray(r * N, (r + 1) * N), { color: colors.cycle[r], width: 1.5 }));
-      drawLegend(ctx, frame, colors, pairs.map((p, r) => ({ label: `pair ${p} (θ=${formatG2(theta[p])})`, color: colors.cycle[r] })), 'tr');
+      drawLegend(ctx, frame, colors, legend, legendCorner(width, 'tr'));
     },
   });
 
@@ -66,8 +68,8 @@ export function createRopeFrequenciesChart(slot, engine) {
     plot.redraw();
     shell.describe(
       pairs.length
-        ? `Angles of pairs ${pairs.join(', ')} for d ${state.d}, base ${state.base}: ` +
-            pairs.map((p) => `pair ${p} turns ${formatG2(theta[p])} rad per position${theta[p] * N > 2 * Math.PI ? `, a full turn every ${((2 * Math.PI) / theta[p]).toFixed(1)} positions` : ', less than a full turn over 200 positions'}`).join('; ') + '.'
+        ? `Angles of pairs ${pairs.join(', ')} for d ${grouped(state.d)}, base ${significant(state.base)}: ` +
+            pairs.map((p) => `pair ${p} turns ${trueMinus(formatG2(theta[p]))} rad per position${theta[p] * N > 2 * Math.PI ? `, a full turn every ${decimal((2 * Math.PI) / theta[p], 1, 1)} positions` : ', less than a full turn over 200 positions'}`).join('; ') + '.'
         : 'No pair selected.',
     );
     shell.setData({ caption: 'Angle (rad, mod 2π) by position', columns: ['position', ...pairs.map((p) => `pair ${p}`)], rows: angles ? rows() : [] });

@@ -2,8 +2,9 @@
 // starts. The curves coincide: the score depends only on distance. q and k are numpy's
 // default_rng(seed).standard_normal(d) drawn twice (seed 0 is the lesson's figure).
 
+import { fixed, grouped, sciUnicode, significant } from '../format.js';
 import { buttonControl, numberControl } from './controls.js';
-import { createPlotCanvas, drawAxes, drawLegend, drawLine, linearScale, niceTicks, plotFrame } from './plot.js';
+import { NARROW_LEGEND, createPlotCanvas, drawAxes, drawLegend, drawLine, legendCorner, legendSpace, linearScale, niceTicks, plotFrame } from './plot.js';
 import { createChartShell } from './shell.js';
 import { readUrlState, writeUrlState } from './url-state.js';
 
@@ -41,10 +42,11 @@ export function createRopeRelativeChart(slot, engine) {
 
   const plot = createPlotCanvas(shell.plot, {
     label: 'Line chart: RoPE attention score against the distance between key and query, for three query positions',
-    aspect: 0.6,
+    aspect: (width) => (width < NARROW_LEGEND ? 0.95 : 0.6),
     draw(ctx, width, height, colors) {
       if (!scores) return;
-      const frame = plotFrame(width, height);
+      const legend = starts.map((s, r) => ({ label: `query at position ${grouped(s)}`, color: colors.cycle[r], dash: STYLES[r] }));
+      const frame = plotFrame(width, height, { bottom: 46 + legendSpace(ctx, legend, width) });
       let lo = Infinity;
       let hi = -Infinity;
       for (const v of scores.data) {
@@ -62,7 +64,7 @@ export function createRopeRelativeChart(slot, engine) {
       starts.forEach((s, r) => {
         drawLine(ctx, frame, x, y, xs, Array.from(scores.data.subarray(r * scores.cols, (r + 1) * scores.cols)), { color: colors.cycle[r], dash: STYLES[r] });
       });
-      drawLegend(ctx, frame, colors, starts.map((s, r) => ({ label: `query at position ${s}`, color: colors.cycle[r], dash: STYLES[r] })), 'tr');
+      drawLegend(ctx, frame, colors, legend, legendCorner(width, 'tr'));
     },
   });
 
@@ -81,10 +83,10 @@ export function createRopeRelativeChart(slot, engine) {
       spread = Math.max(spread, Math.max(...col) - Math.min(...col));
     }
     shell.describe(
-      `Scores for queries at ${starts.join(', ')} with q, k from seed ${state.seed} (d ${state.d}, base ${state.base}): ` +
-        `at distance 0 the score is ${scores.data[0].toFixed(3)}; the three curves differ by at most ${spread.toExponential(1)}, so only the distance matters.`,
+      `Scores for queries at ${starts.map(grouped).join(', ')} with q, k from seed ${state.seed} (d ${grouped(state.d)}, base ${significant(state.base)}): ` +
+        `at distance 0 the score is ${fixed(scores.data[0], 3)}; the three curves differ by at most ${spread === 0 ? '0' : sciUnicode(spread, 1)}, so only the distance matters.`,
     );
-    shell.setData({ caption: 'Score by distance and start', columns: ['distance', ...starts.map((s) => `start ${s}`)], rows: csvRows(), limit: 60 });
+    shell.setData({ caption: 'Score by distance and start', columns: ['distance', ...starts.map((s) => `start ${grouped(s)}`)], rows: csvRows(), limit: 60 });
   }
   update();
   return { update, controls, destroy: () => { plot.destroy(); shell.destroy(); }, get state() { return { ...state }; }, get values() { return scores; } };

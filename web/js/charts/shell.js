@@ -29,6 +29,10 @@ export function createChartShell(slot, id, { exports }) {
   summary.textContent = 'Data';
   const wrap = document.createElement('div');
   wrap.className = 'chart-table-wrap';
+  // The table scrolls inside its box: keyboard users need to reach it to scroll it (WCAG 2.1.1).
+  wrap.tabIndex = 0;
+  wrap.setAttribute('role', 'region');
+  wrap.setAttribute('aria-label', `${id}: data table`);
   details.append(summary, wrap);
   root.append(controls, plot, status, tools, details);
   const caption = slot.querySelector('figcaption');
@@ -39,7 +43,9 @@ export function createChartShell(slot, id, { exports }) {
   mount.replaceChildren(root);
   addExportButtons(tools, id, { ...exports, getBackground: () => themeColors(root).bg });
   let lastTable = null;
-  const fill = () => lastTable && renderDataTable(details, lastTable);
+  // A table may be given as a function, called only when the Data view is open (a big table is
+  // then computed on demand, never while a slider is being dragged).
+  const fill = () => lastTable && renderDataTable(details, typeof lastTable === 'function' ? lastTable() : lastTable);
   details.addEventListener('toggle', fill);
   return {
     root,
@@ -49,7 +55,7 @@ export function createChartShell(slot, id, { exports }) {
     describe(text) {
       if (status.textContent !== text) status.textContent = text;
     },
-    /** Updates the Data view (built lazily: only while the details element is open). */
+    /** Updates the Data view: a table, or a function returning one (built only while the details element is open). */
     setData(table) {
       lastTable = table;
       if (details.open) fill();

@@ -1,7 +1,11 @@
 // Figure 2, live: the sinusoidal code table (positions × dimensions) as an RdBu heatmap with a
-// colour bar. The table comes from engine.sinusoidalEncoding and is painted through ImageData
-// with a precomputed colour lookup table; hover reads out position, dimension and value.
+// colour bar. Only the rows the plot can show (one per device pixel) come from the engine
+// (engine.sinusoidalEncodingRows), painted through ImageData with a colour lookup table; the
+// whole table (engine.sinusoidalEncoding) is computed only for the CSV and the Data view.
+// Control changes are coalesced to one recompute per animation frame while a slider is dragged.
+// Hover reads out position, dimension and the exact value of that cell.
 
+import { decimal, fixed, grouped, significant } from '../format.js';
 import { rdbu } from './colormap.js';
 import { numberControl } from './controls.js';
 import { createPlotCanvas, drawAxes, drawColorBar, linearScale, niceTicks, plotFrame } from './plot.js';
@@ -14,14 +18,18 @@ const LUT_MAX = rdbu.size - 1;
 /** The sinusoidal heatmap with n, d and base controls. */
 export function createSinusoidalHeatmapChart(slot, engine) {
   const state = readUrlState('heatmap', DEFAULTS);
-  let table = null;
-  let image = null; // an offscreen canvas holding one pixel per table entry
+  let sample = null; // { key, positions, rows, cols, data }: the displayed rows of the table
+  let image = null; // an offscreen canvas holding one pixel per displayed entry
   let imageData = null;
   let frame = null;
+  let pending = 0; // requestAnimationFrame id of a coalesced update
+  let hovered = null; // { key, position, values }: the hovered row, computed exactly
+  const fullTable = () => engine.sinusoidalEncoding(state.n, state.d, state.base);
   const shell = createChartShell(slot, 'sinusoidal-heatmap', {
     exports: {
       getCanvases: () => [plot.canvas],
       getCsv: () => {
+        const table = fullTable(); // on demand: the CSV has every entry in full precision
         const rows = [];
         for (let r = 0; r < table.rows; r++) rows.push([r, ...table.data.subarray(r * table.cols, (r + 1) * table.cols)]);
         return { header: ['position', ...Array.from({ length: table.cols }, (_, c) => `dim${c}`)], rows };
@@ -29,9 +37,9 @@ export function createSinusoidalHeatmapChart(slot, engine) {
     },
   });
   const controls = {
-    n: numberControl({ name: 'n', label: 'positions n', value: state.n, min: 1, max: 4096, slider: true, onChange: (v) => update({ n: v }) }),
-    d: numberControl({ name: 'd', label: 'dimensions d', value: state.d, min: 2, max: 512, step: 2, even: true, slider: true, onChange: (v) => update({ d: v }) }),
-    base: numberControl({ name: 'base', label: 'base', value: state.base, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1, onChange: (v) => update({ base: v }) }),
+    n: numberControl({ name: 'n', label: 'positions n', value: state.n, min: 1, max: 4096, slider: true, onChange: (v) => request({ n: v }) }),
+    d: numberControl({ name: 'd', label: 'dimensions d', value: state.d, min: 2, max: 512, step: 2, even: true, slider: true, onChange: (v) => request({ d: v }) }),
+    base: numberControl({ name: 'base', label: 'base', value: state.base, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1, onChange: (v) => request({ base: v }) }),
   };
   shell.controls.append(controls.n.element, controls.d.element, controls.base.element);
   const readout = document.createElement('p');
@@ -46,8 +54,7 @@ export function createSinusoidalHeatmapChart(slot, engine) {
       frame = plotFrame(width, height, { left: 56, right: 74 });
       const x = linearScale(0, state.d, frame.x, frame.x + frame.w);
       const y = linearScale(0, state.n, frame.y, frame.y + frame.h);
-      const ratio = window.devicePixelRatio || 1;
-      if (table && image && (image.width !== Math.min(table.cols, Math.round(frame.w * ratio)) || image.height !== Math.min(table.rows, Math.round(frame.h * ratio)))) paint();
+      refresh();
       if (image) {
         ctx.imageSmoothingEnabled = false;
         ctx.drawImage(image, frame.x, frame.y, frame.w, frame.h);
@@ -57,8 +64,8 @@ export function createSinusoidalHeatmapChart(slot, engine) {
         y,
         xTicks: niceTicks(0, state.d - 1, 6).map((v) => v + 0.5),
         yTicks: niceTicks(0, state.n - 1, 6).map((v) => v + 0.5),
-        xTickLabel: (v) => String(v - 0.5),
-        yTickLabel: (v) => (v - 0.5).toLocaleString('en-US'),
+        xTickLabel: (v) => grouped(v - 0.5),
+        yTickLabel: (v) => grouped(v - 0.5),
         grid: false,
         xLabel: 'dimension (left: fast hands, right: slow hands)',
         yLabel: 'position',
@@ -70,26 +77,51 @@ export function createSinusoidalHeatmapChart(slot, engine) {
   shell.plot.append(readout);
 
   plot.canvas.addEventListener('pointermove', (event) => {
-    if (!table || !frame) return;
+    if (!frame) return;
     const rect = plot.canvas.getBoundingClientRect();
     const px = event.clientX - rect.left;
     const py = event.clientY - rect.top;
-    const col = Math.floor(((px - frame.x) / frame.w) * table.cols);
-    const row = Math.floor(((py - frame.y) / frame.h) * table.rows);
-    if (col < 0 || row < 0 || col >= table.cols || row >= table.rows) return;
-    const v = table.data[row * table.cols + col];
+    const col = Math.floor(((px - frame.x) / frame.w) * state.d);
+    const row = Math.floor(((py - frame.y) / frame.h) * state.n);
+    if (col < 0 || row < 0 || col >= state.d || row >= state.n) return;
+    const value = cellValue(row, col);
     const kind = col % 2 === 0 ? 'sin' : 'cos';
-    readout.textContent = `position ${row}, dimension ${col} (${kind} of pair ${col >> 1}): ${v.toFixed(4).replace('-', '\u2212')}`;
+    readout.textContent = `position ${grouped(row)}, dimension ${col} (${kind} of pair ${col >> 1}): ${fixed(value, 4)}`;
   });
 
-  // Paints at most one pixel per device pixel of the plot: a 4,096 × 512 table is sampled
-  // (nearest entry) rather than painted whole and then scaled down.
-  function paint() {
-    const { rows, cols, data } = table;
+  /** The table's entry at (position, dimension), computed for that one row (not read off the sampled picture). */
+  function cellValue(position, dimension) {
+    const key = `${state.d}|${state.base}|${position}`;
+    if (hovered?.key !== key) hovered = { key, values: engine.sinusoidalEncodingRows([position], state.d, state.base).data };
+    return hovered.values[dimension];
+  }
+
+  // The picture's size in device pixels: at most one pixel per table entry each way.
+  function imageSize() {
     const ratio = window.devicePixelRatio || 1;
     const box = frame ?? { w: 600, h: 400 };
-    const w = Math.max(1, Math.min(cols, Math.round(box.w * ratio)));
-    const h = Math.max(1, Math.min(rows, Math.round(box.h * ratio)));
+    return { w: Math.max(1, Math.min(state.d, Math.round(box.w * ratio))), h: Math.max(1, Math.min(state.n, Math.round(box.h * ratio))) };
+  }
+
+  // Recomputes the displayed rows and repaints when the state or the plot's size changed.
+  // Image row y shows position ⌊(y + ½)·n / h⌋, the nearest entry to the pixel's centre, so a
+  // 4,096 × 512 table asks the engine for only as many rows as the plot has device pixels.
+  function refresh() {
+    const { w, h } = imageSize();
+    const key = `${state.n}|${state.d}|${state.base}|${h}`;
+    if (sample?.key !== key) {
+      const positions = new Float64Array(h);
+      for (let y = 0; y < h; y++) positions[y] = Math.floor(((y + 0.5) * state.n) / h);
+      const rows = engine.sinusoidalEncodingRows(positions, state.d, state.base);
+      sample = { key, positions, rows: rows.rows, cols: rows.cols, data: rows.data };
+      paint(w, h);
+    } else if (!image || image.width !== w) {
+      paint(w, h);
+    }
+  }
+
+  function paint(w, h) {
+    const { cols, data } = sample;
     if (!image || image.width !== w || image.height !== h) {
       image = document.createElement('canvas');
       image.width = w;
@@ -102,33 +134,70 @@ export function createSinusoidalHeatmapChart(slot, engine) {
     const colOf = new Int32Array(w);
     for (let x = 0; x < w; x++) colOf[x] = Math.floor(((x + 0.5) * cols) / w);
     for (let y = 0, p = 0; y < h; y++) {
-      const rowStart = Math.floor(((y + 0.5) * rows) / h) * cols;
+      const rowStart = y * cols;
       for (let x = 0; x < w; x++, p++) pixels[p] = lut[((data[rowStart + colOf[x]] + 1) * half + 0.5) | 0];
     }
     image.getContext('2d').putImageData(imageData, 0, 0);
   }
 
+  /** Takes a control's change now and does the work at the next animation frame (several changes in one frame: one recompute). */
+  function request(patch) {
+    Object.assign(state, patch);
+    if (!pending) pending = requestAnimationFrame(flush);
+  }
+
+  /** Does any requested work now (the benchmark and tests call it to time or await a frame's work). */
+  function flush() {
+    if (pending) cancelAnimationFrame(pending);
+    pending = 0;
+    update();
+  }
+
   function update(patch = {}) {
+    if (pending) cancelAnimationFrame(pending);
+    pending = 0;
     Object.assign(state, patch);
     writeUrlState('heatmap', state, DEFAULTS);
-    table = engine.sinusoidalEncoding(state.n, state.d, state.base);
-    paint();
-    plot.redraw();
+    plot.redraw(); // draw() → refresh(): the engine call for the displayed rows, the paint
     const slowest = (2 * Math.PI) / state.base ** (-(state.d - 2) / state.d);
     shell.describe(
-      `Sinusoidal codes for ${state.n.toLocaleString('en-US')} positions and ${state.d} dimensions with base ${state.base.toLocaleString('en-US')}: ` +
-        `the first columns flip colour every few positions (pair 0 repeats every ${(2 * Math.PI).toFixed(1)} positions), ` +
-        `the last pair repeats only every ${Math.round(slowest).toLocaleString('en-US')} positions.`,
+      `Sinusoidal codes for ${grouped(state.n)} positions and ${grouped(state.d)} dimensions with base ${significant(state.base)}: ` +
+        `the first columns flip colour every few positions (pair 0 repeats every ${decimal(2 * Math.PI, 1, 1)} positions), ` +
+        `the last pair repeats only every ${grouped(slowest)} positions.`,
     );
-    const shown = Math.min(table.cols, 8);
-    shell.setData({
-      caption: `Sinusoidal codes, first ${shown} of ${table.cols} dimensions`,
-      columns: ['position', ...Array.from({ length: shown }, (_, c) => `dim ${c}`)],
-      rows: Array.from({ length: Math.min(table.rows, 50) }, (_, r) => [r, ...table.data.subarray(r * table.cols, r * table.cols + shown)]),
-      limit: 50,
-      note: table.rows > 50 ? `Showing positions 0–49 of ${table.rows}; the CSV has the whole table.` : undefined,
+    const shown = Math.min(state.d, 8);
+    const listed = Math.min(state.n, 50);
+    // Built only when the Data view is open: the full table's first rows (sinusoidalEncoding
+    // computes each row the same way whatever n is, so these are rows 0–49 of the n-row table).
+    shell.setData(() => {
+      const table = engine.sinusoidalEncoding(listed, state.d, state.base);
+      return {
+        caption: `Sinusoidal codes, first ${shown} of ${state.d} dimensions`,
+        columns: ['position', ...Array.from({ length: shown }, (_, c) => `dim ${c}`)],
+        rows: Array.from({ length: listed }, (_, r) => [r, ...table.data.subarray(r * table.cols, r * table.cols + shown)]),
+        limit: 50,
+        note: state.n > 50 ? `Showing positions 0–49 of ${grouped(state.n)}; the CSV has the whole table.` : undefined,
+      };
     });
   }
   update();
-  return { update, controls, destroy: () => { plot.destroy(); shell.destroy(); }, get state() { return { ...state }; }, get values() { return table; } };
+  return {
+    update,
+    flush,
+    controls,
+    cellValue,
+    destroy: () => {
+      if (pending) cancelAnimationFrame(pending);
+      plot.destroy();
+      shell.destroy();
+    },
+    get state() {
+      return { ...state };
+    },
+    /** The displayed rows: { positions, rows, cols, data } (the whole table is fullTable(), on demand). */
+    get values() {
+      return sample;
+    },
+    fullTable,
+  };
 }
