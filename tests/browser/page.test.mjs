@@ -8,10 +8,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../web/build/serve.mjs';
+import { LAUNCH, dist, repo, singleFile } from './helpers.mjs';
 
-const repo = new URL('../../', import.meta.url).pathname;
-const dist = process.env.POSITIONAL_DIST ?? join(repo, 'dist');
-const singleFile = process.env.POSITIONAL_SINGLE_FILE ?? join(dist, '..', 'dist-single', 'positional-lesson.html');
 const lessonSource = readFileSync(join(repo, 'web', 'lesson', 'lesson.md'), 'utf8');
 
 // ---- what the lesson source says the page must contain (read independently of the builder) ----
@@ -68,11 +66,6 @@ const LESSON_PRINTS = {
   'ntk.slowest-after': '1.44 × 10⁻⁵',
   'ntk.slowdown': '8',
   'extension.raw-over-band': '8',
-};
-
-const LAUNCH = {
-  executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
 };
 
 let browser;

@@ -3,6 +3,7 @@
 // and dist-single/positional-lesson.html (everything inlined, works from file:// offline).
 //   node web/build/build-site.mjs --engine-dir <wasm build dir> --out <dist dir> [--single-out <file>]
 //                                 [--allow-missing-engine]
+import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +11,7 @@ import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { hoistInlineStyles, renderLesson } from './render-lesson.mjs';
 import { extractCppSnippets } from './cpp-snippets.mjs';
+import { CONTENT_SECURITY_POLICY } from './serve.mjs';
 
 const require = createRequire(import.meta.url);
 const WEB = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -68,8 +70,47 @@ function fillTemplate(template, slots) {
 
 const escapeAttr = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
-function renderPage(lesson, bodyHtml, head, scripts) {
+/**
+ * The served page's policy as a meta tag: the header's directives less frame-ancestors, which a
+ * meta tag cannot carry (browsers ignore it there and warn). The page keeps its policy when it is
+ * saved or hosted somewhere that sends no header.
+ */
+export function metaPolicy(policy = CONTENT_SECURITY_POLICY) {
+  return policy
+    .split(';')
+    .map((d) => d.trim())
+    .filter((d) => d && !d.startsWith('frame-ancestors'))
+    .join('; ');
+}
+
+/** A CSP hash source for an inline element's text: 'sha256-<base64>'. */
+export function cspHash(text) {
+  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+}
+
+/**
+ * The single file's policy: from file:// 'self' names nothing useful, so each inline script and
+ * style is allowed by its hash and nothing else loads (fonts and images are data: URLs inside).
+ */
+export function singleFilePolicy({ scripts, styles }) {
+  return [
+    "default-src 'none'",
+    `script-src ${scripts.map(cspHash).join(' ')} 'wasm-unsafe-eval'`,
+    `style-src ${styles.map(cspHash).join(' ')}`,
+    'font-src data:',
+    // The engine's loader fetches its own inlined wasm (a data: URL) before decoding it by hand.
+    'connect-src data:',
+    'img-src data: blob:',
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "require-trusted-types-for 'script'",
+  ].join('; ');
+}
+
+function renderPage(lesson, bodyHtml, head, scripts, policy) {
   return fillTemplate(readFileSync(join(WEB, 'lesson', 'page.html'), 'utf8'), {
+    csp: `<meta http-equiv="Content-Security-Policy" content="${escapeAttr(policy)}">`,
     title: lesson.title,
     titleHtml: lesson.titleHtml,
     summary: escapeAttr(lesson.summaryText),
@@ -93,6 +134,12 @@ export function buildLesson() {
   const [header, body, toc] = html.split(marker);
   lesson.tocHtml = toc;
   return { lesson, parts: { header, body }, hoistedCss: css };
+}
+
+/** The page's own modules (web/js/*.js, main.js first), less the classic theme script and the boot module. */
+function pageModules() {
+  const skip = new Set(['theme-init.js', 'engine-boot.js', 'main.js']);
+  return ['main.js', ...readdirSync(join(WEB, 'js')).filter((f) => f.endsWith('.js') && !skip.has(f)).sort()];
 }
 
 function copyDir(from, to) {
@@ -127,8 +174,10 @@ async function buildSingleFile({ engineDir, singleOut, css, lesson, parts }) {
   const fontsDir = join(dirname(require.resolve('katex/dist/katex.min.css')), 'fonts');
   const inlinedCss = css.replace(/url\(\.\.\/fonts\/([\w-]+\.woff2)\)/g, (_, file) => `url(data:font/woff2;base64,${readFileSync(join(fontsDir, file)).toString('base64')})`);
   const themeInit = readFileSync(join(WEB, 'js', 'theme-init.js'), 'utf8');
-  const head = `<style>\n${inlinedCss}\n</style>\n<script>\n${themeInit}\n</script>`;
-  const html = renderPage(lesson, parts, head, `<script type="module">\n${js}\n</script>`);
+  const [styleText, themeText, moduleText] = [`\n${inlinedCss}\n`, `\n${themeInit}\n`, `\n${js}\n`];
+  const head = `<style>${styleText}</style>\n<script>${themeText}</script>`;
+  const policy = singleFilePolicy({ scripts: [themeText, moduleText], styles: [styleText] });
+  const html = renderPage(lesson, parts, head, `<script type="module">${moduleText}</script>`, policy);
   mkdirSync(dirname(singleOut), { recursive: true });
   writeFileSync(singleOut, html);
 }
@@ -153,18 +202,17 @@ async function main() {
   for (const f of ENGINE_FILES.slice(0, 2)) if (!missing.includes(f)) cpSync(join(opts.engineDir, f), join(opts.out, f));
 
   const head = [
-    '<link rel="stylesheet" href="css/site.css">',
+    // The theme script first: a classic script after a stylesheet waits for it, and would hold the parser.
     '<script src="js/theme-init.js"></script>',
+    '<link rel="stylesheet" href="css/site.css">',
     '<script type="module" async src="js/engine-boot.js"></script>',
     '<link rel="preload" href="engine.wasm" as="fetch" type="application/wasm" crossorigin>',
-    '<link rel="modulepreload" href="js/main.js">',
-    '<link rel="modulepreload" href="js/engine.js">',
-    '<link rel="modulepreload" href="js/engine-source.js">',
-    '<link rel="modulepreload" href="js/live-values.js">',
-    '<link rel="modulepreload" href="js/format.js">',
+    // Every module main.js loads before the live numbers (all of web/js/ but the charts), named in
+    // <head>: the preload scanner would otherwise see main.js only after 200 KB of lesson HTML.
+    ...pageModules().map((f) => `<link rel="modulepreload" href="js/${f}">`),
     '<link rel="modulepreload" href="engine.mjs">',
   ].join('\n');
-  writeFileSync(join(opts.out, 'index.html'), renderPage(lesson, parts, head, '<script type="module" src="js/main.js"></script>'));
+  writeFileSync(join(opts.out, 'index.html'), renderPage(lesson, parts, head, '<script type="module" src="js/main.js"></script>', metaPolicy()));
   const manifest = {
     liveNames: [...lesson.liveNames].sort(),
     diagrams: lesson.diagramIds,

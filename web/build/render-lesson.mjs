@@ -100,7 +100,21 @@ function createMarkdown(context) {
   const md = new MarkdownIt({ html: true, linkify: false, typographer: false });
   mathPlugin(md, context.katexErrors);
   markerPlugin(md, context);
-  md.renderer.rules.table_open = () => '<div class="table-wrap" role="region" aria-label="Table" tabindex="0"><table>\n';
+  const tableLabels = new Map();
+  // Each table's scroll box is a named region (landmark names must differ): named by its columns.
+  md.renderer.rules.table_open = (tokens, idx) => {
+    const headers = [];
+    for (let i = idx + 1; i < tokens.length && tokens[i].type !== 'thead_close'; i++) {
+      if (tokens[i].type === 'inline') headers.push(tokens[i].content.replace(/[*`$\\]/g, '').trim());
+    }
+    let heading = '';
+    for (let i = idx - 1; i >= 0 && !heading; i--) if (tokens[i].type === 'heading_open') heading = tokens[i + 1].content.replace(/\s*\{#[^}]*\}\s*$/, '').replace(/[*`$\\]/g, '').trim();
+    const base = `Table: ${headers.filter(Boolean).join(', ') || 'lesson table'}${heading ? ` (${heading})` : ''}`;
+    const seen = (tableLabels.get(base) ?? 0) + 1;
+    tableLabels.set(base, seen);
+    const label = seen > 1 ? `${base}, ${seen}` : base;
+    return `<div class="table-wrap" role="region" aria-label="${escapeXml(label)}" tabindex="0"><table>\n`;
+  };
   md.renderer.rules.table_close = () => '</table></div>\n';
   md.renderer.rules.fence = (tokens, idx) => renderFence(tokens[idx], context, md);
   const defaultLink = md.renderer.rules.link_open ?? ((t, i, o, e, self) => self.renderToken(t, i, o));
@@ -137,7 +151,8 @@ function renderFence(token, context, md) {
   if (lang === 'python') return renderSnippet(token.content, Object.fromEntries(args.map((a) => a.split('='))), context);
   const language = hljs.getLanguage(lang) ? lang : 'plaintext';
   const body = language === 'plaintext' ? escapeXml(token.content) : hljs.highlight(token.content, { language }).value;
-  return `<pre><code class="hljs language-${language}">${body}</code></pre>\n`;
+  // tabindex: a code block that scrolls sideways must be reachable from the keyboard.
+  return `<pre tabindex="0" role="region" aria-label="Code"><code class="hljs language-${language}">${body}</code></pre>\n`;
 }
 
 // The claim after "# → " in each line becomes a span the page compares with the engine.

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // A tiny static server for the built lesson: 127.0.0.1 only, the page's strict CSP as a header,
-// correct MIME types (application/wasm, text/javascript for .mjs), no directory listings, and no
-// path outside the root.  node web/build/serve.mjs --root dist --port 8000
+// correct MIME types (application/wasm, text/javascript for .mjs), gzip as static hosts send it,
+// no directory listings, and no path outside the root.  node web/build/serve.mjs --root dist --port 8000
 import { createServer } from 'node:http';
-import { createReadStream, realpathSync, statSync } from 'node:fs';
+import { createReadStream, readFileSync, realpathSync, statSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { extname, join, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +36,21 @@ const MIME = {
   '.txt': 'text/plain; charset=utf-8',
   '.ico': 'image/x-icon',
 };
+
+// Text, JSON and wasm shrink 3–7× under gzip (fonts are compressed already).
+const COMPRESSIBLE = /^(text\/|application\/(json|wasm)|image\/svg)/;
+const gzipCache = new Map();
+
+/** The gzip bytes of `path`, computed once per version of the file (size and mtime). */
+function gzipped(path, stat) {
+  const key = `${path}\0${stat.size}\0${stat.mtimeMs}`;
+  let bytes = gzipCache.get(key);
+  if (!bytes) {
+    bytes = gzipSync(readFileSync(path), { level: 6 });
+    gzipCache.set(key, bytes);
+  }
+  return bytes;
+}
 
 function send(res, status, text) {
   res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Security-Policy': CONTENT_SECURITY_POLICY });
@@ -75,13 +91,20 @@ function handler(root) {
       return send(res, 404, 'Not found\n');
     }
     if (!stat.isFile()) return send(res, 404, 'Not found\n');
-    res.writeHead(200, {
-      'Content-Type': MIME[extname(path).toLowerCase()] ?? 'application/octet-stream',
-      'Content-Length': stat.size,
+    const type = MIME[extname(path).toLowerCase()] ?? 'application/octet-stream';
+    const headers = {
+      'Content-Type': type,
       'Content-Security-Policy': CONTENT_SECURITY_POLICY,
       'X-Content-Type-Options': 'nosniff',
       'Cache-Control': 'no-cache',
-    });
+      Vary: 'Accept-Encoding',
+    };
+    const gzip = COMPRESSIBLE.test(type) && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '') ? gzipped(path, stat) : null;
+    if (gzip) {
+      res.writeHead(200, { ...headers, 'Content-Encoding': 'gzip', 'Content-Length': gzip.length });
+      return res.end(req.method === 'HEAD' ? undefined : gzip);
+    }
+    res.writeHead(200, { ...headers, 'Content-Length': stat.size });
     if (req.method === 'HEAD') return res.end();
     createReadStream(path).pipe(res);
   };

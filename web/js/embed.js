@@ -29,18 +29,32 @@ export function applyEmbed(id) {
     const note = document.createElement('p');
     note.className = 'embed-missing';
     note.textContent = `This lesson has no section or figure with the id "${id}".`;
-    main.replaceChildren(note);
+    const heading = document.createElement('h1');
+    heading.className = 'visually-hidden';
+    heading.textContent = document.title;
+    main.replaceChildren(heading, note);
   } else {
     target.classList.add('embed-target');
     for (let node = target; node && node !== main; node = node.parentElement) {
       node.classList.add('embed-path');
       for (const sibling of node.parentElement.children) {
-        if (sibling !== node) sibling.classList.add('embed-hidden');
+        if (sibling === node) continue;
+        sibling.classList.add('embed-hidden');
+        // The headings above the piece stay for screen readers (h1 → h2 → … → the piece's own),
+        // hidden from view, so the frame's outline starts at the top and skips no level.
+        const heading = sibling.matches('h1, h2, h3, h4') ? sibling : sibling.matches('.lesson-header') ? sibling.querySelector('h1') : null;
+        if (heading) {
+          sibling.classList.remove('embed-hidden');
+          for (const child of sibling.children) if (child !== heading) child.classList.add('embed-hidden');
+          heading.classList.add('visually-hidden');
+          for (const link of heading.querySelectorAll('a')) link.tabIndex = -1;
+        }
       }
     }
     // A level that is switched off must not hide the embedded piece.
     root.dataset.levelView = 'all';
   }
+
   postHeight();
   new ResizeObserver(postHeight).observe(document.body);
   addEventListener('load', postHeight);

@@ -5,6 +5,7 @@ import { computeEngineResults, liveText, LIVE_QUANTITIES } from './live-values.j
 import { SNIPPET_CHECKS } from './snippet-checks.js';
 import { setupLevelSwitch, setupPrint, setupTabs, setupThemeToggle, setupWalkthrough } from './controls.js';
 import { applyEmbed, embedTarget, postHeight } from './embed.js';
+import { keepScrollersFocusable } from './scroll-regions.js';
 
 const UNAVAILABLE = '—';
 const UNAVAILABLE_TITLE = 'This number is computed by the lesson’s engine, which could not run in this browser.';
@@ -98,6 +99,32 @@ function noteChartsUnavailable() {
   }
 }
 
+/**
+ * Lets the sections lesson.css skipped while the page loaded be laid out one per frame (laying
+ * out all 200 KB at once is one long task that blocks input). Each section's formulas are checked
+ * for sideways scrolling a frame later, once the browser has laid it out, so the check forces no
+ * layout of its own. Then clears is-loading.
+ */
+function finishLoading(root) {
+  const sections = [...document.querySelectorAll('section.lesson-section')];
+  let next = 0;
+  let previous = null;
+  const step = () => {
+    if (previous) {
+      const formulas = [...previous.querySelectorAll('.math-display')].filter((m) => m.closest('section.lesson-section') === previous);
+      keepScrollersFocusable(formulas, 'Formula (scrolls sideways)');
+    }
+    previous = sections[next++] ?? null;
+    if (previous) {
+      previous.dataset.laidOut = '';
+      requestAnimationFrame(step);
+    } else {
+      root.classList.remove('is-loading');
+    }
+  };
+  requestAnimationFrame(step);
+}
+
 async function start() {
   let engine = null;
   let results = null;
@@ -122,6 +149,7 @@ async function start() {
     else if (mismatches) showBanner('A code snippet’s printed result differs from what the engine computes; see the ✗ mark.');
     root.dataset.liveState = failed.size ? 'partial' : 'ready';
   }
+  finishLoading(root);
   window.positionalLesson = { engine, results };
   dispatchEvent(new CustomEvent('positional-lesson:ready', { detail: { engine, failed: [...failed] } }));
   if (engine) await mountChartsSafely(engine);

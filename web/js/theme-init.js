@@ -8,4 +8,6 @@
     // Storage may be unavailable (file://, privacy settings): the system theme applies.
   }
   if (/[?&]embed=/.test(location.search)) document.documentElement.classList.add('embed');
+  // Cleared by main.js once the live numbers are in and every section is laid out (see lesson.css).
+  document.documentElement.classList.add('is-loading');
 })();

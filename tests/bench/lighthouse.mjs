@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+// Lighthouse on the served lesson (a benchmark, not a test): desktop and mobile presets, the four
+// category scores, the key metrics and every audit that kept a category below 100, written to
+// tests/bench/results/lighthouse.json. Uses Debian's Chromium (CHROME_PATH, default /usr/bin/chromium).
+//   node tests/bench/lighthouse.mjs [--dist dist] [--runs 3] [--out tests/bench/results/lighthouse.json]
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import lighthouse from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import * as chromeLauncher from 'chrome-launcher';
+import { startServer } from '../../web/build/serve.mjs';
+
+const repo = new URL('../../', import.meta.url).pathname;
+const { values } = parseArgs({
+  options: {
+    dist: { type: 'string', default: process.env.POSITIONAL_DIST ?? join(repo, 'dist') },
+    runs: { type: 'string', default: '3' },
+    out: { type: 'string', default: join(repo, 'tests', 'bench', 'results', 'lighthouse.json') },
+  },
+});
+const runs = Number(values.runs);
+if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got ${values.runs}`);
+
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
+const METRICS = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index', 'interactive', 'server-response-time'];
+const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const PRESETS = { desktop: desktopConfig, mobile: undefined }; // undefined: Lighthouse's default (mobile) config
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** The audits that cost a category points: weight > 0 and score < 1 (or a failing binary audit). */
+function shortfalls(lhr, category) {
+  return lhr.categories[category].auditRefs
+    .filter((ref) => ref.weight > 0)
+    .map((ref) => lhr.audits[ref.id])
+    .filter((a) => a.score !== null && a.score < 1)
+    .map((a) => ({ id: a.id, score: a.score, displayValue: a.displayValue ?? null }));
+}
+
+const server = await startServer({ root: values.dist, port: 0 });
+const chrome = await chromeLauncher.launch({ chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', chromeFlags: CHROME_FLAGS });
+const results = {};
+try {
+  for (const [preset, config] of Object.entries(PRESETS)) {
+    const samples = [];
+    for (let i = 0; i < runs; i++) {
+      const { lhr } = await lighthouse(server.url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES }, config);
+      if (lhr.runtimeError) throw new Error(`${preset}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+      samples.push(lhr);
+    }
+    const scores = Object.fromEntries(CATEGORIES.map((c) => [c, median(samples.map((l) => Math.round(l.categories[c].score * 100)))]));
+    const metrics = Object.fromEntries(METRICS.map((m) => [m, { median: median(samples.map((l) => l.audits[m]?.numericValue ?? NaN)), unit: samples[0].audits[m]?.numericUnit ?? null }]));
+    const below = {};
+    for (const c of CATEGORIES) {
+      const seen = new Map();
+      for (const l of samples) for (const s of shortfalls(l, c)) seen.set(s.id, s);
+      if (seen.size) below[c] = [...seen.values()];
+    }
+    results[preset] = { scores, perRun: samples.map((l) => Object.fromEntries(CATEGORIES.map((c) => [c, Math.round(l.categories[c].score * 100)]))), metrics, shortfalls: below, lighthouseVersion: samples[0].lighthouseVersion };
+    console.log(`${preset}: ${CATEGORIES.map((c) => `${c} ${scores[c]}`).join(', ')}; LCP ${Math.round(metrics['largest-contentful-paint'].median)} ms, TBT ${Math.round(metrics['total-blocking-time'].median)} ms`);
+    for (const [c, list] of Object.entries(below)) console.log(`  ${c} below 100: ${list.map((s) => `${s.id}${s.displayValue ? ` (${s.displayValue})` : ''}`).join(', ')}`);
+  }
+} finally {
+  await chrome.kill();
+  await server.close();
+}
+
+const out = {
+  measuredAt: new Date().toISOString(),
+  runs,
+  chrome: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+  note: 'Served from 127.0.0.1 by web/build/serve.mjs on a shared 2-core machine; scores are medians of the runs. Mobile uses Lighthouse\'s simulated slow-4G/4x-CPU throttling, desktop its desktop preset.',
+  ...results,
+};
+mkdirSync(join(values.out, '..'), { recursive: true });
+writeFileSync(values.out, `${JSON.stringify(out, null, 2)}\n`);
+console.log(`written to ${values.out}`);

@@ -1,0 +1,219 @@
+// Accessibility tests of the built lesson: axe-core (WCAG 2.0/2.1 A and AA) on the whole page in
+// the light and dark themes at phone and desktop widths and in embed mode, with every chart mounted
+// and every disclosure open; plus checks axe cannot make: every control and chart has a name, every
+// chart a data table, focus is visible, reduced motion is honoured and formulas carry MathML.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { AxeBuilder } from '@axe-core/playwright';
+import { mountAllCharts, openPage, startSite, twoFrames } from './helpers.mjs';
+
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+let site;
+before(async () => {
+  site = await startSite();
+});
+after(async () => site?.close());
+
+/** Opens every <details> (answers, contents, chart data tables) so axe sees what they hide. */
+async function openEverything(page) {
+  await mountAllCharts(page);
+  await page.evaluate(() => document.querySelectorAll('details:not([open])').forEach((d) => (d.open = true)));
+  await twoFrames(page);
+  await page.waitForTimeout(100);
+}
+
+/**
+ * axe's violations on the page as readable lines (rule, impact, first few offending elements).
+ * skipKatexGlyphs leaves out KaTeX's visual layer (.katex-html: aria-hidden spans, about half of the
+ * page's elements, most of axe's time), for views that differ from a full run only in colours or
+ * width; katexLayerSound() then checks what axe would have checked there.
+ */
+async function axeViolations(page, { skipKatexGlyphs = false } = {}) {
+  // Only violations come back with their nodes: passes on ~7,000 elements would be serialised for nothing.
+  let builder = new AxeBuilder({ page }).withTags(WCAG_TAGS).options({ resultTypes: ['violations'] });
+  if (skipKatexGlyphs) {
+    builder = builder.exclude('.katex-html');
+    assert.deepEqual(await page.evaluate(katexLayerSound), { focusable: 0, ownColour: 0, notHidden: 0 });
+  }
+  const { violations } = await builder.analyze();
+  return violations.map((v) => `${v.id} (${v.impact}, ${v.nodes.length}): ${v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')} — ${n.failureSummary.split('\n').slice(1).join(' ').trim()}`).join(' | ')}`);
+}
+
+/**
+ * In-page: KaTeX's visual layer is hidden from assistive technology, holds nothing focusable, and
+ * draws in the colour of the text around it (the lesson uses no \\color), so its contrast is the
+ * contrast axe measures on that text.
+ */
+function katexLayerSound() {
+  const layers = [...document.querySelectorAll('.katex-html')];
+  let focusable = 0;
+  let ownColour = 0;
+  for (const layer of layers) {
+    const colour = getComputedStyle(layer.closest('.katex')).color;
+    for (const el of layer.querySelectorAll('*')) {
+      if (el.matches('a[href], button, input, select, textarea, [tabindex]')) focusable++;
+      if (el.getClientRects().length && el.textContent.trim() && getComputedStyle(el).color !== colour) ownColour++;
+    }
+  }
+  return { focusable, ownColour, notHidden: layers.filter((l) => l.getAttribute('aria-hidden') !== 'true').length };
+}
+
+describe('axe finds no WCAG 2.1 A/AA violation', () => {
+  const views = [
+    // The first view runs every rule on every element; the others skip KaTeX's glyph layer (see axeViolations).
+    { name: 'light theme, 1280 px', viewport: { width: 1280, height: 900 }, colorScheme: 'light', full: true },
+    { name: 'dark theme (system setting), 1280 px', viewport: { width: 1280, height: 900 }, colorScheme: 'dark' },
+    { name: 'light theme, 360 px', viewport: { width: 360, height: 780 }, colorScheme: 'light' },
+    { name: 'dark theme (toggle), 360 px', viewport: { width: 360, height: 780 }, colorScheme: 'light', toggle: true },
+  ];
+  for (const view of views) {
+    test(view.name, async () => {
+      const { page, context, problems } = await openPage(site.browser, site.server.url, { viewport: view.viewport, contextOptions: { colorScheme: view.colorScheme } });
+      if (view.toggle) await page.click('[data-theme-toggle]');
+      await openEverything(page);
+      const theme = await page.evaluate(() => document.querySelector('[data-theme-toggle] .theme-label').textContent);
+      assert.equal(theme, view.colorScheme === 'dark' || view.toggle ? 'Dark' : 'Light');
+      assert.deepEqual(await axeViolations(page, { skipKatexGlyphs: !view.full }), []);
+      assert.deepEqual(problems, []);
+      await context.close();
+    });
+  }
+
+  test('embed mode (a chart and a section), light and dark', async () => {
+    const { page: probe, context: probeContext } = await openPage(site.browser, site.server.url);
+    const ids = await probe.evaluate(() => [document.querySelector('figure.chart-slot[id]').id, document.querySelector('section.lesson-section[id] section.lesson-section[id]')?.id ?? document.querySelector('section.lesson-section[id]').id]);
+    await probeContext.close();
+    for (const id of ids) {
+      for (const colorScheme of ['light', 'dark']) {
+        const { page, context, problems } = await openPage(site.browser, `${site.server.url}?embed=${id}`, { viewport: { width: 700, height: 600 }, contextOptions: { colorScheme } });
+        await openEverything(page);
+        assert.ok(await page.evaluate((target) => document.querySelector('.embed-target')?.id === target, id), `${id} is embedded`);
+        assert.deepEqual(await axeViolations(page), [], `embed=${id}, ${colorScheme}`);
+        assert.deepEqual(problems, []);
+        await context.close();
+      }
+    }
+  });
+});
+
+describe('what axe does not check', () => {
+  let page;
+  let context;
+  let problems;
+  before(async () => {
+    ({ page, context, problems } = await openPage(site.browser, site.server.url));
+    await openEverything(page);
+  });
+  after(async () => context.close());
+
+  test('every control and every chart canvas has an accessible name (as the browser computes it)', async () => {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('DOM.enable');
+    await cdp.send('Accessibility.enable');
+    const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+    const selector = 'input:not([type=hidden]), select, textarea, button, summary, [role="tab"], a[href], canvas, [tabindex]:not([tabindex="-1"])';
+    const { nodeIds } = await cdp.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector });
+    assert.ok(nodeIds.length > 50, `${nodeIds.length} controls found`);
+    const unnamed = [];
+    const counts = {};
+    for (const nodeId of nodeIds) {
+      const { nodes } = await cdp.send('Accessibility.getPartialAXTree', { nodeId, fetchRelatives: false });
+      const node = nodes[0];
+      const role = node?.role?.value ?? '?';
+      counts[role] = (counts[role] ?? 0) + 1;
+      if (node?.ignored) continue; // hidden (a closed tab panel, a switched-off level): not exposed
+      if (!(node?.name?.value ?? '').trim()) {
+        const { outerHTML } = await cdp.send('DOM.getOuterHTML', { nodeId });
+        unnamed.push(`${role}: ${outerHTML.slice(0, 120)}`);
+      }
+    }
+    assert.deepEqual(unnamed, []);
+    assert.ok(counts.image > 0 || counts.img > 0, `the chart canvases are exposed as images: ${JSON.stringify(counts)}`);
+    await cdp.detach();
+  });
+
+  test('every chart with a canvas offers its numbers as a data table', async () => {
+    const charts = await page.evaluate(() =>
+      [...document.querySelectorAll('[data-chart]')]
+        .filter((slot) => slot.querySelector('canvas'))
+        .map((slot) => {
+          const tables = [...slot.querySelectorAll('table')];
+          return {
+            id: slot.dataset.chart,
+            canvases: slot.querySelectorAll('canvas').length,
+            // An image, or an interactive widget (a draggable clock is a slider), with a descriptive name.
+            labelled: [...slot.querySelectorAll('canvas')].every((c) => ['img', 'slider'].includes(c.getAttribute('role')) && (c.getAttribute('aria-label') ?? '').length > 10),
+            tables: tables.length,
+            captioned: tables.every((t) => t.caption?.textContent.trim().length > 0),
+            headers: tables.every((t) => t.querySelectorAll('th[scope="col"]').length > 0),
+            rows: tables.reduce((n, t) => n + t.tBodies[0]?.rows.length ?? 0, 0),
+          };
+        }),
+    );
+    assert.ok(charts.length > 0, 'the page has charts');
+    for (const c of charts) {
+      assert.ok(c.labelled, `${c.id}: every canvas is an image (or slider) with a descriptive label`);
+      assert.ok(c.tables > 0, `${c.id}: a data table stands beside the canvas`);
+      assert.ok(c.captioned && c.headers && c.rows > 0, `${c.id}: the table has a caption, column headers and rows`);
+    }
+  });
+
+  test('focus is visible: a :focus-visible style exists and keyboard focus shows an outline', async () => {
+    const rule = await page.evaluate(() => [...document.styleSheets].some((sheet) => [...sheet.cssRules].some((r) => r.selectorText?.includes(':focus-visible') && /outline|box-shadow/.test(r.cssText))));
+    assert.ok(rule, 'a :focus-visible rule draws an outline or shadow');
+    await page.evaluate(() => {
+      document.activeElement?.blur();
+      window.scrollTo(0, 0);
+    });
+    const seen = [];
+    for (let i = 0; i < 25; i++) {
+      await page.keyboard.press('Tab');
+      const focus = await page.evaluate(() => {
+        const el = document.activeElement;
+        const css = getComputedStyle(el);
+        return {
+          what: el.outerHTML.slice(0, 80),
+          visible: el.matches(':focus-visible'),
+          outline: css.outlineStyle !== 'none' && parseFloat(css.outlineWidth) >= 2,
+          shadow: css.boxShadow !== 'none',
+        };
+      });
+      seen.push(focus);
+    }
+    const bare = seen.filter((f) => !f.what.startsWith('<body') && !(f.visible && (f.outline || f.shadow)));
+    assert.deepEqual(bare, [], 'every element reached by Tab shows a focus ring');
+    assert.ok(new Set(seen.map((f) => f.what)).size >= 10, 'Tab moves through the page');
+  });
+
+  test('KaTeX formulas carry MathML for screen readers', async () => {
+    const math = await page.evaluate(() => ({ katex: document.querySelectorAll('.katex').length, mathml: document.querySelectorAll('.katex-mathml math').length, hidden: document.querySelectorAll('.katex-html[aria-hidden="true"]').length }));
+    assert.ok(math.katex > 50);
+    assert.equal(math.mathml, math.katex, 'one MathML tree per formula');
+    assert.equal(math.hidden, math.katex, 'the visual HTML is hidden from screen readers, so formulas are not read twice');
+    assert.deepEqual(problems, []);
+  });
+});
+
+test('prefers-reduced-motion: no transition, animation or smooth scrolling', async () => {
+  const { page, context, problems } = await openPage(site.browser, site.server.url, { contextOptions: { reducedMotion: 'reduce' } });
+  await openEverything(page);
+  const moving = await page.evaluate(() => {
+    const seconds = (list) => Math.max(...list.split(',').map((t) => parseFloat(t) * (t.trim().endsWith('ms') ? 0.001 : 1)));
+    const out = [];
+    for (const el of [document.documentElement, ...document.querySelectorAll('body, body *')]) {
+      for (const pseudo of [null, '::before', '::after']) {
+        const css = getComputedStyle(el, pseudo);
+        const transition = seconds(css.transitionDuration) + seconds(css.transitionDelay);
+        const animation = css.animationName !== 'none' ? seconds(css.animationDuration) : 0;
+        if (transition > 0 || animation > 0) out.push(`${el.localName}.${el.className}${pseudo ?? ''}: transition ${css.transitionDuration}, animation ${css.animationName} ${css.animationDuration}`);
+      }
+    }
+    return { out, scroll: getComputedStyle(document.documentElement).scrollBehavior, matches: matchMedia('(prefers-reduced-motion: reduce)').matches };
+  });
+  assert.equal(moving.matches, true);
+  assert.deepEqual(moving.out, []);
+  assert.equal(moving.scroll, 'auto');
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -1,0 +1,332 @@
+// Security tests of the built lesson: the strict Content-Security-Policy (header and meta tag,
+// Trusted Types included) is present and enforced, nothing on the page breaks it while every
+// control is used, hostile text typed into any field stays text, no request leaves the page's
+// origin, and the single-file build runs under its own hash-based policy from file://.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { dist, discoverControls, exerciseControls, mountAllCharts, openPage, repo, singleFile, startSite, twoFrames } from './helpers.mjs';
+
+const HOSTILE = JSON.parse(readFileSync(join(repo, 'tests', 'fixtures', 'hostile-inputs.json'), 'utf8')).inputs;
+
+/** The policy the site promises, directive by directive (frame-ancestors only in the header). */
+const EXPECTED_POLICY = {
+  'default-src': ["'self'"],
+  'script-src': ["'self'", "'wasm-unsafe-eval'"],
+  'style-src': ["'self'"],
+  'img-src': ["'self'", 'data:', 'blob:'],
+  'object-src': ["'none'"],
+  'base-uri': ["'none'"],
+  'frame-ancestors': ['*'],
+  'require-trusted-types-for': ["'script'"],
+};
+
+/** A policy string as { directive: [sources] }. */
+function parsePolicy(text) {
+  const out = {};
+  for (const part of text.split(';')) {
+    const [name, ...sources] = part.trim().split(/\s+/);
+    if (name) out[name.toLowerCase()] = sources;
+  }
+  return out;
+}
+
+/** Every file under `dir` (recursively) whose name ends with one of `exts`. */
+function filesUnder(dir, exts) {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && exts.some((x) => e.name.endsWith(x)))
+    .map((e) => join(e.parentPath ?? e.path, e.name));
+}
+
+// Elements that typed text must never turn into, and attributes that would run script.
+const DANGEROUS_TAGS = ['script', 'img', 'svg', 'math', 'iframe', 'frame', 'object', 'embed', 'link', 'style', 'meta', 'base', 'form', 'video', 'audio', 'source', 'template', 'animate', 'set', 'marquee', 'portal'];
+
+/** In-page: starts recording any dangerous element or script-bearing attribute added to the DOM. */
+function watchForInjection(tags) {
+  window.__injected = [];
+  const check = (el) => {
+    if (el.nodeType !== 1) return;
+    for (const node of [el, ...el.querySelectorAll('*')]) {
+      const name = node.localName.toLowerCase();
+      if (tags.includes(name)) window.__injected.push(`<${name}> added in ${node.parentElement?.className || node.parentElement?.localName}`);
+      for (const attr of node.attributes) {
+        if (/^on/i.test(attr.name) || /^\s*(javascript|data|vbscript):/i.test(attr.value)) window.__injected.push(`${name}[${attr.name}="${attr.value.slice(0, 40)}"]`);
+      }
+    }
+  };
+  new MutationObserver((records) => {
+    for (const r of records) {
+      for (const n of r.addedNodes) check(n);
+      if (r.type === 'attributes' && r.target.nodeType === 1) {
+        const value = r.target.getAttribute(r.attributeName) ?? '';
+        if (/^on/i.test(r.attributeName) || (/^(href|src|action|formaction|data|srcdoc|xlink:href)$/i.test(r.attributeName) && /^\s*(javascript|data|vbscript):/i.test(value))) {
+          window.__injected.push(`${r.target.localName}[${r.attributeName}="${value.slice(0, 40)}"] set`);
+        }
+      }
+    }
+  }).observe(document.documentElement, { childList: true, subtree: true, attributes: true });
+}
+
+let site;
+before(async () => {
+  site = await startSite();
+});
+after(async () => site?.close());
+
+describe('the policy', () => {
+  test('the server sends it as a header on every response, and index.html carries it as a meta tag', async () => {
+    for (const path of ['', 'index.html', 'js/main.js', 'engine.mjs', 'engine.wasm', 'css/site.css', 'no-such-file']) {
+      const response = await fetch(`${site.server.url}${path}`);
+      await response.arrayBuffer();
+      assert.deepEqual(parsePolicy(response.headers.get('content-security-policy') ?? ''), EXPECTED_POLICY, `header of /${path}`);
+    }
+    const html = readFileSync(join(dist, 'index.html'), 'utf8');
+    const metas = [...html.matchAll(/<meta http-equiv="Content-Security-Policy" content="([^"]*)">/gi)];
+    assert.equal(metas.length, 1, 'one CSP meta tag');
+    const { 'frame-ancestors': _, ...metaExpected } = EXPECTED_POLICY;
+    assert.deepEqual(parsePolicy(metas[0][1]), metaExpected, 'the meta policy is the header less frame-ancestors');
+    // A meta policy only governs what comes after it: it must precede every script and stylesheet.
+    const firstResource = html.search(/<script|<link rel="(stylesheet|preload|modulepreload)"/);
+    assert.ok(metas[0].index < firstResource, 'the meta tag comes before the first script or stylesheet');
+  });
+
+  test('the built HTML has no inline script, inline style or handler attribute, and no built JS evaluates strings', async () => {
+    const { page, context } = await openPage(site.browser, site.server.url, { contextOptions: { javaScriptEnabled: false }, waitForLive: false });
+    const inline = await page.evaluate(() => ({
+      inlineScripts: [...document.querySelectorAll('script')].filter((s) => !s.src).length,
+      styleElements: document.querySelectorAll('style').length,
+      styleAttributes: document.querySelectorAll('[style]').length,
+      handlerAttributes: [...document.querySelectorAll('*')].filter((el) => [...el.attributes].some((a) => /^on/i.test(a.name))).length,
+      scriptUrls: document.querySelectorAll('[href^="javascript:" i], [src^="javascript:" i]').length,
+      externalResources: [...document.querySelectorAll('[src], link[href]')].map((el) => el.src || el.href).filter((u) => !u.startsWith(location.origin) && !u.startsWith('data:')),
+    }));
+    assert.deepEqual(inline, { inlineScripts: 0, styleElements: 0, styleAttributes: 0, handlerAttributes: 0, scriptUrls: 0, externalResources: [] });
+    await context.close();
+
+    // Source checks back up the runtime ones: no string evaluation and no HTML string sinks in
+    // anything the page runs (the CSP would refuse them, so any hit is a broken feature).
+    const scripts = [...filesUnder(join(dist, 'js'), ['.js', '.mjs']), join(dist, 'engine.mjs')];
+    assert.ok(scripts.length > 10, `found ${scripts.length} scripts in dist`);
+    const forbidden = [
+      [/\beval\s*\(/, 'eval('],
+      [/\bnew\s+Function\s*\(/, 'new Function('],
+      [/\b(setTimeout|setInterval)\s*\(\s*['"`]/, 'string timer'],
+      [/\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML|\bDOMParser\b|document\.write|createContextualFragment|\.srcdoc\s*=/, 'HTML string sink'],
+    ];
+    const hits = [];
+    for (const file of scripts) {
+      const text = readFileSync(file, 'utf8');
+      for (const [pattern, what] of forbidden) if (pattern.test(text)) hits.push(`${relative(dist, file)}: ${what}`);
+    }
+    assert.deepEqual(hits, []);
+  });
+
+  test('the browser enforces it: eval, new Function and an HTML string sink are refused and reported', async () => {
+    // A same-origin module served by the test runs as page script (code the test evaluates over
+    // the DevTools protocol is exempt from the policy, so it would prove nothing).
+    const probe = `
+      export const result = {};
+      try { result.eval = eval('1 + 1'); } catch (error) { result.eval = error.name; }
+      try { result.newFunction = new Function('return 1')(); } catch (error) { result.newFunction = error.name; }
+      try { document.createElement('div').innerHTML = '<b>bold</b>'; result.innerHTML = 'assigned'; } catch (error) { result.innerHTML = error.name; }`;
+    const { page, context, problems, violations } = await openPage(site.browser, site.server.url, {
+      setup: (p) => p.route('**/__csp-probe.mjs', (route) => route.fulfill({ contentType: 'text/javascript', body: probe })),
+    });
+    const outcome = await page.evaluate(async () => (await import('./__csp-probe.mjs')).result);
+    assert.deepEqual(outcome, { eval: 'EvalError', newFunction: 'EvalError', innerHTML: 'TypeError' });
+    const seen = await violations();
+    // Trusted Types refuses string-to-code first, so each is reported under require-trusted-types-for
+    // (once per policy: the header and the meta tag each enforce and report).
+    for (const sink of ['eval|1 + 1', 'Function|', 'Element innerHTML|<b>bold</b>']) {
+      assert.ok(seen.some((v) => v.startsWith('require-trusted-types-for') && v.includes(sink)), `no violation reported for ${sink}: ${seen}`);
+    }
+    // The refusals also log console errors: that they are seen shows the recorders work.
+    assert.ok(problems.some((p) => p.startsWith('console:')));
+    await context.close();
+  });
+});
+
+describe('the page under the policy', () => {
+  test('loading, then using every control, raises no violation, error or request to another origin', async () => {
+    const origin = new URL(site.server.url).origin;
+    const { page, context, problems, offOrigin, violations } = await openPage(site.browser, site.server.url, { blockOtherOrigins: origin });
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.liveState), 'ready');
+    await mountAllCharts(page);
+    const seenKinds = {};
+    let interactions = 0;
+    // Using a control can add controls (a chart's data table, a widget's rows): repeat until none is new.
+    for (let pass = 0, done = new Set(); pass < 5; pass++) {
+      const controls = (await page.evaluate(discoverControls)).filter((c) => !done.has(c.index));
+      if (!controls.length) break;
+      for (const c of controls) {
+        done.add(c.index);
+        seenKinds[c.kind] = (seenKinds[c.kind] ?? 0) + 1;
+      }
+      interactions += await page.evaluate(exerciseControls, controls.map((c) => c.index));
+      await twoFrames(page);
+      await page.waitForTimeout(200);
+    }
+    // The controls a reader always has; charts add theirs (numbers, sliders, selects, text fields).
+    for (const kind of ['button', 'summary', 'tab']) assert.ok(seenKinds[kind] > 0, `no ${kind} was found: ${JSON.stringify(seenKinds)}`);
+    assert.ok(interactions > 100, `${interactions} interactions`);
+    // Real key presses and clicks too: the theme toggle, the level switch and a tab list by keyboard.
+    await page.click('[data-show="all"]');
+    await page.click('[data-theme-toggle]');
+    await page.focus('[role="tab"][aria-selected="true"]');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('End');
+    await twoFrames(page);
+    assert.deepEqual(await violations(), []);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(offOrigin, [], 'no request to another origin is even attempted');
+    await context.close();
+  });
+
+  test('hostile text in every text field (and number field) stays text: nothing runs, no element appears', { timeout: 240000 }, async () => {
+    const origin = new URL(site.server.url).origin;
+    const { page, context, problems, offOrigin, violations } = await openPage(site.browser, site.server.url, { blockOtherOrigins: origin });
+    await mountAllCharts(page);
+    await page.evaluate(() => document.querySelectorAll('details:not([open])').forEach((d) => (d.open = true)));
+    await twoFrames(page);
+    const fields = (await page.evaluate(discoverControls)).filter((c) => c.kind === 'text' || c.kind === 'number');
+    assert.ok(fields.length > 0, 'the page has text or number fields to type into');
+    const tagCounts = () => page.evaluate((tags) => Object.fromEntries(tags.map((t) => [t, document.getElementsByTagName(t).length])), DANGEROUS_TAGS);
+    const before = await tagCounts();
+    await page.evaluate(watchForInjection, DANGEROUS_TAGS);
+
+    for (const field of fields) {
+      // Every string goes in as a value change (input + change events), the way typing or pasting lands.
+      await page.evaluate(({ index, strings }) => {
+        const el = document.querySelector(`[data-qa-control="${index}"]`);
+        for (const s of strings) {
+          el.value = s;
+          el.dispatchEvent(new Event('input', { bubbles: true }));
+          el.dispatchEvent(new Event('change', { bubbles: true }));
+        }
+      }, { index: field.index, strings: HOSTILE });
+      // And through real typing where the field takes text: fill() then Tab (which commits a change).
+      if (field.kind === 'text') {
+        const locator = page.locator(`[data-qa-control="${field.index}"]`);
+        if (await locator.isVisible()) {
+          for (const s of HOSTILE) {
+            await locator.fill(s);
+            await locator.press('Tab');
+          }
+        }
+      }
+      await twoFrames(page);
+      const state = await page.evaluate(() => ({ pwned: window.__pwned, injected: window.__injected.slice() }));
+      assert.deepEqual(state, { pwned: undefined, injected: [] }, `after typing into ${field.kind} "${field.label}"`);
+    }
+    // Handlers that would fire late (image errors, media, timers) have had time to.
+    await page.waitForTimeout(500);
+    assert.equal(await page.evaluate(() => window.__pwned), undefined);
+    assert.deepEqual(await tagCounts(), before, 'no element of a dangerous kind appeared');
+    // The last hostile string sits in the fields now: wherever the page echoes it, it is text.
+    const echoes = await page.evaluate((last) => {
+      const found = [];
+      for (const el of document.querySelectorAll('body *')) {
+        if (el.matches('input, textarea')) continue;
+        for (const a of el.attributes) if (a.value.includes(last) && !a.name.startsWith('data-qa')) found.push(`${el.localName}[${a.name}]`);
+      }
+      return found;
+    }, HOSTILE.at(-1));
+    assert.deepEqual(echoes.filter((e) => !/\[(title|aria-label|aria-description|value)\]$/.test(e)), [], 'typed text shows only as text or a text attribute');
+    assert.deepEqual(await violations(), []);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(offOrigin, []);
+
+    // The typed values reach the URL (chart state is shareable): loading that URL is safe too.
+    const url = await page.evaluate(async () => {
+      const { flushUrlState } = await import('./js/charts/url-state.js');
+      flushUrlState();
+      return location.href;
+    });
+    await context.close();
+    const again = await openPage(site.browser, url, { blockOtherOrigins: origin });
+    await mountAllCharts(again.page);
+    await again.page.waitForTimeout(300);
+    assert.equal(await again.page.evaluate(() => window.__pwned), undefined);
+    assert.deepEqual(await again.violations(), []);
+    assert.deepEqual(again.problems, []);
+    assert.deepEqual(again.offOrigin, []);
+    await again.context.close();
+  });
+
+  test('hostile text in the address (?embed=, chart state, #hash) stays text', async () => {
+    const origin = new URL(site.server.url).origin;
+    // The chart-state keys the page reads back from its address, found by changing every field.
+    const probe = await openPage(site.browser, site.server.url, { blockOtherOrigins: origin });
+    await mountAllCharts(probe.page);
+    const keys = await probe.page.evaluate(async (controls) => {
+      for (const { index, kind } of controls) {
+        const el = document.querySelector(`[data-qa-control="${index}"]`);
+        if (kind === 'number' || kind === 'range') el.value = el.max || String(Number(el.value) + 2);
+        else if (kind === 'text') el.value = 'dog';
+        else continue;
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+        el.dispatchEvent(new Event('change', { bubbles: true }));
+      }
+      const { flushUrlState } = await import('./js/charts/url-state.js');
+      flushUrlState();
+      return [...new URLSearchParams(location.search).keys()];
+    }, (await probe.page.evaluate(discoverControls)).filter((c) => ['number', 'range', 'text'].includes(c.kind)));
+    await probe.context.close();
+    assert.ok(keys.length > 0, 'changing the fields writes chart state into the address');
+    const strings = HOSTILE.filter((_, i) => i % 8 === 0);
+    for (const s of strings) {
+      const q = encodeURIComponent(s);
+      const url = `${site.server.url}?${keys.map((k) => `${encodeURIComponent(k)}=${q}`).join('&')}&embed=${q}#${q}`;
+      const { page, context, problems, offOrigin, violations } = await openPage(site.browser, url, { blockOtherOrigins: origin });
+      await page.waitForTimeout(100);
+      const state = await page.evaluate(() => ({ pwned: window.__pwned, note: document.querySelector('.embed-missing')?.textContent ?? null }));
+      assert.equal(state.pwned, undefined, s);
+      if (state.note !== null) assert.ok(state.note.includes(s), 'the missing-id note quotes the id as text');
+      assert.deepEqual(await violations(), [], s);
+      assert.deepEqual(problems, [], s);
+      assert.deepEqual(offOrigin, [], s);
+      await context.close();
+    }
+  });
+});
+
+test('the single-file build runs from file:// under its own hash-based policy', { skip: !existsSync(singleFile) && 'no dist-single build' }, async () => {
+  const html = readFileSync(singleFile, 'utf8');
+  const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/i.exec(html);
+  assert.ok(meta, 'the single file carries a CSP meta tag');
+  assert.ok(meta.index < html.search(/<script|<style/), 'before every script and style');
+  const policy = parsePolicy(meta[1].replace(/&quot;/g, '"').replace(/&amp;/g, '&'));
+  const hash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+  const scripts = [...html.matchAll(/<script(?: type="module")?>([\s\S]*?)<\/script>/g)].map((m) => hash(m[1]));
+  const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => hash(m[1]));
+  assert.equal(scripts.length, 2);
+  assert.deepEqual(policy['script-src'], [...scripts, "'wasm-unsafe-eval'"], 'scripts are allowed by hash, never unsafe-inline');
+  assert.deepEqual(policy['style-src'], styles);
+  assert.deepEqual(policy['default-src'], ["'none'"]);
+  assert.deepEqual(policy['require-trusted-types-for'], ["'script'"]);
+
+  const blocked = [];
+  const { page, context, problems, violations } = await openPage(site.browser, pathToFileURL(singleFile).href, {
+    setup: (p) =>
+      p.route('**/*', (route) => {
+        const url = route.request().url();
+        if (url.startsWith('file:') || url.startsWith('data:')) return route.fallback();
+        blocked.push(url);
+        return route.abort();
+      }),
+  });
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.liveState), 'ready');
+  await mountAllCharts(page);
+  const controls = await page.evaluate(discoverControls);
+  await page.evaluate(exerciseControls, controls.filter((c) => c.kind !== 'button').map((c) => c.index));
+  await twoFrames(page);
+  const charts = await page.evaluate(() => [...document.querySelectorAll('[data-chart]')].map((s) => `${s.dataset.chart}:${s.dataset.chartState}`));
+  assert.ok(charts.every((c) => c.endsWith(':mounted')), `charts: ${charts}`);
+  assert.deepEqual(await violations(), []);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(blocked, []);
+  await context.close();
+});
