@@ -6,6 +6,7 @@
 #include <utility>  // std::pair, std::move
 #include <vector>
 
+#include "angle_addition.hpp"
 #include "positional/validate.hpp"
 
 namespace positional {
@@ -74,15 +75,7 @@ Matrix sinusoidal_encoding_rows(const Eigen::Ref<const Vector>& positions, std::
       direct(p, row);
       continue;
     }
-    const double* previous = table.row(r - 1).data();
-    for (std::int64_t i = 0; i < pairs; ++i) {
-      const double sin_a = previous[2 * i];
-      const double cos_a = previous[2 * i + 1];
-      const double sin_b = offset[2 * i];
-      const double cos_b = offset[2 * i + 1];
-      row[2 * i] = sin_a * cos_b + cos_a * sin_b;
-      row[2 * i + 1] = cos_a * cos_b - sin_a * sin_b;
-    }
+    detail::add_angles(table.row(r - 1).data(), offset, row, pairs);
   }
   return table;
 }
