@@ -12,6 +12,8 @@
 #include "positional/sinusoidal.hpp"
 #include "positional/validate.hpp"
 
+#include "expect_error.hpp"
+
 namespace positional {
 namespace {
 
@@ -25,15 +27,7 @@ constexpr double kIdentity = 1e-12;
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 const double kInf = std::numeric_limits<double>::infinity();
 
-template <class Call>
-std::string error_of(Call&& call) {
-  try {
-    call();
-  } catch (const InputError& error) {
-    return error.what();
-  }
-  return "no error";
-}
+using testing_support::error_of;
 
 Vector random_vector(std::mt19937_64& rng, Eigen::Index n) {
   std::normal_distribution<double> normal;

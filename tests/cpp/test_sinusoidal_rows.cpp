@@ -12,6 +12,8 @@
 #include "positional/sinusoidal.hpp"
 #include "positional/validate.hpp"
 
+#include "expect_error.hpp"
+
 namespace positional {
 namespace {
 
@@ -27,15 +29,7 @@ const double kInf = std::numeric_limits<double>::infinity();
 // (8 · 2^−53 · (p + 1)) plus 128·2^−53 (≈ 1.4e−14) for the steps.
 double tolerance_at(double position) { return std::ldexp(1.0, -53) * (8.0 * (position + 1.0) + 128.0); }
 
-template <class Call>
-std::string error_of(Call&& call) {
-  try {
-    call();
-  } catch (const InputError& error) {
-    return error.what();
-  }
-  return "no error";
-}
+using testing_support::error_of;
 
 Vector positions_of(const std::vector<double>& values) {
   return Eigen::Map<const Vector>(values.data(), static_cast<Eigen::Index>(values.size()));
