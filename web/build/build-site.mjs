@@ -5,13 +5,14 @@
 //                                 [--allow-missing-engine]
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { hoistInlineStyles, renderLesson } from './render-lesson.mjs';
 import { extractCppSnippets } from './cpp-snippets.mjs';
-import { CONTENT_SECURITY_POLICY } from './serve.mjs';
+import { COMPRESSIBLE_EXTENSIONS, CONTENT_SECURITY_POLICY } from './serve.mjs';
 
 const require = createRequire(import.meta.url);
 const WEB = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -182,6 +183,31 @@ async function buildSingleFile({ engineDir, singleOut, css, lesson, parts }) {
   writeFileSync(singleOut, html);
 }
 
+/**
+ * Writes FILE.br and FILE.gz beside every text asset (and engine.wasm) under `dir`, for servers that
+ * send precompressed copies (web/build/serve.mjs does); a copy no smaller than its file is left out.
+ * Returns the number of copies written.
+ */
+export function writePrecompressed(dir) {
+  let written = 0;
+  const files = readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && COMPRESSIBLE_EXTENSIONS.includes(extname(entry.name).toLowerCase()))
+    .map((entry) => join(entry.parentPath ?? entry.path, entry.name));
+  for (const file of files) {
+    const bytes = readFileSync(file);
+    const copies = {
+      '.br': brotliCompressSync(bytes, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
+      '.gz': gzipSync(bytes, { level: 9 }),
+    };
+    for (const [suffix, compressed] of Object.entries(copies)) {
+      if (compressed.length >= bytes.length) continue;
+      writeFileSync(file + suffix, compressed);
+      written += 1;
+    }
+  }
+  return written;
+}
+
 async function main() {
   const opts = options();
   const missing = ENGINE_FILES.filter((f) => !existsSync(join(opts.engineDir, f)));
@@ -224,9 +250,10 @@ async function main() {
   };
   writeFileSync(join(opts.out, 'lesson-manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 
+  const precompressed = writePrecompressed(opts.out);
   if (missing.includes('engine-single.mjs')) console.warn('build-site: no engine-single.mjs, so no single-file build');
   else await buildSingleFile({ engineDir: opts.engineDir, singleOut: opts.singleOut, css, lesson, parts });
-  console.log(`build-site: ${relative(process.cwd(), opts.out) || '.'} (${manifest.liveNames.length} live quantities, ${manifest.diagrams.length} diagrams, ${manifest.snippets.length} snippets)` +
+  console.log(`build-site: ${relative(process.cwd(), opts.out) || '.'} (${manifest.liveNames.length} live quantities, ${manifest.diagrams.length} diagrams, ${manifest.snippets.length} snippets, ${precompressed} .br/.gz copies)` +
     (missing.includes('engine-single.mjs') ? '' : `, ${relative(process.cwd(), opts.singleOut)}`));
 }
 
