@@ -65,7 +65,8 @@ class HttpError extends Error {
 
 function sendText(res, status, text, extraHeaders = {}) {
   if (res.headersSent) return res.destroy();
-  for (const name of res.getHeaderNames()) if (name !== 'content-security-policy' && name !== 'x-content-type-options') res.removeHeader(name);
+  const kept = ['content-security-policy', 'x-content-type-options', 'connection'];
+  for (const name of res.getHeaderNames()) if (!kept.includes(name)) res.removeHeader(name);
   const body = Buffer.from(`${text}\n`);
   res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': body.length, 'Cache-Control': 'no-store', ...extraHeaders });
   res.end(body);
@@ -188,10 +189,10 @@ function handler(root) {
   return (req, res) => {
     res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    // GET and HEAD carry no body: a client that sends one (or trickles one) is not kept waiting for.
+    // GET and HEAD carry no body: a client that sends one (or trickles one) is answered and the
+    // connection closed, rather than kept open while Node reads and discards the body.
     const hasBody = (req.headers['content-length'] ?? '0') !== '0' || req.headers['transfer-encoding'] !== undefined;
-    const close = hasBody ? { Connection: 'close' } : {};
-    if (hasBody) res.shouldKeepAlive = false;
+    if (hasBody) res.setHeader('Connection', 'close');
     try {
       if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'Method not allowed', { Allow: 'GET, HEAD', Connection: 'close' });
       const file = requestedFile(root, req.url);
@@ -199,7 +200,6 @@ function handler(root) {
       res.setHeader('Content-Type', MIME_TYPES[extname(file.path).toLowerCase()] ?? 'application/octet-stream');
       res.setHeader('Cache-Control', 'no-cache');
       res.setHeader('Vary', 'Accept-Encoding');
-      if (hasBody) res.setHeader('Connection', 'close');
       // sirv then finds exactly the copy chosen here. Its parsed-URL cache is given the checked path,
       // so it neither re-parses nor re-decodes the raw target.
       req.headers['accept-encoding'] = coding;
@@ -217,7 +217,7 @@ function handler(root) {
       serveFile(req, res);
     } catch (error) {
       if (!(error instanceof HttpError)) console.error(`serve: ${req.method} ${JSON.stringify(req.url)}: ${error.message}`);
-      sendText(res, error.status ?? 500, error instanceof HttpError ? error.message : 'Internal error', close);
+      sendText(res, error.status ?? 500, error instanceof HttpError ? error.message : 'Internal error');
     }
   };
 }
