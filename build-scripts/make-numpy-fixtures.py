@@ -9,12 +9,8 @@ sibling modules stubbed) and checks that this script's demo layer reproduces it 
 64-bit integers are written as hexadecimal strings so JSON keeps every bit; doubles are
 written by json (repr), which round-trips exactly.
 
-The lesson module imports a sibling module that is not part of this project
-(primer.ml.attention: scaled_dot_product_attention, causal_mask), so this script
-re-implements the few lines it needs in numpy: word_vector, the demo weights,
-sinusoidal_encoding, apply_rope and encode_sentence as the lesson writes them, and the
-standard attention softmax(Q K^T / sqrt(d)) V in which masked scores are left out of the
-softmax (weight exactly 0), each row's maximum subtracted first.
+The demo layer itself (word vectors, weights, encode_sentence, attention) comes from the numpy
+reference module tests/reference/numpy_reference.py, which the numpy benchmark shares.
 """
 
 import argparse
@@ -28,6 +24,10 @@ import types
 import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests", "reference"))
+from numpy_reference import (D_DEMO, ORDER_CASES as CASES, W_K, W_Q, W_V, WEIGHTS_SEED,  # noqa: E402
+                             causal_mask, encode_sentence, order_similarities, scaled_dot_product_attention,
+                             word_vector)
 OUT_DIR = os.path.join(ROOT, "tests", "fixtures", "numpy")
 
 RAW_SEEDS = [0, 1, 7, 2**32 - 1, 2**63 + 5, 2**64 + 12345, 3**100]  # the last has six 32-bit words
@@ -35,7 +35,6 @@ RAW_DRAWS = 1000
 NORMAL_DRAWS = 10**6
 NORMAL_HEAD = 1000
 NORMAL_STRIDE = 997
-D_DEMO = 16
 WORDS = [
     "dog", "bites", "man",
     "",                                             # empty: md5 of no bytes
@@ -46,8 +45,6 @@ WORDS = [
     "🐕", "👩‍💻",                                      # emoji (four bytes; a ZWJ sequence)
 ]
 SENTENCES = ("dog bites man", "man bites dog")
-CASES = [("none", "none", False), ("sinusoidal", "sinusoidal", False), ("rope", "rope", False),
-         ("causal", "none", True)]
 
 
 def hex64(value):
@@ -56,76 +53,6 @@ def hex64(value):
 
 def hex128(value):
     return f"{int(value):032x}"
-
-
-# ---- the lesson's demo layer, re-implemented (see the module docstring) ----------------------
-
-def word_vector(word, d=D_DEMO):
-    seed = int(hashlib.md5(word.encode()).hexdigest()[:8], 16)
-    return np.random.default_rng(seed).standard_normal(d)
-
-
-_rng = np.random.default_rng(7)
-W_Q, W_K, W_V = (_rng.normal(0, 1 / np.sqrt(D_DEMO), (D_DEMO, D_DEMO)) for _ in range(3))
-
-
-def sinusoidal_encoding(n_positions, d, base=10000.0):
-    pos = np.arange(n_positions)[:, None]
-    omega = base ** (-np.arange(0, d, 2) / d)
-    angles = pos * omega
-    pe = np.empty((n_positions, d))
-    pe[:, 0::2] = np.sin(angles)
-    pe[:, 1::2] = np.cos(angles)
-    return pe
-
-
-def apply_rope(x, base=10000.0):
-    """Rows of x rotated at positions 0..n-1 (the lesson's apply_rope with position=None)."""
-    position = np.arange(x.shape[0])
-    angles = np.asarray(position, dtype=float)[..., None] * (base ** (-np.arange(0, x.shape[-1], 2) / x.shape[-1]))
-    cos, sin = np.cos(angles), np.sin(angles)
-    even, odd = x[..., 0::2], x[..., 1::2]
-    out = np.empty_like(x)
-    out[..., 0::2] = even * cos - odd * sin
-    out[..., 1::2] = even * sin + odd * cos
-    return out
-
-
-def causal_mask(n):
-    """True where query i may see key j (j <= i)."""
-    return np.tril(np.ones((n, n), dtype=bool))
-
-
-def scaled_dot_product_attention(Q, K, V, mask=None):
-    scores = Q @ K.T / np.sqrt(Q.shape[-1])
-    if mask is not None:
-        scores = np.where(mask, scores, -np.inf)  # exp(-inf) = 0: masked keys drop out
-    scores = scores - scores.max(axis=-1, keepdims=True)
-    weights = np.exp(scores)
-    weights = weights / weights.sum(axis=-1, keepdims=True)
-    return weights @ V, weights
-
-
-def encode_sentence(sentence, scheme="none", causal=False):
-    X = np.stack([word_vector(w) for w in sentence.split()])
-    n = X.shape[0]
-    if scheme == "sinusoidal":
-        X = X + sinusoidal_encoding(n, D_DEMO)
-    Q, K, V = X @ W_Q, X @ W_K, X @ W_V
-    if scheme == "rope":
-        Q, K = apply_rope(Q), apply_rope(K)
-    out, _ = scaled_dot_product_attention(Q, K, V, mask=causal_mask(n) if causal else None)
-    return out
-
-
-def cosine(a, b):
-    return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
-
-
-def order_similarities():
-    return {label: cosine(encode_sentence(SENTENCES[0], scheme, causal).mean(axis=0),
-                          encode_sentence(SENTENCES[1], scheme, causal).mean(axis=0))
-            for label, scheme, causal in CASES}
 
 
 # ---- fixture builders ------------------------------------------------------------------------
@@ -185,12 +112,12 @@ def demo():
         outputs[label] = {s: [float(v) for v in encode_sentence(s, scheme, causal).ravel()] for s in SENTENCES}
     return {
         "d": D_DEMO,
-        "weights_seed": 7,
+        "weights_seed": WEIGHTS_SEED,
         "W_Q": [float(v) for v in W_Q.ravel()],
         "W_K": [float(v) for v in W_K.ravel()],
         "W_V": [float(v) for v in W_V.ravel()],
         "sentences": list(SENTENCES),
-        "order_similarities": order_similarities(),
+        "order_similarities": order_similarities(*SENTENCES),
         "dog_row_max_difference": float(np.abs(a[0] - b[2]).max()),
         "encoded": outputs,
     }
@@ -219,7 +146,7 @@ def check_against_lesson(path):
         for s in SENTENCES:
             assert np.array_equal(lesson.encode_sentence(s, scheme, causal), encode_sentence(s, scheme, causal))
     theirs = list(lesson.order_similarity().values())
-    assert theirs == list(order_similarities().values()), theirs
+    assert theirs == list(order_similarities(*SENTENCES).values()), theirs
     print(f"checked against the lesson module {path}: identical")
 
 

@@ -1,4 +1,5 @@
-"""Times the engine's benchmark kernels written in numpy the way the lesson (positional.py) writes them.
+"""Times the engine's benchmark kernels written in numpy the way the lesson (positional.py) writes them
+(tests/reference/numpy_reference.py, the module the fixtures are generated with).
 
 Run with Debian's python: `env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3
 tests/bench/bench_numpy.py [--samples N] [--json FILE]` (run-benchmarks.mjs does). Medians of
@@ -6,8 +7,8 @@ repeated timings in one process, in milliseconds, under the same kernel keys as 
 """
 
 import argparse
-import hashlib
 import json
+import os
 import platform
 import statistics
 import sys
@@ -15,9 +16,10 @@ import time
 
 import numpy as np
 
-D_DEMO = 16
-_rng = np.random.default_rng(7)
-_W_Q, _W_K, _W_V = (_rng.normal(0, 1 / np.sqrt(D_DEMO), (D_DEMO, D_DEMO)) for _ in range(3))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "reference"))
+from numpy_reference import (apply_rope, causal_mask, context_extension_curves,  # noqa: E402
+                             encode_sentence, order_similarities, scaled_dot_product_attention,
+                             sinusoidal_encoding)
 
 
 def benchmark_sentence(reversed_: bool = False) -> str:
@@ -29,79 +31,9 @@ def benchmark_sentence(reversed_: bool = False) -> str:
     return " ".join(reversed(words) if reversed_ else words)
 
 
-def sinusoidal_encoding(n_positions: int, d: int, base: float = 10000.0) -> np.ndarray:
-    pos = np.arange(n_positions)[:, None]
-    omega = base ** (-np.arange(0, d, 2) / d)
-    angles = pos * omega
-    pe = np.empty((n_positions, d))
-    pe[:, 0::2] = np.sin(angles)
-    pe[:, 1::2] = np.cos(angles)
-    return pe
-
-
-def rope_frequencies(d: int, base: float = 10000.0) -> np.ndarray:
-    return base ** (-np.arange(0, d, 2) / d)
-
-
-def apply_rope(x: np.ndarray, base: float = 10000.0) -> np.ndarray:
-    pos = np.arange(x.shape[0], dtype=float)
-    angles = pos[:, None] * rope_frequencies(x.shape[-1], base)
-    cos, sin = np.cos(angles), np.sin(angles)
-    even, odd = x[..., 0::2], x[..., 1::2]
-    out = np.empty_like(x)
-    out[..., 0::2] = even * cos - odd * sin
-    out[..., 1::2] = even * sin + odd * cos
-    return out
-
-
 def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, causal: bool):
-    scores = q @ k.T / np.sqrt(q.shape[-1])
-    if causal:
-        scores = np.where(np.tril(np.ones(scores.shape, dtype=bool)), scores, -np.inf)
-    scores = scores - scores.max(axis=-1, keepdims=True)
-    weights = np.exp(scores)
-    weights /= weights.sum(axis=-1, keepdims=True)
-    return weights @ v, weights
-
-
-def word_vector(word: str, d: int = D_DEMO) -> np.ndarray:
-    seed = int(hashlib.md5(word.encode()).hexdigest()[:8], 16)
-    return np.random.default_rng(seed).standard_normal(d)
-
-
-def encode_sentence(sentence: str, scheme: str = "none", causal: bool = False) -> np.ndarray:
-    x = np.stack([word_vector(w) for w in sentence.split()])
-    n = x.shape[0]
-    if scheme == "sinusoidal":
-        x = x + sinusoidal_encoding(n, D_DEMO)
-    q, k, v = x @ _W_Q, x @ _W_K, x @ _W_V
-    if scheme == "rope":
-        q, k = apply_rope(q), apply_rope(k)
-    out, _ = attention(q, k, v, causal)
-    return out
-
-
-def _cos(a: np.ndarray, b: np.ndarray) -> float:
-    return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
-
-
-def order_similarities(a: str, b: str) -> dict:
-    out = {}
-    for label, scheme, causal in [("none", "none", False), ("sinusoidal", "sinusoidal", False),
-                                  ("rope", "rope", False), ("causal", "none", True)]:
-        out[label] = _cos(encode_sentence(a, scheme, causal).mean(axis=0), encode_sentence(b, scheme, causal).mean(axis=0))
-    return out
-
-
-def ntk_scaled_base(base: float, scale: float, d: int) -> float:
-    return base * scale ** (d / (d - 2))
-
-
-def context_extension_curves(positions: np.ndarray, trained: int, new: int, d: int, base: float = 10000.0):
-    slow = rope_frequencies(d, base)[-1]
-    slow_ntk = rope_frequencies(d, ntk_scaled_base(base, new / trained, d))[-1]
-    angles = np.stack([positions * slow, positions * (trained / new) * slow, positions * slow_ntk])
-    return angles, trained * slow
+    """The reference attention with the causal mask switched on or off, as bench_engine.cpp calls it."""
+    return scaled_dot_product_attention(q, k, v, mask=causal_mask(q.shape[0]) if causal else None)
 
 
 def measure(fn, samples: int, min_sample_ms: float = 10.0, warmup_ms: float = 150.0) -> dict:

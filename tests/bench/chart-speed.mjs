@@ -7,17 +7,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium } from 'playwright-core';
-import { startServer } from '../../web/build/serve.mjs';
+import { serveAndLaunch } from './browse.mjs';
 
 const { values } = parseArgs({ options: { dist: { type: 'string' } } });
 const repo = new URL('../../', import.meta.url).pathname;
 const dist = resolve(values.dist ?? process.env.POSITIONAL_DIST ?? join(repo, 'dist'));
-const server = await startServer({ root: dist, port: 0 });
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-});
+const { server, browser, close } = await serveAndLaunch(dist);
 const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
 await page.goto(`${server.url}?charts=eager`);
 await page.waitForFunction(() => window.positionalCharts?.mounted.has('sinusoidal-heatmap'), null, { timeout: 30000 });
@@ -89,8 +84,7 @@ const heap = await page.evaluate(() => {
   const after = engine.heapBytes();
   return { moves: 10000, in_use_before: before.inUse, in_use_after: after.inUse, heap_size_before: before.heapSize, heap_size_after: after.heapSize };
 });
-await browser.close();
-await server.close();
+await close();
 
 const result = {
   what: 'sinusoidal heatmap: synchronous recompute + redraw per slider input event, headless Chromium',

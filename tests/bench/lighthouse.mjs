@@ -10,6 +10,7 @@ import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import * as chromeLauncher from 'chrome-launcher';
 import { startServer } from '../../web/build/serve.mjs';
+import { LAUNCH } from '../browser/helpers.mjs';
 
 const repo = new URL('../../', import.meta.url).pathname;
 const { values } = parseArgs({
@@ -24,7 +25,8 @@ if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a posit
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const METRICS = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index', 'interactive', 'server-response-time'];
-const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+// The browser suites' Chromium and flags; chrome-launcher starts it headed unless told otherwise.
+const CHROME_FLAGS = ['--headless=new', ...LAUNCH.args];
 const PRESETS = { desktop: desktopConfig, mobile: undefined }; // undefined: Lighthouse's default (mobile) config
 
 const median = (xs) => {
@@ -42,7 +44,7 @@ function shortfalls(lhr, category) {
 }
 
 const server = await startServer({ root: values.dist, port: 0 });
-const chrome = await chromeLauncher.launch({ chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', chromeFlags: CHROME_FLAGS });
+const chrome = await chromeLauncher.launch({ chromePath: LAUNCH.executablePath, chromeFlags: CHROME_FLAGS });
 const results = {};
 try {
   for (const [preset, config] of Object.entries(PRESETS)) {
@@ -72,7 +74,7 @@ try {
 const out = {
   measuredAt: new Date().toISOString(),
   runs,
-  chrome: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+  chrome: LAUNCH.executablePath,
   note: 'Served from 127.0.0.1 by web/build/serve.mjs on a shared 2-core machine; scores are medians of the runs. Mobile uses Lighthouse\'s simulated slow-4G/4x-CPU throttling, desktop its desktop preset.',
   ...results,
 };

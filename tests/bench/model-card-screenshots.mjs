@@ -4,8 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium } from 'playwright-core';
-import { startServer } from '../../web/build/serve.mjs';
+import { screenshotEachLook } from './browse.mjs';
 
 const { values } = parseArgs({ options: { dist: { type: 'string' }, out: { type: 'string' } } });
 const repo = new URL('../../', import.meta.url).pathname;
@@ -15,37 +14,16 @@ mkdirSync(out, { recursive: true });
 
 const PRESETS = ['llama-3.1-8b', 'llama-2-7b', 'gpt2'];
 const ROOT = '[data-chart-root="model-card"]';
-const server = await startServer({ root: dist, port: 0 });
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-});
-const problems = [];
-try {
-  for (const theme of ['light', 'dark']) {
-    for (const width of [360, 1280]) {
-      const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme: theme, deviceScaleFactor: width < 500 ? 2 : 1 });
-      page.on('console', (m) => m.type() === 'error' && problems.push(`${theme} ${width}: ${m.text()}`));
-      page.on('pageerror', (e) => problems.push(`${theme} ${width}: ${e.message}`));
-      for (const preset of PRESETS) {
-        await page.goto(`${server.url}?charts=eager&card.preset=${preset}`);
-        await page.waitForFunction((root) => document.querySelector(root)?.dataset.cardState === 'ready', ROOT, { timeout: 30000 });
-        // The sticky site bar would cover the top of an element screenshot.
-        await page.evaluate(() => document.querySelector('.site-bar')?.style.setProperty('visibility', 'hidden'));
-        const slot = page.locator('#fig-model-card');
-        await slot.scrollIntoViewIfNeeded();
-        await page.waitForTimeout(80);
-        await slot.screenshot({ path: join(out, `${preset}-${theme}-${width}.png`) });
-      }
-      await page.close();
-    }
+await screenshotEachLook(dist, async (page, { theme, width, url }) => {
+  for (const preset of PRESETS) {
+    await page.goto(`${url}?charts=eager&card.preset=${preset}`);
+    await page.waitForFunction((root) => document.querySelector(root)?.dataset.cardState === 'ready', ROOT, { timeout: 30000 });
+    // The sticky site bar would cover the top of an element screenshot.
+    await page.evaluate(() => document.querySelector('.site-bar')?.style.setProperty('visibility', 'hidden'));
+    const slot = page.locator('#fig-model-card');
+    await slot.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(80);
+    await slot.screenshot({ path: join(out, `${preset}-${theme}-${width}.png`) });
   }
-} finally {
-  await browser.close();
-  await server.close();
-}
+});
 console.log(`screenshots in ${out}`);
-if (problems.length) {
-  console.log(problems.join('\n'));
-  process.exitCode = 1;
-}

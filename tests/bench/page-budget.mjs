@@ -7,8 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium } from 'playwright-core';
-import { startServer } from '../../web/build/serve.mjs';
+import { serveAndLaunch } from './browse.mjs';
 
 const repo = new URL('../../', import.meta.url).pathname;
 const { values } = parseArgs({
@@ -28,11 +27,7 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-const server = await startServer({ root: values.dist, port: 0 });
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-});
+const { server, browser, close } = await serveAndLaunch(values.dist);
 const times = [];
 let requests = [];
 try {
@@ -51,8 +46,7 @@ try {
     await context.close();
   }
 } finally {
-  await browser.close();
-  await server.close();
+  await close();
 }
 
 // Bytes before first interaction: every file the first load fetched, gzip -9 as a host would serve it.

@@ -5,8 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium } from 'playwright-core';
-import { startServer } from '../../web/build/serve.mjs';
+import { screenshotEachLook } from './browse.mjs';
 
 const repo = new URL('../../', import.meta.url).pathname;
 const { values } = parseArgs({
@@ -19,34 +18,23 @@ const { values } = parseArgs({
 });
 const out = resolve(values.out);
 mkdirSync(out, { recursive: true });
-const server = await startServer({ root: values.dist, port: 0 });
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-});
-try {
-  for (const width of [360, 1280]) {
-    for (const scheme of ['light', 'dark']) {
-      const page = await browser.newPage({ viewport: { width, height: width < 600 ? 780 : 900 }, colorScheme: scheme });
-      page.on('console', (m) => m.type() === 'error' && console.error(`[${width} ${scheme}] console: ${m.text()}`));
-      await page.goto(server.url);
-      await page.waitForFunction(() => document.documentElement.dataset.liveState, null, { timeout: 15000 });
-      if (values.full) {
-        const file = join(out, `lesson-${width}-${scheme}-full.png`);
-        await page.screenshot({ path: file, fullPage: true });
-        console.log(file);
-      }
-      for (const section of values.sections.split(',')) {
-        // Scroll the section's heading under the sticky bar, then capture one screenful.
-        await page.evaluate((id) => document.getElementById(id).scrollIntoView(), section);
-        const file = join(out, `lesson-${width}-${scheme}-${section}.png`);
-        await page.screenshot({ path: file });
-        console.log(file);
-      }
-      await page.close();
+await screenshotEachLook(
+  values.dist,
+  async (page, { theme: scheme, width, url }) => {
+    await page.goto(url);
+    await page.waitForFunction(() => document.documentElement.dataset.liveState, null, { timeout: 15000 });
+    if (values.full) {
+      const file = join(out, `lesson-${width}-${scheme}-full.png`);
+      await page.screenshot({ path: file, fullPage: true });
+      console.log(file);
     }
-  }
-} finally {
-  await browser.close();
-  await server.close();
-}
+    for (const section of values.sections.split(',')) {
+      // Scroll the section's heading under the sticky bar, then capture one screenful.
+      await page.evaluate((id) => document.getElementById(id).scrollIntoView(), section);
+      const file = join(out, `lesson-${width}-${scheme}-${section}.png`);
+      await page.screenshot({ path: file });
+      console.log(file);
+    }
+  },
+  { viewport: (width) => ({ width, height: width < 600 ? 780 : 900 }), phoneScale: 1 },
+);

@@ -13,6 +13,8 @@ import { parseArgs } from 'node:util';
 import { hoistInlineStyles, renderLesson } from './render-lesson.mjs';
 import { extractCppSnippets } from './cpp-snippets.mjs';
 import { COMPRESSIBLE_EXTENSIONS, CONTENT_SECURITY_POLICY } from './serve.mjs';
+import { LIVE_QUANTITIES } from '../js/live-values.js';
+import { CHARTS } from '../js/charts/index.js';
 
 const require = createRequire(import.meta.url);
 const WEB = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -129,7 +131,8 @@ export function buildLesson() {
   const diagrams = JSON.parse(readFileSync(join(WEB, 'lesson', 'diagrams.json'), 'utf8'));
   const { links } = JSON.parse(readFileSync(join(WEB, 'site-config.json'), 'utf8'));
   const cppSnippets = extractCppSnippets(join(REPO, 'cpp', 'src'));
-  const lesson = renderLesson(markdown, { diagrams, links, cppSnippets });
+  const known = { liveQuantities: Object.keys(LIVE_QUANTITIES), charts: Object.keys(CHARTS) };
+  const lesson = renderLesson(markdown, { diagrams, links, cppSnippets, ...known });
   const marker = '<!--split-header-body-->';
   const { html, css } = hoistInlineStyles(`${lesson.headerHtml}${marker}${lesson.bodyHtml}${marker}${lesson.tocHtml}`);
   const [header, body, toc] = html.split(marker);

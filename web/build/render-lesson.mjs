@@ -320,11 +320,26 @@ function renderToc(headings) {
 }
 
 /**
+ * Throws, naming every offender, when the lesson uses a live number or a chart the page does not
+ * have: the page would otherwise show a dash or an empty figure.
+ */
+function checkKnownNames(context, { liveQuantities, charts }) {
+  if (!liveQuantities || !charts) throw new Error('renderLesson: pass liveQuantities (live-values.js) and charts (charts/index.js)');
+  const live = new Set(liveQuantities);
+  const chartIds = new Set(charts);
+  const problems = [
+    ...[...context.liveNames].filter((name) => !live.has(name)).map((name) => `unknown live number "${name}" (not in LIVE_QUANTITIES, web/js/live-values.js)`),
+    ...context.chartIds.filter((id) => !chartIds.has(id)).map((id) => `unknown chart "${id}" (not in CHARTS, web/js/charts/index.js)`),
+  ];
+  if (problems.length) throw new Error(`lesson.md: ${problems.join('; ')}`);
+}
+
+/**
  * Renders the lesson. Returns { title, summaryHtml, headerHtml, bodyHtml, tocHtml } plus the
  * inventory the tests and the builder check (liveNames, diagramIds, chartIds, snippetIds, …).
- * Throws on an unknown marker, diagram, link id or a KaTeX error.
+ * Throws on an unknown marker, live number, chart, diagram, link id or a KaTeX error.
  */
-export function renderLesson(markdown, { diagrams, links, cppSnippets }) {
+export function renderLesson(markdown, { diagrams, links, cppSnippets, liveQuantities, charts }) {
   const context = {
     diagrams,
     links,
@@ -347,6 +362,7 @@ export function renderLesson(markdown, { diagrams, links, cppSnippets }) {
   const headerHtml = renderBody(top.lines, md, context);
   const sections = top.children.map((c) => renderSection(c, md, context, 'all')).join('');
   if (context.katexErrors.length) throw new Error(`lesson.md: KaTeX failed:\n${context.katexErrors.join('\n')}`);
+  checkKnownNames(context, { liveQuantities, charts });
   const firstParagraph = /<p>([\s\S]*?)<\/p>/.exec(headerHtml);
   return {
     title: top.title,
