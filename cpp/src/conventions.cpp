@@ -58,8 +58,9 @@ ConventionComparison compare_rope_conventions(const Eigen::Ref<const Vector>& q,
   }
   require_base("base", base);
   const std::int64_t d = q.size();
-  // Three rotations of k per distance (d entries each) and their bookkeeping: about d + 4 steps.
-  require_work("the comparison", {max_distance + 1, d + 4}, kMaxWorkSteps);
+  // Three rotations of k per distance (d entries each) and their allocations: measured at about
+  // d + 32 steps per distance.
+  require_work("the comparison", {max_distance + 1, d + 32}, kMaxWorkSteps);
   ConventionComparison result;
   result.permutation = interleaved_to_half_permutation(d);
   const Vector q_half = permute(q, result.permutation);

@@ -57,12 +57,14 @@ TEST(Limits, ConventionsWork) {
   const Vector q = Vector::Ones(64);
   const auto started = std::chrono::steady_clock::now();
   EXPECT_EQ(error_of([&] { compare_rope_conventions(q, q, 0, std::int64_t{1} << 20); }),
-            "the comparison would take 1048577 × 68 steps, more than the cap of 4194304");
+            "the comparison would take 1048577 × 96 steps, more than the cap of 4194304");
   // Refused before any rotation: far below the seconds the work itself would take.
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::milliseconds(500));
   const Vector pair = Vector::Ones(2);
-  EXPECT_EQ(error_of([&] { compare_rope_conventions(pair, pair, 0, (std::int64_t{1} << 22) / 6 - 1); }), "no error");
-  EXPECT_NE(error_of([&] { compare_rope_conventions(pair, pair, 0, (std::int64_t{1} << 22) / 6); }), "no error");
+  // d = 2: (maxDistance + 1) × 34 ≤ 2^22 up to maxDistance 123360.
+  EXPECT_EQ(error_of([&] { compare_rope_conventions(pair, pair, 0, 123360); }), "no error");
+  EXPECT_EQ(error_of([&] { compare_rope_conventions(pair, pair, 0, 123361); }),
+            "the comparison would take 123362 × 34 steps, more than the cap of 4194304");
 }
 
 TEST(Limits, AttentionWork) {

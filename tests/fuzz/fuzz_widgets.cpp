@@ -163,7 +163,7 @@ void fuzz_widgets(FuzzInput& in) {
       const std::int64_t max_distance = in.integer();
       const double base = base_from(in);
       if (q.size() > 0 && q.size() % 2 == 0 && max_distance >= 0 && max_distance <= kMaxConventionsDistance &&
-          work_of({q.size(), plus_one(max_distance), 3}) > kMaxWorkSteps) {
+          work_of({plus_one(max_distance), q.size() + 32}) > kMaxWorkSteps) {
         const Vector ones = Vector::Ones(q.size());
         must_refuse_over_cap("compare_rope_conventions", [&] { (void)compare_rope_conventions(ones, ones, 0.0, max_distance, 10000.0); });
       }

@@ -284,7 +284,7 @@ describe('regressions of the hardening findings', () => {
   test('work caps: conventions, attention, decay, scores, float32 errors, rotations refuse before working', () => {
     const q64 = Array.from({ length: 64 }, (_, i) => Math.sin(i));
     const started = performance.now();
-    refuses(() => engine.compareRopeConventions(q64, q64, 0, 2 ** 20), 'compareRopeConventions: the comparison would take 1048577 × 68 steps, more than the cap of 4194304');
+    refuses(() => engine.compareRopeConventions(q64, q64, 0, 2 ** 20), 'compareRopeConventions: the comparison would take 1048577 × 96 steps, more than the cap of 4194304');
     const big = { rows: 1024, cols: 1024, data: new Float64Array(1024 * 1024) };
     refuses(() => engine.attention(big, big, big), 'attention: attention would take 1024 × 1024 × 2048 steps, more than the cap of 268435456');
     refuses(() => engine.ropeDecayCurve(4096, 10000, 2 ** 22), 'ropeDecayCurve: the decay curve would take 2048 × 4194305 × 2 steps');

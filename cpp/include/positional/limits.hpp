@@ -25,7 +25,7 @@ inline constexpr std::int64_t kMaxOutputDoubles = std::int64_t{1} << 24;
 // steps per iteration, measured against that table in WebAssembly. 2^22 steps keep every call
 // well under a second on a laptop core:
 //   rotating x (applyRope, applyRopeHalf, applyRopeSequence): one step per entry;
-//   compareRopeConventions: (maxDistance + 1) × (d + 4);
+//   compareRopeConventions: (maxDistance + 1) × (d + 32);
 //   ropeScoresOverDistance: starts × (maxDistance + 1) × d/2;
 //   ropeDecayCurve, ropeOnesScores: d/2 × (maxDistance + 1) × 2;
 //   ropePairAngles: pairs × positions; float32AngleErrors: pairs × positions × 16 (float sin/cos);
