@@ -15,13 +15,12 @@
 namespace positional::js {
 namespace {
 
-constexpr double kDefaultBase = 10000.0;
 
 val sinusoidal_encoding_js(val n, val d, val base) {
   return guarded([&] {
     return matrix_to_js(sinusoidal_encoding(integer_arg("n", n, -kMaxOutputDoubles, kMaxOutputDoubles),
                                             integer_arg("d", d, -kMaxOutputDoubles, kMaxOutputDoubles),
-                                            number_arg("base", base, kDefaultBase)));
+                                            number_arg("base", base)));
   });
 }
 
@@ -29,7 +28,7 @@ val sinusoidal_encoding_concatenated_js(val n, val d, val base) {
   return guarded([&] {
     return matrix_to_js(sinusoidal_encoding_concatenated(
         integer_arg("n", n, -kMaxOutputDoubles, kMaxOutputDoubles),
-        integer_arg("d", d, -kMaxOutputDoubles, kMaxOutputDoubles), number_arg("base", base, kDefaultBase)));
+        integer_arg("d", d, -kMaxOutputDoubles, kMaxOutputDoubles), number_arg("base", base)));
   });
 }
 
@@ -37,29 +36,29 @@ val sinusoidal_dot_js(val a, val b, val d, val base) {
   return guarded([&] {
     return sinusoidal_dot(number_arg("a", a), number_arg("b", b),
                           integer_arg("d", d, -kMaxOutputDoubles, kMaxOutputDoubles),
-                          number_arg("base", base, kDefaultBase));
+                          number_arg("base", base));
   });
 }
 
 val rope_frequencies_js(val d, val base) {
   return guarded([&] {
     return to_float64_array(rope_frequencies(integer_arg("d", d, -kMaxOutputDoubles, kMaxOutputDoubles),
-                                             number_arg("base", base, kDefaultBase)));
+                                             number_arg("base", base)));
   });
 }
 
 val apply_rope_js(val x, val position, val base) {
   return guarded([&] {
     return to_float64_array(
-        apply_rope(vector_from_js("x", x), number_arg("position", position), number_arg("base", base, kDefaultBase)));
+        apply_rope(vector_from_js("x", x), number_arg("position", position), number_arg("base", base)));
   });
 }
 
 val apply_rope_sequence_js(val x, val positions, val base) {
   return guarded([&] {
     const Matrix input = matrix_from_js("x", x);
-    const double b = number_arg("base", base, kDefaultBase);
-    if (positions.isNull() || positions.isUndefined()) return matrix_to_js(apply_rope_sequence(input, b));
+    const double b = number_arg("base", base);
+    if (positions.isNull()) return matrix_to_js(apply_rope_sequence(input, b));
     return matrix_to_js(apply_rope(input, vector_from_js("positions", positions), b));
   });
 }
@@ -84,8 +83,8 @@ val cosine_similarity_js(val a, val b) {
 val interpolate_positions_js(val positions, val trained_len, val new_len) {
   return guarded([&] {
     return to_float64_array(interpolate_positions(vector_from_js("positions", positions),
-                                                  number_arg("trained_len", trained_len),
-                                                  number_arg("new_len", new_len)));
+                                                  number_arg("trainedLen", trained_len),
+                                                  number_arg("newLen", new_len)));
   });
 }
 
@@ -100,25 +99,25 @@ val rope_scores_over_distance_js(val q, val k, val starts, val max_distance, val
   return guarded([&] {
     return matrix_to_js(rope_scores_over_distance(
         vector_from_js("q", q), vector_from_js("k", k), vector_from_js("starts", starts),
-        integer_arg("max_distance", max_distance, -kMaxOutputDoubles, kMaxOutputDoubles),
-        number_arg("base", base, kDefaultBase)));
+        integer_arg("maxDistance", max_distance, -kMaxOutputDoubles, kMaxOutputDoubles),
+        number_arg("base", base)));
   });
 }
 
 val rope_pair_angles_js(val positions, val pairs, val d, val base, val wrapped) {
   return guarded([&] {
-    const bool wrap = wrapped.isUndefined() ? true : bool_arg("wrapped", wrapped);
+    const bool wrap = bool_arg("wrapped", wrapped);
     return matrix_to_js(rope_pair_angles(vector_from_js("positions", positions), vector_from_js("pairs", pairs),
                                          integer_arg("d", d, -kMaxOutputDoubles, kMaxOutputDoubles),
-                                         number_arg("base", base, kDefaultBase), wrap));
+                                         number_arg("base", base), wrap));
   });
 }
 
 val context_extension_curves_js(val positions, val trained_len, val new_len, val d, val base) {
   return guarded([&] {
     const ContextExtensionCurves curves = context_extension_curves(
-        vector_from_js("positions", positions), number_arg("trained_len", trained_len), number_arg("new_len", new_len),
-        integer_arg("d", d, -kMaxOutputDoubles, kMaxOutputDoubles), number_arg("base", base, kDefaultBase));
+        vector_from_js("positions", positions), number_arg("trainedLen", trained_len), number_arg("newLen", new_len),
+        integer_arg("d", d, -kMaxOutputDoubles, kMaxOutputDoubles), number_arg("base", base));
     val out = val::object();
     out.set("angles", matrix_to_js(curves.angles));
     out.set("trainedMax", curves.trained_max);
@@ -138,59 +137,24 @@ val heap_bytes_js() {
 
 }  // namespace
 
-// Embind tells overloads apart by argument count only, so each trailing optional argument
-// (a base of 10,000, a causal flag of false, wrapped angles) is one more binding of the same name.
+// Each function is bound once with every argument; the defaults (base 10,000, causal false, wrapped
+// true) live in the JavaScript facade, engine-facade.mjs, which always passes them all.
 EMSCRIPTEN_BINDINGS(positional_core) {
   using emscripten::function;
-  using emscripten::optional_override;
 
   function("sinusoidalEncoding", &sinusoidal_encoding_js);
-  function("sinusoidalEncoding", optional_override([](val n, val d) {
-             return sinusoidal_encoding_js(n, d, val::undefined());
-           }));
   function("sinusoidalEncodingConcatenated", &sinusoidal_encoding_concatenated_js);
-  function("sinusoidalEncodingConcatenated", optional_override([](val n, val d) {
-             return sinusoidal_encoding_concatenated_js(n, d, val::undefined());
-           }));
   function("sinusoidalDot", &sinusoidal_dot_js);
-  function("sinusoidalDot", optional_override([](val a, val b, val d) {
-             return sinusoidal_dot_js(a, b, d, val::undefined());
-           }));
   function("ropeFrequencies", &rope_frequencies_js);
-  function("ropeFrequencies", optional_override([](val d) { return rope_frequencies_js(d, val::undefined()); }));
   function("applyRope", &apply_rope_js);
-  function("applyRope", optional_override([](val x, val position) {
-             return apply_rope_js(x, position, val::undefined());
-           }));
   function("applyRopeSequence", &apply_rope_sequence_js);
-  function("applyRopeSequence", optional_override([](val x, val positions) {
-             return apply_rope_sequence_js(x, positions, val::undefined());
-           }));
-  function("applyRopeSequence", optional_override([](val x) {
-             return apply_rope_sequence_js(x, val::undefined(), val::undefined());
-           }));
   function("attention", &attention_js);
-  function("attention", optional_override([](val q, val k, val v) {
-             return attention_js(q, k, v, val::undefined());
-           }));
   function("cosineSimilarity", &cosine_similarity_js);
   function("interpolatePositions", &interpolate_positions_js);
   function("ntkScaledBase", &ntk_scaled_base_js);
   function("ropeScoresOverDistance", &rope_scores_over_distance_js);
-  function("ropeScoresOverDistance", optional_override([](val q, val k, val starts, val max_distance) {
-             return rope_scores_over_distance_js(q, k, starts, max_distance, val::undefined());
-           }));
   function("ropePairAngles", &rope_pair_angles_js);
-  function("ropePairAngles", optional_override([](val positions, val pairs, val d, val base) {
-             return rope_pair_angles_js(positions, pairs, d, base, val::undefined());
-           }));
-  function("ropePairAngles", optional_override([](val positions, val pairs, val d) {
-             return rope_pair_angles_js(positions, pairs, d, val::undefined(), val::undefined());
-           }));
   function("contextExtensionCurves", &context_extension_curves_js);
-  function("contextExtensionCurves", optional_override([](val positions, val trained_len, val new_len, val d) {
-             return context_extension_curves_js(positions, trained_len, new_len, d, val::undefined());
-           }));
   function("heapBytes", &heap_bytes_js);
   emscripten::constant("maxOutputDoubles", static_cast<double>(kMaxOutputDoubles));
 }

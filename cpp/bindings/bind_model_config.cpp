@@ -29,7 +29,7 @@ val read_model_config_js(val json_text, val prompt_length) {
                        json_text.typeOf().as<std::string>());
     }
     const std::int64_t prompt = integer_arg("promptLength", prompt_length, 1, kMaxConfigPositions);
-    const std::string text = json_text.as<std::string>();
+    const std::string text = string_arg("jsonText", json_text, kMaxConfigTextBytes);
     const ModelPositionReport r = read_model_config(text, prompt);
 
     val out = val::object();

@@ -16,9 +16,6 @@
 namespace positional::js {
 namespace {
 
-constexpr double kDefaultBase = 10000.0;
-constexpr double kDefaultBetaFast = 32.0;
-constexpr double kDefaultBetaSlow = 1.0;
 
 std::int64_t dimension_arg(const val& d) { return integer_arg("d", d, -kMaxOutputDoubles, kMaxOutputDoubles); }
 
@@ -50,25 +47,25 @@ val range_to_js(const YarnCorrectionRange& range) {
 val yarn_inverse_frequencies_js(val d, val base, val scale, val trained_len, val beta_fast, val beta_slow) {
   return guarded([&] {
     return to_float64_array(yarn_inverse_frequencies(
-        dimension_arg(d), number_arg("base", base, kDefaultBase), number_arg("scale", scale),
-        number_arg("trainedLen", trained_len), number_arg("betaFast", beta_fast, kDefaultBetaFast),
-        number_arg("betaSlow", beta_slow, kDefaultBetaSlow)));
+        dimension_arg(d), number_arg("base", base), number_arg("scale", scale),
+        number_arg("trainedLen", trained_len), number_arg("betaFast", beta_fast),
+        number_arg("betaSlow", beta_slow)));
   });
 }
 
 val yarn_extrapolation_weights_js(val d, val base, val trained_len, val beta_fast, val beta_slow) {
   return guarded([&] {
     return to_float64_array(yarn_extrapolation_weights(
-        dimension_arg(d), number_arg("base", base, kDefaultBase), number_arg("trainedLen", trained_len),
-        number_arg("betaFast", beta_fast, kDefaultBetaFast), number_arg("betaSlow", beta_slow, kDefaultBetaSlow)));
+        dimension_arg(d), number_arg("base", base), number_arg("trainedLen", trained_len),
+        number_arg("betaFast", beta_fast), number_arg("betaSlow", beta_slow)));
   });
 }
 
 val yarn_correction_range_js(val d, val base, val trained_len, val beta_fast, val beta_slow) {
   return guarded([&] {
     return range_to_js(yarn_correction_range(
-        dimension_arg(d), number_arg("base", base, kDefaultBase), number_arg("trainedLen", trained_len),
-        number_arg("betaFast", beta_fast, kDefaultBetaFast), number_arg("betaSlow", beta_slow, kDefaultBetaSlow)));
+        dimension_arg(d), number_arg("base", base), number_arg("trainedLen", trained_len),
+        number_arg("betaFast", beta_fast), number_arg("betaSlow", beta_slow)));
   });
 }
 
@@ -90,9 +87,9 @@ val pair_wavelengths_js(val inv_freq) {
 val extension_inverse_frequencies_js(val d, val base, val trained_len, val new_len, val beta_fast, val beta_slow) {
   return guarded([&] {
     return matrix_to_js(extension_inverse_frequencies(
-        dimension_arg(d), number_arg("base", base, kDefaultBase), number_arg("trainedLen", trained_len),
-        number_arg("newLen", new_len), number_arg("betaFast", beta_fast, kDefaultBetaFast),
-        number_arg("betaSlow", beta_slow, kDefaultBetaSlow)));
+        dimension_arg(d), number_arg("base", base), number_arg("trainedLen", trained_len),
+        number_arg("newLen", new_len), number_arg("betaFast", beta_fast),
+        number_arg("betaSlow", beta_slow)));
   });
 }
 
@@ -101,8 +98,8 @@ val extension_curves_js(val positions, val trained_len, val new_len, val d, val 
   return guarded([&] {
     const ExtensionCurves curves = extension_curves(
         vector_from_js("positions", positions), number_arg("trainedLen", trained_len), number_arg("newLen", new_len),
-        dimension_arg(d), number_arg("base", base, kDefaultBase), number_arg("betaFast", beta_fast, kDefaultBetaFast),
-        number_arg("betaSlow", beta_slow, kDefaultBetaSlow));
+        dimension_arg(d), number_arg("base", base), number_arg("betaFast", beta_fast),
+        number_arg("betaSlow", beta_slow));
     val out = val::object();
     out.set("angles", matrix_to_js(curves.angles));
     out.set("trainedMax", curves.trained_max);
@@ -116,7 +113,7 @@ val extension_curves_js(val positions, val trained_len, val new_len, val d, val 
 // ---- ALiBi and RoPE decay -----------------------------------------------------------------
 
 val alibi_slopes_js(val n_heads) {
-  return guarded([&] { return to_float64_array(alibi_slopes(integer_arg("nHeads", n_heads, 1, 1024))); });
+  return guarded([&] { return to_float64_array(alibi_slopes(integer_arg("nHeads", n_heads, 1, kMaxAlibiHeads))); });
 }
 
 val alibi_bias_js(val slope, val length) {
@@ -127,14 +124,14 @@ val alibi_bias_js(val slope, val length) {
 
 val rope_decay_curve_js(val d, val base, val max_distance) {
   return guarded([&] {
-    return to_float64_array(rope_decay_curve(dimension_arg(d), number_arg("base", base, kDefaultBase),
+    return to_float64_array(rope_decay_curve(dimension_arg(d), number_arg("base", base),
                                              integer_arg("maxDistance", max_distance, 0, kMaxOutputDoubles)));
   });
 }
 
 val rope_ones_scores_js(val d, val base, val max_distance) {
   return guarded([&] {
-    return to_float64_array(rope_ones_scores(dimension_arg(d), number_arg("base", base, kDefaultBase),
+    return to_float64_array(rope_ones_scores(dimension_arg(d), number_arg("base", base),
                                              integer_arg("maxDistance", max_distance, 0, kMaxOutputDoubles)));
   });
 }
@@ -144,7 +141,7 @@ val rope_ones_scores_js(val d, val base, val max_distance) {
 val apply_rope_half_js(val x, val position, val base) {
   return guarded([&] {
     return to_float64_array(apply_rope_half(vector_from_js("x", x), number_arg("position", position),
-                                            number_arg("base", base, kDefaultBase)));
+                                            number_arg("base", base)));
   });
 }
 
@@ -157,7 +154,7 @@ val compare_rope_conventions_js(val q, val k, val start, val max_distance, val b
     const ConventionComparison c =
         compare_rope_conventions(vector_from_js("q", q), vector_from_js("k", k), number_arg("start", start),
                                  integer_arg("maxDistance", max_distance, 0, kMaxOutputDoubles),
-                                 number_arg("base", base, kDefaultBase));
+                                 number_arg("base", base));
     val out = val::object();
     out.set("interleavedScores", to_float64_array(c.interleaved_scores));
     out.set("halfScores", to_float64_array(c.half_scores));
@@ -187,7 +184,7 @@ val rope_clock_js(val q, val k, val m, val n, val theta) {
     if (qv.size() != 2) fail("q length", "2", static_cast<double>(qv.size()));
     if (kv.size() != 2) fail("k length", "2", static_cast<double>(kv.size()));
     const RopeClock c = rope_clock(Eigen::Vector2d(qv[0], qv[1]), Eigen::Vector2d(kv[0], kv[1]),
-                                   number_arg("m", m), number_arg("n", n), number_arg("theta", theta, 1.0));
+                                   number_arg("m", m), number_arg("n", n), number_arg("theta", theta));
     val out = val::object();
     out.set("qRotated", to_float64_array(c.q_rotated.data(), 2));
     out.set("kRotated", to_float64_array(c.k_rotated.data(), 2));
@@ -206,7 +203,7 @@ val float32_angle_errors_js(val positions, val pairs, val d, val base) {
   return guarded([&] {
     const Float32AngleErrors e = float32_angle_errors(vector_from_js("positions", positions),
                                                       vector_from_js("pairs", pairs), dimension_arg(d),
-                                                      number_arg("base", base, kDefaultBase));
+                                                      number_arg("base", base));
     val out = val::object();
     out.set("angleError", matrix_to_js(e.angle_error));
     out.set("rotationError", matrix_to_js(e.rotation_error));
@@ -217,52 +214,29 @@ val float32_angle_errors_js(val positions, val pairs, val d, val base) {
 
 }  // namespace
 
-// Embind tells overloads apart by argument count only: each optional trailing argument
-// (base 10,000, beta_fast 32, beta_slow 1, θ = 1) is one more binding of the same name.
+// Each function is bound once with every argument; the defaults (base 10,000, betaFast 32,
+// betaSlow 1, θ = 1) live in the JavaScript facade, engine-facade.mjs.
 EMSCRIPTEN_BINDINGS(positional_widgets) {
   using emscripten::function;
-  using emscripten::optional_override;
 
   function("yarnInverseFrequencies", &yarn_inverse_frequencies_js);
-  function("yarnInverseFrequencies", optional_override([](val d, val base, val scale, val trained_len) {
-             return yarn_inverse_frequencies_js(d, base, scale, trained_len, val::undefined(), val::undefined());
-           }));
   function("yarnExtrapolationWeights", &yarn_extrapolation_weights_js);
-  function("yarnExtrapolationWeights", optional_override([](val d, val base, val trained_len) {
-             return yarn_extrapolation_weights_js(d, base, trained_len, val::undefined(), val::undefined());
-           }));
   function("yarnCorrectionRange", &yarn_correction_range_js);
-  function("yarnCorrectionRange", optional_override([](val d, val base, val trained_len) {
-             return yarn_correction_range_js(d, base, trained_len, val::undefined(), val::undefined());
-           }));
   function("yarnAttentionFactor", &yarn_attention_factor_js);
   function("dynamicNtkBase", &dynamic_ntk_base_js);
   function("pairWavelengths", &pair_wavelengths_js);
   function("extensionInverseFrequencies", &extension_inverse_frequencies_js);
-  function("extensionInverseFrequencies", optional_override([](val d, val base, val trained_len, val new_len) {
-             return extension_inverse_frequencies_js(d, base, trained_len, new_len, val::undefined(),
-                                                     val::undefined());
-           }));
   function("extensionCurves", &extension_curves_js);
-  function("extensionCurves", optional_override([](val positions, val trained_len, val new_len, val d, val base) {
-             return extension_curves_js(positions, trained_len, new_len, d, base, val::undefined(), val::undefined());
-           }));
   function("alibiSlopes", &alibi_slopes_js);
   function("alibiBias", &alibi_bias_js);
   function("ropeDecayCurve", &rope_decay_curve_js);
   function("ropeOnesScores", &rope_ones_scores_js);
   function("applyRopeHalf", &apply_rope_half_js);
-  function("applyRopeHalf", optional_override([](val x, val position) {
-             return apply_rope_half_js(x, position, val::undefined());
-           }));
   function("halfPermutation", &half_permutation_js);
   function("compareRopeConventions", &compare_rope_conventions_js);
   function("maxPermutedDifference", &max_permuted_difference_js);
   function("reversalPermutation", &reversal_permutation_js);
   function("ropeClock", &rope_clock_js);
-  function("ropeClock", optional_override([](val q, val k, val m, val n) {
-             return rope_clock_js(q, k, m, n, val::undefined());
-           }));
   function("float32AngleErrors", &float32_angle_errors_js);
 }
 

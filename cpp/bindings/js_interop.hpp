@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <new>  // std::bad_alloc
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,9 +25,9 @@ namespace positional::js {
 
 using emscripten::val;
 
-// Runs `body` and returns its result as a JavaScript value. Any C++ exception becomes a
-// JavaScript Error object *returned* in place of the result; engine-errors.js (linked with
-// --post-js) rethrows it once the C++ call has fully returned. Throwing from inside C++
+// Runs `body` and returns its result as a JavaScript value. Any C++ exception, a failed allocation
+// (std::bad_alloc) included, becomes a JavaScript Error object *returned* in place of the result;
+// the facade (engine-facade.mjs) rethrows it once the C++ call has fully returned. Throwing from inside C++
 // instead would skip the destructors of every frame in between, leaking the exception,
 // its message and the argument handles on each bad input.
 template <class Body>
@@ -34,6 +35,8 @@ val guarded(Body&& body) {
   std::string message;
   try {
     return val(body());
+  } catch (const std::bad_alloc&) {
+    message = "the engine ran out of memory (its WebAssembly heap is at most 1 GiB)";
   } catch (const std::exception& error) {
     message = error.what();
   } catch (...) {
@@ -44,17 +47,13 @@ val guarded(Body&& body) {
   return error;
 }
 
-// A JavaScript number argument; `undefined` takes `fallback` when one is given.
-// Anything else that is not a number (a string, null, an object) is an error naming the argument.
+// A JavaScript number argument. Anything else (a string, null, undefined, an object) is an error
+// naming the argument: the facade fills in every default before the call.
 inline double number_arg(const std::string& name, const val& value) {
   if (!value.isNumber()) {
     throw InputError(name + " must be a number, got " + value.typeOf().as<std::string>());
   }
   return value.as<double>();
-}
-
-inline double number_arg(const std::string& name, const val& value, double fallback) {
-  return value.isUndefined() ? fallback : number_arg(name, value);
 }
 
 // A whole-number argument within [min_value, max_value].
@@ -63,21 +62,37 @@ inline std::int64_t integer_arg(const std::string& name, const val& value, std::
   return checked_integer(name, number_arg(name, value), min_value, max_value);
 }
 
-// A boolean argument; `undefined` is false.
+// A boolean argument.
 inline bool bool_arg(const std::string& name, const val& value) {
-  if (value.isUndefined()) return false;
   if (!value.isTrue() && !value.isFalse()) {
     throw InputError(name + " must be true or false, got " + value.typeOf().as<std::string>());
   }
   return value.isTrue();
 }
 
-// A string argument.
-inline std::string string_arg(const std::string& name, const val& value) {
+// A string argument of at most max_bytes UTF-8 bytes, well-formed (no lone UTF-16 surrogate, which
+// Emscripten's conversion would pair with the next character) and free of NUL characters.
+// The length is checked before the text is converted: Embind's conversion does not check its
+// malloc, so a string that cannot fit must never reach it. A UTF-16 code unit takes at most
+// 3 UTF-8 bytes, so length ≤ max_bytes bounds the copy to 3 × max_bytes.
+inline std::string string_arg(const std::string& name, const val& value, std::int64_t max_bytes) {
   if (!value.isString()) {
     throw InputError(name + " must be a string, got " + value.typeOf().as<std::string>());
   }
-  return value.as<std::string>();
+  const double units = value["length"].as<double>();
+  if (units > static_cast<double>(max_bytes)) {
+    fail(name + " length", "at most " + format_number(static_cast<double>(max_bytes)) + " UTF-8 bytes", units);
+  }
+  if (value["isWellFormed"].typeOf().as<std::string>() == "function" && !value.call<bool>("isWellFormed")) {
+    throw InputError(name + " must be valid Unicode text, got a lone UTF-16 surrogate");
+  }
+  std::string text = value.as<std::string>();
+  if (static_cast<std::int64_t>(text.size()) > max_bytes) {
+    fail(name + " length", "at most " + format_number(static_cast<double>(max_bytes)) + " UTF-8 bytes",
+         static_cast<double>(text.size()));
+  }
+  if (text.find('\0') != std::string::npos) throw InputError(name + " must not contain a NUL character (U+0000)");
+  return text;
 }
 
 // Copies n doubles into a new JavaScript-owned Float64Array (one copy, no per-element calls).
@@ -103,6 +118,10 @@ inline val matrix_to_js(const Matrix& m) {
 inline Vector vector_from_js(const std::string& name, const val& array) {
   if (array.isNull() || array.isUndefined() || array.isString() || !array["length"].isNumber()) {
     throw InputError(name + " must be an array of numbers");
+  }
+  const double length = array["length"].as<double>();
+  if (!(length <= static_cast<double>(kMaxOutputDoubles))) {
+    fail(name + " length", "at most " + format_number(static_cast<double>(kMaxOutputDoubles)), length);
   }
   const std::vector<double> values = emscripten::convertJSArrayToNumberVector<double>(array);
   return Eigen::Map<const Vector>(values.data(), static_cast<Eigen::Index>(values.size()));

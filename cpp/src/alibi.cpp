@@ -10,8 +10,6 @@
 namespace positional {
 namespace {
 
-constexpr std::int64_t kMaxHeads = 1024;
-constexpr std::int64_t kMaxDistance = std::int64_t{1} << 22;
 
 // slope_h = 2^(−8h/n), h = 1..n, for n a power of 2.
 void append_power_of_two_slopes(std::int64_t n, Vector& out, Eigen::Index& at, std::int64_t stride,
@@ -24,18 +22,18 @@ void append_power_of_two_slopes(std::int64_t n, Vector& out, Eigen::Index& at, s
 void check_decay_arguments(std::int64_t d, double base, std::int64_t max_distance) {
   require_even_dimension("d", d);
   require_base("base", base);
-  if (max_distance < 0 || max_distance > kMaxDistance) {
-    fail("max_distance", "a whole number from 0 to " + format_number(static_cast<double>(kMaxDistance)),
+  if (max_distance < 0 || max_distance > kMaxDecayDistance) {
+    fail("max_distance", "a whole number from 0 to " + format_number(static_cast<double>(kMaxDecayDistance)),
          static_cast<double>(max_distance));
   }
-  require_output_size("the decay curve", d / 2, max_distance + 1);
+  require_work("the decay curve", {d / 2, max_distance + 1, 2}, kMaxWorkSteps);
 }
 
 }  // namespace
 
 Vector alibi_slopes(std::int64_t n_heads) {
-  if (n_heads < 1 || n_heads > kMaxHeads) {
-    fail("n_heads", "a whole number from 1 to " + format_number(static_cast<double>(kMaxHeads)),
+  if (n_heads < 1 || n_heads > kMaxAlibiHeads) {
+    fail("n_heads", "a whole number from 1 to " + format_number(static_cast<double>(kMaxAlibiHeads)),
          static_cast<double>(n_heads));
   }
   std::int64_t closest = 1;  // the largest power of 2 ≤ n_heads

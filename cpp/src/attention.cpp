@@ -27,6 +27,7 @@ AttentionResult scaled_dot_product_attention(const Eigen::Ref<const Matrix>& q, 
                      std::to_string(k.rows()));
   }
   require_output_size("the attention weights", q.rows(), k.rows());
+  require_work("attention", {q.rows(), k.rows(), q.cols() + v.cols()}, kMaxAttentionWork);
   require_all_finite("q", q);
   require_all_finite("k", k);
   require_all_finite("v", v);

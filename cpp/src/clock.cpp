@@ -8,7 +8,6 @@
 namespace positional {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846264338327950288;
 
 Eigen::Vector2d rotate(const Eigen::Vector2d& x, double angle) {
   const double c = std::cos(angle);
@@ -18,8 +17,8 @@ Eigen::Vector2d rotate(const Eigen::Vector2d& x, double angle) {
 
 // Wraps an angle to (−π, π].
 double wrap(double angle) {
-  double wrapped = std::remainder(angle, 2.0 * kPi);  // in [−π, π]
-  if (wrapped <= -kPi) wrapped += 2.0 * kPi;
+  double wrapped = std::remainder(angle, 2.0 * numbers::kPi);  // in [−π, π]
+  if (wrapped <= -numbers::kPi) wrapped += 2.0 * numbers::kPi;
   return wrapped;
 }
 

@@ -12,7 +12,6 @@
 namespace positional {
 namespace {
 
-constexpr std::int64_t kMaxDistance = std::int64_t{1} << 20;
 
 void check_rope_vector(const std::string& name, const Eigen::Ref<const Vector>& x) {
   if (x.size() == 0) throw InputError(name + " must not be empty");
@@ -25,6 +24,7 @@ void check_rope_vector(const std::string& name, const Eigen::Ref<const Vector>& 
 // [snippet:apply_rope_half]
 Vector apply_rope_half(const Eigen::Ref<const Vector>& x, double position, double base) {
   check_rope_vector("x", x);
+  require_work("rotating x", {x.size()}, kMaxWorkSteps);
   require_finite("position", position);
   const Eigen::Index half = x.size() / 2;
   const Vector theta = rope_frequencies(x.size(), base);
@@ -52,12 +52,15 @@ ConventionComparison compare_rope_conventions(const Eigen::Ref<const Vector>& q,
     fail("k length", "equal to q's (" + std::to_string(q.size()) + ")", static_cast<double>(k.size()));
   }
   require_finite("start", start);
-  if (max_distance < 0 || max_distance > kMaxDistance) {
-    fail("max_distance", "a whole number from 0 to " + format_number(static_cast<double>(kMaxDistance)),
+  if (max_distance < 0 || max_distance > kMaxConventionsDistance) {
+    fail("max_distance", "a whole number from 0 to " + format_number(static_cast<double>(kMaxConventionsDistance)),
          static_cast<double>(max_distance));
   }
   require_base("base", base);
   const std::int64_t d = q.size();
+  // Three rotations of k per distance (d entries each) and their allocations: measured at about
+  // d + 32 steps per distance.
+  require_work("the comparison", {max_distance + 1, d + 32}, kMaxWorkSteps);
   ConventionComparison result;
   result.permutation = interleaved_to_half_permutation(d);
   const Vector q_half = permute(q, result.permutation);

@@ -104,7 +104,9 @@ std::vector<std::string> split_words(const std::string& sentence) {
 }
 
 Vector word_vector(const std::string& word, std::int64_t d) {
-  if (d < 1 || d > kMaxOutputDoubles) fail("d", "a whole number from 1 to 16777216", static_cast<double>(d));
+  if (d < 1 || d > kMaxWordDimension) {
+    fail("d", "a whole number from 1 to " + format_number(static_cast<double>(kMaxWordDimension)), static_cast<double>(d));
+  }
   require_utf8(word, "word");
   // The first 8 hex digits of the MD5 digest are its first four bytes, read big-endian.
   const std::array<std::uint8_t, 16> digest = md5_digest(word);

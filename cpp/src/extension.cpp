@@ -12,6 +12,7 @@ namespace positional {
 Vector interpolate_positions(const Eigen::Ref<const Vector>& positions, double trained_len, double new_len) {
   require_positive("trained_len", trained_len);
   require_positive("new_len", new_len);
+  require_output_size("the interpolated positions", 1, positions.size());
   require_all_finite("positions", positions);
   const double ratio = trained_len / new_len;  // 4,096 / 32,768 = 1/8
   Vector scaled = positions * ratio;

@@ -3,7 +3,8 @@
 // reimplemented so the engine draws the same numbers as numpy.random.default_rng.
 #include "positional/numpy_random.hpp"
 
-#include <cmath>  // std::exp, std::log1p
+#include <algorithm>  // std::min
+#include <cmath>      // std::exp, std::log1p
 
 #include "positional/validate.hpp"
 
@@ -225,6 +226,23 @@ Vector Generator::standard_normal(std::int64_t count) {
   Vector out(count);
   for (std::int64_t i = 0; i < count; ++i) out[i] = standard_normal();
   return out;
+}
+
+Vector Generator::standard_normal_compact(std::int64_t count) {
+  checked_integer("count", static_cast<double>(count), 0, kMaxNormalDraws);
+  std::vector<double> kept;
+  kept.reserve(static_cast<std::size_t>(std::min(count, kCompactHead) + count / kCompactStride + 1));
+  std::vector<double> strided;
+  double last = 0;
+  for (std::int64_t i = 0; i < count; ++i) {
+    const double value = standard_normal();
+    if (i < kCompactHead) kept.push_back(value);
+    if ((i + 1) % kCompactStride == 0) strided.push_back(value);
+    last = value;
+  }
+  kept.insert(kept.end(), strided.begin(), strided.end());
+  if (count > 0) kept.push_back(last);
+  return Eigen::Map<const Vector>(kept.data(), static_cast<Eigen::Index>(kept.size()));
 }
 
 Vector Generator::normal(double loc, double scale, std::int64_t count) {

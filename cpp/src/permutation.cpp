@@ -29,6 +29,7 @@ void require_permutation(const Permutation& perm, std::int64_t n) {
 Permutation reversal_permutation(std::int64_t n) {
   require_non_negative("n", n);
   require_output_size("the permutation", n, 1);
+  require_work("the permutation", {n}, kMaxWorkSteps);
   Permutation perm(static_cast<std::size_t>(n));
   for (std::int64_t j = 0; j < n; ++j) perm[static_cast<std::size_t>(j)] = n - 1 - j;
   return perm;
@@ -36,6 +37,7 @@ Permutation reversal_permutation(std::int64_t n) {
 
 Permutation interleaved_to_half_permutation(std::int64_t d) {
   require_even_dimension("d", d);
+  require_work("the permutation", {d}, kMaxWorkSteps);
   Permutation perm(static_cast<std::size_t>(d));
   for (std::int64_t i = 0; i < d / 2; ++i) {
     perm[static_cast<std::size_t>(i)] = 2 * i;

@@ -2,6 +2,7 @@
 #include "positional/precision.hpp"
 
 #include <cmath>
+#include <limits>  // std::numeric_limits<float>::max (FLT_MAX)
 #include <string>
 
 #include "positional/rope.hpp"
@@ -10,7 +11,6 @@
 namespace positional {
 namespace {
 
-constexpr double kMaxPosition = 2147483648.0;  // 2^31
 
 }  // namespace
 
@@ -19,7 +19,7 @@ Float32AngleErrors float32_angle_errors(const Eigen::Ref<const Vector>& position
   const Vector all_theta = rope_frequencies(d, base);
   for (Eigen::Index j = 0; j < positions.size(); ++j) {
     const double p = positions[j];
-    if (!std::isfinite(p) || p < 0 || p > kMaxPosition) {
+    if (!std::isfinite(p) || p < 0 || p > kMaxPrecisionPosition) {
       fail("positions[" + std::to_string(j) + "]", "a finite number from 0 to 2^31", p);
     }
   }
@@ -29,10 +29,16 @@ Float32AngleErrors float32_angle_errors(const Eigen::Ref<const Vector>& position
     out.theta[r] = all_theta[checked_integer("pairs[" + std::to_string(r) + "]", pairs[r], 0, d / 2 - 1)];
   }
   require_output_size("the error table", pairs.size(), positions.size());
+  require_work("the error table", {pairs.size(), positions.size(), 16}, kMaxWorkSteps);
   out.angle_error.resize(pairs.size(), positions.size());
   out.rotation_error.resize(pairs.size(), positions.size());
   for (Eigen::Index r = 0; r < pairs.size(); ++r) {
     const double theta = out.theta[r];
+    // Converting a double above FLT_MAX to float is undefined behaviour: refuse it first.
+    if (!(theta <= static_cast<double>(std::numeric_limits<float>::max()))) {
+      fail("theta of pair " + std::to_string(static_cast<std::int64_t>(pairs[r])),
+           "at most the largest float32 (3.4028235e38); the base is too small", theta);
+    }
     const float theta_f = static_cast<float>(theta);
     for (Eigen::Index j = 0; j < positions.size(); ++j) {
       const double m = positions[j];

@@ -12,7 +12,7 @@
 namespace positional {
 namespace {
 
-constexpr double kTwoPi = 6.283185307179586476925286766559;
+constexpr double kTwoPi = 2.0 * numbers::kPi;
 
 // The largest entry magnitude RoPE turns: a pair no longer than √2 · 2^1022 < DBL_MAX cannot
 // overflow when rotated (the rotation keeps its length; rounding adds a few ulps).
@@ -45,6 +45,7 @@ void require_rotatable(const std::string& name, const Eigen::Ref<const Vector>& 
 void check_vector(const std::string& name, const Eigen::Ref<const Vector>& x) {
   if (x.size() == 0) throw InputError(name + " must not be empty");
   if (x.size() % 2 != 0) fail(name + " length", "even (RoPE rotates pairs)", static_cast<double>(x.size()));
+  require_work("rotating " + name, {x.size()}, kMaxWorkSteps);
   require_rotatable(name, x);
 }
 
@@ -108,6 +109,7 @@ Matrix apply_rope_with_frequencies(const Eigen::Ref<const Matrix>& x, const Eige
     throw InputError("inv_freq must have x columns / 2 = " + std::to_string(x.cols() / 2) + " entries, got " +
                      std::to_string(inv_freq.size()));
   }
+  require_work("rotating x", {x.rows(), x.cols()}, kMaxWorkSteps);
   require_rotatable("x", x);
   require_all_finite("positions", positions);
   require_all_finite("inv_freq", inv_freq);
@@ -130,6 +132,7 @@ Matrix apply_rope_sequence(const Eigen::Ref<const Matrix>& x, double base) {
   if (x.cols() == 0 || x.cols() % 2 != 0) {
     fail("x columns", "positive and even (RoPE rotates pairs)", static_cast<double>(x.cols()));
   }
+  require_work("rotating x", {x.rows(), x.cols()}, kMaxWorkSteps);
   const Vector theta = rope_frequencies(x.cols(), base);
   require_rotatable("x", x);
   if (x.rows() > 0) detail::require_finite_angles("(rows − 1)", static_cast<double>(x.rows() - 1), theta.maxCoeff());
@@ -188,6 +191,7 @@ Matrix rope_scores_over_distance(const Eigen::Ref<const Vector>& q, const Eigen:
          static_cast<double>(max_distance));
   }
   require_output_size("the score table", starts.size(), max_distance + 1);
+  require_work("the score table", {starts.size(), max_distance + 1, q.size() / 2}, kMaxWorkSteps);
   const Vector theta = rope_frequencies(q.size(), base);
   Matrix scores(starts.size(), max_distance + 1);
   Vector q_rotated(q.size());
@@ -211,6 +215,7 @@ Matrix rope_pair_angles(const Eigen::Ref<const Vector>& positions, const Eigen::
   require_all_finite("positions", positions);
   const Vector theta = rope_frequencies(d, base);
   require_output_size("the angle table", pairs.size(), positions.size());
+  require_work("the angle table", {pairs.size(), positions.size()}, kMaxWorkSteps);
   Matrix angles(pairs.size(), positions.size());
   for (Eigen::Index j = 0; j < pairs.size(); ++j) {
     const std::int64_t pair = checked_integer("pairs[" + std::to_string(j) + "]", pairs[j], 0, d / 2 - 1);

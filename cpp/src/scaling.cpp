@@ -11,7 +11,7 @@
 namespace positional {
 namespace {
 
-constexpr double kTwoPi = 6.283185307179586476925286766559;
+constexpr double kTwoPi = 2.0 * numbers::kPi;
 
 void check_betas(double beta_fast, double beta_slow) {
   require_positive("beta_fast", beta_fast);
@@ -92,6 +92,7 @@ double dynamic_ntk_base(double base, double scale, std::int64_t d, double seq_le
 }
 
 Vector pair_wavelengths(const Eigen::Ref<const Vector>& inv_freq) {
+  require_output_size("the wavelengths", 1, inv_freq.size());
   Vector out(inv_freq.size());
   for (Eigen::Index i = 0; i < inv_freq.size(); ++i) {
     require_positive("inv_freq[" + std::to_string(i) + "]", inv_freq[i]);
@@ -111,6 +112,7 @@ Matrix extension_inverse_frequencies(std::int64_t d, double base, double trained
     fail("new_len", "at least trained_len (" + format_number(trained_len) + ")", new_len);
   }
   const double scale = new_len / trained_len;
+  require_output_size("the frequency table", kExtensionMethodCount, d / 2);
   const Vector raw = rope_frequencies(d, base);
   Matrix out(kExtensionMethodCount, d / 2);
   out.row(static_cast<int>(ExtensionMethod::kRaw)) = raw.transpose();
@@ -126,6 +128,7 @@ Matrix extension_inverse_frequencies(std::int64_t d, double base, double trained
 ExtensionCurves extension_curves(const Eigen::Ref<const Vector>& positions, double trained_len, double new_len,
                                  std::int64_t d, double base, double beta_fast, double beta_slow) {
   require_output_size("the curves", kExtensionMethodCount, positions.size());
+  require_work("the curves", {positions.size(), 4}, kMaxWorkSteps);
   for (Eigen::Index j = 0; j < positions.size(); ++j) {
     if (!std::isfinite(positions[j]) || positions[j] < 0) {
       fail("positions[" + std::to_string(j) + "]", "a finite number ≥ 0", positions[j]);

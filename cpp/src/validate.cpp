@@ -93,4 +93,24 @@ void require_output_size(const std::string& what, std::int64_t rows, std::int64_
   }
 }
 
+void require_work(const std::string& what, std::initializer_list<std::int64_t> factors, std::int64_t cap) {
+  std::string product;
+  std::int64_t steps = 1;
+  bool over = false;
+  for (const std::int64_t factor : factors) {
+    product += (product.empty() ? "" : " × ") + format_number(static_cast<double>(factor));
+    if (factor <= 0) {
+      steps = 0;
+    } else if (!over && steps > cap / factor) {
+      over = true;  // stop multiplying: the product would overflow, and it is over the cap anyway
+    } else if (!over) {
+      steps *= factor;
+    }
+  }
+  if (over && steps != 0) {
+    throw InputError(what + " would take " + product + " steps, more than the cap of " +
+                     format_number(static_cast<double>(cap)));
+  }
+}
+
 }  // namespace positional

@@ -74,7 +74,7 @@ TEST(WordVector, LengthIsTheRequestedDimension) {
   // A longer vector starts with the same draws: numpy fills in order.
   EXPECT_EQ(positional::word_vector("dog", 40).head(16), positional::word_vector("dog"));
   EXPECT_EQ(expect_input_error([] { positional::word_vector("dog", 0); }),
-            "d must be a whole number from 1 to 16777216, got 0");
+            "d must be a whole number from 1 to 1048576, got 0");
   EXPECT_THROW(positional::word_vector(std::string("\xff"), 16), InputError);
 }
 

@@ -83,6 +83,13 @@ void fuzz_rope(FuzzInput& in, std::uint8_t which) {
       const Vector k = in.boolean() ? q : in.vector(16);
       const Vector starts = in.vector(8);
       const std::int64_t max_distance = in.integer();
+      if (q.size() > 0 && q.size() % 2 == 0 && max_distance >= 0 && max_distance < kMaxOutputDoubles &&
+          starts.size() * plus_one(max_distance) <= kMaxOutputDoubles &&
+          work_of({starts.size(), plus_one(max_distance), q.size() / 2}) > kMaxWorkSteps) {
+        const Vector ones = Vector::Ones(q.size());
+        const Vector zeros = Vector::Zero(starts.size());
+        must_refuse_over_cap("rope_scores_over_distance", [&] { (void)rope_scores_over_distance(ones, ones, zeros, max_distance, 10000.0); });
+      }
       if (over_budget(starts.size(), plus_one(max_distance))) return;
       under_contract("rope_scores_over_distance", [&] {
         require_finite_result("rope_scores_over_distance", rope_scores_over_distance(q, k, starts, max_distance, base));

@@ -12,8 +12,10 @@
 #include <exception>
 #include <limits>
 #include <string>
+#include <initializer_list>
 #include <vector>
 
+#include "positional/limits.hpp"
 #include "positional/types.hpp"
 #include "positional/validate.hpp"
 
@@ -157,6 +159,18 @@ inline bool over_budget(std::int64_t rows, std::int64_t cols) {
   return rows * cols > kWorkBudget;
 }
 
+// The work of a call as the engine counts it (limits.hpp): the factors multiplied, saturating at
+// the largest int64 instead of overflowing; 0 when a factor is ≤ 0.
+inline std::int64_t work_of(std::initializer_list<std::int64_t> factors) {
+  std::int64_t steps = 1;
+  for (const std::int64_t factor : factors) {
+    if (factor <= 0) return 0;
+    steps = steps > std::numeric_limits<std::int64_t>::max() / factor ? std::numeric_limits<std::int64_t>::max()
+                                                                       : steps * factor;
+  }
+  return steps;
+}
+
 // Reports a broken contract and aborts (libFuzzer then saves the input). With the environment
 // variable POSITIONAL_FUZZ_SURVEY set, prints each distinct (function, kind) once and goes on
 // instead: a survey of every finding in one run, for triage.
@@ -164,6 +178,24 @@ inline void finding(const char* function, const std::string& what) {
   std::fprintf(stderr, "FUZZ FINDING in %s: %s\n", function, what.c_str());
   std::fflush(stderr);
   if (std::getenv("POSITIONAL_FUZZ_SURVEY") == nullptr) std::abort();
+}
+
+// Runs a call whose request is over one of the engine's caps: it must throw InputError naming the
+// cap ("more than the cap of …") before doing the work; returning, or any other error, is a finding.
+template <class Call>
+void must_refuse_over_cap(const char* function, Call&& call) {
+  try {
+    call();
+  } catch (const InputError& e) {
+    if (std::strstr(e.what(), "more than the cap of") == nullptr) {
+      finding(function, std::string("over the cap, refused without naming it: ") + e.what());
+    }
+    return;
+  } catch (const std::exception& e) {
+    finding(function, std::string("over the cap, exception other than InputError: ") + e.what());
+    return;
+  }
+  finding(function, "accepted a request over its cap");
 }
 
 inline void require_finite_result(const char* function, double value) {

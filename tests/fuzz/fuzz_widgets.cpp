@@ -45,6 +45,12 @@ void fuzz_widgets(FuzzInput& in) {
       const std::int64_t d = in.integer();
       const double base = base_from(in);
       const std::int64_t max_distance = in.integer();
+      // Over the work cap with every other argument valid: refused before any work.
+      if (d > 0 && d % 2 == 0 && d <= kMaxOutputDoubles && max_distance >= 0 && max_distance <= kMaxDecayDistance &&
+          work_of({d / 2, plus_one(max_distance)}) > kMaxWorkSteps) {
+        must_refuse_over_cap("rope_decay_curve", [&] { (void)rope_decay_curve(d, 10000.0, max_distance); });
+        must_refuse_over_cap("rope_ones_scores", [&] { (void)rope_ones_scores(d, 10000.0, max_distance); });
+      }
       if (over_budget(d, plus_one(max_distance))) return;
       if (selector % 17 == 2) {
         under_contract("rope_decay_curve", [&] { require_finite_result("rope_decay_curve", rope_decay_curve(d, base, max_distance)); });
@@ -156,6 +162,11 @@ void fuzz_widgets(FuzzInput& in) {
       const double start = in.number();
       const std::int64_t max_distance = in.integer();
       const double base = base_from(in);
+      if (q.size() > 0 && q.size() % 2 == 0 && max_distance >= 0 && max_distance <= kMaxConventionsDistance &&
+          work_of({plus_one(max_distance), q.size() + 32}) > kMaxWorkSteps) {
+        const Vector ones = Vector::Ones(q.size());
+        must_refuse_over_cap("compare_rope_conventions", [&] { (void)compare_rope_conventions(ones, ones, 0.0, max_distance, 10000.0); });
+      }
       if (over_budget(plus_one(max_distance), q.size() + 1)) return;
       under_contract("compare_rope_conventions", [&] {
         const ConventionComparison c = compare_rope_conventions(q, k, start, max_distance, base);

@@ -106,23 +106,23 @@ describe('lesson numbers through the bindings', () => {
 describe('bad input: a JavaScript Error with the C++ message, and the module keeps working', () => {
   const cases = [
     ['odd d', () => engine.sinusoidalEncoding(3, 7), 'd must be even, got 7'],
-    ['zero d', () => engine.ropeFrequencies(0), 'd must be positive, got 0'],
-    ['negative d', () => engine.sinusoidalEncoding(3, -2), 'd must be positive, got -2'],
+    ['zero d', () => engine.ropeFrequencies(0), 'ropeFrequencies: d must be a whole number from 1 to 16777216, got 0'],
+    ['negative d', () => engine.sinusoidalEncoding(3, -2), 'sinusoidalEncoding: d must be a whole number from 1 to 16777216, got -2'],
     ['fractional d', () => engine.sinusoidalEncoding(3, 3.7), 'd must be a whole number'],
-    ['negative n', () => engine.sinusoidalEncoding(-1, 4), 'n must be non-negative, got -1'],
+    ['negative n', () => engine.sinusoidalEncoding(-1, 4), 'sinusoidalEncoding: n must be a whole number from 0 to 16777216, got -1'],
     ['NaN base', () => engine.sinusoidalEncoding(3, 4, NaN), 'base must be a finite number > 0, got nan'],
     ['infinite base', () => engine.ropeFrequencies(4, Infinity), 'base must be a finite number > 0, got inf'],
     ['zero base', () => engine.ropeFrequencies(4, 0), 'base must be a finite number > 0, got 0'],
     ['negative base', () => engine.ropeFrequencies(4, -10), 'base must be a finite number > 0, got -10'],
     ['base of 1', () => engine.ropeFrequencies(4, 1), 'base must be different from 1'],
-    ['string base', () => engine.ropeFrequencies(4, 'ten'), 'base must be a number, got string'],
+    ['string base', () => engine.ropeFrequencies(4, 'ten'), 'ropeFrequencies: base must be a number, got "ten"'],
     ['NaN position', () => engine.applyRope([1, 0], NaN), 'position must be finite, got nan'],
     ['infinite position', () => engine.applyRope([1, 0], -Infinity), 'position must be finite, got -inf'],
     ['NaN in positions', () => engine.interpolatePositions([1, NaN], 4096, 32768), 'positions[1] must be finite'],
     ['odd vector', () => engine.applyRope([1, 0, 2], 1), 'x length must be even'],
     ['not an array', () => engine.applyRope('abc', 1), 'x must be an array of numbers'],
-    ['zero trained_len', () => engine.interpolatePositions([1], 0, 10), 'trained_len must be a finite number > 0, got 0'],
-    ['negative new_len', () => engine.interpolatePositions([1], 10, -5), 'new_len must be a finite number > 0, got -5'],
+    ['zero trainedLen', () => engine.interpolatePositions([1], 0, 10), 'interpolatePositions: trainedLen must be a finite number > 0, got 0'],
+    ['negative newLen', () => engine.interpolatePositions([1], 10, -5), 'interpolatePositions: newLen must be a finite number > 0, got -5'],
     ['NTK at d = 2', () => engine.ntkScaledBase(10000, 8, 2), 'd must be at least 4'],
     ['zero scale', () => engine.ntkScaledBase(10000, 0, 128), 'scale must be a finite number > 0, got 0'],
     ['over the cap', () => engine.sinusoidalEncoding(32769, 512), 'more than the cap of 16777216'],
@@ -132,7 +132,7 @@ describe('bad input: a JavaScript Error with the C++ message, and the module kee
     ['bad matrix data', () => engine.applyRopeSequence({ rows: 2, cols: 2, data: [1, 2, 3] }), 'x.data must hold rows × cols = 4 numbers, got 3'],
     ['zero vectors', () => engine.cosineSimilarity([0, 0], [1, 1]), 'a and b must be non-zero vectors'],
     ['pair out of range', () => engine.ropePairAngles([1], [40], 64), 'pairs[0] must be a whole number from 0 to 31, got 40'],
-    ['wrong argument count', () => engine.sinusoidalEncoding(3), 'called with an invalid number of arguments (1)'],
+    ['wrong argument count', () => engine.sinusoidalEncoding(3), 'sinusoidalEncoding: expects 2 to 3 arguments (n, d, base?), got 1'],
   ];
   for (const [name, call, message] of cases) {
     test(name, () => {

@@ -138,30 +138,30 @@ describe('the order-blindness demo layer', () => {
 
 describe('bad input gives a JavaScript Error with the engine message', () => {
   const cases = [
-    ['empty sentence', () => engine.encodeSentence(''), 'sentence must contain at least one word'],
-    ['whitespace only', () => engine.orderSimilarity(' \t ', 'dog'), 'sentence must contain at least one word'],
+    ['empty sentence', () => engine.encodeSentence(''), 'encodeSentence: sentence must contain at least one word'],
+    ['whitespace only', () => engine.orderSimilarity(' \t ', 'dog'), 'orderSimilarity: sentence must contain at least one word'],
     [
       'unknown scheme',
       () => engine.encodeSentence('dog bites man', 'alibi'),
-      'scheme must be one of "none", "sinusoidal", "rope", got "alibi"',
+      'encodeSentence: scheme must be one of "none", "sinusoidal", "rope", got "alibi"',
     ],
     [
       'too many words',
       () => engine.demoAttention(Array.from({ length: 513 }, (_, i) => `w${i}`).join(' ')),
-      'sentence must contain at most 512 words, got 513',
+      'demoAttention: sentence must contain at most 512 words, got 513',
     ],
-    ['non-string word', () => engine.wordVector(42), 'word must be a string, got number'],
-    ['non-string sentence', () => engine.encodeSentence(null), 'sentence must be a string, got object'],
-    ['bad dimension', () => engine.wordVector('dog', 0), 'd must be a whole number from 1 to 16777216, got 0'],
-    ['non-boolean causal', () => engine.encodeSentence('dog', 'none', 'yes'), 'causal must be true or false, got string'],
-    ['lone surrogate', () => engine.wordVector('\ud800x'), 'word must be valid Unicode text, got a lone UTF-16 surrogate'],
+    ['non-string word', () => engine.wordVector(42), 'wordVector: word must be a string, got 42'],
+    ['non-string sentence', () => engine.encodeSentence(null), 'encodeSentence: sentence must be a string, got null'],
+    ['bad dimension', () => engine.wordVector('dog', 0), 'wordVector: d must be a whole number from 1 to 1048576, got 0'],
+    ['non-boolean causal', () => engine.encodeSentence('dog', 'none', 'yes'), 'encodeSentence: causal must be true or false, got "yes"'],
+    ['lone surrogate', () => engine.wordVector('\ud800x'), 'wordVector: word must be valid Unicode text, got a lone UTF-16 surrogate'],
     [
       'bad seed',
       () => engine.seedSequenceState('12a'),
-      "seed must be a non-negative integer in decimal digits, got a 'a' at index 2",
+      "seedSequenceState: seed must be a non-negative integer in decimal digits, got a 'a' at index 2",
     ],
-    ['negative count', () => engine.pcg64Raw('1', -1), /^count must be a whole number/],
-    ['bad sample option', () => engine.standardNormal('1', 3, { sample: 'some' }), /^options\.sample must be/],
+    ['negative count', () => engine.pcg64Raw('1', -1), /^pcg64Raw: count must be a whole number/],
+    ['bad sample option', () => engine.standardNormal('1', 3, { sample: 'some' }), /^standardNormal: options\.sample must be/],
   ];
   for (const [name, call, message] of cases) {
     test(name, () => {

@@ -19,7 +19,12 @@ import { CHARTS } from '../js/charts/index.js';
 const require = createRequire(import.meta.url);
 const WEB = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const REPO = resolve(WEB, '..');
-const ENGINE_FILES = ['engine.mjs', 'engine.wasm', 'engine-single.mjs'];
+// The engine as the page loads it (build file → dist file): the facade engine.mjs over the Emscripten
+// module engine-core.mjs, whose .wasm is served as engine.wasm. The single-file build bundles
+// engine-single.mjs (the same facade over engine-core-single.mjs, .wasm inlined).
+const PAGE_ENGINE_FILES = { 'engine.mjs': 'engine.mjs', 'engine-facade.mjs': 'engine-facade.mjs', 'engine-core.mjs': 'engine-core.mjs', 'engine-core.wasm': 'engine.wasm' };
+const SINGLE_ENGINE_FILES = ['engine-single.mjs', 'engine-core-single.mjs'];
+const ENGINE_FILES = [...Object.keys(PAGE_ENGINE_FILES), ...SINGLE_ENGINE_FILES];
 
 function fail(message) {
   console.error(`build-site: ${message}`);
@@ -35,7 +40,7 @@ function options() {
       'allow-missing-engine': { type: 'boolean', default: false },
     },
   });
-  if (!values['engine-dir']) fail('--engine-dir <dir holding engine.mjs, engine.wasm, engine-single.mjs> is required');
+  if (!values['engine-dir']) fail('--engine-dir <dir holding the wasm build: engine.mjs, engine-core.mjs, engine-core.wasm, engine-single.mjs …> is required');
   if (!values.out) fail('--out <dist dir> is required');
   const out = resolve(values.out);
   return {
@@ -228,7 +233,7 @@ async function main() {
   for (const font of readdirSync(fontsDir).filter((f) => f.endsWith('.woff2'))) cpSync(join(fontsDir, font), join(opts.out, 'fonts', font));
   copyDir(join(WEB, 'js'), join(opts.out, 'js'));
   copyDir(join(WEB, 'presets'), join(opts.out, 'presets'));
-  for (const f of ENGINE_FILES.slice(0, 2)) if (!missing.includes(f)) cpSync(join(opts.engineDir, f), join(opts.out, f));
+  for (const [from, to] of Object.entries(PAGE_ENGINE_FILES)) if (!missing.includes(from)) cpSync(join(opts.engineDir, from), join(opts.out, to));
 
   const head = [
     // The theme script first: a classic script after a stylesheet waits for it, and would hold the parser.
@@ -239,7 +244,7 @@ async function main() {
     // Every module main.js loads before the live numbers (all of web/js/ but the charts), named in
     // <head>: the preload scanner would otherwise see main.js only after 200 KB of lesson HTML.
     ...pageModules().map((f) => `<link rel="modulepreload" href="js/${f}">`),
-    '<link rel="modulepreload" href="engine.mjs">',
+    ...['engine.mjs', 'engine-facade.mjs', 'engine-core.mjs'].map((f) => `<link rel="modulepreload" href="${f}">`),
   ].join('\n');
   writeFileSync(join(opts.out, 'index.html'), renderPage(lesson, parts, head, '<script type="module" src="js/main.js"></script>', metaPolicy()));
   const manifest = {
@@ -254,10 +259,11 @@ async function main() {
   writeFileSync(join(opts.out, 'lesson-manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 
   const precompressed = writePrecompressed(opts.out);
-  if (missing.includes('engine-single.mjs')) console.warn('build-site: no engine-single.mjs, so no single-file build');
+  const singleMissing = SINGLE_ENGINE_FILES.some((f) => missing.includes(f));
+  if (singleMissing) console.warn('build-site: no engine-single.mjs / engine-core-single.mjs, so no single-file build');
   else await buildSingleFile({ engineDir: opts.engineDir, singleOut: opts.singleOut, css, lesson, parts });
   console.log(`build-site: ${relative(process.cwd(), opts.out) || '.'} (${manifest.liveNames.length} live quantities, ${manifest.diagrams.length} diagrams, ${manifest.snippets.length} snippets, ${precompressed} .br/.gz copies)` +
-    (missing.includes('engine-single.mjs') ? '' : `, ${relative(process.cwd(), opts.singleOut)}`));
+    (singleMissing ? '' : `, ${relative(process.cwd(), opts.singleOut)}`));
 }
 
 if (process.argv[1] && basename(process.argv[1]) === 'build-site.mjs') {

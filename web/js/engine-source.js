@@ -1,4 +1,4 @@
-// Where the engine's factory comes from: engine.mjs beside the page (the single-file build swaps
+// Where the engine's factory comes from: engine.mjs (the facade) beside the page (the single-file build swaps
 // this module for one that carries the engine inside).
 
 /** Imports ../engine.mjs (relative to this module, so the site works under any path). */

@@ -3,7 +3,7 @@ import { loadEngineFactory } from './engine-source.js';
 
 let enginePromise = null;
 
-/** The engine module (Embind functions such as sinusoidalEncoding), created on first call. */
+/** The engine (the checked facade of dist/engine.mjs: sinusoidalEncoding and the rest), created on first call. */
 export function loadEngine() {
   enginePromise ??= (async () => {
     if (typeof WebAssembly !== 'object') throw new Error('this browser has no WebAssembly');

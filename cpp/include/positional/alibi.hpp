@@ -23,7 +23,8 @@ Matrix alibi_bias(double slope, std::int64_t length);
 // RoFormer's long-term decay bound (Su et al., 2021, section 3.4.3): for relative distance
 // m = 0..max_distance, (1 / (d/2)) · Σ_{j=1..d/2} |Σ_{k<j} e^{i m θ_k}|. It falls as m grows,
 // which is RoPE's built-in preference for nearby tokens.
-// Throws InputError when d is odd or ≤ 0, base is invalid, or max_distance is not within 0..2^22.
+// Throws InputError when d is odd or ≤ 0, base is invalid, max_distance is not within
+// 0..kMaxDecayDistance (2^22), or d/2 × (max_distance + 1) × 2 exceeds kMaxWorkSteps.
 Vector rope_decay_curve(std::int64_t d, double base, std::int64_t max_distance);
 
 // The RoPE score of q = k = all ones at distance m = 0..max_distance, divided by d:

@@ -16,7 +16,7 @@ struct AttentionResult {
 // scores are left out of the softmax entirely (weight exactly 0), and each row
 // subtracts its maximum first, so large scores cannot overflow.
 // Throws InputError when shapes disagree, any input is not finite, a matrix is empty, or q·kᵀ or the
-// output overflows (entries too large for a double).
+// output overflows (entries too large for a double), or n × m × (d_k + d_v) exceeds kMaxAttentionWork.
 AttentionResult scaled_dot_product_attention(const Eigen::Ref<const Matrix>& q,
                                              const Eigen::Ref<const Matrix>& k,
                                              const Eigen::Ref<const Matrix>& v, bool causal = false);

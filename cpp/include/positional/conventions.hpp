@@ -28,7 +28,8 @@ struct ConventionComparison {
   double sinusoidal_max_difference = 0; // max |interleaved table with P applied − concatenated table|
 };
 // Throws InputError when q and k differ in length or are invalid, start is not finite,
-// max_distance is not within 0..2^20, or base is invalid.
+// max_distance is not within 0..kMaxConventionsDistance (2^20), (max_distance + 1) × (d + 32) exceeds
+// kMaxWorkSteps, or base is invalid.
 ConventionComparison compare_rope_conventions(const Eigen::Ref<const Vector>& q, const Eigen::Ref<const Vector>& k,
                                               double start, std::int64_t max_distance, double base = 10000.0);
 

@@ -26,7 +26,7 @@ std::vector<std::string> split_words(const std::string& sentence);
 
 // A fixed random embedding per word: default_rng(int(md5(utf8).hexdigest()[:8], 16))
 // .standard_normal(d). Any word works, the empty one too. Throws InputError when d is not in
-// 1..kMaxOutputDoubles or `word` is not valid UTF-8.
+// 1..kMaxWordDimension (2^20) or `word` is not valid UTF-8.
 Vector word_vector(const std::string& word, std::int64_t d = kDemoDimension);
 
 // The demo layer's projections: W_Q, W_K, W_V (16 × 16), drawn in that order from one

@@ -8,7 +8,8 @@
 namespace positional {
 
 // Position interpolation (Chen et al., 2023): every position times trained_len / new_len.
-// Throws InputError when a length is not finite or ≤ 0, a position is not finite, or a result overflows.
+// Throws InputError when a length is not finite or ≤ 0, a position is not finite, a result overflows,
+// or there are more than kMaxOutputDoubles positions.
 Vector interpolate_positions(const Eigen::Ref<const Vector>& positions, double trained_len, double new_len);
 
 // NTK-aware scaling: base · scale^(d/(d−2)). The fastest pair keeps θ_0 = 1, the

@@ -101,6 +101,14 @@ class Generator {
   // standard_normal(count). Throws InputError when count < 0 or count > kMaxOutputDoubles.
   Vector standard_normal(std::int64_t count);
 
+  // A compact sample of standard_normal(count) for checking long streams: every draw is made
+  // (the stream stays in step), and kept are the first kCompactHead values, every
+  // kCompactStride-th value (1-based positions kCompactStride, 2·kCompactStride, …), and the last.
+  // Throws InputError when count < 0 or count > kMaxNormalDraws.
+  static constexpr std::int64_t kCompactHead = 1000;
+  static constexpr std::int64_t kCompactStride = 997;
+  Vector standard_normal_compact(std::int64_t count);
+
   // normal(loc, scale, count): loc + scale·z for each draw z, as numpy computes it.
   // Throws InputError when loc or scale is not finite, scale < 0, or count is out of range.
   Vector normal(double loc, double scale, std::int64_t count);

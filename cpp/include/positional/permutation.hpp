@@ -13,7 +13,7 @@ namespace positional {
 // (out[j] = in[perm[j]]).
 using Permutation = std::vector<std::int64_t>;
 
-// The reversal n − 1, n − 2, …, 0. Throws InputError when n < 0 or n > kMaxOutputDoubles.
+// The reversal n − 1, n − 2, …, 0. Throws InputError when n < 0 or n > kMaxWorkSteps (2^22).
 Permutation reversal_permutation(std::int64_t n);
 
 // From the interleaved layout (pairs at 2i, 2i+1) to split halves (pair i at i and i + d/2):

@@ -17,7 +17,8 @@ struct Float32AngleErrors {
   Vector theta;           // θ_i of the requested pairs (double)
 };
 // Throws InputError when d is odd or ≤ 0, base is invalid, a position is not finite, < 0 or
-// > 2^31, a pair index is not whole or outside 0..d/2−1, or the result exceeds kMaxOutputDoubles.
+// > 2^31, a pair index is not whole or outside 0..d/2−1, a θ_i exceeds the largest float32, or the
+// table's work (pairs × positions × 16) exceeds kMaxWorkSteps.
 Float32AngleErrors float32_angle_errors(const Eigen::Ref<const Vector>& positions,
                                         const Eigen::Ref<const Vector>& pairs, std::int64_t d,
                                         double base = 10000.0);

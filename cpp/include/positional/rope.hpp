@@ -34,6 +34,9 @@ Matrix apply_rope_with_frequencies(const Eigen::Ref<const Matrix>& x,
 
 // The score ⟨R_m q, R_{m+δ} k⟩ for every start m in `starts` (rows) and every
 // distance δ = 0, 1, …, max_distance (columns): the lesson's rope_relative figure.
+// Throws InputError also when starts × (max_distance + 1) × d/2 exceeds kMaxWorkSteps.
+// Every rotation throws when it would rotate more than kMaxWorkSteps entries; rope_pair_angles
+// when pairs × positions exceeds kMaxWorkSteps.
 Matrix rope_scores_over_distance(const Eigen::Ref<const Vector>& q, const Eigen::Ref<const Vector>& k,
                                  const Eigen::Ref<const Vector>& starts, std::int64_t max_distance,
                                  double base = 10000.0);

@@ -47,7 +47,8 @@ double yarn_attention_factor(double scale);
 // seq_len or trained_len are not finite or ≤ 0, or the result overflows.
 double dynamic_ntk_base(double base, double scale, std::int64_t d, double seq_len, double trained_len);
 
-// Each pair's wavelength 2π / θ_i, in positions. Throws InputError when an entry is not finite or ≤ 0.
+// Each pair's wavelength 2π / θ_i, in positions. Throws InputError when an entry is not finite or ≤ 0,
+// or there are more than kMaxOutputDoubles entries.
 Vector pair_wavelengths(const Eigen::Ref<const Vector>& inv_freq);
 
 // Which treatment a row of the extension results belongs to.
@@ -57,7 +58,7 @@ inline constexpr int kExtensionMethodCount = 5;
 // Inverse frequencies (5 × d/2) for the five treatments at a stretch scale = new_len / trained_len:
 // raw, position interpolation (θ/scale), NTK-aware base, YaRN, and dynamic NTK at seq_len = new_len.
 // Throws InputError when d is odd or < 4, base is invalid, a length is not finite or ≤ 0,
-// new_len < trained_len, or the betas are invalid.
+// new_len < trained_len, the betas are invalid, or 5 × d/2 exceeds kMaxOutputDoubles.
 Matrix extension_inverse_frequencies(std::int64_t d, double base, double trained_len, double new_len,
                                      double beta_fast = 32.0, double beta_slow = 1.0);
 
@@ -72,7 +73,7 @@ struct ExtensionCurves {
   YarnCorrectionRange yarn_range;
 };
 // Throws InputError as extension_inverse_frequencies, or when a position is not finite or < 0,
-// or the result would exceed kMaxOutputDoubles.
+// or the result would exceed kMaxOutputDoubles, or positions × 4 exceeds kMaxWorkSteps.
 ExtensionCurves extension_curves(const Eigen::Ref<const Vector>& positions, double trained_len, double new_len,
                                  std::int64_t d, double base = 10000.0, double beta_fast = 32.0,
                                  double beta_slow = 1.0);

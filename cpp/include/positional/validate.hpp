@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 
+#include "positional/limits.hpp"  // kMaxOutputDoubles and the other caps
 #include "positional/types.hpp"
 
 namespace positional {
@@ -15,10 +17,6 @@ class InputError : public std::invalid_argument {
  public:
   using std::invalid_argument::invalid_argument;
 };
-
-// The largest result, in doubles, any engine function will build (128 MiB).
-// A 32,768 × 512 table is exactly at the cap; larger requests throw.
-inline constexpr std::int64_t kMaxOutputDoubles = std::int64_t{1} << 24;
 
 // Formats a number for an error message: integers without a decimal point,
 // others with up to 17 significant digits, and "nan", "inf", "-inf".
@@ -53,5 +51,9 @@ void require_all_finite(const std::string& name, const Eigen::Ref<const Matrix>&
 
 // rows × cols must not exceed kMaxOutputDoubles.
 void require_output_size(const std::string& what, std::int64_t rows, std::int64_t cols);
+
+// The work a call would do, factors multiplied without overflow, must not exceed `cap` steps.
+// Throws InputError("<what> would take a × b × … steps, more than the cap of <cap>").
+void require_work(const std::string& what, std::initializer_list<std::int64_t> factors, std::int64_t cap);
 
 }  // namespace positional

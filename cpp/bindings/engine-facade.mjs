@@ -1,0 +1,325 @@
+// The engine's JavaScript facade: the one layer between callers (the page, the charts, Node users)
+// and the raw Embind module. It checks every argument's count, type, size and text before anything
+// crosses into WebAssembly, supplies the defaults, and rethrows the module's errors as plain Errors
+// whose message names the function, the argument (in camelCase) and the rule.
+
+/** The caps the engine enforces (cpp/include/positional/limits.hpp holds the same numbers). */
+export const limits = Object.freeze({
+  maxOutputDoubles: 2 ** 24, // the longest array of numbers in or out of one call
+  maxWorkSteps: 2 ** 22, // inner-loop steps (about one sin/cos pair each) in one call
+  maxAttentionWork: 2 ** 28, // n × m × (d_k + d_v) multiply-adds in one attention call
+  maxConventionsDistance: 2 ** 20,
+  maxDecayDistance: 2 ** 22,
+  maxAlibiHeads: 1024,
+  maxNormalDraws: 2 ** 22,
+  maxRawDraws: 2 ** 16,
+  maxWordDimension: 2 ** 20,
+  maxConfigTextBytes: 4 * 2 ** 20, // readModelConfig's jsonText (the reader itself refuses over 1 MiB)
+  maxDigestTextBytes: 2 ** 20, // md5Hex's text
+  maxSentenceBytes: 64 * 2 ** 10,
+  maxWordBytes: 4096,
+  maxSeedDigits: 1000,
+  maxSchemeBytes: 64,
+  maxPromptLength: 2 ** 30,
+});
+
+/** The default base of the sinusoidal code and of RoPE. */
+export const DEFAULT_BASE = 10000;
+
+const MAX = limits.maxOutputDoubles;
+
+// Parameter kinds. Each checks one argument and returns what crosses into the module.
+// int(min, max): a whole number; num: a finite number; bool; vec: an array-like of finite-or-not
+// numbers (the engine names non-finite entries); mat: { rows, cols, data }; text(cap); seed; sample.
+const int = (min, max) => ({ kind: 'int', min, max });
+const num = { kind: 'num' };
+const bool = { kind: 'bool' };
+const vec = { kind: 'vec' };
+const mat = { kind: 'mat' };
+const text = (cap) => ({ kind: 'text', cap });
+const seed = { kind: 'seed' };
+const sampleOptions = { kind: 'sampleOptions' };
+const optionalVec = { kind: 'optionalVec' };
+
+const p = (name, type, extra = {}) => ({ name, ...type, ...extra });
+const base = p('base', num, { default: DEFAULT_BASE });
+const dim = p('d', int(1, MAX));
+const scheme = p('scheme', text(limits.maxSchemeBytes), { default: 'none' });
+const causal = p('causal', bool, { default: false });
+
+/**
+ * Every function of the engine with its full parameter list, in call order. A parameter with a
+ * `default` may be omitted or passed as undefined. The engine sweep test enumerates this table.
+ */
+export const signatures = Object.freeze({
+  // sinusoidal codes
+  sinusoidalEncoding: [p('n', int(0, MAX)), dim, base],
+  sinusoidalEncodingConcatenated: [p('n', int(0, MAX)), dim, base],
+  sinusoidalEncodingRows: [p('positions', vec), dim, base],
+  sinusoidalDot: [p('a', num), p('b', num), dim, base],
+  // RoPE
+  ropeFrequencies: [dim, base],
+  applyRope: [p('x', vec), p('position', num), base],
+  applyRopeSequence: [p('x', mat), p('positions', optionalVec, { default: null }), base],
+  ropeScoresOverDistance: [p('q', vec), p('k', vec), p('starts', vec), p('maxDistance', int(0, MAX - 1)), base],
+  ropePairAngles: [p('positions', vec), p('pairs', vec), dim, base, p('wrapped', bool, { default: true })],
+  ropeDecayCurve: [dim, base, p('maxDistance', int(0, limits.maxDecayDistance))],
+  ropeOnesScores: [dim, base, p('maxDistance', int(0, limits.maxDecayDistance))],
+  ropeClock: [p('q', vec), p('k', vec), p('m', num), p('n', num), p('theta', num, { default: 1 })],
+  // attention
+  attention: [p('q', mat), p('k', mat), p('v', mat), causal],
+  cosineSimilarity: [p('a', vec), p('b', vec)],
+  // context extension and RoPE scaling
+  interpolatePositions: [p('positions', vec), p('trainedLen', num), p('newLen', num)],
+  ntkScaledBase: [p('base', num), p('scale', num), dim],
+  contextExtensionCurves: [p('positions', vec), p('trainedLen', num), p('newLen', num), dim, base],
+  yarnInverseFrequencies: [dim, base, p('scale', num), p('trainedLen', num), p('betaFast', num, { default: 32 }), p('betaSlow', num, { default: 1 })],
+  yarnExtrapolationWeights: [dim, base, p('trainedLen', num), p('betaFast', num, { default: 32 }), p('betaSlow', num, { default: 1 })],
+  yarnCorrectionRange: [dim, base, p('trainedLen', num), p('betaFast', num, { default: 32 }), p('betaSlow', num, { default: 1 })],
+  yarnAttentionFactor: [p('scale', num)],
+  dynamicNtkBase: [p('base', num), p('scale', num), dim, p('seqLen', num), p('trainedLen', num)],
+  pairWavelengths: [p('invFreq', vec)],
+  extensionInverseFrequencies: [dim, base, p('trainedLen', num), p('newLen', num), p('betaFast', num, { default: 32 }), p('betaSlow', num, { default: 1 })],
+  extensionCurves: [p('positions', vec), p('trainedLen', num), p('newLen', num), dim, base, p('betaFast', num, { default: 32 }), p('betaSlow', num, { default: 1 })],
+  // ALiBi
+  alibiSlopes: [p('nHeads', int(1, limits.maxAlibiHeads))],
+  alibiBias: [p('slope', num), p('length', int(1, MAX))],
+  // layouts and permutations
+  applyRopeHalf: [p('x', vec), p('position', num), base],
+  halfPermutation: [dim],
+  compareRopeConventions: [p('q', vec), p('k', vec), p('start', num), p('maxDistance', int(0, limits.maxConventionsDistance)), base],
+  maxPermutedDifference: [p('a', mat), p('b', mat), p('perm', vec)],
+  reversalPermutation: [p('n', int(0, limits.maxWorkSteps))],
+  // precision
+  float32AngleErrors: [p('positions', vec), p('pairs', vec), dim, base],
+  // the order-blindness demo and its numpy-compatible randomness
+  wordVector: [p('word', text(limits.maxWordBytes)), p('d', int(1, limits.maxWordDimension), { default: 16 })],
+  encodeSentence: [p('sentence', text(limits.maxSentenceBytes)), scheme, causal],
+  demoAttention: [p('sentence', text(limits.maxSentenceBytes)), scheme, causal],
+  orderSimilarity: [p('a', text(limits.maxSentenceBytes)), p('b', text(limits.maxSentenceBytes)), scheme, causal],
+  orderSimilarities: [p('a', text(limits.maxSentenceBytes)), p('b', text(limits.maxSentenceBytes))],
+  md5Hex: [p('text', text(limits.maxDigestTextBytes))],
+  seedSequenceState: [p('seed', seed)],
+  pcg64Raw: [p('seed', seed), p('count', int(0, limits.maxRawDraws))],
+  standardNormal: [p('seed', seed), p('count', int(0, limits.maxNormalDraws)), p('options', sampleOptions, { default: undefined })],
+  // model configs
+  readModelConfig: [p('jsonText', text(limits.maxConfigTextBytes)), p('promptLength', int(1, limits.maxPromptLength))],
+  // diagnostics
+  heapBytes: [],
+});
+
+/** An argument the facade refuses: a plain Error naming the function, the argument and the rule. */
+function refuse(fn, name, rule, value) {
+  return new Error(`${fn}: ${name} must be ${rule}, got ${describe(value)}`);
+}
+
+function describe(value) {
+  switch (typeof value) {
+    case 'number': return String(value);
+    case 'bigint': return `the BigInt ${value}n`;
+    case 'symbol': return 'a Symbol';
+    case 'string': return value.length > 40 ? `a string of length ${value.length}` : JSON.stringify(value);
+    case 'undefined': return 'undefined';
+    case 'function': return 'a function';
+    case 'boolean': return String(value);
+    default:
+      if (value === null) return 'null';
+      if (Array.isArray(value)) return `an array of length ${value.length}`;
+      if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
+      return 'an object';
+  }
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+// UTF-8 bytes of a well-formed string, without encoding it.
+function utf8Length(s) {
+  let bytes = s.length;
+  for (let i = 0; i < s.length; i += 1) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x800 && (c < 0xd800 || c > 0xdfff)) bytes += 2;
+    else if (c >= 0x80 && c < 0x800) bytes += 1;
+    // a surrogate pair is 2 code units and 4 bytes: 2 + 1 per unit
+    else if (c >= 0xd800 && c <= 0xdfff) bytes += 1;
+  }
+  return bytes;
+}
+
+function checkText(fn, name, value, cap) {
+  if (typeof value !== 'string') throw refuse(fn, name, 'a string', value);
+  // Every UTF-16 code unit is at least one UTF-8 byte: a string longer than the cap is refused
+  // before it is read (a 1 GB string costs nothing here).
+  if (value.length > cap) throw refuse(fn, `${name} length`, `at most ${cap} UTF-8 bytes`, value.length);
+  if (typeof value.isWellFormed === 'function' ? !value.isWellFormed() : LONE_SURROGATE.test(value)) {
+    throw new Error(`${fn}: ${name} must be valid Unicode text, got a lone UTF-16 surrogate`);
+  }
+  if (value.includes('\0')) throw new Error(`${fn}: ${name} must not contain a NUL character (U+0000)`);
+  if (value.length * 3 > cap) {
+    const bytes = utf8Length(value);
+    if (bytes > cap) throw new Error(`${fn}: ${name} must be at most ${cap} UTF-8 bytes, got ${bytes}`);
+  }
+  return value;
+}
+
+function checkNumber(fn, name, value) {
+  if (typeof value !== 'number') throw refuse(fn, name, 'a number', value);
+  return value;
+}
+
+function checkInteger(fn, name, value, min, max) {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw refuse(fn, name, `a whole number from ${min} to ${max}`, value);
+  }
+  return value;
+}
+
+// An array, typed array or array-like of numbers → a Float64Array (one copy into the heap later).
+function checkVector(fn, name, value) {
+  if (value instanceof Float64Array) return value;
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) {
+    throw refuse(fn, name, 'an array of numbers', value);
+  }
+  if (typeof BigInt64Array !== 'undefined' && (value instanceof BigInt64Array || value instanceof BigUint64Array)) {
+    throw refuse(fn, name, 'an array of numbers', value);
+  }
+  const length = value.length;
+  if (typeof length !== 'number' || !Number.isInteger(length) || length < 0) {
+    throw refuse(fn, name, 'an array of numbers (an object with a whole-number length)', value);
+  }
+  if (length > MAX) throw refuse(fn, `${name} length`, `at most ${MAX}`, length);
+  if (ArrayBuffer.isView(value)) return Float64Array.from(value);
+  const out = new Float64Array(length);
+  for (let i = 0; i < length; i += 1) {
+    const element = value[i];
+    if (typeof element !== 'number') throw refuse(fn, `${name}[${i}]`, 'a number', element);
+    out[i] = element;
+  }
+  return out;
+}
+
+function checkMatrix(fn, name, value) {
+  if (value === null || typeof value !== 'object') throw refuse(fn, name, 'an object { rows, cols, data }', value);
+  const rows = checkInteger(fn, `${name}.rows`, value.rows, 0, MAX);
+  const cols = checkInteger(fn, `${name}.cols`, value.cols, 0, MAX);
+  const data = checkVector(fn, `${name}.data`, value.data);
+  if (data.length !== rows * cols) {
+    throw new Error(`${fn}: ${name}.data must hold rows × cols = ${rows * cols} numbers, got ${data.length}`);
+  }
+  return { rows, cols, data };
+}
+
+function checkSeed(fn, name, value) {
+  if (typeof value === 'number') return checkInteger(fn, name, value, 0, Number.MAX_SAFE_INTEGER);
+  if (typeof value !== 'string') throw refuse(fn, name, 'a decimal string or a whole number', value);
+  return checkText(fn, name, value, limits.maxSeedDigits);
+}
+
+function checkSampleOptions(fn, name, value) {
+  if (value === undefined) return 'all';
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw refuse(fn, name, "an object such as { sample: 'compact' }", value);
+  }
+  const sample = value.sample;
+  if (sample === undefined) return 'all';
+  return checkText(fn, `${name}.sample`, sample, limits.maxSchemeBytes);
+}
+
+function checkArgument(fn, param, value) {
+  if (value === undefined && 'default' in param) {
+    if (param.kind === 'sampleOptions') return 'all';
+    return param.default;
+  }
+  switch (param.kind) {
+    case 'int': return checkInteger(fn, param.name, value, param.min, param.max);
+    case 'num': return checkNumber(fn, param.name, value);
+    case 'bool':
+      if (typeof value !== 'boolean') throw refuse(fn, param.name, 'true or false', value);
+      return value;
+    case 'vec': return checkVector(fn, param.name, value);
+    case 'optionalVec': return value === null ? null : checkVector(fn, param.name, value);
+    case 'mat': return checkMatrix(fn, param.name, value);
+    case 'text': return checkText(fn, param.name, value, param.cap);
+    case 'seed': return checkSeed(fn, param.name, value);
+    case 'sampleOptions': return checkSampleOptions(fn, param.name, value);
+    default: throw new Error(`${fn}: unknown parameter kind ${param.kind}`);
+  }
+}
+
+function arityText(params) {
+  const required = requiredCount(params);
+  const names = params.map((q, i) => (i >= required ? `${q.name}?` : q.name)).join(', ');
+  const count = required === params.length ? `${required}` : `${required} to ${params.length}`;
+  return `${count} argument${params.length === 1 && required === 1 ? '' : 's'} (${names})`;
+}
+
+// Trailing parameters with defaults may be left out; one with a default before a required one
+// (yarnInverseFrequencies' base) must be passed, possibly as undefined.
+function requiredCount(params) {
+  let required = params.length;
+  while (required > 0 && 'default' in params[required - 1]) required -= 1;
+  return required;
+}
+
+const snakeCase = (name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+// The engine's C++ names arguments in snake_case (trained_len); callers know them as trainedLen.
+function camelNames(message, params) {
+  let out = message;
+  for (const { name } of params) {
+    const snake = snakeCase(name);
+    if (snake !== name) out = out.replace(new RegExp(`\\b${snake}\\b`, 'g'), name);
+  }
+  return out;
+}
+
+function wrap(fn, raw, params) {
+  const required = requiredCount(params);
+  return function engineFunction(...args) {
+    if (args.length < required || args.length > params.length) {
+      throw new Error(`${fn}: expects ${arityText(params)}, got ${args.length}`);
+    }
+    const values = params.map((param, i) => checkArgument(fn, param, args[i]));
+    let result;
+    try {
+      result = raw(...values);
+    } catch (error) {
+      // A trap (WebAssembly.RuntimeError) is a bug in the engine: let it show as what it is.
+      if (error instanceof WebAssembly.RuntimeError) throw error;
+      throw new Error(`${fn}: ${camelNames(String(error?.message ?? error), params)}`);
+    }
+    if (result instanceof Error) throw new Error(`${fn}: ${camelNames(result.message, params)}`);
+    return result;
+  };
+}
+
+/**
+ * Wraps a raw Emscripten module (every signature bound once, every argument required) in the facade.
+ * The returned object has one checked function per entry of `signatures`, `limits`,
+ * `maxOutputDoubles`, and count_emval_handles (live JavaScript handles inside the module, for leak tests).
+ */
+export function createFacade(core) {
+  const engine = {};
+  for (const [fn, params] of Object.entries(signatures)) {
+    if (typeof core[fn] !== 'function') throw new Error(`the engine module lacks ${fn}`);
+    engine[fn] = wrap(fn, core[fn].bind(core), params);
+  }
+  engine.count_emval_handles = () => (typeof core.count_emval_handles === 'function' ? core.count_emval_handles() : 0);
+  engine.maxOutputDoubles = MAX;
+  engine.limits = limits;
+  return Object.freeze(engine);
+}
+
+/**
+ * The factory callers import: `createEngine(options)` resolves to the facade over a fresh module.
+ * options are Emscripten's (Node passes { wasmBinary }); `wasmUrl` locates the .wasm when the
+ * module is not single-file and no locateFile is given.
+ */
+export function facadeFactory(createCore, wasmUrl) {
+  return async function createEngine(options = {}) {
+    const coreOptions = { ...options };
+    if (wasmUrl && !coreOptions.locateFile) {
+      coreOptions.locateFile = (path, prefix) => (path.endsWith('.wasm') ? String(wasmUrl) : prefix + path);
+    }
+    return createFacade(await createCore(coreOptions));
+  };
+}

@@ -1,0 +1,9 @@
+// The engine with its WebAssembly inlined (engine-core-single.mjs): the same facade as engine.mjs,
+// for the single-file page that opens from file://.
+import createEngineCore from './engine-core-single.mjs';
+import { facadeFactory } from './engine-facade.mjs';
+
+export { limits, signatures, DEFAULT_BASE } from './engine-facade.mjs';
+
+/** Resolves to the engine: one checked function per entry of `signatures`. */
+export default facadeFactory(createEngineCore);

@@ -1,0 +1,68 @@
+// The engine's shared constants: the default base, π, and every cap on a call's output, work and
+// input text. The JavaScript facade (cpp/bindings/engine-facade.mjs) and the README's API table
+// quote the same numbers; each cap is checked before any work starts.
+#pragma once
+
+#include <cstdint>
+
+namespace positional {
+
+// The base of the sinusoidal code and of RoPE in the original papers (10,000).
+inline constexpr double kDefaultBase = 10000.0;
+
+// Mathematical constants, in their own namespace so a file's local names cannot collide with them.
+namespace numbers {
+// π to the precision of a double.
+inline constexpr double kPi = 3.14159265358979323846264338327950288;
+}  // namespace numbers
+
+// The largest result, in doubles, any engine function will build, and the longest array of numbers
+// it accepts (2^24 = 16,777,216 doubles, 128 MiB). A 32,768 × 512 table is exactly at the cap.
+inline constexpr std::int64_t kMaxOutputDoubles = std::int64_t{1} << 24;
+
+// The most inner-loop steps one call may take. A step is about the cost of one entry of the
+// sinusoidal table (a sin/cos pair); the functions whose inner loop costs more count several
+// steps per iteration, measured against that table in WebAssembly. 2^22 steps keep every call
+// well under a second on a laptop core:
+//   rotating x (applyRope, applyRopeHalf, applyRopeSequence): one step per entry;
+//   compareRopeConventions: (maxDistance + 1) × (d + 32);
+//   ropeScoresOverDistance: starts × (maxDistance + 1) × d/2;
+//   ropeDecayCurve, ropeOnesScores: d/2 × (maxDistance + 1) × 2;
+//   ropePairAngles: pairs × positions; float32AngleErrors: pairs × positions × 16 (float sin/cos);
+//   extensionCurves: positions × 4; halfPermutation, reversalPermutation: one step per entry.
+inline constexpr std::int64_t kMaxWorkSteps = std::int64_t{1} << 22;
+
+// The most multiply-adds one attention call may take: n × m × (d_k + d_v) ≤ 2^28.
+inline constexpr std::int64_t kMaxAttentionWork = std::int64_t{1} << 28;
+
+// compareRopeConventions: the largest maxDistance (the work cap above also applies).
+inline constexpr std::int64_t kMaxConventionsDistance = std::int64_t{1} << 20;
+
+// ropeDecayCurve and ropeOnesScores: the largest maxDistance (the work cap above also applies).
+inline constexpr std::int64_t kMaxDecayDistance = std::int64_t{1} << 22;
+
+// alibiSlopes: the most heads.
+inline constexpr std::int64_t kMaxAlibiHeads = 1024;
+
+// float32AngleErrors: the largest position (2^31).
+inline constexpr double kMaxPrecisionPosition = 2147483648.0;
+
+// standardNormal: the most normals drawn in one call (every one is drawn, even when only a
+// compact sample is returned); without the compact sample, kMaxOutputDoubles also applies.
+inline constexpr std::int64_t kMaxNormalDraws = std::int64_t{1} << 22;
+
+// pcg64Raw: the most raw 64-bit words returned (each becomes a 16-character JavaScript string).
+inline constexpr std::int64_t kMaxRawDraws = std::int64_t{1} << 16;
+
+// wordVector: the largest dimension of a demo word's embedding (the lesson uses 16).
+inline constexpr std::int64_t kMaxWordDimension = std::int64_t{1} << 20;
+
+// Text caps, in UTF-8 bytes, checked before a string crosses into the module.
+inline constexpr std::int64_t kMaxConfigTextBytes = std::int64_t{4} << 20;  // a config.json (4 MiB)
+inline constexpr std::int64_t kMaxDigestTextBytes = std::int64_t{1} << 20;  // md5Hex's input (1 MiB)
+inline constexpr std::int64_t kMaxSentenceBytes = 64 << 10;                 // a demo sentence (64 KiB)
+inline constexpr std::int64_t kMaxWordBytes = 4096;                         // one demo word
+inline constexpr std::int64_t kMaxSeedDigits = 1000;                        // a decimal seed
+inline constexpr std::int64_t kMaxSchemeBytes = 64;                         // a scheme name
+
+}  // namespace positional
