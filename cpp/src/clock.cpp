@@ -3,12 +3,11 @@
 
 #include <cmath>
 
+#include "positional/constants.hpp"
 #include "positional/validate.hpp"
 
 namespace positional {
 namespace {
-
-constexpr double kPi = 3.14159265358979323846264338327950288;
 
 Eigen::Vector2d rotate(const Eigen::Vector2d& x, double angle) {
   const double c = std::cos(angle);
