@@ -85,6 +85,7 @@ val read_model_config_js(val json_text, val prompt_length) {
     out.set("globalEvery", static_cast<double>(r.global_every));
     out.set("numLayers", static_cast<double>(r.num_layers));
     out.set("localInvFreq", to_float64_array(r.local_inv_freq));
+    out.set("localWavelengths", to_float64_array(r.local_wavelengths));
     out.set("relativeBuckets", static_cast<double>(r.relative_buckets));
     out.set("relativeExactEncoder", static_cast<double>(r.relative_exact_encoder));
     out.set("relativeExactDecoder", static_cast<double>(r.relative_exact_decoder));

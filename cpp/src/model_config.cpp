@@ -391,11 +391,6 @@ void parse_rope(const json& root, ModelConfig& cfg) {
       cfg.qk_nope_head_dim = read_whole(*nope, "qk_nope_head_dim", 0, kMaxHeadDim);
     }
     cfg.rotary_dim = cfg.qk_rope_head_dim;
-    cfg.notes.push_back("multi-head latent attention: RoPE turns the " + whole(cfg.qk_rope_head_dim) +
-                        " qk_rope_head_dim dimensions of each head" +
-                        (cfg.qk_nope_head_dim > 0 ? ", the other " + whole(cfg.qk_nope_head_dim) +
-                                                        " (qk_nope_head_dim) carry no position"
-                                                  : std::string()));
   } else if (const json* explicit_dim = find_present(root, "rotary_dim")) {
     cfg.rotary_dim = read_whole(*explicit_dim, "rotary_dim", 2, cfg.head_dim);
     if (cfg.rotary_dim % 2 != 0) reject("rotary_dim", "even (pairs of dimensions turn together)", *explicit_dim);
@@ -984,6 +979,7 @@ ModelPositionReport analyse_model_config(const ModelConfig& cfg, std::int64_t pr
       r.local_window = cfg.local_window;
       r.global_every = cfg.global_every;
       r.local_inv_freq = rope_frequencies(cfg.rotary_dim, cfg.local_rope_theta);
+      r.local_wavelengths = pair_wavelengths(r.local_inv_freq);
     }
     r.runtime_readings = runtime_readings(cfg, prompt_length);
   }

@@ -178,6 +178,7 @@ struct ModelPositionReport {
   std::int64_t global_every = 0;
   std::int64_t num_layers = 0;
   Vector local_inv_freq;
+  Vector local_wavelengths;            // 2π / local θ_i
   // T5's buckets: how many per direction, the distances each has its own bucket, and the reach.
   std::int64_t relative_buckets = 0;
   std::int64_t relative_exact_encoder = 0;  // distances 0 … n−1 get one bucket each (encoder)

@@ -176,7 +176,7 @@ function ropeItems(r, type, add) {
       'Local layers',
       `${pattern}. A local layer attends only within a window of ${tokens(r.localWindow)} and turns its pairs at base ${quantity(r.localBase)}${
         r.localBase !== r.base ? ` (the global layers use ${quantity(r.base)})` : ' (the same base as the global layers)'
-      }; its slowest pair’s wavelength is ${quantity((2 * Math.PI) / r.localInvFreq[r.localInvFreq.length - 1])} tokens. Only the global layers see distances beyond the window, so only they can run past the trained angles.`,
+      }; its slowest pair’s wavelength is ${quantity(r.localWavelengths[r.localWavelengths.length - 1])} tokens. Only the global layers see distances beyond the window, so only they can run past the trained angles.`,
     );
   }
   if (r.ropeType === 'default') {
@@ -252,9 +252,9 @@ export function shortDescription(r, name) {
       `At ${n} ${count(r.beyondCount)} of ${count(r.rotaryDim / 2)} pairs need angles beyond training` +
       `${r.beyondCount ? ` (pairs ${pairRanges(r.beyond)})` : ''}. Wavelengths after scaling run from ${quantity(r.wavelengths[0])} to ${quantity(r.wavelengths[r.wavelengths.length - 1])} tokens.`;
   }
-  const limit = r.trainedLength > 0 ? `trained at ${count(r.trainedLength)} positions` : 'no trained length stated';
-  return `${name}: ${SCHEME_WORDS[r.scheme]}, ${limit}; a prompt of ${n} ${
-    r.trainedLength > 0 && r.promptLength > r.trainedLength ? `goes ${count(r.promptLength - r.trainedLength)} past it` : 'fits'
+  if (!(r.trainedLength > 0)) return `${name}: ${SCHEME_WORDS[r.scheme]}; the config states no length to compare a prompt of ${n} with.`;
+  return `${name}: ${SCHEME_WORDS[r.scheme]}, trained at ${count(r.trainedLength)} positions; a prompt of ${n} ${
+    r.promptLength > r.trainedLength ? `goes ${count(r.promptLength - r.trainedLength)} past it` : 'fits'
   }.`;
 }
 

@@ -30,7 +30,15 @@ function drawMessage(ctx, width, height, colors, text) {
   ctx.font = `13px ${FONT}`;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
-  ctx.fillText(text, width / 2, height / 2, width - 24);
+  // Wrapped onto as many lines as the width needs, rather than squeezed onto one.
+  const lines = [];
+  for (const word of text.split(' ')) {
+    const last = lines.length ? `${lines[lines.length - 1]} ${word}` : word;
+    if (lines.length && ctx.measureText(last).width <= width - 24) lines[lines.length - 1] = last;
+    else lines.push(word);
+  }
+  const lineHeight = 18;
+  lines.forEach((line, k) => ctx.fillText(line, width / 2, height / 2 + (k - (lines.length - 1) / 2) * lineHeight, width - 24));
   ctx.restore();
 }
 
@@ -247,7 +255,10 @@ export function createModelCardChart(slot, engine) {
 
   const plot = createPlotCanvas(shell.plot, {
     label: 'Chart of the model’s position scheme',
-    aspect: (width) => (report && report.scheme !== 'rope' ? (width < 480 ? 0.8 : 0.36) : width < 480 ? 1.15 : 0.5),
+    aspect: (width) => {
+      if (report && report.scheme !== 'rope' && !(report.trainedLength > 0)) return width < 480 ? 0.4 : 0.14; // one message
+      return report && report.scheme !== 'rope' ? (width < 480 ? 0.8 : 0.36) : width < 480 ? 1.15 : 0.5;
+    },
     draw(ctx, width, height, colors) {
       if (!report) drawMessage(ctx, width, height, colors, presets || analyses ? 'Nothing to draw until the config reads cleanly.' : 'Loading…');
       else if (report.scheme === 'rope') drawPairs(ctx, width, height, colors, report);
