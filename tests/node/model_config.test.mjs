@@ -200,6 +200,7 @@ describe('every family the card explains', () => {
     assert.match(s.Scheme, /32 rotary pairs turn the qk_rope_head_dim 64 dimensions of each 192-dimensional query and key; the other 128 \(qk_nope_head_dim\) carry no position/);
     assert.match(s.Stretch, /softmax scale is also multiplied by 1\.874/);
     assert.equal(s['Runtimes disagree'], undefined, 'the runtimes agree on this config');
+    assert.match(s.Lengths, /advertised 163,840 \(max_position_embeddings\), 40× longer/);
   });
 
   test('YaRN as Qwen2.5’s card says: a line of its own where runtimes disagree', () => {
