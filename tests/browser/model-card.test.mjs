@@ -39,6 +39,7 @@ const SUMMARY_FACTS = {
   'deepseek-v3': ['RoPE', 'multi-head latent attention: 32 rotary pairs', 'rope_type yarn with factor 40', 'trained 4,096 tokens', 'advertised 163,840'],
   'qwen2.5-7b-instruct-yarn': ['RoPE', 'rope_type yarn with factor 4', 'Runtimes disagree: transformers 5 uses factor 4', 'vLLM uses factor 4, cos and sin × 1.139, serves 131,072 tokens'],
   'mamba-130m': ['none (model_type “mamba”): a state-space model', 'nothing in the config caps the length'],
+  'bloom-560m': ['ALiBi (model_type “bloom”)', 'Trained length: the config states none'],
 };
 const STRETCH_ADVICE = 'An entry with a factor means the model was trained shorter and stretched, so test it at the lengths you will use';
 

@@ -95,6 +95,7 @@ TEST(ModelConfigPresets, EveryPresetParsesWithItsPublishedLengths) {
       {"deepseek-v3.json", PositionScheme::Rope, RopeType::Yarn, 4096, 163840, 40.0, 56, 64, 10000.0, 0},
       {"qwen2.5-7b-instruct-yarn.json", PositionScheme::Rope, RopeType::Yarn, 32768, 32768, 1.0, 128, 128, 1e6, 0},
       {"mamba-130m.json", PositionScheme::None, RopeType::Default, 0, 0, 1.0, 0, 0, 0.0, 0},
+      {"bloom-560m.json", PositionScheme::Alibi, RopeType::Default, 0, 0, 1.0, 64, 0, 0.0, 0},
   };
   const nlohmann::json index = nlohmann::json::parse(read_text(kPresets / "index.json"));
   ASSERT_EQ(index["presets"].size(), std::size(table)) << "index.json lists every preset tested here";

@@ -40,6 +40,7 @@ const PRESETS = {
     scheme: 'rope', ropeType: 'yarn', trained: 32768, advertised: 32768, stretch: 1, pairs: 32 * 2,
   },
   'mamba-130m': { scheme: 'none', ropeType: null, trained: 0, advertised: 0, stretch: 1, pairs: 0 },
+  'bloom-560m': { scheme: 'alibi', ropeType: null, trained: 0, advertised: 0, stretch: 1, pairs: 0 },
 };
 
 describe('presets through the binding', () => {
@@ -213,6 +214,15 @@ describe('every family the card explains', () => {
     ]);
     assert.equal(summary(r)['Runtimes disagree'], runtimeLine(r.runtimeReadings));
     assert.match(summary(r)['Runtimes disagree'], /transformers 4\.4x–4\.5x uses factor 1, serves 32,768 tokens; vLLM uses factor 4, cos and sin × 1\.139, serves 131,072 tokens/);
+  });
+
+  test('ALiBi, BLOOM: no position vectors, and no length stated', () => {
+    const r = read('bloom-560m', 4096);
+    assert.equal(r.scheme, 'alibi');
+    assert.equal(r.headDim, 64);
+    const s = summary(r);
+    assert.match(s.Scheme, /^ALiBi \(model_type “bloom”\): no position vectors; each score is lowered in proportion to the distance/);
+    assert.equal(s['Trained length'], 'the config states none.');
   });
 
   test('none, Mamba: no positions, no table, no frequencies', () => {

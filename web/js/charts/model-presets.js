@@ -3,6 +3,7 @@
 
 import index from '../../presets/index.json' with { type: 'json' };
 import bertBaseUncased from '../../presets/bert-base-uncased.json' with { type: 'json' };
+import bloom560m from '../../presets/bloom-560m.json' with { type: 'json' };
 import deepseekV3 from '../../presets/deepseek-v3.json' with { type: 'json' };
 import mamba130m from '../../presets/mamba-130m.json' with { type: 'json' };
 import modernbertBase from '../../presets/modernbert-base.json' with { type: 'json' };
@@ -21,6 +22,7 @@ import yarnLlama27b from '../../presets/yarn-llama-2-7b-64k.json' with { type: '
 // the list (its order and labels), and a file it names without an import here is an error.
 const FILES = {
   'bert-base-uncased.json': bertBaseUncased,
+  'bloom-560m.json': bloom560m,
   'deepseek-v3.json': deepseekV3,
   'mamba-130m.json': mamba130m,
   'modernbert-base.json': modernbertBase,
