@@ -13,7 +13,7 @@ const dist = resolve(values.dist ?? process.env.POSITIONAL_DIST ?? join(repo, 'd
 const out = resolve(values.out ?? join(repo, 'build/screenshots/model-card'));
 mkdirSync(out, { recursive: true });
 
-const PRESETS = ['llama-3.1-8b', 'llama-2-7b', 'gpt2', 'qwen2.5-7b-instruct-yarn', 't5-v1_1-base', 'deepseek-v3', 'mamba-130m', 'modernbert-base'];
+const PRESETS = ['llama-3.1-8b', 'llama-2-7b', 'gpt2', 'qwen2.5-7b-instruct-yarn', 't5-v1_1-base', 'deepseek-v3', 'mamba-130m', 'modernbert-base', 'bloom-560m', 'opt-125m'];
 const ROOT = '[data-chart-root="model-card"]';
 const server = await startServer({ root: dist, port: 0 });
 const browser = await chromium.launch({
