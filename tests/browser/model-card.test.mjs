@@ -37,7 +37,7 @@ const SUMMARY_FACTS = {
   't5-v1_1-base': ['relative position buckets', 'distances 0–7 one bucket each', 'up to 128 (relative_attention_max_distance)'],
   'modernbert-base': ['RoPE', 'base rope_theta 160,000', 'Local layers: one layer in every 3 is global', 'window of 128 tokens'],
   'deepseek-v3': ['RoPE', 'multi-head latent attention: 32 rotary pairs', 'rope_type yarn with factor 40', 'trained 4,096 tokens', 'advertised 163,840'],
-  'qwen2.5-7b-instruct-yarn': ['RoPE', 'rope_type yarn with factor 4', 'Runtimes disagree: transformers 5 uses factor 4', 'vLLM uses factor 4, cos and sin × 1.139, serves 131,072 tokens'],
+  'qwen2.5-7b-instruct-yarn': ['RoPE', 'rope_type yarn with factor 4', 'Runtimes disagree: transformers 5 uses factor 4', 'vLLM uses factor 4, cos and sin × 1.139, takes 131,072 tokens as the limit'],
   'mamba-130m': ['none (model_type “mamba”): a state-space model', 'nothing in the config caps the length'],
   'bloom-560m': ['ALiBi (model_type “bloom”)', 'Trained length: the config states none'],
 };

@@ -213,7 +213,7 @@ describe('every family the card explains', () => {
       ['vLLM', 4, 131072],
     ]);
     assert.equal(summary(r)['Runtimes disagree'], runtimeLine(r.runtimeReadings));
-    assert.match(summary(r)['Runtimes disagree'], /transformers 4\.4x–4\.5x uses factor 1, serves 32,768 tokens; vLLM uses factor 4, cos and sin × 1\.139, serves 131,072 tokens/);
+    assert.match(summary(r)['Runtimes disagree'], /transformers 4\.4x–4\.5x uses factor 1, takes 32,768 tokens as the limit; vLLM uses factor 4, cos and sin × 1\.139, takes 131,072 tokens as the limit/);
   });
 
   test('ALiBi, BLOOM: no position vectors, and no length stated', () => {

@@ -66,8 +66,9 @@ const layerList = (layers) => layers.join(', ');
 export function runtimeLine(readings) {
   const parts = readings.map((reading) => {
     const scale = reading.attentionFactor !== 1 ? `, cos and sin × ${trimmed(reading.attentionFactor, 3)}` : '';
-    const length = reading.length > 0 ? `, serves ${tokens(reading.length)}` : '';
-    return `${reading.runtime} uses factor ${trimmed(reading.factor, 3)}${scale}${length}`;
+    const length = reading.length > 0 ? `, takes ${tokens(reading.length)} as the limit` : '';
+    const verb = reading.runtime.includes(' and ') ? 'use' : 'uses';
+    return `${reading.runtime} ${verb} factor ${trimmed(reading.factor, 3)}${scale}${length}`;
   });
   return `${parts.join('; ')}. This reader follows transformers 5; check which one serves your model.`;
 }
