@@ -1,7 +1,12 @@
 #!/usr/bin/python3
 """Writes tests/fixtures/configs/expected_inv_freq.json: RoPE inverse frequencies and attention
 factors for the presets and the synthetic configs, computed with numpy (float64) from the formulas
-of transformers' modeling_rope_utils.py, as an outside check on the C++ engine.
+of transformers' modeling_rope_utils.py (transformers 5 semantics: YaRN keeps the given factor and
+takes max_position_embeddings / original_max_position_embeddings only when it is missing), and,
+where runtimes read a config differently, each runtime's reading (transformers 4.4x-4.5x replaces
+YaRN's factor by that ratio; vLLM keeps it and serves original x factor tokens; vLLM's dynamic NTK
+keeps the base). The runtimes compute in float32; this is the float64 formula. An outside check on
+the C++ engine, written independently of it.
 
 Run with Debian's Python (it has numpy):  /usr/bin/python3 build-scripts/make-config-fixtures.py
 """
@@ -30,6 +35,15 @@ CASES = [
     (VALID / "yarn-deepseek-mscale.json", [10]),
     (VALID / "rope-parameters-new.json", [10]),
     (VALID / "partial-rotary-neox.json", [10]),
+    (PRESETS / "deepseek-v3.json", [10, 200000]),
+    (PRESETS / "qwen2.5-7b-instruct-yarn.json", [32768]),
+    (PRESETS / "modernbert-base.json", [8192]),
+    (VALID / "gemma3-local-global.json", [1000]),
+    (VALID / "gemma2-local-global.json", [1000]),
+    (VALID / "phi2-partial-rotary.json", [10]),
+    (VALID / "glm-partial-rotary.json", [10]),
+    (VALID / "yarn-factor-from-lengths.json", [10]),
+    (VALID / "yarn-no-truncate.json", [10]),
 ]
 
 
@@ -40,11 +54,99 @@ def block_of(cfg):
 
 def geometry(cfg):
     block = block_of(cfg)
-    base = block.get("rope_theta") or cfg.get("rope_theta") or cfg.get("rotary_emb_base") or 10000.0
+    base = (block.get("rope_theta") or cfg.get("rope_theta") or cfg.get("rotary_emb_base")
+            or cfg.get("global_rope_theta") or 10000.0)
+    if "qk_rope_head_dim" in cfg:  # MLA: only the decoupled part turns
+        return float(base), cfg["qk_rope_head_dim"]
     head_dim = cfg.get("head_dim") or cfg["hidden_size"] // cfg["num_attention_heads"]
     partial = cfg.get("partial_rotary_factor", cfg.get("rotary_pct", 1.0))
     dim = int(head_dim * partial)
     return float(base), dim
+
+
+def local_base(cfg):
+    """The local layers' base (Gemma 3, ModernBERT), Gemma 2's shared one, or None."""
+    if "rope_local_base_freq" in cfg:
+        return float(cfg["rope_local_base_freq"])
+    if "local_rope_theta" in cfg:
+        return float(cfg["local_rope_theta"])
+    if cfg.get("model_type") == "gemma2" and cfg.get("sliding_window"):
+        return float(cfg["rope_theta"])
+    return None
+
+
+def get_mscale(scale, mscale=1.0):
+    return 1.0 if scale <= 1 else 0.1 * mscale * math.log(scale) + 1.0
+
+
+def yarn(cfg, factor):
+    """YaRN's frequencies and cos/sin factor for the given factor (ramp over the original length)."""
+    block = block_of(cfg)
+    base, dim = geometry(cfg)
+    exponents = np.arange(0, dim, 2, dtype=np.int64).astype(np.float64) / dim
+    original = block.get("original_max_position_embeddings") or cfg["max_position_embeddings"]
+    attention = block.get("attention_factor")
+    if attention is None:
+        if block.get("mscale") and block.get("mscale_all_dim"):
+            attention = get_mscale(factor, block["mscale"]) / get_mscale(factor, block["mscale_all_dim"])
+        else:
+            attention = get_mscale(factor)
+    beta_fast = block.get("beta_fast") or 32
+    beta_slow = block.get("beta_slow") or 1
+
+    def correction_dim(rotations):
+        return (dim * math.log(original / (rotations * 2 * math.pi))) / (2 * math.log(base))
+
+    low, high = correction_dim(beta_fast), correction_dim(beta_slow)
+    if block.get("truncate", True):
+        low, high = math.floor(low), math.ceil(high)
+    low, high = max(low, 0), min(high, dim - 1)
+    if low == high:
+        high += 0.001
+    ramp = np.clip((np.arange(dim // 2, dtype=np.float64) - low) / (high - low), 0, 1)
+    extrapolation_factor = 1 - ramp
+    pos_freqs = base ** exponents
+    inv = (1.0 / (factor * pos_freqs)) * (1 - extrapolation_factor) + (1.0 / pos_freqs) * extrapolation_factor
+    return inv, float(attention)
+
+
+def runtime_readings(cfg, seq_len):
+    """How transformers 4.4x-4.5x, transformers 5 and vLLM read the config, where they differ."""
+    block = block_of(cfg)
+    rope_type = block.get("rope_type", block.get("type", "default"))
+    base, dim = geometry(cfg)
+    max_pos = cfg["max_position_embeddings"]
+    out = []
+    if rope_type == "yarn" and block.get("original_max_position_embeddings") and block.get("factor"):
+        original = block["original_max_position_embeddings"]
+        given, ratio = float(block["factor"]), max_pos / original
+        vllm_length = int(original * given)
+        if given == ratio and vllm_length == max_pos:
+            return out
+        for runtime, factor, length in (("transformers 5", given, max_pos),
+                                        ("transformers 4.4x\u20134.5x", ratio, max_pos),
+                                        ("vLLM", given, vllm_length)):
+            inv, attention = yarn(cfg, factor)
+            out.append({"runtime": runtime, "factor": factor, "attention_factor": attention,
+                        "length": length, "inv_freq": [float(x) for x in inv]})
+    elif rope_type == "linear" and block["factor"] != 1:
+        # Only the served length is compared (vLLM's linear frequencies are not re-derived here).
+        out.append({"runtime": "transformers 4.4x\u20134.5x and 5", "factor": block["factor"], "attention_factor": 1.0,
+                    "length": max_pos, "inv_freq": []})
+        out.append({"runtime": "vLLM", "factor": block["factor"], "attention_factor": 1.0,
+                    "length": int(max_pos * block["factor"]), "inv_freq": []})
+    elif rope_type == "dynamic" and block["factor"] != 1:
+        exponents = np.arange(0, dim, 2, dtype=np.int64).astype(np.float64) / dim
+        factor = block["factor"]
+        seq = max(seq_len, max_pos)
+        dynamic = base * ((factor * seq / max_pos) - (factor - 1)) ** (dim / (dim - 2))
+        max_len = max_pos * factor  # vLLM: base * ((max_len / max_pos) - (factor - 1)) ** ..., i.e. base
+        vllm_base = base * ((max_len / max_pos) - (factor - 1)) ** (dim / (dim - 2))
+        out.append({"runtime": "transformers 4.4x\u20134.5x and 5", "factor": factor, "attention_factor": 1.0,
+                    "length": max_pos, "inv_freq": [float(x) for x in 1.0 / dynamic ** exponents]})
+        out.append({"runtime": "vLLM", "factor": factor, "attention_factor": 1.0, "length": int(max_len),
+                    "inv_freq": [float(x) for x in 1.0 / vllm_base ** exponents]})
+    return out
 
 
 def rope(cfg, seq_len):
@@ -65,38 +167,10 @@ def rope(cfg, seq_len):
         new_base = base * ((factor * seq / max_pos) - (factor - 1)) ** (dim / (dim - 2))
         inv = 1.0 / (new_base ** exponents)
     elif rope_type == "yarn":
-        factor = block["factor"]
-        if "original_max_position_embeddings" in block:
-            original = block["original_max_position_embeddings"]
-            factor = max_pos / original
-        else:
-            original = max_pos
-
-        def get_mscale(scale, mscale=1.0):
-            return 1.0 if scale <= 1 else 0.1 * mscale * math.log(scale) + 1.0
-
-        attention = block.get("attention_factor")
-        if attention is None:
-            if block.get("mscale") and block.get("mscale_all_dim"):
-                attention = get_mscale(factor, block["mscale"]) / get_mscale(factor, block["mscale_all_dim"])
-            else:
-                attention = get_mscale(factor)
-        beta_fast = block.get("beta_fast") or 32
-        beta_slow = block.get("beta_slow") or 1
-
-        def correction_dim(rotations):
-            return (dim * math.log(original / (rotations * 2 * math.pi))) / (2 * math.log(base))
-
-        low, high = correction_dim(beta_fast), correction_dim(beta_slow)
-        if block.get("truncate", True):
-            low, high = math.floor(low), math.ceil(high)
-        low, high = max(low, 0), min(high, dim - 1)
-        if low == high:
-            high += 0.001
-        ramp = np.clip((np.arange(dim // 2, dtype=np.float64) - low) / (high - low), 0, 1)
-        extrapolation_factor = 1 - ramp
-        pos_freqs = base ** exponents
-        inv = (1.0 / (factor * pos_freqs)) * (1 - extrapolation_factor) + (1.0 / pos_freqs) * extrapolation_factor
+        factor = block.get("factor")
+        if factor is None:  # transformers 5: the ratio of the lengths only when the factor is missing
+            factor = max_pos / block["original_max_position_embeddings"]
+        inv, attention = yarn(cfg, factor)
     elif rope_type == "longrope":
         original = cfg.get("original_max_position_embeddings") or block.get("original_max_position_embeddings")
         if original:
@@ -128,12 +202,23 @@ def main():
         cfg = json.loads(path.read_text())
         for seq_len in lengths:
             inv, attention = rope(cfg, seq_len)
-            cases.append({
+            case = {
                 "config": str(path.relative_to(ROOT)),
                 "seq_len": seq_len,
                 "inv_freq": [float(x) for x in inv],
                 "attention_factor": attention,
-            })
+                "runtime_readings": runtime_readings(cfg, seq_len),
+            }
+            local = local_base(cfg)
+            if local is not None:
+                _, dim = geometry(cfg)
+                exponents = np.arange(0, dim, 2, dtype=np.int64).astype(np.float64) / dim
+                case["local_inv_freq"] = [float(x) for x in 1.0 / local ** exponents]
+            block = block_of(cfg)
+            if "qk_rope_head_dim" in cfg and block.get("mscale_all_dim"):
+                factor = block.get("factor") or cfg["max_position_embeddings"] / block["original_max_position_embeddings"]
+                case["softmax_scale_factor"] = get_mscale(factor, block["mscale_all_dim"]) ** 2
+            cases.append(case)
     OUT.write_text(json.dumps({
         "_about": "Made by build-scripts/make-config-fixtures.py (numpy float64, transformers' formulas).",
         "cases": cases,

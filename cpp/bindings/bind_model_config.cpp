@@ -16,6 +16,28 @@ val to_uint8_array(const std::vector<std::uint8_t>& bytes) {
   return val(emscripten::typed_memory_view(bytes.size(), bytes.data())).call<val>("slice");
 }
 
+val integers_to_js(const std::vector<std::int64_t>& items) {
+  val array = val::array();
+  for (const std::int64_t item : items) array.call<void>("push", val(static_cast<double>(item)));
+  return array;
+}
+
+// One runtime's reading of the config: { runtime, source, factor, attentionFactor, length, invFreq }.
+val runtime_readings_to_js(const std::vector<RuntimeReading>& readings) {
+  val array = val::array();
+  for (const RuntimeReading& reading : readings) {
+    val item = val::object();
+    item.set("runtime", reading.runtime);
+    item.set("source", reading.source);
+    item.set("factor", reading.factor);
+    item.set("attentionFactor", reading.attention_factor);
+    item.set("length", static_cast<double>(reading.length));
+    item.set("invFreq", to_float64_array(reading.inv_freq));
+    array.call<void>("push", item);
+  }
+  return array;
+}
+
 val strings_to_js(const std::vector<std::string>& items) {
   val array = val::array();
   for (const std::string& item : items) array.call<void>("push", val(item));
@@ -56,6 +78,22 @@ val read_model_config_js(val json_text, val prompt_length) {
     out.set("beyond", to_uint8_array(r.beyond));
     out.set("beyondCount", static_cast<double>(r.beyond_count));
     out.set("slidingWindow", static_cast<double>(r.sliding_window));
+    out.set("mlaQkHeadDim", static_cast<double>(r.mla_qk_head_dim));
+    out.set("softmaxScaleFactor", r.softmax_scale_factor);
+    out.set("localBase", r.local_base);
+    out.set("localWindow", static_cast<double>(r.local_window));
+    out.set("globalEvery", static_cast<double>(r.global_every));
+    out.set("numLayers", static_cast<double>(r.num_layers));
+    out.set("localInvFreq", to_float64_array(r.local_inv_freq));
+    out.set("localWavelengths", to_float64_array(r.local_wavelengths));
+    out.set("relativeBuckets", static_cast<double>(r.relative_buckets));
+    out.set("relativeExactEncoder", static_cast<double>(r.relative_exact_encoder));
+    out.set("relativeExactDecoder", static_cast<double>(r.relative_exact_decoder));
+    out.set("relativeMaxDistance", static_cast<double>(r.relative_max_distance));
+    out.set("learnedTableRows", static_cast<double>(r.learned_table_rows));
+    out.set("learnedOffset", static_cast<double>(r.learned_offset));
+    out.set("attentionLayers", integers_to_js(r.attention_layers));
+    out.set("runtimeReadings", runtime_readings_to_js(r.runtime_readings));
     out.set("notes", strings_to_js(r.notes));
     return out;
   });

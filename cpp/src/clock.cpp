@@ -3,11 +3,11 @@
 
 #include <cmath>
 
+#include "positional/limits.hpp"
 #include "positional/validate.hpp"
 
 namespace positional {
 namespace {
-
 
 Eigen::Vector2d rotate(const Eigen::Vector2d& x, double angle) {
   const double c = std::cos(angle);
@@ -17,8 +17,8 @@ Eigen::Vector2d rotate(const Eigen::Vector2d& x, double angle) {
 
 // Wraps an angle to (−π, π].
 double wrap(double angle) {
-  double wrapped = std::remainder(angle, 2.0 * numbers::kPi);  // in [−π, π]
-  if (wrapped <= -numbers::kPi) wrapped += 2.0 * numbers::kPi;
+  double wrapped = std::remainder(angle, 2.0 * kPi);  // in [−π, π]
+  if (wrapped <= -kPi) wrapped += 2.0 * kPi;
   return wrapped;
 }
 

@@ -1,5 +1,6 @@
-// Parser and analysis of the position fields of Hugging Face config.json files
-// (see model_config.hpp for the rules and the "beyond training" definition).
+// Reader of the position fields of Hugging Face config.json files: strict JSON, the families'
+// field names, and a report whose every recipe comes from scaling.hpp (see model_config.hpp for
+// the rules and the "beyond training" definition).
 #include "positional/model_config.hpp"
 
 #include <algorithm>
@@ -9,13 +10,16 @@
 #include <string>
 #include <utility>
 
+#include "positional/limits.hpp"
+#include "positional/rope.hpp"
+#include "positional/scaling.hpp"
+
 namespace positional {
 
 namespace {
 
 using nlohmann::json;
 
-constexpr double kPi = 3.14159265358979323846;
 constexpr double kMaxAttentionFactor = 1000.0;
 
 // ---- describing values in error messages -----------------------------------------------
@@ -192,6 +196,13 @@ bool is_rope_family(const std::string& t) {
 bool is_sinusoidal_family(const std::string& t) {
   return in_list(t, {"marian", "pegasus", "m2m_100", "fsmt", "speech_to_text", "xglm"});
 }
+// State-space models: order is carried by the recurrence, not by any position encoding.
+bool is_state_space_family(const std::string& t) {
+  return in_list(t, {"mamba", "mamba2", "falcon_mamba", "rwkv", "jamba"});
+}
+bool is_relative_bucket_family(const std::string& t) {
+  return in_list(t, {"t5", "mt5", "umt5", "longt5", "switch_transformers", "pop2piano", "udop"});
+}
 bool is_learned_family(const std::string& t) {
   return in_list(t, {"gpt2", "bert", "roberta", "distilbert", "gpt_neo", "opt", "bart", "mbart", "xlm-roberta",
                      "electra", "albert", "biogpt", "gpt_bigcode", "camembert", "deberta"});
@@ -218,7 +229,14 @@ PositionScheme detect_scheme(const json& root, const std::string& model_type, st
                             find_present(root, "rope_parameters") || find_present(root, "rotary_dim") ||
                             find_present(root, "rotary_pct") || find_present(root, "partial_rotary_factor") ||
                             find_present(root, "rotary_emb_base");
-  if (rope_markers || is_rope_family(model_type)) return PositionScheme::Rope;
+  if (find_present(root, "relative_attention_num_buckets") || is_relative_bucket_family(model_type)) {
+    return PositionScheme::RelativeBuckets;
+  }
+  if (is_state_space_family(model_type)) return PositionScheme::None;
+  const bool local_rope_markers = find_present(root, "global_rope_theta") || find_present(root, "local_rope_theta");
+  if (rope_markers || local_rope_markers || is_rope_family(model_type) || model_type == "modernbert") {
+    return PositionScheme::Rope;
+  }
   bool sinusoidal_flag = false;
   if (const json* flag = find_present(root, "sinusoidal_embeddings")) {
     sinusoidal_flag = read_bool(*flag, "sinusoidal_embeddings");
@@ -233,7 +251,10 @@ PositionScheme detect_scheme(const json& root, const std::string& model_type, st
   throw InputError(
       "config names no position scheme this reader knows: model_type " +
       (model_type.empty() ? std::string("is missing") : "\"" + model_type + "\" is not a known family") +
-      ", and there is no rope_theta, rope_scaling, rope_parameters, position_embedding_type or alibi field");
+      ", and none of the fields that name a scheme is present (looked for rope_theta, rope_scaling, "
+      "rope_parameters, rotary_dim, rotary_pct, partial_rotary_factor, rotary_emb_base, global_rope_theta, "
+      "local_rope_theta, position_embedding_type, alibi, attn_config.alibi, sinusoidal_embeddings, "
+      "relative_attention_num_buckets)");
 }
 
 // ---- the scaling block ---------------------------------------------------------------
@@ -336,6 +357,8 @@ void parse_rope(const json& root, ModelConfig& cfg) {
     theta_path = "rope_theta";
   } else if ((theta = find_present(root, "rotary_emb_base")) != nullptr) {
     theta_path = "rotary_emb_base";
+  } else if ((theta = find_present(root, "global_rope_theta")) != nullptr) {
+    theta_path = "global_rope_theta";  // ModernBERT: the global layers' base
   }
   if (theta != nullptr) {
     cfg.rope_theta = read_positive(*theta, theta_path, kMaxRopeTheta);
@@ -359,7 +382,16 @@ void parse_rope(const json& root, ModelConfig& cfg) {
     }
     cfg.partial_rotary_factor = partial->get<double>();
   }
-  if (const json* explicit_dim = find_present(root, "rotary_dim")) {
+  if (const json* mla = find_present(root, "qk_rope_head_dim")) {
+    // Multi-head latent attention (DeepSeek-V2/V3, Kimi K2): RoPE turns only the decoupled
+    // qk_rope_head_dim part of each query and key; the qk_nope_head_dim part carries no position.
+    cfg.qk_rope_head_dim = read_whole(*mla, "qk_rope_head_dim", 2, kMaxHeadDim);
+    if (cfg.qk_rope_head_dim % 2 != 0) reject("qk_rope_head_dim", "even (pairs of dimensions turn together)", *mla);
+    if (const json* nope = find_present(root, "qk_nope_head_dim")) {
+      cfg.qk_nope_head_dim = read_whole(*nope, "qk_nope_head_dim", 0, kMaxHeadDim);
+    }
+    cfg.rotary_dim = cfg.qk_rope_head_dim;
+  } else if (const json* explicit_dim = find_present(root, "rotary_dim")) {
     cfg.rotary_dim = read_whole(*explicit_dim, "rotary_dim", 2, cfg.head_dim);
     if (cfg.rotary_dim % 2 != 0) reject("rotary_dim", "even (pairs of dimensions turn together)", *explicit_dim);
   } else {
@@ -391,8 +423,7 @@ void parse_rope(const json& root, ModelConfig& cfg) {
       reject(prefix + ".factor", "≥ 1 for rope_type " + type_name + " (below 1 it would shrink the context)",
              *factor);
     }
-  } else if (s.type == RopeType::Linear || s.type == RopeType::Dynamic || s.type == RopeType::Yarn ||
-             s.type == RopeType::Llama3) {
+  } else if (s.type == RopeType::Linear || s.type == RopeType::Dynamic || s.type == RopeType::Llama3) {
     throw InputError(prefix + ".factor is missing: rope_type " + type_name + " needs it");
   }
   if (const json* original = find_present(*block, "original_max_position_embeddings")) {
@@ -435,14 +466,15 @@ void parse_rope(const json& root, ModelConfig& cfg) {
         s.mscale_all_dim = read_positive(*m, prefix + ".mscale_all_dim", kMaxScalingValue, true);
       }
       if (const json* t = find_present(*block, "truncate")) s.truncate = read_bool(*t, prefix + ".truncate");
-      if (s.original_max_position_embeddings > 0) {
-        const double implied =
-            static_cast<double>(cfg.max_position_embeddings) / static_cast<double>(s.original_max_position_embeddings);
-        if (implied != s.factor) {
-          cfg.notes.push_back("yarn: transformers uses max_position_embeddings / original_max_position_embeddings = " +
-                              format_number(implied) + " as the factor, not " + prefix + ".factor " +
-                              format_number(s.factor));
+      if (!s.has_factor) {
+        // transformers 5 (_compute_yarn_parameters): "if factor is None: factor =
+        // config.max_position_embeddings / original_max_position_embeddings".
+        if (s.original_max_position_embeddings == 0) {
+          throw InputError(prefix + ".factor is missing: rope_type yarn needs it, or " + prefix +
+                           ".original_max_position_embeddings to take it from the ratio of the lengths");
         }
+        cfg.notes.push_back(prefix + ".factor is absent: max_position_embeddings / " + prefix +
+                            ".original_max_position_embeddings is used, as transformers 5 does");
       }
       break;
     }
@@ -477,18 +509,103 @@ void parse_rope(const json& root, ModelConfig& cfg) {
   }
 }
 
+// ---- local layers, buckets, tables and hybrids ------------------------------------------------
+
+// Global/local RoPE: Gemma 3 (rope_local_base_freq with sliding_window, one global layer in
+// sliding_window_pattern), Gemma 2 (every other layer local, same base), ModernBERT
+// (local_rope_theta with local_attention, one global layer in global_attn_every_n_layers), and
+// transformers 5's per-layer rope_parameters.sliding_attention.
+void read_local_layers(const json& root, ModelConfig& cfg) {
+  const json* theta = nullptr;
+  if ((theta = find_present(root, "rope_local_base_freq")) != nullptr) {
+    cfg.local_theta_field = "rope_local_base_freq";
+  } else if ((theta = find_present(root, "local_rope_theta")) != nullptr) {
+    cfg.local_theta_field = "local_rope_theta";
+  } else if (const json* parameters = find_present(root, "rope_parameters");
+             parameters != nullptr && parameters->is_object()) {
+    if (const json* sliding = find_present(*parameters, "sliding_attention"); sliding != nullptr && sliding->is_object()) {
+      if ((theta = find_present(*sliding, "rope_theta")) != nullptr) {
+        cfg.local_theta_field = "rope_parameters.sliding_attention.rope_theta";
+      }
+    }
+  }
+  if (theta != nullptr) {
+    cfg.local_rope_theta = read_positive(*theta, cfg.local_theta_field, kMaxRopeTheta);
+    if (cfg.local_rope_theta <= 1) {
+      reject(cfg.local_theta_field, "a finite number > 1 (every pair would turn at one speed)", *theta);
+    }
+  } else if (cfg.model_type == "gemma2" && cfg.sliding_window > 0) {
+    cfg.local_rope_theta = cfg.rope_theta;  // Gemma 2's local layers turn at the global base
+    cfg.local_theta_field = "rope_theta";
+    cfg.global_every = 2;
+  } else {
+    return;
+  }
+  if (const json* window = find_present(root, "local_attention")) {
+    cfg.local_window = read_whole(*window, "local_attention", 1, kMaxConfigPositions);
+  } else {
+    cfg.local_window = cfg.sliding_window;
+  }
+  for (const char* key : {"global_attn_every_n_layers", "sliding_window_pattern"}) {
+    if (const json* every = find_present(root, key)) cfg.global_every = read_whole(*every, key, 1, kMaxAttentionHeads);
+  }
+}
+
+void read_scheme_details(const json& root, ModelConfig& cfg) {
+  if (cfg.scheme == PositionScheme::RelativeBuckets) {
+    // transformers' T5Config defaults: 32 buckets reaching 128 tokens.
+    cfg.relative_buckets = 32;
+    cfg.relative_max_distance = 128;
+    if (const json* n = find_present(root, "relative_attention_num_buckets")) {
+      cfg.relative_buckets = read_whole(*n, "relative_attention_num_buckets", 4, kMaxHeadDim);
+    } else {
+      cfg.notes.push_back("relative_attention_num_buckets is absent: T5's default 32 is used");
+    }
+    if (const json* d = find_present(root, "relative_attention_max_distance")) {
+      cfg.relative_max_distance = read_whole(*d, "relative_attention_max_distance", 1, kMaxConfigPositions);
+    } else {
+      cfg.notes.push_back("relative_attention_max_distance is absent: T5's default 128 is used");
+    }
+  }
+  if (cfg.scheme == PositionScheme::LearnedTable && cfg.model_type == "opt") {
+    // transformers' OPTLearnedPositionalEmbedding: positions are shifted by 2, so the table
+    // holds max_position_embeddings + 2 rows and the first two are never a token's position.
+    cfg.learned_offset = 2;
+  }
+  if (cfg.model_type == "jamba") {
+    // Jamba: attention in layer i when i % attn_layer_period == attn_layer_offset, Mamba elsewhere.
+    std::int64_t period = 8;
+    std::int64_t offset = 4;
+    if (const json* p = find_present(root, "attn_layer_period")) period = read_whole(*p, "attn_layer_period", 1, 4096);
+    if (const json* o = find_present(root, "attn_layer_offset")) offset = read_whole(*o, "attn_layer_offset", 0, 4095);
+    if (offset >= period) {
+      throw InputError("attn_layer_offset must be less than attn_layer_period (" + whole(period) + "), got " +
+                       whole(offset));
+    }
+    for (std::int64_t i = offset; i < cfg.num_layers; i += period) cfg.attention_layers.push_back(i);
+  }
+}
+
 // ---- helpers of the analysis --------------------------------------------------------------
 
-// Where the recipe's "original" (pre-extension) length comes from, as transformers reads it.
+// Where YaRN's "original" (pre-extension) length comes from: the block's, else max_position_embeddings.
 std::int64_t yarn_original_length(const ModelConfig& cfg) {
   return cfg.scaling.original_max_position_embeddings > 0 ? cfg.scaling.original_max_position_embeddings
                                                           : cfg.max_position_embeddings;
 }
-double yarn_factor(const ModelConfig& cfg) {
-  return cfg.scaling.original_max_position_embeddings > 0
-             ? static_cast<double>(cfg.max_position_embeddings) /
-                   static_cast<double>(cfg.scaling.original_max_position_embeddings)
-             : cfg.scaling.factor;
+double length_ratio(const ModelConfig& cfg) {
+  return static_cast<double>(cfg.max_position_embeddings) / static_cast<double>(yarn_original_length(cfg));
+}
+// transformers 5 (src/transformers/modeling_rope_utils.py, _compute_yarn_parameters): the given
+// factor; the ratio of the lengths only when the factor is missing.
+double yarn_factor_transformers5(const ModelConfig& cfg) {
+  return cfg.scaling.has_factor ? cfg.scaling.factor : length_ratio(cfg);
+}
+// transformers 4.4x–4.5x (_compute_yarn_parameters reading config.rope_scaling): "if
+// 'original_max_position_embeddings' in config.rope_scaling: factor = config.max_position_embeddings
+// / original_max_position_embeddings", replacing the given factor.
+double yarn_factor_transformers4(const ModelConfig& cfg) {
+  return cfg.scaling.original_max_position_embeddings > 0 ? length_ratio(cfg) : cfg.scaling.factor;
 }
 std::int64_t longrope_original_length(const ModelConfig& cfg) {
   if (cfg.original_max_position_embeddings > 0) return cfg.original_max_position_embeddings;
@@ -504,23 +621,27 @@ double longrope_factor(const ModelConfig& cfg) {
                                     : cfg.scaling.factor;
 }
 
-// YaRN's attention temperature: 0.1·mscale·ln(s) + 1 for s > 1.
-double yarn_get_mscale(double scale, double mscale) { return scale <= 1 ? 1.0 : 0.1 * mscale * std::log(scale) + 1.0; }
-
-double dynamic_base(const ModelConfig& cfg, std::int64_t seq_len) {
-  const double trained = static_cast<double>(cfg.max_position_embeddings);
-  const double seq = std::max(static_cast<double>(seq_len), trained);
-  const double dim = static_cast<double>(cfg.rotary_dim);
-  const double factor = cfg.scaling.factor;
-  return cfg.rope_theta * std::pow(factor * seq / trained - (factor - 1.0), dim / (dim - 2.0));
+// YaRN's frequencies for a given factor, over the block's original length.
+Vector yarn_frequencies(const ModelConfig& cfg, double factor) {
+  const RopeScaling& s = cfg.scaling;
+  return yarn_scaled_frequencies(cfg.rotary_dim, cfg.rope_theta, factor,
+                                 static_cast<double>(yarn_original_length(cfg)), s.beta_fast, s.beta_slow,
+                                 s.truncate);
 }
 
-Vector inverse_powers(double base, std::int64_t dim) {
-  Vector inv(dim / 2);
-  for (std::int64_t i = 0; i < dim / 2; ++i) {
-    inv[i] = 1.0 / std::pow(base, static_cast<double>(2 * i) / static_cast<double>(dim));
-  }
-  return inv;
+// YaRN's cos/sin factor for a given factor, as transformers and vLLM (YaRNScalingRotaryEmbedding,
+// DeepseekScalingRotaryEmbedding) compute it: attention_factor when given, else the ratio
+// mscale(mscale) / mscale(mscale_all_dim) when both are set, else mscale(factor, 1).
+double yarn_cos_sin_factor(const ModelConfig& cfg, double factor) {
+  const RopeScaling& s = cfg.scaling;
+  if (s.attention_factor > 0) return s.attention_factor;
+  if (s.mscale > 0 && s.mscale_all_dim > 0) return yarn_mscale(factor, s.mscale) / yarn_mscale(factor, s.mscale_all_dim);
+  return yarn_attention_factor(factor);
+}
+
+double dynamic_base(const ModelConfig& cfg, std::int64_t seq_len) {
+  return dynamic_ntk_base(cfg.rope_theta, cfg.scaling.factor, cfg.rotary_dim, static_cast<double>(seq_len),
+                          static_cast<double>(cfg.max_position_embeddings));
 }
 
 void require_rope(const ModelConfig& cfg, const char* what) {
@@ -549,6 +670,10 @@ const char* scheme_name(PositionScheme scheme) {
       return "rope";
     case PositionScheme::Alibi:
       return "alibi";
+    case PositionScheme::RelativeBuckets:
+      return "relative";
+    case PositionScheme::None:
+      return "none";
   }
   return "unknown";
 }
@@ -605,7 +730,9 @@ ModelConfig parse_model_config(std::string_view text) {
       }
     }
   }
-  if (cfg.max_position_field.empty() && cfg.scheme != PositionScheme::Alibi) {
+  const bool length_optional = cfg.scheme == PositionScheme::Alibi || cfg.scheme == PositionScheme::RelativeBuckets ||
+                               cfg.scheme == PositionScheme::None;
+  if (cfg.max_position_field.empty() && !length_optional) {
     throw InputError("max_position_embeddings is missing (also looked for n_positions, n_ctx, max_seq_len, "
                      "seq_length): the config states no length");
   }
@@ -632,7 +759,9 @@ ModelConfig parse_model_config(std::string_view text) {
   std::string heads_path;
   std::string head_dim_path;
   cfg.hidden_size = read_first({"hidden_size", "n_embd", "d_model"}, kMaxHiddenSize, hidden_path);
-  cfg.num_attention_heads = read_first({"num_attention_heads", "n_head", "n_heads", "encoder_attention_heads"},
+  std::string layers_path;
+  cfg.num_layers = read_first({"num_hidden_layers", "n_layer", "num_layers"}, kMaxAttentionHeads, layers_path);
+  cfg.num_attention_heads = read_first({"num_attention_heads", "n_head", "n_heads", "num_heads", "encoder_attention_heads"},
                                        kMaxAttentionHeads, heads_path);
   cfg.head_dim = read_first({"head_dim"}, kMaxHeadDim, head_dim_path);
   if (cfg.head_dim == 0 && cfg.hidden_size > 0 && cfg.num_attention_heads > 0) {
@@ -661,80 +790,39 @@ ModelConfig parse_model_config(std::string_view text) {
       cfg.notes.push_back("sliding_window is given but use_sliding_window is false: attention is not windowed");
     }
   }
+  if (cfg.scheme == PositionScheme::Rope) read_local_layers(root, cfg);
+  read_scheme_details(root, cfg);
   return cfg;
 }
 
 Vector base_inverse_frequencies(const ModelConfig& cfg) {
   require_rope(cfg, "base_inverse_frequencies");
-  return inverse_powers(cfg.rope_theta, cfg.rotary_dim);
+  return rope_frequencies(cfg.rotary_dim, cfg.rope_theta);
 }
 
 Vector scaled_inverse_frequencies(const ModelConfig& cfg, std::int64_t seq_len) {
   require_rope(cfg, "scaled_inverse_frequencies");
   checked_length("seq_len", seq_len);
-  const std::int64_t dim = cfg.rotary_dim;
-  const std::int64_t pairs = dim / 2;
-  const Vector base = inverse_powers(cfg.rope_theta, dim);
+  const Vector base = rope_frequencies(cfg.rotary_dim, cfg.rope_theta);
   const RopeScaling& s = cfg.scaling;
   switch (s.type) {
     case RopeType::Default:
       return base;
-    case RopeType::Linear: {
-      Vector scaled = base / s.factor;
-      return scaled;
-    }
+    case RopeType::Linear:
+      return linear_scaled_frequencies(base, s.factor);
     case RopeType::Dynamic:
-      return inverse_powers(dynamic_base(cfg, seq_len), dim);
-    case RopeType::Yarn: {
-      const double factor = yarn_factor(cfg);
-      const double original = static_cast<double>(yarn_original_length(cfg));
-      const double d = static_cast<double>(dim);
-      // The pair index at which a pair turns `rotations` times over the original length.
-      const auto correction_dim = [&](double rotations) {
-        return d * std::log(original / (rotations * 2.0 * kPi)) / (2.0 * std::log(cfg.rope_theta));
-      };
-      double low = correction_dim(s.beta_fast);
-      double high = correction_dim(s.beta_slow);
-      if (s.truncate) {
-        low = std::floor(low);
-        high = std::ceil(high);
-      }
-      low = std::max(low, 0.0);
-      high = std::min(high, d - 1.0);
-      if (low == high) high += 0.001;  // transformers' guard against a zero-width ramp
-      Vector inv(pairs);
-      for (std::int64_t i = 0; i < pairs; ++i) {
-        const double ramp = std::clamp((static_cast<double>(i) - low) / (high - low), 0.0, 1.0);
-        // ramp 0: fast pairs keep their frequency (extrapolate); ramp 1: slow pairs are divided by factor.
-        inv[i] = base[i] / factor * ramp + base[i] * (1.0 - ramp);
-      }
-      return inv;
-    }
+      return rope_frequencies(cfg.rotary_dim, dynamic_base(cfg, seq_len));
+    case RopeType::Yarn:
+      return yarn_frequencies(cfg, yarn_factor_transformers5(cfg));
     case RopeType::Longrope: {
       const bool use_long = seq_len > longrope_original_length(cfg);
       const std::vector<double>& divisors = use_long ? s.long_factor : s.short_factor;
-      Vector inv(pairs);
-      for (std::int64_t i = 0; i < pairs; ++i) inv[i] = base[i] / divisors[static_cast<std::size_t>(i)];
-      return inv;
+      return longrope_scaled_frequencies(base, Eigen::Map<const Vector>(divisors.data(),
+                                                                        static_cast<Eigen::Index>(divisors.size())));
     }
-    case RopeType::Llama3: {
-      const double original = static_cast<double>(s.original_max_position_embeddings);
-      const double low_freq_wavelen = original / s.low_freq_factor;
-      const double high_freq_wavelen = original / s.high_freq_factor;
-      Vector inv(pairs);
-      for (std::int64_t i = 0; i < pairs; ++i) {
-        const double wavelen = 2.0 * kPi / base[i];
-        if (wavelen < high_freq_wavelen) {
-          inv[i] = base[i];
-        } else if (wavelen > low_freq_wavelen) {
-          inv[i] = base[i] / s.factor;
-        } else {
-          const double smooth = (original / wavelen - s.low_freq_factor) / (s.high_freq_factor - s.low_freq_factor);
-          inv[i] = (1.0 - smooth) * base[i] / s.factor + smooth * base[i];
-        }
-      }
-      return inv;
-    }
+    case RopeType::Llama3:
+      return llama3_scaled_frequencies(base, s.factor, s.low_freq_factor, s.high_freq_factor,
+                                       static_cast<double>(s.original_max_position_embeddings));
   }
   return base;
 }
@@ -742,21 +830,78 @@ Vector scaled_inverse_frequencies(const ModelConfig& cfg, std::int64_t seq_len) 
 double rope_attention_factor(const ModelConfig& cfg) {
   require_rope(cfg, "rope_attention_factor");
   const RopeScaling& s = cfg.scaling;
-  if (s.attention_factor > 0 && (s.type == RopeType::Yarn || s.type == RopeType::Longrope)) return s.attention_factor;
-  if (s.type == RopeType::Yarn) {
-    const double factor = yarn_factor(cfg);
-    if (s.mscale > 0 && s.mscale_all_dim > 0) {
-      return yarn_get_mscale(factor, s.mscale) / yarn_get_mscale(factor, s.mscale_all_dim);
-    }
-    return yarn_get_mscale(factor, 1.0);
-  }
+  if (s.type == RopeType::Yarn) return yarn_cos_sin_factor(cfg, yarn_factor_transformers5(cfg));
   if (s.type == RopeType::Longrope) {
-    const double factor = longrope_factor(cfg);
-    if (factor <= 1.0) return 1.0;
-    return std::sqrt(1.0 + std::log(factor) / std::log(static_cast<double>(longrope_original_length(cfg))));
+    if (s.attention_factor > 0) return s.attention_factor;
+    return longrope_attention_factor(longrope_factor(cfg), static_cast<double>(longrope_original_length(cfg)));
   }
   return 1.0;
 }
+
+namespace {
+
+// How transformers 4.4x–4.5x, transformers 5 and vLLM read this config, when they disagree.
+// Sources (read in their published code):
+//  - transformers 5: src/transformers/modeling_rope_utils.py, _compute_yarn_parameters (factor
+//    kept; "if factor is None: factor = config.max_position_embeddings /
+//    original_max_position_embeddings") and _compute_dynamic_ntk_parameters.
+//  - transformers 4.4x–4.5x: the same file's _compute_yarn_parameters reading config.rope_scaling,
+//    which replaces the factor by that ratio whenever original_max_position_embeddings is in the
+//    block. The stored sources showed this code in a port adapted from transformers (MaxText's
+//    copy) and the 4.43-era file without it; the exact first release is not established here.
+//  - vLLM: vllm/model_executor/layers/rotary_embedding/__init__.py get_rope (yarn: factor and
+//    original_max_position_embeddings as given → YaRNScalingRotaryEmbedding, whose ramp runs over
+//    the original length); dynamic_ntk_scaling_rope.py DynamicNTKScalingRotaryEmbedding
+//    (_compute_cos_sin_cache: base · ((max_len / max_position) − (factor − 1))^(d/(d−2)) with
+//    max_len = max_position · factor, which leaves the base unchanged); vllm/config
+//    _get_and_verify_max_len (the served length: original_max_position_embeddings × factor for
+//    yarn, max_position_embeddings × factor for the other types except longrope and llama3).
+std::vector<RuntimeReading> runtime_readings(const ModelConfig& cfg, std::int64_t prompt_length) {
+  std::vector<RuntimeReading> out;
+  const RopeScaling& s = cfg.scaling;
+  const std::int64_t stated = cfg.max_position_embeddings;
+  const auto served = [](double length) {
+    return length >= static_cast<double>(kMaxConfigPositions) ? kMaxConfigPositions
+                                                               : static_cast<std::int64_t>(length);
+  };
+  if (s.type == RopeType::Yarn && s.original_max_position_embeddings > 0 && s.has_factor) {
+    const double f5 = yarn_factor_transformers5(cfg);
+    const double f4 = yarn_factor_transformers4(cfg);
+    const std::int64_t vllm_length = served(static_cast<double>(s.original_max_position_embeddings) * s.factor);
+    if (f5 == f4 && vllm_length == stated) return out;
+    out.push_back({"transformers 5", "modeling_rope_utils.py _compute_yarn_parameters (rope_parameters)", f5,
+                   yarn_cos_sin_factor(cfg, f5), stated, yarn_frequencies(cfg, f5)});
+    out.push_back({"transformers 4.4x–4.5x", "modeling_rope_utils.py _compute_yarn_parameters (rope_scaling)", f4,
+                   yarn_cos_sin_factor(cfg, f4), stated, yarn_frequencies(cfg, f4)});
+    out.push_back({"vLLM", "rotary_embedding get_rope → YaRNScalingRotaryEmbedding; _get_and_verify_max_len",
+                   s.factor, yarn_cos_sin_factor(cfg, s.factor), vllm_length, yarn_frequencies(cfg, s.factor)});
+  } else if (s.type == RopeType::Dynamic && s.factor != 1.0) {
+    out.push_back({"transformers 4.4x–4.5x and 5", "modeling_rope_utils.py _compute_dynamic_ntk_parameters", s.factor,
+                   1.0, stated, rope_frequencies(cfg.rotary_dim, dynamic_base(cfg, prompt_length))});
+    out.push_back({"vLLM", "DynamicNTKScalingRotaryEmbedding._compute_cos_sin_cache; _get_and_verify_max_len",
+                   s.factor, 1.0, served(static_cast<double>(stated) * s.factor),
+                   rope_frequencies(cfg.rotary_dim, cfg.rope_theta)});
+  } else if (s.type == RopeType::Linear && s.factor != 1.0) {
+    // Only the served length is compared: vLLM's linear frequencies were not read here.
+    out.push_back({"transformers 4.4x–4.5x and 5", "modeling_rope_utils.py _compute_linear_scaling_rope_parameters",
+                   s.factor, 1.0, stated, Vector()});
+    out.push_back({"vLLM", "_get_and_verify_max_len", s.factor, 1.0, served(static_cast<double>(stated) * s.factor),
+                   Vector()});
+  }
+  return out;
+}
+
+// T5's buckets (transformers' T5Attention._relative_position_bucket): the encoder splits
+// num_buckets between the two directions, and in each direction half the buckets are exact
+// distances; the rest grow logarithmically up to max_distance, past which all share the last.
+void describe_buckets(const ModelConfig& cfg, ModelPositionReport& r) {
+  r.relative_buckets = cfg.relative_buckets;
+  r.relative_max_distance = cfg.relative_max_distance;
+  r.relative_exact_encoder = (cfg.relative_buckets / 2) / 2;
+  r.relative_exact_decoder = cfg.relative_buckets / 2;
+}
+
+}  // namespace
 
 ModelPositionReport analyse_model_config(const ModelConfig& cfg, std::int64_t prompt_length) {
   checked_length("prompt_length", prompt_length);
@@ -766,10 +911,18 @@ ModelPositionReport analyse_model_config(const ModelConfig& cfg, std::int64_t pr
   r.prompt_length = prompt_length;
   r.head_dim = cfg.head_dim;
   r.sliding_window = cfg.sliding_window;
+  r.num_layers = cfg.num_layers;
   r.notes = cfg.notes;
   r.advertised_length = cfg.max_position_embeddings;
   r.trained_length = cfg.original_max_position_embeddings > 0 ? cfg.original_max_position_embeddings
                                                                 : cfg.max_position_embeddings;
+  r.attention_layers = cfg.attention_layers;
+
+  if (cfg.scheme == PositionScheme::LearnedTable) {
+    r.learned_offset = cfg.learned_offset;
+    r.learned_table_rows = cfg.max_position_embeddings + cfg.learned_offset;
+  }
+  if (cfg.scheme == PositionScheme::RelativeBuckets) describe_buckets(cfg, r);
 
   if (cfg.scheme == PositionScheme::Rope) {
     const RopeScaling& s = cfg.scaling;
@@ -777,12 +930,19 @@ ModelPositionReport analyse_model_config(const ModelConfig& cfg, std::int64_t pr
     if (s.original_max_position_embeddings > 0) r.trained_length = s.original_max_position_embeddings;
     r.rotary_dim = cfg.rotary_dim;
     r.base = cfg.rope_theta;
+    if (cfg.qk_rope_head_dim > 0) r.mla_qk_head_dim = cfg.qk_nope_head_dim + cfg.qk_rope_head_dim;
     switch (s.type) {
       case RopeType::Default:
         r.scaling_factor = 1.0;
         break;
       case RopeType::Yarn:
-        r.scaling_factor = yarn_factor(cfg);
+        r.scaling_factor = yarn_factor_transformers5(cfg);
+        // MLA's softmax scale (transformers' DeepseekV3Attention, vLLM's DeepseekV2Attention):
+        // 1/√d times mscale(factor, mscale_all_dim)², on top of the cos/sin factor.
+        if (cfg.qk_rope_head_dim > 0 && s.mscale_all_dim > 0) {
+          const double m = yarn_mscale(r.scaling_factor, s.mscale_all_dim);
+          r.softmax_scale_factor = m * m;
+        }
         break;
       case RopeType::Longrope:
         r.scaling_factor = longrope_factor(cfg);
@@ -799,23 +959,29 @@ ModelPositionReport analyse_model_config(const ModelConfig& cfg, std::int64_t pr
     r.attention_factor = rope_attention_factor(cfg);
     r.base_inv_freq = base_inverse_frequencies(cfg);
     r.inv_freq = scaled_inverse_frequencies(cfg, prompt_length);
+    r.wavelengths = pair_wavelengths(r.inv_freq);
+    r.base_wavelengths = pair_wavelengths(r.base_inv_freq);
     const Eigen::Index pairs = r.inv_freq.size();
-    r.wavelengths.resize(pairs);
-    r.base_wavelengths.resize(pairs);
     r.beyond.assign(static_cast<std::size_t>(pairs), 0);
     const double trained_span = static_cast<double>(r.trained_length - 1);
     const double prompt_span = static_cast<double>(prompt_length - 1);
     for (Eigen::Index i = 0; i < pairs; ++i) {
-      r.wavelengths[i] = 2.0 * kPi / r.inv_freq[i];
-      r.base_wavelengths[i] = 2.0 * kPi / r.base_inv_freq[i];
       const double trained_angle = trained_span * r.base_inv_freq[i];
       const bool needs_more = prompt_span * r.inv_freq[i] > trained_angle;
-      const bool never_full_turn = trained_angle < 2.0 * kPi;
+      const bool never_full_turn = trained_angle < kTwoPi;
       if (needs_more && never_full_turn) {
         r.beyond[static_cast<std::size_t>(i)] = 1;
         ++r.beyond_count;
       }
     }
+    if (cfg.local_rope_theta > 0) {
+      r.local_base = cfg.local_rope_theta;
+      r.local_window = cfg.local_window;
+      r.global_every = cfg.global_every;
+      r.local_inv_freq = rope_frequencies(cfg.rotary_dim, cfg.local_rope_theta);
+      r.local_wavelengths = pair_wavelengths(r.local_inv_freq);
+    }
+    r.runtime_readings = runtime_readings(cfg, prompt_length);
   }
 
   if (r.trained_length > 0 && r.advertised_length > 0) {

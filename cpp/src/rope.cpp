@@ -12,8 +12,6 @@
 namespace positional {
 namespace {
 
-constexpr double kTwoPi = 2.0 * numbers::kPi;
-
 // The largest entry magnitude RoPE turns: a pair no longer than √2 · 2^1022 < DBL_MAX cannot
 // overflow when rotated (the rotation keeps its length; rounding adds a few ulps).
 constexpr double kMaxRotatable = 0x1p1022;

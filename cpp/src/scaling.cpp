@@ -1,17 +1,17 @@
-// YaRN, dynamic NTK, pair wavelengths and the five-treatment context-extension curves.
+// The RoPE scaling recipes (interpolation, NTK, dynamic NTK, YaRN, Llama 3, LongRoPE), pair
+// wavelengths and the five-treatment context-extension curves.
 #include "positional/scaling.hpp"
 
 #include <algorithm>
 #include <cmath>
 
+#include "positional/limits.hpp"
 #include "positional/extension.hpp"
 #include "positional/rope.hpp"
 #include "positional/validate.hpp"
 
 namespace positional {
 namespace {
-
-constexpr double kTwoPi = 2.0 * numbers::kPi;
 
 void check_betas(double beta_fast, double beta_slow) {
   require_positive("beta_fast", beta_fast);
@@ -30,21 +30,33 @@ double correction_pair(double rotations, std::int64_t d, double base, double tra
 
 }  // namespace
 
-YarnCorrectionRange yarn_correction_range(std::int64_t d, double base, double trained_len, double beta_fast,
-                                          double beta_slow) {
+YarnCorrectionRange yarn_ramp_range(std::int64_t d, double base, double trained_len, double beta_fast,
+                                    double beta_slow, bool truncate) {
   require_even_dimension("d", d);
   require_base("base", base);
   require_positive("trained_len", trained_len);
   check_betas(beta_fast, beta_slow);
+  double low = correction_pair(beta_fast, d, base, trained_len);
+  double high = correction_pair(beta_slow, d, base, trained_len);
+  if (truncate) {
+    low = std::floor(low);
+    high = std::ceil(high);
+  }
   YarnCorrectionRange range;
-  range.low = std::max(std::floor(correction_pair(beta_fast, d, base, trained_len)), 0.0);
-  range.high = std::min(std::ceil(correction_pair(beta_slow, d, base, trained_len)), static_cast<double>(d - 1));
+  range.low = std::max(low, 0.0);
+  range.high = std::min(high, static_cast<double>(d - 1));
   return range;
 }
 
-Vector yarn_extrapolation_weights(std::int64_t d, double base, double trained_len, double beta_fast,
-                                  double beta_slow) {
-  const YarnCorrectionRange range = yarn_correction_range(d, base, trained_len, beta_fast, beta_slow);
+YarnCorrectionRange yarn_correction_range(std::int64_t d, double base, double trained_len, double beta_fast,
+                                          double beta_slow) {
+  return yarn_ramp_range(d, base, trained_len, beta_fast, beta_slow, true);
+}
+
+namespace {
+Vector yarn_weights(std::int64_t d, double base, double trained_len, double beta_fast, double beta_slow,
+                    bool truncate) {
+  const YarnCorrectionRange range = yarn_ramp_range(d, base, trained_len, beta_fast, beta_slow, truncate);
   double low = range.low;
   double high = range.high;
   if (high == low) high += 0.001;  // Hugging Face's guard against a zero-width ramp
@@ -55,11 +67,22 @@ Vector yarn_extrapolation_weights(std::int64_t d, double base, double trained_le
   }
   return weights;
 }
+}  // namespace
+
+Vector yarn_extrapolation_weights(std::int64_t d, double base, double trained_len, double beta_fast,
+                                  double beta_slow) {
+  return yarn_weights(d, base, trained_len, beta_fast, beta_slow, true);
+}
 
 Vector yarn_inverse_frequencies(std::int64_t d, double base, double scale, double trained_len, double beta_fast,
                                 double beta_slow) {
+  return yarn_scaled_frequencies(d, base, scale, trained_len, beta_fast, beta_slow, true);
+}
+
+Vector yarn_scaled_frequencies(std::int64_t d, double base, double scale, double trained_len, double beta_fast,
+                               double beta_slow, bool truncate) {
   check_scale_at_least_one(scale);
-  const Vector weights = yarn_extrapolation_weights(d, base, trained_len, beta_fast, beta_slow);
+  const Vector weights = yarn_weights(d, base, trained_len, beta_fast, beta_slow, truncate);
   const Vector theta = rope_frequencies(d, base);
   Vector inv_freq(d / 2);
   for (std::int64_t i = 0; i < d / 2; ++i) {
@@ -68,10 +91,72 @@ Vector yarn_inverse_frequencies(std::int64_t d, double base, double scale, doubl
   return inv_freq;
 }
 
-double yarn_attention_factor(double scale) {
+double yarn_mscale(double scale, double mscale) {
   require_positive("scale", scale);
+  if (!std::isfinite(mscale) || mscale < 0) fail("mscale", "a finite number ≥ 0", mscale);
   if (scale <= 1) return 1.0;
-  return 0.1 * std::log(scale) + 1.0;
+  return 0.1 * mscale * std::log(scale) + 1.0;
+}
+
+double yarn_attention_factor(double scale) { return yarn_mscale(scale, 1.0); }
+
+Vector linear_scaled_frequencies(const Eigen::Ref<const Vector>& theta, double factor) {
+  require_positive("factor", factor);
+  return theta / factor;
+}
+
+Vector llama3_scaled_frequencies(const Eigen::Ref<const Vector>& theta, double factor, double low_freq_factor,
+                                 double high_freq_factor, double original_len) {
+  check_scale_at_least_one(factor);
+  require_positive("low_freq_factor", low_freq_factor);
+  require_positive("original_len", original_len);
+  if (!std::isfinite(high_freq_factor) || high_freq_factor <= low_freq_factor) {
+    fail("high_freq_factor", "greater than low_freq_factor (" + format_number(low_freq_factor) + ")",
+         high_freq_factor);
+  }
+  const double low_freq_wavelen = original_len / low_freq_factor;
+  const double high_freq_wavelen = original_len / high_freq_factor;
+  Vector out(theta.size());
+  for (Eigen::Index i = 0; i < theta.size(); ++i) {
+    const double wavelen = kTwoPi / theta[i];
+    if (wavelen < high_freq_wavelen) {
+      out[i] = theta[i];
+    } else if (wavelen > low_freq_wavelen) {
+      out[i] = theta[i] / factor;
+    } else {
+      const double smooth = (original_len / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor);
+      out[i] = (1.0 - smooth) * theta[i] / factor + smooth * theta[i];
+    }
+  }
+  return out;
+}
+
+Vector longrope_scaled_frequencies(const Eigen::Ref<const Vector>& theta, const Eigen::Ref<const Vector>& divisors) {
+  if (divisors.size() != theta.size()) {
+    throw InputError("divisors must hold one number per pair (" + std::to_string(theta.size()) + "), got " +
+                     std::to_string(divisors.size()));
+  }
+  Vector out(theta.size());
+  for (Eigen::Index i = 0; i < theta.size(); ++i) {
+    require_positive("divisors[" + std::to_string(i) + "]", divisors[i]);
+    out[i] = theta[i] / divisors[i];
+  }
+  return out;
+}
+
+double longrope_attention_factor(double factor, double original_len) {
+  require_positive("factor", factor);
+  if (!std::isfinite(original_len) || original_len <= 1) fail("original_len", "a finite number > 1", original_len);
+  if (factor <= 1.0) return 1.0;
+  return std::sqrt(1.0 + std::log(factor) / std::log(original_len));
+}
+
+double dynamic_ntk_stretch(double scale, double seq_len, double trained_len) {
+  check_scale_at_least_one(scale);
+  require_positive("seq_len", seq_len);
+  require_positive("trained_len", trained_len);
+  const double length = std::max(seq_len, trained_len);
+  return scale * length / trained_len - (scale - 1.0);  // 1 at the trained length
 }
 
 double dynamic_ntk_base(double base, double scale, std::int64_t d, double seq_len, double trained_len) {
@@ -79,10 +164,7 @@ double dynamic_ntk_base(double base, double scale, std::int64_t d, double seq_le
   check_scale_at_least_one(scale);
   require_even_dimension("d", d);
   if (d < 4) fail("d", "at least 4 (d/(d−2) needs a slow pair)", static_cast<double>(d));
-  require_positive("seq_len", seq_len);
-  require_positive("trained_len", trained_len);
-  const double length = std::max(seq_len, trained_len);
-  const double stretch = scale * length / trained_len - (scale - 1.0);  // 1 at the trained length
+  const double stretch = dynamic_ntk_stretch(scale, seq_len, trained_len);
   const double result = base * std::pow(stretch, static_cast<double>(d) / static_cast<double>(d - 2));
   if (!std::isfinite(result)) {
     throw InputError("the dynamic NTK base overflows for seq_len " + format_number(seq_len) + " and scale " +
@@ -147,9 +229,8 @@ ExtensionCurves extension_curves(const Eigen::Ref<const Vector>& positions, doub
     for (int method = 0; method < kExtensionMethodCount - 1; ++method) {
       curves.angles(method, j) = p * inv_freq(method, slowest);
     }
-    const double length = std::max(p + 1.0, trained_len);
-    const double stretch = scale * length / trained_len - (scale - 1.0);
-    curves.angles(static_cast<int>(ExtensionMethod::kDynamicNtk), j) = p * raw_slowest / stretch;
+    curves.angles(static_cast<int>(ExtensionMethod::kDynamicNtk), j) =
+        p * raw_slowest / dynamic_ntk_stretch(scale, p + 1.0, trained_len);
   }
   curves.trained_max = trained_len * raw_slowest;
   curves.ntk_base = ntk_scaled_base(base, scale, d);

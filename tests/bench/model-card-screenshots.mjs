@@ -1,4 +1,4 @@
-// Screenshots of the "Read your model's card" widget (Llama 3.1 8B, Llama 2 7B at 32K, GPT-2), light and
+// Screenshots of the "Read your model's card" widget (Llama 3.1 8B, Llama 2 7B, GPT-2, and one preset per added family), light and
 // dark, at 360 and 1280 px, into build/screenshots/model-card/ (gitignored) for a person to look at.
 //   node tests/bench/model-card-screenshots.mjs [--dist dist] [--out build/screenshots/model-card]
 import { mkdirSync } from 'node:fs';
@@ -12,7 +12,7 @@ const dist = resolve(values.dist ?? process.env.POSITIONAL_DIST ?? join(repo, 'd
 const out = resolve(values.out ?? join(repo, 'build/screenshots/model-card'));
 mkdirSync(out, { recursive: true });
 
-const PRESETS = ['llama-3.1-8b', 'llama-2-7b', 'gpt2'];
+const PRESETS = ['llama-3.1-8b', 'llama-2-7b', 'gpt2', 'qwen2.5-7b-instruct-yarn', 't5-v1_1-base', 'deepseek-v3', 'mamba-130m', 'modernbert-base', 'bloom-560m', 'opt-125m'];
 const ROOT = '[data-chart-root="model-card"]';
 await screenshotEachLook(dist, async (page, { theme, width, url }) => {
   for (const preset of PRESETS) {

@@ -28,7 +28,7 @@ TEST(Limits, SharedConstants) {
   EXPECT_EQ(kMaxOutputDoubles, 16777216);
   EXPECT_EQ(kDefaultBase, 10000.0);
   // π as a double: the nearest double to π, whose sine is the error of the rounding (about 1.2e-16).
-  EXPECT_NEAR(std::sin(numbers::kPi), 1.2246467991473532e-16, 1e-30);
+  EXPECT_NEAR(std::sin(kPi), 1.2246467991473532e-16, 1e-30);
 }
 
 TEST(Limits, RequireWorkNamesTheFactorsAndTheCap) {

@@ -89,6 +89,13 @@ TEST(ModelConfigPresets, EveryPresetParsesWithItsPublishedLengths) {
       {"yarn-llama-2-7b-64k.json", PositionScheme::Rope, RopeType::Yarn, 4096, 65536, 16.0, 128, 128, 10000.0, 0},
       {"phi-3.5-mini-instruct.json", PositionScheme::Rope, RopeType::Longrope, 4096, 131072, 32.0, 96, 96, 10000.0,
        262144},
+      {"opt-125m.json", PositionScheme::LearnedTable, RopeType::Default, 2048, 2048, 1.0, 64, 0, 0.0, 0},
+      {"t5-v1_1-base.json", PositionScheme::RelativeBuckets, RopeType::Default, 0, 0, 1.0, 64, 0, 0.0, 0},
+      {"modernbert-base.json", PositionScheme::Rope, RopeType::Default, 8192, 8192, 1.0, 64, 64, 160000.0, 0},
+      {"deepseek-v3.json", PositionScheme::Rope, RopeType::Yarn, 4096, 163840, 40.0, 56, 64, 10000.0, 0},
+      {"qwen2.5-7b-instruct-yarn.json", PositionScheme::Rope, RopeType::Yarn, 32768, 32768, 1.0, 128, 128, 1e6, 0},
+      {"mamba-130m.json", PositionScheme::None, RopeType::Default, 0, 0, 1.0, 0, 0, 0.0, 0},
+      {"bloom-560m.json", PositionScheme::Alibi, RopeType::Default, 0, 0, 1.0, 64, 0, 0.0, 0},
   };
   const nlohmann::json index = nlohmann::json::parse(read_text(kPresets / "index.json"));
   ASSERT_EQ(index["presets"].size(), std::size(table)) << "index.json lists every preset tested here";
@@ -280,7 +287,137 @@ TEST(ModelConfigRecipes, MatchNumpyReimplementation) {
                          Eigen::Map<const Vector>(expected.data(), static_cast<Eigen::Index>(expected.size())),
                          1e-12, file);
     EXPECT_NEAR(positional::rope_attention_factor(cfg), c["attention_factor"].get<double>(), 1e-14);
+    const ModelPositionReport report = positional::analyse_model_config(cfg, c["seq_len"].get<std::int64_t>());
+    // Each runtime's reading where they disagree: the same count, factors, lengths and frequencies.
+    const nlohmann::json& readings = c["runtime_readings"];
+    ASSERT_EQ(report.runtime_readings.size(), readings.size());
+    for (std::size_t k = 0; k < readings.size(); ++k) {
+      const positional::RuntimeReading& got = report.runtime_readings[k];
+      EXPECT_EQ(got.runtime, readings[k]["runtime"].get<std::string>());
+      EXPECT_EQ(got.factor, readings[k]["factor"].get<double>());
+      EXPECT_EQ(got.length, readings[k]["length"].get<std::int64_t>());
+      EXPECT_NEAR(got.attention_factor, readings[k]["attention_factor"].get<double>(), 1e-14);
+      const std::vector<double> runtime_inv = readings[k]["inv_freq"].get<std::vector<double>>();
+      expect_close_vectors(got.inv_freq, Eigen::Map<const Vector>(runtime_inv.data(), static_cast<Eigen::Index>(runtime_inv.size())),
+                           1e-12, file + " " + got.runtime);
+    }
+    if (c.contains("local_inv_freq")) {
+      const std::vector<double> local = c["local_inv_freq"].get<std::vector<double>>();
+      expect_close_vectors(report.local_inv_freq,
+                           Eigen::Map<const Vector>(local.data(), static_cast<Eigen::Index>(local.size())), 1e-12,
+                           file + " local layers");
+    } else {
+      EXPECT_EQ(report.local_inv_freq.size(), 0) << "no local layers in " << file;
+    }
+    if (c.contains("softmax_scale_factor")) {
+      EXPECT_NEAR(report.softmax_scale_factor, c["softmax_scale_factor"].get<double>(), 1e-14);
+    }
   }
+}
+
+// ---- every family the reader explains --------------------------------------------------
+
+ModelConfig valid(const std::string& name) {
+  return positional::parse_model_config(read_text(kConfigs / "valid" / name));
+}
+
+TEST(ModelConfigFamilies, MlaTurnsOnlyQkRopeHeadDimAndScalesTheSoftmax) {
+  const ModelPositionReport r = positional::analyse_model_config(preset("deepseek-v3.json"), 4096);
+  EXPECT_EQ(r.rotary_dim, 64) << "qk_rope_head_dim, not hidden_size / heads = 56";
+  EXPECT_EQ(r.mla_qk_head_dim, 192);
+  EXPECT_EQ(r.scaling_factor, 40.0);
+  EXPECT_DOUBLE_EQ(r.attention_factor, 1.0) << "mscale / mscale_all_dim with both 1";
+  const double m = 0.1 * std::log(40.0) + 1.0;
+  EXPECT_NEAR(r.softmax_scale_factor, m * m, 1e-15);
+  EXPECT_TRUE(r.runtime_readings.empty()) << "4,096 × 40 = 163,840: the runtimes agree";
+  EXPECT_TRUE(r.notes.empty()) << "the rotary width is reported, not noted";
+}
+
+TEST(ModelConfigFamilies, QwenYarnOnTheCardsAdviceNamesWhereRuntimesDisagree) {
+  const ModelPositionReport r = positional::analyse_model_config(preset("qwen2.5-7b-instruct-yarn.json"), 100000);
+  EXPECT_EQ(r.scaling_factor, 4.0) << "transformers 5 keeps the given factor";
+  ASSERT_EQ(r.runtime_readings.size(), 3u);
+  EXPECT_EQ(r.runtime_readings[1].runtime, "transformers 4.4x–4.5x");
+  EXPECT_EQ(r.runtime_readings[1].factor, 1.0) << "32,768 / 32,768 replaces the factor";
+  expect_close_vectors(r.runtime_readings[1].inv_freq, r.base_inv_freq, 1e-15, "factor 1 is plain RoPE");
+  EXPECT_EQ(r.runtime_readings[2].runtime, "vLLM");
+  EXPECT_EQ(r.runtime_readings[2].length, 131072);
+  expect_close_vectors(r.runtime_readings[2].inv_freq, r.inv_freq, 1e-15, "vLLM's frequencies are transformers 5's");
+}
+
+TEST(ModelConfigFamilies, YarnWithoutFactorTakesTheRatioAndSaysSo) {
+  const ModelConfig cfg = valid("yarn-factor-from-lengths.json");
+  const ModelPositionReport r = positional::analyse_model_config(cfg, 10);
+  EXPECT_EQ(r.scaling_factor, 4.0);
+  ASSERT_FALSE(cfg.notes.empty());
+  EXPECT_EQ(cfg.notes.back(), "rope_parameters.factor is absent: max_position_embeddings / "
+                              "rope_parameters.original_max_position_embeddings is used, as transformers 5 does");
+  EXPECT_EQ(error_of(R"({"model_type": "llama", "hidden_size": 64, "num_attention_heads": 2,
+      "max_position_embeddings": 512, "rope_scaling": {"type": "yarn"}})"),
+            "rope_scaling.factor is missing: rope_type yarn needs it, or "
+            "rope_scaling.original_max_position_embeddings to take it from the ratio of the lengths");
+}
+
+TEST(ModelConfigFamilies, GlobalAndLocalLayers) {
+  const ModelPositionReport modern = positional::analyse_model_config(preset("modernbert-base.json"), 512);
+  EXPECT_EQ(modern.base, 160000.0);
+  EXPECT_EQ(modern.local_base, 10000.0);
+  EXPECT_EQ(modern.local_window, 128);
+  EXPECT_EQ(modern.global_every, 3);
+  EXPECT_EQ(modern.num_layers, 22);
+  ASSERT_EQ(modern.local_wavelengths.size(), 32);
+  EXPECT_NEAR(modern.local_wavelengths[31], 2 * kPi * std::pow(10000.0, 62.0 / 64.0), 1e-12 * modern.local_wavelengths[31]);
+  const ModelPositionReport gemma3 = positional::analyse_model_config(valid("gemma3-local-global.json"), 1000);
+  EXPECT_EQ(gemma3.local_base, 10000.0);
+  EXPECT_EQ(gemma3.local_window, 1024);
+  EXPECT_EQ(gemma3.global_every, 6);
+  const ModelPositionReport gemma2 = positional::analyse_model_config(valid("gemma2-local-global.json"), 1000);
+  EXPECT_EQ(gemma2.local_base, gemma2.base) << "Gemma 2's local layers share the global base";
+  EXPECT_EQ(gemma2.local_window, 4096);
+  EXPECT_EQ(gemma2.global_every, 2);
+}
+
+TEST(ModelConfigFamilies, PartialRotaryWidths) {
+  EXPECT_EQ(positional::analyse_model_config(valid("phi2-partial-rotary.json"), 10).rotary_dim, 32);
+  EXPECT_EQ(positional::analyse_model_config(valid("glm-partial-rotary.json"), 10).rotary_dim, 64);
+  EXPECT_EQ(positional::analyse_model_config(valid("partial-rotary-neox.json"), 10).rotary_dim, 20);
+}
+
+TEST(ModelConfigFamilies, RelativeBucketsAndTheirReach) {
+  const ModelPositionReport t5 = positional::analyse_model_config(preset("t5-v1_1-base.json"), 512);
+  EXPECT_EQ(t5.scheme, PositionScheme::RelativeBuckets);
+  EXPECT_STREQ(positional::scheme_name(t5.scheme), "relative");
+  EXPECT_EQ(t5.relative_buckets, 32);
+  EXPECT_EQ(t5.relative_exact_encoder, 8) << "16 buckets per direction, half of them exact";
+  EXPECT_EQ(t5.relative_exact_decoder, 16);
+  EXPECT_EQ(t5.relative_max_distance, 128);
+  EXPECT_EQ(t5.trained_length, 0) << "T5's config states no length";
+}
+
+TEST(ModelConfigFamilies, NoPositionsAndHybrids) {
+  const ModelPositionReport mamba = positional::analyse_model_config(preset("mamba-130m.json"), 5000);
+  EXPECT_EQ(mamba.scheme, PositionScheme::None);
+  EXPECT_STREQ(positional::scheme_name(mamba.scheme), "none");
+  EXPECT_TRUE(mamba.attention_layers.empty());
+  const ModelPositionReport jamba = positional::analyse_model_config(valid("jamba-hybrid.json"), 5000);
+  EXPECT_EQ(jamba.scheme, PositionScheme::None);
+  EXPECT_EQ(jamba.attention_layers, (std::vector<std::int64_t>{4, 12, 20, 28}));
+  EXPECT_EQ(error_of(R"({"model_type": "jamba", "num_hidden_layers": 8, "attn_layer_period": 4,
+      "attn_layer_offset": 4})"),
+            "attn_layer_offset must be less than attn_layer_period (4), got 4");
+}
+
+TEST(ModelConfigFamilies, LearnedTablesAndAlibiFlags) {
+  const ModelPositionReport opt = positional::analyse_model_config(preset("opt-125m.json"), 100);
+  EXPECT_EQ(opt.learned_offset, 2);
+  EXPECT_EQ(opt.learned_table_rows, 2050);
+  const ModelPositionReport gpt2 = positional::analyse_model_config(preset("gpt2.json"), 100);
+  EXPECT_EQ(gpt2.learned_offset, 0);
+  EXPECT_EQ(gpt2.learned_table_rows, 1024);
+  EXPECT_EQ(positional::analyse_model_config(valid("falcon-alibi.json"), 100).scheme, PositionScheme::Alibi);
+  EXPECT_EQ(error_of(R"({"model_type": "deepseek_v2", "hidden_size": 64, "num_attention_heads": 2,
+      "max_position_embeddings": 512, "qk_rope_head_dim": 7})"),
+            "qk_rope_head_dim must be even (pairs of dimensions turn together), got 7");
 }
 
 // ---- the "beyond training" rule -------------------------------------------------------

@@ -1,8 +1,11 @@
-// YaRN, dynamic NTK, pair wavelengths and the five-treatment extension curves.
+// The RoPE scaling recipes (YaRN, dynamic NTK, Llama 3, LongRoPE, linear), pair wavelengths and the
+// five-treatment extension curves.
 #include <gtest/gtest.h>
 
 #include <cmath>
 
+#include "expect_error.hpp"
+#include "positional/limits.hpp"
 #include "positional/extension.hpp"
 #include "positional/rope.hpp"
 #include "positional/scaling.hpp"
@@ -11,7 +14,6 @@
 namespace positional {
 namespace {
 
-constexpr double kTwoPi = 6.283185307179586476925286766559;
 
 // Reference values below were computed with Hugging Face's _compute_yarn_parameters and
 // _compute_dynamic_ntk_parameters re-typed in numpy (float64); the engine must agree to
@@ -165,6 +167,75 @@ TEST(ExtensionCurves, RejectsNegativePositions) {
   Vector positions(2);
   positions << 0, -1;
   EXPECT_THROW(extension_curves(positions, 4096, 32768, 128, 10000), InputError);
+}
+
+// ---- the recipes the config reader and the charts share --------------------------------
+
+using testing_support::error_of;
+
+TEST(Recipes, YarnMscaleIsGetMscale) {
+  EXPECT_EQ(yarn_mscale(1.0, 0.707), 1.0) << "no stretch, no temperature";
+  EXPECT_NEAR(yarn_mscale(40.0, 0.707), 0.1 * 0.707 * std::log(40.0) + 1.0, 1e-15);
+  EXPECT_EQ(yarn_mscale(40.0, 1.0), yarn_attention_factor(40.0));
+  EXPECT_EQ(yarn_mscale(40.0, 0.0), 1.0) << "vLLM's mscale_all_dim default 0 gives 1";
+  EXPECT_EQ(error_of([] { yarn_mscale(4.0, -1.0); }), "mscale must be a finite number ≥ 0, got -1");
+}
+
+TEST(Recipes, Llama3KeepsFastPairsDividesSlowPairsAndBlendsBetween) {
+  const Vector theta = rope_frequencies(128, 500000);
+  const Vector out = llama3_scaled_frequencies(theta, 8, 1, 4, 8192);
+  for (Eigen::Index i = 0; i < theta.size(); ++i) {
+    const double wavelen = kTwoPi / theta[i];
+    if (wavelen < 8192.0 / 4) {
+      EXPECT_EQ(out[i], theta[i]) << "pair " << i;
+    } else if (wavelen > 8192.0) {
+      EXPECT_NEAR(out[i], theta[i] / 8, 1e-15 * theta[i]) << "pair " << i;
+    } else {
+      const double smooth = (8192.0 / wavelen - 1) / 3;
+      EXPECT_NEAR(out[i], (1 - smooth) * theta[i] / 8 + smooth * theta[i], 1e-15 * theta[i]) << "pair " << i;
+    }
+  }
+  EXPECT_EQ(error_of([&] { llama3_scaled_frequencies(theta, 8, 4, 4, 8192); }),
+            "high_freq_factor must be greater than low_freq_factor (4), got 4");
+}
+
+TEST(Recipes, LongropeDividesEachPairAndItsAttentionFactor) {
+  const Vector theta = rope_frequencies(8, 10000);
+  Vector divisors(4);
+  divisors << 1, 2, 4, 8;
+  const Vector out = longrope_scaled_frequencies(theta, divisors);
+  for (Eigen::Index i = 0; i < 4; ++i) EXPECT_EQ(out[i], theta[i] / divisors[i]);
+  EXPECT_NEAR(longrope_attention_factor(32, 4096), std::sqrt(1 + std::log(32.0) / std::log(4096.0)), 1e-15);
+  EXPECT_EQ(longrope_attention_factor(1, 4096), 1.0);
+  EXPECT_EQ(error_of([&] { longrope_scaled_frequencies(theta, Vector::Ones(3)); }),
+            "divisors must hold one number per pair (4), got 3");
+}
+
+TEST(Recipes, DynamicStretchIsOneUntilTheTrainedLength) {
+  EXPECT_EQ(dynamic_ntk_stretch(4, 100, 4096), 1.0);
+  EXPECT_EQ(dynamic_ntk_stretch(4, 4096, 4096), 1.0);
+  EXPECT_EQ(dynamic_ntk_stretch(4, 8192, 4096), 5.0) << "4 · 2 − 3";
+  EXPECT_EQ(dynamic_ntk_base(10000, 4, 128, 8192, 4096), 10000 * std::pow(5.0, 128.0 / 126.0));
+}
+
+TEST(Recipes, YarnWithoutTruncationKeepsTheFractionalRamp) {
+  const YarnCorrectionRange rounded = yarn_ramp_range(64, 150000, 4096, 32, 1, true);
+  const YarnCorrectionRange exact = yarn_ramp_range(64, 150000, 4096, 32, 1, false);
+  const auto pair = [](double r) { return 64 * std::log(4096 / (r * kTwoPi)) / (2 * std::log(150000.0)); };
+  EXPECT_NEAR(exact.low, pair(32), 1e-13);
+  EXPECT_NEAR(exact.high, pair(1), 1e-13);
+  EXPECT_EQ(rounded.low, std::floor(pair(32)));
+  EXPECT_EQ(rounded.high, std::ceil(pair(1)));
+  const Vector truncated = yarn_scaled_frequencies(64, 150000, 32, 4096, 32, 1, true);
+  const Vector same = yarn_inverse_frequencies(64, 150000, 32, 4096, 32, 1);
+  for (Eigen::Index i = 0; i < same.size(); ++i) EXPECT_EQ(truncated[i], same[i]);
+}
+
+TEST(Recipes, LinearDividesEveryPair) {
+  const Vector theta = rope_frequencies(16, 10000);
+  const Vector out = linear_scaled_frequencies(theta, 4);
+  for (Eigen::Index i = 0; i < theta.size(); ++i) EXPECT_EQ(out[i], theta[i] / 4);
+  EXPECT_EQ(error_of([&] { linear_scaled_frequencies(theta, 0); }), "factor must be a finite number > 0, got 0");
 }
 
 }  // namespace

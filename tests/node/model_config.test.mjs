@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
 
+import { modelCardSummary, runtimeLine, shortDescription, summaryHeading } from '../../web/js/charts/model-card-text.js';
 import { loadEngine } from './engine-loader.mjs';
 
 const repo = new URL('../../', import.meta.url);
@@ -31,6 +32,15 @@ const PRESETS = {
   'phi-3.5-mini-instruct': {
     scheme: 'rope', ropeType: 'longrope', trained: 4096, advertised: 131072, stretch: 32, pairs: 48,
   },
+  'opt-125m': { scheme: 'learned', ropeType: null, trained: 2048, advertised: 2048, stretch: 1, pairs: 0 },
+  't5-v1_1-base': { scheme: 'relative', ropeType: null, trained: 0, advertised: 0, stretch: 1, pairs: 0 },
+  'modernbert-base': { scheme: 'rope', ropeType: 'default', trained: 8192, advertised: 8192, stretch: 1, pairs: 32 },
+  'deepseek-v3': { scheme: 'rope', ropeType: 'yarn', trained: 4096, advertised: 163840, stretch: 40, pairs: 32 },
+  'qwen2.5-7b-instruct-yarn': {
+    scheme: 'rope', ropeType: 'yarn', trained: 32768, advertised: 32768, stretch: 1, pairs: 32 * 2,
+  },
+  'mamba-130m': { scheme: 'none', ropeType: null, trained: 0, advertised: 0, stretch: 1, pairs: 0 },
+  'bloom-560m': { scheme: 'alibi', ropeType: null, trained: 0, advertised: 0, stretch: 1, pairs: 0 },
 };
 
 describe('presets through the binding', () => {
@@ -139,5 +149,94 @@ describe('bad arguments', () => {
     assert.throws(() => engine.readModelConfig(gpt2(), NaN), /promptLength/);
     assert.throws(() => engine.readModelConfig(gpt2(), 2 ** 31), /promptLength/);
     assert.equal(engine.readModelConfig(gpt2(), 10).promptLength, 10);
+  });
+});
+
+// One test per family: the complete preset through the binding, the numbers checked against the
+// family's own formula, and the sentences the card shows for it (model-card-text.js).
+describe('every family the card explains', () => {
+  const read = (id, prompt) => engine.readModelConfig(readText(new URL(`${id}.json`, presetsDir)), prompt);
+  const summary = (r) => Object.fromEntries(modelCardSummary(r).map(({ term, text }) => [term, text]));
+  // Relative 1e-12: the engine and this re-derivation are one or two roundings apart in float64.
+  const close = (a, b) => Math.abs(a - b) <= 1e-12 * Math.abs(b);
+
+  test('learned table, OPT: 2,048 positions in a table of 2,050 rows', () => {
+    const r = read('opt-125m', 3000);
+    assert.equal(r.learnedTableRows, 2050);
+    assert.equal(r.learnedOffset, 2);
+    const s = summary(r);
+    assert.match(s.Scheme, /2,048 of them \(the table holds 2,050 rows: this family shifts every position by 2/);
+    assert.match(s['Your prompt'], /3,000 tokens is 952 more than the table has rows/);
+  });
+
+  test('relative buckets, T5: 16 per direction, 0–7 exact, reach 128', () => {
+    const r = read('t5-v1_1-base', 512);
+    assert.equal(r.relativeBuckets, 32);
+    assert.equal(r.relativeExactEncoder, 8);
+    assert.equal(r.relativeExactDecoder, 16);
+    assert.equal(r.relativeMaxDistance, 128);
+    const s = summary(r);
+    assert.match(s.Scheme, /32 buckets \(relative_attention_num_buckets\): the encoder gives 16 to each direction, distances 0–7 one bucket each/);
+    assert.match(s['Your prompt'], /distances from 128 to 511 all land in one bucket/);
+    assert.match(summary(read('t5-v1_1-base', 100))['Your prompt'], /every distance in it \(at most 99\) falls inside/);
+  });
+
+  test('global/local RoPE, ModernBERT: base 160,000 globally, 10,000 in 128-token windows', () => {
+    const r = read('modernbert-base', 8192);
+    assert.equal(r.base, 160000);
+    assert.equal(r.localBase, 10000);
+    r.localInvFreq.forEach((theta, i) => assert.ok(close(theta, 10000 ** (-(2 * i) / 64)), `local pair ${i}`));
+    r.invFreq.forEach((theta, i) => assert.ok(close(theta, 160000 ** (-(2 * i) / 64)), `global pair ${i}`));
+    assert.match(summary(r)['Local layers'], /one layer in every 3 is global, the others local\. A local layer attends only within a window of 128 tokens and turns its pairs at base 10,000 \(the global layers use 160,000\)/);
+  });
+
+  test('MLA + YaRN, DeepSeek-V3: 32 pairs of qk_rope_head_dim 64, softmax × mscale²', () => {
+    const r = read('deepseek-v3', 4096);
+    assert.equal(r.rotaryDim, 64);
+    assert.equal(r.mlaQkHeadDim, 192);
+    const m = 0.1 * Math.log(40) + 1;
+    assert.ok(close(r.softmaxScaleFactor, m * m));
+    assert.equal(r.attentionFactor, 1);
+    const s = summary(r);
+    assert.match(s.Scheme, /32 rotary pairs turn the qk_rope_head_dim 64 dimensions of each 192-dimensional query and key; the other 128 \(qk_nope_head_dim\) carry no position/);
+    assert.match(s.Stretch, /softmax scale is also multiplied by 1\.874/);
+    assert.equal(s['Runtimes disagree'], undefined, 'the runtimes agree on this config');
+    assert.match(s.Lengths, /advertised 163,840 \(max_position_embeddings\), 40× longer/);
+  });
+
+  test('YaRN as Qwen2.5’s card says: a line of its own where runtimes disagree', () => {
+    const r = read('qwen2.5-7b-instruct-yarn', 100000);
+    assert.equal(r.scalingFactor, 4);
+    assert.deepEqual(r.runtimeReadings.map((x) => [x.runtime, x.factor, x.length]), [
+      ['transformers 5', 4, 32768],
+      ['transformers 4.4x–4.5x', 1, 32768],
+      ['vLLM', 4, 131072],
+    ]);
+    assert.equal(summary(r)['Runtimes disagree'], runtimeLine(r.runtimeReadings));
+    assert.match(summary(r)['Runtimes disagree'], /transformers 4\.4x–4\.5x uses factor 1, takes 32,768 tokens as the limit; vLLM uses factor 4, cos and sin × 1\.139, takes 131,072 tokens as the limit/);
+  });
+
+  test('ALiBi, BLOOM: no position vectors, and no length stated', () => {
+    const r = read('bloom-560m', 4096);
+    assert.equal(r.scheme, 'alibi');
+    assert.equal(r.headDim, 64);
+    const s = summary(r);
+    assert.match(s.Scheme, /^ALiBi \(model_type “bloom”\): no position vectors; each score is lowered in proportion to the distance/);
+    assert.equal(s['Trained length'], 'the config states none.');
+  });
+
+  test('none, Mamba: no positions, no table, no frequencies', () => {
+    const r = read('mamba-130m', 20000);
+    assert.equal(r.invFreq.length, 0);
+    const s = summary(r);
+    assert.match(s.Scheme, /none \(model_type “mamba”\): a state-space model/);
+    assert.match(s.Limit, /nothing in the config caps the length/);
+    assert.match(shortDescription(r, 'Mamba'), /no position encoding/);
+  });
+
+  test('a prompt of one token reads “1 token”', () => {
+    const r = read('gpt2', 1);
+    assert.equal(summaryHeading('GPT-2', r), 'GPT-2, for a prompt of 1 token:');
+    assert.match(summary(r)['Your prompt'], /^1 token fits in the table/);
   });
 });

@@ -32,7 +32,9 @@ export function significant(x, digits = 6) {
 
 /** Up to `digits` decimals with trailing zeros dropped: 0.7071 → "0.707", 1.0 → "1", 0 → "0". */
 export function trimmed(x, digits = 3) {
-  return trueMinus(x.toFixed(digits).replace(/\.?0+$/, '') || '0');
+  const text = x.toFixed(digits);
+  // Only zeros after a decimal point go: 40 with no decimals stays "40".
+  return trueMinus((digits > 0 ? text.replace(/\.?0+$/, '') : text) || '0');
 }
 
 /** Python's f"{x:.Ne}": 1.1548e-4 → "1.15e-04" (ASCII, as Python prints). */

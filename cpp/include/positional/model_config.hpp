@@ -1,10 +1,13 @@
-// Reads the position fields of a Hugging Face config.json and analyses them: which
-// position scheme the model uses, how long it was trained, how far its config stretches
+// Reads the position fields of a Hugging Face config.json and reports them: which position
+// scheme the model uses (learned table, sinusoidal, RoPE with its scaling and local layers,
+// ALiBi, T5's relative buckets, or none), how long it was trained, how far its config stretches
 // that, and (for RoPE) each rotary pair's frequency after the configured scaling.
 //
-// The scaling formulas follow transformers' modeling_rope_utils.py (default, linear,
-// dynamic NTK, YaRN, LongRoPE, Llama 3), computed in double precision; transformers itself
-// computes them in float32, so its tensors agree with these numbers to about 1e-7 relative.
+// This file only reads: every recipe it reports comes from scaling.hpp (rope_frequencies and
+// the recipes over it), the module the charts use too. Where runtimes read one config
+// differently (YaRN's factor, the length vLLM serves), the report lists each runtime's reading.
+// The runtimes compute in float32; these numbers are the float64 formula, so a runtime's
+// tensors agree with them to about 1e-7 relative.
 //
 // "Beyond training", the rule used by analyse_model_config():
 //   Let θ_i be pair i's unscaled inverse frequency, rope_theta^(−2i/rotary_dim), and θ'_i the
@@ -49,12 +52,15 @@ enum class PositionScheme {
   Sinusoidal,    // fixed sin/cos table (Marian, Pegasus, M2M-100 …)
   Rope,          // rotary pairs (Llama, Mistral, Qwen, Phi-3 …)
   Alibi,         // a linear distance penalty on the scores (BLOOM, MPT, Falcon with alibi)
+  RelativeBuckets,  // a learned bias per bucket of distances (T5 and its descendants)
+  None,          // no position encoding (Mamba and other state-space models; Jamba)
 };
 
 // The RoPE scaling recipe named by rope_scaling.rope_type (or .type, or rope_parameters).
 enum class RopeType { Default, Linear, Dynamic, Yarn, Longrope, Llama3 };
 
-// Stable lowercase names ("learned", "sinusoidal", "rope", "alibi"; "default", "linear", …).
+// Stable lowercase names ("learned", "sinusoidal", "rope", "alibi", "relative", "none";
+// "default", "linear", …).
 const char* scheme_name(PositionScheme scheme);
 const char* rope_type_name(RopeType type);
 
@@ -92,6 +98,17 @@ struct ModelConfig {
   double rope_theta = 0.0;                   // RoPE only (10000 when the config omits it)
   RopeScaling scaling;
   std::int64_t sliding_window = 0;           // 0 when absent or null
+  std::int64_t qk_rope_head_dim = 0;         // MLA (DeepSeek-V2/V3, Kimi K2): the rotary part of each head
+  std::int64_t qk_nope_head_dim = 0;         // MLA: the part of each head without positions
+  std::int64_t num_layers = 0;               // num_hidden_layers (n_layer, num_layers), 0 when absent
+  double local_rope_theta = 0.0;             // local layers' base (Gemma 2/3, ModernBERT); 0 = none
+  std::string local_theta_field;             // which key gave it
+  std::int64_t local_window = 0;             // tokens a local layer sees (sliding_window / local_attention)
+  std::int64_t global_every = 0;             // one global layer in every N (0 = unknown)
+  std::int64_t relative_buckets = 0;         // T5: relative_attention_num_buckets
+  std::int64_t relative_max_distance = 0;    // T5: relative_attention_max_distance
+  std::int64_t learned_offset = 0;           // OPT: the table has max_position_embeddings + 2 rows
+  std::vector<std::int64_t> attention_layers;  // hybrids (Jamba): the attention layers' indices
   std::vector<std::string> notes;            // what the reader assumed or chose, in words
 };
 
@@ -115,6 +132,17 @@ Vector base_inverse_frequencies(const ModelConfig& cfg);
 // The factor transformers multiplies cos/sin by (YaRN's mscale, LongRoPE's
 // sqrt(1 + ln s / ln L)); 1 for the other types. seq_len matters for none of them today.
 double rope_attention_factor(const ModelConfig& cfg);
+
+// How one runtime reads a YaRN / linear / dynamic config, where runtimes disagree: the factor its
+// frequencies use, the cos/sin factor, and the longest prompt it serves without being told.
+struct RuntimeReading {
+  std::string runtime;         // "transformers 5", "transformers 4.4x–4.5x", "vLLM"
+  std::string source;          // the file and function it follows
+  double factor = 1.0;         // the factor its frequencies use
+  double attention_factor = 1.0;
+  std::int64_t length = 0;     // the length it takes as the model's limit (0 when it states none)
+  Vector inv_freq;             // its per-pair frequencies at the report's prompt length
+};
 
 // Everything the page shows about one config at one prompt length.
 struct ModelPositionReport {
@@ -141,6 +169,25 @@ struct ModelPositionReport {
   std::vector<std::uint8_t> beyond;    // 1 where pair i is beyond training (rule above)
   std::int64_t beyond_count = 0;
   std::int64_t sliding_window = 0;
+  // MLA: qk_nope_head_dim + qk_rope_head_dim, of which rotary_dim turn (0 otherwise).
+  std::int64_t mla_qk_head_dim = 0;
+  double softmax_scale_factor = 1.0;   // MLA YaRN: the 1/√d softmax scale times mscale(mscale_all_dim)²
+  // Local layers (Gemma 2/3, ModernBERT): their base, window, per-pair frequencies, and the pattern.
+  double local_base = 0.0;
+  std::int64_t local_window = 0;
+  std::int64_t global_every = 0;
+  std::int64_t num_layers = 0;
+  Vector local_inv_freq;
+  Vector local_wavelengths;            // 2π / local θ_i
+  // T5's buckets: how many per direction, the distances each has its own bucket, and the reach.
+  std::int64_t relative_buckets = 0;
+  std::int64_t relative_exact_encoder = 0;  // distances 0 … n−1 get one bucket each (encoder)
+  std::int64_t relative_exact_decoder = 0;  // the same in the decoder (one-directional)
+  std::int64_t relative_max_distance = 0;   // every distance ≥ this shares the last bucket
+  std::int64_t learned_table_rows = 0;      // learned tables: rows, with OPT's offset of 2
+  std::int64_t learned_offset = 0;
+  std::vector<std::int64_t> attention_layers;  // hybrids: layers that attend (without positions)
+  std::vector<RuntimeReading> runtime_readings;  // empty unless the runtimes disagree
   std::vector<std::string> notes;
 };
 

@@ -1,6 +1,8 @@
-// RoPE scaling beyond the lesson's two methods: YaRN's per-band blend of interpolation and
-// extrapolation, dynamic NTK (the base recomputed from the current length), pair wavelengths,
-// and the extension chart's curves for all five treatments.
+// RoPE scaling recipes over one frequency model. Every recipe maps the unscaled θ_i = base^(−2i/d)
+// (rope_frequencies) to the frequencies a model runs with: position interpolation (linear), NTK and
+// dynamic NTK (a larger base), YaRN (a per-band blend, with its attention temperature), Llama 3's
+// wavelength bands and LongRoPE's per-pair divisors. The charts and the config.json reader both call
+// these, so a recipe is written once. Also: pair wavelengths and the extension chart's curves.
 #pragma once
 
 #include <cstdint>
@@ -29,6 +31,16 @@ YarnCorrectionRange yarn_correction_range(std::int64_t d, double base, double tr
 Vector yarn_extrapolation_weights(std::int64_t d, double base, double trained_len, double beta_fast = 32.0,
                                   double beta_slow = 1.0);
 
+// YaRN's ramp with the choice of rounding: `truncate` rounds the correction range outwards (floor /
+// ceil) as every runtime does by default; false keeps the fractional ends (transformers' `truncate`
+// option, used by gpt-oss). Same checks as yarn_correction_range.
+YarnCorrectionRange yarn_ramp_range(std::int64_t d, double base, double trained_len, double beta_fast,
+                                    double beta_slow, bool truncate);
+
+// YaRN's inverse frequencies with the rounding choice above; yarn_inverse_frequencies is truncate = true.
+Vector yarn_scaled_frequencies(std::int64_t d, double base, double scale, double trained_len, double beta_fast,
+                               double beta_slow, bool truncate);
+
 // YaRN's inverse frequencies (radians per position, d/2 entries):
 // θ_i · (w_i + (1 − w_i) / scale) with w the extrapolation weights. scale ≥ 1.
 // Throws InputError for the reasons above, or scale not finite or < 1.
@@ -39,6 +51,34 @@ Vector yarn_inverse_frequencies(std::int64_t d, double base, double scale, doubl
 // The cos and sin tables (equivalently the logits, squared) are multiplied by it.
 // Throws InputError when scale is not finite or ≤ 0.
 double yarn_attention_factor(double scale);
+
+// YaRN's get_mscale (transformers' _compute_yarn_parameters, vLLM's yarn_get_mscale):
+// 0.1 · mscale · ln(scale) + 1 for scale > 1, else 1. yarn_attention_factor(s) is yarn_mscale(s, 1).
+// Throws InputError when scale is not finite or ≤ 0, or mscale is not finite or < 0.
+double yarn_mscale(double scale, double mscale);
+
+// Position interpolation on frequencies: θ_i / factor (the same as positions × 1/factor).
+// Throws InputError when factor is not finite or ≤ 0.
+Vector linear_scaled_frequencies(const Eigen::Ref<const Vector>& theta, double factor);
+
+// Llama 3.1's recipe (transformers' _compute_llama3_parameters): pairs whose wavelength 2π/θ is
+// below original_len / high_freq_factor keep θ, those above original_len / low_freq_factor get
+// θ / factor, and a smooth blend joins them. Throws InputError unless factor ≥ 1, 0 < low < high
+// and original_len > 0.
+Vector llama3_scaled_frequencies(const Eigen::Ref<const Vector>& theta, double factor, double low_freq_factor,
+                                 double high_freq_factor, double original_len);
+
+// LongRoPE: θ_i / divisors_i. Throws InputError when the sizes differ or a divisor is not finite and > 0.
+Vector longrope_scaled_frequencies(const Eigen::Ref<const Vector>& theta, const Eigen::Ref<const Vector>& divisors);
+
+// LongRoPE's attention factor sqrt(1 + ln(factor) / ln(original_len)) for factor > 1, else 1.
+// Throws InputError unless factor > 0 and original_len > 1.
+double longrope_attention_factor(double factor, double original_len);
+
+// Dynamic NTK's stretch (scale · L / trained_len) − (scale − 1) with L = max(seq_len, trained_len):
+// 1 up to the trained length, then growing linearly. dynamic_ntk_base is base · stretch^(d/(d−2)).
+// Throws InputError when scale is not finite or < 1, or a length is not finite or ≤ 0.
+double dynamic_ntk_stretch(double scale, double seq_len, double trained_len);
 
 // Dynamic NTK scaling as Hugging Face computes it at run time:
 // base · ((scale · L / trained_len) − (scale − 1))^(d/(d−2)), with L = max(seq_len, trained_len),

@@ -3,7 +3,8 @@
 // by which method; and, per RoPE pair, each wavelength before and after that scaling, with the pairs a
 // prompt of the chosen length turns past the angles training showed in red.
 
-import { grouped, sciUnicode, trimmed } from '../format.js';
+import { grouped } from '../format.js';
+import { clip, errorHeading, errorSummary, formatPairValue, modelCardSummary, noLengthMessage, pairRanges, shortDescription, summaryHeading, tokens } from './model-card-text.js';
 import { buttonControl, numberControl, selectControl } from './controls.js';
 import { createPlotCanvas, drawAxes, drawLegend, drawLine, FONT, linearScale, logScale, logTicks, niceTicks, plotFrame } from './plot.js';
 import { createChartShell } from './shell.js';
@@ -13,171 +14,14 @@ const DEFAULTS = { preset: 'llama-3.1-8b', prompt: 32768 };
 const MAX_PROMPT = 1073741824; // the reader's cap on any length (kMaxConfigPositions)
 const DEBOUNCE_MS = 300;
 const CUSTOM = 'custom';
-const MAX_SHOWN_TEXT = 80; // longest model_type or message fragment echoed into the summary
 const MAX_ERROR_TEXT = 400;
 
 let uid = 0;
 
-const clip = (text, max) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
-
 /** A length or count as the lesson prints it: "131,072". */
 const count = (n) => grouped(n);
 
-/** A positive quantity with thousands separators when large, a few decimals when small. */
-function quantity(x) {
-  if (x >= 1000) return grouped(x);
-  return trimmed(x, 2);
-}
-
-/** A per-pair number for the data table: 6 significant digits, separators, U+2212, ×10ⁿ when tiny. */
-export function formatPairValue(v) {
-  if (!Number.isFinite(v)) return String(v);
-  if (v !== 0 && Math.abs(v) < 1e-3) return sciUnicode(v, 5);
-  return v.toLocaleString('en-US', { maximumSignificantDigits: 6 }).replace('-', '\u2212');
-}
-
-/** Pair indices where flags[i] is set, as ranges: "46–63" or "3, 7–9". */
-export function pairRanges(flags) {
-  const parts = [];
-  for (let i = 0; i < flags.length; i++) {
-    if (!flags[i]) continue;
-    let j = i;
-    while (j + 1 < flags.length && flags[j + 1]) j++;
-    parts.push(i === j ? String(i) : `${i}–${j}`);
-    i = j;
-  }
-  return parts.join(', ');
-}
-
-function ratio(a, b) {
-  return trimmed(a / b, a / b >= 10 ? 0 : 1);
-}
-
-const METHODS = {
-  linear: () => 'Position interpolation: every pair turns factor times slower, so the stretched positions map back into the trained range.',
-  dynamic: (r) =>
-    `Dynamic NTK: the base grows only once a prompt passes the trained length${
-      r.dynamicBase > 0 ? `; at ${count(r.promptLength)} tokens it is ${quantity(r.dynamicBase)} instead of ${quantity(r.base)}` : ', so at this prompt length nothing changes'
-    }.`,
-  yarn: (r) => `YaRN: the fast pairs keep their speed, the slow pairs turn factor times slower, a ramp joins them, and cos and sin are multiplied by ${trimmed(r.attentionFactor, 3)}.`,
-  longrope: (r) => `LongRoPE: one divisor per pair, from the ${r.longropeLongFactor ? 'long' : 'short'} list at this prompt length, and cos and sin are multiplied by ${trimmed(r.attentionFactor, 3)}.`,
-  llama3: () => 'Llama 3’s recipe: the slow pairs turn factor times slower, the fast pairs keep their speed, and a ramp joins them.',
-};
-
-/**
- * The plain-words reading of a readModelConfig report, following the lesson's "How to choose" and
- * "What breaks": [{ term, text }] (scheme, lengths, stretch, the prompt, what to do, notes).
- */
-export function modelCardSummary(r) {
-  const type = r.modelType ? `model_type “${clip(r.modelType, MAX_SHOWN_TEXT)}”` : 'no model_type';
-  const n = r.promptLength;
-  const L = r.trainedLength;
-  const A = r.advertisedLength;
-  const items = [];
-  const add = (term, text) => items.push({ term, text });
-
-  if (r.scheme === 'learned') {
-    add('Scheme', `a learned position table (${type}): one trained vector per position, ${count(A)} of them.`);
-    add('Limit', `hard. There is no vector for position ${count(A)} or later, so a longer input fails or is truncated; no scaling setting changes that.`);
-    if (n <= A) {
-      add('Your prompt', `${count(n)} tokens fit in the table, with ${count(A - n)} positions to spare.`);
-      add('What to do', `nothing for this length. Longer documents: chunk them to at most ${count(A)} tokens each.`);
-    } else {
-      add('Your prompt', `${count(n)} tokens is ${count(n - A)} more than the table has rows (${ratio(n, A)}× its length): the model cannot read it in one piece.`);
-      add('What to do', `chunk the input to at most ${count(A)} tokens per piece (retrieve the chunks that matter), or choose a model with a longer window.`);
-    }
-  } else if (r.scheme === 'sinusoidal') {
-    add('Scheme', `fixed sinusoidal codes (${type}): a code exists for every position, so there is no table to run out of.`);
-    add('Trained length', `${count(L)} positions.`);
-    if (n <= L) {
-      add('Your prompt', `${count(n)} tokens is within the trained length.`);
-      add('What to do', 'nothing for this length; evaluate at the length you will run.');
-    } else {
-      add('Your prompt', `${count(n)} tokens goes ${count(n - L)} past the positions the model saw in training: the codes exist, but the model never learned to read them.`);
-      add('What to do', `chunk to ${count(L)} tokens, or test at ${count(n)} before relying on it.`);
-    }
-  } else if (r.scheme === 'alibi') {
-    add('Scheme', `ALiBi (${type}): no position vectors; each score is lowered in proportion to the distance between the two tokens.`);
-    if (L > 0) {
-      add('Trained length', `${count(L)} tokens.`);
-      add(
-        'Your prompt',
-        n <= L
-          ? `${count(n)} tokens is within the trained length.`
-          : `${count(n)} tokens is ${ratio(n, L)}× the trained length. ALiBi was designed to run past it, but its penalty favours nearby tokens, so distant text counts for little.`,
-      );
-    } else {
-      add('Trained length', 'the config states none.');
-      add('Your prompt', `${count(n)} tokens; with no trained length on the card, there is nothing to compare it with.`);
-    }
-    add('What to do', 'evaluate at the length you will run, with the answer placed at the start, the middle and the end of the prompt.');
-  } else {
-    const pairs = r.rotaryDim / 2;
-    const stretched = A !== L && A > 0;
-    add(
-      'Scheme',
-      `RoPE (${type}): ${count(pairs)} rotary pairs per head (rotary_dim ${count(r.rotaryDim)} of head_dim ${count(r.headDim)}), base rope_theta ${quantity(r.base)}.`,
-    );
-    add(
-      'Lengths',
-      stretched
-        ? `trained ${count(L)} tokens (original_max_position_embeddings); advertised ${count(A)} (max_position_embeddings), ${ratio(A, L)}× longer.`
-        : `trained and advertised ${count(L)} tokens (max_position_embeddings).`,
-    );
-    if (r.ropeType === 'default') {
-      add('Stretch', stretched ? 'the config names no scaling method, yet advertises more than it was trained at: treat the advertised length as untested.' : 'none: no scaling entry, so the model runs at the frequencies it was trained with.');
-    } else {
-      const factor = trimmed(r.scalingFactor, 3);
-      const method = METHODS[r.ropeType](r).replace('factor times', `${factor} times`);
-      const mismatch = stretched && Math.abs(r.scalingFactor - A / L) > 1e-9 * (A / L) ? ` Note that the factor (${factor}) is not the ratio of the two lengths (${ratio(A, L)}).` : '';
-      add(
-        'Stretch',
-        `rope_type ${r.ropeType} with factor ${factor}. ${method} An entry with a factor means the model was trained shorter and stretched, so test it at the lengths you will use rather than trusting the stretched number.${mismatch}`,
-      );
-    }
-    const past = A > 0 && n > A ? ` It is also past the advertised ${count(A)}.` : '';
-    if (r.beyondCount > 0) {
-      add(
-        'Your prompt',
-        `${count(n)} tokens: ${count(r.beyondCount)} of ${count(pairs)} pairs (${pairRanges(r.beyond)}) need angles beyond what training showed. They are the slow pairs, which never completed a turn in ${count(L)} tokens.${past}`,
-      );
-      add(
-        'What to do',
-        r.ropeType === 'default'
-          ? `do not raise the serving engine’s context limit on its own: past the trained angles RoPE degrades silently. Keep prompts within ${count(L)} tokens, or set a scaling (linear, dynamic or YaRN) and test before shipping; for long documents, interpolation or YaRN plus a short fine-tune on long text.`
-          : `the config’s scaling does not keep these pairs inside the angles of the original ${count(L)}-token training. A long-context fine-tune after the stretch may have shown them to the model, which the config cannot say: evaluate at ${count(n)} tokens, with the answer at the start, the middle and the end, before relying on it.`,
-      );
-    } else if (n <= L) {
-      add('Your prompt', `${count(n)} tokens is within the trained length: every pair’s angles are ones training showed.`);
-      add('What to do', 'nothing for this length; evaluate at the length you will run anyway.');
-    } else {
-      add('Your prompt', `${count(n)} tokens is past the trained ${count(L)}, but with the config’s scaling no pair needs an angle beyond what training showed.${past}`);
-      add(
-        'What to do',
-        A > 0 && n > A
-          ? `the advertised length is ${count(A)}: a serving engine refuses longer prompts unless its limit is raised, and raising it alone is what breaks. Test at ${count(n)} before relying on it.`
-          : `serve it with this scaling entry exactly as given (a dropped or mistyped entry makes it read positions it never learned), and test at ${count(n)} tokens rather than trusting the advertised ${count(A)}.`,
-      );
-    }
-  }
-  if (r.slidingWindow > 0) add('Window', `each token attends to at most the previous ${count(r.slidingWindow)} tokens (sliding_window).`);
-  if (r.notes.length) add('Reader’s notes', `${r.notes.map((note) => clip(note, 2 * MAX_SHOWN_TEXT + 80)).join('; ')}.`);
-  return items;
-}
-
-/** One line for screen readers: the scheme, the lengths and what the chart shows. */
-function shortDescription(r, name) {
-  const n = count(r.promptLength);
-  if (r.scheme === 'rope') {
-    return `${name}: RoPE, rope_type ${r.ropeType}, trained ${count(r.trainedLength)}, advertised ${count(r.advertisedLength)}. ` +
-      `At ${n} tokens ${count(r.beyondCount)} of ${count(r.rotaryDim / 2)} pairs need angles beyond training` +
-      `${r.beyondCount ? ` (pairs ${pairRanges(r.beyond)})` : ''}. Wavelengths after scaling run from ${quantity(r.wavelengths[0])} to ${quantity(r.wavelengths[r.wavelengths.length - 1])} tokens.`;
-  }
-  const limit = r.trainedLength > 0 ? `trained at ${count(r.trainedLength)} positions` : 'no trained length stated';
-  return `${name}: ${r.scheme === 'learned' ? 'learned position table' : r.scheme}, ${limit}; a prompt of ${n} tokens ${
-    r.trainedLength > 0 && r.promptLength > r.trainedLength ? `goes ${count(r.promptLength - r.trainedLength)} past it` : 'fits'
-  }.`;
-}
+export { formatPairValue, modelCardSummary, pairRanges };
 
 /** Draws a centred, muted message (the empty and error states, and schemes with nothing to plot). */
 function drawMessage(ctx, width, height, colors, text) {
@@ -186,7 +30,15 @@ function drawMessage(ctx, width, height, colors, text) {
   ctx.font = `13px ${FONT}`;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
-  ctx.fillText(text, width / 2, height / 2, width - 24);
+  // Wrapped onto as many lines as the width needs, rather than squeezed onto one.
+  const lines = [];
+  for (const word of text.split(' ')) {
+    const last = lines.length ? `${lines[lines.length - 1]} ${word}` : word;
+    if (lines.length && ctx.measureText(last).width <= width - 24) lines[lines.length - 1] = last;
+    else lines.push(word);
+  }
+  const lineHeight = 18;
+  lines.forEach((line, k) => ctx.fillText(line, width / 2, height / 2 + (k - (lines.length - 1) / 2) * lineHeight, width - 24));
   ctx.restore();
 }
 
@@ -276,7 +128,7 @@ function drawPositions(ctx, width, height, colors, r) {
   const L = r.trainedLength;
   const n = r.promptLength;
   if (!(L > 0)) {
-    drawMessage(ctx, width, height, colors, 'The config states no trained length: nothing to compare the prompt with.');
+    drawMessage(ctx, width, height, colors, noLengthMessage(r));
     return;
   }
   const legend = [{ label: 'prompt within', fill: colors.blue }];
@@ -403,7 +255,10 @@ export function createModelCardChart(slot, engine) {
 
   const plot = createPlotCanvas(shell.plot, {
     label: 'Chart of the model’s position scheme',
-    aspect: (width) => (report && report.scheme !== 'rope' ? (width < 480 ? 0.8 : 0.36) : width < 480 ? 1.15 : 0.5),
+    aspect: (width) => {
+      if (report && report.scheme !== 'rope' && !(report.trainedLength > 0)) return width < 480 ? 0.4 : 0.14; // one message
+      return report && report.scheme !== 'rope' ? (width < 480 ? 0.8 : 0.36) : width < 480 ? 1.15 : 0.5;
+    },
     draw(ctx, width, height, colors) {
       if (!report) drawMessage(ctx, width, height, colors, presets || analyses ? 'Nothing to draw until the config reads cleanly.' : 'Loading…');
       else if (report.scheme === 'rope') drawPairs(ctx, width, height, colors, report);
@@ -433,11 +288,11 @@ export function createModelCardChart(slot, engine) {
     error.textContent = `This config could not be read: ${message}`;
     textarea.setAttribute('aria-invalid', 'true');
     report = null;
-    heading.textContent = 'Nothing to report until the config reads cleanly; the message beside the text box says what to fix.';
+    heading.textContent = errorHeading();
     list.replaceChildren();
     plot.canvas.setAttribute('aria-label', 'Empty chart: the config could not be read');
     plot.redraw();
-    shell.describe(`The config could not be read: ${message}`);
+    shell.describe(errorSummary());
     shell.setData({ caption: 'No data: the config could not be read', columns: ['quantity', 'value'], rows: [] });
     shell.root.dataset.cardState = 'error';
   }
@@ -462,7 +317,7 @@ export function createModelCardChart(slot, engine) {
     reportName = preset ? preset.label : 'Your config';
     error.textContent = '';
     textarea.removeAttribute('aria-invalid');
-    heading.textContent = `${reportName}, for a prompt of ${count(r.promptLength)} tokens:`;
+    heading.textContent = summaryHeading(reportName, r);
     list.replaceChildren(
       ...modelCardSummary(r).map(({ term, text }) => {
         const li = document.createElement('li');
@@ -483,7 +338,7 @@ export function createModelCardChart(slot, engine) {
     shell.setData(
       r.scheme === 'rope'
         ? {
-            caption: `${reportName}: each pair’s frequency and wavelength before and after scaling, at ${count(r.promptLength)} tokens`,
+            caption: `${reportName}: each pair’s frequency and wavelength before and after scaling, for a prompt of ${tokens(r.promptLength)}`,
             columns: PAIR_COLUMNS,
             rows: pairRows().map((row) => [row[0], ...row.slice(1, 5).map(formatPairValue), row[5]]),
             limit: 4096,

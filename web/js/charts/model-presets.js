@@ -3,6 +3,13 @@
 
 import index from '../../presets/index.json' with { type: 'json' };
 import bertBaseUncased from '../../presets/bert-base-uncased.json' with { type: 'json' };
+import bloom560m from '../../presets/bloom-560m.json' with { type: 'json' };
+import deepseekV3 from '../../presets/deepseek-v3.json' with { type: 'json' };
+import mamba130m from '../../presets/mamba-130m.json' with { type: 'json' };
+import modernbertBase from '../../presets/modernbert-base.json' with { type: 'json' };
+import opt125m from '../../presets/opt-125m.json' with { type: 'json' };
+import qwen25Yarn from '../../presets/qwen2.5-7b-instruct-yarn.json' with { type: 'json' };
+import t5v11Base from '../../presets/t5-v1_1-base.json' with { type: 'json' };
 import gpt2 from '../../presets/gpt2.json' with { type: 'json' };
 import llama27b from '../../presets/llama-2-7b.json' with { type: 'json' };
 import llama318b from '../../presets/llama-3.1-8b.json' with { type: 'json' };
@@ -15,6 +22,13 @@ import yarnLlama27b from '../../presets/yarn-llama-2-7b-64k.json' with { type: '
 // the list (its order and labels), and a file it names without an import here is an error.
 const FILES = {
   'bert-base-uncased.json': bertBaseUncased,
+  'bloom-560m.json': bloom560m,
+  'deepseek-v3.json': deepseekV3,
+  'mamba-130m.json': mamba130m,
+  'modernbert-base.json': modernbertBase,
+  'opt-125m.json': opt125m,
+  'qwen2.5-7b-instruct-yarn.json': qwen25Yarn,
+  't5-v1_1-base.json': t5v11Base,
   'gpt2.json': gpt2,
   'llama-2-7b.json': llama27b,
   'llama-3.1-8b.json': llama318b,
