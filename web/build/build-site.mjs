@@ -225,7 +225,11 @@ async function main() {
   writeFileSync(join(opts.out, 'lesson-manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 
   if (missing.includes('engine-single.mjs')) console.warn('build-site: no engine-single.mjs, so no single-file build');
-  else await buildSingleFile({ engineDir: opts.engineDir, singleOut: opts.singleOut, css, lesson, parts });
+  else {
+    await buildSingleFile({ engineDir: opts.engineDir, singleOut: opts.singleOut, css, lesson, parts });
+    // The page links to the single file as a download, so the site carries a copy.
+    cpSync(opts.singleOut, join(opts.out, 'positional-lesson.html'));
+  }
   console.log(`build-site: ${relative(process.cwd(), opts.out) || '.'} (${manifest.liveNames.length} live quantities, ${manifest.diagrams.length} diagrams, ${manifest.snippets.length} snippets)` +
     (missing.includes('engine-single.mjs') ? '' : `, ${relative(process.cwd(), opts.singleOut)}`));
 }
