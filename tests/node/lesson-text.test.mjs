@@ -133,6 +133,8 @@ describe('symbols decoded at first use', () => {
     [/θ_i|\\theta_i/, /turning speed/],
     [/token i\b/, /counting from 0/],
     [/float32/, /significant binary digits/],
+    [/\bPI\b/, /position interpolation, PI/],
+    [/raise e\b|\be\^/, /e ≈ 2\.718/],
   ];
   const uses = prose.filter((p) => !p.startsWith('New to the notation'));
   for (const [symbol, gloss] of DECODED) {
