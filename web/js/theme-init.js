@@ -1,7 +1,6 @@
 // Applies the remembered theme and the level view (?level=, else remembered) before the first
 // paint (a classic script in <head>, so the page never flashes the wrong colours or level). The
-// toggle in main.js and reading-view.js write the same keys; reading-view.js's initialLevel is the
-// same rule, tested there.
+// theme toggle (controls.js) and the level switch (reading-view.js) write the same keys.
 (function applyStoredTheme() {
   var levels = ['all', '1', '2'];
   var level = new URLSearchParams(location.search).get('level');
