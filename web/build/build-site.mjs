@@ -258,10 +258,14 @@ async function main() {
   };
   writeFileSync(join(opts.out, 'lesson-manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 
-  const precompressed = writePrecompressed(opts.out);
   const singleMissing = SINGLE_ENGINE_FILES.some((f) => missing.includes(f));
   if (singleMissing) console.warn('build-site: no engine-single.mjs / engine-core-single.mjs, so no single-file build');
-  else await buildSingleFile({ engineDir: opts.engineDir, singleOut: opts.singleOut, css, lesson, parts });
+  else {
+    await buildSingleFile({ engineDir: opts.engineDir, singleOut: opts.singleOut, css, lesson, parts });
+    // The page links to the single file as a download, so the site carries a copy.
+    cpSync(opts.singleOut, join(opts.out, 'positional-lesson.html'));
+  }
+  const precompressed = writePrecompressed(opts.out);
   console.log(`build-site: ${relative(process.cwd(), opts.out) || '.'} (${manifest.liveNames.length} live quantities, ${manifest.diagrams.length} diagrams, ${manifest.snippets.length} snippets, ${precompressed} .br/.gz copies)` +
     (singleMissing ? '' : `, ${relative(process.cwd(), opts.singleOut)}`));
 }

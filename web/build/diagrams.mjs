@@ -96,7 +96,12 @@ function layout(spec, direction) {
   let cursor = MARGIN;
   layers.forEach((layer, r) => {
     const size = Math.max(...layer.map(along));
-    for (const n of layer) n.main = cursor + size / 2;
+    for (const n of layer) {
+      n.main = cursor + size / 2;
+      // A long edge crosses this layer in a straight lane from its start to its end, so its bends
+      // happen only between layers, where no box stands.
+      if (n.dummy) [n.mainStart, n.mainEnd] = [cursor, cursor + size];
+    }
     cursor += size + gapAfter[r];
   });
   const mainExtent = cursor - gapAfter[layers.length - 1] + MARGIN;
@@ -109,7 +114,7 @@ function layout(spec, direction) {
       (neighbours.get(chain[i + 1].id) ?? neighbours.set(chain[i + 1].id, { prev: [], next: [] }).get(chain[i + 1].id)).prev.push(chain[i]);
     }
   }
-  const gap = (a, b) => (across(a) + across(b)) / 2 + (a.dummy || b.dummy ? NODE_GAP / 2 : NODE_GAP);
+  const gap = (a, b) => (across(a) + across(b)) / 2 + (a.dummy && b.dummy ? NODE_GAP / 2 : NODE_GAP);
   const settle = (layer) => {
     for (let i = 1; i < layer.length; i++) layer[i].cross = Math.max(layer[i].cross, layer[i - 1].cross + gap(layer[i - 1], layer[i]));
     for (let i = layer.length - 2; i >= 0; i--) layer[i].cross = Math.min(layer[i].cross, layer[i + 1].cross - gap(layer[i], layer[i + 1]));
@@ -135,6 +140,18 @@ function layout(spec, direction) {
       settle(layer);
     }
   }
+  // Each long edge keeps one lane across all the layers it passes (dummies sit after the real
+  // nodes of a layer, so moving them further out keeps the order and clears every box).
+  for (const { chain } of routes) {
+    const dummies = chain.filter((n) => n.dummy);
+    if (!dummies.length) continue;
+    const lane = Math.max(...dummies.map((d) => {
+      const layer = layers[d.rank];
+      const before = layer[layer.indexOf(d) - 1];
+      return before ? Math.max(d.cross, before.cross + gap(before, d)) : d.cross;
+    }));
+    for (const d of dummies) d.cross = lane;
+  }
   const all = layers.flat();
   const minCross = Math.min(...all.map((n) => n.cross - across(n) / 2));
   const maxCross = Math.max(...all.map((n) => n.cross + across(n) / 2));
@@ -155,11 +172,18 @@ function port(n, side, lr) {
 }
 
 function edgePath(chain, lr) {
-  const pts = [port(chain[0], 1, lr), ...chain.slice(1, -1).map((n) => ({ x: n.x, y: n.y })), port(chain.at(-1), -1, lr)];
+  const at = (n, main) => (lr ? { x: main, y: n.y } : { x: n.x, y: main });
+  const inner = chain.slice(1, -1).flatMap((n) => [{ ...at(n, n.mainStart), lane: true }, at(n, n.mainEnd)]);
+  const pts = [port(chain[0], 1, lr), ...inner, port(chain.at(-1), -1, lr)];
   let d = `M${f(pts[0].x)},${f(pts[0].y)}`;
   for (let i = 1; i < pts.length; i++) {
     const a = pts[i - 1];
     const b = pts[i];
+    if (a.lane) {
+      // Straight through a layer, written as a cubic so every segment has the same form.
+      d += ` C${f(a.x)},${f(a.y)} ${f(b.x)},${f(b.y)} ${f(b.x)},${f(b.y)}`;
+      continue;
+    }
     const bend = lr ? (b.x - a.x) / 2 : (b.y - a.y) / 2;
     const c1 = lr ? [a.x + bend, a.y] : [a.x, a.y + bend];
     const c2 = lr ? [b.x - bend, b.y] : [b.x, b.y - bend];

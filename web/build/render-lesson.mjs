@@ -11,6 +11,12 @@ import { escapeXml, renderDiagramFigure } from './diagrams.mjs';
 hljs.registerLanguage('python', python);
 hljs.registerLanguage('cpp', cpp);
 
+/** The accessible name of a display formula's box, which may scroll sideways. */
+export const FORMULA_LABEL = 'Formula (scrolls sideways)';
+
+/** Tables whose cells average more characters than this are prose: narrow screens stack their rows. */
+const PROSE_CELL_CHARS = 24;
+
 /** The placeholder text a live number shows until the engine fills it. */
 export const LIVE_PLACEHOLDER = '…';
 
@@ -63,7 +69,10 @@ function mathPlugin(md, katexErrors) {
     return true;
   });
   md.renderer.rules.math_inline = (tokens, idx) => renderMath(tokens[idx].content, false);
-  md.renderer.rules.math_block = (tokens, idx) => `<div class="math-display">${renderMath(tokens[idx].content, true)}</div>\n`;
+  // Focusable from the first paint: on a phone a wide formula scrolls sideways before any script
+  // runs, and the keyboard must reach it then. scroll-regions.js drops the tab stop where it fits.
+  md.renderer.rules.math_block = (tokens, idx) =>
+    `<div class="math-display" tabindex="0" role="group" aria-label="${FORMULA_LABEL}" data-scroll-region>${renderMath(tokens[idx].content, true)}</div>\n`;
 }
 
 function markerPlugin(md, context) {
@@ -72,7 +81,7 @@ function markerPlugin(md, context) {
     const end = state.src.indexOf('}}', state.pos);
     if (end < 0) return false;
     const body = state.src.slice(state.pos + 2, end);
-    const match = /^(live|derived|ref):([^|]+)(?:\|(.+))?$/.exec(body);
+    const match = /^(live|derived|ref|link-only):([^|]+)(?:\|(.+))?$/.exec(body);
     if (!match) throw new Error(`lesson.md: unknown marker {{${body}}}`);
     if (!silent) {
       const token = state.push('lesson_marker', '', 0);
@@ -83,11 +92,13 @@ function markerPlugin(md, context) {
   });
   md.renderer.rules.lesson_marker = (tokens, idx) => {
     const { kind, name, extra } = tokens[idx].meta;
-    if (kind === 'ref') {
-      if (!(name in context.links)) throw new Error(`lesson.md: {{ref:${name}}} is not listed in site-config.json "links"`);
+    if (kind === 'ref' || kind === 'link-only') {
+      if (!(name in context.links)) throw new Error(`lesson.md: {{${kind}:${name}}} is not listed in site-config.json "links"`);
       const url = context.links[name];
       const text = escapeXml(extra ?? name);
-      return url ? `<a class="ref" data-ref="${escapeXml(name)}" href="${escapeXml(url)}">${text}</a>` : `<span class="ref" data-ref="${escapeXml(name)}">${text}</span>`;
+      if (url) return `<a class="ref" data-ref="${escapeXml(name)}" href="${escapeXml(url)}">${text}</a>`;
+      // A link-only sentence says nothing without its link, so it is left out.
+      return kind === 'link-only' ? '' : `<span class="ref" data-ref="${escapeXml(name)}">${text}</span>`;
     }
     context.liveNames.add(name);
     const fmt = extra ? ` data-format="${escapeXml(extra)}"` : '';
@@ -113,7 +124,20 @@ function createMarkdown(context) {
     const seen = (tableLabels.get(base) ?? 0) + 1;
     tableLabels.set(base, seen);
     const label = seen > 1 ? `${base}, ${seen}` : base;
-    return `<div class="table-wrap" role="region" aria-label="${escapeXml(label)}" tabindex="0"><table>\n`;
+    // Each body cell carries its column's heading, which a stacked row shows beside the value.
+    let column = 0;
+    let cells = 0;
+    let chars = 0;
+    for (let i = idx + 1; i < tokens.length && tokens[i].type !== 'table_close'; i++) {
+      if (tokens[i].type === 'tr_open') column = 0;
+      if (tokens[i].type === 'td_open') {
+        tokens[i].attrSet('data-label', headers[column++] ?? '');
+        chars += tokens[i + 1].content.length;
+        cells++;
+      }
+    }
+    const stacked = headers.length >= 4 && cells && chars / cells > PROSE_CELL_CHARS ? ' table-stack' : '';
+    return `<div class="table-wrap${stacked}" role="region" aria-label="${escapeXml(label)}" tabindex="0"><table>\n`;
   };
   md.renderer.rules.table_close = () => '</table></div>\n';
   md.renderer.rules.fence = (tokens, idx) => renderFence(tokens[idx], context, md);

@@ -6,6 +6,7 @@ import { SNIPPET_CHECKS } from './snippet-checks.js';
 import { setupLevelSwitch, setupPrint, setupTabs, setupThemeToggle, setupWalkthrough } from './controls.js';
 import { applyEmbed, embedTarget, postHeight } from './embed.js';
 import { keepScrollersFocusable } from './scroll-regions.js';
+import { setupContents, setupLevelMemory } from './reading-view.js';
 
 const UNAVAILABLE = '—';
 const UNAVAILABLE_TITLE = 'This number is computed by the lesson’s engine, which could not run in this browser.';
@@ -14,6 +15,8 @@ const embedId = embedTarget();
 if (embedId) applyEmbed(embedId);
 setupThemeToggle(document.querySelector('[data-theme-toggle]'));
 setupLevelSwitch(document.querySelector('[data-level-switch]'));
+setupLevelMemory(document.querySelector('[data-level-switch]'));
+setupContents(document.querySelector('nav.toc'));
 setupTabs(document);
 setupWalkthrough(document);
 setupPrint();

@@ -1,12 +1,18 @@
-// Applies the remembered theme before the first paint (a classic script in <head>, so the page
-// never flashes the wrong colours). The toggle in main.js writes the same key.
+// Applies the remembered theme and the level view (?level=, else remembered) before the first
+// paint (a classic script in <head>, so the page never flashes the wrong colours or level). The
+// theme toggle (controls.js) and the level switch (reading-view.js) write the same keys.
 (function applyStoredTheme() {
+  var levels = ['all', '1', '2'];
+  var level = new URLSearchParams(location.search).get('level');
   try {
     var theme = localStorage.getItem('positional-lesson:theme');
     if (theme === 'light' || theme === 'dark') document.documentElement.setAttribute('data-theme', theme);
+    if (levels.indexOf(level) < 0) level = localStorage.getItem('positional-lesson:level');
   } catch (error) {
-    // Storage may be unavailable (file://, privacy settings): the system theme applies.
+    // Storage may be unavailable (file://, privacy settings, third-party frames): the system
+    // theme and both levels apply.
   }
+  if (levels.indexOf(level) >= 0) document.documentElement.setAttribute('data-level-view', level);
   if (/[?&]embed=/.test(location.search)) document.documentElement.classList.add('embed');
   // Cleared by main.js once the live numbers are in and every section is laid out (see lesson.css).
   document.documentElement.classList.add('is-loading');

@@ -12,7 +12,9 @@ inline constexpr double kDefaultBase = 10000.0;
 
 // π to the precision of a double, and a full turn; no engine file keeps its own copy.
 inline constexpr double kPi = 3.14159265358979323846264338327950288;
-inline // The largest result, in doubles, any engine function will build, and the longest array of numbers
+inline constexpr double kTwoPi = 2.0 * kPi;
+
+// The largest result, in doubles, any engine function will build, and the longest array of numbers
 // it accepts (2^24 = 16,777,216 doubles, 128 MiB). A 32,768 × 512 table is exactly at the cap.
 inline constexpr std::int64_t kMaxOutputDoubles = std::int64_t{1} << 24;
 
