@@ -168,8 +168,8 @@ test('URL state round-trips', async () => {
   await setControl('rope-clock', 'm', '103');
   await page.waitForTimeout(400); // URL writes are batched (150 ms)
   const url = page.url();
-  assert.match(url, /heatmap\.n=512/);
-  assert.match(url, /heatmap\.d=128/);
+  assert.match(url, /sinusoidal-heatmap\.n=512/);
+  assert.match(url, /sinusoidal-heatmap\.d=128/);
   const other = await browser.newPage();
   await other.goto(`${url}${url.includes('?') ? '&' : '?'}charts=eager`);
   await other.waitForFunction(() => window.positionalCharts?.mounted.size > 0, null, { timeout: 30000 });

@@ -3,12 +3,21 @@
 // band of angles seen in training; and every pair's wavelength per method against the trained length.
 
 import { fixed, grouped, significant } from '../format.js';
-import { numberControl } from './controls.js';
-import { NARROW_LEGEND, createPlotCanvas, drawAxes, drawLegend, drawLine, legendCorner, legendSpace, linearScale, logScale, logTicks, niceTicks, plotFrame } from './plot.js';
-import { createChartShell } from './shell.js';
-import { readUrlState, writeUrlState } from './url-state.js';
+import { createDeclaredControls } from '../chart-kit/chart-controls.js';
+import { createPlotCanvas } from '../chart-kit/canvas.js';
+import { NARROW_LEGEND, drawAxes, drawLegend, drawLine, legendCorner, legendSpace, plotFrame } from '../chart-kit/plot.js';
+import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
+import { createChartShell } from '../chart-kit/shell.js';
 
-const DEFAULTS = { trained: 4096, target: 32768, d: 128, base: 10000 };
+/** The chart's controls, their ranges and defaults (URL parameters context-extension.trained, .target, .d, .base; formerly extension.*). */
+export const CONTROLS = {
+  trained: { kind: 'number', label: 'trained length', value: 4096, min: 16, max: 1048576 },
+  target: { kind: 'number', label: 'target length', value: 32768, min: 16, max: 2097152 },
+  d: { kind: 'number', label: 'head width d', value: 128, min: 4, max: 512, step: 2, even: true },
+  base: { kind: 'number', label: 'base', value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 },
+};
+/** Earlier URL prefixes, still read so old links keep working. */
+export const URL_ALIASES = ['extension'];
 const METHODS = [
   { key: 'raw', label: 'raw positions (extended)', color: (c) => c.red, dash: [] },
   { key: 'pi', label: 'position interpolation', color: (c) => c.blue, dash: [] },
@@ -26,7 +35,6 @@ export function extensionPositions(target) {
 
 /** Context extension: angle curves and pair wavelengths. */
 export function createContextExtensionChart(slot, engine) {
-  const state = readUrlState('extension', DEFAULTS);
   let curves = null;
   let positions = null;
   let wavelengths = null; // 5 rows of d/2
@@ -36,12 +44,7 @@ export function createContextExtensionChart(slot, engine) {
       getCsv: () => ({ header: ['position', ...METHODS.map((m) => `${m.key} angle`)], rows: curveRows() }),
     },
   });
-  const controls = {
-    trained: numberControl({ name: 'trained', label: 'trained length', value: state.trained, min: 16, max: 1048576, onChange: (v) => update({ trained: v }) }),
-    target: numberControl({ name: 'target', label: 'target length', value: state.target, min: 16, max: 2097152, onChange: (v) => update({ target: v }) }),
-    d: numberControl({ name: 'd', label: 'head width d', value: state.d, min: 4, max: 512, step: 2, even: true, onChange: (v) => update({ d: v }) }),
-    base: numberControl({ name: 'base', label: 'base', value: state.base, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1, onChange: (v) => update({ base: v }) }),
-  };
+  const { state, controls, writeUrl } = createDeclaredControls({ id: 'context-extension', aliases: URL_ALIASES, declarations: CONTROLS, shell, onChange: update });
   shell.controls.append(...Object.values(controls).map((c) => c.element));
   const note = document.createElement('p');
   note.className = 'chart-note';
@@ -103,12 +106,10 @@ export function createContextExtensionChart(slot, engine) {
   function update(patch = {}) {
     Object.assign(state, patch);
     if (state.target < state.trained) {
-      controls.target.element.classList.add('has-message');
-      controls.target.element.querySelector('.chart-message').textContent = `The target must be at least the trained length; using ${grouped(state.trained)}.`;
       state.target = state.trained;
-      controls.target.input.value = String(state.target);
+      controls.target.constrain(state.target, `The target must be at least the trained length; using ${grouped(state.trained)}.`);
     }
-    writeUrlState('extension', state, DEFAULTS);
+    writeUrl(state);
     positions = extensionPositions(state.target);
     curves = engine.extensionCurves(positions, state.trained, state.target, state.d, state.base);
     const inv = engine.extensionInverseFrequencies(state.d, state.base, state.trained, state.target);
