@@ -4,7 +4,8 @@
 // address holds only accepted values, and nothing the URL carried was executed.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { recordViolations, startSite, watchProblems } from './helpers.mjs';
+import { pathToFileURL } from 'node:url';
+import { recordViolations, singleFile, startSite, watchProblems } from './helpers.mjs';
 
 // A task over 200 ms is a visible freeze; before the fix, ?embed=fig-context-extension&extension.d=1e7
 // blocked the main thread for over two minutes. Counted from the moment the live numbers are in:
@@ -216,6 +217,10 @@ test('hostile fragments and stored values never stop the page from starting', as
     const label = `#${fragment.slice(0, 30)}`;
     assertStarted(await load(`${site.server.url}#${fragment}`), label, { timed: false });
     assertStarted(await load(`${site.server.url}?embed=fig-alibi&alibi.heads=0#${fragment}`, 'alibi'), `embed ${label}`);
+  }
+  // The single-file build starts the same way.
+  for (const fragment of FRAGMENTS.slice(0, 2)) {
+    assertStarted(await load(`${pathToFileURL(singleFile).href}#${fragment}`), `single file #${fragment}`, { timed: false });
   }
   await page.evaluate(() => localStorage.setItem('positional-lesson:theme', '"><img src=x onerror=window.__pwned=1>'));
   assertStarted(await load(site.server.url), 'a hostile stored theme', { timed: false });
