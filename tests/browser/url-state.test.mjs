@@ -244,3 +244,18 @@ test('?alibi.heads=0 shows heads clamped to 1 with its message and writes no hea
   assert.doesNotMatch(shown.search, /head=0/);
   assert.match(shown.search, /alibi\.heads=1/);
 });
+
+test('a target below the trained length shows the trained length with its message', async () => {
+  assertStarted(await load(`${site.server.url}?embed=fig-context-extension&context-extension.target=100`, 'context-extension'), 'target=100');
+  const shown = await page.evaluate(() => {
+    const slot = document.querySelector('[data-chart="context-extension"]');
+    return {
+      target: slot.querySelector('[data-control="target"]').value,
+      message: slot.querySelector('[data-control="target"] ~ .chart-message').textContent,
+      state: window.positionalCharts.mounted.get('context-extension').state.target,
+    };
+  });
+  assert.equal(shown.target, '4096');
+  assert.equal(shown.state, 4096);
+  assert.equal(shown.message, 'The target must be at least the trained length; using 4,096.');
+});

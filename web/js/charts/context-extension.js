@@ -22,9 +22,18 @@ const METHODS = [
   { key: 'raw', label: 'raw positions (extended)', color: (c) => c.red, dash: [] },
   { key: 'pi', label: 'position interpolation', color: (c) => c.blue, dash: [] },
   { key: 'ntk', label: 'NTK-aware base', color: (c) => c.black, dash: [6, 4] },
-  { key: 'yarn', label: 'YaRN', color: (c) => c.cycle[2], dash: [] },
-  { key: 'dynamic', label: 'dynamic NTK', color: (c) => c.cycle[4], dash: [2, 3] },
+  { key: 'yarn', label: 'YaRN', color: (c) => c.cycle[2], dash: [], added: true },
+  { key: 'dynamic', label: 'dynamic NTK', color: (c) => c.cycle[4], dash: [2, 3], added: true },
 ];
+
+/** Calls draw(method, row) for the methods beyond the lesson first (wide, faint, underneath), then the lesson's three on top. */
+function drawMethods(ctx, draw) {
+  ctx.save();
+  ctx.globalAlpha = 0.45;
+  METHODS.forEach((m, r) => m.added && draw(m, r));
+  ctx.restore();
+  METHODS.forEach((m, r) => !m.added && draw(m, r));
+}
 
 /** The positions the curves sample: the lesson's step of 64, coarser past 256K. */
 export function extensionPositions(target) {
@@ -71,7 +80,9 @@ export function createContextExtensionChart(slot, engine) {
       ctx.fillRect(frame.x, y(curves.trainedMax), frame.w, y(0) - y(curves.trainedMax));
       ctx.restore();
       drawAxes(ctx, frame, colors, { x, y, xTicks: niceTicks(0, state.target, 5), yTicks: niceTicks(0, top, 5), xLabel: 'position', yLabel: 'angle of the slowest RoPE pair (rad)', title: 'Keeping long contexts inside the trained range' });
-      METHODS.forEach((m, r) => drawLine(ctx, frame, x, y, positions, curves.angles.data.subarray(r * n, (r + 1) * n), { color: m.color(colors), dash: m.dash, width: 1.6 }));
+      // The methods beyond the lesson go underneath: on the slowest pair YaRN coincides with
+      // interpolation, and the lesson's three lines must stay readable on top.
+      drawMethods(ctx, (m, r) => drawLine(ctx, frame, x, y, positions, curves.angles.data.subarray(r * n, (r + 1) * n), { color: m.color(colors), dash: m.dash, width: m.added ? 4 : 1.6 }));
       drawLegend(ctx, frame, colors, legend, legendCorner(width, 'tl'));
     },
   });
@@ -90,14 +101,18 @@ export function createContextExtensionChart(slot, engine) {
       const y = logScale(1, hi * 2, frame.y + frame.h, frame.y);
       drawAxes(ctx, frame, colors, { x, y, xTicks: niceTicks(0, pairs - 1, 6), yTicks: logTicks(1, hi * 2), xLabel: 'pair i (0 turns fastest)', yLabel: 'wavelength 2π/θᵢ (positions)', title: 'Which pairs each method slows' });
       const xs = Array.from({ length: pairs }, (_, i) => i);
-      for (const [value, label] of [[state.trained, 'trained length'], [state.target, 'target length']]) {
+      const marks = state.target === state.trained ? [[state.trained, 'trained = target length']] : [[state.trained, 'trained length'], [state.target, 'target length']];
+      // Two labels closer than a line of text apart go to opposite sides, so neither prints over the other.
+      const apart = marks.length < 2 || Math.abs(y(state.trained) - y(state.target)) >= 14;
+      marks.forEach(([value, label], k) => {
         drawLine(ctx, frame, x, y, [-0.5, pairs - 0.5], [value, value], { color: colors.grey, width: 1, dash: [4, 3] });
         ctx.fillStyle = colors.muted;
-        ctx.textAlign = 'left';
+        const right = !apart && k === 1;
+        ctx.textAlign = right ? 'right' : 'left';
         ctx.textBaseline = 'bottom';
-        ctx.fillText(label, frame.x + 4, y(value) - 2);
-      }
-      METHODS.forEach((m, r) => drawLine(ctx, frame, x, y, xs, wavelengths[r], { color: m.color(colors), dash: m.dash, width: 1.6 }));
+        ctx.fillText(label, right ? frame.x + frame.w - 4 : frame.x + 4, y(value) - 2);
+      });
+      drawMethods(ctx, (m, r) => drawLine(ctx, frame, x, y, xs, wavelengths[r], { color: m.color(colors), dash: m.dash, width: m.added ? 4 : 1.6 }));
       drawLegend(ctx, frame, colors, legend, legendCorner(width, 'br'));
     },
   });
