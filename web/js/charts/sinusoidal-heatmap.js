@@ -47,7 +47,9 @@ export function createSinusoidalHeatmapChart(slot, engine) {
   shell.controls.append(controls.n.element, controls.d.element, controls.base.element);
   const readout = document.createElement('p');
   readout.className = 'chart-readout';
-  readout.textContent = 'Point at the heatmap to read a value.';
+  readout.textContent = 'Point at the heatmap, or focus it and use the arrow keys, to read a value.';
+  readout.setAttribute('aria-live', 'polite');
+  let cursor = null; // { row, col }: the cell the keyboard reads, outlined while the heatmap has focus
 
   const plot = createPlotCanvas(shell.plot, {
     label: 'Heatmap of sinusoidal position codes: rows are positions, columns are dimensions, colour is the value from −1 to +1',
@@ -76,8 +78,19 @@ export function createSinusoidalHeatmapChart(slot, engine) {
         title: 'Sinusoidal position codes',
       });
       drawColorBar(ctx, colors, rdbu, -1, 1, { x: frame.x + frame.w + 12, y: frame.y, h: frame.h, label: 'value', ticks: [-1, -0.5, 0, 0.5, 1] });
+      if (cursor && document.activeElement === plot?.canvas) {
+        const cx = Math.min(x(cursor.col), frame.x + frame.w - 3);
+        const cy = Math.min(y(cursor.row), frame.y + frame.h - 3);
+        ctx.save();
+        ctx.lineWidth = 2;
+        ctx.strokeStyle = colors.fg;
+        ctx.strokeRect(cx - 1, cy - 1, Math.max(3, x(cursor.col + 1) - x(cursor.col)) + 2, Math.max(3, y(cursor.row + 1) - y(cursor.row)) + 2);
+        ctx.restore();
+      }
     },
   });
+  plot.canvas.tabIndex = 0;
+  plot.canvas.setAttribute('aria-label', `${plot.canvas.getAttribute('aria-label')}. Focus it and use the arrow keys (Page Up and Down: 10 positions; Home and End: first and last dimension) to read a cell.`);
   shell.plot.append(readout);
 
   plot.canvas.addEventListener('pointermove', (event) => {
@@ -88,10 +101,40 @@ export function createSinusoidalHeatmapChart(slot, engine) {
     const col = Math.floor(((px - frame.x) / frame.w) * state.d);
     const row = Math.floor(((py - frame.y) / frame.h) * state.n);
     if (col < 0 || row < 0 || col >= state.d || row >= state.n) return;
+    readCell(row, col);
+  });
+
+  /** Shows (and announces) the value of one cell. */
+  function readCell(row, col) {
     const value = cellValue(row, col);
     const kind = col % 2 === 0 ? 'sin' : 'cos';
     readout.textContent = `position ${grouped(row)}, dimension ${col} (${kind} of pair ${col >> 1}): ${fixed(value, 4)}`;
+  }
+
+  // The keyboard's way to the same readout: arrows move one cell, Page Up/Down ten positions.
+  const MOVES = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1], PageUp: [-10, 0], PageDown: [10, 0] };
+  plot.canvas.addEventListener('keydown', (event) => {
+    const move = MOVES[event.key];
+    if (!move && event.key !== 'Home' && event.key !== 'End') return;
+    event.preventDefault();
+    const at = cursor ?? { row: 0, col: 0 };
+    let row = at.row + (move?.[0] ?? 0);
+    let col = at.col + (move?.[1] ?? 0);
+    if (event.key === 'Home') col = 0;
+    if (event.key === 'End') col = state.d - 1;
+    row = Math.max(0, Math.min(state.n - 1, row));
+    col = Math.max(0, Math.min(state.d - 1, col));
+    cursor = { row, col };
+    readCell(row, col);
+    plot.redraw();
   });
+  plot.canvas.addEventListener('focus', () => {
+    cursor ??= { row: 0, col: 0 };
+    cursor = { row: Math.min(cursor.row, state.n - 1), col: Math.min(cursor.col, state.d - 1) };
+    readCell(cursor.row, cursor.col);
+    plot.redraw();
+  });
+  plot.canvas.addEventListener('blur', () => plot.redraw());
 
   /** The table's entry at (position, dimension), computed for that one row (not read off the sampled picture). */
   function cellValue(position, dimension) {
