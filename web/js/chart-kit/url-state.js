@@ -24,26 +24,6 @@ export function readUrlParams(prefix, defaults, aliases = []) {
   return found;
 }
 
-/**
- * Reads `prefix.key` parameters for every key of `defaults`, parsed as the default's type (a number
- * that does not parse keeps the default). The controls still validate what this returns.
- */
-export function readUrlState(prefix, defaults, aliases = []) {
-  const state = { ...defaults };
-  for (const [key, raw] of Object.entries(readUrlParams(prefix, defaults, aliases))) {
-    const fallback = defaults[key];
-    if (typeof fallback === 'number') {
-      const n = Number(raw);
-      if (raw.trim() !== '' && Number.isFinite(n)) state[key] = n;
-    } else if (typeof fallback === 'boolean') {
-      state[key] = raw === '1' || raw === 'true';
-    } else {
-      state[key] = raw;
-    }
-  }
-  return state;
-}
-
 const pending = new Map();
 let timer = 0;
 
