@@ -168,8 +168,8 @@ test('URL state round-trips', async () => {
   await setControl('rope-clock', 'm', '103');
   await page.waitForTimeout(400); // URL writes are batched (150 ms)
   const url = page.url();
-  assert.match(url, /heatmap\.n=512/);
-  assert.match(url, /heatmap\.d=128/);
+  assert.match(url, /sinusoidal-heatmap\.n=512/);
+  assert.match(url, /sinusoidal-heatmap\.d=128/);
   const other = await browser.newPage();
   await other.goto(`${url}${url.includes('?') ? '&' : '?'}charts=eager`);
   await other.waitForFunction(() => window.positionalCharts?.mounted.size > 0, null, { timeout: 30000 });
@@ -322,6 +322,31 @@ test('heatmap: hover reads the engine’s value for that cell; drags recompute o
   // The bottom pixel row shows a position within one pixel's worth of the last (908).
   assert.ok(frames.last <= 908 && frames.last >= 908 - Math.ceil(909 / frames.rows), `last shown position ${frames.last}`);
   assert.match(frames.key, /^909\|64\|10000\|/);
+});
+
+test('heatmap: the readout is reachable and usable from the keyboard, and announced', async () => {
+  await setControl('sinusoidal-heatmap', 'd', '64');
+  await setControl('sinusoidal-heatmap', 'n', '200');
+  const canvas = page.locator('[data-chart="sinusoidal-heatmap"] canvas');
+  const readout = page.locator('[data-chart="sinusoidal-heatmap"] .chart-readout');
+  assert.equal(await readout.getAttribute('aria-live'), 'polite');
+  await page.locator('[data-chart="sinusoidal-heatmap"] [data-control="base"]').focus();
+  await page.keyboard.press('Tab'); // the next stop after the last control is the heatmap itself
+  assert.equal(await canvas.evaluate((c) => document.activeElement === c), true, 'Tab reaches the heatmap');
+  const read = async () => /^position ([\d,]+), dimension (\d+) /.exec(await readout.textContent())?.slice(1).map((v) => Number(v.replace(/,/g, '')));
+  assert.deepEqual(await read(), [0, 0], 'focus reads the first cell');
+  for (const [key, want] of [['ArrowRight', [0, 1]], ['ArrowDown', [1, 1]], ['PageDown', [11, 1]], ['End', [11, 63]], ['ArrowRight', [11, 63]], ['Home', [11, 0]], ['PageUp', [1, 0]], ['ArrowUp', [0, 0]], ['ArrowUp', [0, 0]]]) {
+    await page.keyboard.press(key);
+    assert.deepEqual(await read(), want, key);
+  }
+  await page.keyboard.press('End');
+  await page.keyboard.press('PageDown');
+  const [row, col] = await read();
+  const { full, text } = await page.evaluate(([r, c]) => ({
+    full: window.positionalLesson.engine.sinusoidalEncoding(200, 64, 10000).data[r * 64 + c],
+    text: document.querySelector('[data-chart="sinusoidal-heatmap"] .chart-readout').textContent,
+  }), [row, col]);
+  assert.ok(text.endsWith(full.toFixed(4).replace('-', '\u2212')), `${text} vs ${full}`);
 });
 
 test('the RoPE clock turns by keyboard', async () => {

@@ -226,7 +226,7 @@ describe('URL state', () => {
     const urlHas = (preset, prompt) =>
       page.waitForFunction(([a, b]) => {
         const q = new URLSearchParams(location.search);
-        return q.get('card.preset') === a && q.get('card.prompt') === b;
+        return q.get('model-card.preset') === a && q.get('model-card.prompt') === b;
       }, [preset, prompt], { timeout: 5000 });
     await urlHas('mistral-7b-v0.1', '65536');
     const again = await openCard(`&card.preset=mistral-7b-v0.1&card.prompt=65536`);
@@ -236,7 +236,9 @@ describe('URL state', () => {
     await again.close();
     const bogus = await openCard(`&card.preset=%3Cimg%20src%3Dx%3E&card.prompt=-5`);
     assert.equal(await bogus.$eval(`${ROOT} select`, (s) => s.value), 'llama-3.1-8b', 'an unknown preset falls back to the default');
-    assert.equal(await bogus.$eval(`${ROOT} input[data-control="prompt"]`, (i) => i.value), '32768');
+    // The address goes through the control's own rules: clamped to its range, with its message.
+    assert.equal(await bogus.$eval(`${ROOT} input[data-control="prompt"]`, (i) => i.value), '1');
+    assert.match(await bogus.$eval(`${ROOT} input[data-control="prompt"] ~ .chart-message`, (m) => m.textContent), /at least 1; using 1/);
     await bogus.close();
     await paste(page, readFileSync(join(presetsDir, 'gpt2.json'), 'utf8'));
     await urlHas(null, '65536');

@@ -241,7 +241,7 @@ describe('the page under the policy', () => {
 
     // The typed values reach the URL (chart state is shareable): loading that URL is safe too.
     const url = await page.evaluate(async () => {
-      const { flushUrlState } = await import('./js/charts/url-state.js');
+      const { flushUrlState } = await import('./js/chart-kit/url-state.js');
       flushUrlState();
       return location.href;
     });
@@ -270,7 +270,7 @@ describe('the page under the policy', () => {
         el.dispatchEvent(new Event('input', { bubbles: true }));
         el.dispatchEvent(new Event('change', { bubbles: true }));
       }
-      const { flushUrlState } = await import('./js/charts/url-state.js');
+      const { flushUrlState } = await import('./js/chart-kit/url-state.js');
       flushUrlState();
       return [...new URLSearchParams(location.search).keys()];
     }, (await probe.page.evaluate(discoverControls)).filter((c) => ['number', 'range', 'text'].includes(c.kind)));

@@ -51,6 +51,24 @@ export function sciUnicode(x, digits = 2) {
   return `${trueMinus(mantissa)} × 10${sup}`;
 }
 
+/** 10 to the integer power e with a superscript exponent: −3 → "10⁻³". */
+export function powerOfTen(e) {
+  return `10${String(e).replace(/./g, (c) => SUPERSCRIPT[c])}`;
+}
+
+/** Python's "%.2g" (as the lesson's legends use): 0.000115 → "0.00012", 1 → "1", 1e-5 → "1e-05". */
+export function formatG2(x) {
+  if (x === 0) return '0';
+  const exponent = Math.floor(Math.log10(Math.abs(Number(x.toPrecision(2)))));
+  if (exponent < -4 || exponent >= 2) {
+    const [m, e] = x.toExponential(1).split('e');
+    const mant = m.replace(/\.0$/, '');
+    const sign = e.startsWith('-') ? '-' : '+';
+    return `${mant}e${sign}${e.replace(/^[+-]/, '').padStart(2, '0')}`;
+  }
+  return String(Number(x.toPrecision(2)));
+}
+
 /** Python's repr of a float: 4000 → "4000.0", 0.802 → "0.802". */
 export function pyFloat(x) {
   if (Number.isInteger(x)) return `${x}.0`;

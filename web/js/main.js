@@ -3,7 +3,7 @@
 import { loadEngine } from './engine.js';
 import { computeEngineResults, liveText, LIVE_QUANTITIES } from './live-values.js';
 import { SNIPPET_CHECKS } from './snippet-checks.js';
-import { setupLevelSwitch, setupPrint, setupTabs, setupThemeToggle, setupWalkthrough } from './controls.js';
+import { setupLevelSwitch, setupPrint, setupTabs, setupThemeToggle, setupWalkthrough } from './reading-controls.js';
 import { applyEmbed, embedTarget, postHeight } from './embed.js';
 import { keepScrollersFocusable } from './scroll-regions.js';
 import { setupContents, setupLevelMemory } from './reading-view.js';
@@ -11,15 +11,25 @@ import { setupContents, setupLevelMemory } from './reading-view.js';
 const UNAVAILABLE = '—';
 const UNAVAILABLE_TITLE = 'This number is computed by the lesson’s engine, which could not run in this browser.';
 
-const embedId = embedTarget();
-if (embedId) applyEmbed(embedId);
-setupThemeToggle(document.querySelector('[data-theme-toggle]'));
-setupLevelSwitch(document.querySelector('[data-level-switch]'));
-setupLevelMemory(document.querySelector('[data-level-switch]'));
-setupContents(document.querySelector('nav.toc'));
-setupTabs(document);
-setupWalkthrough(document);
-setupPrint();
+/** Runs one piece of page setup; a failure is reported and the page still starts (no URL, fragment or stored value may stop it). */
+function safely(what, setup) {
+  try {
+    return setup();
+  } catch (error) {
+    console.warn(`The page's ${what} could not be set up:`, error);
+    return undefined;
+  }
+}
+
+const embedId = safely('embed view', embedTarget);
+if (embedId) safely('embed view', () => applyEmbed(embedId));
+safely('theme switch', () => setupThemeToggle(document.querySelector('[data-theme-toggle]')));
+safely('level switch', () => setupLevelSwitch(document.querySelector('[data-level-switch]')));
+safely('level memory', () => setupLevelMemory(document.querySelector('[data-level-switch]')));
+safely('contents', () => setupContents(document.querySelector('nav.toc')));
+safely('snippet tabs', () => setupTabs(document));
+safely('walkthrough', () => setupWalkthrough(document));
+safely('print view', setupPrint);
 
 function showBanner(message) {
   const banner = document.querySelector('[data-engine-banner]');

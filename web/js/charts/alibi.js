@@ -1,36 +1,39 @@
 // Widget: ALiBi's per-head slopes and the causal bias matrix −slope·(i − j) for one head, beside
 // RoPE's long-term decay (the RoFormer bound) and ALiBi's attention multiplier e^(−slope·distance).
 
-import { rdbu } from './colormap.js';
+import { rdbu } from '../chart-kit/colormap.js';
 import { fixed, grouped, sciUnicode, significant } from '../format.js';
-import { numberControl } from './controls.js';
-import { drawCellHeatmap } from './heatmap-cells.js';
-import { NARROW_LEGEND, createPlotCanvas, drawAxes, drawLegend, drawLine, legendCorner, legendSpace, linearScale, logScale, logTicks, niceTicks, plotFrame } from './plot.js';
-import { createChartShell } from './shell.js';
-import { readUrlState, writeUrlState } from './url-state.js';
+import { createDeclaredControls } from '../chart-kit/chart-controls.js';
+import { drawCellHeatmap } from '../chart-kit/heatmap-cells.js';
+import { createPlotCanvas } from '../chart-kit/canvas.js';
+import { NARROW_LEGEND, drawAxes, drawLegend, drawLine, legendCorner, legendSpace, plotFrame } from '../chart-kit/plot.js';
+import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
+import { createChartShell } from '../chart-kit/shell.js';
 
-const DEFAULTS = { heads: 8, head: 1, length: 8, d: 128, base: 10000, distance: 256 };
+/** The chart's controls, their ranges and defaults (URL parameters alibi.heads, alibi.head, …). */
+export const CONTROLS = {
+  heads: { kind: 'number', label: 'heads', value: 8, min: 1, max: 64, slider: true },
+  head: { kind: 'number', label: 'head shown', value: 1, min: 1, max: 64 },
+  length: { kind: 'number', label: 'sequence length', value: 8, min: 2, max: 24 },
+  d: { kind: 'number', label: 'RoPE d', value: 128, min: 2, max: 512, step: 2, even: true },
+  base: { kind: 'number', label: 'RoPE base', value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 },
+  distance: { kind: 'number', label: 'max distance', value: 256, min: 8, max: 4096 },
+};
 
 /** ALiBi slopes and bias beside RoPE's decay. */
 export function createAlibiChart(slot, engine) {
-  const state = readUrlState('alibi', DEFAULTS);
   let slopes = null;
   let bias = null;
   let decay = null;
+  let decayInputs = '';
   const shell = createChartShell(slot, 'alibi', {
     exports: {
       getCanvases: () => [top.canvas, bottom.canvas],
       getCsv: () => ({ header: ['distance', 'rope_decay_bound', 'rope_decay_relative', ...Array.from(slopes, (_, h) => `alibi_bias_head${h + 1}`)], rows: decayRows() }),
     },
   });
-  const controls = {
-    heads: numberControl({ name: 'heads', label: 'heads', value: state.heads, min: 1, max: 64, slider: true, onChange: (v) => update({ heads: v }) }),
-    head: numberControl({ name: 'head', label: 'head shown', value: state.head, min: 1, max: 64, onChange: (v) => update({ head: v }) }),
-    length: numberControl({ name: 'length', label: 'sequence length', value: state.length, min: 2, max: 24, onChange: (v) => update({ length: v }) }),
-    d: numberControl({ name: 'd', label: 'RoPE d', value: state.d, min: 2, max: 512, step: 2, even: true, onChange: (v) => update({ d: v }) }),
-    base: numberControl({ name: 'base', label: 'RoPE base', value: state.base, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1, onChange: (v) => update({ base: v }) }),
-    distance: numberControl({ name: 'distance', label: 'max distance', value: state.distance, min: 8, max: 4096, onChange: (v) => update({ distance: v }) }),
-  };
+  const { state, controls, writeUrl } = createDeclaredControls({ id: 'alibi', declarations: CONTROLS, shell, onChange: update });
+
   shell.controls.append(...Object.values(controls).map((c) => c.element));
 
   function decayRows() {
@@ -94,13 +97,15 @@ export function createAlibiChart(slot, engine) {
     Object.assign(state, patch);
     if (state.head > state.heads) {
       state.head = state.heads;
-      controls.head.input.value = String(state.head);
-      controls.head.element.querySelector('.chart-message').textContent = `There are only ${grouped(state.heads)} heads; showing head ${grouped(state.heads)}.`;
+      controls.head.constrain(state.head, `There are only ${grouped(state.heads)} heads; showing head ${grouped(state.heads)}.`);
     }
-    writeUrlState('alibi', state, DEFAULTS);
+    writeUrl(state);
     slopes = engine.alibiSlopes(state.heads);
     bias = engine.alibiBias(slopes[state.head - 1], state.length);
-    decay = engine.ropeDecayCurve(state.d, state.base, state.distance);
+    // The RoFormer bound costs d × distance (the most expensive call here): only when its inputs change.
+    const decayKey = `${state.d}|${state.base}|${state.distance}`;
+    if (decayKey !== decayInputs) decay = engine.ropeDecayCurve(state.d, state.base, state.distance);
+    decayInputs = decayKey;
     top.redraw();
     bottom.redraw();
     const slope = slopes[state.head - 1];

@@ -2,15 +2,14 @@
 // per position scheme, with the causal mask on or off. Without positions the reversed
 // sentence's matrix is the original with rows and columns reversed; any scheme breaks that.
 
-import { blues } from './colormap.js';
+import { blues } from '../chart-kit/colormap.js';
 import { fixed, sciUnicode } from '../format.js';
-import { checkboxControl, selectControl, textControl } from './controls.js';
-import { drawCellHeatmap } from './heatmap-cells.js';
-import { createPlotCanvas, drawColorBar } from './plot.js';
-import { createChartShell } from './shell.js';
-import { readUrlState, writeUrlState } from './url-state.js';
+import { createDeclaredControls } from '../chart-kit/chart-controls.js';
+import { drawCellHeatmap } from '../chart-kit/heatmap-cells.js';
+import { createPlotCanvas } from '../chart-kit/canvas.js';
+import { drawColorBar } from '../chart-kit/plot.js';
+import { createChartShell } from '../chart-kit/shell.js';
 
-const DEFAULTS = { sentence: 'dog bites man', scheme: 'none', causal: false };
 const MAX_WORDS = 12;
 const SCHEMES = [
   { value: 'none', label: 'no positions' },
@@ -18,10 +17,17 @@ const SCHEMES = [
   { value: 'rope', label: 'RoPE' },
 ];
 
+/** The chart's controls, their ranges and defaults (URL parameters attention-weights.sentence, .scheme, .causal; formerly weights.*). */
+export const CONTROLS = {
+  sentence: { kind: 'text', label: 'Sentence', value: 'dog bites man', maxLength: 120 },
+  scheme: { kind: 'select', label: 'Positions', value: 'none', options: SCHEMES },
+  causal: { kind: 'checkbox', label: 'causal mask', value: false },
+};
+/** Earlier URL prefixes, still read so old links keep working. */
+export const URL_ALIASES = ['weights'];
+
 /** Attention weights of a sentence and its reverse, side by side. */
 export function createAttentionWeightsChart(slot, engine) {
-  const state = readUrlState('weights', DEFAULTS);
-  if (!SCHEMES.some((s) => s.value === state.scheme)) state.scheme = DEFAULTS.scheme;
   let words = [];
   let forward = null;
   let reversed = null;
@@ -33,11 +39,7 @@ export function createAttentionWeightsChart(slot, engine) {
       getCsv: () => ({ header: ['matrix', 'query', 'key', 'weight'], rows: csvRows() }),
     },
   });
-  const controls = {
-    sentence: textControl({ name: 'sentence', label: 'Sentence', value: state.sentence, maxLength: 120, onChange: (v) => update({ sentence: v }) }),
-    scheme: selectControl({ name: 'scheme', label: 'Positions', value: state.scheme, options: SCHEMES, onChange: (v) => update({ scheme: v }) }),
-    causal: checkboxControl({ name: 'causal', label: 'causal mask', value: state.causal, onChange: (v) => update({ causal: v }) }),
-  };
+  const { state, controls, writeUrl } = createDeclaredControls({ id: 'attention-weights', aliases: URL_ALIASES, declarations: CONTROLS, shell, onChange: update });
   shell.controls.append(controls.sentence.element, controls.scheme.element, controls.causal.element);
 
   function csvRows() {
@@ -82,7 +84,7 @@ export function createAttentionWeightsChart(slot, engine) {
 
   function update(patch = {}) {
     Object.assign(state, patch);
-    writeUrlState('weights', state, DEFAULTS);
+    writeUrl(state);
     words = state.sentence.trim().split(/\s+/).filter(Boolean);
     forward = reversed = null;
     error = '';

@@ -3,19 +3,37 @@
 // band of angles seen in training; and every pair's wavelength per method against the trained length.
 
 import { fixed, grouped, significant } from '../format.js';
-import { numberControl } from './controls.js';
-import { NARROW_LEGEND, createPlotCanvas, drawAxes, drawLegend, drawLine, legendCorner, legendSpace, linearScale, logScale, logTicks, niceTicks, plotFrame } from './plot.js';
-import { createChartShell } from './shell.js';
-import { readUrlState, writeUrlState } from './url-state.js';
+import { createDeclaredControls } from '../chart-kit/chart-controls.js';
+import { createPlotCanvas } from '../chart-kit/canvas.js';
+import { NARROW_LEGEND, drawAxes, drawLegend, drawLine, legendCorner, legendSpace, plotFrame } from '../chart-kit/plot.js';
+import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
+import { createChartShell } from '../chart-kit/shell.js';
 
-const DEFAULTS = { trained: 4096, target: 32768, d: 128, base: 10000 };
+/** The chart's controls, their ranges and defaults (URL parameters context-extension.trained, .target, .d, .base; formerly extension.*). */
+export const CONTROLS = {
+  trained: { kind: 'number', label: 'trained length', value: 4096, min: 16, max: 1048576 },
+  target: { kind: 'number', label: 'target length', value: 32768, min: 16, max: 2097152 },
+  d: { kind: 'number', label: 'head width d', value: 128, min: 4, max: 512, step: 2, even: true },
+  base: { kind: 'number', label: 'base', value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 },
+};
+/** Earlier URL prefixes, still read so old links keep working. */
+export const URL_ALIASES = ['extension'];
 const METHODS = [
   { key: 'raw', label: 'raw positions (extended)', color: (c) => c.red, dash: [] },
   { key: 'pi', label: 'position interpolation', color: (c) => c.blue, dash: [] },
   { key: 'ntk', label: 'NTK-aware base', color: (c) => c.black, dash: [6, 4] },
-  { key: 'yarn', label: 'YaRN', color: (c) => c.cycle[2], dash: [] },
-  { key: 'dynamic', label: 'dynamic NTK', color: (c) => c.cycle[4], dash: [2, 3] },
+  { key: 'yarn', label: 'YaRN', color: (c) => c.cycle[2], dash: [], added: true },
+  { key: 'dynamic', label: 'dynamic NTK', color: (c) => c.cycle[4], dash: [2, 3], added: true },
 ];
+
+/** Calls draw(method, row) for the methods beyond the lesson first (wide, faint, underneath), then the lesson's three on top. */
+function drawMethods(ctx, draw) {
+  ctx.save();
+  ctx.globalAlpha = 0.45;
+  METHODS.forEach((m, r) => m.added && draw(m, r));
+  ctx.restore();
+  METHODS.forEach((m, r) => !m.added && draw(m, r));
+}
 
 /** The positions the curves sample: the lesson's step of 64, coarser past 256K. */
 export function extensionPositions(target) {
@@ -26,7 +44,6 @@ export function extensionPositions(target) {
 
 /** Context extension: angle curves and pair wavelengths. */
 export function createContextExtensionChart(slot, engine) {
-  const state = readUrlState('extension', DEFAULTS);
   let curves = null;
   let positions = null;
   let wavelengths = null; // 5 rows of d/2
@@ -36,12 +53,7 @@ export function createContextExtensionChart(slot, engine) {
       getCsv: () => ({ header: ['position', ...METHODS.map((m) => `${m.key} angle`)], rows: curveRows() }),
     },
   });
-  const controls = {
-    trained: numberControl({ name: 'trained', label: 'trained length', value: state.trained, min: 16, max: 1048576, onChange: (v) => update({ trained: v }) }),
-    target: numberControl({ name: 'target', label: 'target length', value: state.target, min: 16, max: 2097152, onChange: (v) => update({ target: v }) }),
-    d: numberControl({ name: 'd', label: 'head width d', value: state.d, min: 4, max: 512, step: 2, even: true, onChange: (v) => update({ d: v }) }),
-    base: numberControl({ name: 'base', label: 'base', value: state.base, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1, onChange: (v) => update({ base: v }) }),
-  };
+  const { state, controls, writeUrl } = createDeclaredControls({ id: 'context-extension', aliases: URL_ALIASES, declarations: CONTROLS, shell, onChange: update });
   shell.controls.append(...Object.values(controls).map((c) => c.element));
   const note = document.createElement('p');
   note.className = 'chart-note';
@@ -68,7 +80,9 @@ export function createContextExtensionChart(slot, engine) {
       ctx.fillRect(frame.x, y(curves.trainedMax), frame.w, y(0) - y(curves.trainedMax));
       ctx.restore();
       drawAxes(ctx, frame, colors, { x, y, xTicks: niceTicks(0, state.target, 5), yTicks: niceTicks(0, top, 5), xLabel: 'position', yLabel: 'angle of the slowest RoPE pair (rad)', title: 'Keeping long contexts inside the trained range' });
-      METHODS.forEach((m, r) => drawLine(ctx, frame, x, y, positions, curves.angles.data.subarray(r * n, (r + 1) * n), { color: m.color(colors), dash: m.dash, width: 1.6 }));
+      // The methods beyond the lesson go underneath: on the slowest pair YaRN coincides with
+      // interpolation, and the lesson's three lines must stay readable on top.
+      drawMethods(ctx, (m, r) => drawLine(ctx, frame, x, y, positions, curves.angles.data.subarray(r * n, (r + 1) * n), { color: m.color(colors), dash: m.dash, width: m.added ? 4 : 1.6 }));
       drawLegend(ctx, frame, colors, legend, legendCorner(width, 'tl'));
     },
   });
@@ -87,14 +101,18 @@ export function createContextExtensionChart(slot, engine) {
       const y = logScale(1, hi * 2, frame.y + frame.h, frame.y);
       drawAxes(ctx, frame, colors, { x, y, xTicks: niceTicks(0, pairs - 1, 6), yTicks: logTicks(1, hi * 2), xLabel: 'pair i (0 turns fastest)', yLabel: 'wavelength 2π/θᵢ (positions)', title: 'Which pairs each method slows' });
       const xs = Array.from({ length: pairs }, (_, i) => i);
-      for (const [value, label] of [[state.trained, 'trained length'], [state.target, 'target length']]) {
+      const marks = state.target === state.trained ? [[state.trained, 'trained = target length']] : [[state.trained, 'trained length'], [state.target, 'target length']];
+      // Two labels closer than a line of text apart go to opposite sides, so neither prints over the other.
+      const apart = marks.length < 2 || Math.abs(y(state.trained) - y(state.target)) >= 14;
+      marks.forEach(([value, label], k) => {
         drawLine(ctx, frame, x, y, [-0.5, pairs - 0.5], [value, value], { color: colors.grey, width: 1, dash: [4, 3] });
         ctx.fillStyle = colors.muted;
-        ctx.textAlign = 'left';
+        const right = !apart && k === 1;
+        ctx.textAlign = right ? 'right' : 'left';
         ctx.textBaseline = 'bottom';
-        ctx.fillText(label, frame.x + 4, y(value) - 2);
-      }
-      METHODS.forEach((m, r) => drawLine(ctx, frame, x, y, xs, wavelengths[r], { color: m.color(colors), dash: m.dash, width: 1.6 }));
+        ctx.fillText(label, right ? frame.x + frame.w - 4 : frame.x + 4, y(value) - 2);
+      });
+      drawMethods(ctx, (m, r) => drawLine(ctx, frame, x, y, xs, wavelengths[r], { color: m.color(colors), dash: m.dash, width: m.added ? 4 : 1.6 }));
       drawLegend(ctx, frame, colors, legend, legendCorner(width, 'br'));
     },
   });
@@ -103,12 +121,10 @@ export function createContextExtensionChart(slot, engine) {
   function update(patch = {}) {
     Object.assign(state, patch);
     if (state.target < state.trained) {
-      controls.target.element.classList.add('has-message');
-      controls.target.element.querySelector('.chart-message').textContent = `The target must be at least the trained length; using ${grouped(state.trained)}.`;
       state.target = state.trained;
-      controls.target.input.value = String(state.target);
+      controls.target.constrain(state.target, `The target must be at least the trained length; using ${grouped(state.trained)}.`);
     }
-    writeUrlState('extension', state, DEFAULTS);
+    writeUrl(state);
     positions = extensionPositions(state.target);
     curves = engine.extensionCurves(positions, state.trained, state.target, state.d, state.base);
     const inv = engine.extensionInverseFrequencies(state.d, state.base, state.trained, state.target);

@@ -3,17 +3,23 @@
 // permutation of dimensions, drawn here; with it the scores agree to rounding, without it they do not.
 
 import { fixed, grouped, sciUnicode } from '../format.js';
-import { numberControl } from './controls.js';
-import { FONT, NARROW_LEGEND, createPlotCanvas, drawAxes, drawFitted, drawLegend, drawLine, fitText, legendCorner, legendSpace, linearScale, niceTicks, plotFrame } from './plot.js';
-import { createChartShell } from './shell.js';
-import { readUrlState, writeUrlState } from './url-state.js';
+import { createDeclaredControls } from '../chart-kit/chart-controls.js';
+import { FONT, createPlotCanvas } from '../chart-kit/canvas.js';
+import { NARROW_LEGEND, drawAxes, drawLegend, drawLine, legendCorner, legendSpace, plotFrame } from '../chart-kit/plot.js';
+import { linearScale, niceTicks } from '../chart-kit/scales.js';
+import { drawFitted, fitText } from '../chart-kit/text-fit.js';
+import { createChartShell } from '../chart-kit/shell.js';
 
-const DEFAULTS = { d: 16, start: 100, base: 10000 };
+/** The chart's controls, their ranges and defaults (URL parameters conventions.d, .start, .base). */
+export const CONTROLS = {
+  d: { kind: 'number', label: 'd', value: 16, min: 2, max: 64, step: 2, even: true, slider: true },
+  start: { kind: 'number', label: 'query position', value: 100, min: 0, max: 1e6 },
+  base: { kind: 'number', label: 'base', value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 },
+};
 const MAX_DISTANCE = 59;
 
 /** The two RoPE layouts and the permutation between them. */
 export function createConventionsChart(slot, engine) {
-  const state = readUrlState('conventions', DEFAULTS);
   let result = null;
   const shell = createChartShell(slot, 'conventions', {
     exports: {
@@ -21,11 +27,7 @@ export function createConventionsChart(slot, engine) {
       getCsv: () => ({ header: ['distance', 'interleaved', 'half_permuted', 'half_unpermuted'], rows: rows() }),
     },
   });
-  const controls = {
-    d: numberControl({ name: 'd', label: 'd', value: state.d, min: 2, max: 64, step: 2, even: true, slider: true, onChange: (v) => update({ d: v }) }),
-    start: numberControl({ name: 'start', label: 'query position', value: state.start, min: 0, max: 1e6, onChange: (v) => update({ start: v }) }),
-    base: numberControl({ name: 'base', label: 'base', value: state.base, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1, onChange: (v) => update({ base: v }) }),
-  };
+  const { state, controls, writeUrl } = createDeclaredControls({ id: 'conventions', declarations: CONTROLS, shell, onChange: update });
   shell.controls.append(...Object.values(controls).map((c) => c.element));
   const rows = () => Array.from(result.interleavedScores, (v, j) => [j, v, result.halfScores[j], result.unpermutedHalfScores[j]]);
 
@@ -109,7 +111,7 @@ export function createConventionsChart(slot, engine) {
 
   function update(patch = {}) {
     Object.assign(state, patch);
-    writeUrlState('conventions', state, DEFAULTS);
+    writeUrl(state);
     const draws = engine.standardNormal('0', 2 * state.d);
     result = engine.compareRopeConventions(draws.subarray(0, state.d), draws.subarray(state.d), state.start, MAX_DISTANCE, state.base);
     diagram.redraw();

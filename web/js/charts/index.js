@@ -2,17 +2,18 @@
 // (figure.chart-slot[data-chart]) under root and mounts its chart when it scrolls into view.
 // window.positionalCharts.mountAll() (or ?charts=eager) mounts every pending chart at once.
 
-import { createAlibiChart } from './alibi.js';
-import { createAttentionWeightsChart } from './attention-weights.js';
-import { createContextExtensionChart } from './context-extension.js';
-import { createModelCardChart } from './model-card.js';
-import { createConventionsChart } from './conventions.js';
-import { createOrderBlindnessChart } from './order-blindness.js';
-import { createPrecisionChart } from './precision.js';
-import { createRopeClockChart } from './rope-clock.js';
-import { createRopeFrequenciesChart } from './rope-frequencies.js';
-import { createRopeRelativeChart } from './rope-relative.js';
-import { createSinusoidalHeatmapChart } from './sinusoidal-heatmap.js';
+import { createAlibiChart, CONTROLS as AlibiControls } from './alibi.js';
+import { createAttentionWeightsChart, CONTROLS as AttentionWeightsControls, URL_ALIASES as AttentionWeightsAliases } from './attention-weights.js';
+import { createContextExtensionChart, CONTROLS as ContextExtensionControls, URL_ALIASES as ContextExtensionAliases } from './context-extension.js';
+import { createModelCardChart, CONTROLS as ModelCardControls, URL_ALIASES as ModelCardAliases } from './model-card.js';
+import { createConventionsChart, CONTROLS as ConventionsControls } from './conventions.js';
+import { createOrderBlindnessChart, CONTROLS as OrderBlindnessControls, URL_ALIASES as OrderBlindnessAliases } from './order-blindness.js';
+import { createPrecisionChart, CONTROLS as PrecisionControls } from './precision.js';
+import { createRopeClockChart, CONTROLS as RopeClockControls, URL_ALIASES as RopeClockAliases } from './rope-clock.js';
+import { createRopeFrequenciesChart, CONTROLS as RopeFrequenciesControls, URL_ALIASES as RopeFrequenciesAliases } from './rope-frequencies.js';
+import { createRopeRelativeChart, CONTROLS as RopeRelativeControls, URL_ALIASES as RopeRelativeAliases } from './rope-relative.js';
+import { failureText } from '../chart-kit/shell.js';
+import { createSinusoidalHeatmapChart, CONTROLS as SinusoidalHeatmapControls, URL_ALIASES as SinusoidalHeatmapAliases } from './sinusoidal-heatmap.js';
 
 /** Chart id (the slot's data-chart) → factory(slot, engine) → { update(state), destroy() }. */
 export const CHARTS = {
@@ -29,6 +30,25 @@ export const CHARTS = {
   'model-card': createModelCardChart,
 };
 
+/**
+ * Chart id → its declared URL state: { controls (key → kind, label, default value, range), aliases
+ * (older URL prefixes still read) }. The URL parameters are `<id>.<key>`; the README's table and the
+ * browser suites' URL sweep are generated from this.
+ */
+export const CHART_CONTROLS = {
+  alibi: { controls: AlibiControls, aliases: [] },
+  'attention-weights': { controls: AttentionWeightsControls, aliases: AttentionWeightsAliases },
+  'context-extension': { controls: ContextExtensionControls, aliases: ContextExtensionAliases },
+  'model-card': { controls: ModelCardControls, aliases: ModelCardAliases },
+  conventions: { controls: ConventionsControls, aliases: [] },
+  'order-blindness': { controls: OrderBlindnessControls, aliases: OrderBlindnessAliases },
+  precision: { controls: PrecisionControls, aliases: [] },
+  'rope-clock': { controls: RopeClockControls, aliases: RopeClockAliases },
+  'rope-frequencies': { controls: RopeFrequenciesControls, aliases: RopeFrequenciesAliases },
+  'rope-relative': { controls: RopeRelativeControls, aliases: RopeRelativeAliases },
+  'sinusoidal-heatmap': { controls: SinusoidalHeatmapControls, aliases: SinusoidalHeatmapAliases },
+};
+
 function mountOne(slot, engine, mounted) {
   const id = slot.dataset.chart;
   if (mounted.has(id) || slot.dataset.chartState === 'mounted') return;
@@ -37,6 +57,12 @@ function mountOne(slot, engine, mounted) {
     slot.dataset.chartState = 'mounted';
   } catch (error) {
     slot.dataset.chartState = 'failed';
+    // Never a blank: the slot says what happened, as text; the rest of the page carries on.
+    const note = document.createElement('p');
+    note.className = 'chart-error';
+    note.setAttribute('role', 'alert');
+    note.textContent = failureText(error);
+    (slot.querySelector(':scope > .chart-mount') ?? slot).replaceChildren(note);
     console.warn(`The chart "${id}" could not be drawn:`, error);
   }
 }
@@ -66,6 +92,8 @@ export function mountCharts(engine, root = document, { eager = false } = {}) {
   }
   const api = {
     mounted,
+    /** Every chart's declared controls and URL aliases (CHART_CONTROLS). */
+    declarations: CHART_CONTROLS,
     /** Mounts every chart still waiting to scroll into view (used by tests and printing). */
     mountAll() {
       for (const slot of [...pending]) mountSlot(slot);

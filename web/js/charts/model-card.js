@@ -5,13 +5,25 @@
 
 import { grouped } from '../format.js';
 import { clip, errorHeading, errorSummary, formatPairValue, modelCardSummary, noLengthMessage, pairRanges, shortDescription, summaryHeading, tokens } from './model-card-text.js';
-import { buttonControl, numberControl, selectControl } from './controls.js';
-import { createPlotCanvas, drawAxes, drawLegend, drawLine, FONT, linearScale, logScale, logTicks, niceTicks, plotFrame } from './plot.js';
-import { createChartShell } from './shell.js';
-import { readUrlState, writeUrlState } from './url-state.js';
+import { buttonControl, numberControl, selectControl } from '../chart-kit/controls.js';
+import { FONT, createPlotCanvas } from '../chart-kit/canvas.js';
+import { drawAxes, drawLegend, drawLine, plotFrame } from '../chart-kit/plot.js';
+import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
+import { createChartShell } from '../chart-kit/shell.js';
+import { declaredDefaults } from '../chart-kit/chart-controls.js';
+import { readUrlParams, writeUrlState } from '../chart-kit/url-state.js';
 
-const DEFAULTS = { preset: 'llama-3.1-8b', prompt: 32768 };
 const MAX_PROMPT = 1073741824; // the reader's cap on any length (kMaxConfigPositions)
+
+/** The chart's URL state, its ranges and defaults (URL parameters model-card.preset, .prompt; formerly card.*). */
+export const CONTROLS = {
+  // The options are the presets in model-presets.js, loaded on demand; an unknown id shows the pasted-config view.
+  preset: { kind: 'select', label: 'model (preset)', value: 'llama-3.1-8b' },
+  prompt: { kind: 'number', label: 'prompt length (tokens)', value: 32768, min: 1, max: MAX_PROMPT },
+};
+/** Earlier URL prefixes, still read so old links keep working. */
+export const URL_ALIASES = ['card'];
+const DEFAULTS = declaredDefaults(CONTROLS);
 const DEBOUNCE_MS = 300;
 const CUSTOM = 'custom';
 const MAX_ERROR_TEXT = 400;
@@ -179,8 +191,8 @@ function drawPositions(ctx, width, height, colors, r) {
 
 /** The "Read your model's card" widget in `slot`, analysed by `engine.readModelConfig`. */
 export function createModelCardChart(slot, engine) {
-  const state = readUrlState('card', DEFAULTS);
-  if (!Number.isInteger(state.prompt) || state.prompt < 1 || state.prompt > MAX_PROMPT) state.prompt = DEFAULTS.prompt;
+  const fromUrl = readUrlParams('model-card', DEFAULTS, URL_ALIASES);
+  const state = { preset: fromUrl.preset ?? DEFAULTS.preset, prompt: DEFAULTS.prompt };
   let presets = null;
   let report = null;
   let reportName = '';
@@ -205,17 +217,18 @@ export function createModelCardChart(slot, engine) {
     options: [{ value: CUSTOM, label: 'Loading presets…' }],
     onChange: (value) => choosePreset(value),
   });
+  const { kind: _number, ...promptRules } = CONTROLS.prompt;
   const promptControl = numberControl({
+    ...promptRules,
     name: 'prompt',
-    label: 'prompt length (tokens)',
-    value: state.prompt,
-    min: 1,
-    max: MAX_PROMPT,
+    value: fromUrl.prompt ?? DEFAULTS.prompt,
+    fallback: DEFAULTS.prompt,
     onChange: (value) => {
       state.prompt = value;
       analyse();
     },
   });
+  state.prompt = promptControl.get();
   const analyseButton = buttonControl({ name: 'analyse', label: 'Analyse', onClick: () => analyse() });
 
   // The config text: a labelled textarea, with the reader's error beside it (text only).
@@ -304,7 +317,7 @@ export function createModelCardChart(slot, engine) {
     if (batching || destroyed) return;
     analyses++;
     shell.root.dataset.analyses = String(analyses);
-    writeUrlState('card', { preset: state.preset === CUSTOM ? undefined : state.preset, prompt: state.prompt }, DEFAULTS);
+    writeUrlState('model-card', { preset: state.preset === CUSTOM ? undefined : state.preset, prompt: state.prompt }, DEFAULTS, URL_ALIASES);
     let r;
     try {
       r = engine.readModelConfig(textarea.value, state.prompt);

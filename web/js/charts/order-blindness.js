@@ -1,13 +1,22 @@
 // Figure 1, live: cosine similarity of the pooled attention outputs of two typed sentences,
 // with no positions, sinusoidal codes, RoPE, and a causal mask only (engine.orderSimilarities).
 
-import { buttonControl, textControl } from './controls.js';
+import { createDeclaredControls } from '../chart-kit/chart-controls.js';
+import { buttonControl } from '../chart-kit/controls.js';
 import { fixed } from '../format.js';
-import { FONT, createPlotCanvas, drawAxes, drawFitted, fitText, linearScale, niceTicks, plotFrame, titleSpace } from './plot.js';
-import { createChartShell } from './shell.js';
-import { readUrlState, writeUrlState } from './url-state.js';
+import { FONT, createPlotCanvas } from '../chart-kit/canvas.js';
+import { drawAxes, plotFrame } from '../chart-kit/plot.js';
+import { linearScale, niceTicks } from '../chart-kit/scales.js';
+import { drawFitted, fitText, titleSpace } from '../chart-kit/text-fit.js';
+import { createChartShell } from '../chart-kit/shell.js';
 
-const DEFAULTS = { a: 'dog bites man', b: 'man bites dog' };
+/** The chart's controls, their ranges and defaults (URL parameters order-blindness.a, .b; formerly order.*). */
+export const CONTROLS = {
+  a: { kind: 'text', label: 'Sentence A', value: 'dog bites man', maxLength: 120 },
+  b: { kind: 'text', label: 'Sentence B', value: 'man bites dog', maxLength: 120 },
+};
+/** Earlier URL prefixes, still read so old links keep working. */
+export const URL_ALIASES = ['order'];
 const BARS = [
   { key: 'none', label: 'no positions' },
   { key: 'sinusoidal', label: 'sinusoidal' },
@@ -17,7 +26,6 @@ const BARS = [
 
 /** The lesson's order-blindness bars for the sentences in the two text fields. */
 export function createOrderBlindnessChart(slot, engine) {
-  const state = readUrlState('order', DEFAULTS);
   let sims = null;
   let error = '';
   const shell = createChartShell(slot, 'order-blindness', {
@@ -26,8 +34,8 @@ export function createOrderBlindnessChart(slot, engine) {
       getCsv: () => ({ header: ['scheme', 'cosine'], rows: sims ? BARS.map((b) => [b.label, sims[b.key]]) : [] }),
     },
   });
-  const fieldA = textControl({ name: 'a', label: 'Sentence A', value: state.a, onChange: (v) => update({ a: v }) });
-  const fieldB = textControl({ name: 'b', label: 'Sentence B', value: state.b, onChange: (v) => update({ b: v }) });
+  const { state, controls, writeUrl } = createDeclaredControls({ id: 'order-blindness', aliases: URL_ALIASES, declarations: CONTROLS, shell, onChange: update });
+  const { a: fieldA, b: fieldB } = controls;
   const swap = buttonControl({ name: 'reverse', label: 'B = A reversed', onClick: () => fieldB.set(state.a.trim().split(/\s+/).reverse().join(' ')) });
   shell.controls.append(fieldA.element, fieldB.element, swap.element);
 
@@ -91,7 +99,7 @@ export function createOrderBlindnessChart(slot, engine) {
 
   function update(patch = {}) {
     Object.assign(state, patch);
-    writeUrlState('order', state, DEFAULTS);
+    writeUrl(state);
     const a = state.a.trim();
     const b = state.b.trim();
     error = '';
@@ -121,7 +129,7 @@ export function createOrderBlindnessChart(slot, engine) {
     }
   }
   update();
-  return { update, destroy: () => { plot.destroy(); shell.destroy(); }, get state() { return { ...state }; }, get values() { return sims; } };
+  return { update, controls, destroy: () => { plot.destroy(); shell.destroy(); }, get state() { return { ...state }; }, get values() { return sims; } };
 }
 
 function truncate(text, n = 28) {

@@ -3,13 +3,21 @@
 // is only known to ~0.06 rad. Errors per pair and position from engine.float32AngleErrors.
 
 import { grouped, sciUnicode, significant, trueMinus } from '../format.js';
-import { numberControl, textControl } from './controls.js';
-import { NARROW_LEGEND, createPlotCanvas, drawAxes, drawLegend, drawLine, formatG2, legendCorner, legendSpace, logScale, logTicks, plotFrame } from './plot.js';
+import { createDeclaredControls } from '../chart-kit/chart-controls.js';
+import { formatG2 } from '../format.js';
+import { createPlotCanvas } from '../chart-kit/canvas.js';
+import { NARROW_LEGEND, drawAxes, drawLegend, drawLine, legendCorner, legendSpace, plotFrame } from '../chart-kit/plot.js';
+import { logScale, logTicks } from '../chart-kit/scales.js';
 import { parsePairs } from './rope-frequencies.js';
-import { createChartShell } from './shell.js';
-import { readUrlState, writeUrlState } from './url-state.js';
+import { createChartShell } from '../chart-kit/shell.js';
 
-const DEFAULTS = { max: 1048576, d: 128, base: 10000, pairs: '1,16,32,63' };
+/** The chart's controls, their ranges and defaults (URL parameters precision.max, .d, .base, .pairs). */
+export const CONTROLS = {
+  max: { kind: 'number', label: 'largest position', value: 1048576, min: 1024, max: 16777216 },
+  d: { kind: 'number', label: 'd', value: 128, min: 2, max: 512, step: 2, even: true },
+  base: { kind: 'number', label: 'base', value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 },
+  pairs: { kind: 'text', label: 'pairs (comma-separated)', value: '1,16,32,63', maxLength: 60 },
+};
 const SAMPLES = 240;
 const FLOOR = 1e-10; // exact results (error 0) are drawn at this floor of the log axis
 
@@ -22,7 +30,6 @@ export function precisionPositions(max) {
 
 /** float32 vs float64 RoPE rotation errors. */
 export function createPrecisionChart(slot, engine) {
-  const state = readUrlState('precision', DEFAULTS);
   let positions = null;
   let pairs = [];
   let errors = null;
@@ -32,12 +39,7 @@ export function createPrecisionChart(slot, engine) {
       getCsv: () => ({ header: ['position', ...pairs.flatMap((p) => [`pair${p}_angle_error`, `pair${p}_rotation_error`])], rows: rows() }),
     },
   });
-  const controls = {
-    max: numberControl({ name: 'max', label: 'largest position', value: state.max, min: 1024, max: 16777216, onChange: (v) => update({ max: v }) }),
-    d: numberControl({ name: 'd', label: 'd', value: state.d, min: 2, max: 512, step: 2, even: true, onChange: (v) => update({ d: v }) }),
-    base: numberControl({ name: 'base', label: 'base', value: state.base, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1, onChange: (v) => update({ base: v }) }),
-    pairs: textControl({ name: 'pairs', label: 'pairs (comma-separated)', value: state.pairs, maxLength: 60, onChange: (v) => update({ pairs: v }) }),
-  };
+  const { state, controls, writeUrl } = createDeclaredControls({ id: 'precision', declarations: CONTROLS, shell, onChange: update });
   shell.controls.append(...Object.values(controls).map((c) => c.element));
   const n = () => positions.length;
   const rows = () => Array.from(positions, (m, j) => [m, ...pairs.flatMap((_, r) => [errors.angleError.data[r * n() + j], errors.rotationError.data[r * n() + j]])]);
@@ -62,7 +64,7 @@ export function createPrecisionChart(slot, engine) {
 
   function update(patch = {}) {
     Object.assign(state, patch);
-    writeUrlState('precision', state, DEFAULTS);
+    writeUrl(state);
     const parsed = parsePairs(state.pairs, state.d / 2 - 1);
     controls.pairs.note(parsed.dropped.length ? `Ignored ${parsed.dropped.join(', ')}: pairs are whole numbers from 0 to ${state.d / 2 - 1}, at most 6.` : parsed.pairs.length ? '' : 'Pick at least one pair.');
     pairs = parsed.pairs;

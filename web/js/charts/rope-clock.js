@@ -3,19 +3,25 @@
 // Drag a hand, turn the selected hand with the arrow keys (the clock is focusable), or type m
 // and n; presets replay the lesson's (3, 7), (103, 107) and (3, 8).
 
-import { buttonControl, numberControl } from './controls.js';
+import { createDeclaredControls } from '../chart-kit/chart-controls.js';
+import { buttonControl } from '../chart-kit/controls.js';
 import { decimal, fixed, significant } from '../format.js';
-import { FONT, createPlotCanvas } from './plot.js';
-import { createChartShell } from './shell.js';
-import { readUrlState, writeUrlState } from './url-state.js';
+import { FONT, createPlotCanvas } from '../chart-kit/canvas.js';
+import { createChartShell } from '../chart-kit/shell.js';
 
-const DEFAULTS = { m: 3, n: 7, theta: 1 };
+/** The chart's controls, their ranges and defaults (URL parameters rope-clock.m, .n, .theta; formerly clock.*). */
+export const CONTROLS = {
+  m: { kind: 'number', label: 'query position m', value: 3, min: -100000, max: 100000, step: 1, integer: false },
+  n: { kind: 'number', label: 'key position n', value: 7, min: -100000, max: 100000, step: 1, integer: false },
+  theta: { kind: 'number', label: 'θ (rad per position)', value: 1, min: 0.0001, max: 10, step: 'any', integer: false, above: 0 },
+};
+/** Earlier URL prefixes, still read so old links keep working. */
+export const URL_ALIASES = ['clock'];
 const fmt = (v, digits = 3) => fixed(v, digits);
 const HANDS = { m: 'query hand q', n: 'key hand k' };
 
 /** The RoPE clock. */
 export function createRopeClockChart(slot, engine) {
-  const state = readUrlState('clock', DEFAULTS);
   let clock = null;
   let geometry = null;
   let selected = 'm'; // the hand the arrow keys turn: 'm' (q) or 'n' (k)
@@ -26,11 +32,7 @@ export function createRopeClockChart(slot, engine) {
       getCsv: () => ({ header: ['m', 'n', 'theta', 'q_x', 'q_y', 'k_x', 'k_y', 'angle_between', 'score', 'relative_score'], rows: [[state.m, state.n, state.theta, ...clock.qRotated, ...clock.kRotated, clock.angleBetween, clock.score, clock.relativeScore]] }),
     },
   });
-  const controls = {
-    m: numberControl({ name: 'm', label: 'query position m', value: state.m, min: -100000, max: 100000, step: 1, integer: false, onChange: (v) => update({ m: v }) }),
-    n: numberControl({ name: 'n', label: 'key position n', value: state.n, min: -100000, max: 100000, step: 1, integer: false, onChange: (v) => update({ n: v }) }),
-    theta: numberControl({ name: 'theta', label: 'θ (rad per position)', value: state.theta, min: 0.0001, max: 10, step: 'any', integer: false, above: 0, onChange: (v) => update({ theta: v }) }),
-  };
+  const { state, controls, writeUrl } = createDeclaredControls({ id: 'rope-clock', aliases: URL_ALIASES, declarations: CONTROLS, shell, onChange: update });
   const preset = (m, n) => buttonControl({ name: `preset-${m}-${n}`, label: `m = ${m}, n = ${n}`, onClick: () => { controls.m.set(m); controls.n.set(n); } });
   shell.controls.append(...Object.values(controls).map((c) => c.element), preset(3, 7).element, preset(103, 107).element, preset(3, 8).element);
 
@@ -205,7 +207,7 @@ export function createRopeClockChart(slot, engine) {
 
   function update(patch = {}) {
     Object.assign(state, patch);
-    writeUrlState('clock', state, DEFAULTS);
+    writeUrl(state);
     clock = engine.ropeClock([1, 0], [1, 0], state.m, state.n, state.theta);
     plot.redraw();
     syncSlider();

@@ -2,14 +2,24 @@
 // pairs wrap every few tokens, slow pairs barely turn. Pair picker, d and base controls.
 
 import { decimal, grouped, significant, trueMinus } from '../format.js';
-import { numberControl, textControl } from './controls.js';
-import { NARROW_LEGEND, createPlotCanvas, drawAxes, drawLegend, drawLine, formatG2, legendCorner, legendSpace, linearScale, plotFrame } from './plot.js';
-import { createChartShell } from './shell.js';
-import { readUrlState, writeUrlState } from './url-state.js';
+import { createDeclaredControls } from '../chart-kit/chart-controls.js';
+import { formatG2 } from '../format.js';
+import { createPlotCanvas } from '../chart-kit/canvas.js';
+import { NARROW_LEGEND, drawAxes, drawLegend, drawLine, legendCorner, legendSpace, plotFrame } from '../chart-kit/plot.js';
+import { linearScale } from '../chart-kit/scales.js';
+import { createChartShell } from '../chart-kit/shell.js';
 
-const DEFAULTS = { d: 64, base: 10000, pairs: '0,4,12,31' };
 const N = 200;
 const MAX_PAIRS = 6;
+
+/** The chart's controls, their ranges and defaults (URL parameters rope-frequencies.d, .base, .pairs; formerly freq.*). */
+export const CONTROLS = {
+  d: { kind: 'number', label: 'd', value: 64, min: 2, max: 512, step: 2, even: true },
+  base: { kind: 'number', label: 'base', value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 },
+  pairs: { kind: 'text', label: `pairs (up to ${MAX_PAIRS}, comma-separated)`, value: '0,4,12,31', maxLength: 60 },
+};
+/** Earlier URL prefixes, still read so old links keep working. */
+export const URL_ALIASES = ['freq'];
 
 /** Parses "0, 4, 12" into distinct whole pair indices within 0..last; says what it dropped. */
 export function parsePairs(text, last) {
@@ -26,7 +36,6 @@ export function parsePairs(text, last) {
 
 /** Pair angles over positions with a pair picker. */
 export function createRopeFrequenciesChart(slot, engine) {
-  const state = readUrlState('freq', DEFAULTS);
   let angles = null;
   let theta = null;
   let pairs = [];
@@ -34,11 +43,7 @@ export function createRopeFrequenciesChart(slot, engine) {
   const shell = createChartShell(slot, 'rope-frequencies', {
     exports: { getCanvases: () => [plot.canvas], getCsv: () => ({ header: ['position', ...pairs.map((p) => `pair ${p}`)], rows: rows() }) },
   });
-  const controls = {
-    d: numberControl({ name: 'd', label: 'd', value: state.d, min: 2, max: 512, step: 2, even: true, onChange: (v) => update({ d: v }) }),
-    base: numberControl({ name: 'base', label: 'base', value: state.base, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1, onChange: (v) => update({ base: v }) }),
-    pairs: textControl({ name: 'pairs', label: `pairs (up to ${MAX_PAIRS}, comma-separated)`, value: state.pairs, maxLength: 60, onChange: (v) => update({ pairs: v }) }),
-  };
+  const { state, controls, writeUrl } = createDeclaredControls({ id: 'rope-frequencies', aliases: URL_ALIASES, declarations: CONTROLS, shell, onChange: update });
   shell.controls.append(controls.d.element, controls.base.element, controls.pairs.element);
   const rows = () => Array.from({ length: N }, (_, j) => [j, ...pairs.map((_, r) => angles.data[r * N + j])]);
 
@@ -59,7 +64,7 @@ export function createRopeFrequenciesChart(slot, engine) {
 
   function update(patch = {}) {
     Object.assign(state, patch);
-    writeUrlState('freq', state, DEFAULTS);
+    writeUrl(state);
     const parsed = parsePairs(state.pairs, state.d / 2 - 1);
     controls.pairs.note(parsed.dropped.length ? `Ignored ${parsed.dropped.join(', ')}: pairs are whole numbers from 0 to ${state.d / 2 - 1}, at most ${MAX_PAIRS}.` : parsed.pairs.length ? '' : 'Pick at least one pair.');
     pairs = parsed.pairs;

@@ -3,18 +3,29 @@
 // default_rng(seed).standard_normal(d) drawn twice (seed 0 is the lesson's figure).
 
 import { fixed, grouped, sciUnicode, significant } from '../format.js';
-import { buttonControl, numberControl } from './controls.js';
-import { NARROW_LEGEND, createPlotCanvas, drawAxes, drawLegend, drawLine, legendCorner, legendSpace, linearScale, niceTicks, plotFrame } from './plot.js';
-import { createChartShell } from './shell.js';
-import { readUrlState, writeUrlState } from './url-state.js';
+import { createDeclaredControls } from '../chart-kit/chart-controls.js';
+import { buttonControl } from '../chart-kit/controls.js';
+import { createPlotCanvas } from '../chart-kit/canvas.js';
+import { NARROW_LEGEND, drawAxes, drawLegend, drawLine, legendCorner, legendSpace, plotFrame } from '../chart-kit/plot.js';
+import { linearScale, niceTicks } from '../chart-kit/scales.js';
+import { createChartShell } from '../chart-kit/shell.js';
 
-const DEFAULTS = { s0: 0, s1: 100, s2: 1000, d: 64, base: 10000, seed: 0 };
+/** The chart's controls, their ranges and defaults (URL parameters rope-relative.s0, .s1, .s2, .d, .base, .seed; formerly relative.*). */
+export const CONTROLS = {
+  s0: { kind: 'number', label: 'query start 1', value: 0, min: 0, max: 1e6 },
+  s1: { kind: 'number', label: 'query start 2', value: 100, min: 0, max: 1e6 },
+  s2: { kind: 'number', label: 'query start 3', value: 1000, min: 0, max: 1e6 },
+  d: { kind: 'number', label: 'd', value: 64, min: 2, max: 512, step: 2, even: true },
+  base: { kind: 'number', label: 'base', value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 },
+  seed: { kind: 'number', label: 'random q, k seed', value: 0, min: 0, max: 1e6 },
+};
+/** Earlier URL prefixes, still read so old links keep working. */
+export const URL_ALIASES = ['relative'];
 const MAX_DISTANCE = 59;
 const STYLES = [[], [7, 4], [2, 3]];
 
 /** Scores over distance for three starting positions, with a new-random-q,k button. */
 export function createRopeRelativeChart(slot, engine) {
-  const state = readUrlState('relative', DEFAULTS);
   let scores = null;
   let starts = [];
   const shell = createChartShell(slot, 'rope-relative', {
@@ -23,15 +34,8 @@ export function createRopeRelativeChart(slot, engine) {
       getCsv: () => ({ header: ['distance', ...starts.map((s) => `start ${s}`)], rows: csvRows() }),
     },
   });
-  const num = (name, label, max) => numberControl({ name, label, value: state[name], min: 0, max, slider: false, onChange: (v) => update({ [name]: v }) });
-  const controls = {
-    s0: num('s0', 'query start 1', 1e6),
-    s1: num('s1', 'query start 2', 1e6),
-    s2: num('s2', 'query start 3', 1e6),
-    d: numberControl({ name: 'd', label: 'd', value: state.d, min: 2, max: 512, step: 2, even: true, onChange: (v) => update({ d: v }) }),
-    base: numberControl({ name: 'base', label: 'base', value: state.base, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1, onChange: (v) => update({ base: v }) }),
-  };
-  const reroll = buttonControl({ name: 'new-qk', label: 'New random q, k', onClick: () => update({ seed: state.seed + 1 }) });
+  const { state, controls, writeUrl } = createDeclaredControls({ id: 'rope-relative', aliases: URL_ALIASES, declarations: CONTROLS, shell, onChange: update });
+  const reroll = buttonControl({ name: 'new-qk', label: 'New random q, k', onClick: () => controls.seed.set(state.seed < 1e6 ? state.seed + 1 : 0) });
   shell.controls.append(...Object.values(controls).map((c) => c.element), reroll.element);
 
   function csvRows() {
@@ -70,7 +74,7 @@ export function createRopeRelativeChart(slot, engine) {
 
   function update(patch = {}) {
     Object.assign(state, patch);
-    writeUrlState('relative', state, DEFAULTS);
+    writeUrl(state);
     const draws = engine.standardNormal(String(state.seed), 2 * state.d);
     const q = draws.subarray(0, state.d);
     const k = draws.subarray(state.d, 2 * state.d);

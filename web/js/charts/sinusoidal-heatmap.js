@@ -2,22 +2,29 @@
 // colour bar. Only the rows the plot can show (one per device pixel) come from the engine
 // (engine.sinusoidalEncodingRows), painted through ImageData with a colour lookup table; the
 // whole table (engine.sinusoidalEncoding) is computed only for the CSV and the Data view.
-// Control changes are coalesced to one recompute per animation frame while a slider is dragged.
+// Control changes are coalesced to one recompute per animation frame while a slider is dragged;
+// the engine is called only in compute() (state and plot size → rows), never while drawing.
 // Hover reads out position, dimension and the exact value of that cell.
 
 import { decimal, fixed, grouped, significant } from '../format.js';
-import { rdbu } from './colormap.js';
-import { numberControl } from './controls.js';
-import { createPlotCanvas, drawAxes, drawColorBar, linearScale, niceTicks, plotFrame } from './plot.js';
-import { createChartShell } from './shell.js';
-import { readUrlState, writeUrlState } from './url-state.js';
+import { rdbu } from '../chart-kit/colormap.js';
+import { createDeclaredControls } from '../chart-kit/chart-controls.js';
+import { createPlotCanvas } from '../chart-kit/canvas.js';
+import { drawAxes, drawColorBar, plotFrame } from '../chart-kit/plot.js';
+import { linearScale, niceTicks } from '../chart-kit/scales.js';
+import { createChartShell } from '../chart-kit/shell.js';
 
-const DEFAULTS = { n: 200, d: 64, base: 10000 };
+/** The chart's controls, their ranges and defaults (the URL parameters sinusoidal-heatmap.n, .d, .base; formerly heatmap.*). */
+export const CONTROLS = {
+  n: { kind: 'number', label: 'positions n', value: 200, min: 1, max: 4096, slider: true },
+  d: { kind: 'number', label: 'dimensions d', value: 64, min: 2, max: 512, step: 2, even: true, slider: true },
+  base: { kind: 'number', label: 'base', value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 },
+};
+export const URL_ALIASES = ['heatmap'];
 const LUT_MAX = rdbu.size - 1;
 
 /** The sinusoidal heatmap with n, d and base controls. */
 export function createSinusoidalHeatmapChart(slot, engine) {
-  const state = readUrlState('heatmap', DEFAULTS);
   let sample = null; // { key, positions, rows, cols, data }: the displayed rows of the table
   let image = null; // an offscreen canvas holding one pixel per displayed entry
   let imageData = null;
@@ -36,15 +43,13 @@ export function createSinusoidalHeatmapChart(slot, engine) {
       },
     },
   });
-  const controls = {
-    n: numberControl({ name: 'n', label: 'positions n', value: state.n, min: 1, max: 4096, slider: true, onChange: (v) => request({ n: v }) }),
-    d: numberControl({ name: 'd', label: 'dimensions d', value: state.d, min: 2, max: 512, step: 2, even: true, slider: true, onChange: (v) => request({ d: v }) }),
-    base: numberControl({ name: 'base', label: 'base', value: state.base, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1, onChange: (v) => request({ base: v }) }),
-  };
+  const { state, controls, writeUrl } = createDeclaredControls({ id: 'sinusoidal-heatmap', aliases: URL_ALIASES, declarations: CONTROLS, shell, onChange: request });
   shell.controls.append(controls.n.element, controls.d.element, controls.base.element);
   const readout = document.createElement('p');
   readout.className = 'chart-readout';
-  readout.textContent = 'Point at the heatmap to read a value.';
+  readout.textContent = 'Point at the heatmap, or focus it and use the arrow keys, to read a value.';
+  readout.setAttribute('aria-live', 'polite');
+  let cursor = null; // { row, col }: the cell the keyboard reads, outlined while the heatmap has focus
 
   const plot = createPlotCanvas(shell.plot, {
     label: 'Heatmap of sinusoidal position codes: rows are positions, columns are dimensions, colour is the value from −1 to +1',
@@ -54,7 +59,8 @@ export function createSinusoidalHeatmapChart(slot, engine) {
       frame = plotFrame(width, height, { left: 56, right: 74 });
       const x = linearScale(0, state.d, frame.x, frame.x + frame.w);
       const y = linearScale(0, state.n, frame.y, frame.y + frame.h);
-      refresh();
+      // A new plot size needs other rows: compute them at the next frame, drawing what is there now.
+      if (sample?.key !== sampleKey()) requestAnimationFrame(() => sample?.key !== sampleKey() && compute());
       if (image) {
         ctx.imageSmoothingEnabled = false;
         ctx.drawImage(image, frame.x, frame.y, frame.w, frame.h);
@@ -72,8 +78,19 @@ export function createSinusoidalHeatmapChart(slot, engine) {
         title: 'Sinusoidal position codes',
       });
       drawColorBar(ctx, colors, rdbu, -1, 1, { x: frame.x + frame.w + 12, y: frame.y, h: frame.h, label: 'value', ticks: [-1, -0.5, 0, 0.5, 1] });
+      if (cursor && document.activeElement === plot?.canvas) {
+        const cx = Math.min(x(cursor.col), frame.x + frame.w - 3);
+        const cy = Math.min(y(cursor.row), frame.y + frame.h - 3);
+        ctx.save();
+        ctx.lineWidth = 2;
+        ctx.strokeStyle = colors.fg;
+        ctx.strokeRect(cx - 1, cy - 1, Math.max(3, x(cursor.col + 1) - x(cursor.col)) + 2, Math.max(3, y(cursor.row + 1) - y(cursor.row)) + 2);
+        ctx.restore();
+      }
     },
   });
+  plot.canvas.tabIndex = 0;
+  plot.canvas.setAttribute('aria-label', `${plot.canvas.getAttribute('aria-label')}. Focus it and use the arrow keys (Page Up and Down: 10 positions; Home and End: first and last dimension) to read a cell.`);
   shell.plot.append(readout);
 
   plot.canvas.addEventListener('pointermove', (event) => {
@@ -84,10 +101,40 @@ export function createSinusoidalHeatmapChart(slot, engine) {
     const col = Math.floor(((px - frame.x) / frame.w) * state.d);
     const row = Math.floor(((py - frame.y) / frame.h) * state.n);
     if (col < 0 || row < 0 || col >= state.d || row >= state.n) return;
+    readCell(row, col);
+  });
+
+  /** Shows (and announces) the value of one cell. */
+  function readCell(row, col) {
     const value = cellValue(row, col);
     const kind = col % 2 === 0 ? 'sin' : 'cos';
     readout.textContent = `position ${grouped(row)}, dimension ${col} (${kind} of pair ${col >> 1}): ${fixed(value, 4)}`;
+  }
+
+  // The keyboard's way to the same readout: arrows move one cell, Page Up/Down ten positions.
+  const MOVES = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1], PageUp: [-10, 0], PageDown: [10, 0] };
+  plot.canvas.addEventListener('keydown', (event) => {
+    const move = MOVES[event.key];
+    if (!move && event.key !== 'Home' && event.key !== 'End') return;
+    event.preventDefault();
+    const at = cursor ?? { row: 0, col: 0 };
+    let row = at.row + (move?.[0] ?? 0);
+    let col = at.col + (move?.[1] ?? 0);
+    if (event.key === 'Home') col = 0;
+    if (event.key === 'End') col = state.d - 1;
+    row = Math.max(0, Math.min(state.n - 1, row));
+    col = Math.max(0, Math.min(state.d - 1, col));
+    cursor = { row, col };
+    readCell(row, col);
+    plot.redraw();
   });
+  plot.canvas.addEventListener('focus', () => {
+    cursor ??= { row: 0, col: 0 };
+    cursor = { row: Math.min(cursor.row, state.n - 1), col: Math.min(cursor.col, state.d - 1) };
+    readCell(cursor.row, cursor.col);
+    plot.redraw();
+  });
+  plot.canvas.addEventListener('blur', () => plot.redraw());
 
   /** The table's entry at (position, dimension), computed for that one row (not read off the sampled picture). */
   function cellValue(position, dimension) {
@@ -103,21 +150,26 @@ export function createSinusoidalHeatmapChart(slot, engine) {
     return { w: Math.max(1, Math.min(state.d, Math.round(box.w * ratio))), h: Math.max(1, Math.min(state.n, Math.round(box.h * ratio))) };
   }
 
-  // Recomputes the displayed rows and repaints when the state or the plot's size changed.
-  // Image row y shows position ⌊(y + ½)·n / h⌋, the nearest entry to the pixel's centre, so a
-  // 4,096 × 512 table asks the engine for only as many rows as the plot has device pixels.
-  function refresh() {
+  /** What the displayed rows depend on: the state and the picture's size. */
+  function sampleKey() {
     const { w, h } = imageSize();
-    const key = `${state.n}|${state.d}|${state.base}|${h}`;
+    return `${state.n}|${state.d}|${state.base}|${w}|${h}`;
+  }
+
+  // The computation: state and plot size → the displayed rows, painted into the offscreen image,
+  // then drawn. Image row y shows position ⌊(y + ½)·n / h⌋, the nearest entry to the pixel's
+  // centre, so a 4,096 × 512 table asks the engine for only as many rows as the plot has device pixels.
+  function compute() {
+    const { w, h } = imageSize();
+    const key = sampleKey();
     if (sample?.key !== key) {
       const positions = new Float64Array(h);
       for (let y = 0; y < h; y++) positions[y] = Math.floor(((y + 0.5) * state.n) / h);
       const rows = engine.sinusoidalEncodingRows(positions, state.d, state.base);
       sample = { key, positions, rows: rows.rows, cols: rows.cols, data: rows.data };
       paint(w, h);
-    } else if (!image || image.width !== w) {
-      paint(w, h);
     }
+    plot.redraw();
   }
 
   function paint(w, h) {
@@ -157,8 +209,8 @@ export function createSinusoidalHeatmapChart(slot, engine) {
     if (pending) cancelAnimationFrame(pending);
     pending = 0;
     Object.assign(state, patch);
-    writeUrlState('heatmap', state, DEFAULTS);
-    plot.redraw(); // draw() → refresh(): the engine call for the displayed rows, the paint
+    writeUrl(state);
+    compute();
     const slowest = (2 * Math.PI) / state.base ** (-(state.d - 2) / state.d);
     shell.describe(
       `Sinusoidal codes for ${grouped(state.n)} positions and ${grouped(state.d)} dimensions with base ${significant(state.base)}: ` +

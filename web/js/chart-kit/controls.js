@@ -1,5 +1,6 @@
 // Labelled native inputs for the charts: numbers (optionally with a slider), text, selects,
-// checkboxes and buttons. Number inputs clamp to their rules and say why beside the control.
+// checkboxes and buttons. Every value, typed, dragged or read from the URL, passes the same rules;
+// a value that had to change is clamped and the control says why beside itself.
 
 let uid = 0;
 const nextId = (name) => `chart-${name}-${++uid}`;
@@ -22,10 +23,12 @@ function field(labelText, input, extra = []) {
 /**
  * A number control. rules: { min, max, step, integer, even, above } — values outside are clamped
  * (odd → even, below min → min …) and `message` says why; `above` refuses values ≤ it and keeps
- * the previous value. slider: also show a range input (aria-labelled by the same label).
- * onChange(value) fires with accepted values. Returns { element, input, set(value), get(), message() }.
+ * the previous value. `value` is validated like any other (a URL may hand it in): `fallback` is
+ * kept when it is not a number. slider: also show a range input (aria-labelled by the same label).
+ * The accepted value is the one source of truth: the box, the slider and onChange(value) all follow it.
+ * Returns { element, input, range, get(), set(value), constrain(value, why), message() }.
  */
-export function numberControl({ name, label, value, min, max, step = 1, integer = true, even = false, above, slider = false, onChange }) {
+export function numberControl({ name, label, value, fallback = value, min, max, step = 1, integer = true, even = false, above, slider = false, onChange }) {
   const input = document.createElement('input');
   input.type = 'number';
   input.id = nextId(name);
@@ -34,7 +37,6 @@ export function numberControl({ name, label, value, min, max, step = 1, integer 
   if (min !== undefined) input.min = String(min);
   if (max !== undefined) input.max = String(max);
   input.step = String(step);
-  input.value = String(value);
   input.dataset.control = name;
   let range = null;
   if (slider) {
@@ -43,13 +45,12 @@ export function numberControl({ name, label, value, min, max, step = 1, integer 
     range.min = String(min);
     range.max = String(max);
     range.step = String(step);
-    range.value = String(value);
     range.dataset.control = `${name}-slider`;
     range.className = 'chart-slider';
   }
   const { wrap, message } = field(label, input, range ? [range] : []);
   if (range) range.setAttribute('aria-label', label);
-  let current = value;
+  let current = Number(fallback);
 
   /** The accepted value for `raw` and, when it had to change, why. */
   function validate(raw) {
@@ -76,24 +77,30 @@ export function numberControl({ name, label, value, min, max, step = 1, integer 
     return { value: v, why };
   }
 
-  function accept(raw, rewrite) {
-    const { value: v, why } = validate(raw);
+  function show(v, why, { keepBox = false } = {}) {
     message.textContent = why;
     wrap.classList.toggle('has-message', Boolean(why));
-    if (rewrite || why) input.value = String(v);
+    // The box keeps what is being typed until it is committed; every other source rewrites it.
+    if (!keepBox) input.value = String(v);
     if (range) range.value = String(v);
+  }
+
+  function accept(raw, { keepBox = false, notify = true } = {}) {
+    const { value: v, why } = validate(raw);
+    show(v, why, { keepBox: keepBox && !why });
     if (v !== current) {
       current = v;
-      onChange(v);
+      if (notify) onChange(v);
     }
   }
 
-  input.addEventListener('change', () => accept(input.value, true));
+  accept(value, { notify: false });
+  input.addEventListener('change', () => accept(input.value));
   input.addEventListener('input', () => {
     const { value: v, why } = validate(input.value);
-    if (!why && v !== current) accept(input.value, false);
+    if (!why && v !== current) accept(input.value, { keepBox: true });
   });
-  range?.addEventListener('input', () => accept(range.value, false));
+  range?.addEventListener('input', () => accept(range.value));
   return {
     element: wrap,
     input,
@@ -101,7 +108,12 @@ export function numberControl({ name, label, value, min, max, step = 1, integer 
     get: () => current,
     /** Sets the value programmatically (clamped, with the message), without echoing onChange when unchanged. */
     set(v) {
-      accept(v, true);
+      accept(v);
+    },
+    /** Takes `v` imposed by another control (e.g. a head beyond the head count) and shows `why`, without onChange. */
+    constrain(v, why) {
+      current = v;
+      show(v, why);
     },
     message: () => message.textContent,
   };
@@ -119,7 +131,25 @@ export function textControl({ name, label, value, maxLength = 120, onChange }) {
   input.autocomplete = 'off';
   input.dataset.control = name;
   const { wrap, message } = field(label, input);
-  input.addEventListener('input', () => onChange(input.value));
+  // A value handed in (from a URL, say) obeys the same bound as typing, and says so until the text is edited.
+  let shortened = '';
+  if (String(value).length > maxLength) {
+    input.value = String(value).slice(0, maxLength);
+    shortened = `${label} takes at most ${maxLength} characters; shortened.`;
+  }
+  let chartNote = '';
+  const note = (text) => {
+    chartNote = text;
+    const shown = [shortened, text].filter(Boolean).join(' ');
+    message.textContent = shown;
+    wrap.classList.toggle('has-message', Boolean(shown));
+  };
+  note('');
+  input.addEventListener('input', () => {
+    shortened = '';
+    note(chartNote);
+    onChange(input.value);
+  });
   return {
     element: wrap,
     input,
@@ -129,15 +159,12 @@ export function textControl({ name, label, value, maxLength = 120, onChange }) {
       onChange(v);
     },
     /** Shows (or clears) a note beside the field; text only. */
-    note(text) {
-      message.textContent = text;
-      wrap.classList.toggle('has-message', Boolean(text));
-    },
+    note,
   };
 }
 
-/** A select from options [{ value, label }]. */
-export function selectControl({ name, label, value, options, onChange }) {
+/** A select from options [{ value, label }]; a `value` that is not one of them falls back to `fallback` (or the first option) and says so. */
+export function selectControl({ name, label, value, fallback, options, onChange }) {
   const select = document.createElement('select');
   select.id = nextId(name);
   select.name = name;
@@ -148,8 +175,13 @@ export function selectControl({ name, label, value, options, onChange }) {
     option.textContent = o.label;
     select.append(option);
   }
-  select.value = value;
-  const { wrap } = field(label, select);
+  const { wrap, message } = field(label, select);
+  const known = options.some((o) => o.value === value);
+  select.value = known ? value : (fallback ?? options[0]?.value);
+  if (!known) {
+    message.textContent = `${label}: no such choice; showing ${select.selectedOptions[0]?.textContent ?? select.value}.`;
+    wrap.classList.add('has-message');
+  }
   select.addEventListener('change', () => onChange(select.value));
   return { element: wrap, input: select, get: () => select.value, set(v) { select.value = v; onChange(v); } };
 }

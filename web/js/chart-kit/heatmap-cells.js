@@ -2,7 +2,8 @@
 // row and column labels and, when cells are big enough, the values written in them.
 
 import { fixed } from '../format.js';
-import { FONT, ellipsize, drawFitted, fitText } from './plot.js';
+import { FONT } from './canvas.js';
+import { drawFitted, ellipsize, fitText } from './text-fit.js';
 import { colorIndex } from './colormap.js';
 
 /**

@@ -32,6 +32,19 @@ export function setupThemeToggle(button) {
 }
 
 /**
+ * The element id a fragment names: "#sec%2D1" → "sec-1". A fragment that is not valid
+ * percent-encoding ("#%", "#%E0%A4%A") names an id as written, rather than throwing.
+ */
+export function fragmentId(hash) {
+  const raw = String(hash).replace(/^#/, '');
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+/**
  * Wires the level switch (all / 1 / 2). Sections carry data-level; the switch hides the other
  * level, and following a link into a hidden section shows its level again.
  */
@@ -44,7 +57,7 @@ export function setupLevelSwitch(group) {
   };
   for (const b of buttons) b.addEventListener('click', () => show(b.dataset.show));
   const revealTarget = () => {
-    const id = decodeURIComponent(location.hash.slice(1));
+    const id = fragmentId(location.hash);
     const target = id && document.getElementById(id);
     if (!target) return;
     const holder = target.closest('[data-level="1"], [data-level="2"]');

@@ -2,7 +2,7 @@
 // the "Data" table, built inside the slot's mount point. Text is set with textContent only.
 
 import { addExportButtons, renderDataTable } from './export.js';
-import { themeColors } from './plot.js';
+import { themeColors } from './canvas.js';
 
 /**
  * Builds the chart's DOM inside `slot` (its .chart-mount when present).
@@ -21,6 +21,10 @@ export function createChartShell(slot, id, { exports }) {
   const status = document.createElement('p');
   status.className = 'chart-description';
   status.setAttribute('aria-live', 'polite');
+  const problem = document.createElement('p');
+  problem.className = 'chart-error';
+  problem.setAttribute('role', 'alert');
+  problem.hidden = true;
   const tools = document.createElement('div');
   tools.className = 'chart-tools';
   const details = document.createElement('details');
@@ -34,7 +38,7 @@ export function createChartShell(slot, id, { exports }) {
   wrap.setAttribute('role', 'region');
   wrap.setAttribute('aria-label', `${id}: data table`);
   details.append(summary, wrap);
-  root.append(controls, plot, status, tools, details);
+  root.append(controls, problem, plot, status, tools, details);
   const caption = slot.querySelector('figcaption');
   if (caption) {
     caption.id ||= `fig-${id}-caption`;
@@ -51,9 +55,16 @@ export function createChartShell(slot, id, { exports }) {
     root,
     controls,
     plot,
-    /** Sets the live description (read by screen readers when it changes). */
+    /** Sets the live description (read by screen readers when it changes); a drawn chart clears any earlier failure. */
     describe(text) {
+      problem.hidden = true;
       if (status.textContent !== text) status.textContent = text;
+    },
+    /** Says in the chart's place that its computation failed; the controls stay usable. */
+    fail(error) {
+      problem.textContent = failureText(error);
+      problem.hidden = false;
+      console.warn(`The chart "${id}" could not be drawn:`, error);
     },
     /** Updates the Data view: a table, or a function returning one (built only while the details element is open). */
     setData(table) {
@@ -64,4 +75,10 @@ export function createChartShell(slot, id, { exports }) {
       mount.replaceChildren();
     },
   };
+}
+
+/** The text shown where a chart could not be drawn (text only, never markup). */
+export function failureText(error) {
+  const reason = String(error?.message ?? error).slice(0, 300);
+  return `This chart could not be drawn with these settings (${reason}). Change a control to try again; the rest of the page still works.`;
 }

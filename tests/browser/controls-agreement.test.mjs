@@ -1,0 +1,195 @@
+// Every chart control driven by real input (keys on the number box and the slider, typing a value
+// and Enter, a pointer drag along the slider), then every view of that value checked against the
+// others: the number box, its slider, the chart's state, the address (after the batched write),
+// and the description and data table, which must be what the same address gives on a fresh load.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startSite, watchProblems } from './helpers.mjs';
+
+const BOX_KEYS = ['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End'];
+const SLIDER_KEYS = ['ArrowRight', 'ArrowUp', 'ArrowLeft', 'ArrowDown', 'PageUp', 'PageDown', 'End', 'Home'];
+
+let site;
+let browser;
+let declarations;
+const counts = { controls: 0, keyPresses: 0, typed: 0, drags: 0, checks: 0, reloads: 0 };
+
+before(async () => {
+  site = await startSite();
+  browser = site.browser;
+  const page = await browser.newPage();
+  await page.goto(site.server.url);
+  declarations = await page.evaluate(async () => {
+    const { CHART_CONTROLS } = await import('./js/charts/index.js');
+    return JSON.parse(JSON.stringify(CHART_CONTROLS));
+  });
+  await page.close();
+});
+
+after(async () => {
+  console.log(`control agreement: ${JSON.stringify(counts)}`);
+  await site?.close();
+});
+
+/** Opens one chart alone and waits until it is drawn. */
+async function openChart(url, id) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const problems = watchProblems(page);
+  await page.goto(url);
+  await waitForChart(page, id);
+  return { context, page, problems };
+}
+
+async function waitForChart(page, id) {
+  await page.waitForFunction((chart) => window.positionalCharts?.mounted.get(chart) && document.querySelector(`[data-chart="${chart}"]`).dataset.chartState === 'mounted', id, { timeout: 30000 });
+  if (id === 'model-card') await page.waitForFunction(() => document.querySelector('[data-card-state]')?.dataset.cardState !== 'loading', null, { timeout: 30000 });
+}
+
+/** Every view of `key` in chart `id`, after the chart's pending frame and the URL write have run. */
+function views(page, id, key) {
+  return page.evaluate(async ({ chart, name }) => {
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const mounted = window.positionalCharts.mounted.get(chart);
+    mounted.flush?.();
+    const { flushUrlState } = await import('./js/chart-kit/url-state.js');
+    flushUrlState();
+    const slot = document.querySelector(`[data-chart="${chart}"]`);
+    const input = slot.querySelector(`[data-control="${name}"]`);
+    const slider = slot.querySelector(`[data-control="${name}-slider"]`);
+    const details = slot.querySelector('details.chart-data');
+    if (!details.open) {
+      const toggled = new Promise((r) => details.addEventListener('toggle', r, { once: true }));
+      details.open = true;
+      await toggled; // the table is filled when the Data view opens
+    }
+    return {
+      box: input.type === 'checkbox' ? input.checked : input.value,
+      slider: slider?.value ?? null,
+      state: mounted.state?.[name],
+      url: new URLSearchParams(location.search).get(`${chart}.${name}`),
+      href: location.href,
+      description: slot.querySelector('.chart-description')?.textContent ?? '',
+      table: slot.querySelector('.chart-table-wrap')?.textContent ?? '',
+    };
+  }, { chart: id, name: key });
+}
+
+/** The views agree with one another; returns them. */
+async function assertAgree(page, id, key, spec, what) {
+  const v = await views(page, id, key);
+  const where = `${id}.${key} after ${what}`;
+  const value = spec.kind === 'number' ? Number(v.box) : v.box;
+  if (v.state !== undefined) assert.equal(v.state, value, `${where}: the chart's state is the box's value`);
+  if (v.slider !== null) assert.equal(Number(v.slider), value, `${where}: the slider shows the box's value`);
+  const written = v.url ?? (spec.kind === 'checkbox' ? (spec.value ? '1' : '0') : String(spec.value));
+  const shown = spec.kind === 'checkbox' ? (value ? '1' : '0') : String(value);
+  assert.equal(written, shown, `${where}: the address holds the shown value`);
+  counts.checks++;
+  return v;
+}
+
+/** A fresh load of the address (in `reload`, a second page) shows the same description and data table. */
+async function assertSameOnReload(reload, id, key, v, what) {
+  await reload.page.goto('about:blank');
+  await reload.page.goto(v.href);
+  await waitForChart(reload.page, id);
+  const fresh = await views(reload.page, id, key);
+  counts.reloads++;
+  assert.equal(fresh.box, v.box, `${id}.${key} after ${what}: the address reproduces the value`);
+  assert.equal(fresh.description, v.description, `${id}.${key} after ${what}: the description matches the value`);
+  assert.equal(fresh.table, v.table, `${id}.${key} after ${what}: the data table matches the value`);
+  assert.deepEqual(reload.problems, []);
+}
+
+/** A valid value to type for a number control: a third of the way up its range, on its grid. */
+function typedValue(spec) {
+  const top = Math.min(spec.max, spec.min + 10000);
+  let v = spec.min + (top - spec.min) / 3;
+  if (spec.integer !== false) v = Math.round(v);
+  else v = Number(v.toFixed(2));
+  if (spec.even && v % 2 !== 0) v += 1;
+  return v;
+}
+
+for (const id of ['order-blindness', 'sinusoidal-heatmap', 'rope-relative', 'rope-frequencies', 'context-extension', 'rope-clock', 'attention-weights', 'alibi', 'conventions', 'precision', 'model-card']) {
+  test(`${id}: every control agrees with every view, by keyboard and pointer`, async () => {
+    const { controls } = declarations[id];
+    const { context, page, problems } = await openChart(`${site.server.url}?embed=fig-${id}`, id);
+    const reload = { page: await context.newPage() };
+    reload.problems = watchProblems(reload.page);
+    for (const [key, spec] of Object.entries(controls)) {
+      counts.controls++;
+      const box = page.locator(`[data-chart="${id}"] [data-control="${key}"]`);
+      if (spec.kind === 'number') {
+        for (const k of BOX_KEYS) {
+          await box.focus();
+          await page.keyboard.press(k);
+          counts.keyPresses++;
+          await assertAgree(page, id, key, spec, `${k} on the box`);
+        }
+        const value = typedValue(spec);
+        await box.focus();
+        await page.keyboard.press('ControlOrMeta+A');
+        await page.keyboard.type(String(value));
+        await page.keyboard.press('Enter');
+        counts.typed++;
+        let v = await assertAgree(page, id, key, spec, `typing ${value}`);
+        const note = await page.locator(`[data-chart="${id}"] [data-control="${key}"] ~ .chart-message`).first().textContent();
+        assert.ok(Number(v.box) === value || note !== '', `${id}.${key}: typed ${value}, shows ${v.box} with no reason given`);
+        await assertSameOnReload(reload, id, key, v, `typing ${value}`);
+        // Past the top of the range: clamped, with the message, and every view follows.
+        await box.focus();
+        await page.keyboard.press('ControlOrMeta+A');
+        await page.keyboard.type(String(spec.max + 3));
+        await page.keyboard.press('Enter');
+        counts.typed++;
+        v = await assertAgree(page, id, key, spec, `typing ${spec.max + 3}`);
+        assert.ok(Number(v.box) <= spec.max, `${id}.${key}: clamped to the range`);
+        assert.notEqual(await page.locator(`[data-chart="${id}"] [data-control="${key}"] ~ .chart-message`).first().textContent(), '', `${id}.${key}: says why`);
+        const slider = page.locator(`[data-chart="${id}"] [data-control="${key}-slider"]`);
+        if (await slider.count()) {
+          for (const k of SLIDER_KEYS) {
+            await slider.focus();
+            await page.keyboard.press(k);
+            counts.keyPresses++;
+            await assertAgree(page, id, key, spec, `${k} on the slider`);
+          }
+          const boxOf = await slider.boundingBox();
+          const y = boxOf.y + boxOf.height / 2;
+          await page.mouse.move(boxOf.x + 4, y);
+          await page.mouse.down();
+          for (const f of [0.2, 0.45, 0.7]) await page.mouse.move(boxOf.x + boxOf.width * f, y, { steps: 4 });
+          await page.mouse.up();
+          counts.drags++;
+          v = await assertAgree(page, id, key, spec, 'a pointer drag on the slider');
+          assert.notEqual(Number(v.box), spec.min, `${id}.${key}: the drag moved the value`);
+          await assertSameOnReload(reload, id, key, v, 'a pointer drag');
+        }
+      } else if (spec.kind === 'text') {
+        await box.focus();
+        await page.keyboard.press('ControlOrMeta+A');
+        await page.keyboard.type(key === 'pairs' ? '0, 3' : 'the cat sat');
+        counts.typed++;
+        const v = await assertAgree(page, id, key, spec, 'typing');
+        await assertSameOnReload(reload, id, key, v, 'typing');
+      } else if (spec.kind === 'select' && spec.options) {
+        await box.focus();
+        await page.keyboard.press('ArrowDown');
+        counts.keyPresses++;
+        const v = await assertAgree(page, id, key, spec, 'ArrowDown');
+        assert.notEqual(v.box, spec.value, `${id}.${key}: the key changed the choice`);
+        await assertSameOnReload(reload, id, key, v, 'ArrowDown');
+      } else if (spec.kind === 'checkbox') {
+        await box.focus();
+        await page.keyboard.press('Space');
+        counts.keyPresses++;
+        const v = await assertAgree(page, id, key, spec, 'Space');
+        assert.equal(v.box, !spec.value, `${id}.${key}: Space toggled it`);
+        await assertSameOnReload(reload, id, key, v, 'Space');
+      }
+    }
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+}

@@ -1,0 +1,102 @@
+// The canvas lifecycle every chart shares: a crisp canvas at any devicePixelRatio, redrawn on
+// resize and on theme change, with the theme's colours read from CSS custom properties.
+
+/** The font stack every chart draws its text in. */
+export const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+
+/** The chart palette, read from CSS custom properties on `element` (see web/css/charts.css). */
+export function themeColors(element) {
+  const css = getComputedStyle(element);
+  const get = (name, fallback) => css.getPropertyValue(name).trim() || fallback;
+  return {
+    fg: get('--chart-fg', '#111827'),
+    muted: get('--chart-muted', '#6b7280'),
+    grid: get('--chart-grid', '#e5e7eb'),
+    bg: get('--chart-bg', '#ffffff'),
+    red: get('--chart-red', '#dc2626'),
+    blue: get('--chart-blue', '#2563eb'),
+    grey: get('--chart-grey', '#9ca3af'),
+    black: get('--chart-black', '#111827'),
+    cycle: [1, 2, 3, 4, 5, 6].map((i) => get(`--chart-c${i}`, ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b'][i - 1])),
+  };
+}
+
+/**
+ * A canvas inside `host` sized to its box, drawn by `draw(ctx, width, height, colors)` in CSS
+ * pixels; `aspect` is height / width (or a function of the width). Redraws on resize (ResizeObserver), on data-theme changes and on prefers-color-scheme.
+ * Returns { canvas, redraw(), destroy() }.
+ */
+export function createPlotCanvas(host, { label, aspect = 0.6, minHeight = 220, maxHeight = 520, draw }) {
+  const canvas = document.createElement('canvas');
+  canvas.className = 'chart-canvas';
+  canvas.setAttribute('role', 'img');
+  canvas.setAttribute('aria-label', label);
+  host.append(canvas);
+  let frame = 0;
+  let width = 0; // CSS pixels, from the ResizeObserver: redraws never force a layout
+  let styledHeight = 0;
+  let colors = null; // read once per theme change, not per frame
+  const render = () => {
+    frame = 0;
+    if (!width) width = Math.max(200, Math.floor(host.clientWidth || 600));
+    const ratioOfWidth = typeof aspect === 'function' ? aspect(width) : aspect;
+    const height = Math.round(Math.min(maxHeight, Math.max(minHeight, width * ratioOfWidth)));
+    const ratio = window.devicePixelRatio || 1;
+    const w = Math.round(width * ratio);
+    const h = Math.round(height * ratio);
+    if (canvas.width !== w || canvas.height !== h) {
+      canvas.width = w;
+      canvas.height = h;
+    }
+    if (styledHeight !== height) {
+      canvas.style.height = `${height}px`;
+      styledHeight = height;
+    }
+    const ctx = canvas.getContext('2d');
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    colors ??= themeColors(host);
+    ctx.fillStyle = colors.bg;
+    ctx.fillRect(0, 0, width, height);
+    ctx.font = `12px ${FONT}`;
+    draw(ctx, width, height, colors);
+  };
+  const schedule = () => {
+    if (!frame) frame = requestAnimationFrame(render);
+  };
+  const resize = new ResizeObserver((entries) => {
+    const next = Math.max(200, Math.floor(entries[entries.length - 1].contentRect.width));
+    if (next !== width) {
+      width = next;
+      schedule();
+    }
+  });
+  resize.observe(host);
+  const restyle = () => {
+    colors = null;
+    schedule();
+  };
+  const themeWatch = new MutationObserver(restyle);
+  themeWatch.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+  const media = matchMedia('(prefers-color-scheme: dark)');
+  media.addEventListener('change', restyle);
+  render();
+  return {
+    canvas,
+    /** Draws now (synchronously), e.g. after the state changed. */
+    redraw: render,
+    destroy() {
+      resize.disconnect();
+      themeWatch.disconnect();
+      media.removeEventListener('change', restyle);
+      if (frame) cancelAnimationFrame(frame);
+      canvas.remove();
+    },
+  };
+}
+
+/** The canvas's size in CSS pixels (what draw() callbacks call width and height). */
+export function cssSize(ctx) {
+  const ratio = window.devicePixelRatio || 1;
+  return { width: ctx.canvas.width / ratio, height: ctx.canvas.height / ratio };
+}
+

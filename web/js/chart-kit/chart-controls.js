@@ -1,0 +1,55 @@
+// A chart's controls built from its declaration: each control with its range, its value read from
+// the URL through the control's own rules (clamped, with the control's message), and the URL kept
+// in step with the accepted values. The only path from a URL parameter into a chart's state.
+
+import { checkboxControl, numberControl, selectControl, textControl } from './controls.js';
+import { readUrlParams, writeUrlState } from './url-state.js';
+
+const BUILDERS = { number: numberControl, text: textControl, select: selectControl, checkbox: checkboxControl };
+
+/** The defaults of a declaration: { key → value }. */
+export function declaredDefaults(declarations) {
+  return Object.fromEntries(Object.entries(declarations).map(([key, spec]) => [key, spec.value]));
+}
+
+/**
+ * Builds the controls that `declarations` ({ key → { kind: 'number' | 'text' | 'select' |
+ * 'checkbox', label, value (the default), …the control's rules } }) describe, starting from the URL
+ * parameters `id.key` (or `alias.key`). onChange(patch) fires with { key: accepted value }; an
+ * error it throws is shown in the chart (shell.fail) instead of escaping into the page.
+ * Returns { state, controls, defaults, writeUrl(state) }: state holds the accepted values.
+ */
+export function createDeclaredControls({ id, aliases = [], declarations, shell, onChange }) {
+  const defaults = declaredDefaults(declarations);
+  const fromUrl = readUrlParams(id, defaults, aliases);
+  const controls = {};
+  const state = {};
+  for (const [key, { kind, ...spec }] of Object.entries(declarations)) {
+    const build = BUILDERS[kind];
+    if (!build) throw new Error(`${id}: control "${key}" has the unknown kind "${kind}"`);
+    let value = spec.value;
+    if (key in fromUrl) value = kind === 'checkbox' ? fromUrl[key] === '1' || fromUrl[key] === 'true' : fromUrl[key];
+    controls[key] = build({
+      name: key,
+      ...spec,
+      value,
+      fallback: spec.value,
+      onChange: (v) => {
+        state[key] = v;
+        try {
+          onChange({ [key]: v });
+        } catch (error) {
+          shell.fail(error);
+        }
+      },
+    });
+    state[key] = controls[key].get();
+  }
+  return {
+    state,
+    controls,
+    defaults,
+    /** Schedules the URL write of `current` (the keys that differ from the defaults). */
+    writeUrl: (current) => writeUrlState(id, current, defaults, aliases),
+  };
+}

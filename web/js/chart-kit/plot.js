@@ -1,0 +1,257 @@
+// Drawing shared by the charts: the plot frame, axes with ticks and labels, lines, legends and
+// colour bars (scales in scales.js, text fitting in text-fit.js, the canvas in canvas.js).
+
+import { FONT, cssSize } from './canvas.js';
+import { niceTicks, tickLabel } from './scales.js';
+import { clampCentre, drawFitted, ellipsize, fitText, fitTitle, wrapLines } from './text-fit.js';
+
+/** The plot area inside a (width × height) canvas, leaving room for title, labels and ticks. */
+export function plotFrame(width, height, { left = 64, right = 16, top = 34, bottom = 46 } = {}) {
+  return { x: left, y: top, w: Math.max(20, width - left - right), h: Math.max(20, height - top - bottom) };
+}
+
+/**
+ * Draws the axes box, ticks, grid, tick labels, axis labels and the title.
+ * opts: { x, y (scales), xTicks, yTicks, xLabel, yLabel, title, xTickLabel?, yTickLabel?, grid? }
+ */
+export function drawAxes(ctx, frame, colors, opts) {
+  const { x, y } = opts;
+  ctx.save();
+  ctx.lineWidth = 1;
+  ctx.font = `11px ${FONT}`;
+  ctx.fillStyle = colors.muted;
+  ctx.strokeStyle = colors.grid;
+  const xLabelOf = opts.xTickLabel ?? ((v) => tickLabel(v, x.log));
+  const yLabelOf = opts.yTickLabel ?? ((v) => tickLabel(v, y.log));
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'top';
+  let lastRight = -Infinity;
+  for (const v of opts.xTicks ?? []) {
+    const px = Math.round(x(v)) + 0.5;
+    if (px < frame.x - 1 || px > frame.x + frame.w + 1) continue;
+    if (opts.grid !== false) {
+      ctx.beginPath();
+      ctx.moveTo(px, frame.y);
+      ctx.lineTo(px, frame.y + frame.h);
+      ctx.stroke();
+    }
+    const text = xLabelOf(v);
+    const half = ctx.measureText(text).width / 2;
+    if (px - half > lastRight + 4) {
+      ctx.fillText(text, px, frame.y + frame.h + 5);
+      lastRight = px + half;
+    }
+  }
+  ctx.textAlign = 'right';
+  ctx.textBaseline = 'middle';
+  for (const v of opts.yTicks ?? []) {
+    const py = Math.round(y(v)) + 0.5;
+    if (py < frame.y - 1 || py > frame.y + frame.h + 1) continue;
+    if (opts.grid !== false) {
+      ctx.beginPath();
+      ctx.moveTo(frame.x, py);
+      ctx.lineTo(frame.x + frame.w, py);
+      ctx.stroke();
+    }
+    ctx.fillText(yLabelOf(v), frame.x - 5, py);
+  }
+  ctx.strokeStyle = colors.muted;
+  ctx.strokeRect(frame.x + 0.5, frame.y + 0.5, frame.w, frame.h);
+  ctx.fillStyle = colors.fg;
+  // Labels and title are never squeezed (no fillText maxWidth): they shrink a little, wrap onto
+  // a second line, and may use the whole canvas width rather than only the frame's.
+  const canvas = cssSize(ctx);
+  if (opts.xLabel) {
+    const fitted = fitText(ctx, opts.xLabel, canvas.width - 8, { sizes: [12, 11, 10], maxLines: 2 });
+    const bottom = Math.min(frame.y + frame.h + 40 + (fitted.lines.length - 1) * 4, canvas.height - 2);
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'bottom';
+    const cx = clampCentre(frame.x + frame.w / 2, fitted.width, 4, canvas.width - 4);
+    drawFitted(ctx, fitted, cx, bottom - (fitted.lines.length - 1) * fitted.lineHeight);
+  }
+  if (opts.yLabel) {
+    // Beside the frame, from the canvas top to just under the frame (not into a legend below it).
+    const bottom = Math.min(canvas.height, frame.y + frame.h + 20);
+    const fitted = fitText(ctx, opts.yLabel, bottom - 8, { sizes: [12, 11, 10], maxLines: 2 });
+    const cy = clampCentre(frame.y + frame.h / 2, fitted.width, 4, bottom - 4);
+    ctx.save();
+    ctx.translate(fitted.lines.length > 1 ? 8 : 13, cy);
+    ctx.rotate(-Math.PI / 2);
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    drawFitted(ctx, fitted, 0, 0);
+    ctx.restore();
+  }
+  if (opts.title) {
+    const fitted = fitTitle(ctx, opts.title, canvas.width);
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'top';
+    const top = Math.max(2, frame.y - 26 - (fitted.lines.length - 1) * fitted.lineHeight);
+    drawFitted(ctx, fitted, clampCentre(frame.x + frame.w / 2, fitted.width, 6, canvas.width - 6), top);
+  }
+  ctx.restore();
+}
+
+/** A polyline through (xs[i], ys[i]) clipped to the frame. style: { color, width, dash }. */
+export function drawLine(ctx, frame, x, y, xs, ys, { color, width = 2, dash = [] }) {
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(frame.x, frame.y, frame.w, frame.h);
+  ctx.clip();
+  ctx.strokeStyle = color;
+  ctx.lineWidth = width;
+  ctx.setLineDash(dash);
+  ctx.lineJoin = 'round';
+  ctx.beginPath();
+  for (let i = 0; i < xs.length; i++) {
+    const px = x(xs[i]);
+    const py = y(ys[i]);
+    if (i === 0) ctx.moveTo(px, py);
+    else ctx.lineTo(px, py);
+  }
+  ctx.stroke();
+  ctx.restore();
+}
+
+/** Below this canvas width (CSS px) legends go under the plot instead of over its corner. */
+export const NARROW_LEGEND = 480;
+
+/** Legend items flowed into rows across `width` for a legend under the plot: [{ ...item, x, y }] and the height. */
+function flowLegend(ctx, items, width) {
+  ctx.font = `11px ${FONT}`;
+  const room = width - 16;
+  const placed = [];
+  let x = 0;
+  let y = 0;
+  for (const it of items) {
+    const label = ellipsize(ctx, it.label, room - 38);
+    const w = 38 + ctx.measureText(label).width + 14;
+    if (x > 0 && x + w > room) {
+      x = 0;
+      y += 16;
+    }
+    placed.push({ ...it, label, x, y });
+    x += w;
+  }
+  return { placed, height: items.length ? y + 16 + 8 : 0 };
+}
+
+/**
+ * The extra bottom margin a plot needs for its legend: 0 on wide canvases (the legend sits in a
+ * corner of the frame), the height of the legend under the x label on narrow ones.
+ */
+export function legendSpace(ctx, items, width) {
+  return width < NARROW_LEGEND ? flowLegend(ctx, items, width).height + 4 : 0;
+}
+
+/** The legend's place for drawLegend(): `corner` on wide canvases, 'below' on narrow ones (see legendSpace). */
+export function legendCorner(width, corner) {
+  return width < NARROW_LEGEND ? 'below' : corner;
+}
+
+/**
+ * A legend box in the frame's corner (`corner`: 'tr', 'tl', 'br', 'bl'), or 'below': flowed in
+ * rows under the x-axis label (reserve the room with legendSpace(); legendCorner() picks).
+ * items: [{ label, color, dash?, fill? }]; fill draws a swatch instead of a line.
+ */
+export function drawLegend(ctx, frame, colors, items, corner = 'tr') {
+  if (corner === 'below') {
+    drawLegendBelow(ctx, frame, colors, items, cssSize(ctx));
+    return;
+  }
+  ctx.save();
+  ctx.font = `11px ${FONT}`;
+  const lineHeight = 13;
+  // Labels wrap to the frame's width (minus the swatch) instead of running out of the canvas.
+  const room = Math.max(40, frame.w - 12 - 38);
+  const laid = items.map((it) => ({ ...it, lines: wrapLines(ctx, it.label, room).map((l) => ellipsize(ctx, l, room)) }));
+  const widest = Math.max(...laid.flatMap((it) => it.lines.map((l) => ctx.measureText(l).width)));
+  const heights = laid.map((it) => Math.max(16, it.lines.length * lineHeight + 3));
+  const boxW = widest + 38;
+  const boxH = heights.reduce((a, b) => a + b, 0) + 8;
+  const bx = corner.endsWith('r') ? frame.x + frame.w - boxW - 6 : frame.x + 6;
+  const by = corner.startsWith('t') ? frame.y + 6 : frame.y + frame.h - boxH - 6;
+  ctx.globalAlpha = 0.85;
+  ctx.fillStyle = colors.bg;
+  ctx.fillRect(bx, by, boxW, boxH);
+  ctx.globalAlpha = 1;
+  let rowTop = by + 4;
+  laid.forEach((it, i) => {
+    const cy = rowTop + 8;
+    if (it.fill) {
+      ctx.fillStyle = it.fill;
+      ctx.fillRect(bx + 6, cy - 5, 22, 10);
+    } else {
+      ctx.strokeStyle = it.color;
+      ctx.lineWidth = 2;
+      ctx.setLineDash(it.dash ?? []);
+      ctx.beginPath();
+      ctx.moveTo(bx + 6, cy);
+      ctx.lineTo(bx + 28, cy);
+      ctx.stroke();
+      ctx.setLineDash([]);
+    }
+    ctx.fillStyle = colors.fg;
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'middle';
+    it.lines.forEach((line, k) => ctx.fillText(line, bx + 33, cy + k * lineHeight));
+    rowTop += heights[i];
+  });
+  ctx.restore();
+}
+
+/** The narrow-screen legend: items flowed into rows under the x-axis label (room made by legendSpace()). */
+function drawLegendBelow(ctx, frame, colors, items, canvas) {
+  ctx.save();
+  const { placed, height } = flowLegend(ctx, items, canvas.width);
+  const top = Math.min(frame.y + frame.h + 46, canvas.height - height);
+  for (const it of placed) {
+    const x = 8 + it.x;
+    const cy = top + it.y + 8;
+    if (it.fill) {
+      ctx.fillStyle = it.fill;
+      ctx.fillRect(x + 4, cy - 5, 22, 10);
+    } else {
+      ctx.strokeStyle = it.color;
+      ctx.lineWidth = 2;
+      ctx.setLineDash(it.dash ?? []);
+      ctx.beginPath();
+      ctx.moveTo(x + 4, cy);
+      ctx.lineTo(x + 26, cy);
+      ctx.stroke();
+      ctx.setLineDash([]);
+    }
+    ctx.fillStyle = colors.fg;
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'middle';
+    ctx.fillText(it.label, x + 31, cy);
+  }
+  ctx.restore();
+}
+
+/** A vertical colour bar for `table` (see colormap.js) on [lo, hi] at the right of the frame. */
+export function drawColorBar(ctx, colors, table, lo, hi, { x, y, w = 12, h, label, ticks }) {
+  ctx.save();
+  // One gradient fill (64 stops of the table) rather than a fillRect per pixel row: the heatmap
+  // redraws this on every frame of a slider drag.
+  const gradient = ctx.createLinearGradient(0, y + h, 0, y);
+  for (let k = 0; k <= 63; k++) gradient.addColorStop(k / 63, table.css[Math.round((k / 63) * (table.size - 1))]);
+  ctx.fillStyle = gradient;
+  ctx.fillRect(x, y, w, h);
+  ctx.strokeStyle = colors.muted;
+  ctx.strokeRect(x + 0.5, y + 0.5, w, h);
+  ctx.fillStyle = colors.muted;
+  ctx.font = `11px ${FONT}`;
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'middle';
+  for (const v of ticks ?? niceTicks(lo, hi, 4)) ctx.fillText(tickLabel(v), x + w + 4, y + (1 - (v - lo) / (hi - lo)) * h);
+  if (label) {
+    ctx.fillStyle = colors.fg;
+    ctx.translate(x + w + 40, y + h / 2);
+    ctx.rotate(Math.PI / 2);
+    ctx.textAlign = 'center';
+    ctx.fillText(label, 0, 0);
+  }
+  ctx.restore();
+}
+

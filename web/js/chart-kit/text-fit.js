@@ -1,0 +1,88 @@
+// Fitting text into a canvas: wrapping at spaces, shortening with an ellipsis, and shrinking or
+// wrapping titles and labels rather than squeezing them.
+
+import { FONT } from './canvas.js';
+
+/** Splits `text` at spaces (not no-break spaces) into lines no wider than maxWidth at the current font (a word wider than that gets a line of its own). */
+export function wrapLines(ctx, text, maxWidth) {
+  const lines = [];
+  let line = '';
+  for (const word of String(text).split(/[ \t\n]+/).filter(Boolean)) { // a no-break space (U+00A0) holds words together
+    const next = line ? `${line} ${word}` : word;
+    if (!line || ctx.measureText(next).width <= maxWidth) line = next;
+    else {
+      lines.push(line);
+      line = word;
+    }
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+/** `text` shortened with "…" until it fits maxWidth at the current font. */
+export function ellipsize(ctx, text, maxWidth) {
+  if (ctx.measureText(text).width <= maxWidth) return text;
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (ctx.measureText(`${text.slice(0, mid).trimEnd()}…`).width <= maxWidth) lo = mid;
+    else hi = mid - 1;
+  }
+  return `${text.slice(0, lo).trimEnd()}…`;
+}
+
+/**
+ * Lays `text` out within maxWidth without squashing it: one line at the first of `sizes` (px)
+ * that fits; else wrapped onto at most maxLines lines at the first size that allows it; else
+ * wrapped at the smallest size with the overflow cut to "…". Sets ctx.font to the result's font.
+ * Returns { font, size, lines, lineHeight, height, width } (width: the widest line).
+ */
+export function fitText(ctx, text, maxWidth, { sizes = [12, 11, 10], weight = '', maxLines = 2 } = {}) {
+  const fontOf = (size) => `${weight ? `${weight} ` : ''}${size}px ${FONT}`;
+  const result = (size, lines) => {
+    ctx.font = fontOf(size);
+    const lineHeight = Math.round(size * 1.2);
+    const width = Math.max(0, ...lines.map((l) => ctx.measureText(l).width));
+    return { font: fontOf(size), size, lines, lineHeight, height: lines.length * lineHeight, width };
+  };
+  const fits = (lines) => lines.length <= maxLines && lines.every((l) => ctx.measureText(l).width <= maxWidth);
+  for (const size of sizes) {
+    ctx.font = fontOf(size);
+    if (ctx.measureText(text).width <= maxWidth) return result(size, [text]);
+  }
+  for (const size of sizes) {
+    ctx.font = fontOf(size);
+    const lines = wrapLines(ctx, text, maxWidth);
+    if (fits(lines)) return result(size, lines);
+  }
+  const size = sizes[sizes.length - 1];
+  ctx.font = fontOf(size);
+  const lines = wrapLines(ctx, text, maxWidth);
+  const kept = lines.slice(0, maxLines);
+  kept[kept.length - 1] = lines.slice(kept.length - 1).join(' ');
+  return result(size, kept.map((l) => ellipsize(ctx, l, maxWidth)));
+}
+
+/** Draws a fitText() layout: line i at (x, y + i·lineHeight) with the current alignment and baseline. */
+export function drawFitted(ctx, fitted, x, y) {
+  ctx.font = fitted.font;
+  fitted.lines.forEach((line, i) => ctx.fillText(line, x, y + i * fitted.lineHeight));
+}
+
+/** The centre for a block `size` wide, as near `preferred` as the range [lo, hi] allows. */
+export function clampCentre(preferred, size, lo, hi) {
+  return Math.min(Math.max(preferred, lo + size / 2), Math.max(lo + size / 2, hi - size / 2));
+}
+
+/** The title's layout in a canvas `width` CSS pixels wide: 13 px bold when it fits, else smaller or on two lines. */
+export function fitTitle(ctx, title, width) {
+  return fitText(ctx, title, width - 12, { sizes: [13, 12, 11], weight: '600', maxLines: 2 });
+}
+
+/** The top margin a plot needs for its title: 34 px, more when the title wraps. */
+export function titleSpace(ctx, title, width) {
+  const fitted = fitTitle(ctx, title, width);
+  return 34 + (fitted.lines.length - 1) * fitted.lineHeight;
+}
+

@@ -1,0 +1,58 @@
+// Chart control state in the page URL (?sinusoidal-heatmap.n=512) so a link reproduces a view.
+// Parameters are named after the chart id; older prefixes (heatmap., freq., card. …) are still read.
+// Nothing here trusts the URL: it hands raw text to the controls, which apply their own rules.
+
+/** The longest parameter value read from the URL (longer values are cut before any control sees them). */
+export const MAX_URL_VALUE = 200;
+
+/**
+ * The raw text of `prefix.key` (or `alias.key` for each of `aliases`) for every key of `defaults`,
+ * cut to MAX_URL_VALUE characters: { key → string } with only the keys the URL sets.
+ */
+export function readUrlParams(prefix, defaults, aliases = []) {
+  const params = new URLSearchParams(location.search);
+  const found = {};
+  for (const key of Object.keys(defaults)) {
+    for (const name of [prefix, ...aliases]) {
+      const raw = params.get(`${name}.${key}`);
+      if (raw !== null) {
+        found[key] = raw.slice(0, MAX_URL_VALUE);
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+const pending = new Map();
+let timer = 0;
+
+/**
+ * Writes the keys of `state` that differ from `defaults` (and removes the rest, and any alias
+ * spelling of them) with replaceState. Writes are batched (150 ms): browsers throttle rapid
+ * history updates while a slider is dragged.
+ */
+export function writeUrlState(prefix, state, defaults, aliases = []) {
+  pending.set(prefix, { state: { ...state }, defaults, aliases });
+  clearTimeout(timer);
+  timer = setTimeout(flushUrlState, 150);
+}
+
+/** Applies the pending URL writes now. */
+export function flushUrlState() {
+  clearTimeout(timer);
+  const url = new URL(location.href);
+  for (const [prefix, { state, defaults, aliases }] of pending) writeInto(url, prefix, state, defaults, aliases);
+  pending.clear();
+  if (url.href !== location.href) history.replaceState(history.state, '', url);
+}
+
+function writeInto(url, prefix, state, defaults, aliases) {
+  for (const key of Object.keys(defaults)) {
+    for (const alias of aliases) url.searchParams.delete(`${alias}.${key}`);
+    const name = `${prefix}.${key}`;
+    const value = state[key];
+    if (value === defaults[key] || value === undefined) url.searchParams.delete(name);
+    else url.searchParams.set(name, typeof value === 'boolean' ? (value ? '1' : '0') : String(value));
+  }
+}
