@@ -223,6 +223,14 @@ test('SCORM 1.2: a learner who leaves half-way is suspended, and the next sessio
     await slot.locator('label.graded-choice').nth(item.choices.findIndex((c) => c.correct)).click();
     await slot.locator('button.graded-check').click();
   }
+  // The learner switches tab: the page commits what it has.
+  const commits = () => page.evaluate(() => __calls.filter(([v]) => v === 'LMSCommit').length);
+  const before = await commits();
+  await frame.evaluate(() => {
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+  assert.equal(await commits(), before + 1, 'a commit when the page is hidden');
   const calls = await closeFrame(page, 'LMSFinish');
   assert.equal(lastSet(calls, 'cmi.core.lesson_status'), 'incomplete');
   assert.equal(lastSet(calls, 'cmi.core.exit'), 'suspend');

@@ -95,10 +95,15 @@ export function applyEmbed(id) {
   }
 
   addEventListener('message', answerH5p);
-  toParent({ context: 'h5p', action: 'hello' });
+  const helloH5p = () => h5pHost || toParent({ context: 'h5p', action: 'hello' });
+  helloH5p();
   postHeight();
   new ResizeObserver(postHeight).observe(document.body);
-  addEventListener('load', postHeight);
+  addEventListener('load', () => {
+    // Said again at load: a host whose resizer script runs after the frame started missed the first.
+    helloH5p();
+    postHeight();
+  });
   return target;
 }
 
