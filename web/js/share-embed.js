@@ -72,12 +72,23 @@ function sharePanel(pieceId, title) {
     for (const t of THEMES) theme.append(new Option(t === 'auto' ? 'auto (follows the reader’s system)' : t, t));
     const current = document.documentElement.getAttribute('data-theme');
     theme.value = THEMES.includes(current) ? current : 'auto';
-    const frame = field('Frame id', element('input'));
-    Object.assign(frame, { type: 'text', value: pieceId, maxLength: 100, spellcheck: false });
-    const link = field('Link', element('input'));
-    Object.assign(link, { type: 'text', readOnly: true });
-    const snippet = field('Snippet', element('textarea'));
-    Object.assign(snippet, { readOnly: true, rows: 6, spellcheck: false });
+    // Link and snippet are shown as text, not as fields: there is nothing to type into them.
+    const shown = (labelText, tag) => {
+      const id = `share-${n}-${labelText.toLowerCase()}`;
+      const label = element('span', 'share-embed-label', labelText);
+      label.id = `${id}-label`;
+      const value = element(tag, 'share-embed-value');
+      value.id = id;
+      value.tabIndex = 0; // it may scroll sideways: reachable from the keyboard
+      value.setAttribute('role', 'region');
+      value.setAttribute('aria-labelledby', label.id);
+      const row = element('div', 'share-embed-field');
+      row.append(label, value);
+      panel.append(row);
+      return value;
+    };
+    const link = shown('Link', 'code');
+    const snippet = shown('Snippet', 'pre');
     const buttons = element('div', 'share-embed-buttons');
     const copyLink = element('button', 'share-embed-copy', 'Copy link');
     const copySnippet = element('button', 'share-embed-copy', 'Copy snippet');
@@ -87,28 +98,28 @@ function sharePanel(pieceId, title) {
     status.setAttribute('role', 'status');
     panel.append(buttons, status);
 
+    // The frame id is the piece's own id: unique on the lesson's side, and the snippet's listener
+    // tells frames apart by event.source anyway (edit frame= in the snippet to embed a piece twice).
     const refresh = () => {
-      const frameValue = frame.value.trim();
-      const valid = /^[\w-]{0,100}$/.test(frameValue);
-      frame.setAttribute('aria-invalid', String(!valid));
-      status.textContent = valid ? '' : 'A frame id uses letters, digits, - and _ only.';
-      const url = embedUrl(pieceId, { theme: theme.value, frame: valid ? frameValue : pieceId });
-      link.value = url;
-      snippet.value = embedSnippet(url, title);
+      const url = embedUrl(pieceId, { theme: theme.value, frame: pieceId });
+      link.textContent = url;
+      snippet.textContent = embedSnippet(url, title);
     };
     const copy = async (control, what) => {
       refresh();
       try {
-        await navigator.clipboard.writeText(control.value);
+        await navigator.clipboard.writeText(control.textContent);
         status.textContent = `${what} copied.`;
       } catch {
         // Clipboard refused (no permission, an insecure page): select it for Ctrl+C instead.
-        control.select();
+        const range = document.createRange();
+        range.selectNodeContents(control);
+        getSelection().removeAllRanges();
+        getSelection().addRange(range);
         status.textContent = `${what} selected: press Ctrl+C (⌘C) to copy.`;
       }
     };
     theme.addEventListener('change', refresh);
-    frame.addEventListener('input', refresh);
     copyLink.addEventListener('click', () => copy(link, 'Link'));
     copySnippet.addEventListener('click', () => copy(snippet, 'Snippet'));
     details.append(panel);
