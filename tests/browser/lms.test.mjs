@@ -244,6 +244,45 @@ test('SCORM 1.2: a learner who leaves half-way is suspended, and the next sessio
   await again.page.context().close();
 });
 
+test('SCORM 2004: a lesson opened in a new window finds the API through its opener', async () => {
+  const spec = SCORM['2004'];
+  const server = await startServer({ root: join(packagesDir, spec.kind), port: 0 });
+  servers.push(server);
+  const hostUrl = `${server.url}__lms-launcher.html`;
+  const runtime = readFileSync(join(repo, 'node_modules', 'scorm-again', 'dist', spec.file), 'utf8');
+  const host = `<!doctype html><html lang="en"><title>LMS</title><body><script src="__scorm-again.js"></script><script>
+    window.__calls = [];
+    const api = new Scorm2004API({ logLevel: 4, autocommit: false, lmsCommitUrl: false });
+    for (const verb of ['Initialize', 'Commit', 'Terminate']) api.on(verb, () => __calls.push([verb]));
+    api.on('SetValue', (element, value) => __calls.push(['SetValue', element, String(value)]));
+    window.API_1484_11 = api;
+  </script></body></html>`;
+  const { page, context, problems } = await openPage(site.browser, hostUrl, {
+    waitForLive: false,
+    setup: async (p) => {
+      await p.route(hostUrl, (route) => route.fulfill({ contentType: 'text/html', body: host }));
+      await p.route(`${server.url}__scorm-again.js`, (route) => route.fulfill({ contentType: 'text/javascript', body: runtime }));
+    },
+  });
+  const [popup] = await Promise.all([context.waitForEvent('page'), page.evaluate(() => window.open('index.html', 'lesson'))]);
+  await popup.waitForFunction(() => document.documentElement.dataset.lmsConnected === 'scorm2004', null, { timeout: 60000 });
+  const item = SELF_TEST_ITEMS.find((i) => i.kind === 'choice');
+  const slot = popup.locator(`.graded-item[data-item="${item.id}"]`);
+  await slot.locator('label.graded-choice').nth(item.choices.findIndex((c) => c.correct)).click();
+  await slot.locator('button.graded-check').click();
+  await popup.close({ runBeforeUnload: true });
+  await page.waitForFunction(() => __calls.some(([v]) => v === 'Terminate'), null, { timeout: 10000 });
+  const calls = await page.evaluate(() => __calls);
+  assert.deepEqual(calls[0], ['Initialize']);
+  assert.equal(lastSet(calls, 'cmi.interactions.0.id'), item.id);
+  assert.equal(lastSet(calls, 'cmi.interactions.0.result'), 'correct');
+  assert.equal(lastSet(calls, 'cmi.completion_status'), 'incomplete');
+  assert.equal(lastSet(calls, 'cmi.exit'), 'suspend');
+  assert.deepEqual(calls.at(-1), ['Terminate']);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 async function openScormHostWith(edition, preload) {
   const saved = SCORM[edition].preload;
   SCORM[edition].preload = { ...saved, ...preload };
