@@ -20,10 +20,13 @@ export function withinTolerance(item, given, expected) {
   return Math.abs(given - expected) <= allowed;
 }
 
+/** Whether a kept answer (from storage or an LMS's suspend data) has the shape the page writes. */
+const usable = (answer) => Boolean(answer) && typeof answer.response === 'string' && typeof answer.correct === 'boolean';
+
 function readStored() {
   try {
     const parsed = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? '{}');
-    return parsed && typeof parsed === 'object' ? parsed : {};
+    return Object.fromEntries(Object.entries(parsed && typeof parsed === 'object' ? parsed : {}).filter(([, a]) => usable(a)));
   } catch {
     return {}; // storage blocked or unreadable: the visit keeps its own record
   }
@@ -100,7 +103,7 @@ export function setupSelfTest({ engine, results, root = document } = {}) {
     summary,
     /** Shows answers kept elsewhere (an LMS's suspend data) as already given. */
     restore(saved) {
-      for (const item of items) if (saved?.[item.id] && !answers[item.id]) record(item, saved[item.id], { announce: false });
+      for (const item of items) if (usable(saved?.[item.id]) && !answers[item.id]) record(item, saved[item.id], { announce: false });
       writeStored(answers);
       showScore();
     },

@@ -22,7 +22,14 @@ export function detectPlatform(win = window) {
  * null when no platform launched the page (or it could not be reached: the lesson carries on).
  */
 export async function startCourseTracking(selfTest) {
-  const platform = detectPlatform();
+  let platform;
+  try {
+    platform = detectPlatform();
+  } catch (error) {
+    console.warn('The launch address names a course site the lesson cannot read; it works without one.', error);
+    document.documentElement.dataset.lms = 'unreadable-launch';
+    return null;
+  }
   document.documentElement.dataset.lms = platform.kind;
   if (platform.kind === 'none') return null;
   let tracker;
