@@ -76,12 +76,13 @@ function sharePanel(pieceId, title) {
     const shown = (labelText, tag) => {
       const id = `share-${n}-${labelText.toLowerCase()}`;
       const label = element('span', 'share-embed-label', labelText);
-      label.id = `${id}-label`;
+      label.setAttribute('aria-hidden', 'true'); // the region's own name says it
       const value = element(tag, 'share-embed-value');
       value.id = id;
       value.tabIndex = 0; // it may scroll sideways: reachable from the keyboard
       value.setAttribute('role', 'region');
-      value.setAttribute('aria-labelledby', label.id);
+      // A region's name must be unique on the page: every panel has a Link and a Snippet.
+      value.setAttribute('aria-label', `${labelText}: ${title}`);
       const row = element('div', 'share-embed-field');
       row.append(label, value);
       panel.append(row);
