@@ -58,7 +58,7 @@ function katexCss() {
 }
 
 function siteCss(hoisted) {
-  const own = ['base.css', 'lesson.css', 'charts.css', 'print.css'].map((f) => `/* ---- ${f} ---- */\n${readFileSync(join(WEB, 'css', f), 'utf8')}`);
+  const own = ['base.css', 'lesson.css', 'charts.css', 'course.css', 'print.css'].map((f) => `/* ---- ${f} ---- */\n${readFileSync(join(WEB, 'css', f), 'utf8')}`);
   return [
     '/* The lesson page\'s stylesheet, assembled by web/build/build-site.mjs: KaTeX\'s CSS, the classes that',
     '   replace KaTeX\'s inline styles, then the page\'s own styles. */',

@@ -1,15 +1,54 @@
-// Embed mode (?embed=<section-or-figure-id>): shows that piece alone, sized for an iframe, and
-// posts its height to the parent page on load and on every resize.
+// Embed mode (?embed=<section-or-figure-id>[&frame=<id>]): shows that piece alone, sized for an
+// iframe, and tells the parent page its height on load and on every resize in the three ways course
+// sites listen for: the lesson's own message (with the frame id echoed back), Canvas's
+// lti.frameResize, and the H5P resizer's handshake that Moodle pages load.
+
+const OWN_MESSAGE = 'positional-lesson:height';
 
 /** The id asked for in ?embed=…, or null. */
 export function embedTarget() {
   return new URLSearchParams(location.search).get('embed');
 }
 
+/** The frame id from ?frame=…, echoed in every height message so a page with several frames can tell them apart. */
+export function frameId() {
+  return (new URLSearchParams(location.search).get('frame') ?? '').slice(0, 100) || null;
+}
+
+let lastHeight = -1;
+let h5pHost = false;
+
+function contentHeight() {
+  return Math.ceil(document.documentElement.getBoundingClientRect().height);
+}
+
+function toParent(message) {
+  if (window.parent !== window) window.parent.postMessage(message, '*');
+}
+
+// H5P's resizer: prepareResize lets the host shrink the frame first, then resize sets the height.
+function h5pPrepare() {
+  toParent({ context: 'h5p', action: 'prepareResize', scrollHeight: contentHeight(), clientHeight: document.documentElement.clientHeight });
+}
+
+function answerH5p(event) {
+  if (event.source !== window.parent || event.data?.context !== 'h5p') return;
+  const { action } = event.data;
+  if (action === 'ready') toParent({ context: 'h5p', action: 'hello' });
+  else if (action === 'hello' || action === 'resize') {
+    h5pHost = true;
+    h5pPrepare();
+  } else if (action === 'resizePrepared') toParent({ context: 'h5p', action: 'resize', scrollHeight: contentHeight() });
+}
+
 function postHeight() {
-  const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
-  if (window.parent !== window) window.parent.postMessage({ type: 'positional-lesson:height', height }, '*');
+  const height = contentHeight();
   document.documentElement.dataset.embedHeight = String(height);
+  toParent({ type: OWN_MESSAGE, height, frame: frameId() });
+  toParent({ subject: 'lti.frameResize', height });
+  // H5P's host resets the frame's height on prepareResize: only ask when the content changed.
+  if (h5pHost && height !== lastHeight) h5pPrepare();
+  lastHeight = height;
 }
 
 /**
@@ -55,9 +94,16 @@ export function applyEmbed(id) {
     root.dataset.levelView = 'all';
   }
 
+  addEventListener('message', answerH5p);
+  const helloH5p = () => h5pHost || toParent({ context: 'h5p', action: 'hello' });
+  helloH5p();
   postHeight();
   new ResizeObserver(postHeight).observe(document.body);
-  addEventListener('load', postHeight);
+  addEventListener('load', () => {
+    // Said again at load: a host whose resizer script runs after the frame started missed the first.
+    helloH5p();
+    postHeight();
+  });
   return target;
 }
 

@@ -7,6 +7,9 @@ import { setupLevelSwitch, setupPrint, setupTabs, setupThemeToggle, setupWalkthr
 import { applyEmbed, embedTarget, postHeight } from './embed.js';
 import { keepScrollersFocusable } from './scroll-regions.js';
 import { setupContents, setupLevelMemory } from './reading-view.js';
+import { setupSelfTest } from './self-test.js';
+import { startCourseTracking } from './lms/tracking.js';
+import { addShareControls } from './share-embed.js';
 
 const UNAVAILABLE = '—';
 const UNAVAILABLE_TITLE = 'This number is computed by the lesson’s engine, which could not run in this browser.';
@@ -163,7 +166,10 @@ async function start() {
     root.dataset.liveState = failed.size ? 'partial' : 'ready';
   }
   finishLoading(root);
-  window.positionalLesson = { engine, results };
+  const selfTest = setupSelfTest({ engine, results });
+  startCourseTracking(selfTest);
+  addShareControls(document);
+  window.positionalLesson = { engine, results, selfTest };
   dispatchEvent(new CustomEvent('positional-lesson:ready', { detail: { engine, failed: [...failed] } }));
   if (engine) await mountChartsSafely(engine);
   if (embedId) postHeight();

@@ -1,12 +1,15 @@
 // Applies the remembered theme and the level view (?level=, else remembered) before the first
 // paint (a classic script in <head>, so the page never flashes the wrong colours or level). The
-// theme toggle (controls.js) and the level switch (reading-view.js) write the same keys.
+// theme toggle (reading-controls.js) and the level switch (reading-view.js) write the same keys.
 (function applyStoredTheme() {
   var levels = ['all', '1', '2'];
   var level = new URLSearchParams(location.search).get('level');
+  // ?theme=light|dark|auto (a course page's frame) wins over the stored choice; auto follows the system.
+  var asked = /[?&]theme=(light|dark|auto)(&|$)/.exec(location.search);
+  if (asked && asked[1] !== 'auto') document.documentElement.setAttribute('data-theme', asked[1]);
   try {
     var theme = localStorage.getItem('positional-lesson:theme');
-    if (theme === 'light' || theme === 'dark') document.documentElement.setAttribute('data-theme', theme);
+    if (!asked && (theme === 'light' || theme === 'dark')) document.documentElement.setAttribute('data-theme', theme);
     if (levels.indexOf(level) < 0) level = localStorage.getItem('positional-lesson:level');
   } catch (error) {
     // Storage may be unavailable (file://, privacy settings, third-party frames): the system

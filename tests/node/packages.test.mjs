@@ -1,0 +1,166 @@
+// The course-site packages: builds the SCORM 1.2, SCORM 2004 and cmi5 zips from the built site,
+// validates the SCORM manifests against the ADL/IMS schemas (xmllint), checks the cmi5 course
+// structure, and checks that each zip holds every file the lesson loads and nothing from elsewhere.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { unzipSync, strFromU8 } from 'fflate';
+import { packageLms, listFiles, schemaDir, COURSE } from '../../web/build/package-lms.mjs';
+
+const repo = new URL('../../', import.meta.url).pathname;
+const dist = process.env.POSITIONAL_DIST ?? join(repo, 'dist');
+let out;
+let made;
+const zips = {};
+
+before(() => {
+  assert.ok(existsSync(join(dist, 'index.html')), `no built site at ${dist}`);
+  out = mkdtempSync(join(tmpdir(), 'positional-packages-'));
+  made = packageLms({ dist, out });
+  for (const { kind, file } of made) zips[kind] = unzipSync(new Uint8Array(readFileSync(file)));
+});
+
+function extract(kind) {
+  const dir = join(out, kind);
+  for (const [path, data] of Object.entries(zips[kind])) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), data);
+  }
+  return dir;
+}
+
+// A schema that imports every namespace the manifest uses, so xmllint checks the extensions too.
+function wrapperSchema(dir, imports) {
+  const body = imports.map(([ns, file]) => `  <xsd:import namespace="${ns}" schemaLocation="${file}"/>`).join('\n');
+  writeFileSync(join(dir, '__all.xsd'), `<?xml version="1.0"?>\n<xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:x-test-all">\n${body}\n</xsd:schema>\n`);
+  return join(dir, '__all.xsd');
+}
+
+function xmllint(args, cwd) {
+  const result = spawnSync('xmllint', args, { cwd, encoding: 'utf8' });
+  if (result.error) throw new Error(`xmllint is needed (Debian's libxml2-utils, in build-scripts/install-deps): ${result.error.message}`);
+  return result;
+}
+
+const SCORM12_SCHEMAS = [
+  ['http://www.imsproject.org/xsd/imscp_rootv1p1p2', 'imscp_rootv1p1p2.xsd'],
+  ['http://www.adlnet.org/xsd/adlcp_rootv1p2', 'adlcp_rootv1p2.xsd'],
+];
+const SCORM2004_SCHEMAS = [
+  ['http://www.imsglobal.org/xsd/imscp_v1p1', 'imscp_v1p1.xsd'],
+  ['http://www.adlnet.org/xsd/adlcp_v1p3', 'adlcp_v1p3.xsd'],
+  ['http://www.adlnet.org/xsd/adlseq_v1p3', 'adlseq_v1p3.xsd'],
+  ['http://www.adlnet.org/xsd/adlnav_v1p3', 'adlnav_v1p3.xsd'],
+  ['http://www.imsglobal.org/xsd/imsss', 'imsss_v1p0.xsd'],
+];
+
+function validate(kind, schemas, manifestText = null) {
+  const dir = extract(kind);
+  const schema = wrapperSchema(dir, schemas);
+  const file = manifestText === null ? 'imsmanifest.xml' : '__changed.xml';
+  if (manifestText !== null) writeFileSync(join(dir, file), manifestText);
+  return xmllint(['--noout', '--nonet', '--schema', schema, file], dir);
+}
+
+for (const [kind, schemas, brokenBy] of [
+  ['scorm12', SCORM12_SCHEMAS, (m) => m.replace('isvisible="true"', 'isvisible="sometimes"')],
+  ['scorm2004', SCORM2004_SCHEMAS, (m) => m.replace(/<imsss:minNormalizedMeasure>[^<]*</, '<imsss:minNormalizedMeasure>1.5<')],
+]) {
+  test(`${kind}: imsmanifest.xml validates against the schemas in the zip, and a broken one does not`, () => {
+    const result = validate(kind, schemas);
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stderr, /imsmanifest\.xml validates/);
+    // The same validation must catch a value outside the schema, or it proves nothing.
+    const broken = validate(kind, schemas, brokenBy(strFromU8(zips[kind]['imsmanifest.xml'])));
+    assert.notEqual(broken.status, 0, 'a manifest with a value the schema forbids passed validation');
+  });
+}
+
+const attr = (text, element, name) => new RegExp(`<${element}\\b[^>]*\\b${name}="([^"]*)"`).exec(text)?.[1];
+
+test('scorm12: schema version 1.2, one SCO launching index.html, mastery 80, every file listed and present', () => {
+  const manifest = strFromU8(zips.scorm12['imsmanifest.xml']);
+  assert.match(manifest, /<schema>ADL SCORM<\/schema>\s*<schemaversion>1\.2<\/schemaversion>/);
+  assert.equal((manifest.match(/<resource\b/g) ?? []).length, 1);
+  assert.equal(attr(manifest, 'resource', 'adlcp:scormtype'), 'sco');
+  assert.equal(attr(manifest, 'resource', 'href'), 'index.html');
+  assert.equal(attr(manifest, 'item', 'identifierref'), attr(manifest, 'resource', 'identifier'));
+  assert.match(manifest, /<adlcp:masteryscore>80<\/adlcp:masteryscore>/);
+  checkFiles('scorm12', manifest);
+});
+
+test('scorm2004: 4th edition, one SCO, primary objective satisfied by a scaled score of 0.8, every file listed and present', () => {
+  const manifest = strFromU8(zips.scorm2004['imsmanifest.xml']);
+  assert.match(manifest, /<schemaversion>2004 4th Edition<\/schemaversion>/);
+  assert.equal((manifest.match(/<resource\b/g) ?? []).length, 1);
+  assert.equal(attr(manifest, 'resource', 'adlcp:scormType'), 'sco');
+  assert.equal(attr(manifest, 'imsss:primaryObjective', 'satisfiedByMeasure'), 'true');
+  assert.match(manifest, /<imsss:minNormalizedMeasure>0\.8<\/imsss:minNormalizedMeasure>/);
+  checkFiles('scorm2004', manifest);
+});
+
+function checkFiles(kind, manifest) {
+  const listed = [...manifest.matchAll(/<file href="([^"]+)"\/>/g)].map((m) => m[1]);
+  const siteFiles = listFiles(dist);
+  assert.deepEqual(listed, siteFiles, 'the manifest lists exactly the site\'s files');
+  for (const file of listed) assert.ok(zips[kind][file], `${file} is listed but not in the zip`);
+  // Every schema the manifest names in xsi:schemaLocation is in the zip's root.
+  const locations = /xsi:schemaLocation="([^"]+)"/.exec(manifest)[1].trim().split(/\s+/).filter((_, i) => i % 2 === 1);
+  const missing = locations.filter((f) => !zips[kind][f] && f !== 'imsmd_rootv1p2p1.xsd');
+  assert.deepEqual(missing, []);
+}
+
+test('cmi5: cmi5.xml is well formed and declares one AU at index.html with its mastery score', () => {
+  const dir = extract('cmi5');
+  const lint = xmllint(['--noout', 'cmi5.xml'], dir);
+  assert.equal(lint.status, 0, lint.stderr);
+  const xpath = (expr) => execFileSync('xmllint', ['--xpath', expr, 'cmi5.xml'], { cwd: dir, encoding: 'utf8' }).trim();
+  assert.equal(xpath("namespace-uri(/*)"), 'https://w3id.org/xapi/profiles/cmi5/v1/CourseStructure.xsd');
+  assert.equal(xpath("local-name(/*)"), 'courseStructure');
+  assert.equal(xpath("count(/*/*[local-name()='au'])"), '1');
+  assert.equal(xpath("string(/*/*[local-name()='course']/@id)"), COURSE.courseIri);
+  assert.equal(xpath("string(/*/*[local-name()='au']/@id)"), COURSE.auIri);
+  assert.equal(xpath("string(/*/*[local-name()='au']/@masteryScore)"), '0.8');
+  assert.equal(xpath("string(/*/*[local-name()='au']/@moveOn)"), 'CompletedAndPassed');
+  assert.equal(xpath("string(/*/*[local-name()='au']/*[local-name()='url'])"), 'index.html');
+  // Element order the cmi5 schema requires: title, description, then url.
+  assert.equal(xpath("local-name(/*/*[local-name()='au']/*[1])") + xpath("local-name(/*/*[local-name()='au']/*[2])") + xpath("local-name(/*/*[local-name()='au']/*[3])"), 'titledescriptionurl');
+  for (const file of listFiles(dist)) assert.ok(zips.cmi5[file], `${file} missing from the cmi5 zip`);
+});
+
+test('each package is offline: its page loads nothing from another origin, and only cmi5 may connect out', () => {
+  for (const kind of ['scorm12', 'scorm2004', 'cmi5']) {
+    for (const [path, data] of Object.entries(zips[kind])) {
+      if (!/\.(html|css|m?js)$/.test(path)) continue;
+      const text = strFromU8(data);
+      const loads = [
+        ...text.matchAll(/<(?:script|link|img|iframe|source)\b[^>]*\b(?:src|href)="(https?:)?\/\/[^"]*"/gi),
+        ...text.matchAll(/url\(\s*["']?(?:https?:)?\/\//gi),
+        ...text.matchAll(/\bimport\s*(?:\(|[^'"]*from\s*)\s*["'](?:https?:)?\/\//g),
+      ].map((m) => m[0]);
+      assert.deepEqual(loads, [], `${kind}/${path} loads from another origin`);
+    }
+    const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(strFromU8(zips[kind]['index.html']))[1];
+    assert.match(policy, /default-src 'self'/);
+    assert.doesNotMatch(policy, /'unsafe-inline'|'unsafe-eval'/);
+    if (kind === 'cmi5') assert.match(policy, /connect-src 'self' https:$/);
+    else assert.doesNotMatch(policy, /connect-src/, 'a SCORM package needs no connection: its API is a JavaScript object');
+  }
+});
+
+test('the same build gives byte-identical zips', () => {
+  const again = packageLms({ dist, out: join(out, 'again') });
+  for (const [i, { file }] of again.entries()) assert.ok(readFileSync(file).equals(readFileSync(made[i].file)), `${file} differs between two runs`);
+});
+
+test('packaging a directory with no built site names the problem', () => {
+  assert.throws(() => packageLms({ dist: join(out, 'nothing-here'), out }), /no built site at .*nothing-here/);
+});
+
+test('the schema files come from the npm package that ships them', () => {
+  assert.ok(existsSync(join(schemaDir('1.2'), 'imscp_rootv1p1p2.xsd')));
+  assert.ok(existsSync(join(schemaDir('2004'), 'imsss_v1p0.xsd')));
+});

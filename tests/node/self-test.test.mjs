@@ -1,0 +1,98 @@
+// The graded self-test's items and the course-site helpers that need no browser: how answers are
+// read and checked, the items' shape and placement, the SCORM time formats and cmi5 launch parsing.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { SELF_TEST_ITEMS, MASTERY_SCORE } from '../../web/js/self-test-items.js';
+import { parseNumber, withinTolerance } from '../../web/js/self-test.js';
+import { isoDuration, scorm12Duration } from '../../web/js/lms/scorm.js';
+import { cmi5Launch } from '../../web/js/lms/cmi5.js';
+import { loadEngine } from './engine-loader.mjs';
+
+const lesson = readFileSync(new URL('../../web/lesson/lesson.md', import.meta.url), 'utf8');
+
+test('at least 10 graded items across both levels, each placed once in the lesson', () => {
+  assert.ok(SELF_TEST_ITEMS.length >= 10, `${SELF_TEST_ITEMS.length} items`);
+  assert.deepEqual([...new Set(SELF_TEST_ITEMS.map((i) => i.level))].sort(), [1, 2]);
+  assert.equal(new Set(SELF_TEST_ITEMS.map((i) => i.id)).size, SELF_TEST_ITEMS.length, 'ids are unique');
+  for (const item of SELF_TEST_ITEMS) {
+    const placeholders = lesson.split(`<div class="graded-item" data-item="${item.id}"></div>`).length - 1;
+    assert.equal(placeholders, 1, `${item.id} appears ${placeholders} times in lesson.md`);
+  }
+  assert.ok(MASTERY_SCORE > 0 && MASTERY_SCORE <= 1);
+});
+
+test('predictions sit inside Level 2 sections, before the figure they predict', () => {
+  const level2 = lesson.slice(lesson.indexOf('{#level-2}'), lesson.indexOf('{#in-20-seconds}'));
+  const predictions = SELF_TEST_ITEMS.filter((i) => i.kind === 'predict');
+  assert.ok(predictions.length >= 3);
+  for (const item of predictions) {
+    const at = level2.indexOf(`data-item="${item.id}"`);
+    assert.ok(at >= 0, `${item.id} is in Level 2`);
+    if (item.figure) assert.ok(level2.indexOf(`chart ${item.figure.replace(/^fig-/, '')}`) > at, `${item.id} comes before ${item.figure}`);
+    assert.ok(item.reveal.some((part) => typeof part === 'object' && part.live), `${item.id} reveals an engine number`);
+  }
+});
+
+test('every choice item has one right answer and a misconception named for every wrong one', () => {
+  for (const item of SELF_TEST_ITEMS.filter((i) => i.kind !== 'numeric')) {
+    assert.equal(item.choices.filter((c) => c.correct).length, 1, item.id);
+    for (const choice of item.choices) assert.ok(choice.why && choice.why.length > 20, `${item.id}: "${choice.text}" has no feedback`);
+    assert.equal(new Set(item.choices.map((c) => c.why)).size, item.choices.length, `${item.id}: each choice has its own feedback`);
+  }
+});
+
+test('numeric items are answered by the engine, with a stated tolerance the rounded answer meets', async () => {
+  const engine = await loadEngine();
+  const numeric = SELF_TEST_ITEMS.filter((i) => i.kind === 'numeric');
+  assert.ok(numeric.length >= 3);
+  // The engine's values the lesson states elsewhere, to 1e-9: cos 4, 10000 · 8^(128/126), 6000/4, sin 1.
+  const independent = {
+    'rope-score-3-7': Math.cos(4),
+    'ntk-base-8-128': 10000 * 8 ** (128 / 126),
+    'interpolate-6000': 1500,
+    'sinusoidal-pe-1-0': Math.sin(1),
+  };
+  for (const item of numeric) {
+    assert.match(item.toleranceText, /within/);
+    const value = item.answer(engine);
+    assert.ok(Math.abs(value - independent[item.id]) < 1e-9 * Math.max(1, Math.abs(value)), `${item.id}: ${value}`);
+    // A learner who rounds as the tolerance text says is right; one a little further off is not.
+    const rounded = item.relative ? Number(value.toPrecision(3)) : Number(value.toFixed(item.tolerance >= 0.5 ? 0 : 3));
+    assert.ok(withinTolerance(item, rounded, value), `${item.id}: ${rounded} should pass`);
+    const off = item.relative ? value * (1 + 3 * item.tolerance) : value + 3 * item.tolerance;
+    assert.ok(!withinTolerance(item, off, value), `${item.id}: ${off} should fail`);
+  }
+});
+
+test('answers are read as people type them, and anything else is refused', () => {
+  assert.equal(parseNumber('−0.654'), -0.654);
+  assert.equal(parseNumber(' 82,685 '), 82685);
+  assert.equal(parseNumber('82 685'), 82685);
+  assert.equal(parseNumber('+1500'), 1500);
+  assert.equal(parseNumber('.84'), 0.84);
+  assert.equal(parseNumber('8.27e4'), 82700);
+  for (const bad of ['', 'seventeen', '1.2.3', '--1', '0x10', 'Infinity', '<b>1</b>']) assert.equal(parseNumber(bad), null, bad);
+});
+
+test('session times in each SCORM edition\'s format', () => {
+  assert.equal(isoDuration(0), 'PT0S');
+  assert.equal(isoDuration(3723450), 'PT1H2M3.45S');
+  assert.equal(isoDuration(61000), 'PT1M1S');
+  assert.equal(scorm12Duration(3723450), '0001:02:03.45');
+  assert.equal(scorm12Duration(500), '0000:00:00.50');
+});
+
+test('cmi5 launch parameters: all five or none, the actor as JSON', () => {
+  const actor = { objectType: 'Agent', account: { homePage: 'https://lms.test', name: 'l1' } };
+  const full = new URLSearchParams({ endpoint: 'https://lms.test/xapi', fetch: 'https://lms.test/f?k=1', actor: JSON.stringify(actor), registration: 'r-1', activityId: 'urn:x:au' });
+  const launch = cmi5Launch(`?${full}`);
+  assert.equal(launch.endpoint, 'https://lms.test/xapi/', 'the endpoint ends in a slash, so statements resolve under it');
+  assert.deepEqual(launch.actor, actor);
+  assert.equal(launch.fetchUrl, 'https://lms.test/f?k=1');
+  const partial = new URLSearchParams(full);
+  partial.delete('registration');
+  assert.equal(cmi5Launch(`?${partial}`), null);
+  full.set('actor', '{not json');
+  assert.throws(() => cmi5Launch(`?${full}`), /actor parameter is not JSON/);
+});

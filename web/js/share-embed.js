@@ -1,0 +1,164 @@
+// The "Share / embed" control on every section heading and chart: builds a link and an iframe
+// snippet for that piece, carrying the charts' current state (read from the page URL, where every
+// chart keeps its `?<prefix>.<key>=…` parameters), a theme and a frame id, and copies them.
+
+const THEMES = ['auto', 'light', 'dark'];
+
+/** The chart-state parameters in `search`: every `<prefix>.<key>` pair the charts wrote. */
+export function chartStateParams(search = location.search) {
+  return [...new URLSearchParams(search)].filter(([key]) => /^[a-z][\w-]*\.[\w-]+$/i.test(key));
+}
+
+/** The address of `pieceId` alone: ?embed=…, the chart state, the theme and the frame id. */
+export function embedUrl(pieceId, { theme = 'auto', frame = pieceId, search = location.search, base = location.href } = {}) {
+  const url = new URL(base);
+  url.hash = '';
+  url.search = '';
+  url.searchParams.set('embed', pieceId);
+  for (const [key, value] of chartStateParams(search)) url.searchParams.set(key, value);
+  if (theme !== 'auto') url.searchParams.set('theme', theme);
+  if (frame) url.searchParams.set('frame', frame);
+  return url.href;
+}
+
+/** The HTML a course page pastes: the frame, and a listener that fits it (checking the sender). */
+export function embedSnippet(url, title) {
+  const attr = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  return [
+    `<iframe src="${attr(url)}" title="${attr(title)}" width="100%" height="600" loading="lazy"></iframe>`,
+    '<script>',
+    '  // Fits each lesson frame on this page to its content; one listener serves every frame.',
+    "  addEventListener('message', (event) => {",
+    "    if (event.data?.type !== 'positional-lesson:height') return;",
+    "    for (const frame of document.querySelectorAll('iframe')) {",
+    '      if (frame.contentWindow === event.source) frame.height = event.data.height;',
+    '    }',
+    '  });',
+    '</script>',
+  ].join('\n');
+}
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+let counter = 0;
+
+function sharePanel(pieceId, title) {
+  const details = element('details', 'share-embed');
+  details.dataset.sharePiece = pieceId;
+  const summary = element('summary', 'share-embed-toggle', 'Share / embed');
+  summary.setAttribute('aria-label', `Share or embed: ${title}`);
+  details.append(summary);
+  let built = null;
+
+  const build = () => {
+    const n = ++counter;
+    const panel = element('div', 'share-embed-panel');
+    const field = (labelText, control) => {
+      const id = `share-${n}-${labelText.toLowerCase().replace(/\W+/g, '-')}`;
+      control.id = id;
+      const label = element('label', 'share-embed-label', labelText);
+      label.htmlFor = id;
+      const row = element('div', 'share-embed-field');
+      row.append(label, control);
+      panel.append(row);
+      return control;
+    };
+    const theme = field('Theme', element('select'));
+    for (const t of THEMES) theme.append(new Option(t === 'auto' ? 'auto (follows the reader’s system)' : t, t));
+    const current = document.documentElement.getAttribute('data-theme');
+    theme.value = THEMES.includes(current) ? current : 'auto';
+    // Link and snippet are shown as text, not as fields: there is nothing to type into them.
+    const shown = (labelText, tag) => {
+      const id = `share-${n}-${labelText.toLowerCase()}`;
+      const label = element('span', 'share-embed-label', labelText);
+      label.setAttribute('aria-hidden', 'true'); // the region's own name says it
+      const value = element(tag, 'share-embed-value');
+      value.id = id;
+      value.tabIndex = 0; // it may scroll sideways: reachable from the keyboard
+      value.setAttribute('role', 'region');
+      // A region's name must be unique on the page: every panel has a Link and a Snippet.
+      value.setAttribute('aria-label', `${labelText}: ${title}`);
+      const row = element('div', 'share-embed-field');
+      row.append(label, value);
+      panel.append(row);
+      return value;
+    };
+    const link = shown('Link', 'code');
+    const snippet = shown('Snippet', 'pre');
+    const buttons = element('div', 'share-embed-buttons');
+    const copyLink = element('button', 'share-embed-copy', 'Copy link');
+    const copySnippet = element('button', 'share-embed-copy', 'Copy snippet');
+    copyLink.type = copySnippet.type = 'button';
+    buttons.append(copyLink, copySnippet);
+    const status = element('p', 'share-embed-status');
+    status.setAttribute('role', 'status');
+    panel.append(buttons, status);
+
+    // The frame id is the piece's own id: unique on the lesson's side, and the snippet's listener
+    // tells frames apart by event.source anyway (edit frame= in the snippet to embed a piece twice).
+    const refresh = () => {
+      const url = embedUrl(pieceId, { theme: theme.value, frame: pieceId });
+      link.textContent = url;
+      snippet.textContent = embedSnippet(url, title);
+    };
+    const copy = async (control, what) => {
+      refresh();
+      try {
+        await navigator.clipboard.writeText(control.textContent);
+        status.textContent = `${what} copied.`;
+      } catch {
+        // Clipboard refused (no permission, an insecure page): select it for Ctrl+C instead.
+        const range = document.createRange();
+        range.selectNodeContents(control);
+        getSelection().removeAllRanges();
+        getSelection().addRange(range);
+        status.textContent = `${what} selected: press Ctrl+C (⌘C) to copy.`;
+      }
+    };
+    theme.addEventListener('change', refresh);
+    copyLink.addEventListener('click', () => copy(link, 'Link'));
+    copySnippet.addEventListener('click', () => copy(snippet, 'Snippet'));
+    details.append(panel);
+    return { refresh };
+  };
+
+  details.addEventListener('toggle', () => {
+    if (!details.open) return;
+    built ??= build();
+    built.refresh();
+  });
+  // A chart writes its state to the URL a moment after a change: refresh an open panel then.
+  return { details, refresh: () => details.open && built?.refresh() };
+}
+
+/** Adds a Share / embed control to every chart (figure.chart-slot) and every section heading under `root`. */
+export function addShareControls(root = document) {
+  if (document.documentElement.classList.contains('embed')) return; // a frame shares from the full page
+  const panels = [];
+  for (const figure of root.querySelectorAll('figure.chart-slot[id]')) {
+    const caption = figure.querySelector('figcaption');
+    const title = caption?.textContent.trim().split(/(?<=\.)\s/)[0] || figure.id;
+    const { details, refresh } = sharePanel(figure.id, title);
+    figure.append(details);
+    panels.push(refresh);
+  }
+  for (const section of root.querySelectorAll('section.lesson-section[id]')) {
+    const heading = section.querySelector(':scope > h2, :scope > h3');
+    if (!heading) continue;
+    const title = heading.textContent.replace(/#\s*$/, '').trim();
+    const { details } = sharePanel(section.id, title);
+    heading.after(details);
+  }
+  let timer = 0;
+  const later = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => panels.forEach((refresh) => refresh()), 250);
+  };
+  root.addEventListener('input', later);
+  root.addEventListener('change', later);
+}
