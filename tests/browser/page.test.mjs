@@ -1,14 +1,13 @@
 // Browser tests of the built lesson page (dist/ served by web/build/serve.mjs, and the single-file
-// build from file://) in headless Chromium: live numbers, sections, math, diagrams, snippet checks,
+// build from file://) in the engine helpers.mjs selects: live numbers, sections, math, diagrams, snippet checks,
 // CSP, embed mode, reading controls and the engine-failure fallback.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
 import { startServer } from '../../web/build/serve.mjs';
-import { LAUNCH, dist, repo, singleFile } from './helpers.mjs';
+import { ENGINE, dist, launchBrowser, repo, singleFile } from './helpers.mjs';
 
 const lessonSource = readFileSync(join(repo, 'web', 'lesson', 'lesson.md'), 'utf8');
 
@@ -74,7 +73,7 @@ let server;
 before(async () => {
   assert.ok(existsSync(join(dist, 'index.html')), `no built site at ${dist}: run the wasm build's site target first`);
   server = await startServer({ root: dist, port: 0 });
-  browser = await chromium.launch(LAUNCH);
+  browser = await launchBrowser();
 });
 
 after(async () => {
