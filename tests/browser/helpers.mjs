@@ -136,6 +136,18 @@ export async function startSite() {
 export async function openPage(browser, url, { viewport = { width: 1280, height: 900 }, contextOptions = {}, setup, blockOtherOrigins = null, waitForLive = true } = {}) {
   const context = await browser.newContext({ viewport, ...contextOptions });
   const offOrigin = [];
+  if (ENGINE === 'webkit') {
+    // Classic WebDriver has no request interception or init scripts: the adapter records problems
+    // and CSP violations from an in-page recorder installed when the page has loaded, and requests
+    // to other origins from the page's resource timing (seen, not blocked).
+    const page = await context.newPage();
+    const problems = watchProblems(page);
+    if (blockOtherOrigins) page.watchOtherOrigins(blockOtherOrigins, offOrigin);
+    if (setup) await setup(page, context);
+    const response = await page.goto(url);
+    if (waitForLive) await page.waitForFunction(() => document.documentElement.dataset.liveState && !document.documentElement.classList.contains('is-loading'), null, { timeout: 30000 });
+    return { context, page, problems, offOrigin, response, violations: () => page.evaluate(() => window.__cspViolations) };
+  }
   if (blockOtherOrigins) {
     await context.route('**/*', (route) => {
       const target = route.request().url();
