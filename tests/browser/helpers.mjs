@@ -46,6 +46,9 @@ function firefoxMediaPrefs({ colorScheme = 'light', reducedMotion = 'no-preferen
 
 const mediaBrowsers = new WeakMap();
 
+/** The narrowest viewport WebKit's MiniBrowser window reaches (its toolbar's width), in CSS px. */
+export const WEBKIT_MIN_WIDTH = 450;
+
 /**
  * Over BiDi, Firefox keeps a number field's text when Playwright fills it (its select() does
  * nothing there), so fill('5') on a field showing 3 gives 35. A reader selects the text and

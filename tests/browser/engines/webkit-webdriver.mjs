@@ -1,10 +1,10 @@
 // WebKitGTK for the browser suites: Debian's WebKitWebDriver and its MiniBrowser under Xvfb, driven
 // over classic WebDriver, behind the part of Playwright's Browser/Page API the suites use.
 import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-
-/** The narrowest viewport (CSS px) MiniBrowser's window reaches. */
-export const WEBKIT_MIN_WIDTH = 450;
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const MINIBROWSER = process.env.POSITIONAL_MINIBROWSER ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
 
@@ -26,10 +26,18 @@ function freePort() {
   });
 }
 
-/** Starts WebKitWebDriver under xvfb-run and one MiniBrowser session; returns the Browser stand-in. */
-export async function launchWebKit() {
+/**
+ * Starts WebKitWebDriver under xvfb-run and one MiniBrowser session; returns the Browser stand-in.
+ * WebDriver cannot emulate media features, but WebKitGTK follows GTK's settings: a dark colour
+ * scheme comes from a dark GTK theme, reduced motion from gtk-enable-animations=0.
+ */
+export async function launchWebKit({ colorScheme = 'light', reducedMotion = 'no-preference' } = {}) {
   const port = await freePort();
-  const driver = spawn('xvfb-run', ['-a', '-s', '-screen 0 1920x1080x24', 'WebKitWebDriver', `--port=${port}`, '--host=127.0.0.1'], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  const settings = mkdtempSync(join(tmpdir(), 'positional-webkit-gtk-'));
+  mkdirSync(join(settings, 'gtk-3.0'));
+  writeFileSync(join(settings, 'gtk-3.0', 'settings.ini'), `[Settings]\ngtk-application-prefer-dark-theme=${colorScheme === 'dark' ? 1 : 0}\ngtk-enable-animations=${reducedMotion === 'reduce' ? 0 : 1}\n`);
+  const env = { ...process.env, XDG_CONFIG_HOME: settings, GTK_THEME: colorScheme === 'dark' ? 'Adwaita:dark' : 'Adwaita' };
+  const driver = spawn('xvfb-run', ['-a', '-s', '-screen 0 1920x1080x24', 'WebKitWebDriver', `--port=${port}`, '--host=127.0.0.1'], { stdio: ['ignore', 'ignore', 'pipe'], detached: true, env });
   let log = '';
   driver.stderr.on('data', (d) => (log += d));
   const base = `http://127.0.0.1:${port}`;
@@ -53,6 +61,7 @@ export async function launchWebKit() {
     } catch {
       // already gone
     }
+    rmSync(settings, { recursive: true, force: true });
   });
   browser.firstWindow = await browser.command('GET', '/window');
   return browser;
@@ -93,8 +102,22 @@ class WebKitBrowser {
     return result;
   }
 
+  /** A context; one asking for a dark scheme or reduced motion opens in a browser started for it. */
   async newContext(options = {}) {
-    return new WebKitContext(this, options);
+    const { colorScheme = 'light', reducedMotion = 'no-preference' } = options;
+    const key = `${colorScheme}|${reducedMotion}`;
+    if (key === 'light|no-preference' || this.variantKey === key) return new WebKitContext(this, options);
+    this.variants ??= new Map();
+    if (!this.variants.has(key)) {
+      this.variants.set(
+        key,
+        launchWebKit({ colorScheme, reducedMotion }).then((b) => {
+          b.variantKey = key;
+          return b;
+        }),
+      );
+    }
+    return (await this.variants.get(key)).newContext(options);
   }
 
   async newPage(options = {}) {
@@ -105,6 +128,7 @@ class WebKitBrowser {
   }
 
   async close() {
+    for (const variant of this.variants?.values() ?? []) await (await variant).close();
     for (const page of [...this.pages]) await page.close().catch(() => {});
     await call(this.base.replace(/\/session\/.*/, ''), 'DELETE', this.base.slice(this.base.indexOf('/session/'))).catch(() => {});
     await this.stop();
@@ -116,8 +140,6 @@ class WebKitContext {
     this.browser = browser;
     this.options = options;
     this.pages = [];
-    if (options.colorScheme === 'dark') throw new NotInWebDriver('emulating a dark colour scheme');
-    if (options.reducedMotion === 'reduce') throw new NotInWebDriver('emulating reduced motion');
   }
 
   async newPage() {
@@ -142,6 +164,16 @@ class WebKitContext {
   async close() {
     for (const page of [...this.pages]) await page.close();
   }
+}
+
+// In-page: WebDriver turns undefined into null; values are sent with undefined marked, and restored.
+const MARK_UNDEFINED = `const mark = (v) => v === undefined ? '__webdriver_undefined__' : v === null || typeof v !== 'object' ? v : Array.isArray(v) ? v.map(mark) : (Object.getPrototypeOf(v) === Object.prototype ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, mark(x)])) : v);`;
+
+function restoreUndefined(v) {
+  if (v === '__webdriver_undefined__') return undefined;
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map(restoreUndefined);
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, restoreUndefined(x)]));
 }
 
 /** The in-page recorder: console errors, uncaught errors and rejections, CSP violations. */
@@ -258,13 +290,14 @@ class WebKitPage {
   async evaluate(fn, arg) {
     const body = typeof fn === 'function' ? `(${fn.toString()})(arguments[0])` : fn;
     const script = `const done = arguments[arguments.length - 1];
-      Promise.resolve().then(async () => ${body}).then((v) => done({ value: v === undefined ? null : v }), (e) => done({ error: String(e && (e.message ?? e)) }));`;
+      ${MARK_UNDEFINED}
+      Promise.resolve().then(async () => ${body}).then((v) => done({ value: mark(v) }), (e) => done({ error: String(e && (e.message ?? e)) }));`;
     const result = await this.cmd('POST', '/execute/async', { script, args: [arg ?? null] });
     await this.currentUrl();
     await this.drainProblems();
     await this.refreshFrames();
     if (result?.error !== undefined) throw new Error(`page.evaluate: ${result.error}`);
-    return result?.value;
+    return restoreUndefined(result?.value);
   }
 
   async waitForFunction(fn, arg, { timeout = 30000, polling = 100 } = {}) {
@@ -305,6 +338,10 @@ class WebKitPage {
 
   async click(selector) {
     return this.locator(selector).click();
+  }
+
+  async focus(selector) {
+    return this.locator(selector).focus();
   }
 
   async fill(selector, value) {
@@ -353,7 +390,8 @@ class WebKitFrame {
   async evaluate(fn, arg) {
     const body = typeof fn === 'function' ? `(${fn.toString()})(arguments[0])` : fn;
     const script = `const done = arguments[arguments.length - 1];
-      Promise.resolve().then(async () => ${body}).then((v) => done({ value: v === undefined ? null : v }), (e) => done({ error: String(e && (e.message ?? e)) }));`;
+      ${MARK_UNDEFINED}
+      Promise.resolve().then(async () => ${body}).then((v) => done({ value: mark(v) }), (e) => done({ error: String(e && (e.message ?? e)) }));`;
     const { browser } = this.page;
     await browser.command('POST', '/frame', { id: this.index }, this.page);
     let result;
@@ -363,7 +401,7 @@ class WebKitFrame {
       await browser.command('POST', '/frame/parent', {}, this.page);
     }
     if (result?.error !== undefined) throw new Error(`frame.evaluate: ${result.error}`);
-    return result?.value;
+    return restoreUndefined(result?.value);
   }
 
   async waitForFunction(fn, arg, { timeout = 30000 } = {}) {
@@ -415,11 +453,12 @@ class Locator {
       if (!el) throw new Error('no element matches ' + JSON.stringify(arguments[0].chain));
       return (${fn.toString()})(el, arguments[0].arg);`;
     const script = `const done = arguments[arguments.length - 1];
-      Promise.resolve().then(async () => { ${body} }).then((v) => done({ value: v === undefined ? null : v }), (e) => done({ error: String(e && (e.message ?? e)) }));`;
+      ${MARK_UNDEFINED}
+      Promise.resolve().then(async () => { ${body} }).then((v) => done({ value: mark(v) }), (e) => done({ error: String(e && (e.message ?? e)) }));`;
     const result = await this.page.cmd('POST', '/execute/async', { script, args: [{ chain: this.chain, arg: arg ?? null }] });
     await this.page.drainProblems();
     if (result?.error !== undefined) throw new Error(`locator: ${result.error}`);
-    return result?.value;
+    return restoreUndefined(result?.value);
   }
 
   async count() {
