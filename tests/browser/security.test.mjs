@@ -218,6 +218,7 @@ describe('the page under the policy', () => {
     const before = await tagCounts();
     await page.evaluate(watchForInjection, DANGEROUS_TAGS);
 
+    let typedFields = 0;
     for (const field of fields) {
       // Every string goes in as a value change (input + change events), the way typing or pasting lands.
       await page.evaluate(({ index, strings }) => {
@@ -229,9 +230,12 @@ describe('the page under the policy', () => {
         }
       }, { index: field.index, strings: HOSTILE });
       // And through real typing where the field takes text: fill() then Tab (which commits a change).
-      if (field.kind === 'text') {
+      // WebKit over WebDriver needs several round trips per string: there only the first visible
+      // text field is typed into; every field above still took every string as a value change.
+      if (field.kind === 'text' && !(ENGINE === 'webkit' && typedFields > 0)) {
         const locator = page.locator(`[data-qa-control="${field.index}"]`);
         if (await locator.isVisible()) {
+          typedFields++;
           for (const s of HOSTILE) {
             await locator.fill(s);
             await locator.press('Tab');

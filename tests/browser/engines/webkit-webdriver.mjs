@@ -40,6 +40,19 @@ export async function launchWebKit({ colorScheme = 'light', reducedMotion = 'no-
   const driver = spawn('xvfb-run', ['-a', '-s', '-screen 0 1920x1080x24', 'WebKitWebDriver', `--port=${port}`, '--host=127.0.0.1'], { stdio: ['ignore', 'ignore', 'pipe'], detached: true, env });
   let log = '';
   driver.stderr.on('data', (d) => (log += d));
+  // Xvfb, the driver and MiniBrowser go with the test process, however it ends.
+  const stopGroup = () => {
+    try {
+      process.kill(-driver.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  };
+  process.on('exit', stopGroup);
+  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => {
+    stopGroup();
+    process.exit(1);
+  });
   const base = `http://127.0.0.1:${port}`;
   const started = Date.now();
   for (;;) {
@@ -242,15 +255,16 @@ class WebKitPage {
     this.otherOrigins = { origin, list };
   }
 
+  /** Hands what the in-page recorder saw (and, if watched, resources from other origins) to the listeners. */
   async drainProblems() {
-    if (this.otherOrigins) {
-      const urls = await this.cmd('POST', '/execute/sync', { script: "return performance.getEntriesByType('resource').map((e) => e.name);", args: [] });
-      for (const url of urls ?? []) {
-        if (!/^(data|blob):/.test(url) && (this.otherOrigins.origin === 'file:' ? !url.startsWith('file:') : new URL(url).origin !== this.otherOrigins.origin) && !this.otherOrigins.list.includes(url)) this.otherOrigins.list.push(url);
-      }
+    const script = `const problems = (window.__webdriverProblems ?? []).splice(0);
+      const resources = arguments[0] ? performance.getEntriesByType('resource').map((e) => e.name) : [];
+      return [problems, resources];`;
+    const [found, urls] = (await this.cmd('POST', '/execute/sync', { script, args: [Boolean(this.otherOrigins)] })) ?? [[], []];
+    for (const url of urls) {
+      if (!/^(data|blob):/.test(url) && (this.otherOrigins.origin === 'file:' ? !url.startsWith('file:') : new URL(url).origin !== this.otherOrigins.origin) && !this.otherOrigins.list.includes(url)) this.otherOrigins.list.push(url);
     }
-    const found = await this.cmd('POST', '/execute/sync', { script: 'const p = window.__webdriverProblems ?? []; return p.splice(0);', args: [] });
-    for (const text of found ?? []) {
+    for (const text of found) {
       const [kind, ...rest] = text.split(': ');
       const message = rest.join(': ');
       if (kind === 'console') for (const l of this.listeners.get('console') ?? []) l({ type: () => 'error', text: () => message });
@@ -456,7 +470,6 @@ class Locator {
       ${MARK_UNDEFINED}
       Promise.resolve().then(async () => { ${body} }).then((v) => done({ value: mark(v) }), (e) => done({ error: String(e && (e.message ?? e)) }));`;
     const result = await this.page.cmd('POST', '/execute/async', { script, args: [{ chain: this.chain, arg: arg ?? null }] });
-    await this.page.drainProblems();
     if (result?.error !== undefined) throw new Error(`locator: ${result.error}`);
     return restoreUndefined(result?.value);
   }
@@ -514,12 +527,23 @@ class Locator {
     await this.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
   }
 
-  /** Replaces the field's text as a reader does: select it all and type. */
+  /**
+   * Replaces the field's text as Playwright's fill does: select it all (with the keyboard), then
+   * insert the text in one editing step (execCommand insertText: beforeinput and input events,
+   * as a paste). Typed key by key only if the field refuses the insertion.
+   */
   async fill(value) {
     await this.focus();
     await this.page.keyboard.press('Control+a');
-    if (value === '') await this.page.keyboard.press('Delete');
-    else await this.page.keyboard.type(value);
+    if (value === '') {
+      await this.page.keyboard.press('Delete');
+      return;
+    }
+    const inserted = await this.run((el, v) => document.execCommand('insertText', false, v) && el.value === v, value);
+    if (!inserted) {
+      await this.page.keyboard.press('Control+a');
+      await this.page.keyboard.type(value);
+    }
   }
 
   async press(key) {
@@ -561,7 +585,6 @@ class Keyboard {
 
   async perform(actions) {
     await this.page.cmd('POST', '/actions', { actions: [{ type: 'key', id: 'keyboard', actions }] });
-    await this.page.drainProblems();
   }
 
   /** Presses a key or a chord such as Control+a (Playwright's key names). */
@@ -583,7 +606,6 @@ class Mouse {
 
   async perform(actions) {
     await this.page.cmd('POST', '/actions', { actions: [{ type: 'pointer', id: 'mouse', parameters: { pointerType: 'mouse' }, actions }] });
-    await this.page.drainProblems();
   }
 
   async move(x, y) {
