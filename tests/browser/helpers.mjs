@@ -44,8 +44,6 @@ function firefoxMediaPrefs({ colorScheme = 'light', reducedMotion = 'no-preferen
   };
 }
 
-const mediaBrowsers = new WeakMap();
-
 /** The narrowest viewport WebKit's MiniBrowser window reaches (its toolbar's width), in CSS px. */
 export const WEBKIT_MIN_WIDTH = 450;
 
@@ -82,7 +80,6 @@ export async function launchBrowser() {
     const newContext = browser.newContext.bind(browser);
     const close = browser.close.bind(browser);
     const extra = new Map();
-    mediaBrowsers.set(browser, extra);
     browser.newContext = async (options = {}) => {
       const { colorScheme = 'light', reducedMotion = 'no-preference', ...rest } = options;
       const key = `${colorScheme}|${reducedMotion}`;

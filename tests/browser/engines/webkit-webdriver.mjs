@@ -504,7 +504,7 @@ class Locator {
   }
 
   async scrollIntoViewIfNeeded() {
-    await this.run((el) => el.scrollIntoView({ block: 'center' }));
+    await this.run((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }));
   }
 
   async boundingBox() {
@@ -514,17 +514,24 @@ class Locator {
     });
   }
 
-  /** A WebDriver element reference for the first match. */
-  async element() {
-    const ref = await this.run((el) => el);
-    return Object.values(ref)[0];
-  }
-
   /** Scrolls the element into view and clicks its centre with the pointer, as Playwright does. */
   async click() {
-    await this.scrollIntoViewIfNeeded();
-    const box = await this.boundingBox();
+    // Where the element settles after scrolling (two frames apart, as Playwright waits for a stable box).
+    let box = null;
+    for (let tries = 0; tries < 20; tries++) {
+      await this.scrollIntoViewIfNeeded();
+      const [first, second] = await this.run(async (el) => {
+        const at = () => JSON.stringify(el.getBoundingClientRect());
+        const a = at();
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        return [a, at()];
+      });
+      box = JSON.parse(second);
+      if (first === second && box.width > 0) break;
+    }
     await this.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    // The click's handlers and the layout they cause have run before the next command.
+    await this.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   }
 
   /**
@@ -585,6 +592,8 @@ class Keyboard {
 
   async perform(actions) {
     await this.page.cmd('POST', '/actions', { actions: [{ type: 'key', id: 'keyboard', actions }] });
+    // A round trip to the page after the input: its events have been handled before the next command.
+    await this.page.drainProblems();
   }
 
   /** Presses a key or a chord such as Control+a (Playwright's key names). */
@@ -606,6 +615,8 @@ class Mouse {
 
   async perform(actions) {
     await this.page.cmd('POST', '/actions', { actions: [{ type: 'pointer', id: 'mouse', parameters: { pointerType: 'mouse' }, actions }] });
+    // A round trip to the page after the input: its events have been handled before the next command.
+    await this.page.drainProblems();
   }
 
   async move(x, y) {
