@@ -1,26 +1,122 @@
-// Shared plumbing for the browser suites: where the built site is, how Chromium is launched, a
-// page opener that records every problem (console errors, page errors, failed requests, CSP
-// violations, requests to other origins), and the in-page discovery of the page's controls.
+// Shared plumbing for the browser suites: where the built site is, which engine runs them
+// (POSITIONAL_BROWSER = chromium, firefox or webkit) and how it is launched, a page opener that
+// records every problem (console errors, page errors, failed requests, CSP violations, requests
+// to other origins), and the in-page discovery of the page's controls.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { chromium, firefox } from 'playwright-core';
 import { startServer } from '../../web/build/serve.mjs';
 
 export const repo = new URL('../../', import.meta.url).pathname;
 export const dist = process.env.POSITIONAL_DIST ?? join(repo, 'dist');
 export const singleFile = process.env.POSITIONAL_SINGLE_FILE ?? join(dist, '..', 'dist-single', 'positional-lesson.html');
 
-/** Debian's Chromium, with the flags that keep it from reaching for the network. */
-export const LAUNCH = {
-  executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-};
+/** The engine the suites run in: chromium (Debian's Chromium), firefox (Firefox ESR) or webkit (WebKitGTK). */
+export const ENGINE = process.env.POSITIONAL_BROWSER ?? 'chromium';
+if (!['chromium', 'firefox', 'webkit'].includes(ENGINE)) throw new Error(`POSITIONAL_BROWSER must be chromium, firefox or webkit, not "${ENGINE}"`);
 
-/** Starts the static server on dist/ and launches Chromium. Returns { server, browser, close() }. */
+/**
+ * Launch options of the engine. Chromium: Debian's, with the flags that keep it from reaching for
+ * the network. Firefox: Debian's Firefox ESR driven over WebDriver BiDi (playwright-core's
+ * moz-firefox channel), started through a relay that answers the BiDi commands it lacks.
+ */
+export const LAUNCH =
+  ENGINE === 'firefox'
+    ? {
+        channel: 'moz-firefox',
+        executablePath: new URL('engines/firefox-bidi-shim.mjs', import.meta.url).pathname,
+        firefoxUserPrefs: firefoxMediaPrefs({}),
+      }
+    : {
+        executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      };
+
+/**
+ * Firefox ESR cannot emulate media features per context over BiDi, so a context asking for a
+ * colour scheme or reduced motion gets a browser started with the matching preferences.
+ */
+function firefoxMediaPrefs({ colorScheme = 'light', reducedMotion = 'no-preference' }) {
+  return {
+    'layout.css.prefers-color-scheme.content-override': colorScheme === 'dark' ? 0 : 1,
+    'ui.prefersReducedMotion': reducedMotion === 'reduce' ? 1 : 0,
+    'browser.download.useDownloadDir': true,
+  };
+}
+
+/** The narrowest viewport WebKit's MiniBrowser window reaches (its toolbar's width), in CSS px. */
+export const WEBKIT_MIN_WIDTH = 450;
+
+/**
+ * Over BiDi, Firefox keeps a number field's text when Playwright fills it (its select() does
+ * nothing there), so fill('5') on a field showing 3 gives 35. A reader selects the text and
+ * types over it: Locator.fill does that for number fields in Firefox.
+ */
+function replaceNumberFill(anyLocator) {
+  const prototype = Object.getPrototypeOf(anyLocator);
+  if (prototype.fill.replacesNumbers) return;
+  const fill = prototype.fill;
+  const replacing = async function replacingFill(value, options) {
+    if (!(await this.evaluate((el) => el instanceof HTMLInputElement && el.type === 'number', null, options))) return fill.call(this, value, options);
+    await this.focus(options);
+    await this.press('ControlOrMeta+a', options);
+    if (value === '') await this.press('Delete', options);
+    else await this.pressSequentially(value, options);
+  };
+  replacing.replacesNumbers = true;
+  prototype.fill = replacing;
+}
+
+/** Launches the engine (a Playwright Browser, or for WebKit the WebDriver adapter with the same API). */
+export async function launchBrowser() {
+  if (ENGINE === 'webkit') {
+    const { launchWebKit } = await import('./engines/webkit-webdriver.mjs');
+    return launchWebKit();
+  }
+  const browser = await (ENGINE === 'firefox' ? firefox : chromium).launch(LAUNCH);
+  if (ENGINE === 'firefox') {
+    // Contexts asking for media features the BiDi session cannot emulate open in a browser
+    // started with those preferences, closed with this one.
+    const newContext = browser.newContext.bind(browser);
+    const close = browser.close.bind(browser);
+    const extra = new Map();
+    browser.newContext = async (options = {}) => {
+      const { colorScheme = 'light', reducedMotion = 'no-preference', ...rest } = options;
+      const key = `${colorScheme}|${reducedMotion}`;
+      if (key !== 'light|no-preference' && !extra.has(key)) extra.set(key, firefox.launch({ ...LAUNCH, firefoxUserPrefs: firefoxMediaPrefs({ colorScheme, reducedMotion }) }));
+      const context = key === 'light|no-preference' ? await newContext(rest) : await (await extra.get(key)).newContext(rest);
+      const newPage = context.newPage.bind(context);
+      context.newPage = async () => {
+        const page = await newPage();
+        replaceNumberFill(page.locator('html'));
+        return page;
+      };
+      return context;
+    };
+    browser.newPage = async (options = {}) => {
+      const context = await browser.newContext(options);
+      const page = await context.newPage();
+      const closePage = page.close.bind(page);
+      page.close = async () => {
+        await closePage();
+        await context.close();
+      };
+      return page;
+    };
+    browser.close = async () => {
+      for (const other of extra.values()) await (await other).close();
+      extra.clear();
+      await close();
+    };
+  }
+  return browser;
+}
+
+/** Starts the static server on dist/ and launches the engine. Returns { server, browser, close() }. */
 export async function startSite() {
   if (!existsSync(join(dist, 'index.html'))) throw new Error(`no built site at ${dist}: run the wasm build's site target first`);
   const server = await startServer({ root: dist, port: 0 });
-  const browser = await chromium.launch(LAUNCH);
+  const browser = await launchBrowser();
   return {
     server,
     browser,
@@ -40,6 +136,18 @@ export async function startSite() {
 export async function openPage(browser, url, { viewport = { width: 1280, height: 900 }, contextOptions = {}, setup, blockOtherOrigins = null, waitForLive = true } = {}) {
   const context = await browser.newContext({ viewport, ...contextOptions });
   const offOrigin = [];
+  if (ENGINE === 'webkit') {
+    // Classic WebDriver has no request interception or init scripts: the adapter records problems
+    // and CSP violations from an in-page recorder installed when the page has loaded, and requests
+    // to other origins from the page's resource timing (seen, not blocked).
+    const page = await context.newPage();
+    const problems = watchProblems(page);
+    if (blockOtherOrigins) page.watchOtherOrigins(blockOtherOrigins, offOrigin);
+    if (setup) await setup(page, context);
+    const response = await page.goto(url);
+    if (waitForLive) await page.waitForFunction(() => document.documentElement.dataset.liveState && !document.documentElement.classList.contains('is-loading'), null, { timeout: 30000 });
+    return { context, page, problems, offOrigin, response, violations: () => page.evaluate(() => window.__cspViolations) };
+  }
   if (blockOtherOrigins) {
     await context.route('**/*', (route) => {
       const target = route.request().url();
@@ -64,6 +172,53 @@ export async function openPage(browser, url, { viewport = { width: 1280, height:
     /** Every securitypolicyviolation event the page (and its same-origin frames) saw. */
     violations: () => page.evaluate(() => window.__cspViolations),
   };
+}
+
+/**
+ * Clicks through `trigger` and returns the file the page offered: { filename, bytes }. Chromium:
+ * Playwright's download event (the file as saved). Firefox over BiDi and WebKit over WebDriver
+ * report no download, so there the file is read from the page's download link (the blob the
+ * page hands the browser), and the browser is kept from saving it.
+ */
+export async function downloadOf(page, trigger) {
+  if (ENGINE === 'chromium') {
+    const [download] = await Promise.all([page.waitForEvent('download'), trigger()]);
+    return { filename: download.suggestedFilename(), bytes: Buffer.concat(await (await download.createReadStream()).toArray()) };
+  }
+  const before = await page.evaluate(() => {
+    if (!window.__downloads) {
+      window.__downloads = [];
+      // The page's CSP forbids fetching blob: URLs, so the blobs are kept as they are made.
+      const blobs = new Map();
+      const createObjectURL = URL.createObjectURL;
+      URL.createObjectURL = (blob) => {
+        const url = createObjectURL(blob);
+        blobs.set(url, blob);
+        return url;
+      };
+      document.addEventListener(
+        'click',
+        (event) => {
+          const link = event.target.closest?.('a[download]');
+          if (!link) return;
+          event.preventDefault();
+          window.__downloads.push({ filename: link.download, bytes: new Promise((resolve, reject) => {
+              const reader = new FileReader();
+              reader.onload = () => resolve(reader.result.slice(reader.result.indexOf(',') + 1));
+              reader.onerror = () => reject(reader.error);
+              reader.readAsDataURL(blobs.get(link.href));
+            }),
+          });
+        },
+        true,
+      );
+    }
+    return window.__downloads.length;
+  });
+  await trigger();
+  await page.waitForFunction((n) => window.__downloads.length > n, before, { timeout: 30000 });
+  const file = await page.evaluate(async (n) => ({ filename: window.__downloads[n].filename, bytes: await window.__downloads[n].bytes }), before);
+  return { filename: file.filename, bytes: Buffer.from(file.bytes, 'base64') };
 }
 
 /** Records console errors, uncaught exceptions, failed requests and HTTP errors of `page`. */

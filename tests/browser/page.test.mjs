@@ -1,14 +1,15 @@
 // Browser tests of the built lesson page (dist/ served by web/build/serve.mjs, and the single-file
-// build from file://) in headless Chromium: live numbers, sections, math, diagrams, snippet checks,
+// build from file://) in the engine helpers.mjs selects: live numbers, sections, math, diagrams, snippet checks,
 // CSP, embed mode, reading controls and the engine-failure fallback.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
 import { startServer } from '../../web/build/serve.mjs';
-import { LAUNCH, dist, repo, singleFile } from './helpers.mjs';
+import { ENGINE, dist, launchBrowser, repo, singleFile } from './helpers.mjs';
 
 const lessonSource = readFileSync(join(repo, 'web', 'lesson', 'lesson.md'), 'utf8');
 
@@ -74,7 +75,7 @@ let server;
 before(async () => {
   assert.ok(existsSync(join(dist, 'index.html')), `no built site at ${dist}: run the wasm build's site target first`);
   server = await startServer({ root: dist, port: 0 });
-  browser = await chromium.launch(LAUNCH);
+  browser = await launchBrowser();
 });
 
 after(async () => {
@@ -278,11 +279,35 @@ describe('the served page', () => {
 });
 
 test('at 360 px the page has no horizontal scroll and diagrams draw top to bottom', async () => {
-  const { page, problems } = await openPage('', { viewport: { width: 360, height: 780 } });
-  const layout = await page.evaluate(() => ({
+  const measure = () => ({
     scrollWidth: document.documentElement.scrollWidth,
     wideShown: [...document.querySelectorAll('.diagram-wide')].filter((s) => s.getBoundingClientRect().width > 0).length,
-  }));
+  });
+  if (ENGINE === 'webkit') {
+    // MiniBrowser's window is never narrower than its toolbar (about 450 px): in WebKit the page
+    // is laid out in a 360 px wide iframe, whose viewport is 360 CSS px just the same.
+    const page = await browser.newPage({ viewport: { width: 900, height: 900 } });
+    await page.goto(`${server.url}index.html?charts=lazy`);
+    await page.evaluate((src) => {
+      document.body.replaceChildren();
+      const frame = document.createElement('iframe');
+      frame.src = src;
+      frame.frameBorder = '0';
+      frame.width = '360';
+      frame.height = '780';
+      document.body.append(frame);
+    }, `${server.url}index.html`);
+    const [frame] = page.frames();
+    await frame.waitForFunction(() => document.documentElement.dataset.liveState);
+    const layout = await frame.evaluate(measure);
+    assert.equal(await frame.evaluate(() => innerWidth), 360);
+    assert.ok(layout.scrollWidth <= 360, `page is ${layout.scrollWidth} px wide`);
+    assert.equal(layout.wideShown, 0);
+    await page.close();
+    return;
+  }
+  const { page, problems } = await openPage('', { viewport: { width: 360, height: 780 } });
+  const layout = await page.evaluate(measure);
   assert.ok(layout.scrollWidth <= 360, `page is ${layout.scrollWidth} px wide`);
   assert.equal(layout.wideShown, 0);
   assert.deepEqual(problems, []);
@@ -293,8 +318,17 @@ test('embed mode shows one piece alone and posts its height to the parent', asyn
   const page = await browser.newPage({ viewport: { width: 900, height: 700 } });
   // A stand-in course page on the same server (fulfilled by the test, so without the lesson's CSP):
   // frame-ancestors admits http(s) parents, not an opaque about:blank one.
-  const parentUrl = `${server.url}__course-page.html`;
-  await page.route(parentUrl, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Course</title><body></body>' }));
+  const coursePage = '<!doctype html><title>Course</title><body></body>';
+  let parentUrl = `${server.url}__course-page.html`;
+  let courseServer = null;
+  if (ENGINE === 'webkit') {
+    // WebDriver cannot fulfil a request: the course page comes from its own server (another origin, as on a course site).
+    courseServer = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(coursePage));
+    await new Promise((resolve) => courseServer.listen(0, '127.0.0.1', resolve));
+    parentUrl = `http://127.0.0.1:${courseServer.address().port}/course.html`;
+  } else {
+    await page.route(parentUrl, (route) => route.fulfill({ contentType: 'text/html', body: coursePage }));
+  }
   await page.goto(parentUrl);
   await page.evaluate((src) => {
     window.__heights = [];
@@ -318,10 +352,27 @@ test('embed mode shows one piece alone and posts its height to the parent', asyn
   const heights = await page.evaluate(() => window.__heights);
   assert.ok(heights.every((h) => Number.isFinite(h) && h > 0 && h < 2000), `heights ${heights}`);
   await page.close();
+  courseServer?.close();
 });
 
 test('without the engine the full text still shows, with a banner and marked placeholders', async () => {
-  const { page } = await openPage('', { setup: (p) => p.route('**/engine.wasm', (route) => route.abort()) });
+  let page;
+  if (ENGINE === 'webkit') {
+    // WebDriver cannot abort a request: the same site without its engine.wasm (a 404) stands in.
+    const withoutEngine = mkdtempSync(join(tmpdir(), 'positional-no-engine-'));
+    cpSync(dist, withoutEngine, { recursive: true });
+    rmSync(join(withoutEngine, 'engine.wasm'));
+    const bare = await startServer({ root: withoutEngine, port: 0 });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(bare.url);
+    await page.waitForFunction(() => document.documentElement.dataset.liveState, null, { timeout: 20000 });
+    after(async () => {
+      await bare.close();
+      rmSync(withoutEngine, { recursive: true, force: true });
+    });
+  } else {
+    ({ page } = await openPage('', { setup: (p) => p.route('**/engine.wasm', (route) => route.abort()) }));
+  }
   const state = await page.evaluate(() => ({
     liveState: document.documentElement.dataset.liveState,
     banner: !document.querySelector('[data-engine-banner]').hidden,
@@ -344,13 +395,18 @@ test('without the engine the full text still shows, with a banner and marked pla
 test('the single-file build works from file:// with every request blocked', { skip: !existsSync(singleFile) && 'no dist-single build' }, async () => {
   const context = await browser.newContext();
   const blocked = [];
-  await context.route('**/*', (route) => {
-    const url = route.request().url();
-    if (url.startsWith('file:') || url.startsWith('data:')) return route.continue();
-    blocked.push(url);
-    return route.abort();
-  });
+  // WebKit over WebDriver cannot block requests: there every request the page made that is not
+  // file: or data: is read from its resource timing, and must be none just the same.
+  if (ENGINE !== 'webkit') {
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith('file:') || url.startsWith('data:')) return route.continue();
+      blocked.push(url);
+      return route.abort();
+    });
+  }
   const page = await context.newPage();
+  if (ENGINE === 'webkit') page.watchOtherOrigins('file:', blocked);
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(pathToFileURL(singleFile).href);

@@ -4,11 +4,13 @@
 // origin, and the single-file build runs under its own hash-based policy from file://.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createHash } from 'node:crypto';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { dist, discoverControls, exerciseControls, mountAllCharts, openPage, repo, singleFile, startSite, twoFrames } from './helpers.mjs';
+import { startServer } from '../../web/build/serve.mjs';
+import { ENGINE, dist, discoverControls, exerciseControls, mountAllCharts, openPage, repo, singleFile, startSite, twoFrames } from './helpers.mjs';
 
 const HOSTILE = JSON.parse(readFileSync(join(repo, 'tests', 'fixtures', 'hostile-inputs.json'), 'utf8')).inputs;
 
@@ -132,9 +134,21 @@ describe('the policy', () => {
       try { result.eval = eval('1 + 1'); } catch (error) { result.eval = error.name; }
       try { result.newFunction = new Function('return 1')(); } catch (error) { result.newFunction = error.name; }
       try { document.createElement('div').innerHTML = '<b>bold</b>'; result.innerHTML = 'assigned'; } catch (error) { result.innerHTML = error.name; }`;
-    const { page, context, problems, violations } = await openPage(site.browser, site.server.url, {
-      setup: (p) => p.route('**/__csp-probe.mjs', (route) => route.fulfill({ contentType: 'text/javascript', body: probe })),
-    });
+    let probeSite = null;
+    let opened;
+    if (ENGINE === 'webkit') {
+      // WebDriver cannot fulfil a request: the probe is served beside a copy of the site, under the same server and policy.
+      const root = mkdtempSync(join(tmpdir(), 'positional-csp-probe-'));
+      cpSync(dist, root, { recursive: true });
+      writeFileSync(join(root, '__csp-probe.mjs'), probe);
+      probeSite = { root, server: await startServer({ root, port: 0 }) };
+      opened = await openPage(site.browser, probeSite.server.url);
+    } else {
+      opened = await openPage(site.browser, site.server.url, {
+        setup: (p) => p.route('**/__csp-probe.mjs', (route) => route.fulfill({ contentType: 'text/javascript', body: probe })),
+      });
+    }
+    const { page, context, problems, violations } = opened;
     const outcome = await page.evaluate(async () => (await import('./__csp-probe.mjs')).result);
     assert.deepEqual(outcome, { eval: 'EvalError', newFunction: 'EvalError', innerHTML: 'TypeError' });
     const seen = await violations();
@@ -143,9 +157,16 @@ describe('the policy', () => {
     for (const sink of ['eval|1 + 1', 'Function|', 'Element innerHTML|<b>bold</b>']) {
       assert.ok(seen.some((v) => v.startsWith('require-trusted-types-for') && v.includes(sink)), `no violation reported for ${sink}: ${seen}`);
     }
-    // The refusals also log console errors: that they are seen shows the recorders work.
-    assert.ok(problems.some((p) => p.startsWith('console:')));
+    // The refusals are also logged (Chromium as console errors, Firefox as script errors): that
+    // they are seen shows the recorders work.
+    // WebKit over WebDriver has no console events: its in-page recorder sees the refusals as the
+    // errors the probe caught, not as log lines, so there the violations above are the record.
+    if (ENGINE !== 'webkit') assert.ok(problems.some((p) => /^(console|pageerror):/.test(p) && /trusted/i.test(p)), `no logged refusal: ${problems}`);
     await context.close();
+    if (probeSite) {
+      await probeSite.server.close();
+      rmSync(probeSite.root, { recursive: true, force: true });
+    }
   });
 });
 
@@ -197,6 +218,7 @@ describe('the page under the policy', () => {
     const before = await tagCounts();
     await page.evaluate(watchForInjection, DANGEROUS_TAGS);
 
+    let typedFields = 0;
     for (const field of fields) {
       // Every string goes in as a value change (input + change events), the way typing or pasting lands.
       await page.evaluate(({ index, strings }) => {
@@ -208,9 +230,12 @@ describe('the page under the policy', () => {
         }
       }, { index: field.index, strings: HOSTILE });
       // And through real typing where the field takes text: fill() then Tab (which commits a change).
-      if (field.kind === 'text') {
+      // WebKit over WebDriver needs several round trips per string: there only the first visible
+      // text field is typed into; every field above still took every string as a value change.
+      if (field.kind === 'text' && !(ENGINE === 'webkit' && typedFields > 0)) {
         const locator = page.locator(`[data-qa-control="${field.index}"]`);
         if (await locator.isVisible()) {
+          typedFields++;
           for (const s of HOSTILE) {
             await locator.fill(s);
             await locator.press('Tab');
@@ -310,7 +335,9 @@ test('the single-file build runs from file:// under its own hash-based policy', 
 
   const blocked = [];
   const { page, context, problems, violations } = await openPage(site.browser, pathToFileURL(singleFile).href, {
+    // WebKit over WebDriver cannot block requests: there any request that is not file: or data: is read from resource timing.
     setup: (p) =>
+      ENGINE === 'webkit' ? p.watchOtherOrigins('file:', blocked) :
       p.route('**/*', (route) => {
         const url = route.request().url();
         if (url.startsWith('file:') || url.startsWith('data:')) return route.fallback();

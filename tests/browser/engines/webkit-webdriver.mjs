@@ -1,0 +1,637 @@
+// WebKitGTK for the browser suites: Debian's WebKitWebDriver and its MiniBrowser under Xvfb, driven
+// over classic WebDriver, behind the part of Playwright's Browser/Page API the suites use.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const MINIBROWSER = process.env.POSITIONAL_MINIBROWSER ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
+
+/** What classic WebDriver cannot give (request interception, init scripts, CDP): named in the error. */
+export class NotInWebDriver extends Error {
+  constructor(what) {
+    super(`${what} is not available in WebKit over classic WebDriver`);
+  }
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/**
+ * Starts WebKitWebDriver under xvfb-run and one MiniBrowser session; returns the Browser stand-in.
+ * WebDriver cannot emulate media features, but WebKitGTK follows GTK's settings: a dark colour
+ * scheme comes from a dark GTK theme, reduced motion from gtk-enable-animations=0.
+ */
+export async function launchWebKit({ colorScheme = 'light', reducedMotion = 'no-preference' } = {}) {
+  const port = await freePort();
+  const settings = mkdtempSync(join(tmpdir(), 'positional-webkit-gtk-'));
+  mkdirSync(join(settings, 'gtk-3.0'));
+  writeFileSync(join(settings, 'gtk-3.0', 'settings.ini'), `[Settings]\ngtk-application-prefer-dark-theme=${colorScheme === 'dark' ? 1 : 0}\ngtk-enable-animations=${reducedMotion === 'reduce' ? 0 : 1}\n`);
+  const env = { ...process.env, XDG_CONFIG_HOME: settings, GTK_THEME: colorScheme === 'dark' ? 'Adwaita:dark' : 'Adwaita' };
+  const driver = spawn('xvfb-run', ['-a', '-s', '-screen 0 1920x1080x24', 'WebKitWebDriver', `--port=${port}`, '--host=127.0.0.1'], { stdio: ['ignore', 'ignore', 'pipe'], detached: true, env });
+  let log = '';
+  driver.stderr.on('data', (d) => (log += d));
+  // Xvfb, the driver and MiniBrowser go with the test process, however it ends.
+  const stopGroup = () => {
+    try {
+      process.kill(-driver.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  };
+  process.on('exit', stopGroup);
+  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => {
+    stopGroup();
+    process.exit(1);
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const started = Date.now();
+  for (;;) {
+    try {
+      const r = await fetch(`${base}/status`);
+      if (r.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() - started > 20000) throw new Error(`WebKitWebDriver did not start: ${log}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const created = await call(base, 'POST', '/session', {
+    capabilities: { alwaysMatch: { 'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] }, pageLoadStrategy: 'normal' } },
+  });
+  const browser = new WebKitBrowser(`${base}/session/${created.sessionId}`, created.capabilities.browserVersion, async () => {
+    try {
+      process.kill(-driver.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+    rmSync(settings, { recursive: true, force: true });
+  });
+  browser.firstWindow = await browser.command('GET', '/window');
+  return browser;
+}
+
+async function call(base, method, path, body) {
+  const response = await fetch(`${base}${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const json = await response.json();
+  if (json.value?.error) throw new Error(`WebDriver ${path}: ${json.value.error}: ${json.value.message}`);
+  return json.value;
+}
+
+class WebKitBrowser {
+  constructor(base, version, stop) {
+    this.base = base;
+    this.versionText = version;
+    this.stop = stop;
+    this.queue = Promise.resolve();
+    this.current = null;
+    this.pages = new Set();
+  }
+
+  version() {
+    return this.versionText;
+  }
+
+  /** One WebDriver command at a time, in the window of `page` (each Page is a window). */
+  command(method, path, body, page = null) {
+    const run = async () => {
+      if (page && this.current !== page.handle) {
+        await call(this.base, 'POST', '/window', { handle: page.handle });
+        this.current = page.handle;
+      }
+      return call(this.base, method, path, body);
+    };
+    const result = this.queue.then(run, run);
+    this.queue = result.catch(() => {});
+    return result;
+  }
+
+  /** A context; one asking for a dark scheme or reduced motion opens in a browser started for it. */
+  async newContext(options = {}) {
+    const { colorScheme = 'light', reducedMotion = 'no-preference' } = options;
+    const key = `${colorScheme}|${reducedMotion}`;
+    if (key === 'light|no-preference' || this.variantKey === key) return new WebKitContext(this, options);
+    this.variants ??= new Map();
+    if (!this.variants.has(key)) {
+      this.variants.set(
+        key,
+        launchWebKit({ colorScheme, reducedMotion }).then((b) => {
+          b.variantKey = key;
+          return b;
+        }),
+      );
+    }
+    return (await this.variants.get(key)).newContext(options);
+  }
+
+  async newPage(options = {}) {
+    const context = await this.newContext(options);
+    const page = await context.newPage();
+    page.ownedContext = context;
+    return page;
+  }
+
+  async close() {
+    for (const variant of this.variants?.values() ?? []) await (await variant).close();
+    for (const page of [...this.pages]) await page.close().catch(() => {});
+    await call(this.base.replace(/\/session\/.*/, ''), 'DELETE', this.base.slice(this.base.indexOf('/session/'))).catch(() => {});
+    await this.stop();
+  }
+}
+
+class WebKitContext {
+  constructor(browser, options) {
+    this.browser = browser;
+    this.options = options;
+    this.pages = [];
+  }
+
+  async newPage() {
+    let handle;
+    if (this.browser.firstWindow && !this.browser.firstWindowUsed) {
+      handle = this.browser.firstWindow;
+      this.browser.firstWindowUsed = true;
+    } else {
+      ({ handle } = await this.browser.command('POST', '/window/new', { type: 'window' }));
+    }
+    const page = new WebKitPage(this, handle);
+    this.pages.push(page);
+    this.browser.pages.add(page);
+    await page.setViewportSize(this.options.viewport ?? { width: 1280, height: 720 });
+    return page;
+  }
+
+  async route() {
+    throw new NotInWebDriver('request interception (route)');
+  }
+
+  async close() {
+    for (const page of [...this.pages]) await page.close();
+  }
+}
+
+// In-page: WebDriver turns undefined into null; values are sent with undefined marked, and restored.
+const MARK_UNDEFINED = `const mark = (v) => v === undefined ? '__webdriver_undefined__' : v === null || typeof v !== 'object' ? v : Array.isArray(v) ? v.map(mark) : (Object.getPrototypeOf(v) === Object.prototype ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, mark(x)])) : v);`;
+
+function restoreUndefined(v) {
+  if (v === '__webdriver_undefined__') return undefined;
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map(restoreUndefined);
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, restoreUndefined(x)]));
+}
+
+/** The in-page recorder: console errors, uncaught errors and rejections, CSP violations. */
+function installRecorder() {
+  if (window.__webdriverProblems) return;
+  const problems = [];
+  window.__webdriverProblems = problems;
+  performance.setResourceTimingBufferSize(100000);
+  const error = console.error;
+  console.error = (...args) => {
+    problems.push(`console: ${args.map(String).join(' ')}`);
+    return error.apply(console, args);
+  };
+  addEventListener('error', (e) => problems.push(`pageerror: ${e.message}`));
+  addEventListener('unhandledrejection', (e) => problems.push(`pageerror: ${e.reason?.message ?? e.reason}`));
+  if (!window.__cspViolations) {
+    window.__cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => {
+      window.__cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile}:${e.lineNumber} ${e.sample ?? ''}`.trim());
+    });
+  }
+}
+
+class WebKitPage {
+  constructor(context, handle) {
+    this.context = () => context;
+    this.browser = context.browser;
+    this.handle = handle;
+    this.listeners = new Map();
+    this.keyboard = new Keyboard(this);
+    this.mouse = new Mouse(this);
+    this.closed = false;
+  }
+
+  cmd(method, path, body) {
+    return this.browser.command(method, path, body, this);
+  }
+
+  /** console and pageerror listeners are fed from the in-page recorder whenever the test reads the page. */
+  on(event, listener) {
+    if (!this.listeners.has(event)) this.listeners.set(event, []);
+    this.listeners.get(event).push(listener);
+    return this;
+  }
+
+  /**
+   * Classic WebDriver cannot run a script before the page's own: an init script here runs as soon
+   * as each navigation has loaded. The suites' init scripts are recorders, which then see what
+   * happens from load on.
+   */
+  async addInitScript(fn, arg) {
+    (this.initScripts ??= []).push({ fn, arg });
+  }
+
+  async afterNavigation() {
+    await this.cmd('POST', '/execute/sync', { script: `(${installRecorder})()`, args: [] });
+    for (const { fn, arg } of this.initScripts ?? []) await this.cmd('POST', '/execute/sync', { script: `(${fn})(arguments[0])`, args: [arg ?? null] });
+  }
+
+  async route() {
+    throw new NotInWebDriver('request interception (route)');
+  }
+
+  /** Records into `list` every resource the page loaded from outside `origin` (from resource timing). */
+  watchOtherOrigins(origin, list) {
+    this.otherOrigins = { origin, list };
+  }
+
+  /** Hands what the in-page recorder saw (and, if watched, resources from other origins) to the listeners. */
+  async drainProblems() {
+    const script = `const problems = (window.__webdriverProblems ?? []).splice(0);
+      const resources = arguments[0] ? performance.getEntriesByType('resource').map((e) => e.name) : [];
+      return [problems, resources];`;
+    const [found, urls] = (await this.cmd('POST', '/execute/sync', { script, args: [Boolean(this.otherOrigins)] })) ?? [[], []];
+    for (const url of urls) {
+      if (!/^(data|blob):/.test(url) && (this.otherOrigins.origin === 'file:' ? !url.startsWith('file:') : new URL(url).origin !== this.otherOrigins.origin) && !this.otherOrigins.list.includes(url)) this.otherOrigins.list.push(url);
+    }
+    for (const text of found) {
+      const [kind, ...rest] = text.split(': ');
+      const message = rest.join(': ');
+      if (kind === 'console') for (const l of this.listeners.get('console') ?? []) l({ type: () => 'error', text: () => message });
+      if (kind === 'pageerror') for (const l of this.listeners.get('pageerror') ?? []) l(Object.assign(new Error(message), { message }));
+    }
+  }
+
+  async goto(url) {
+    await this.cmd('POST', '/url', { url });
+    await this.afterNavigation();
+    // Headers as the server sends them for this URL (WebDriver reports no response).
+    if (url.startsWith('http')) {
+      const response = await fetch(url);
+      await response.arrayBuffer();
+      const headers = Object.fromEntries(response.headers);
+      for (const l of this.listeners.get('response') ?? []) l({ status: () => response.status, url: () => url });
+      return { status: () => response.status, headers: () => headers, ok: () => response.ok };
+    }
+    return null;
+  }
+
+  async reload() {
+    await this.cmd('POST', '/refresh', {});
+    await this.afterNavigation();
+  }
+
+  url() {
+    return this.lastUrl;
+  }
+
+  async currentUrl() {
+    this.lastUrl = await this.cmd('GET', '/url');
+    return this.lastUrl;
+  }
+
+  /** Runs `fn(arg)` in the page (a function or an expression string) and returns its JSON value. */
+  async evaluate(fn, arg) {
+    const body = typeof fn === 'function' ? `(${fn.toString()})(arguments[0])` : fn;
+    const script = `const done = arguments[arguments.length - 1];
+      ${MARK_UNDEFINED}
+      Promise.resolve().then(async () => ${body}).then((v) => done({ value: mark(v) }), (e) => done({ error: String(e && (e.message ?? e)) }));`;
+    const result = await this.cmd('POST', '/execute/async', { script, args: [arg ?? null] });
+    await this.currentUrl();
+    await this.drainProblems();
+    await this.refreshFrames();
+    if (result?.error !== undefined) throw new Error(`page.evaluate: ${result.error}`);
+    return restoreUndefined(result?.value);
+  }
+
+  async waitForFunction(fn, arg, { timeout = 30000, polling = 100 } = {}) {
+    const end = Date.now() + timeout;
+    for (;;) {
+      const value = await this.evaluate(fn, arg);
+      if (value) return value;
+      if (Date.now() > end) throw new Error(`page.waitForFunction: Timeout ${timeout}ms exceeded`);
+      await new Promise((r) => setTimeout(r, polling));
+    }
+  }
+
+  async waitForTimeout(ms) {
+    await new Promise((r) => setTimeout(r, ms));
+    await this.currentUrl();
+  }
+
+  /**
+   * MiniBrowser's window has a minimum width (its toolbar's, about 450 px): narrower viewports are
+   * not reachable, and innerWidth then stays wider than asked (tests that need 360 px lay the page
+   * out in a 360-px iframe instead; see WEBKIT_MIN_WIDTH).
+   */
+  async setViewportSize({ width, height }) {
+    // The window's outer size carries the browser's chrome: size it, measure, correct once.
+    await this.cmd('POST', '/window/rect', { width, height });
+    const inner = await this.cmd('POST', '/execute/sync', { script: 'return [innerWidth, innerHeight];', args: [] });
+    if (inner[0] !== width || inner[1] !== height) await this.cmd('POST', '/window/rect', { width: width + (width - inner[0]), height: height + (height - inner[1]) });
+    this.viewport = { width, height };
+  }
+
+  viewportSize() {
+    return this.viewport;
+  }
+
+  locator(selector) {
+    return new Locator(this, [{ selector }]);
+  }
+
+  async click(selector) {
+    return this.locator(selector).click();
+  }
+
+  async focus(selector) {
+    return this.locator(selector).focus();
+  }
+
+  async fill(selector, value) {
+    return this.locator(selector).fill(value);
+  }
+
+  /** The page's iframes (one level down), each evaluated by switching WebDriver into it. */
+  frames() {
+    return this.frameList ?? [];
+  }
+
+  async refreshFrames() {
+    const urls = await this.cmd('POST', '/execute/sync', { script: 'return [...document.querySelectorAll("iframe")].map((f) => f.src);', args: [] });
+    this.frameList = urls.map((src, index) => new WebKitFrame(this, index, src));
+  }
+
+  async close() {
+    if (this.closed) return;
+    this.closed = true;
+    this.browser.pages.delete(this);
+    if (this.handle === this.browser.firstWindow) {
+      // Keep the session's first window (closing the last window ends the session): blank it instead.
+      await this.cmd('POST', '/url', { url: 'about:blank' });
+      this.browser.firstWindowUsed = false;
+    } else {
+      await this.cmd('DELETE', '/window');
+      // WebDriver's current window is gone: return to the session's first one.
+      await call(this.browser.base, 'POST', '/window', { handle: this.browser.firstWindow });
+      this.browser.current = this.browser.firstWindow;
+    }
+  }
+}
+
+/** An iframe of a page: WebDriver switches into it for each evaluation, and back out. */
+class WebKitFrame {
+  constructor(page, index, src) {
+    this.page = page;
+    this.index = index;
+    this.src = src;
+  }
+
+  url() {
+    return this.src;
+  }
+
+  async evaluate(fn, arg) {
+    const body = typeof fn === 'function' ? `(${fn.toString()})(arguments[0])` : fn;
+    const script = `const done = arguments[arguments.length - 1];
+      ${MARK_UNDEFINED}
+      Promise.resolve().then(async () => ${body}).then((v) => done({ value: mark(v) }), (e) => done({ error: String(e && (e.message ?? e)) }));`;
+    const { browser } = this.page;
+    await browser.command('POST', '/frame', { id: this.index }, this.page);
+    let result;
+    try {
+      result = await browser.command('POST', '/execute/async', { script, args: [arg ?? null] }, this.page);
+    } finally {
+      await browser.command('POST', '/frame/parent', {}, this.page);
+    }
+    if (result?.error !== undefined) throw new Error(`frame.evaluate: ${result.error}`);
+    return restoreUndefined(result?.value);
+  }
+
+  async waitForFunction(fn, arg, { timeout = 30000 } = {}) {
+    const end = Date.now() + timeout;
+    for (;;) {
+      const value = await this.evaluate(fn, arg);
+      if (value) return value;
+      if (Date.now() > end) throw new Error(`frame.waitForFunction: Timeout ${timeout}ms exceeded`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+/** In-page: the element a locator chain names (css selectors, nth indices), or null. */
+function resolveChain(chain) {
+  let scope = [document];
+  for (const step of chain) {
+    if (step.selector !== undefined) scope = scope.flatMap((root) => [...root.querySelectorAll(step.selector)]);
+    else scope = step.nth < 0 ? scope.slice(step.nth) : scope.slice(step.nth, step.nth + 1);
+  }
+  return scope;
+}
+
+class Locator {
+  constructor(page, chain) {
+    this.page = page;
+    this.chain = chain;
+  }
+
+  locator(selector) {
+    return new Locator(this.page, [...this.chain, { selector }]);
+  }
+
+  nth(n) {
+    return new Locator(this.page, [...this.chain, { nth: n }]);
+  }
+
+  first() {
+    return this.nth(0);
+  }
+
+  /** Runs fn(element, arg) on the first match; throws if none. */
+  evaluate(fn, arg) {
+    return this.run(fn, arg);
+  }
+
+  async run(fn, arg) {
+    const body = `const [el] = (${resolveChain.toString()})(arguments[0].chain);
+      if (!el) throw new Error('no element matches ' + JSON.stringify(arguments[0].chain));
+      return (${fn.toString()})(el, arguments[0].arg);`;
+    const script = `const done = arguments[arguments.length - 1];
+      ${MARK_UNDEFINED}
+      Promise.resolve().then(async () => { ${body} }).then((v) => done({ value: mark(v) }), (e) => done({ error: String(e && (e.message ?? e)) }));`;
+    const result = await this.page.cmd('POST', '/execute/async', { script, args: [{ chain: this.chain, arg: arg ?? null }] });
+    if (result?.error !== undefined) throw new Error(`locator: ${result.error}`);
+    return restoreUndefined(result?.value);
+  }
+
+  async count() {
+    const script = `return (${resolveChain.toString()})(arguments[0]).length;`;
+    return this.page.cmd('POST', '/execute/sync', { script, args: [this.chain] });
+  }
+
+  textContent() {
+    return this.run((el) => el.textContent);
+  }
+
+  getAttribute(name) {
+    return this.run((el, n) => el.getAttribute(n), name);
+  }
+
+  inputValue() {
+    return this.run((el) => el.value);
+  }
+
+  isVisible() {
+    return this.run((el) => el.checkVisibility?.() ?? el.getClientRects().length > 0).catch(() => false);
+  }
+
+  isDisabled() {
+    return this.run((el) => el.disabled === true);
+  }
+
+  async focus() {
+    await this.run((el) => el.focus());
+  }
+
+  async scrollIntoViewIfNeeded() {
+    await this.run((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }));
+  }
+
+  async boundingBox() {
+    return this.run((el) => {
+      const r = el.getBoundingClientRect();
+      return { x: r.x, y: r.y, width: r.width, height: r.height };
+    });
+  }
+
+  /** Scrolls the element into view and clicks its centre with the pointer, as Playwright does. */
+  async click() {
+    // Where the element settles after scrolling (two frames apart, as Playwright waits for a stable box).
+    let box = null;
+    for (let tries = 0; tries < 20; tries++) {
+      await this.scrollIntoViewIfNeeded();
+      const [first, second] = await this.run(async (el) => {
+        const at = () => JSON.stringify(el.getBoundingClientRect());
+        const a = at();
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        return [a, at()];
+      });
+      box = JSON.parse(second);
+      if (first === second && box.width > 0) break;
+    }
+    await this.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    // The click's handlers and the layout they cause have run before the next command.
+    await this.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  }
+
+  /**
+   * Replaces the field's text as Playwright's fill does: select it all (with the keyboard), then
+   * insert the text in one editing step (execCommand insertText: beforeinput and input events,
+   * as a paste). Typed key by key only if the field refuses the insertion.
+   */
+  async fill(value) {
+    await this.focus();
+    await this.page.keyboard.press('Control+a');
+    if (value === '') {
+      await this.page.keyboard.press('Delete');
+      return;
+    }
+    const inserted = await this.run((el, v) => document.execCommand('insertText', false, v) && el.value === v, value);
+    if (!inserted) {
+      await this.page.keyboard.press('Control+a');
+      await this.page.keyboard.type(value);
+    }
+  }
+
+  async press(key) {
+    await this.focus();
+    await this.page.keyboard.press(key);
+  }
+
+  async pressSequentially(text) {
+    await this.focus();
+    await this.page.keyboard.type(text);
+  }
+
+  async selectOption(value) {
+    const values = Array.isArray(value) ? value : [value];
+    await this.run(
+      (el, v) => {
+        for (const option of el.options) option.selected = v.includes(option.value);
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+        el.dispatchEvent(new Event('change', { bubbles: true }));
+      },
+      values,
+    );
+    return values;
+  }
+}
+
+// WebDriver's key codes for the named keys the suites press.
+const KEYS = {
+  Enter: '\uE007', Tab: '\uE004', Escape: '\uE00C', Backspace: '\uE003', Delete: '\uE017', Space: ' ',
+  ArrowLeft: '\uE012', ArrowUp: '\uE013', ArrowRight: '\uE014', ArrowDown: '\uE015',
+  Home: '\uE011', End: '\uE010', PageUp: '\uE00E', PageDown: '\uE00F', Shift: '\uE008', Control: '\uE009', Alt: '\uE00A', Meta: '\uE03D',
+  ControlOrMeta: '\uE009',
+};
+
+class Keyboard {
+  constructor(page) {
+    this.page = page;
+  }
+
+  async perform(actions) {
+    await this.page.cmd('POST', '/actions', { actions: [{ type: 'key', id: 'keyboard', actions }] });
+    // A round trip to the page after the input: its events have been handled before the next command.
+    await this.page.drainProblems();
+  }
+
+  /** Presses a key or a chord such as Control+a (Playwright's key names). */
+  async press(chord) {
+    const parts = chord.split('+').map((k) => KEYS[k] ?? k);
+    const actions = [...parts.map((value) => ({ type: 'keyDown', value })), ...parts.reverse().map((value) => ({ type: 'keyUp', value }))];
+    await this.perform(actions);
+  }
+
+  async type(text) {
+    await this.perform([...text].flatMap((value) => [{ type: 'keyDown', value }, { type: 'keyUp', value }]));
+  }
+}
+
+class Mouse {
+  constructor(page) {
+    this.page = page;
+  }
+
+  async perform(actions) {
+    await this.page.cmd('POST', '/actions', { actions: [{ type: 'pointer', id: 'mouse', parameters: { pointerType: 'mouse' }, actions }] });
+    // A round trip to the page after the input: its events have been handled before the next command.
+    await this.page.drainProblems();
+  }
+
+  async move(x, y) {
+    await this.perform([{ type: 'pointerMove', duration: 0, origin: 'viewport', x: Math.round(x), y: Math.round(y) }]);
+  }
+
+  async down() {
+    await this.perform([{ type: 'pointerDown', button: 0 }]);
+  }
+
+  async up() {
+    await this.perform([{ type: 'pointerUp', button: 0 }]);
+  }
+
+  async click(x, y) {
+    await this.perform([{ type: 'pointerMove', duration: 0, origin: 'viewport', x: Math.round(x), y: Math.round(y) }, { type: 'pointerDown', button: 0 }, { type: 'pointerUp', button: 0 }]);
+  }
+}
