@@ -9,7 +9,8 @@ import { before, describe, test } from 'node:test';
 import { renderDiagramSvg } from '../../web/build/diagrams.mjs';
 import { FORMULA_LABEL, renderLesson } from '../../web/build/render-lesson.mjs';
 import { extractCppSnippets } from '../../web/build/cpp-snippets.mjs';
-import { computeEngineResults, liveText } from '../../web/js/live-values.js';
+import { computeEngineResults, LIVE_QUANTITIES, liveText } from '../../web/js/live-values.js';
+import { CHARTS } from '../../web/js/charts/index.js';
 import { edgePoints, nodeBoxes } from './diagram-geometry.mjs';
 import { loadEngine } from './engine-loader.mjs';
 
@@ -18,7 +19,7 @@ const lessonSource = read('web/lesson/lesson.md');
 const diagrams = JSON.parse(read('web/lesson/diagrams.json'));
 const configuredLinks = JSON.parse(read('web/site-config.json')).links;
 const cppSnippets = extractCppSnippets(new URL('../../cpp/src', import.meta.url).pathname);
-const render = (links) => renderLesson(lessonSource, { diagrams, links, cppSnippets });
+const render = (links) => renderLesson(lessonSource, { diagrams, links, cppSnippets, liveQuantities: Object.keys(LIVE_QUANTITIES), charts: Object.keys(CHARTS) });
 const noLinks = Object.fromEntries(Object.keys(configuredLinks).map((k) => [k, null]));
 const allLinks = Object.fromEntries(Object.keys(configuredLinks).map((k) => [k, `https://course.example/${k}.html`]));
 
