@@ -38,6 +38,11 @@ YarnCorrectionRange yarn_ramp_range(std::int64_t d, double base, double trained_
   check_betas(beta_fast, beta_slow);
   double low = correction_pair(beta_fast, d, base, trained_len);
   double high = correction_pair(beta_slow, d, base, trained_len);
+  // A trained length so small that trained_len / (2π·β) underflows to 0 puts the ramp at ±∞, and the
+  // ramp's weights would be ∞/∞ = NaN.
+  if (!std::isfinite(low) || !std::isfinite(high)) {
+    fail("trained_len", "large enough that YaRN's correction range is finite", trained_len);
+  }
   if (truncate) {
     low = std::floor(low);
     high = std::ceil(high);

@@ -18,6 +18,7 @@
 #include "positional/scaling.hpp"
 #include "positional/sinusoidal.hpp"
 #include "positional/validate.hpp"
+#include "expect_error.hpp"
 
 namespace positional {
 namespace {
@@ -106,6 +107,17 @@ TEST(FuzzRegression, CosineSimilarityOfHugeAndTinyVectors) {
   const Vector b = vec({4.2, 5.5, -6.3, 1e-3});
   EXPECT_EQ(cosine_similarity(a, b), a.dot(b) / (a.norm() * b.norm()));
   EXPECT_THROW(cosine_similarity(vec({0, 0}), vec({1, 0})), InputError);
+}
+
+TEST(FuzzRegression, YarnWithATrainedLengthThatUnderflowsIsAnError) {
+  // trained_len / (2π·β) underflowed to 0: the ramp sat at ±∞ and every θ came out NaN.
+  const std::string message = testing_support::error_of(
+      [] { yarn_inverse_frequencies(4, 0.5, 1, kSmallestSubnormal, 32, 1); });
+  EXPECT_NE(message.find("trained_len"), std::string::npos) << message;
+  EXPECT_NE(message.find("correction range is finite"), std::string::npos) << message;
+  // An ordinary tiny length still works and gives finite frequencies.
+  const Vector theta = yarn_inverse_frequencies(4, 10000, 2, 1e-3, 32, 1);
+  EXPECT_TRUE(theta.allFinite());
 }
 
 }  // namespace
