@@ -22,8 +22,19 @@ function update(el, label) {
  * group named `label` while it overflows.
  */
 export function keepScrollersFocusable(elements, label) {
-  for (const el of elements) update(el, label);
+  const checkAll = () => elements.forEach((el) => update(el, label));
+  checkAll();
+  // A formula can widen without its box changing size (its web fonts arrive later in some engines,
+  // Firefox among them), so check again once the fonts are in.
+  document.fonts?.ready.then(checkAll, () => {});
   if (typeof ResizeObserver === 'undefined' || !elements.length) return;
-  const observer = new ResizeObserver((entries) => entries.forEach((e) => update(e.target, label)));
-  for (const el of elements) observer.observe(el);
+  const owner = new Map();
+  const observer = new ResizeObserver((entries) => entries.forEach((e) => update(owner.get(e.target), label)));
+  for (const el of elements) {
+    // The box itself (the viewport narrows) and what it holds (the formula widens).
+    for (const target of [el, el.firstElementChild].filter(Boolean)) {
+      owner.set(target, el);
+      observer.observe(target);
+    }
+  }
 }
