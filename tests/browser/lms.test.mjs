@@ -600,7 +600,7 @@ test('?theme= sets the frame\'s theme whatever the reader\'s system or stored ch
 // ---- Share / embed -------------------------------------------------------------------------------
 
 test('Share / embed on a chart copies a link and a snippet carrying the chart\'s state, the theme and a frame id', async () => {
-  const { page, context, problems } = await openPage(site.browser, `${site.server.url}index.html?relative.d=32#fig-rope-relative`, {
+  const { page, context, problems } = await openPage(site.browser, `${site.server.url}index.html?rope-relative.d=32#fig-rope-relative`, {
     contextOptions: { permissions: ['clipboard-read', 'clipboard-write'] },
   });
   const figure = page.locator('#fig-rope-relative');
@@ -610,7 +610,7 @@ test('Share / embed on a chart copies a link and a snippet carrying the chart\'s
   await page.waitForFunction(() => document.querySelector('#fig-rope-relative .share-embed-status').textContent.includes('copied'));
   const link = new URL(await page.evaluate(() => navigator.clipboard.readText()));
   assert.equal(link.searchParams.get('embed'), 'fig-rope-relative');
-  assert.equal(link.searchParams.get('relative.d'), '32');
+  assert.equal(link.searchParams.get('rope-relative.d'), '32');
   assert.equal(link.searchParams.get('theme'), 'dark');
   assert.equal(link.searchParams.get('frame'), 'fig-rope-relative');
   await figure.locator('button', { hasText: 'Copy snippet' }).click();
