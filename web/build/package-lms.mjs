@@ -50,7 +50,8 @@ export function listFiles(dir) {
     }
   };
   walk(dir);
-  return out.filter((f) => !LEFT_OUT.has(f));
+  // The .br/.gz copies are for hosts that serve precompressed files; an LMS serves the files itself.
+  return out.filter((f) => !LEFT_OUT.has(f) && !/\.(br|gz)$/.test(f));
 }
 
 /** The lesson's title, from the built page's <title>. */
