@@ -1,21 +1,11 @@
 // The benchmark and screenshot scripts' shared plumbing: the built site served on 127.0.0.1, Debian's
 // Chromium launched with the browser suites' flags, and the loop over colour schemes and widths.
 import { chromium } from 'playwright-core';
-import { LAUNCH } from '../browser/helpers.mjs';
-import { startServer } from '../../web/build/serve.mjs';
+import { LAUNCH, serveAndLaunch as serveWithBrowser } from '../browser/helpers.mjs';
 
 /** Serves `dist` on 127.0.0.1 (a random port) and launches Chromium: { server, browser, close() }. */
-export async function serveAndLaunch(dist) {
-  const server = await startServer({ root: dist, port: 0 });
-  const browser = await chromium.launch(LAUNCH);
-  return {
-    server,
-    browser,
-    close: async () => {
-      await browser.close();
-      await server.close();
-    },
-  };
+export function serveAndLaunch(dist) {
+  return serveWithBrowser(dist, () => chromium.launch(LAUNCH));
 }
 
 /** The looks every screenshot set covers: light and dark at a phone's and a desktop's width. */

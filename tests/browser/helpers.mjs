@@ -115,8 +115,13 @@ export async function launchBrowser() {
 /** Starts the static server on dist/ and launches the engine. Returns { server, browser, close() }. */
 export async function startSite() {
   if (!existsSync(join(dist, 'index.html'))) throw new Error(`no built site at ${dist}: run the wasm build's site target first`);
-  const server = await startServer({ root: dist, port: 0 });
-  const browser = await launchBrowser();
+  return serveAndLaunch(dist, launchBrowser);
+}
+
+/** Serves `root` on 127.0.0.1 (a random port) and starts a browser with `launch()`: { server, browser, close() }. */
+export async function serveAndLaunch(root, launch) {
+  const server = await startServer({ root, port: 0 });
+  const browser = await launch();
   return {
     server,
     browser,
