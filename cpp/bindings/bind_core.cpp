@@ -15,7 +15,6 @@
 namespace positional::js {
 namespace {
 
-
 val sinusoidal_encoding_js(val n, val d, val base) {
   return guarded([&] {
     return matrix_to_js(sinusoidal_encoding(integer_arg("n", n, -kMaxOutputDoubles, kMaxOutputDoubles),
@@ -65,8 +64,8 @@ val apply_rope_sequence_js(val x, val positions, val base) {
 
 val attention_js(val q, val k, val v, val causal) {
   return guarded([&] {
-    const AttentionResult result = scaled_dot_product_attention(matrix_from_js("q", q), matrix_from_js("k", k),
-                                                                matrix_from_js("v", v), bool_arg("causal", causal));
+    const AttentionResult result = scaled_dot_product_attention(
+        matrix_from_js("q", q), matrix_from_js("k", k), matrix_from_js("v", v), bool_arg("causal", causal));
     val out = val::object();
     out.set("output", matrix_to_js(result.output));
     out.set("weights", matrix_to_js(result.weights));
@@ -107,17 +106,18 @@ val rope_scores_over_distance_js(val q, val k, val starts, val max_distance, val
 val rope_pair_angles_js(val positions, val pairs, val d, val base, val wrapped) {
   return guarded([&] {
     const bool wrap = bool_arg("wrapped", wrapped);
-    return matrix_to_js(rope_pair_angles(vector_from_js("positions", positions), vector_from_js("pairs", pairs),
-                                         integer_arg("d", d, -kMaxOutputDoubles, kMaxOutputDoubles),
-                                         number_arg("base", base), wrap));
+    return matrix_to_js(rope_pair_angles(
+        vector_from_js("positions", positions), vector_from_js("pairs", pairs),
+        integer_arg("d", d, -kMaxOutputDoubles, kMaxOutputDoubles), number_arg("base", base), wrap));
   });
 }
 
 val context_extension_curves_js(val positions, val trained_len, val new_len, val d, val base) {
   return guarded([&] {
     const ContextExtensionCurves curves = context_extension_curves(
-        vector_from_js("positions", positions), number_arg("trainedLen", trained_len), number_arg("newLen", new_len),
-        integer_arg("d", d, -kMaxOutputDoubles, kMaxOutputDoubles), number_arg("base", base));
+        vector_from_js("positions", positions), number_arg("trainedLen", trained_len),
+        number_arg("newLen", new_len), integer_arg("d", d, -kMaxOutputDoubles, kMaxOutputDoubles),
+        number_arg("base", base));
     val out = val::object();
     out.set("angles", matrix_to_js(curves.angles));
     out.set("trainedMax", curves.trained_max);

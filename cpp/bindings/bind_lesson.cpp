@@ -29,7 +29,8 @@ SeedSequence seed_arg(const val& seed) {
     return SeedSequence::from_integer(static_cast<std::uint64_t>(value));
   }
   if (!seed.isString()) {
-    throw InputError("seed must be a decimal string or a whole number, got " + seed.typeOf().as<std::string>());
+    throw InputError("seed must be a decimal string or a whole number, got " +
+                     seed.typeOf().as<std::string>());
   }
   return SeedSequence::from_decimal(string_arg("seed", seed, kMaxSeedDigits));
 }
@@ -46,15 +47,15 @@ val word_vector_js(val word, val d) {
 
 val encode_sentence_js(val sentence, val scheme, val causal) {
   return guarded([&] {
-    return matrix_to_js(
-        encode_sentence(string_arg("sentence", sentence, kMaxSentenceBytes), scheme_arg(scheme), bool_arg("causal", causal)));
+    return matrix_to_js(encode_sentence(string_arg("sentence", sentence, kMaxSentenceBytes),
+                                        scheme_arg(scheme), bool_arg("causal", causal)));
   });
 }
 
 val demo_attention_js(val sentence, val scheme, val causal) {
   return guarded([&] {
-    const AttentionResult result =
-        demo_attention(string_arg("sentence", sentence, kMaxSentenceBytes), scheme_arg(scheme), bool_arg("causal", causal));
+    const AttentionResult result = demo_attention(string_arg("sentence", sentence, kMaxSentenceBytes),
+                                                  scheme_arg(scheme), bool_arg("causal", causal));
     val out = val::object();
     out.set("output", matrix_to_js(result.output));
     out.set("weights", matrix_to_js(result.weights));
@@ -64,13 +65,15 @@ val demo_attention_js(val sentence, val scheme, val causal) {
 
 val order_similarity_js(val a, val b, val scheme, val causal) {
   return guarded([&] {
-    return order_similarity(string_arg("a", a, kMaxSentenceBytes), string_arg("b", b, kMaxSentenceBytes), scheme_arg(scheme), bool_arg("causal", causal));
+    return order_similarity(string_arg("a", a, kMaxSentenceBytes), string_arg("b", b, kMaxSentenceBytes),
+                            scheme_arg(scheme), bool_arg("causal", causal));
   });
 }
 
 val order_similarities_js(val a, val b) {
   return guarded([&] {
-    const OrderSimilarities sims = order_similarities(string_arg("a", a, kMaxSentenceBytes), string_arg("b", b, kMaxSentenceBytes));
+    const OrderSimilarities sims =
+        order_similarities(string_arg("a", a, kMaxSentenceBytes), string_arg("b", b, kMaxSentenceBytes));
     val out = val::object();
     out.set("none", sims.none);
     out.set("sinusoidal", sims.sinusoidal);
@@ -110,8 +113,10 @@ val standard_normal_js(val seed, val count, val sample) {
     const std::int64_t n = integer_arg("count", count, 0, kMaxNormalDraws);
     const std::string name = string_arg("options.sample", sample, kMaxSchemeBytes);
     if (name == "compact") return to_float64_array(rng.standard_normal_compact(n));
-    if (name != "all") throw InputError("options.sample must be \"compact\" or \"all\", got \"" + name + "\"");
-    if (n > kMaxOutputDoubles) fail("count", "at most 16777216 without { sample: 'compact' }", static_cast<double>(n));
+    if (name != "all")
+      throw InputError("options.sample must be \"compact\" or \"all\", got \"" + name + "\"");
+    if (n > kMaxOutputDoubles)
+      fail("count", "at most 16777216 without { sample: 'compact' }", static_cast<double>(n));
     return to_float64_array(rng.standard_normal(n));
   });
 }

@@ -56,7 +56,8 @@ val read_model_config_js(val json_text, val prompt_length) {
 
     val out = val::object();
     out.set("scheme", std::string(scheme_name(r.scheme)));
-    out.set("ropeType", r.scheme == PositionScheme::Rope ? val(std::string(rope_type_name(r.rope_type))) : val::null());
+    out.set("ropeType",
+            r.scheme == PositionScheme::Rope ? val(std::string(rope_type_name(r.rope_type))) : val::null());
     out.set("modelType", r.model_type);
     out.set("trainedLength", static_cast<double>(r.trained_length));
     out.set("advertisedLength", static_cast<double>(r.advertised_length));

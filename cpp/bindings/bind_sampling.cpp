@@ -9,7 +9,6 @@
 namespace positional::js {
 namespace {
 
-
 val sinusoidal_encoding_rows_js(val positions, val d, val base) {
   return guarded([&] {
     return matrix_to_js(sinusoidal_encoding_rows(vector_from_js("positions", positions),

@@ -16,12 +16,14 @@
 namespace positional::js {
 namespace {
 
-
-std::int64_t dimension_arg(const val& d) { return integer_arg("d", d, -kMaxOutputDoubles, kMaxOutputDoubles); }
+std::int64_t dimension_arg(const val& d) {
+  return integer_arg("d", d, -kMaxOutputDoubles, kMaxOutputDoubles);
+}
 
 val permutation_to_js(const Permutation& perm) {
   Vector values(static_cast<Eigen::Index>(perm.size()));
-  for (std::size_t j = 0; j < perm.size(); ++j) values[static_cast<Eigen::Index>(j)] = static_cast<double>(perm[j]);
+  for (std::size_t j = 0; j < perm.size(); ++j)
+    values[static_cast<Eigen::Index>(j)] = static_cast<double>(perm[j]);
   return to_float64_array(values);
 }
 
@@ -46,10 +48,10 @@ val range_to_js(const YarnCorrectionRange& range) {
 
 val yarn_inverse_frequencies_js(val d, val base, val scale, val trained_len, val beta_fast, val beta_slow) {
   return guarded([&] {
-    return to_float64_array(yarn_inverse_frequencies(
-        dimension_arg(d), number_arg("base", base), number_arg("scale", scale),
-        number_arg("trainedLen", trained_len), number_arg("betaFast", beta_fast),
-        number_arg("betaSlow", beta_slow)));
+    return to_float64_array(
+        yarn_inverse_frequencies(dimension_arg(d), number_arg("base", base), number_arg("scale", scale),
+                                 number_arg("trainedLen", trained_len), number_arg("betaFast", beta_fast),
+                                 number_arg("betaSlow", beta_slow)));
   });
 }
 
@@ -84,22 +86,22 @@ val pair_wavelengths_js(val inv_freq) {
   return guarded([&] { return to_float64_array(pair_wavelengths(vector_from_js("invFreq", inv_freq))); });
 }
 
-val extension_inverse_frequencies_js(val d, val base, val trained_len, val new_len, val beta_fast, val beta_slow) {
+val extension_inverse_frequencies_js(val d, val base, val trained_len, val new_len, val beta_fast,
+                                     val beta_slow) {
   return guarded([&] {
     return matrix_to_js(extension_inverse_frequencies(
         dimension_arg(d), number_arg("base", base), number_arg("trainedLen", trained_len),
-        number_arg("newLen", new_len), number_arg("betaFast", beta_fast),
-        number_arg("betaSlow", beta_slow)));
+        number_arg("newLen", new_len), number_arg("betaFast", beta_fast), number_arg("betaSlow", beta_slow)));
   });
 }
 
 val extension_curves_js(val positions, val trained_len, val new_len, val d, val base, val beta_fast,
                         val beta_slow) {
   return guarded([&] {
-    const ExtensionCurves curves = extension_curves(
-        vector_from_js("positions", positions), number_arg("trainedLen", trained_len), number_arg("newLen", new_len),
-        dimension_arg(d), number_arg("base", base), number_arg("betaFast", beta_fast),
-        number_arg("betaSlow", beta_slow));
+    const ExtensionCurves curves =
+        extension_curves(vector_from_js("positions", positions), number_arg("trainedLen", trained_len),
+                         number_arg("newLen", new_len), dimension_arg(d), number_arg("base", base),
+                         number_arg("betaFast", beta_fast), number_arg("betaSlow", beta_slow));
     val out = val::object();
     out.set("angles", matrix_to_js(curves.angles));
     out.set("trainedMax", curves.trained_max);
@@ -113,12 +115,14 @@ val extension_curves_js(val positions, val trained_len, val new_len, val d, val 
 // ---- ALiBi and RoPE decay -----------------------------------------------------------------
 
 val alibi_slopes_js(val n_heads) {
-  return guarded([&] { return to_float64_array(alibi_slopes(integer_arg("nHeads", n_heads, 1, kMaxAlibiHeads))); });
+  return guarded(
+      [&] { return to_float64_array(alibi_slopes(integer_arg("nHeads", n_heads, 1, kMaxAlibiHeads))); });
 }
 
 val alibi_bias_js(val slope, val length) {
   return guarded([&] {
-    return matrix_to_js(alibi_bias(number_arg("slope", slope), integer_arg("length", length, 1, kMaxOutputDoubles)));
+    return matrix_to_js(
+        alibi_bias(number_arg("slope", slope), integer_arg("length", length, 1, kMaxOutputDoubles)));
   });
 }
 
@@ -140,8 +144,8 @@ val rope_ones_scores_js(val d, val base, val max_distance) {
 
 val apply_rope_half_js(val x, val position, val base) {
   return guarded([&] {
-    return to_float64_array(apply_rope_half(vector_from_js("x", x), number_arg("position", position),
-                                            number_arg("base", base)));
+    return to_float64_array(
+        apply_rope_half(vector_from_js("x", x), number_arg("position", position), number_arg("base", base)));
   });
 }
 
@@ -151,10 +155,9 @@ val half_permutation_js(val d) {
 
 val compare_rope_conventions_js(val q, val k, val start, val max_distance, val base) {
   return guarded([&] {
-    const ConventionComparison c =
-        compare_rope_conventions(vector_from_js("q", q), vector_from_js("k", k), number_arg("start", start),
-                                 integer_arg("maxDistance", max_distance, 0, kMaxOutputDoubles),
-                                 number_arg("base", base));
+    const ConventionComparison c = compare_rope_conventions(
+        vector_from_js("q", q), vector_from_js("k", k), number_arg("start", start),
+        integer_arg("maxDistance", max_distance, 0, kMaxOutputDoubles), number_arg("base", base));
     val out = val::object();
     out.set("interleavedScores", to_float64_array(c.interleaved_scores));
     out.set("halfScores", to_float64_array(c.half_scores));
@@ -169,12 +172,14 @@ val compare_rope_conventions_js(val q, val k, val start, val max_distance, val b
 
 val max_permuted_difference_js(val a, val b, val perm) {
   return guarded([&] {
-    return max_permuted_difference(matrix_from_js("a", a), matrix_from_js("b", b), permutation_from_js("perm", perm));
+    return max_permuted_difference(matrix_from_js("a", a), matrix_from_js("b", b),
+                                   permutation_from_js("perm", perm));
   });
 }
 
 val reversal_permutation_js(val n) {
-  return guarded([&] { return permutation_to_js(reversal_permutation(integer_arg("n", n, 0, kMaxOutputDoubles))); });
+  return guarded(
+      [&] { return permutation_to_js(reversal_permutation(integer_arg("n", n, 0, kMaxOutputDoubles))); });
 }
 
 val rope_clock_js(val q, val k, val m, val n, val theta) {
@@ -201,9 +206,9 @@ val rope_clock_js(val q, val k, val m, val n, val theta) {
 
 val float32_angle_errors_js(val positions, val pairs, val d, val base) {
   return guarded([&] {
-    const Float32AngleErrors e = float32_angle_errors(vector_from_js("positions", positions),
-                                                      vector_from_js("pairs", pairs), dimension_arg(d),
-                                                      number_arg("base", base));
+    const Float32AngleErrors e =
+        float32_angle_errors(vector_from_js("positions", positions), vector_from_js("pairs", pairs),
+                             dimension_arg(d), number_arg("base", base));
     val out = val::object();
     out.set("angleError", matrix_to_js(e.angle_error));
     out.set("rotationError", matrix_to_js(e.rotation_error));

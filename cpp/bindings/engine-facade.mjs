@@ -73,21 +73,61 @@ export const signatures = Object.freeze({
   interpolatePositions: [p('positions', vec), p('trainedLen', num), p('newLen', num)],
   ntkScaledBase: [p('base', num), p('scale', num), dim],
   contextExtensionCurves: [p('positions', vec), p('trainedLen', num), p('newLen', num), dim, base],
-  yarnInverseFrequencies: [dim, base, p('scale', num), p('trainedLen', num), p('betaFast', num, { default: 32 }), p('betaSlow', num, { default: 1 })],
-  yarnExtrapolationWeights: [dim, base, p('trainedLen', num), p('betaFast', num, { default: 32 }), p('betaSlow', num, { default: 1 })],
-  yarnCorrectionRange: [dim, base, p('trainedLen', num), p('betaFast', num, { default: 32 }), p('betaSlow', num, { default: 1 })],
+  yarnInverseFrequencies: [
+    dim,
+    base,
+    p('scale', num),
+    p('trainedLen', num),
+    p('betaFast', num, { default: 32 }),
+    p('betaSlow', num, { default: 1 }),
+  ],
+  yarnExtrapolationWeights: [
+    dim,
+    base,
+    p('trainedLen', num),
+    p('betaFast', num, { default: 32 }),
+    p('betaSlow', num, { default: 1 }),
+  ],
+  yarnCorrectionRange: [
+    dim,
+    base,
+    p('trainedLen', num),
+    p('betaFast', num, { default: 32 }),
+    p('betaSlow', num, { default: 1 }),
+  ],
   yarnAttentionFactor: [p('scale', num)],
   dynamicNtkBase: [p('base', num), p('scale', num), dim, p('seqLen', num), p('trainedLen', num)],
   pairWavelengths: [p('invFreq', vec)],
-  extensionInverseFrequencies: [dim, base, p('trainedLen', num), p('newLen', num), p('betaFast', num, { default: 32 }), p('betaSlow', num, { default: 1 })],
-  extensionCurves: [p('positions', vec), p('trainedLen', num), p('newLen', num), dim, base, p('betaFast', num, { default: 32 }), p('betaSlow', num, { default: 1 })],
+  extensionInverseFrequencies: [
+    dim,
+    base,
+    p('trainedLen', num),
+    p('newLen', num),
+    p('betaFast', num, { default: 32 }),
+    p('betaSlow', num, { default: 1 }),
+  ],
+  extensionCurves: [
+    p('positions', vec),
+    p('trainedLen', num),
+    p('newLen', num),
+    dim,
+    base,
+    p('betaFast', num, { default: 32 }),
+    p('betaSlow', num, { default: 1 }),
+  ],
   // ALiBi
   alibiSlopes: [p('nHeads', int(1, limits.maxAlibiHeads))],
   alibiBias: [p('slope', num), p('length', int(1, MAX))],
   // layouts and permutations
   applyRopeHalf: [p('x', vec), p('position', num), base],
   halfPermutation: [dim],
-  compareRopeConventions: [p('q', vec), p('k', vec), p('start', num), p('maxDistance', int(0, limits.maxConventionsDistance)), base],
+  compareRopeConventions: [
+    p('q', vec),
+    p('k', vec),
+    p('start', num),
+    p('maxDistance', int(0, limits.maxConventionsDistance)),
+    base,
+  ],
   maxPermutedDifference: [p('a', mat), p('b', mat), p('perm', vec)],
   reversalPermutation: [p('n', int(0, limits.maxWorkSteps))],
   // precision
@@ -101,7 +141,11 @@ export const signatures = Object.freeze({
   md5Hex: [p('text', text(limits.maxDigestTextBytes))],
   seedSequenceState: [p('seed', seed)],
   pcg64Raw: [p('seed', seed), p('count', int(0, limits.maxRawDraws))],
-  standardNormal: [p('seed', seed), p('count', int(0, limits.maxNormalDraws)), p('options', sampleOptions, { default: undefined })],
+  standardNormal: [
+    p('seed', seed),
+    p('count', int(0, limits.maxNormalDraws)),
+    p('options', sampleOptions, { default: undefined }),
+  ],
   // model configs
   readModelConfig: [p('jsonText', text(limits.maxConfigTextBytes)), p('promptLength', int(1, limits.maxPromptLength))],
   // diagnostics
@@ -115,13 +159,20 @@ function refuse(fn, name, rule, value) {
 
 function describe(value) {
   switch (typeof value) {
-    case 'number': return String(value);
-    case 'bigint': return `the BigInt ${value}n`;
-    case 'symbol': return 'a Symbol';
-    case 'string': return value.length > 40 ? `a string of length ${value.length}` : JSON.stringify(value);
-    case 'undefined': return 'undefined';
-    case 'function': return 'a function';
-    case 'boolean': return String(value);
+    case 'number':
+      return String(value);
+    case 'bigint':
+      return `the BigInt ${value}n`;
+    case 'symbol':
+      return 'a Symbol';
+    case 'string':
+      return value.length > 40 ? `a string of length ${value.length}` : JSON.stringify(value);
+    case 'undefined':
+      return 'undefined';
+    case 'function':
+      return 'a function';
+    case 'boolean':
+      return String(value);
     default:
       if (value === null) return 'null';
       if (Array.isArray(value)) return `an array of length ${value.length}`;
@@ -230,18 +281,27 @@ function checkArgument(fn, param, value) {
     return param.default;
   }
   switch (param.kind) {
-    case 'int': return checkInteger(fn, param.name, value, param.min, param.max);
-    case 'num': return checkNumber(fn, param.name, value);
+    case 'int':
+      return checkInteger(fn, param.name, value, param.min, param.max);
+    case 'num':
+      return checkNumber(fn, param.name, value);
     case 'bool':
       if (typeof value !== 'boolean') throw refuse(fn, param.name, 'true or false', value);
       return value;
-    case 'vec': return checkVector(fn, param.name, value);
-    case 'optionalVec': return value === null ? null : checkVector(fn, param.name, value);
-    case 'mat': return checkMatrix(fn, param.name, value);
-    case 'text': return checkText(fn, param.name, value, param.cap);
-    case 'seed': return checkSeed(fn, param.name, value);
-    case 'sampleOptions': return checkSampleOptions(fn, param.name, value);
-    default: throw new Error(`${fn}: unknown parameter kind ${param.kind}`);
+    case 'vec':
+      return checkVector(fn, param.name, value);
+    case 'optionalVec':
+      return value === null ? null : checkVector(fn, param.name, value);
+    case 'mat':
+      return checkMatrix(fn, param.name, value);
+    case 'text':
+      return checkText(fn, param.name, value, param.cap);
+    case 'seed':
+      return checkSeed(fn, param.name, value);
+    case 'sampleOptions':
+      return checkSampleOptions(fn, param.name, value);
+    default:
+      throw new Error(`${fn}: unknown parameter kind ${param.kind}`);
   }
 }
 

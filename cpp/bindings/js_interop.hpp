@@ -81,7 +81,8 @@ inline std::string string_arg(const std::string& name, const val& value, std::in
   }
   const double units = value["length"].as<double>();
   if (units > static_cast<double>(max_bytes)) {
-    fail(name + " length", "at most " + format_number(static_cast<double>(max_bytes)) + " UTF-8 bytes", units);
+    fail(name + " length", "at most " + format_number(static_cast<double>(max_bytes)) + " UTF-8 bytes",
+         units);
   }
   if (value["isWellFormed"].typeOf().as<std::string>() == "function" && !value.call<bool>("isWellFormed")) {
     throw InputError(name + " must be valid Unicode text, got a lone UTF-16 surrogate");
@@ -91,7 +92,8 @@ inline std::string string_arg(const std::string& name, const val& value, std::in
     fail(name + " length", "at most " + format_number(static_cast<double>(max_bytes)) + " UTF-8 bytes",
          static_cast<double>(text.size()));
   }
-  if (text.find('\0') != std::string::npos) throw InputError(name + " must not contain a NUL character (U+0000)");
+  if (text.find('\0') != std::string::npos)
+    throw InputError(name + " must not contain a NUL character (U+0000)");
   return text;
 }
 
@@ -132,12 +134,14 @@ inline Matrix matrix_from_js(const std::string& name, const val& object) {
   if (object.isNull() || object.isUndefined() || !object["rows"].isNumber() || !object["cols"].isNumber()) {
     throw InputError(name + " must be an object { rows, cols, data }");
   }
-  const std::int64_t rows = checked_integer(name + ".rows", object["rows"].as<double>(), 0, kMaxOutputDoubles);
-  const std::int64_t cols = checked_integer(name + ".cols", object["cols"].as<double>(), 0, kMaxOutputDoubles);
+  const std::int64_t rows =
+      checked_integer(name + ".rows", object["rows"].as<double>(), 0, kMaxOutputDoubles);
+  const std::int64_t cols =
+      checked_integer(name + ".cols", object["cols"].as<double>(), 0, kMaxOutputDoubles);
   const Vector data = vector_from_js(name + ".data", object["data"]);
   if (data.size() != rows * cols) {
-    throw InputError(name + ".data must hold rows × cols = " + std::to_string(rows * cols) + " numbers, got " +
-                     std::to_string(data.size()));
+    throw InputError(name + ".data must hold rows × cols = " + std::to_string(rows * cols) +
+                     " numbers, got " + std::to_string(data.size()));
   }
   return Eigen::Map<const Matrix>(data.data(), rows, cols);
 }

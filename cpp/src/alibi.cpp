@@ -10,7 +10,6 @@
 namespace positional {
 namespace {
 
-
 // slope_h = 2^(−8h/n), h = 1..n, for n a power of 2.
 void append_power_of_two_slopes(std::int64_t n, Vector& out, Eigen::Index& at, std::int64_t stride,
                                 std::int64_t count) {

@@ -10,7 +10,8 @@
 namespace positional {
 
 // [snippet:scaled_dot_product_attention]
-AttentionResult scaled_dot_product_attention(const Eigen::Ref<const Matrix>& q, const Eigen::Ref<const Matrix>& k,
+AttentionResult scaled_dot_product_attention(const Eigen::Ref<const Matrix>& q,
+                                             const Eigen::Ref<const Matrix>& k,
                                              const Eigen::Ref<const Matrix>& v, bool causal) {
   if (q.rows() == 0 || q.cols() == 0) throw InputError("q must not be empty");
   if (k.cols() != q.cols()) {
@@ -52,7 +53,8 @@ AttentionResult scaled_dot_product_attention(const Eigen::Ref<const Matrix>& q, 
     result.weights.row(i).tail(k.rows() - visible).setZero();
   }
   result.output = result.weights * v;
-  if (!result.output.allFinite()) throw InputError("the weighted sums of v overflow: the entries of v are too large");
+  if (!result.output.allFinite())
+    throw InputError("the weighted sums of v overflow: the entries of v are too large");
   return result;
 }
 // [/snippet]
@@ -67,7 +69,8 @@ double cosine_similarity(const Eigen::Ref<const Vector>& a, const Eigen::Ref<con
   require_all_finite("b", b);
   // Each vector is first scaled by a power of two that brings its largest entry into [0.5, 1): the
   // cosine does not change, the products can no longer overflow or underflow, and — powers of
-  // two being exact — the result is bit for bit a·b / (|a| |b|) wherever that neither overflows nor underflows.
+  // two being exact — the result is bit for bit a·b / (|a| |b|) wherever that neither overflows nor
+  // underflows.
   const double a_max = a.cwiseAbs().maxCoeff();
   const double b_max = b.cwiseAbs().maxCoeff();
   if (a_max == 0 || b_max == 0) {

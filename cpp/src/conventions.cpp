@@ -12,7 +12,6 @@
 namespace positional {
 namespace {
 
-
 void check_rope_vector(const std::string& name, const Eigen::Ref<const Vector>& x) {
   if (x.size() == 0) throw InputError(name + " must not be empty");
   if (x.size() % 2 != 0) fail(name + " length", "even (RoPE rotates pairs)", static_cast<double>(x.size()));
@@ -38,14 +37,16 @@ Vector apply_rope_half(const Eigen::Ref<const Vector>& x, double position, doubl
     out[i + half] = x[i + half] * c + x[i] * s;
   }
   if (!out.allFinite()) {
-    throw InputError("the rotation overflows: the angle position · θ or an entry of x is too large for a double");
+    throw InputError(
+        "the rotation overflows: the angle position · θ or an entry of x is too large for a double");
   }
   return out;
 }
 // [/snippet]
 
-ConventionComparison compare_rope_conventions(const Eigen::Ref<const Vector>& q, const Eigen::Ref<const Vector>& k,
-                                              double start, std::int64_t max_distance, double base) {
+ConventionComparison compare_rope_conventions(const Eigen::Ref<const Vector>& q,
+                                              const Eigen::Ref<const Vector>& k, double start,
+                                              std::int64_t max_distance, double base) {
   check_rope_vector("q", q);
   check_rope_vector("k", k);
   if (k.size() != q.size()) {
@@ -53,7 +54,8 @@ ConventionComparison compare_rope_conventions(const Eigen::Ref<const Vector>& q,
   }
   require_finite("start", start);
   if (max_distance < 0 || max_distance > kMaxConventionsDistance) {
-    fail("max_distance", "a whole number from 0 to " + format_number(static_cast<double>(kMaxConventionsDistance)),
+    fail("max_distance",
+         "a whole number from 0 to " + format_number(static_cast<double>(kMaxConventionsDistance)),
          static_cast<double>(max_distance));
   }
   require_base("base", base);

@@ -15,9 +15,9 @@ namespace {
 
 // Python's str.isspace() code points (bidirectional class WS, B or S, or category Zs).
 bool is_python_whitespace(std::uint32_t cp) {
-  return (cp >= 0x09 && cp <= 0x0D) || (cp >= 0x1C && cp <= 0x20) || cp == 0x85 || cp == 0xA0 || cp == 0x1680 ||
-         (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 || cp == 0x202F || cp == 0x205F ||
-         cp == 0x3000;
+  return (cp >= 0x09 && cp <= 0x0D) || (cp >= 0x1C && cp <= 0x20) || cp == 0x85 || cp == 0xA0 ||
+         cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 || cp == 0x202F ||
+         cp == 0x205F || cp == 0x3000;
 }
 
 // Decodes the code point starting at text[i] and returns its length in bytes, or throws when
@@ -43,7 +43,8 @@ std::size_t decode_utf8(const std::string& text, std::size_t i, std::uint32_t& c
     cp = (cp << 6) | (byte(i + k) & 0x3FU);
   }
   if (!ok || cp < minimum || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-    throw InputError(name + " must be valid UTF-8 text, got a malformed byte sequence at byte " + std::to_string(i));
+    throw InputError(name + " must be valid UTF-8 text, got a malformed byte sequence at byte " +
+                     std::to_string(i));
   }
   return length;
 }
@@ -72,7 +73,8 @@ Matrix embed_sentence(const std::string& sentence) {
                      std::to_string(n));
   }
   Matrix embeddings(n, kDemoDimension);
-  for (std::int64_t i = 0; i < n; ++i) embeddings.row(i) = word_vector(words[static_cast<std::size_t>(i)]).transpose();
+  for (std::int64_t i = 0; i < n; ++i)
+    embeddings.row(i) = word_vector(words[static_cast<std::size_t>(i)]).transpose();
   return embeddings;
 }
 
@@ -105,13 +107,15 @@ std::vector<std::string> split_words(const std::string& sentence) {
 
 Vector word_vector(const std::string& word, std::int64_t d) {
   if (d < 1 || d > kMaxWordDimension) {
-    fail("d", "a whole number from 1 to " + format_number(static_cast<double>(kMaxWordDimension)), static_cast<double>(d));
+    fail("d", "a whole number from 1 to " + format_number(static_cast<double>(kMaxWordDimension)),
+         static_cast<double>(d));
   }
   require_utf8(word, "word");
   // The first 8 hex digits of the MD5 digest are its first four bytes, read big-endian.
   const std::array<std::uint8_t, 16> digest = md5_digest(word);
-  const std::uint64_t seed = (static_cast<std::uint64_t>(digest[0]) << 24) | (static_cast<std::uint64_t>(digest[1]) << 16) |
-                             (static_cast<std::uint64_t>(digest[2]) << 8) | static_cast<std::uint64_t>(digest[3]);
+  const std::uint64_t seed =
+      (static_cast<std::uint64_t>(digest[0]) << 24) | (static_cast<std::uint64_t>(digest[1]) << 16) |
+      (static_cast<std::uint64_t>(digest[2]) << 8) | static_cast<std::uint64_t>(digest[3]);
   Generator rng = Generator::from_seed(seed);
   return rng.standard_normal(d);
 }

@@ -52,7 +52,8 @@ ContextExtensionCurves context_extension_curves(const Eigen::Ref<const Vector>& 
   curves.angles.row(2) = positions.transpose() * slow_ntk;
   curves.trained_max = trained_len * slow;
   if (!curves.angles.allFinite() || !std::isfinite(curves.trained_max)) {
-    throw InputError("the angles position · θ overflow: the positions, trained_len or the base's speeds are too large");
+    throw InputError(
+        "the angles position · θ overflow: the positions, trained_len or the base's speeds are too large");
   }
   return curves;
 }

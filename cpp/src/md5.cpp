@@ -19,7 +19,8 @@ struct RoundConstants {
   std::uint32_t value[64];
   RoundConstants() {
     for (int i = 0; i < 64; ++i) {
-      value[i] = static_cast<std::uint32_t>(std::floor(4294967296.0 * std::fabs(std::sin(static_cast<double>(i + 1)))));
+      value[i] = static_cast<std::uint32_t>(
+          std::floor(4294967296.0 * std::fabs(std::sin(static_cast<double>(i + 1)))));
     }
   }
 };
@@ -29,7 +30,8 @@ std::uint32_t rotate_left(std::uint32_t x, std::uint32_t n) { return (x << n) | 
 void process_block(const std::uint8_t* block, std::uint32_t state[4], const std::uint32_t* table) {
   std::uint32_t words[16];
   for (int i = 0; i < 16; ++i) {
-    words[i] = static_cast<std::uint32_t>(block[4 * i]) | (static_cast<std::uint32_t>(block[4 * i + 1]) << 8) |
+    words[i] = static_cast<std::uint32_t>(block[4 * i]) |
+               (static_cast<std::uint32_t>(block[4 * i + 1]) << 8) |
                (static_cast<std::uint32_t>(block[4 * i + 2]) << 16) |
                (static_cast<std::uint32_t>(block[4 * i + 3]) << 24);
   }
@@ -81,7 +83,8 @@ std::array<std::uint8_t, 16> md5_digest(std::string_view bytes) {
   const std::size_t tail_size = rest < 56 ? 64 : 128;
   const std::uint64_t bit_length = static_cast<std::uint64_t>(length) * 8U;
   for (int i = 0; i < 8; ++i) tail[tail_size - 8 + i] = static_cast<std::uint8_t>(bit_length >> (8 * i));
-  for (std::size_t block = 0; block < tail_size; block += 64) process_block(tail + block, state, constants.value);
+  for (std::size_t block = 0; block < tail_size; block += 64)
+    process_block(tail + block, state, constants.value);
 
   std::array<std::uint8_t, 16> digest{};
   for (int i = 0; i < 4; ++i) {

@@ -188,10 +188,11 @@ bool in_list(const std::string& value, std::initializer_list<const char*> names)
 
 // model_type values whose transformers implementation uses each scheme.
 bool is_rope_family(const std::string& t) {
-  return in_list(t, {"llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "gemma",
-                     "gemma2", "gemma3_text", "phi", "phi3", "gpt_neox", "gptj", "falcon", "stablelm",
-                     "starcoder2", "olmo", "olmo2", "cohere", "deepseek_v2", "deepseek_v3", "internlm2",
-                     "granite", "gpt_oss", "persimmon", "codegen"});
+  return in_list(
+      t, {"llama",       "mistral",   "mixtral",     "qwen2",   "qwen2_moe", "qwen3",    "qwen3_moe",
+          "gemma",       "gemma2",    "gemma3_text", "phi",     "phi3",      "gpt_neox", "gptj",
+          "falcon",      "stablelm",  "starcoder2",  "olmo",    "olmo2",     "cohere",   "deepseek_v2",
+          "deepseek_v3", "internlm2", "granite",     "gpt_oss", "persimmon", "codegen"});
 }
 bool is_sinusoidal_family(const std::string& t) {
   return in_list(t, {"marian", "pegasus", "m2m_100", "fsmt", "speech_to_text", "xglm"});
@@ -204,22 +205,25 @@ bool is_relative_bucket_family(const std::string& t) {
   return in_list(t, {"t5", "mt5", "umt5", "longt5", "switch_transformers", "pop2piano", "udop"});
 }
 bool is_learned_family(const std::string& t) {
-  return in_list(t, {"gpt2", "bert", "roberta", "distilbert", "gpt_neo", "opt", "bart", "mbart", "xlm-roberta",
-                     "electra", "albert", "biogpt", "gpt_bigcode", "camembert", "deberta"});
+  return in_list(t, {"gpt2", "bert", "roberta", "distilbert", "gpt_neo", "opt", "bart", "mbart",
+                     "xlm-roberta", "electra", "albert", "biogpt", "gpt_bigcode", "camembert", "deberta"});
 }
 
-PositionScheme detect_scheme(const json& root, const std::string& model_type, std::vector<std::string>& notes) {
+PositionScheme detect_scheme(const json& root, const std::string& model_type,
+                             std::vector<std::string>& notes) {
   bool alibi = model_type == "bloom";
   if (const json* flag = find_present(root, "alibi")) alibi = read_bool(*flag, "alibi") || alibi;
   if (const json* attn = find_present(root, "attn_config")) {
     if (!attn->is_object()) reject("attn_config", "an object", *attn);
-    if (const json* flag = find_present(*attn, "alibi")) alibi = read_bool(*flag, "attn_config.alibi") || alibi;
+    if (const json* flag = find_present(*attn, "alibi"))
+      alibi = read_bool(*flag, "attn_config.alibi") || alibi;
   }
   std::string embedding_type;
   if (const json* pet = find_present(root, "position_embedding_type")) {
     embedding_type = read_string(*pet, "position_embedding_type");
     if (!in_list(embedding_type, {"absolute", "rotary", "alibi"})) {
-      reject("position_embedding_type", "one of absolute, rotary, alibi (the schemes this reader analyses)", *pet);
+      reject("position_embedding_type", "one of absolute, rotary, alibi (the schemes this reader analyses)",
+             *pet);
     }
   }
   if (alibi || embedding_type == "alibi") return PositionScheme::Alibi;
@@ -233,7 +237,8 @@ PositionScheme detect_scheme(const json& root, const std::string& model_type, st
     return PositionScheme::RelativeBuckets;
   }
   if (is_state_space_family(model_type)) return PositionScheme::None;
-  const bool local_rope_markers = find_present(root, "global_rope_theta") || find_present(root, "local_rope_theta");
+  const bool local_rope_markers =
+      find_present(root, "global_rope_theta") || find_present(root, "local_rope_theta");
   if (rope_markers || local_rope_markers || is_rope_family(model_type) || model_type == "modernbert") {
     return PositionScheme::Rope;
   }
@@ -291,7 +296,8 @@ std::vector<double> read_factor_list(const json& block, const std::string& prefi
                                      std::int64_t pairs) {
   const std::string path = prefix + "." + key;
   const json* list = find_present(block, key);
-  if (list == nullptr) throw InputError(path + " is missing: rope_type longrope needs one number per rotary pair");
+  if (list == nullptr)
+    throw InputError(path + " is missing: rope_type longrope needs one number per rotary pair");
   if (!list->is_array()) reject(path, "an array of numbers", *list);
   if (static_cast<std::int64_t>(list->size()) != pairs) {
     throw InputError(path + " must hold rotary_dim/2 = " + whole(pairs) + " numbers, got " +
@@ -310,7 +316,8 @@ std::vector<double> read_factor_list(const json& block, const std::string& prefi
 const json* select_scaling_block(const json& root, std::string& prefix, std::vector<std::string>& notes) {
   const json* parameters = find_present(root, "rope_parameters");
   const json* scaling = find_present(root, "rope_scaling");
-  if (parameters != nullptr && !parameters->is_object()) reject("rope_parameters", "an object or null", *parameters);
+  if (parameters != nullptr && !parameters->is_object())
+    reject("rope_parameters", "an object or null", *parameters);
   if (scaling != nullptr && !scaling->is_object()) reject("rope_scaling", "an object or null", *scaling);
   if (parameters != nullptr) {
     prefix = "rope_parameters";
@@ -324,8 +331,9 @@ const json* select_scaling_block(const json& root, std::string& prefix, std::vec
         std::all_of(parameters->begin(), parameters->end(), [](const json& v) { return v.is_object(); })) {
       const json* full = find_present(*parameters, "full_attention");
       if (full == nullptr) {
-        throw InputError("rope_parameters holds one block per layer type but none named full_attention; "
-                         "this reader reads a single block");
+        throw InputError(
+            "rope_parameters holds one block per layer type but none named full_attention; "
+            "this reader reads a single block");
       }
       prefix = "rope_parameters.full_attention";
       notes.push_back("rope_parameters has one block per layer type: the full_attention block is read");
@@ -362,7 +370,8 @@ void parse_rope(const json& root, ModelConfig& cfg) {
   }
   if (theta != nullptr) {
     cfg.rope_theta = read_positive(*theta, theta_path, kMaxRopeTheta);
-    if (cfg.rope_theta <= 1) reject(theta_path, "a finite number > 1 (every pair would turn at one speed)", *theta);
+    if (cfg.rope_theta <= 1)
+      reject(theta_path, "a finite number > 1 (every pair would turn at one speed)", *theta);
   } else {
     cfg.rope_theta = 10000.0;
     cfg.notes.push_back("rope_theta is absent: transformers' default 10000 is used");
@@ -374,7 +383,8 @@ void parse_rope(const json& root, ModelConfig& cfg) {
   }
   const json* partial = find_present(root, "partial_rotary_factor");
   std::string partial_path = "partial_rotary_factor";
-  if (partial == nullptr && (partial = find_present(root, "rotary_pct")) != nullptr) partial_path = "rotary_pct";
+  if (partial == nullptr && (partial = find_present(root, "rotary_pct")) != nullptr)
+    partial_path = "rotary_pct";
   if (partial != nullptr) {
     if (!partial->is_number() || !std::isfinite(partial->get<double>()) || partial->get<double>() <= 0 ||
         partial->get<double>() > 1) {
@@ -386,14 +396,16 @@ void parse_rope(const json& root, ModelConfig& cfg) {
     // Multi-head latent attention (DeepSeek-V2/V3, Kimi K2): RoPE turns only the decoupled
     // qk_rope_head_dim part of each query and key; the qk_nope_head_dim part carries no position.
     cfg.qk_rope_head_dim = read_whole(*mla, "qk_rope_head_dim", 2, kMaxHeadDim);
-    if (cfg.qk_rope_head_dim % 2 != 0) reject("qk_rope_head_dim", "even (pairs of dimensions turn together)", *mla);
+    if (cfg.qk_rope_head_dim % 2 != 0)
+      reject("qk_rope_head_dim", "even (pairs of dimensions turn together)", *mla);
     if (const json* nope = find_present(root, "qk_nope_head_dim")) {
       cfg.qk_nope_head_dim = read_whole(*nope, "qk_nope_head_dim", 0, kMaxHeadDim);
     }
     cfg.rotary_dim = cfg.qk_rope_head_dim;
   } else if (const json* explicit_dim = find_present(root, "rotary_dim")) {
     cfg.rotary_dim = read_whole(*explicit_dim, "rotary_dim", 2, cfg.head_dim);
-    if (cfg.rotary_dim % 2 != 0) reject("rotary_dim", "even (pairs of dimensions turn together)", *explicit_dim);
+    if (cfg.rotary_dim % 2 != 0)
+      reject("rotary_dim", "even (pairs of dimensions turn together)", *explicit_dim);
   } else {
     // transformers truncates: int(head_dim * partial_rotary_factor).
     cfg.rotary_dim = static_cast<std::int64_t>(static_cast<double>(cfg.head_dim) * cfg.partial_rotary_factor);
@@ -403,9 +415,9 @@ void parse_rope(const json& root, ModelConfig& cfg) {
                          whole(cfg.head_dim));
       }
     } else if (cfg.rotary_dim < 2 || cfg.rotary_dim % 2 != 0) {
-      throw InputError("rotary_dim = int(head_dim × " + partial_path + ") must be an even whole number ≥ 2, got " +
-                       whole(cfg.rotary_dim) + " (head_dim " + whole(cfg.head_dim) + " × " +
-                       format_number(cfg.partial_rotary_factor) + ")");
+      throw InputError("rotary_dim = int(head_dim × " + partial_path +
+                       ") must be an even whole number ≥ 2, got " + whole(cfg.rotary_dim) + " (head_dim " +
+                       whole(cfg.head_dim) + " × " + format_number(cfg.partial_rotary_factor) + ")");
     }
   }
   const std::int64_t pairs = cfg.rotary_dim / 2;
@@ -444,7 +456,8 @@ void parse_rope(const json& root, ModelConfig& cfg) {
                          whole(cfg.rotary_dim));
       }
       if (s.original_max_position_embeddings > 0) {
-        cfg.notes.push_back(prefix + ".original_max_position_embeddings is not used by dynamic scaling in "
+        cfg.notes.push_back(prefix +
+                            ".original_max_position_embeddings is not used by dynamic scaling in "
                             "transformers: it scales from max_position_embeddings");
       }
       break;
@@ -481,9 +494,10 @@ void parse_rope(const json& root, ModelConfig& cfg) {
     case RopeType::Longrope:
       s.short_factor = read_factor_list(*block, prefix, "short_factor", pairs);
       s.long_factor = read_factor_list(*block, prefix, "long_factor", pairs);
-      if (cfg.original_max_position_embeddings == 0 && s.original_max_position_embeddings == 0 && !s.has_factor &&
-          s.attention_factor == 0) {
-        throw InputError(prefix + ".factor is missing: longrope without original_max_position_embeddings needs it");
+      if (cfg.original_max_position_embeddings == 0 && s.original_max_position_embeddings == 0 &&
+          !s.has_factor && s.attention_factor == 0) {
+        throw InputError(prefix +
+                         ".factor is missing: longrope without original_max_position_embeddings needs it");
       }
       break;
     case RopeType::Llama3: {
@@ -523,7 +537,8 @@ void read_local_layers(const json& root, ModelConfig& cfg) {
     cfg.local_theta_field = "local_rope_theta";
   } else if (const json* parameters = find_present(root, "rope_parameters");
              parameters != nullptr && parameters->is_object()) {
-    if (const json* sliding = find_present(*parameters, "sliding_attention"); sliding != nullptr && sliding->is_object()) {
+    if (const json* sliding = find_present(*parameters, "sliding_attention");
+        sliding != nullptr && sliding->is_object()) {
       if ((theta = find_present(*sliding, "rope_theta")) != nullptr) {
         cfg.local_theta_field = "rope_parameters.sliding_attention.rope_theta";
       }
@@ -547,7 +562,8 @@ void read_local_layers(const json& root, ModelConfig& cfg) {
     cfg.local_window = cfg.sliding_window;
   }
   for (const char* key : {"global_attn_every_n_layers", "sliding_window_pattern"}) {
-    if (const json* every = find_present(root, key)) cfg.global_every = read_whole(*every, key, 1, kMaxAttentionHeads);
+    if (const json* every = find_present(root, key))
+      cfg.global_every = read_whole(*every, key, 1, kMaxAttentionHeads);
   }
 }
 
@@ -576,8 +592,10 @@ void read_scheme_details(const json& root, ModelConfig& cfg) {
     // Jamba: attention in layer i when i % attn_layer_period == attn_layer_offset, Mamba elsewhere.
     std::int64_t period = 8;
     std::int64_t offset = 4;
-    if (const json* p = find_present(root, "attn_layer_period")) period = read_whole(*p, "attn_layer_period", 1, 4096);
-    if (const json* o = find_present(root, "attn_layer_offset")) offset = read_whole(*o, "attn_layer_offset", 0, 4095);
+    if (const json* p = find_present(root, "attn_layer_period"))
+      period = read_whole(*p, "attn_layer_period", 1, 4096);
+    if (const json* o = find_present(root, "attn_layer_offset"))
+      offset = read_whole(*o, "attn_layer_offset", 0, 4095);
     if (offset >= period) {
       throw InputError("attn_layer_offset must be less than attn_layer_period (" + whole(period) + "), got " +
                        whole(offset));
@@ -635,7 +653,8 @@ Vector yarn_frequencies(const ModelConfig& cfg, double factor) {
 double yarn_cos_sin_factor(const ModelConfig& cfg, double factor) {
   const RopeScaling& s = cfg.scaling;
   if (s.attention_factor > 0) return s.attention_factor;
-  if (s.mscale > 0 && s.mscale_all_dim > 0) return yarn_mscale(factor, s.mscale) / yarn_mscale(factor, s.mscale_all_dim);
+  if (s.mscale > 0 && s.mscale_all_dim > 0)
+    return yarn_mscale(factor, s.mscale) / yarn_mscale(factor, s.mscale_all_dim);
   return yarn_attention_factor(factor);
 }
 
@@ -730,23 +749,27 @@ ModelConfig parse_model_config(std::string_view text) {
       }
     }
   }
-  const bool length_optional = cfg.scheme == PositionScheme::Alibi || cfg.scheme == PositionScheme::RelativeBuckets ||
+  const bool length_optional = cfg.scheme == PositionScheme::Alibi ||
+                               cfg.scheme == PositionScheme::RelativeBuckets ||
                                cfg.scheme == PositionScheme::None;
   if (cfg.max_position_field.empty() && !length_optional) {
-    throw InputError("max_position_embeddings is missing (also looked for n_positions, n_ctx, max_seq_len, "
-                     "seq_length): the config states no length");
+    throw InputError(
+        "max_position_embeddings is missing (also looked for n_positions, n_ctx, max_seq_len, "
+        "seq_length): the config states no length");
   }
   if (const json* original = find_present(root, "original_max_position_embeddings")) {
     cfg.original_max_position_embeddings =
         read_whole(*original, "original_max_position_embeddings", 1, kMaxConfigPositions);
-    if (cfg.max_position_embeddings > 0 && cfg.original_max_position_embeddings > cfg.max_position_embeddings) {
+    if (cfg.max_position_embeddings > 0 &&
+        cfg.original_max_position_embeddings > cfg.max_position_embeddings) {
       reject("original_max_position_embeddings",
              "at most max_position_embeddings (" + whole(cfg.max_position_embeddings) + ")", *original);
     }
   }
 
   // Head geometry, under each family's names.
-  const auto read_first = [&root](std::initializer_list<const char*> keys, std::int64_t cap, std::string& path) {
+  const auto read_first = [&root](std::initializer_list<const char*> keys, std::int64_t cap,
+                                  std::string& path) {
     for (const char* key : keys) {
       if (const json* value = find_present(root, key)) {
         path = key;
@@ -760,34 +783,38 @@ ModelConfig parse_model_config(std::string_view text) {
   std::string head_dim_path;
   cfg.hidden_size = read_first({"hidden_size", "n_embd", "d_model"}, kMaxHiddenSize, hidden_path);
   std::string layers_path;
-  cfg.num_layers = read_first({"num_hidden_layers", "n_layer", "num_layers"}, kMaxAttentionHeads, layers_path);
-  cfg.num_attention_heads = read_first({"num_attention_heads", "n_head", "n_heads", "num_heads", "encoder_attention_heads"},
-                                       kMaxAttentionHeads, heads_path);
+  cfg.num_layers =
+      read_first({"num_hidden_layers", "n_layer", "num_layers"}, kMaxAttentionHeads, layers_path);
+  cfg.num_attention_heads =
+      read_first({"num_attention_heads", "n_head", "n_heads", "num_heads", "encoder_attention_heads"},
+                 kMaxAttentionHeads, heads_path);
   cfg.head_dim = read_first({"head_dim"}, kMaxHeadDim, head_dim_path);
   if (cfg.head_dim == 0 && cfg.hidden_size > 0 && cfg.num_attention_heads > 0) {
     if (cfg.hidden_size % cfg.num_attention_heads != 0) {
-      throw InputError(hidden_path + " (" + whole(cfg.hidden_size) + ") must be a multiple of " + heads_path + " (" +
-                       whole(cfg.num_attention_heads) + ") when head_dim is not given");
+      throw InputError(hidden_path + " (" + whole(cfg.hidden_size) + ") must be a multiple of " + heads_path +
+                       " (" + whole(cfg.num_attention_heads) + ") when head_dim is not given");
     }
     cfg.head_dim = cfg.hidden_size / cfg.num_attention_heads;
     if (cfg.head_dim > kMaxHeadDim) {
-      throw InputError("head_dim = " + hidden_path + " / " + heads_path + " must be at most " + whole(kMaxHeadDim) +
-                       " (the reader's cap), got " + whole(cfg.head_dim));
+      throw InputError("head_dim = " + hidden_path + " / " + heads_path + " must be at most " +
+                       whole(kMaxHeadDim) + " (the reader's cap), got " + whole(cfg.head_dim));
     }
   }
 
   if (cfg.scheme == PositionScheme::Rope) {
     parse_rope(root, cfg);
   } else if (find_present(root, "rope_scaling") || find_present(root, "rope_parameters")) {
-    cfg.notes.push_back(std::string("the RoPE scaling block is ignored: the model uses ") + scheme_name(cfg.scheme));
+    cfg.notes.push_back(std::string("the RoPE scaling block is ignored: the model uses ") +
+                        scheme_name(cfg.scheme));
   }
 
   if (const json* window = find_present(root, "sliding_window")) {
     cfg.sliding_window = read_whole(*window, "sliding_window", 1, kMaxConfigPositions);
-    if (const json* use = find_present(root, "use_sliding_window"); use != nullptr &&
-                                                                   !read_bool(*use, "use_sliding_window")) {
+    if (const json* use = find_present(root, "use_sliding_window");
+        use != nullptr && !read_bool(*use, "use_sliding_window")) {
       cfg.sliding_window = 0;
-      cfg.notes.push_back("sliding_window is given but use_sliding_window is false: attention is not windowed");
+      cfg.notes.push_back(
+          "sliding_window is given but use_sliding_window is false: attention is not windowed");
     }
   }
   if (cfg.scheme == PositionScheme::Rope) read_local_layers(root, cfg);
@@ -817,8 +844,8 @@ Vector scaled_inverse_frequencies(const ModelConfig& cfg, std::int64_t seq_len) 
     case RopeType::Longrope: {
       const bool use_long = seq_len > longrope_original_length(cfg);
       const std::vector<double>& divisors = use_long ? s.long_factor : s.short_factor;
-      return longrope_scaled_frequencies(base, Eigen::Map<const Vector>(divisors.data(),
-                                                                        static_cast<Eigen::Index>(divisors.size())));
+      return longrope_scaled_frequencies(
+          base, Eigen::Map<const Vector>(divisors.data(), static_cast<Eigen::Index>(divisors.size())));
     }
     case RopeType::Llama3:
       return llama3_scaled_frequencies(base, s.factor, s.low_freq_factor, s.high_freq_factor,
@@ -833,7 +860,8 @@ double rope_attention_factor(const ModelConfig& cfg) {
   if (s.type == RopeType::Yarn) return yarn_cos_sin_factor(cfg, yarn_factor_transformers5(cfg));
   if (s.type == RopeType::Longrope) {
     if (s.attention_factor > 0) return s.attention_factor;
-    return longrope_attention_factor(longrope_factor(cfg), static_cast<double>(longrope_original_length(cfg)));
+    return longrope_attention_factor(longrope_factor(cfg),
+                                     static_cast<double>(longrope_original_length(cfg)));
   }
   return 1.0;
 }
@@ -862,31 +890,35 @@ std::vector<RuntimeReading> runtime_readings(const ModelConfig& cfg, std::int64_
   const std::int64_t stated = cfg.max_position_embeddings;
   const auto served = [](double length) {
     return length >= static_cast<double>(kMaxConfigPositions) ? kMaxConfigPositions
-                                                               : static_cast<std::int64_t>(length);
+                                                              : static_cast<std::int64_t>(length);
   };
   if (s.type == RopeType::Yarn && s.original_max_position_embeddings > 0 && s.has_factor) {
     const double f5 = yarn_factor_transformers5(cfg);
     const double f4 = yarn_factor_transformers4(cfg);
-    const std::int64_t vllm_length = served(static_cast<double>(s.original_max_position_embeddings) * s.factor);
+    const std::int64_t vllm_length =
+        served(static_cast<double>(s.original_max_position_embeddings) * s.factor);
     if (f5 == f4 && vllm_length == stated) return out;
     out.push_back({"transformers 5", "modeling_rope_utils.py _compute_yarn_parameters (rope_parameters)", f5,
                    yarn_cos_sin_factor(cfg, f5), stated, yarn_frequencies(cfg, f5)});
-    out.push_back({"transformers 4.4x–4.5x", "modeling_rope_utils.py _compute_yarn_parameters (rope_scaling)", f4,
-                   yarn_cos_sin_factor(cfg, f4), stated, yarn_frequencies(cfg, f4)});
+    out.push_back({"transformers 4.4x–4.5x", "modeling_rope_utils.py _compute_yarn_parameters (rope_scaling)",
+                   f4, yarn_cos_sin_factor(cfg, f4), stated, yarn_frequencies(cfg, f4)});
     out.push_back({"vLLM", "rotary_embedding get_rope → YaRNScalingRotaryEmbedding; _get_and_verify_max_len",
-                   s.factor, yarn_cos_sin_factor(cfg, s.factor), vllm_length, yarn_frequencies(cfg, s.factor)});
+                   s.factor, yarn_cos_sin_factor(cfg, s.factor), vllm_length,
+                   yarn_frequencies(cfg, s.factor)});
   } else if (s.type == RopeType::Dynamic && s.factor != 1.0) {
-    out.push_back({"transformers 4.4x–4.5x and 5", "modeling_rope_utils.py _compute_dynamic_ntk_parameters", s.factor,
-                   1.0, stated, rope_frequencies(cfg.rotary_dim, dynamic_base(cfg, prompt_length))});
+    out.push_back({"transformers 4.4x–4.5x and 5", "modeling_rope_utils.py _compute_dynamic_ntk_parameters",
+                   s.factor, 1.0, stated,
+                   rope_frequencies(cfg.rotary_dim, dynamic_base(cfg, prompt_length))});
     out.push_back({"vLLM", "DynamicNTKScalingRotaryEmbedding._compute_cos_sin_cache; _get_and_verify_max_len",
                    s.factor, 1.0, served(static_cast<double>(stated) * s.factor),
                    rope_frequencies(cfg.rotary_dim, cfg.rope_theta)});
   } else if (s.type == RopeType::Linear && s.factor != 1.0) {
     // Only the served length is compared: vLLM's linear frequencies were not read here.
-    out.push_back({"transformers 4.4x–4.5x and 5", "modeling_rope_utils.py _compute_linear_scaling_rope_parameters",
-                   s.factor, 1.0, stated, Vector()});
-    out.push_back({"vLLM", "_get_and_verify_max_len", s.factor, 1.0, served(static_cast<double>(stated) * s.factor),
+    out.push_back({"transformers 4.4x–4.5x and 5",
+                   "modeling_rope_utils.py _compute_linear_scaling_rope_parameters", s.factor, 1.0, stated,
                    Vector()});
+    out.push_back({"vLLM", "_get_and_verify_max_len", s.factor, 1.0,
+                   served(static_cast<double>(stated) * s.factor), Vector()});
   }
   return out;
 }
@@ -915,7 +947,7 @@ ModelPositionReport analyse_model_config(const ModelConfig& cfg, std::int64_t pr
   r.notes = cfg.notes;
   r.advertised_length = cfg.max_position_embeddings;
   r.trained_length = cfg.original_max_position_embeddings > 0 ? cfg.original_max_position_embeddings
-                                                                : cfg.max_position_embeddings;
+                                                              : cfg.max_position_embeddings;
   r.attention_layers = cfg.attention_layers;
 
   if (cfg.scheme == PositionScheme::LearnedTable) {

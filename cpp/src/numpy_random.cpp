@@ -78,17 +78,18 @@ std::uint64_t rotate_right(std::uint64_t value, unsigned rot) {
 // ---- SeedSequence ------------------------------------------------------------------------
 
 std::vector<std::uint32_t> decimal_to_words(const std::string& digits, const std::string& name) {
-  if (digits.empty()) throw InputError(name + " must be a non-negative integer in decimal digits, got an empty string");
+  if (digits.empty())
+    throw InputError(name + " must be a non-negative integer in decimal digits, got an empty string");
   if (digits.size() > SeedSequence::kMaxSeedDigits) {
-    throw InputError(name + " must have at most " + std::to_string(SeedSequence::kMaxSeedDigits) + " digits, got " +
-                     std::to_string(digits.size()));
+    throw InputError(name + " must have at most " + std::to_string(SeedSequence::kMaxSeedDigits) +
+                     " digits, got " + std::to_string(digits.size()));
   }
   std::vector<std::uint32_t> words{0};
   for (std::size_t i = 0; i < digits.size(); ++i) {
     const char ch = digits[i];
     if (ch < '0' || ch > '9') {
-      throw InputError(name + " must be a non-negative integer in decimal digits, got a '" + std::string(1, ch) +
-                       "' at index " + std::to_string(i));
+      throw InputError(name + " must be a non-negative integer in decimal digits, got a '" +
+                       std::string(1, ch) + "' at index " + std::to_string(i));
     }
     // words = words · 10 + digit, in base 2^32.
     std::uint64_t carry = static_cast<std::uint64_t>(ch - '0');
@@ -154,7 +155,8 @@ std::vector<std::uint64_t> SeedSequence::generate_state64(std::size_t n_words) c
   const std::vector<std::uint32_t> words = generate_state32(2 * n_words);
   std::vector<std::uint64_t> state(n_words);
   for (std::size_t i = 0; i < n_words; ++i) {
-    state[i] = static_cast<std::uint64_t>(words[2 * i]) | (static_cast<std::uint64_t>(words[2 * i + 1]) << 32);
+    state[i] =
+        static_cast<std::uint64_t>(words[2 * i]) | (static_cast<std::uint64_t>(words[2 * i + 1]) << 32);
   }
   return state;
 }
@@ -189,9 +191,7 @@ std::uint64_t Pcg64::next_uint64() {
   return rotate_right(state_.high ^ state_.low, static_cast<unsigned>(state_.high >> 58));
 }
 
-double Pcg64::next_double() {
-  return static_cast<double>(next_uint64() >> 11) * (1.0 / 9007199254740992.0);
-}
+double Pcg64::next_double() { return static_cast<double>(next_uint64() >> 11) * (1.0 / 9007199254740992.0); }
 
 // ---- Generator ---------------------------------------------------------------------------
 

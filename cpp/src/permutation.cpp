@@ -11,14 +11,15 @@ namespace {
 
 void require_permutation(const Permutation& perm, std::int64_t n) {
   if (static_cast<std::int64_t>(perm.size()) != n) {
-    fail("perm length", "equal to " + format_number(static_cast<double>(n)), static_cast<double>(perm.size()));
+    fail("perm length", "equal to " + format_number(static_cast<double>(n)),
+         static_cast<double>(perm.size()));
   }
   std::vector<bool> seen(static_cast<std::size_t>(n), false);
   for (std::size_t j = 0; j < perm.size(); ++j) {
     const std::int64_t p = perm[j];
     if (p < 0 || p >= n || seen[static_cast<std::size_t>(p)]) {
-      fail("perm[" + std::to_string(j) + "]", "a distinct index from 0 to " + format_number(static_cast<double>(n - 1)),
-           static_cast<double>(p));
+      fail("perm[" + std::to_string(j) + "]",
+           "a distinct index from 0 to " + format_number(static_cast<double>(n - 1)), static_cast<double>(p));
     }
     seen[static_cast<std::size_t>(p)] = true;
   }
@@ -65,10 +66,12 @@ Matrix permute_columns(const Eigen::Ref<const Matrix>& m, const Permutation& per
 
 double max_permuted_difference(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>& b,
                                const Permutation& perm) {
-  if (a.rows() != a.cols()) throw InputError("a must be square, got " + std::to_string(a.rows()) + " × " + std::to_string(a.cols()));
+  if (a.rows() != a.cols())
+    throw InputError("a must be square, got " + std::to_string(a.rows()) + " × " + std::to_string(a.cols()));
   if (b.rows() != a.rows() || b.cols() != a.cols()) {
-    throw InputError("b must have the shape of a (" + std::to_string(a.rows()) + " × " + std::to_string(a.cols()) +
-                     "), got " + std::to_string(b.rows()) + " × " + std::to_string(b.cols()));
+    throw InputError("b must have the shape of a (" + std::to_string(a.rows()) + " × " +
+                     std::to_string(a.cols()) + "), got " + std::to_string(b.rows()) + " × " +
+                     std::to_string(b.cols()));
   }
   require_permutation(perm, a.rows());
   require_all_finite("a", a);
@@ -76,7 +79,8 @@ double max_permuted_difference(const Eigen::Ref<const Matrix>& a, const Eigen::R
   double worst = 0.0;
   for (Eigen::Index i = 0; i < b.rows(); ++i) {
     for (Eigen::Index j = 0; j < b.cols(); ++j) {
-      worst = std::max(worst, std::fabs(b(i, j) - a(perm[static_cast<std::size_t>(i)], perm[static_cast<std::size_t>(j)])));
+      worst = std::max(worst, std::fabs(b(i, j) - a(perm[static_cast<std::size_t>(i)],
+                                                    perm[static_cast<std::size_t>(j)])));
     }
   }
   if (!std::isfinite(worst)) throw InputError("a and b differ by more than the largest double (1.8e308)");

@@ -9,10 +9,7 @@
 #include "positional/validate.hpp"
 
 namespace positional {
-namespace {
-
-
-}  // namespace
+namespace {}  // namespace
 
 Float32AngleErrors float32_angle_errors(const Eigen::Ref<const Vector>& positions,
                                         const Eigen::Ref<const Vector>& pairs, std::int64_t d, double base) {
@@ -53,7 +50,8 @@ Float32AngleErrors float32_angle_errors(const Eigen::Ref<const Vector>& position
     }
   }
   if (!out.angle_error.allFinite() || !out.rotation_error.allFinite()) {
-    throw InputError("an angle m · θ_i overflows in float32 or double: the positions or the base's speeds are too large");
+    throw InputError(
+        "an angle m · θ_i overflows in float32 or double: the positions or the base's speeds are too large");
   }
   return out;
 }

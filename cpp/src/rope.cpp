@@ -35,8 +35,8 @@ void require_rotatable(const std::string& name, const Eigen::Ref<const Vector>& 
   require_all_finite(name, x);
   for (Eigen::Index i = 0; i < x.size(); ++i)
     if (std::abs(x[i]) > kMaxRotatable) {
-      fail(name + "[" + std::to_string(i) + "]", "at most 2^1022 in magnitude (a larger pair overflows when turned)",
-           x[i]);
+      fail(name + "[" + std::to_string(i) + "]",
+           "at most 2^1022 in magnitude (a larger pair overflows when turned)", x[i]);
     }
 }
 
@@ -48,8 +48,8 @@ void check_vector(const std::string& name, const Eigen::Ref<const Vector>& x) {
 }
 
 [[noreturn]] void angle_overflow(double position, double theta) {
-  throw InputError("the angle position · θ overflows (" + format_number(position) + " × " + format_number(theta) +
-                   "): sin and cos of an infinite angle are undefined");
+  throw InputError("the angle position · θ overflows (" + format_number(position) + " × " +
+                   format_number(theta) + "): sin and cos of an infinite angle are undefined");
 }
 
 // Rotates the pairs of `in` by angle·θ_i into `out` (both length d, may alias).
@@ -94,7 +94,8 @@ Vector apply_rope(const Eigen::Ref<const Vector>& x, double position, double bas
 }
 // [/snippet]
 
-Matrix apply_rope_with_frequencies(const Eigen::Ref<const Matrix>& x, const Eigen::Ref<const Vector>& positions,
+Matrix apply_rope_with_frequencies(const Eigen::Ref<const Matrix>& x,
+                                   const Eigen::Ref<const Vector>& positions,
                                    const Eigen::Ref<const Vector>& inv_freq) {
   if (x.cols() == 0 || x.cols() % 2 != 0) {
     fail("x columns", "positive and even (RoPE rotates pairs)", static_cast<double>(x.cols()));
@@ -133,7 +134,8 @@ Matrix apply_rope_sequence(const Eigen::Ref<const Matrix>& x, double base) {
   require_work("rotating x", {x.rows(), x.cols()}, kMaxWorkSteps);
   const Vector theta = rope_frequencies(x.cols(), base);
   require_rotatable("x", x);
-  if (x.rows() > 0) detail::require_finite_angles("(rows − 1)", static_cast<double>(x.rows() - 1), theta.maxCoeff());
+  if (x.rows() > 0)
+    detail::require_finite_angles("(rows − 1)", static_cast<double>(x.rows() - 1), theta.maxCoeff());
   // Row r turns by r·θ_i. The (sin, cos) of those angles are the sinusoidal table's rows for
   // ω = θ (the same formula), built as that table is: sin and cos for rows 0..kAngleBlock−1 and
   // each block's first row, angle addition for the rest. Rows go one at a time through a
@@ -175,7 +177,8 @@ Matrix apply_rope_sequence(const Eigen::Ref<const Matrix>& x, double base) {
 
 // [snippet:rope_scores_over_distance]
 Matrix rope_scores_over_distance(const Eigen::Ref<const Vector>& q, const Eigen::Ref<const Vector>& k,
-                                 const Eigen::Ref<const Vector>& starts, std::int64_t max_distance, double base) {
+                                 const Eigen::Ref<const Vector>& starts, std::int64_t max_distance,
+                                 double base) {
   check_vector("q", q);
   check_vector("k", k);
   if (q.size() != k.size()) {
@@ -200,7 +203,8 @@ Matrix rope_scores_over_distance(const Eigen::Ref<const Vector>& q, const Eigen:
       rotate_pairs(k.data(), k_rotated.data(), starts[s] + static_cast<double>(delta), theta);
       scores(s, delta) = q_rotated.dot(k_rotated);
       if (!std::isfinite(scores(s, delta))) {
-        throw InputError("the score q · k overflows: q and k are too large (|q| · |k| must stay below 1.8e308)");
+        throw InputError(
+            "the score q · k overflows: q and k are too large (|q| · |k| must stay below 1.8e308)");
       }
     }
   }

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "positional/limits.hpp"
 #include "positional/extension.hpp"
+#include "positional/limits.hpp"
 #include "positional/rope.hpp"
 #include "positional/validate.hpp"
 
@@ -16,7 +16,8 @@ namespace {
 void check_betas(double beta_fast, double beta_slow) {
   require_positive("beta_fast", beta_fast);
   require_positive("beta_slow", beta_slow);
-  if (beta_fast <= beta_slow) fail("beta_fast", "greater than beta_slow (" + format_number(beta_slow) + ")", beta_fast);
+  if (beta_fast <= beta_slow)
+    fail("beta_fast", "greater than beta_slow (" + format_number(beta_slow) + ")", beta_fast);
 }
 
 void check_scale_at_least_one(double scale) {
@@ -79,13 +80,13 @@ Vector yarn_extrapolation_weights(std::int64_t d, double base, double trained_le
   return yarn_weights(d, base, trained_len, beta_fast, beta_slow, true);
 }
 
-Vector yarn_inverse_frequencies(std::int64_t d, double base, double scale, double trained_len, double beta_fast,
-                                double beta_slow) {
+Vector yarn_inverse_frequencies(std::int64_t d, double base, double scale, double trained_len,
+                                double beta_fast, double beta_slow) {
   return yarn_scaled_frequencies(d, base, scale, trained_len, beta_fast, beta_slow, true);
 }
 
-Vector yarn_scaled_frequencies(std::int64_t d, double base, double scale, double trained_len, double beta_fast,
-                               double beta_slow, bool truncate) {
+Vector yarn_scaled_frequencies(std::int64_t d, double base, double scale, double trained_len,
+                               double beta_fast, double beta_slow, bool truncate) {
   check_scale_at_least_one(scale);
   const Vector weights = yarn_weights(d, base, trained_len, beta_fast, beta_slow, truncate);
   const Vector theta = rope_frequencies(d, base);
@@ -136,7 +137,8 @@ Vector llama3_scaled_frequencies(const Eigen::Ref<const Vector>& theta, double f
   return out;
 }
 
-Vector longrope_scaled_frequencies(const Eigen::Ref<const Vector>& theta, const Eigen::Ref<const Vector>& divisors) {
+Vector longrope_scaled_frequencies(const Eigen::Ref<const Vector>& theta,
+                                   const Eigen::Ref<const Vector>& divisors) {
   if (divisors.size() != theta.size()) {
     throw InputError("divisors must hold one number per pair (" + std::to_string(theta.size()) + "), got " +
                      std::to_string(divisors.size()));
@@ -151,7 +153,8 @@ Vector longrope_scaled_frequencies(const Eigen::Ref<const Vector>& theta, const 
 
 double longrope_attention_factor(double factor, double original_len) {
   require_positive("factor", factor);
-  if (!std::isfinite(original_len) || original_len <= 1) fail("original_len", "a finite number > 1", original_len);
+  if (!std::isfinite(original_len) || original_len <= 1)
+    fail("original_len", "a finite number > 1", original_len);
   if (factor <= 1.0) return 1.0;
   return std::sqrt(1.0 + std::log(factor) / std::log(original_len));
 }
@@ -204,7 +207,8 @@ Matrix extension_inverse_frequencies(std::int64_t d, double base, double trained
   Matrix out(kExtensionMethodCount, d / 2);
   out.row(static_cast<int>(ExtensionMethod::kRaw)) = raw.transpose();
   out.row(static_cast<int>(ExtensionMethod::kInterpolation)) = raw.transpose() / scale;
-  out.row(static_cast<int>(ExtensionMethod::kNtk)) = rope_frequencies(d, ntk_scaled_base(base, scale, d)).transpose();
+  out.row(static_cast<int>(ExtensionMethod::kNtk)) =
+      rope_frequencies(d, ntk_scaled_base(base, scale, d)).transpose();
   out.row(static_cast<int>(ExtensionMethod::kYarn)) =
       yarn_inverse_frequencies(d, base, scale, trained_len, beta_fast, beta_slow).transpose();
   out.row(static_cast<int>(ExtensionMethod::kDynamicNtk)) =
@@ -212,8 +216,9 @@ Matrix extension_inverse_frequencies(std::int64_t d, double base, double trained
   return out;
 }
 
-ExtensionCurves extension_curves(const Eigen::Ref<const Vector>& positions, double trained_len, double new_len,
-                                 std::int64_t d, double base, double beta_fast, double beta_slow) {
+ExtensionCurves extension_curves(const Eigen::Ref<const Vector>& positions, double trained_len,
+                                 double new_len, std::int64_t d, double base, double beta_fast,
+                                 double beta_slow) {
   require_output_size("the curves", kExtensionMethodCount, positions.size());
   require_work("the curves", {positions.size(), 4}, kMaxWorkSteps);
   for (Eigen::Index j = 0; j < positions.size(); ++j) {

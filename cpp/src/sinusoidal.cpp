@@ -16,7 +16,9 @@ double pair_frequency(std::int64_t i, std::int64_t d, double base) {
 }
 
 // The fastest pair's speed: pair 0 (ω = 1) for base > 1, the last pair for base < 1.
-double fastest_frequency(std::int64_t d, double base) { return std::max(1.0, pair_frequency(d / 2 - 1, d, base)); }
+double fastest_frequency(std::int64_t d, double base) {
+  return std::max(1.0, pair_frequency(d / 2 - 1, d, base));
+}
 
 void check_table_arguments(std::int64_t n, std::int64_t d, double base) {
   require_non_negative("n", n);

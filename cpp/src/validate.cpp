@@ -33,9 +33,8 @@ void fail(const std::string& name, const std::string& rule, double value) {
 
 std::int64_t checked_integer(const std::string& name, double value, std::int64_t min_value,
                              std::int64_t max_value) {
-  const std::string rule =
-      "a whole number from " + format_number(static_cast<double>(min_value)) + " to " +
-      format_number(static_cast<double>(max_value));
+  const std::string rule = "a whole number from " + format_number(static_cast<double>(min_value)) + " to " +
+                           format_number(static_cast<double>(max_value));
   if (!std::isfinite(value) || value != std::trunc(value) || value < static_cast<double>(min_value) ||
       value > static_cast<double>(max_value)) {
     fail(name, rule, value);

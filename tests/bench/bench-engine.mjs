@@ -35,7 +35,8 @@ export function measure(fn, { samples = 15, minSampleMs = 10, warmupMs = 150 } =
     times.push((performance.now() - start) / batch);
   }
   times.sort((a, b) => a - b);
-  const median = times.length % 2 ? times[(times.length - 1) / 2] : (times[times.length / 2 - 1] + times[times.length / 2]) / 2;
+  const median =
+    times.length % 2 ? times[(times.length - 1) / 2] : (times[times.length / 2 - 1] + times[times.length / 2]) / 2;
   return { medianMs: median, minMs: times[0], maxMs: times[times.length - 1], samples, callsPerSample: batch };
 }
 
@@ -71,8 +72,13 @@ function wasmKernels(engine) {
   if (typeof engine.orderSimilarities === 'function') {
     kernels.order_similarities_100 = () => engine.orderSimilarities(a, b);
   } else if (typeof engine.orderSimilarity === 'function') {
-    kernels.order_similarities_100 = () => [['none', false], ['sinusoidal', false], ['rope', false], ['none', true]]
-      .map(([scheme, causal]) => engine.orderSimilarity(a, b, scheme, causal));
+    kernels.order_similarities_100 = () =>
+      [
+        ['none', false],
+        ['sinusoidal', false],
+        ['rope', false],
+        ['none', true],
+      ].map(([scheme, causal]) => engine.orderSimilarity(a, b, scheme, causal));
   } else {
     notes.order_similarities_100 = 'orderSimilarity not bound';
   }
@@ -95,7 +101,11 @@ function plainKernels() {
     }
     return vector;
   };
-  const weights = { wQ: plain.randomMatrix(16, 16, 8), wK: plain.randomMatrix(16, 16, 9), wV: plain.randomMatrix(16, 16, 10) };
+  const weights = {
+    wQ: plain.randomMatrix(16, 16, 8),
+    wK: plain.randomMatrix(16, 16, 9),
+    wV: plain.randomMatrix(16, 16, 10),
+  };
   for (const m of Object.values(weights)) for (let i = 0; i < m.data.length; i += 1) m.data[i] /= 4;
   return {
     kernels: {
@@ -107,7 +117,10 @@ function plainKernels() {
       order_similarities_100: () => plain.orderSimilarities(a, b, embed, weights),
       extension_curves_512: () => plain.contextExtensionCurves(positions512, 4096, 32768, 128, 10000),
     },
-    notes: { demo_layer_100: 'embeddings looked up from a Map', order_similarities_100: 'embeddings looked up from a Map' },
+    notes: {
+      demo_layer_100: 'embeddings looked up from a Map',
+      order_similarities_100: 'embeddings looked up from a Map',
+    },
   };
 }
 
@@ -126,15 +139,31 @@ function crossCheck(engine) {
   const check = (name, difference, tolerance) => {
     checks.push({ name, difference, tolerance, ok: difference <= tolerance });
   };
-  check('sinusoidal 32768 × 128', maxAbsDifference(plain.sinusoidalEncoding(32768, 128).data,
-    engine.sinusoidalEncoding(32768, 128).data), 1e-11);
+  check(
+    'sinusoidal 32768 × 128',
+    maxAbsDifference(plain.sinusoidalEncoding(32768, 128).data, engine.sinusoidalEncoding(32768, 128).data),
+    1e-11,
+  );
   const x = plain.randomMatrix(4096, 128, 1);
-  check('rope 4096 × 128', maxAbsDifference(plain.applyRopeSequence(x).data, engine.applyRopeSequence(x, null).data), 1e-11);
+  check(
+    'rope 4096 × 128',
+    maxAbsDifference(plain.applyRopeSequence(x).data, engine.applyRopeSequence(x, null).data),
+    1e-11,
+  );
   const [q, k, v] = [2, 3, 4].map((seed) => plain.randomMatrix(512, 64, seed));
-  check('attention 512 × 64', maxAbsDifference(plain.attention(q, k, v, true).output.data,
-    engine.attention(q, k, v, true).output.data), 1e-12);
-  check('extension curves', maxAbsDifference(plain.contextExtensionCurves(positions512, 4096, 32768, 128).angles.data,
-    engine.contextExtensionCurves(positions512, 4096, 32768, 128, 10000).angles.data), 1e-9);
+  check(
+    'attention 512 × 64',
+    maxAbsDifference(plain.attention(q, k, v, true).output.data, engine.attention(q, k, v, true).output.data),
+    1e-12,
+  );
+  check(
+    'extension curves',
+    maxAbsDifference(
+      plain.contextExtensionCurves(positions512, 4096, 32768, 128).angles.data,
+      engine.contextExtensionCurves(positions512, 4096, 32768, 128, 10000).angles.data,
+    ),
+    1e-9,
+  );
   return checks;
 }
 
@@ -142,7 +171,10 @@ async function main() {
   const { values } = parseArgs({
     options: {
       impl: { type: 'string', default: 'wasm' },
-      dist: { type: 'string', default: process.env.POSITIONAL_DIST ?? fileURLToPath(new URL('../../dist/', import.meta.url)) },
+      dist: {
+        type: 'string',
+        default: process.env.POSITIONAL_DIST ?? fileURLToPath(new URL('../../dist/', import.meta.url)),
+      },
       samples: { type: 'string', default: '15' },
       json: { type: 'string' },
       only: { type: 'string' },

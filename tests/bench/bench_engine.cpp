@@ -31,10 +31,10 @@ Matrix random_matrix(Eigen::Index rows, Eigen::Index cols, unsigned seed) {
 // The benchmark sentences, identical in bench_numpy.py and plain-js-kernels.mjs: 100 words from
 // a 25-word vocabulary in a fixed shuffled order, and the same words reversed.
 std::string benchmark_sentence(bool reversed) {
-  static const char* const kVocabulary[] = {
-      "dog",   "bites", "man",   "the",   "a",    "quick", "brown", "fox",   "jumps", "over",  "lazy",  "cat",
-      "sees",  "bird",  "under", "tree",  "near", "river", "small", "house", "red",   "green", "blue",  "old",
-      "young"};
+  static const char* const kVocabulary[] = {"dog",   "bites", "man",  "the",   "a",     "quick", "brown",
+                                            "fox",   "jumps", "over", "lazy",  "cat",   "sees",  "bird",
+                                            "under", "tree",  "near", "river", "small", "house", "red",
+                                            "green", "blue",  "old",  "young"};
   std::vector<std::string> words;
   for (int i = 0; i < 100; ++i) words.emplace_back(kVocabulary[(7 * i + 3) % 25]);
   std::string sentence;
@@ -165,7 +165,8 @@ void register_all() {
   using benchmark::kMillisecond;
   benchmark::RegisterBenchmark("sinusoidal_32768x128", sinusoidal, 32768, 128)->Unit(kMillisecond);
   benchmark::RegisterBenchmark("sinusoidal_4096x512", sinusoidal, 4096, 512)->Unit(kMillisecond);
-  benchmark::RegisterBenchmark("sinusoidal_plain_32768x128", sinusoidal_plain, 32768, 128)->Unit(kMillisecond);
+  benchmark::RegisterBenchmark("sinusoidal_plain_32768x128", sinusoidal_plain, 32768, 128)
+      ->Unit(kMillisecond);
   benchmark::RegisterBenchmark("sinusoidal_plain_4096x512", sinusoidal_plain, 4096, 512)->Unit(kMillisecond);
   benchmark::RegisterBenchmark("fill_fresh_32768x128", fill_fresh, 32768, 128)->Unit(kMillisecond);
   benchmark::RegisterBenchmark("fill_reused_32768x128", fill_reused, 32768, 128)->Unit(kMillisecond);

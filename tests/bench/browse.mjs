@@ -16,12 +16,20 @@ export const LOOKS = ['light', 'dark'].flatMap((theme) => [360, 1280].map((width
  * served site). `viewport(width)` gives the page size; phone widths render at 2× pixels unless
  * `phoneScale` is 1. Console and page errors are printed, and make the process exit non-zero.
  */
-export async function screenshotEachLook(dist, shoot, { viewport = (width) => ({ width, height: 900 }), phoneScale = 2 } = {}) {
+export async function screenshotEachLook(
+  dist,
+  shoot,
+  { viewport = (width) => ({ width, height: 900 }), phoneScale = 2 } = {},
+) {
   const site = await serveAndLaunch(dist);
   const problems = [];
   try {
     for (const { theme, width } of LOOKS) {
-      const page = await site.browser.newPage({ viewport: viewport(width), colorScheme: theme, deviceScaleFactor: width < 500 ? phoneScale : 1 });
+      const page = await site.browser.newPage({
+        viewport: viewport(width),
+        colorScheme: theme,
+        deviceScaleFactor: width < 500 ? phoneScale : 1,
+      });
       page.on('console', (m) => m.type() === 'error' && problems.push(`${theme} ${width}: ${m.text()}`));
       page.on('pageerror', (e) => problems.push(`${theme} ${width}: ${e.message}`));
       await shoot(page, { theme, width, url: site.server.url });

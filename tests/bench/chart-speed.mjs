@@ -62,7 +62,13 @@ const measure = (n, d, moves) =>
         max_ms: times[times.length - 1],
         full_table_engine_call_median_ms: q(engineTimes, 0.5),
         full_table_engine_call_p95_ms: q(engineTimes, 0.95),
-        ...(shown ? { displayed_rows: shown.length, displayed_rows_engine_call_median_ms: q(sampledTimes, 0.5), displayed_rows_engine_call_p95_ms: q(sampledTimes, 0.95) } : {}),
+        ...(shown
+          ? {
+              displayed_rows: shown.length,
+              displayed_rows_engine_call_median_ms: q(sampledTimes, 0.5),
+              displayed_rows_engine_call_p95_ms: q(sampledTimes, 0.95),
+            }
+          : {}),
       };
     },
     [n, d, moves],
@@ -82,7 +88,13 @@ const heap = await page.evaluate(() => {
     chart.flush?.();
   }
   const after = engine.heapBytes();
-  return { moves: 10000, in_use_before: before.inUse, in_use_after: after.inUse, heap_size_before: before.heapSize, heap_size_after: after.heapSize };
+  return {
+    moves: 10000,
+    in_use_before: before.inUse,
+    in_use_after: after.inUse,
+    heap_size_before: before.heapSize,
+    heap_size_after: after.heapSize,
+  };
 });
 await close();
 

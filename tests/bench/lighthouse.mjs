@@ -24,7 +24,15 @@ const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got ${values.runs}`);
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
-const METRICS = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index', 'interactive', 'server-response-time'];
+const METRICS = [
+  'first-contentful-paint',
+  'largest-contentful-paint',
+  'total-blocking-time',
+  'cumulative-layout-shift',
+  'speed-index',
+  'interactive',
+  'server-response-time',
+];
 // The browser suites' Chromium and flags; chrome-launcher starts it headed unless told otherwise.
 const CHROME_FLAGS = ['--headless=new', ...LAUNCH.args];
 const PRESETS = { desktop: desktopConfig, mobile: undefined }; // undefined: Lighthouse's default (mobile) config
@@ -50,21 +58,48 @@ try {
   for (const [preset, config] of Object.entries(PRESETS)) {
     const samples = [];
     for (let i = 0; i < runs; i++) {
-      const { lhr } = await lighthouse(server.url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES }, config);
+      const { lhr } = await lighthouse(
+        server.url,
+        { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES },
+        config,
+      );
       if (lhr.runtimeError) throw new Error(`${preset}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
       samples.push(lhr);
     }
-    const scores = Object.fromEntries(CATEGORIES.map((c) => [c, median(samples.map((l) => Math.round(l.categories[c].score * 100)))]));
-    const metrics = Object.fromEntries(METRICS.map((m) => [m, { median: median(samples.map((l) => l.audits[m]?.numericValue ?? NaN)), unit: samples[0].audits[m]?.numericUnit ?? null }]));
+    const scores = Object.fromEntries(
+      CATEGORIES.map((c) => [c, median(samples.map((l) => Math.round(l.categories[c].score * 100)))]),
+    );
+    const metrics = Object.fromEntries(
+      METRICS.map((m) => [
+        m,
+        {
+          median: median(samples.map((l) => l.audits[m]?.numericValue ?? NaN)),
+          unit: samples[0].audits[m]?.numericUnit ?? null,
+        },
+      ]),
+    );
     const below = {};
     for (const c of CATEGORIES) {
       const seen = new Map();
       for (const l of samples) for (const s of shortfalls(l, c)) seen.set(s.id, s);
       if (seen.size) below[c] = [...seen.values()];
     }
-    results[preset] = { scores, perRun: samples.map((l) => Object.fromEntries(CATEGORIES.map((c) => [c, Math.round(l.categories[c].score * 100)]))), metrics, shortfalls: below, lighthouseVersion: samples[0].lighthouseVersion };
-    console.log(`${preset}: ${CATEGORIES.map((c) => `${c} ${scores[c]}`).join(', ')}; LCP ${Math.round(metrics['largest-contentful-paint'].median)} ms, TBT ${Math.round(metrics['total-blocking-time'].median)} ms`);
-    for (const [c, list] of Object.entries(below)) console.log(`  ${c} below 100: ${list.map((s) => `${s.id}${s.displayValue ? ` (${s.displayValue})` : ''}`).join(', ')}`);
+    results[preset] = {
+      scores,
+      perRun: samples.map((l) =>
+        Object.fromEntries(CATEGORIES.map((c) => [c, Math.round(l.categories[c].score * 100)])),
+      ),
+      metrics,
+      shortfalls: below,
+      lighthouseVersion: samples[0].lighthouseVersion,
+    };
+    console.log(
+      `${preset}: ${CATEGORIES.map((c) => `${c} ${scores[c]}`).join(', ')}; LCP ${Math.round(metrics['largest-contentful-paint'].median)} ms, TBT ${Math.round(metrics['total-blocking-time'].median)} ms`,
+    );
+    for (const [c, list] of Object.entries(below))
+      console.log(
+        `  ${c} below 100: ${list.map((s) => `${s.id}${s.displayValue ? ` (${s.displayValue})` : ''}`).join(', ')}`,
+      );
   }
 } finally {
   await chrome.kill();
@@ -75,7 +110,7 @@ const out = {
   measuredAt: new Date().toISOString(),
   runs,
   chrome: LAUNCH.executablePath,
-  note: 'Served from 127.0.0.1 by web/build/serve.mjs on a shared 2-core machine; scores are medians of the runs. Mobile uses Lighthouse\'s simulated slow-4G/4x-CPU throttling, desktop its desktop preset.',
+  note: "Served from 127.0.0.1 by web/build/serve.mjs on a shared 2-core machine; scores are medians of the runs. Mobile uses Lighthouse's simulated slow-4G/4x-CPU throttling, desktop its desktop preset.",
   ...results,
 };
 mkdirSync(join(values.out, '..'), { recursive: true });

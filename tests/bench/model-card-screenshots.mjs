@@ -12,12 +12,25 @@ const dist = resolve(values.dist ?? process.env.POSITIONAL_DIST ?? join(repo, 'd
 const out = resolve(values.out ?? join(repo, 'build/screenshots/model-card'));
 mkdirSync(out, { recursive: true });
 
-const PRESETS = ['llama-3.1-8b', 'llama-2-7b', 'gpt2', 'qwen2.5-7b-instruct-yarn', 't5-v1_1-base', 'deepseek-v3', 'mamba-130m', 'modernbert-base', 'bloom-560m', 'opt-125m'];
+const PRESETS = [
+  'llama-3.1-8b',
+  'llama-2-7b',
+  'gpt2',
+  'qwen2.5-7b-instruct-yarn',
+  't5-v1_1-base',
+  'deepseek-v3',
+  'mamba-130m',
+  'modernbert-base',
+  'bloom-560m',
+  'opt-125m',
+];
 const ROOT = '[data-chart-root="model-card"]';
 await screenshotEachLook(dist, async (page, { theme, width, url }) => {
   for (const preset of PRESETS) {
     await page.goto(`${url}?charts=eager&card.preset=${preset}`);
-    await page.waitForFunction((root) => document.querySelector(root)?.dataset.cardState === 'ready', ROOT, { timeout: 30000 });
+    await page.waitForFunction((root) => document.querySelector(root)?.dataset.cardState === 'ready', ROOT, {
+      timeout: 30000,
+    });
     // The sticky site bar would cover the top of an element screenshot.
     await page.evaluate(() => document.querySelector('.site-bar')?.style.setProperty('visibility', 'hidden'));
     const slot = page.locator('#fig-model-card');

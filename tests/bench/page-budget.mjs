@@ -40,7 +40,9 @@ try {
     await page.goto(server.url);
     await page.waitForFunction(() => document.documentElement.dataset.liveState === 'ready', null, { timeout: 20000 });
     await page.evaluate(() => document.fonts.ready);
-    const filledAt = await page.evaluate(() => performance.getEntriesByName('positional-lesson:live-filled')[0].startTime);
+    const filledAt = await page.evaluate(
+      () => performance.getEntriesByName('positional-lesson:live-filled')[0].startTime,
+    );
     times.push(filledAt);
     if (i === 0) requests = seen;
     await context.close();
@@ -59,7 +61,12 @@ const gzipTotal = files.reduce((s, f) => s + f.gzip, 0);
 const result = {
   measuredAt: new Date().toISOString(),
   loads,
-  liveNumbersFilledMs: { median: Math.round(median(times) * 10) / 10, min: Math.round(Math.min(...times) * 10) / 10, max: Math.round(Math.max(...times) * 10) / 10, targetMs: TARGET_MS },
+  liveNumbersFilledMs: {
+    median: Math.round(median(times) * 10) / 10,
+    min: Math.round(Math.min(...times) * 10) / 10,
+    max: Math.round(Math.max(...times) * 10) / 10,
+    targetMs: TARGET_MS,
+  },
   bytesBeforeInteraction: {
     gzip: gzipTotal,
     raw: files.reduce((s, f) => s + f.bytes, 0),
@@ -71,6 +78,10 @@ const result = {
 };
 mkdirSync(join(values.out, '..'), { recursive: true });
 writeFileSync(values.out, `${JSON.stringify(result, null, 2)}\n`);
-console.log(`live numbers filled: median ${result.liveNumbersFilledMs.median} ms over ${loads} cold loads (target ≤ ${TARGET_MS} ms)`);
-console.log(`bytes before first interaction: ${(gzipTotal / 1024).toFixed(1)} KiB gzip, ${files.length} files (target ≤ ${TARGET_BYTES / 1024} KiB)`);
+console.log(
+  `live numbers filled: median ${result.liveNumbersFilledMs.median} ms over ${loads} cold loads (target ≤ ${TARGET_MS} ms)`,
+);
+console.log(
+  `bytes before first interaction: ${(gzipTotal / 1024).toFixed(1)} KiB gzip, ${files.length} files (target ≤ ${TARGET_BYTES / 1024} KiB)`,
+);
 console.log(`written to ${values.out}`);

@@ -4,8 +4,33 @@
 
 /** The 100-word benchmark sentence (and its reversal), the same as in bench_engine.cpp and bench_numpy.py. */
 export function benchmarkSentence(reversed = false) {
-  const vocabulary = ['dog', 'bites', 'man', 'the', 'a', 'quick', 'brown', 'fox', 'jumps', 'over', 'lazy', 'cat',
-    'sees', 'bird', 'under', 'tree', 'near', 'river', 'small', 'house', 'red', 'green', 'blue', 'old', 'young'];
+  const vocabulary = [
+    'dog',
+    'bites',
+    'man',
+    'the',
+    'a',
+    'quick',
+    'brown',
+    'fox',
+    'jumps',
+    'over',
+    'lazy',
+    'cat',
+    'sees',
+    'bird',
+    'under',
+    'tree',
+    'near',
+    'river',
+    'small',
+    'house',
+    'red',
+    'green',
+    'blue',
+    'old',
+    'young',
+  ];
   const words = Array.from({ length: 100 }, (_, i) => vocabulary[(7 * i + 3) % 25]);
   if (reversed) words.reverse();
   return words.join(' ');

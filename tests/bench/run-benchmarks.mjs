@@ -31,13 +31,16 @@ const GOAL_WASM_OVER_NATIVE = 1.3;
 
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], ...options });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status}: ${result.error ?? ''}`);
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} exited with ${result.status}: ${result.error ?? ''}`);
   return result.stdout;
 }
 
 function firstLine(command, args) {
   try {
-    return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split('\n')[0].trim();
+    return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+      .split('\n')[0]
+      .trim();
   } catch {
     return 'not found';
   }
@@ -67,8 +70,17 @@ function describeMachine() {
 
 function nativeMedians(bin, repetitions) {
   const out = join(mkdtempSync(join(tmpdir(), 'bench-')), 'native.json');
-  run(bin, [`--benchmark_repetitions=${repetitions}`, '--benchmark_report_aggregates_only=true',
-    '--benchmark_min_time=0.2', `--benchmark_out=${out}`, '--benchmark_out_format=json'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  run(
+    bin,
+    [
+      `--benchmark_repetitions=${repetitions}`,
+      '--benchmark_report_aggregates_only=true',
+      '--benchmark_min_time=0.2',
+      `--benchmark_out=${out}`,
+      '--benchmark_out_format=json',
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
   const report = JSON.parse(readFileSync(out, 'utf8'));
   const toMs = { ns: 1e-6, us: 1e-3, ms: 1, s: 1e3 };
   const kernels = {};
@@ -90,8 +102,16 @@ function jsonFromChild(args, env) {
 }
 
 function wasmRun(dist, samples) {
-  const result = jsonFromChild([process.execPath, join(here, 'bench-engine.mjs'), '--impl', 'wasm', '--dist', dist,
-    '--samples', String(samples)]);
+  const result = jsonFromChild([
+    process.execPath,
+    join(here, 'bench-engine.mjs'),
+    '--impl',
+    'wasm',
+    '--dist',
+    dist,
+    '--samples',
+    String(samples),
+  ]);
   result.wasmGzipBytes = gzipSync(readFileSync(join(dist, 'engine.wasm')), { level: 9 }).length;
   result.jsGzipBytes = gzipSync(readFileSync(join(dist, 'engine.mjs')), { level: 9 }).length;
   return result;
@@ -129,10 +149,19 @@ function markdown(results, values) {
   lines.push('## Machine', '');
   lines.push(`- CPU: ${machine.cpu} (${machine.cores} cores; SIMD: ${machine.simd}), ${machine.memoryGiB} GiB memory;`);
   lines.push(`  load average at the start ${machine.loadAverage} (the machine is shared).`);
-  lines.push(`- Native: ${machine.gxx}, \`-O3\` (CMake Release), Eigen 3.4, Google Benchmark ${native.context?.library_version ?? ''}.`.replace(' .', '.'));
+  lines.push(
+    `- Native: ${machine.gxx}, \`-O3\` (CMake Release), Eigen 3.4, Google Benchmark ${native.context?.library_version ?? ''}.`.replace(
+      ' .',
+      '.',
+    ),
+  );
   const emscripten = /\d+\.\d+\.\d+/.exec(machine.emxx)?.[0] ?? machine.emxx;
-  lines.push(`- WASM: Emscripten ${emscripten} (Release: -O3, -msimd128, -fwasm-exceptions); run in Node ${machine.node} (V8 ${machine.v8}).`);
-  lines.push(`- numpy ${numpy.numpy} on Python ${numpy.python} (Debian's /usr/bin/python3), BLAS: ${[...new Set(String(numpy.blas).split(', '))].join(', ')}.`);
+  lines.push(
+    `- WASM: Emscripten ${emscripten} (Release: -O3, -msimd128, -fwasm-exceptions); run in Node ${machine.node} (V8 ${machine.v8}).`,
+  );
+  lines.push(
+    `- numpy ${numpy.numpy} on Python ${numpy.python} (Debian's /usr/bin/python3), BLAS: ${[...new Set(String(numpy.blas).split(', '))].join(', ')}.`,
+  );
   lines.push(`- Plain JavaScript: the same Node/V8.`, '');
   lines.push('## How to rerun', '');
   lines.push('```sh');
@@ -140,9 +169,11 @@ function markdown(results, values) {
   lines.push('build-scripts/build                      # dist/engine.mjs + engine.wasm');
   lines.push('node tests/bench/run-benchmarks.mjs      # about two minutes; rewrites this file');
   lines.push('```', '');
-  lines.push('Each implementation runs in its own process. Native: Google Benchmark, ' +
-    `${native.kernels[KERNELS[0][0]]?.repetitions} repetitions, median of the repetition means. WASM, plain JS and numpy: ` +
-    `a warm-up, then ${wasm.kernels[KERNELS[0][0]]?.samples} samples, each the mean of a batch of calls lasting ≥ 10 ms; the median sample.`);
+  lines.push(
+    'Each implementation runs in its own process. Native: Google Benchmark, ' +
+      `${native.kernels[KERNELS[0][0]]?.repetitions} repetitions, median of the repetition means. WASM, plain JS and numpy: ` +
+      `a warm-up, then ${wasm.kernels[KERNELS[0][0]]?.samples} samples, each the mean of a batch of calls lasting ≥ 10 ms; the median sample.`,
+  );
   lines.push('The WASM times include crossing the boundary (arguments copied into the module, results copied out');
   lines.push('into a fresh Float64Array), as the page pays it; native times are the C++ call alone.', '');
   lines.push('## Kernels side by side', '');
@@ -150,26 +181,47 @@ function markdown(results, values) {
   lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const [key, label, size] of KERNELS) {
     const [n, w, p, j] = [m(native, key), m(wasm, key), m(numpy, key), m(js, key)];
-    lines.push(`| ${label} | ${size} | ${fmtMs(n)} | ${fmtMs(w)} | ${fmtMs(p)} | ${fmtMs(j)} | ${fmtRatio(w, n)} | ${fmtRatio(p, w)} | ${fmtRatio(j, w)} |`);
+    lines.push(
+      `| ${label} | ${size} | ${fmtMs(n)} | ${fmtMs(w)} | ${fmtMs(p)} | ${fmtMs(j)} | ${fmtRatio(w, n)} | ${fmtRatio(p, w)} | ${fmtRatio(j, w)} |`,
+    );
   }
   lines.push('');
   const notes = { ...(js.notes ?? {}) };
   const wasmNotes = wasm.notes ?? {};
-  if (Object.keys(wasmNotes).length) lines.push(`WASM notes: ${Object.entries(wasmNotes).map(([k, v]) => `${k}: ${v}`).join('; ')}.`);
+  if (Object.keys(wasmNotes).length)
+    lines.push(
+      `WASM notes: ${Object.entries(wasmNotes)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join('; ')}.`,
+    );
   if (Object.keys(notes).length) {
     lines.push('Plain JS: the demo layer looks its word vectors up in a Map of fixed random vectors (the engine and');
-    lines.push('numpy derive each from MD5 and numpy\'s generator, as the lesson does); the layer\'s work is the same.');
+    lines.push("numpy derive each from MD5 and numpy's generator, as the lesson does); the layer's work is the same.");
   }
   lines.push('');
   lines.push('## Goals', '');
-  const rows = KERNELS.map(([key, label, size]) => ({ key, label, size, n: m(native, key), w: m(wasm, key), p: m(numpy, key), j: m(js, key) }));
+  const rows = KERNELS.map(([key, label, size]) => ({
+    key,
+    label,
+    size,
+    n: m(native, key),
+    w: m(wasm, key),
+    p: m(numpy, key),
+    j: m(js, key),
+  }));
   const within = rows.filter((r) => r.w !== undefined && r.n !== undefined);
   const slowWasm = within.filter((r) => r.w / r.n > GOAL_WASM_OVER_NATIVE);
-  lines.push(`- WASM within ${GOAL_WASM_OVER_NATIVE}× of native: ${slowWasm.length === 0 ? 'met on every kernel' : `missed on ${slowWasm.map((r) => `${r.label} ${r.size} (${fmtRatio(r.w, r.n)})`).join(', ')}`}.`);
+  lines.push(
+    `- WASM within ${GOAL_WASM_OVER_NATIVE}× of native: ${slowWasm.length === 0 ? 'met on every kernel' : `missed on ${slowWasm.map((r) => `${r.label} ${r.size} (${fmtRatio(r.w, r.n)})`).join(', ')}`}.`,
+  );
   const slowerThanNumpy = rows.filter((r) => r.w !== undefined && r.p !== undefined && r.w >= r.p);
-  lines.push(`- WASM faster than numpy: ${slowerThanNumpy.length === 0 ? 'on every kernel' : `not on ${slowerThanNumpy.map((r) => `${r.label} ${r.size}`).join(', ')}`}.`);
+  lines.push(
+    `- WASM faster than numpy: ${slowerThanNumpy.length === 0 ? 'on every kernel' : `not on ${slowerThanNumpy.map((r) => `${r.label} ${r.size}`).join(', ')}`}.`,
+  );
   const slowerThanJs = rows.filter((r) => r.w !== undefined && r.j !== undefined && r.w >= r.j);
-  lines.push(`- WASM faster than plain JS: ${slowerThanJs.length === 0 ? 'on every kernel' : `not on ${slowerThanJs.map((r) => `${r.label} ${r.size}`).join(', ')}`}.`);
+  lines.push(
+    `- WASM faster than plain JS: ${slowerThanJs.length === 0 ? 'on every kernel' : `not on ${slowerThanJs.map((r) => `${r.label} ${r.size}`).join(', ')}`}.`,
+  );
   lines.push('');
   lines.push('Where WASM / native misses 1.3×: the WASM figure includes the boundary, the native one does not. A');
   lines.push('4,096 × 512 table leaves the module as a 16 MiB copy into a fresh Float64Array; RoPE copies its');
@@ -179,7 +231,7 @@ function markdown(results, values) {
   lines.push('has no SIMD128 path, so its matrix products are scalar (attention, the demo layer).', '');
   lines.push('## The sinusoidal table against the memory-bandwidth floor (native)', '');
   lines.push('sin and cos used to be the whole cost. The engine now calls them only for the first 32 rows and the');
-  lines.push('first row of every 32-row block; every other row is its block\'s first row turned by one of the first');
+  lines.push("first row of every 32-row block; every other row is its block's first row turned by one of the first");
   lines.push('32 rows (angle addition, `cpp/src/angle_addition.hpp`), four multiplications and two additions per');
   lines.push('pair. "fill" allocates a matrix of the same size and writes one value into it (first-touch page');
   lines.push('faults included, as for the table); "reused fill" writes the same bytes into memory already mapped.', '');
@@ -190,28 +242,56 @@ function markdown(results, values) {
     const fast = m(native, `sinusoidal_${size}`);
     const fill = m(native, `fill_fresh_${size}`);
     const reused = m(native, `fill_reused_${size}`);
-    const bytes = size.split('x').map(Number).reduce((a, b) => a * b) * 8;
+    const bytes =
+      size
+        .split('x')
+        .map(Number)
+        .reduce((a, b) => a * b) * 8;
     const gbps = reused ? ` (${(bytes / (reused / 1000) / 1e9).toFixed(1)} GB/s)` : '';
-    lines.push(`| ${size.replace('x', ' × ')} | ${fmtMs(plainMs)} | ${fmtMs(fast)} | ${fmtMs(fill)} | ${fmtMs(reused)}${gbps} | ${fmtRatio(fast, fill)} | ${fmtRatio(plainMs, fast)} |`);
+    lines.push(
+      `| ${size.replace('x', ' × ')} | ${fmtMs(plainMs)} | ${fmtMs(fast)} | ${fmtMs(fill)} | ${fmtMs(reused)}${gbps} | ${fmtRatio(fast, fill)} | ${fmtRatio(plainMs, fast)} |`,
+    );
   }
   const ropePlain = m(native, 'rope_plain_4096x128');
   const ropeFast = m(native, 'rope_sequence_4096x128');
   lines.push('');
-  lines.push(`RoPE over a 4,096 × 128 sequence, the same idea: ${fmtMs(ropePlain)} with sin and cos per entry (\`apply_rope\``);
-  lines.push(`with explicit positions), ${fmtMs(ropeFast)} with angle addition (\`apply_rope_sequence\`): ${fmtRatio(ropePlain, ropeFast)}.`, '');
-  lines.push('Accuracy (tested in `tests/cpp/test_sinusoidal_fast.cpp`): |fast − sin/cos per entry| ≤ 2^−52·p·ω + 8·2^−53');
-  lines.push('for position p and pair speed ω (≤ 6.3e-12 in the 32,768 × 128 table, ≤ 1e-15 for p·ω ≤ 1). The first term is');
+  lines.push(
+    `RoPE over a 4,096 × 128 sequence, the same idea: ${fmtMs(ropePlain)} with sin and cos per entry (\`apply_rope\``,
+  );
+  lines.push(
+    `with explicit positions), ${fmtMs(ropeFast)} with angle addition (\`apply_rope_sequence\`): ${fmtRatio(ropePlain, ropeFast)}.`,
+    '',
+  );
+  lines.push(
+    'Accuracy (tested in `tests/cpp/test_sinusoidal_fast.cpp`): |fast − sin/cos per entry| ≤ 2^−52·p·ω + 8·2^−53',
+  );
+  lines.push(
+    'for position p and pair speed ω (≤ 6.3e-12 in the 32,768 × 128 table, ≤ 1e-15 for p·ω ≤ 1). The first term is',
+  );
   lines.push('the rounding of the angle p·ω itself, which both computations carry: against sin(p·ω) evaluated in long');
-  lines.push('double, each is within 2^−53·p·ω + 8·2^−53, and nothing accumulates along the table, since every 32 rows');
-  lines.push('start again from sin and cos. The first 32 rows, and so the lesson\'s worked numbers, are bit-identical.', '');
+  lines.push(
+    'double, each is within 2^−53·p·ω + 8·2^−53, and nothing accumulates along the table, since every 32 rows',
+  );
+  lines.push(
+    "start again from sin and cos. The first 32 rows, and so the lesson's worked numbers, are bit-identical.",
+    '',
+  );
   if (variants.length) {
     lines.push('## WASM build variants', '');
     lines.push('Each variant is the engine and its bindings built with the flags named, measured in the same session');
-    lines.push(`(${values.variantSamples} samples each). Sizes are the .wasm and the JavaScript glue, uncompressed and gzip -9.`);
+    lines.push(
+      `(${values.variantSamples} samples each). Sizes are the .wasm and the JavaScript glue, uncompressed and gzip -9.`,
+    );
     lines.push('Budget: engine.wasm ≤ 150 KB uncompressed.', '');
     for (const v of variants) if (v.description) lines.push(`- ${v.name}: ${v.description}`);
     lines.push('');
-    const header = ['variant', '.wasm', '.wasm gz', '.mjs', ...KERNELS.map(([key, label, size]) => `${label.split(' (')[0]} ${size}`)];
+    const header = [
+      'variant',
+      '.wasm',
+      '.wasm gz',
+      '.mjs',
+      ...KERNELS.map(([key, label, size]) => `${label.split(' (')[0]} ${size}`),
+    ];
     lines.push(`| ${header.join(' | ')} |`);
     lines.push(`| ${header.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`);
     for (const v of variants) {
@@ -220,18 +300,24 @@ function markdown(results, values) {
         const n = m(native, key);
         return t === undefined ? '—' : `${fmtMs(t)} (${fmtRatio(t, n)})`;
       });
-      lines.push(`| ${v.name} | ${kib(v.result.wasmBytes)} | ${kib(v.result.wasmGzipBytes)} | ${kib(v.result.jsBytes)} | ${cells.join(' | ')} |`);
+      lines.push(
+        `| ${v.name} | ${kib(v.result.wasmBytes)} | ${kib(v.result.wasmGzipBytes)} | ${kib(v.result.jsBytes)} | ${cells.join(' | ')} |`,
+      );
     }
     lines.push('', 'In parentheses: the ratio to native.', '');
   }
   lines.push('## Cross-checks', '');
   lines.push('The plain-JS kernels are checked against the WASM engine before timing (same work, same numbers):', '');
   for (const c of wasm.crossCheck ?? []) {
-    lines.push(`- ${c.name}: max |JS − WASM| = ${c.difference.toExponential(2)} (tolerance ${c.tolerance}) ${c.ok ? 'ok' : 'FAILED'}`);
+    lines.push(
+      `- ${c.name}: max |JS − WASM| = ${c.difference.toExponential(2)} (tolerance ${c.tolerance}) ${c.ok ? 'ok' : 'FAILED'}`,
+    );
   }
   if (numpy.order_similarities_100) {
     const s = numpy.order_similarities_100;
-    lines.push(`- numpy's order similarities of the two 100-word sentences: none ${s.none.toFixed(15)}, sinusoidal ${s.sinusoidal.toFixed(15)}, RoPE ${s.rope.toFixed(15)}, causal ${s.causal.toFixed(15)}.`);
+    lines.push(
+      `- numpy's order similarities of the two 100-word sentences: none ${s.none.toFixed(15)}, sinusoidal ${s.sinusoidal.toFixed(15)}, RoPE ${s.rope.toFixed(15)}, causal ${s.causal.toFixed(15)}.`,
+    );
   }
   lines.push('');
   return lines.join('\n');
@@ -257,11 +343,18 @@ async function main() {
     writeFileSync(values.markdown, markdown(saved, { variantSamples: saved.variantSamples }));
     return;
   }
-  for (const [what, path] of [['native benchmark', values.native], ['WASM module', join(values.dist, 'engine.wasm')]]) {
+  for (const [what, path] of [
+    ['native benchmark', values.native],
+    ['WASM module', join(values.dist, 'engine.wasm')],
+  ]) {
     if (!existsSync(path)) throw new Error(`${what} not found at ${path}: build it first (see BENCHMARKS.md)`);
   }
   const samples = Number(values.samples);
-  const results = { date: new Date().toISOString(), machine: describeMachine(), variantSamples: Number(values['variant-samples']) };
+  const results = {
+    date: new Date().toISOString(),
+    machine: describeMachine(),
+    variantSamples: Number(values['variant-samples']),
+  };
   console.error('native …');
   results.native = nativeMedians(values.native, Number(values.repetitions));
   console.error('wasm …');
@@ -272,7 +365,14 @@ async function main() {
     return { name, description, dir: relative(repo, dir), result: wasmRun(dir, Number(values['variant-samples'])) };
   });
   console.error('plain js …');
-  results.js = jsonFromChild([process.execPath, join(here, 'bench-engine.mjs'), '--impl', 'js', '--samples', String(samples)]);
+  results.js = jsonFromChild([
+    process.execPath,
+    join(here, 'bench-engine.mjs'),
+    '--impl',
+    'js',
+    '--samples',
+    String(samples),
+  ]);
   console.error('numpy …');
   results.numpy = numpyRun(samples);
   mkdirSync(dirname(values.json), { recursive: true });

@@ -13,7 +13,10 @@ const { values } = parseArgs({
     dist: { type: 'string', default: process.env.POSITIONAL_DIST ?? join(repo, 'dist') },
     out: { type: 'string', default: join(repo, 'build', 'screenshots') },
     full: { type: 'boolean', default: false },
-    sections: { type: 'string', default: 'top,your-options,the-problem,sinusoidal,rope,extending-context,walkthrough,self-test' },
+    sections: {
+      type: 'string',
+      default: 'top,your-options,the-problem,sinusoidal,rope,extending-context,walkthrough,self-test',
+    },
   },
 });
 const out = resolve(values.out);

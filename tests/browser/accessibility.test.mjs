@@ -33,7 +33,8 @@ async function openEverything(page) {
  */
 async function axeViolations(page, { skipKatexGlyphs = false } = {}) {
   // Only violations come back with their nodes: passes on ~7,000 elements would be serialised for nothing.
-  if (skipKatexGlyphs) assert.deepEqual(await page.evaluate(katexLayerSound), { focusable: 0, ownColour: 0, notHidden: 0 });
+  if (skipKatexGlyphs)
+    assert.deepEqual(await page.evaluate(katexLayerSound), { focusable: 0, ownColour: 0, notHidden: 0 });
   let violations;
   if (ENGINE === 'chromium') {
     let builder = new AxeBuilder({ page }).withTags(WCAG_TAGS).options({ resultTypes: ['violations'] });
@@ -45,13 +46,26 @@ async function axeViolations(page, { skipKatexGlyphs = false } = {}) {
     await injectAxe(page);
     violations = await page.evaluate(
       async ({ tags, skip }) => {
-        const result = await window.axe.run(skip ? { exclude: [['.katex-html']] } : document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
-        return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
+        const result = await window.axe.run(skip ? { exclude: [['.katex-html']] } : document, {
+          runOnly: { type: 'tag', values: tags },
+          resultTypes: ['violations'],
+        });
+        return result.violations.map((v) => ({
+          id: v.id,
+          impact: v.impact,
+          nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
+        }));
       },
       { tags: WCAG_TAGS, skip: skipKatexGlyphs },
     );
   }
-  return violations.map((v) => `${v.id} (${v.impact}, ${v.nodes.length}): ${v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')} — ${n.failureSummary.split('\n').slice(1).join(' ').trim()}`).join(' | ')}`);
+  return violations.map(
+    (v) =>
+      `${v.id} (${v.impact}, ${v.nodes.length}): ${v.nodes
+        .slice(0, 3)
+        .map((n) => `${n.target.join(' ')} — ${n.failureSummary.split('\n').slice(1).join(' ').trim()}`)
+        .join(' | ')}`,
+  );
 }
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -90,10 +104,19 @@ describe('axe finds no WCAG 2.1 A/AA violation', () => {
     { name: 'dark theme (toggle), 360 px', viewport: { width: 360, height: 780 }, colorScheme: 'light', toggle: true },
   ];
   // MiniBrowser's window is never narrower than about 450 px: WebKit checks the phone views there.
-  if (ENGINE === 'webkit') for (const view of views) if (view.viewport.width === 360) Object.assign(view, { name: view.name.replace('360', String(WEBKIT_MIN_WIDTH)), viewport: { width: WEBKIT_MIN_WIDTH, height: 780 } });
+  if (ENGINE === 'webkit')
+    for (const view of views)
+      if (view.viewport.width === 360)
+        Object.assign(view, {
+          name: view.name.replace('360', String(WEBKIT_MIN_WIDTH)),
+          viewport: { width: WEBKIT_MIN_WIDTH, height: 780 },
+        });
   for (const view of views) {
     test(view.name, async () => {
-      const { page, context, problems } = await openPage(site.browser, site.server.url, { viewport: view.viewport, contextOptions: { colorScheme: view.colorScheme } });
+      const { page, context, problems } = await openPage(site.browser, site.server.url, {
+        viewport: view.viewport,
+        contextOptions: { colorScheme: view.colorScheme },
+      });
       if (view.toggle) await page.click('[data-theme-toggle]');
       await openEverything(page);
       const theme = await page.evaluate(() => document.querySelector('[data-theme-toggle] .theme-label').textContent);
@@ -106,13 +129,23 @@ describe('axe finds no WCAG 2.1 A/AA violation', () => {
 
   test('embed mode (a chart and a section), light and dark', async () => {
     const { page: probe, context: probeContext } = await openPage(site.browser, site.server.url);
-    const ids = await probe.evaluate(() => [document.querySelector('figure.chart-slot[id]').id, document.querySelector('section.lesson-section[id] section.lesson-section[id]')?.id ?? document.querySelector('section.lesson-section[id]').id]);
+    const ids = await probe.evaluate(() => [
+      document.querySelector('figure.chart-slot[id]').id,
+      document.querySelector('section.lesson-section[id] section.lesson-section[id]')?.id ??
+        document.querySelector('section.lesson-section[id]').id,
+    ]);
     await probeContext.close();
     for (const id of ids) {
       for (const colorScheme of ['light', 'dark']) {
-        const { page, context, problems } = await openPage(site.browser, `${site.server.url}?embed=${id}`, { viewport: { width: 700, height: 600 }, contextOptions: { colorScheme } });
+        const { page, context, problems } = await openPage(site.browser, `${site.server.url}?embed=${id}`, {
+          viewport: { width: 700, height: 600 },
+          contextOptions: { colorScheme },
+        });
         await openEverything(page);
-        assert.ok(await page.evaluate((target) => document.querySelector('.embed-target')?.id === target, id), `${id} is embedded`);
+        assert.ok(
+          await page.evaluate((target) => document.querySelector('.embed-target')?.id === target, id),
+          `${id} is embedded`,
+        );
         assert.deepEqual(await axeViolations(page), [], `embed=${id}, ${colorScheme}`);
         assert.deepEqual(problems, []);
         await context.close();
@@ -138,7 +171,8 @@ describe('what axe does not check', () => {
       // accessible-name algorithm), and hidden elements are those axe finds hidden from screen readers.
       await injectAxe(page);
       const { unnamed, counts, total } = await page.evaluate(() => {
-        const selector = 'input:not([type=hidden]), select, textarea, button, summary, [role="tab"], a[href], canvas, [tabindex]:not([tabindex="-1"])';
+        const selector =
+          'input:not([type=hidden]), select, textarea, button, summary, [role="tab"], a[href], canvas, [tabindex]:not([tabindex="-1"])';
         window.axe.setup(document);
         const out = { unnamed: [], counts: {}, total: 0 };
         for (const el of document.querySelectorAll(selector)) {
@@ -146,7 +180,8 @@ describe('what axe does not check', () => {
           const role = window.axe.commons.aria.getRole(el) ?? '?';
           out.counts[role] = (out.counts[role] ?? 0) + 1;
           if (!window.axe.commons.dom.isVisibleToScreenReaders(el)) continue;
-          if (!window.axe.commons.text.accessibleText(el).trim()) out.unnamed.push(`${role}: ${el.outerHTML.slice(0, 120)}`);
+          if (!window.axe.commons.text.accessibleText(el).trim())
+            out.unnamed.push(`${role}: ${el.outerHTML.slice(0, 120)}`);
         }
         window.axe.teardown();
         return out;
@@ -160,7 +195,8 @@ describe('what axe does not check', () => {
     await cdp.send('DOM.enable');
     await cdp.send('Accessibility.enable');
     const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
-    const selector = 'input:not([type=hidden]), select, textarea, button, summary, [role="tab"], a[href], canvas, [tabindex]:not([tabindex="-1"])';
+    const selector =
+      'input:not([type=hidden]), select, textarea, button, summary, [role="tab"], a[href], canvas, [tabindex]:not([tabindex="-1"])';
     const { nodeIds } = await cdp.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector });
     assert.ok(nodeIds.length > 50, `${nodeIds.length} controls found`);
     const unnamed = [];
@@ -177,7 +213,10 @@ describe('what axe does not check', () => {
       }
     }
     assert.deepEqual(unnamed, []);
-    assert.ok(counts.image > 0 || counts.img > 0, `the chart canvases are exposed as images: ${JSON.stringify(counts)}`);
+    assert.ok(
+      counts.image > 0 || counts.img > 0,
+      `the chart canvases are exposed as images: ${JSON.stringify(counts)}`,
+    );
     await cdp.detach();
   });
 
@@ -191,7 +230,10 @@ describe('what axe does not check', () => {
             id: slot.dataset.chart,
             canvases: slot.querySelectorAll('canvas').length,
             // An image, or an interactive widget (a draggable clock is a slider), with a descriptive name.
-            labelled: [...slot.querySelectorAll('canvas')].every((c) => ['img', 'slider'].includes(c.getAttribute('role')) && (c.getAttribute('aria-label') ?? '').length > 10),
+            labelled: [...slot.querySelectorAll('canvas')].every(
+              (c) =>
+                ['img', 'slider'].includes(c.getAttribute('role')) && (c.getAttribute('aria-label') ?? '').length > 10,
+            ),
             tables: tables.length,
             captioned: tables.every((t) => t.caption?.textContent.trim().length > 0),
             headers: tables.every((t) => t.querySelectorAll('th[scope="col"]').length > 0),
@@ -208,7 +250,13 @@ describe('what axe does not check', () => {
   });
 
   test('focus is visible: a :focus-visible style exists and keyboard focus shows an outline', async () => {
-    const rule = await page.evaluate(() => [...document.styleSheets].some((sheet) => [...sheet.cssRules].some((r) => r.selectorText?.includes(':focus-visible') && /outline|box-shadow/.test(r.cssText))));
+    const rule = await page.evaluate(() =>
+      [...document.styleSheets].some((sheet) =>
+        [...sheet.cssRules].some(
+          (r) => r.selectorText?.includes(':focus-visible') && /outline|box-shadow/.test(r.cssText),
+        ),
+      ),
+    );
     assert.ok(rule, 'a :focus-visible rule draws an outline or shadow');
     await page.evaluate(() => {
       document.activeElement?.blur();
@@ -235,29 +283,47 @@ describe('what axe does not check', () => {
   });
 
   test('KaTeX formulas carry MathML for screen readers', async () => {
-    const math = await page.evaluate(() => ({ katex: document.querySelectorAll('.katex').length, mathml: document.querySelectorAll('.katex-mathml math').length, hidden: document.querySelectorAll('.katex-html[aria-hidden="true"]').length }));
+    const math = await page.evaluate(() => ({
+      katex: document.querySelectorAll('.katex').length,
+      mathml: document.querySelectorAll('.katex-mathml math').length,
+      hidden: document.querySelectorAll('.katex-html[aria-hidden="true"]').length,
+    }));
     assert.ok(math.katex > 50);
     assert.equal(math.mathml, math.katex, 'one MathML tree per formula');
-    assert.equal(math.hidden, math.katex, 'the visual HTML is hidden from screen readers, so formulas are not read twice');
+    assert.equal(
+      math.hidden,
+      math.katex,
+      'the visual HTML is hidden from screen readers, so formulas are not read twice',
+    );
     assert.deepEqual(problems, []);
   });
 });
 
 test('prefers-reduced-motion: no transition, animation or smooth scrolling', async () => {
-  const { page, context, problems } = await openPage(site.browser, site.server.url, { contextOptions: { reducedMotion: 'reduce' } });
+  const { page, context, problems } = await openPage(site.browser, site.server.url, {
+    contextOptions: { reducedMotion: 'reduce' },
+  });
   await openEverything(page);
   const moving = await page.evaluate(() => {
-    const seconds = (list) => Math.max(...list.split(',').map((t) => parseFloat(t) * (t.trim().endsWith('ms') ? 0.001 : 1)));
+    const seconds = (list) =>
+      Math.max(...list.split(',').map((t) => parseFloat(t) * (t.trim().endsWith('ms') ? 0.001 : 1)));
     const out = [];
     for (const el of [document.documentElement, ...document.querySelectorAll('body, body *')]) {
       for (const pseudo of [null, '::before', '::after']) {
         const css = getComputedStyle(el, pseudo);
         const transition = seconds(css.transitionDuration) + seconds(css.transitionDelay);
         const animation = css.animationName !== 'none' ? seconds(css.animationDuration) : 0;
-        if (transition > 0 || animation > 0) out.push(`${el.localName}.${el.className}${pseudo ?? ''}: transition ${css.transitionDuration}, animation ${css.animationName} ${css.animationDuration}`);
+        if (transition > 0 || animation > 0)
+          out.push(
+            `${el.localName}.${el.className}${pseudo ?? ''}: transition ${css.transitionDuration}, animation ${css.animationName} ${css.animationDuration}`,
+          );
       }
     }
-    return { out, scroll: getComputedStyle(document.documentElement).scrollBehavior, matches: matchMedia('(prefers-reduced-motion: reduce)').matches };
+    return {
+      out,
+      scroll: getComputedStyle(document.documentElement).scrollBehavior,
+      matches: matchMedia('(prefers-reduced-motion: reduce)').matches,
+    };
   });
   assert.equal(moving.matches, true);
   assert.deepEqual(moving.out, []);

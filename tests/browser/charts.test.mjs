@@ -11,7 +11,18 @@ import { after, before, test } from 'node:test';
 import { ENGINE, WEBKIT_MIN_WIDTH, downloadOf, launchBrowser } from './helpers.mjs';
 
 const dist = process.env.POSITIONAL_DIST ?? new URL('../../dist/', import.meta.url).pathname;
-const IDS = ['order-blindness', 'sinusoidal-heatmap', 'rope-relative', 'rope-frequencies', 'context-extension', 'rope-clock', 'attention-weights', 'alibi', 'conventions', 'precision'];
+const IDS = [
+  'order-blindness',
+  'sinusoidal-heatmap',
+  'rope-relative',
+  'rope-frequencies',
+  'context-extension',
+  'rope-clock',
+  'attention-weights',
+  'alibi',
+  'conventions',
+  'precision',
+];
 // One control per chart that must change the picture, and the value to give it.
 const MOVES = {
   'order-blindness': ['a', 'the cat sat on the mat'],
@@ -69,7 +80,11 @@ function fingerprint(id) {
         if (i % 64 === 0) hash = (hash * 31 + data[i] + 3 * data[i + 1] + 7 * data[i + 2]) >>> 0;
       }
     }
-    return { inked, hash, description: document.querySelector(`[data-chart="${chartId}"] .chart-description`).textContent };
+    return {
+      inked,
+      hash,
+      description: document.querySelector(`[data-chart="${chartId}"] .chart-description`).textContent,
+    };
   }, id);
 }
 
@@ -92,10 +107,14 @@ test('every chart mounts with an accessible name, a live description and a data 
       const slot = document.querySelector(`[data-chart="${chartId}"]`);
       return {
         // A picture (role img) or, for the RoPE clock, a focusable slider turning the selected hand.
-        labels: [...slot.querySelectorAll('canvas')].map((c) => ['img', 'slider'].includes(c.getAttribute('role')) && c.getAttribute('aria-label')),
+        labels: [...slot.querySelectorAll('canvas')].map(
+          (c) => ['img', 'slider'].includes(c.getAttribute('role')) && c.getAttribute('aria-label'),
+        ),
         live: slot.querySelector('[aria-live="polite"]')?.textContent ?? '',
         details: Boolean(slot.querySelector('details.chart-data summary')),
-        unlabelled: [...slot.querySelectorAll('input, select')].filter((el) => !(el.labels?.length || el.getAttribute('aria-label'))).length,
+        unlabelled: [...slot.querySelectorAll('input, select')].filter(
+          (el) => !(el.labels?.length || el.getAttribute('aria-label')),
+        ).length,
       };
     }, id);
     assert.ok(info.labels.every(Boolean), `${id}: canvas without role=img + aria-label`);
@@ -119,13 +138,20 @@ test('moving a control changes the picture and the description', async () => {
 });
 
 test('typed sentences change the bars and equal engine.orderSimilarities', async () => {
-  for (const [a, b] of [['dog bites man', 'man bites dog'], ['the cat sat', 'sat the cat'], ['alpha beta gamma delta', 'delta gamma beta alpha']]) {
+  for (const [a, b] of [
+    ['dog bites man', 'man bites dog'],
+    ['the cat sat', 'sat the cat'],
+    ['alpha beta gamma delta', 'delta gamma beta alpha'],
+  ]) {
     await setControl('order-blindness', 'a', a);
     await setControl('order-blindness', 'b', b);
-    const { shown, engine } = await page.evaluate(([sa, sb]) => ({
-      shown: window.positionalCharts.mounted.get('order-blindness').values,
-      engine: window.positionalLesson.engine.orderSimilarities(sa, sb),
-    }), [a, b]);
+    const { shown, engine } = await page.evaluate(
+      ([sa, sb]) => ({
+        shown: window.positionalCharts.mounted.get('order-blindness').values,
+        engine: window.positionalLesson.engine.orderSimilarities(sa, sb),
+      }),
+      [a, b],
+    );
     assert.deepEqual(shown, engine);
     const text = await page.locator('[data-chart="order-blindness"] .chart-description').textContent();
     assert.ok(text.includes(engine.rope.toFixed(3).replace('-', '\u2212')), text);
@@ -138,7 +164,8 @@ test('typed sentences change the bars and equal engine.orderSimilarities', async
 });
 
 test('PNG export is a PNG; CSV numbers equal the engine', async () => {
-  const exported = (id, kind) => downloadOf(page, () => page.locator(`[data-chart="${id}"] [data-export="${kind}"]`).click());
+  const exported = (id, kind) =>
+    downloadOf(page, () => page.locator(`[data-chart="${id}"] [data-export="${kind}"]`).click());
   for (const id of ['sinusoidal-heatmap', 'alibi', 'context-extension']) {
     const png = await exported(id, 'png');
     assert.deepEqual([...png.bytes.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10], `${id}: not a PNG`);
@@ -147,13 +174,25 @@ test('PNG export is a PNG; CSV numbers equal the engine', async () => {
   await setControl('sinusoidal-heatmap', 'd', '8');
   await setControl('sinusoidal-heatmap', 'n', '30');
   const text = (await exported('sinusoidal-heatmap', 'csv')).bytes.toString('utf8');
-  const rows = text.trim().split('\n').slice(1).map((line) => line.split(',').slice(1).map(Number));
-  const expected = await page.evaluate(() => Array.from(window.positionalLesson.engine.sinusoidalEncoding(30, 8, 10000).data));
+  const rows = text
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((line) => line.split(',').slice(1).map(Number));
+  const expected = await page.evaluate(() =>
+    Array.from(window.positionalLesson.engine.sinusoidalEncoding(30, 8, 10000).data),
+  );
   assert.deepEqual(rows.flat(), expected); // exact: the CSV writes every double in full
   const alibiRows = (await exported('alibi', 'csv')).bytes.toString('utf8').trim().split('\n');
   const state = await page.evaluate(() => window.positionalCharts.mounted.get('alibi').state);
-  const decay = await page.evaluate((s) => Array.from(window.positionalLesson.engine.ropeDecayCurve(s.d, s.base, s.distance)), state);
-  assert.deepEqual(alibiRows.slice(1).map((line) => Number(line.split(',')[1])), decay);
+  const decay = await page.evaluate(
+    (s) => Array.from(window.positionalLesson.engine.ropeDecayCurve(s.d, s.base, s.distance)),
+    state,
+  );
+  assert.deepEqual(
+    alibiRows.slice(1).map((line) => Number(line.split(',')[1])),
+    decay,
+  );
 });
 
 test('URL state round-trips', async () => {
@@ -167,11 +206,16 @@ test('URL state round-trips', async () => {
   const other = await browser.newPage();
   await other.goto(`${url}${url.includes('?') ? '&' : '?'}charts=eager`);
   await other.waitForFunction(() => window.positionalCharts?.mounted.size > 0, null, { timeout: 30000 });
-  const states = await other.evaluate(() => ({ heatmap: window.positionalCharts.mounted.get('sinusoidal-heatmap').state, clock: window.positionalCharts.mounted.get('rope-clock').state }));
+  const states = await other.evaluate(() => ({
+    heatmap: window.positionalCharts.mounted.get('sinusoidal-heatmap').state,
+    clock: window.positionalCharts.mounted.get('rope-clock').state,
+  }));
   assert.equal(states.heatmap.n, 512);
   assert.equal(states.heatmap.d, 128);
   assert.equal(states.clock.m, 103);
-  const inputs = await other.evaluate(() => document.querySelector('[data-chart="sinusoidal-heatmap"] [data-control="d"]').value);
+  const inputs = await other.evaluate(
+    () => document.querySelector('[data-chart="sinusoidal-heatmap"] [data-control="d"]').value,
+  );
   assert.equal(inputs, '128');
   await other.close();
 });
@@ -209,15 +253,31 @@ function watchCanvasText() {
     const id = this.canvas.closest?.('[data-chart]')?.dataset.chart;
     if (id) {
       const m = this.measureText(text);
-      if (maxWidth !== undefined && m.width > maxWidth + 0.5) problems.push({ id, text, kind: 'squeezed', width: m.width, maxWidth });
+      if (maxWidth !== undefined && m.width > maxWidth + 0.5)
+        problems.push({ id, text, kind: 'squeezed', width: m.width, maxWidth });
       const t = this.getTransform();
-      const corners = [[-m.actualBoundingBoxLeft, -m.actualBoundingBoxAscent], [m.actualBoundingBoxRight, -m.actualBoundingBoxAscent], [-m.actualBoundingBoxLeft, m.actualBoundingBoxDescent], [m.actualBoundingBoxRight, m.actualBoundingBoxDescent]]
-        .map(([dx, dy]) => [t.a * (x + dx) + t.c * (y + dy) + t.e, t.b * (x + dx) + t.d * (y + dy) + t.f]);
+      const corners = [
+        [-m.actualBoundingBoxLeft, -m.actualBoundingBoxAscent],
+        [m.actualBoundingBoxRight, -m.actualBoundingBoxAscent],
+        [-m.actualBoundingBoxLeft, m.actualBoundingBoxDescent],
+        [m.actualBoundingBoxRight, m.actualBoundingBoxDescent],
+      ].map(([dx, dy]) => [t.a * (x + dx) + t.c * (y + dy) + t.e, t.b * (x + dx) + t.d * (y + dy) + t.f]);
       const xs = corners.map((c) => c[0]);
       const ys = corners.map((c) => c[1]);
       const slack = 1 * (window.devicePixelRatio || 1);
-      if (Math.min(...xs) < -slack || Math.max(...xs) > this.canvas.width + slack || Math.min(...ys) < -slack || Math.max(...ys) > this.canvas.height + slack) {
-        problems.push({ id, text, kind: 'off the canvas', box: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)].map(Math.round), canvas: [this.canvas.width, this.canvas.height] });
+      if (
+        Math.min(...xs) < -slack ||
+        Math.max(...xs) > this.canvas.width + slack ||
+        Math.min(...ys) < -slack ||
+        Math.max(...ys) > this.canvas.height + slack
+      ) {
+        problems.push({
+          id,
+          text,
+          kind: 'off the canvas',
+          box: [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)].map(Math.round),
+          canvas: [this.canvas.width, this.canvas.height],
+        });
       }
     }
     return maxWidth === undefined ? original.call(this, text, x, y) : original.call(this, text, x, y, maxWidth);
@@ -229,7 +289,9 @@ test('no canvas text is squeezed or runs off its canvas, at 360 and 1280 px', as
   const errors = [];
   narrow.on('pageerror', (e) => errors.push(e.message));
   await narrow.addInitScript(watchCanvasText);
-  await narrow.goto(`${server.url}?charts=eager&order.a=the+quick+brown+fox+jumps+over+the+lazy+dog&order.b=dog+lazy+the+over+jumps+fox+brown+quick+the`);
+  await narrow.goto(
+    `${server.url}?charts=eager&order.a=the+quick+brown+fox+jumps+over+the+lazy+dog&order.b=dog+lazy+the+over+jumps+fox+brown+quick+the`,
+  );
   await narrow.waitForFunction(() => window.positionalCharts?.mounted.size >= 10, null, { timeout: 30000 });
   // MiniBrowser's window is never narrower than about 450 px (and WebDriver sets no device scale):
   // WebKit checks its narrowest width, 450 px, at its own pixel ratio.
@@ -254,10 +316,22 @@ test('no canvas text is squeezed or runs off its canvas, at 360 and 1280 px', as
 test('descriptions, notes and tables use the page number format', async () => {
   await setControl('rope-relative', 'base', '10000');
   await setControl('rope-relative', 's2', '1000');
-  const texts = await page.evaluate((ids) => ids.flatMap((id) => [...document.querySelectorAll(`[data-chart="${id}"] .chart-description, [data-chart="${id}"] .chart-note`)].map((el) => [id, el.textContent])), IDS);
+  const texts = await page.evaluate(
+    (ids) =>
+      ids.flatMap((id) =>
+        [...document.querySelectorAll(`[data-chart="${id}"] .chart-description, [data-chart="${id}"] .chart-note`)].map(
+          (el) => [id, el.textContent],
+        ),
+      ),
+    IDS,
+  );
   for (const [id, text] of texts) {
     assert.doesNotMatch(text, /(^|[\s(=:,])-\d/, `${id}: ASCII hyphen as a minus sign in "${text}"`);
-    assert.doesNotMatch(text, /(^|[^\d,.])\d{4,}(?![\d,])/, `${id}: a number of four or more digits without thousands separators in "${text}"`);
+    assert.doesNotMatch(
+      text,
+      /(^|[^\d,.])\d{4,}(?![\d,])/,
+      `${id}: a number of four or more digits without thousands separators in "${text}"`,
+    );
     assert.doesNotMatch(text, /\de[+-]\d/, `${id}: computer exponent notation in "${text}"`);
   }
   const relative = texts.find(([id]) => id === 'rope-relative')[1];
@@ -267,12 +341,22 @@ test('descriptions, notes and tables use the page number format', async () => {
   const details = page.locator('[data-chart="rope-relative"] details.chart-data');
   await details.locator('summary').click();
   const table = await page.evaluate(() => ({
-    head: [...document.querySelectorAll('[data-chart="rope-relative"] .chart-table thead th')].map((th) => th.textContent),
-    cells: [...document.querySelectorAll('[data-chart="rope-relative"] .chart-table tbody td')].map((td) => td.textContent),
+    head: [...document.querySelectorAll('[data-chart="rope-relative"] .chart-table thead th')].map(
+      (th) => th.textContent,
+    ),
+    cells: [...document.querySelectorAll('[data-chart="rope-relative"] .chart-table tbody td')].map(
+      (td) => td.textContent,
+    ),
   }));
   assert.deepEqual(table.head, ['distance', 'start 0', 'start 100', 'start 1,000']);
-  assert.ok(table.cells.some((c) => c.startsWith('\u2212')), 'some score is negative');
-  assert.ok(table.cells.every((c) => !c.includes('-')), table.cells.find((c) => c.includes('-')));
+  assert.ok(
+    table.cells.some((c) => c.startsWith('\u2212')),
+    'some score is negative',
+  );
+  assert.ok(
+    table.cells.every((c) => !c.includes('-')),
+    table.cells.find((c) => c.includes('-')),
+  );
   await details.locator('summary').click();
 });
 
@@ -282,17 +366,27 @@ test('heatmap: hover reads the engine’s value for that cell; drags recompute o
   const canvas = page.locator('[data-chart="sinusoidal-heatmap"] canvas');
   await canvas.scrollIntoViewIfNeeded();
   const box = await canvas.boundingBox();
-  for (const [fx, fy] of [[0.3, 0.4], [0.5, 0.7], [0.2, 0.15]]) {
+  for (const [fx, fy] of [
+    [0.3, 0.4],
+    [0.5, 0.7],
+    [0.2, 0.15],
+  ]) {
     await page.mouse.move(box.x + box.width * fx, box.y + box.height * fy);
     const text = await page.locator('[data-chart="sinusoidal-heatmap"] .chart-readout').textContent();
     const m = /^position ([\d,]+), dimension (\d+) \((sin|cos) of pair (\d+)\): (\u2212?\d\.\d{4})$/.exec(text);
     assert.ok(m, `readout "${text}"`);
     const row = Number(m[1].replace(/,/g, ''));
     const col = Number(m[2]);
-    const { full, cell } = await page.evaluate(([r, c]) => {
-      const table = window.positionalLesson.engine.sinusoidalEncoding(1000, 64, 10000);
-      return { full: table.data[r * 64 + c], cell: window.positionalCharts.mounted.get('sinusoidal-heatmap').cellValue(r, c) };
-    }, [row, col]);
+    const { full, cell } = await page.evaluate(
+      ([r, c]) => {
+        const table = window.positionalLesson.engine.sinusoidalEncoding(1000, 64, 10000);
+        return {
+          full: table.data[r * 64 + c],
+          cell: window.positionalCharts.mounted.get('sinusoidal-heatmap').cellValue(r, c),
+        };
+      },
+      [row, col],
+    );
     // The angle p·ω rounds differently in the full table (angle addition) and the one-row
     // computation: 8 ulps of the largest angle (as tests/node/sampling.test.mjs).
     assert.ok(Math.abs(cell - full) <= 8 * 2 ** -53 * (row + 1), `cell (${row}, ${col}): ${cell} vs ${full}`);
@@ -311,12 +405,21 @@ test('heatmap: hover reads the engine’s value for that cell; drags recompute o
     const unchanged = chart.values === shown;
     await new Promise(requestAnimationFrame);
     const after = chart.values;
-    return { unchanged, n: chart.state.n, last: after.positions[after.positions.length - 1], rows: after.rows, key: after.key };
+    return {
+      unchanged,
+      n: chart.state.n,
+      last: after.positions[after.positions.length - 1],
+      rows: after.rows,
+      key: after.key,
+    };
   });
   assert.equal(frames.unchanged, true, 'no recompute inside the input events');
   assert.equal(frames.n, 909);
   // The bottom pixel row shows a position within one pixel's worth of the last (908).
-  assert.ok(frames.last <= 908 && frames.last >= 908 - Math.ceil(909 / frames.rows), `last shown position ${frames.last}`);
+  assert.ok(
+    frames.last <= 908 && frames.last >= 908 - Math.ceil(909 / frames.rows),
+    `last shown position ${frames.last}`,
+  );
   assert.match(frames.key, /^909\|64\|10000\|/);
 });
 
@@ -329,19 +432,36 @@ test('heatmap: the readout is reachable and usable from the keyboard, and announ
   await page.locator('[data-chart="sinusoidal-heatmap"] [data-control="base"]').focus();
   await page.keyboard.press('Tab'); // the next stop after the last control is the heatmap itself
   assert.equal(await canvas.evaluate((c) => document.activeElement === c), true, 'Tab reaches the heatmap');
-  const read = async () => /^position ([\d,]+), dimension (\d+) /.exec(await readout.textContent())?.slice(1).map((v) => Number(v.replace(/,/g, '')));
+  const read = async () =>
+    /^position ([\d,]+), dimension (\d+) /
+      .exec(await readout.textContent())
+      ?.slice(1)
+      .map((v) => Number(v.replace(/,/g, '')));
   assert.deepEqual(await read(), [0, 0], 'focus reads the first cell');
-  for (const [key, want] of [['ArrowRight', [0, 1]], ['ArrowDown', [1, 1]], ['PageDown', [11, 1]], ['End', [11, 63]], ['ArrowRight', [11, 63]], ['Home', [11, 0]], ['PageUp', [1, 0]], ['ArrowUp', [0, 0]], ['ArrowUp', [0, 0]]]) {
+  for (const [key, want] of [
+    ['ArrowRight', [0, 1]],
+    ['ArrowDown', [1, 1]],
+    ['PageDown', [11, 1]],
+    ['End', [11, 63]],
+    ['ArrowRight', [11, 63]],
+    ['Home', [11, 0]],
+    ['PageUp', [1, 0]],
+    ['ArrowUp', [0, 0]],
+    ['ArrowUp', [0, 0]],
+  ]) {
     await page.keyboard.press(key);
     assert.deepEqual(await read(), want, key);
   }
   await page.keyboard.press('End');
   await page.keyboard.press('PageDown');
   const [row, col] = await read();
-  const { full, text } = await page.evaluate(([r, c]) => ({
-    full: window.positionalLesson.engine.sinusoidalEncoding(200, 64, 10000).data[r * 64 + c],
-    text: document.querySelector('[data-chart="sinusoidal-heatmap"] .chart-readout').textContent,
-  }), [row, col]);
+  const { full, text } = await page.evaluate(
+    ([r, c]) => ({
+      full: window.positionalLesson.engine.sinusoidalEncoding(200, 64, 10000).data[r * 64 + c],
+      text: document.querySelector('[data-chart="sinusoidal-heatmap"] .chart-readout').textContent,
+    }),
+    [row, col],
+  );
   assert.ok(text.endsWith(full.toFixed(4).replace('-', '\u2212')), `${text} vs ${full}`);
 });
 

@@ -42,37 +42,51 @@ async function openChart(url, id) {
 }
 
 async function waitForChart(page, id) {
-  await page.waitForFunction((chart) => window.positionalCharts?.mounted.get(chart) && document.querySelector(`[data-chart="${chart}"]`).dataset.chartState === 'mounted', id, { timeout: 30000 });
-  if (id === 'model-card') await page.waitForFunction(() => document.querySelector('[data-card-state]')?.dataset.cardState !== 'loading', null, { timeout: 30000 });
+  await page.waitForFunction(
+    (chart) =>
+      window.positionalCharts?.mounted.get(chart) &&
+      document.querySelector(`[data-chart="${chart}"]`).dataset.chartState === 'mounted',
+    id,
+    { timeout: 30000 },
+  );
+  if (id === 'model-card')
+    await page.waitForFunction(
+      () => document.querySelector('[data-card-state]')?.dataset.cardState !== 'loading',
+      null,
+      { timeout: 30000 },
+    );
 }
 
 /** Every view of `key` in chart `id`, after the chart's pending frame and the URL write have run. */
 function views(page, id, key) {
-  return page.evaluate(async ({ chart, name }) => {
-    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-    const mounted = window.positionalCharts.mounted.get(chart);
-    mounted.flush?.();
-    const { flushUrlState } = await import('./js/chart-kit/url-state.js');
-    flushUrlState();
-    const slot = document.querySelector(`[data-chart="${chart}"]`);
-    const input = slot.querySelector(`[data-control="${name}"]`);
-    const slider = slot.querySelector(`[data-control="${name}-slider"]`);
-    const details = slot.querySelector('details.chart-data');
-    if (!details.open) {
-      const toggled = new Promise((r) => details.addEventListener('toggle', r, { once: true }));
-      details.open = true;
-      await toggled; // the table is filled when the Data view opens
-    }
-    return {
-      box: input.type === 'checkbox' ? input.checked : input.value,
-      slider: slider?.value ?? null,
-      state: mounted.state?.[name],
-      url: new URLSearchParams(location.search).get(`${chart}.${name}`),
-      href: location.href,
-      description: slot.querySelector('.chart-description')?.textContent ?? '',
-      table: slot.querySelector('.chart-table-wrap')?.textContent ?? '',
-    };
-  }, { chart: id, name: key });
+  return page.evaluate(
+    async ({ chart, name }) => {
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      const mounted = window.positionalCharts.mounted.get(chart);
+      mounted.flush?.();
+      const { flushUrlState } = await import('./js/chart-kit/url-state.js');
+      flushUrlState();
+      const slot = document.querySelector(`[data-chart="${chart}"]`);
+      const input = slot.querySelector(`[data-control="${name}"]`);
+      const slider = slot.querySelector(`[data-control="${name}-slider"]`);
+      const details = slot.querySelector('details.chart-data');
+      if (!details.open) {
+        const toggled = new Promise((r) => details.addEventListener('toggle', r, { once: true }));
+        details.open = true;
+        await toggled; // the table is filled when the Data view opens
+      }
+      return {
+        box: input.type === 'checkbox' ? input.checked : input.value,
+        slider: slider?.value ?? null,
+        state: mounted.state?.[name],
+        url: new URLSearchParams(location.search).get(`${chart}.${name}`),
+        href: location.href,
+        description: slot.querySelector('.chart-description')?.textContent ?? '',
+        table: slot.querySelector('.chart-table-wrap')?.textContent ?? '',
+      };
+    },
+    { chart: id, name: key },
+  );
 }
 
 /** The views agree with one another; returns them. */
@@ -112,7 +126,19 @@ function typedValue(spec) {
   return v;
 }
 
-for (const id of ['order-blindness', 'sinusoidal-heatmap', 'rope-relative', 'rope-frequencies', 'context-extension', 'rope-clock', 'attention-weights', 'alibi', 'conventions', 'precision', 'model-card']) {
+for (const id of [
+  'order-blindness',
+  'sinusoidal-heatmap',
+  'rope-relative',
+  'rope-frequencies',
+  'context-extension',
+  'rope-clock',
+  'attention-weights',
+  'alibi',
+  'conventions',
+  'precision',
+  'model-card',
+]) {
   test(`${id}: every control agrees with every view, by keyboard and pointer`, async () => {
     const { controls } = declarations[id];
     const { context, page, problems } = await openChart(`${site.server.url}?embed=fig-${id}`, id);
@@ -135,8 +161,14 @@ for (const id of ['order-blindness', 'sinusoidal-heatmap', 'rope-relative', 'rop
         await page.keyboard.press('Enter');
         counts.typed++;
         let v = await assertAgree(page, id, key, spec, `typing ${value}`);
-        const note = await page.locator(`[data-chart="${id}"] [data-control="${key}"] ~ .chart-message`).first().textContent();
-        assert.ok(Number(v.box) === value || note !== '', `${id}.${key}: typed ${value}, shows ${v.box} with no reason given`);
+        const note = await page
+          .locator(`[data-chart="${id}"] [data-control="${key}"] ~ .chart-message`)
+          .first()
+          .textContent();
+        assert.ok(
+          Number(v.box) === value || note !== '',
+          `${id}.${key}: typed ${value}, shows ${v.box} with no reason given`,
+        );
         await assertSameOnReload(reload, id, key, v, `typing ${value}`);
         // Past the top of the range: clamped, with the message, and every view follows.
         await box.focus();
@@ -146,7 +178,11 @@ for (const id of ['order-blindness', 'sinusoidal-heatmap', 'rope-relative', 'rop
         counts.typed++;
         v = await assertAgree(page, id, key, spec, `typing ${spec.max + 3}`);
         assert.ok(Number(v.box) <= spec.max, `${id}.${key}: clamped to the range`);
-        assert.notEqual(await page.locator(`[data-chart="${id}"] [data-control="${key}"] ~ .chart-message`).first().textContent(), '', `${id}.${key}: says why`);
+        assert.notEqual(
+          await page.locator(`[data-chart="${id}"] [data-control="${key}"] ~ .chart-message`).first().textContent(),
+          '',
+          `${id}.${key}: says why`,
+        );
         const slider = page.locator(`[data-chart="${id}"] [data-control="${key}-slider"]`);
         if (await slider.count()) {
           for (const k of SLIDER_KEYS) {

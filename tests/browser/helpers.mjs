@@ -9,11 +9,13 @@ import { startServer } from '../../web/build/serve.mjs';
 
 export const repo = new URL('../../', import.meta.url).pathname;
 export const dist = process.env.POSITIONAL_DIST ?? join(repo, 'dist');
-export const singleFile = process.env.POSITIONAL_SINGLE_FILE ?? join(dist, '..', 'dist-single', 'positional-lesson.html');
+export const singleFile =
+  process.env.POSITIONAL_SINGLE_FILE ?? join(dist, '..', 'dist-single', 'positional-lesson.html');
 
 /** The engine the suites run in: chromium (Debian's Chromium), firefox (Firefox ESR) or webkit (WebKitGTK). */
 export const ENGINE = process.env.POSITIONAL_BROWSER ?? 'chromium';
-if (!['chromium', 'firefox', 'webkit'].includes(ENGINE)) throw new Error(`POSITIONAL_BROWSER must be chromium, firefox or webkit, not "${ENGINE}"`);
+if (!['chromium', 'firefox', 'webkit'].includes(ENGINE))
+  throw new Error(`POSITIONAL_BROWSER must be chromium, firefox or webkit, not "${ENGINE}"`);
 
 /**
  * Launch options of the engine. Chromium: Debian's, with the flags that keep it from reaching for
@@ -29,7 +31,14 @@ export const LAUNCH =
       }
     : {
         executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+        ],
       };
 
 /**
@@ -57,7 +66,8 @@ function replaceNumberFill(anyLocator) {
   if (prototype.fill.replacesNumbers) return;
   const fill = prototype.fill;
   const replacing = async function replacingFill(value, options) {
-    if (!(await this.evaluate((el) => el instanceof HTMLInputElement && el.type === 'number', null, options))) return fill.call(this, value, options);
+    if (!(await this.evaluate((el) => el instanceof HTMLInputElement && el.type === 'number', null, options)))
+      return fill.call(this, value, options);
     await this.focus(options);
     await this.press('ControlOrMeta+a', options);
     if (value === '') await this.press('Delete', options);
@@ -83,8 +93,13 @@ export async function launchBrowser() {
     browser.newContext = async (options = {}) => {
       const { colorScheme = 'light', reducedMotion = 'no-preference', ...rest } = options;
       const key = `${colorScheme}|${reducedMotion}`;
-      if (key !== 'light|no-preference' && !extra.has(key)) extra.set(key, firefox.launch({ ...LAUNCH, firefoxUserPrefs: firefoxMediaPrefs({ colorScheme, reducedMotion }) }));
-      const context = key === 'light|no-preference' ? await newContext(rest) : await (await extra.get(key)).newContext(rest);
+      if (key !== 'light|no-preference' && !extra.has(key))
+        extra.set(
+          key,
+          firefox.launch({ ...LAUNCH, firefoxUserPrefs: firefoxMediaPrefs({ colorScheme, reducedMotion }) }),
+        );
+      const context =
+        key === 'light|no-preference' ? await newContext(rest) : await (await extra.get(key)).newContext(rest);
       const newPage = context.newPage.bind(context);
       context.newPage = async () => {
         const page = await newPage();
@@ -114,7 +129,8 @@ export async function launchBrowser() {
 
 /** Starts the static server on dist/ and launches the engine. Returns { server, browser, close() }. */
 export async function startSite() {
-  if (!existsSync(join(dist, 'index.html'))) throw new Error(`no built site at ${dist}: run the wasm build's site target first`);
+  if (!existsSync(join(dist, 'index.html')))
+    throw new Error(`no built site at ${dist}: run the wasm build's site target first`);
   return serveAndLaunch(dist, launchBrowser);
 }
 
@@ -138,7 +154,17 @@ export async function serveAndLaunch(root, launch) {
  * record every request whose origin is not `origin`), waitForLive (default true: wait until main.js
  * set data-live-state and finished loading). Returns { context, page, problems, offOrigin, violations(), response }.
  */
-export async function openPage(browser, url, { viewport = { width: 1280, height: 900 }, contextOptions = {}, setup, blockOtherOrigins = null, waitForLive = true } = {}) {
+export async function openPage(
+  browser,
+  url,
+  {
+    viewport = { width: 1280, height: 900 },
+    contextOptions = {},
+    setup,
+    blockOtherOrigins = null,
+    waitForLive = true,
+  } = {},
+) {
   const context = await browser.newContext({ viewport, ...contextOptions });
   const offOrigin = [];
   if (ENGINE === 'webkit') {
@@ -150,13 +176,26 @@ export async function openPage(browser, url, { viewport = { width: 1280, height:
     if (blockOtherOrigins) page.watchOtherOrigins(blockOtherOrigins, offOrigin);
     if (setup) await setup(page, context);
     const response = await page.goto(url);
-    if (waitForLive) await page.waitForFunction(() => document.documentElement.dataset.liveState && !document.documentElement.classList.contains('is-loading'), null, { timeout: 30000 });
-    return { context, page, problems, offOrigin, response, violations: () => page.evaluate(() => window.__cspViolations) };
+    if (waitForLive)
+      await page.waitForFunction(
+        () => document.documentElement.dataset.liveState && !document.documentElement.classList.contains('is-loading'),
+        null,
+        { timeout: 30000 },
+      );
+    return {
+      context,
+      page,
+      problems,
+      offOrigin,
+      response,
+      violations: () => page.evaluate(() => window.__cspViolations),
+    };
   }
   if (blockOtherOrigins) {
     await context.route('**/*', (route) => {
       const target = route.request().url();
-      if (target.startsWith('data:') || target.startsWith('blob:') || new URL(target).origin === blockOtherOrigins) return route.fallback();
+      if (target.startsWith('data:') || target.startsWith('blob:') || new URL(target).origin === blockOtherOrigins)
+        return route.fallback();
       offOrigin.push(target);
       return route.abort('blockedbyclient');
     });
@@ -167,7 +206,12 @@ export async function openPage(browser, url, { viewport = { width: 1280, height:
   if (setup) await setup(page, context);
   const response = await page.goto(url);
   // Live numbers in, and the sections skipped while loading all laid out (main.js's finishLoading).
-  if (waitForLive) await page.waitForFunction(() => document.documentElement.dataset.liveState && !document.documentElement.classList.contains('is-loading'), null, { timeout: 30000 });
+  if (waitForLive)
+    await page.waitForFunction(
+      () => document.documentElement.dataset.liveState && !document.documentElement.classList.contains('is-loading'),
+      null,
+      { timeout: 30000 },
+    );
   return {
     context,
     page,
@@ -188,7 +232,10 @@ export async function openPage(browser, url, { viewport = { width: 1280, height:
 export async function downloadOf(page, trigger) {
   if (ENGINE === 'chromium') {
     const [download] = await Promise.all([page.waitForEvent('download'), trigger()]);
-    return { filename: download.suggestedFilename(), bytes: Buffer.concat(await (await download.createReadStream()).toArray()) };
+    return {
+      filename: download.suggestedFilename(),
+      bytes: Buffer.concat(await (await download.createReadStream()).toArray()),
+    };
   }
   const before = await page.evaluate(() => {
     if (!window.__downloads) {
@@ -207,7 +254,9 @@ export async function downloadOf(page, trigger) {
           const link = event.target.closest?.('a[download]');
           if (!link) return;
           event.preventDefault();
-          window.__downloads.push({ filename: link.download, bytes: new Promise((resolve, reject) => {
+          window.__downloads.push({
+            filename: link.download,
+            bytes: new Promise((resolve, reject) => {
               const reader = new FileReader();
               reader.onload = () => resolve(reader.result.slice(reader.result.indexOf(',') + 1));
               reader.onerror = () => reject(reader.error);
@@ -222,7 +271,10 @@ export async function downloadOf(page, trigger) {
   });
   await trigger();
   await page.waitForFunction((n) => window.__downloads.length > n, before, { timeout: 30000 });
-  const file = await page.evaluate(async (n) => ({ filename: window.__downloads[n].filename, bytes: await window.__downloads[n].bytes }), before);
+  const file = await page.evaluate(
+    async (n) => ({ filename: window.__downloads[n].filename, bytes: await window.__downloads[n].bytes }),
+    before,
+  );
   return { filename: file.filename, bytes: Buffer.from(file.bytes, 'base64') };
 }
 
@@ -244,13 +296,19 @@ export function watchProblems(page) {
 export function recordViolations() {
   window.__cspViolations = [];
   document.addEventListener('securitypolicyviolation', (e) => {
-    window.__cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile}:${e.lineNumber} ${e.sample ?? ''}`.trim());
+    window.__cspViolations.push(
+      `${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile}:${e.lineNumber} ${e.sample ?? ''}`.trim(),
+    );
   });
 }
 
 /** Mounts every chart that is still waiting to scroll into view, and waits two frames. */
 export async function mountAllCharts(page) {
-  await page.waitForFunction(() => window.positionalCharts || document.documentElement.dataset.liveState === 'failed', null, { timeout: 30000 });
+  await page.waitForFunction(
+    () => window.positionalCharts || document.documentElement.dataset.liveState === 'failed',
+    null,
+    { timeout: 30000 },
+  );
   await page.evaluate(async () => {
     window.positionalCharts?.mountAll();
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
@@ -271,7 +329,12 @@ export function discoverControls() {
     if (el.closest('[data-qa-ignore]')) continue;
     if (el.dataset.qaControl === undefined) el.dataset.qaControl = String(next++);
     const tag = el.tagName.toLowerCase();
-    const type = tag === 'input' ? (el.getAttribute('type') ?? 'text').toLowerCase() : tag === 'textarea' ? 'textarea' : el.getAttribute('type') ?? '';
+    const type =
+      tag === 'input'
+        ? (el.getAttribute('type') ?? 'text').toLowerCase()
+        : tag === 'textarea'
+          ? 'textarea'
+          : (el.getAttribute('type') ?? '');
     let kind;
     if (tag === 'select') kind = 'select';
     else if (tag === 'textarea') kind = 'text';
@@ -338,7 +401,10 @@ export function exerciseControls(indices) {
         setValue(el, v);
         count++;
       }
-    } else if (tag === 'textarea' || (tag === 'input' && ['text', 'search', 'url', 'email', 'tel', ''].includes(type))) {
+    } else if (
+      tag === 'textarea' ||
+      (tag === 'input' && ['text', 'search', 'url', 'email', 'tel', ''].includes(type))
+    ) {
       const original = el.value;
       setValue(el, 'dog bites man');
       setValue(el, original);

@@ -60,19 +60,38 @@ async function answerAll(frame, wrong = new Set()) {
       await slot.locator('input').fill(typed);
       await slot.locator('input').press('Enter');
     } else {
-      const index = wrong.has(item.id) ? item.choices.findIndex((c) => !c.correct) : item.choices.findIndex((c) => c.correct);
+      const index = wrong.has(item.id)
+        ? item.choices.findIndex((c) => !c.correct)
+        : item.choices.findIndex((c) => c.correct);
       await slot.locator('label.graded-choice').nth(index).click();
       await slot.locator('button.graded-check').click();
     }
-    await frame.waitForFunction((id) => document.querySelector(`.graded-item[data-item="${id}"]`).dataset.answered, item.id);
+    await frame.waitForFunction(
+      (id) => document.querySelector(`.graded-item[data-item="${id}"]`).dataset.answered,
+      item.id,
+    );
   }
 }
 
 // ---- SCORM under scorm-again -------------------------------------------------------------------
 
 const SCORM = {
-  '1.2': { kind: 'scorm12', file: 'scorm12.min.js', global: 'Scorm12API', name: 'API', verbs: ['LMSInitialize', 'LMSSetValue', 'LMSCommit', 'LMSFinish'], preload: { student_data: { mastery_score: '80' } } },
-  '2004': { kind: 'scorm2004', file: 'scorm2004.min.js', global: 'Scorm2004API', name: 'API_1484_11', verbs: ['Initialize', 'SetValue', 'Commit', 'Terminate'], preload: { scaled_passing_score: '0.8' } },
+  1.2: {
+    kind: 'scorm12',
+    file: 'scorm12.min.js',
+    global: 'Scorm12API',
+    name: 'API',
+    verbs: ['LMSInitialize', 'LMSSetValue', 'LMSCommit', 'LMSFinish'],
+    preload: { student_data: { mastery_score: '80' } },
+  },
+  2004: {
+    kind: 'scorm2004',
+    file: 'scorm2004.min.js',
+    global: 'Scorm2004API',
+    name: 'API_1484_11',
+    verbs: ['Initialize', 'SetValue', 'Commit', 'Terminate'],
+    preload: { scaled_passing_score: '0.8' },
+  },
 };
 
 /** A course page on the package's origin that makes scorm-again the API and frames the SCO. */
@@ -107,7 +126,9 @@ async function openScormHost(edition) {
     blockOtherOrigins: server.url.replace(/\/$/, ''),
     setup: async (page) => {
       await page.route(hostUrl, (route) => route.fulfill({ contentType: 'text/html', body: host }));
-      await page.route(`${server.url}__scorm-again.js`, (route) => route.fulfill({ contentType: 'text/javascript', body: runtime }));
+      await page.route(`${server.url}__scorm-again.js`, (route) =>
+        route.fulfill({ contentType: 'text/javascript', body: runtime }),
+      );
     },
   });
   const frame = await waitForFrame(opened.page, (f) => f.url().endsWith('/index.html'));
@@ -119,7 +140,11 @@ async function waitForFrame(page, match) {
   for (let i = 0; i < 600; i++) {
     const frame = page.frames().find(match);
     if (frame) {
-      await frame.waitForFunction(() => document.documentElement.dataset.liveState && !document.documentElement.classList.contains('is-loading'), null, { timeout: 60000 });
+      await frame.waitForFunction(
+        () => document.documentElement.dataset.liveState && !document.documentElement.classList.contains('is-loading'),
+        null,
+        { timeout: 60000 },
+      );
       return frame;
     }
     await new Promise((r) => setTimeout(r, 100));
@@ -146,14 +171,23 @@ function checkScormSequence(calls, spec, { initialize, commit, finish }) {
   assert.equal(calls.filter(([v]) => v === commit).length, TOTAL + 2);
   // Every answer is committed before the next one starts.
   const ids = calls.filter(([, e]) => /^cmi\.interactions\.\d+\.id$/.test(e ?? ''));
-  assert.deepEqual(ids.map(([, e, v]) => [e, v]), SELF_TEST_ITEMS.map((item, n) => [`cmi.interactions.${n}.id`, item.id]));
+  assert.deepEqual(
+    ids.map(([, e, v]) => [e, v]),
+    SELF_TEST_ITEMS.map((item, n) => [`cmi.interactions.${n}.id`, item.id]),
+  );
   for (let n = 1; n < ids.length; n++) {
     const between = calls.slice(calls.indexOf(ids[n - 1]), calls.indexOf(ids[n]));
-    assert.ok(between.some(([v]) => v === commit), `answer ${n} was committed before answer ${n + 1}`);
+    assert.ok(
+      between.some(([v]) => v === commit),
+      `answer ${n} was committed before answer ${n + 1}`,
+    );
   }
 }
 
-for (const [label, wrong] of [['passes', new Set()], ['fails', FAILED_ITEMS]]) {
+for (const [label, wrong] of [
+  ['passes', new Set()],
+  ['fails', FAILED_ITEMS],
+]) {
   const correct = TOTAL - wrong.size;
   const passed = correct / TOTAL >= MASTERY_SCORE;
 
@@ -164,7 +198,11 @@ for (const [label, wrong] of [['passes', new Set()], ['fails', FAILED_ITEMS]]) {
     checkScormSequence(calls, SCORM['1.2'], { initialize: 'LMSInitialize', commit: 'LMSCommit', finish: 'LMSFinish' });
     const statuses = calls.filter(([, e]) => e === 'cmi.core.lesson_status').map(([, , v]) => v);
     assert.equal(statuses[0], 'incomplete', 'the first status marks the lesson started');
-    assert.deepEqual(statuses.slice(0, -1).filter((s) => s !== 'incomplete'), [], 'no verdict before the last answer');
+    assert.deepEqual(
+      statuses.slice(0, -1).filter((s) => s !== 'incomplete'),
+      [],
+      'no verdict before the last answer',
+    );
     assert.equal(statuses.at(-1), passed ? 'passed' : 'failed');
     assert.equal(lastSet(calls, 'cmi.core.score.raw'), String(Math.round((100 * correct) / TOTAL)));
     assert.equal(lastSet(calls, 'cmi.core.score.min'), '0');
@@ -175,10 +213,21 @@ for (const [label, wrong] of [['passes', new Set()], ['fails', FAILED_ITEMS]]) {
       assert.equal(lastSet(calls, `cmi.interactions.${n}.result`), wrong.has(item.id) ? 'wrong' : 'correct', item.id);
       assert.equal(lastSet(calls, `cmi.interactions.${n}.type`), item.kind === 'numeric' ? 'numeric' : 'choice');
     });
-    assert.deepEqual(Object.keys(JSON.parse(lastSet(calls, 'cmi.suspend_data'))).sort(), SELF_TEST_ITEMS.map((i) => i.id).sort());
+    assert.deepEqual(
+      Object.keys(JSON.parse(lastSet(calls, 'cmi.suspend_data'))).sort(),
+      SELF_TEST_ITEMS.map((i) => i.id).sort(),
+    );
     // The run-time's own record agrees.
-    const state = await page.evaluate(() => ({ status: __api.cmi.core.lesson_status, raw: __api.cmi.core.score.raw, error: __api.lastErrorCode }));
-    assert.deepEqual(state, { status: passed ? 'passed' : 'failed', raw: String(Math.round((100 * correct) / TOTAL)), error: '0' });
+    const state = await page.evaluate(() => ({
+      status: __api.cmi.core.lesson_status,
+      raw: __api.cmi.core.score.raw,
+      error: __api.lastErrorCode,
+    }));
+    assert.deepEqual(state, {
+      status: passed ? 'passed' : 'failed',
+      raw: String(Math.round((100 * correct) / TOTAL)),
+      error: '0',
+    });
     assert.deepEqual(problems, []);
     assert.deepEqual(await violations(), []);
     await page.context().close();
@@ -194,7 +243,10 @@ for (const [label, wrong] of [['passes', new Set()], ['fails', FAILED_ITEMS]]) {
     assert.equal(completion.at(-1), 'completed');
     assert.equal(completion.filter((c) => c === 'completed').length, 1, 'completed only once every item is answered');
     const success = calls.filter(([, e]) => e === 'cmi.success_status').map(([, , v]) => v);
-    assert.deepEqual(success.slice(0, -1).filter((s) => s !== 'unknown'), []);
+    assert.deepEqual(
+      success.slice(0, -1).filter((s) => s !== 'unknown'),
+      [],
+    );
     assert.equal(success.at(-1), passed ? 'passed' : 'failed');
     // score.scaled to four decimals: 10/14 = 0.714285… is sent as 0.7143.
     assert.equal(Number(lastSet(calls, 'cmi.score.scaled')), Number((correct / TOTAL).toFixed(4)));
@@ -205,10 +257,24 @@ for (const [label, wrong] of [['passes', new Set()], ['fails', FAILED_ITEMS]]) {
     assert.equal(lastSet(calls, 'cmi.exit'), 'normal');
     assert.match(lastSet(calls, 'cmi.session_time'), /^PT(\d+H)?(\d+M)?\d+(\.\d+)?S$/);
     SELF_TEST_ITEMS.forEach((item, n) => {
-      assert.equal(lastSet(calls, `cmi.interactions.${n}.result`), wrong.has(item.id) ? 'incorrect' : 'correct', item.id);
+      assert.equal(
+        lastSet(calls, `cmi.interactions.${n}.result`),
+        wrong.has(item.id) ? 'incorrect' : 'correct',
+        item.id,
+      );
     });
-    const state = await page.evaluate(() => ({ completion: __api.cmi.completion_status, success: __api.cmi.success_status, scaled: String(__api.cmi.score.scaled), error: __api.lastErrorCode }));
-    assert.deepEqual(state, { completion: 'completed', success: passed ? 'passed' : 'failed', scaled: String(Number((correct / TOTAL).toFixed(4))), error: '0' });
+    const state = await page.evaluate(() => ({
+      completion: __api.cmi.completion_status,
+      success: __api.cmi.success_status,
+      scaled: String(__api.cmi.score.scaled),
+      error: __api.lastErrorCode,
+    }));
+    assert.deepEqual(state, {
+      completion: 'completed',
+      success: passed ? 'passed' : 'failed',
+      scaled: String(Number((correct / TOTAL).toFixed(4))),
+      error: '0',
+    });
     assert.deepEqual(problems, []);
     assert.deepEqual(await violations(), []);
     await page.context().close();
@@ -220,7 +286,10 @@ test('SCORM 1.2: a learner who leaves half-way is suspended, and the next sessio
   const half = SELF_TEST_ITEMS.slice(0, 3);
   for (const item of half.filter((i) => i.kind !== 'numeric')) {
     const slot = frame.locator(`.graded-item[data-item="${item.id}"]`);
-    await slot.locator('label.graded-choice').nth(item.choices.findIndex((c) => c.correct)).click();
+    await slot
+      .locator('label.graded-choice')
+      .nth(item.choices.findIndex((c) => c.correct))
+      .click();
     await slot.locator('button.graded-check').click();
   }
   // The learner switches tab: the page commits what it has.
@@ -235,12 +304,23 @@ test('SCORM 1.2: a learner who leaves half-way is suspended, and the next sessio
   assert.equal(lastSet(calls, 'cmi.core.lesson_status'), 'incomplete');
   assert.equal(lastSet(calls, 'cmi.core.exit'), 'suspend');
   const suspend = lastSet(calls, 'cmi.suspend_data');
-  assert.deepEqual(Object.keys(JSON.parse(suspend)), half.map((i) => i.id));
+  assert.deepEqual(
+    Object.keys(JSON.parse(suspend)),
+    half.map((i) => i.id),
+  );
   // The next launch: a fresh browser profile (no localStorage), the LMS hands back suspend_data.
   await page.context().close();
-  const again = await openScormHostWith('1.2', { suspend_data: suspend, core: { lesson_status: 'incomplete', entry: 'resume' } });
-  const restored = await again.frame.evaluate(() => [...document.querySelectorAll('.graded-item[data-answered]')].map((el) => el.dataset.item));
-  assert.deepEqual(restored, half.map((i) => i.id));
+  const again = await openScormHostWith('1.2', {
+    suspend_data: suspend,
+    core: { lesson_status: 'incomplete', entry: 'resume' },
+  });
+  const restored = await again.frame.evaluate(() =>
+    [...document.querySelectorAll('.graded-item[data-answered]')].map((el) => el.dataset.item),
+  );
+  assert.deepEqual(
+    restored,
+    half.map((i) => i.id),
+  );
   await again.page.context().close();
 });
 
@@ -261,14 +341,24 @@ test('SCORM 2004: a lesson opened in a new window finds the API through its open
     waitForLive: false,
     setup: async (p) => {
       await p.route(hostUrl, (route) => route.fulfill({ contentType: 'text/html', body: host }));
-      await p.route(`${server.url}__scorm-again.js`, (route) => route.fulfill({ contentType: 'text/javascript', body: runtime }));
+      await p.route(`${server.url}__scorm-again.js`, (route) =>
+        route.fulfill({ contentType: 'text/javascript', body: runtime }),
+      );
     },
   });
-  const [popup] = await Promise.all([context.waitForEvent('page'), page.evaluate(() => window.open('index.html', 'lesson'))]);
-  await popup.waitForFunction(() => document.documentElement.dataset.lmsConnected === 'scorm2004', null, { timeout: 60000 });
+  const [popup] = await Promise.all([
+    context.waitForEvent('page'),
+    page.evaluate(() => window.open('index.html', 'lesson')),
+  ]);
+  await popup.waitForFunction(() => document.documentElement.dataset.lmsConnected === 'scorm2004', null, {
+    timeout: 60000,
+  });
   const item = SELF_TEST_ITEMS.find((i) => i.kind === 'choice');
   const slot = popup.locator(`.graded-item[data-item="${item.id}"]`);
-  await slot.locator('label.graded-choice').nth(item.choices.findIndex((c) => c.correct)).click();
+  await slot
+    .locator('label.graded-choice')
+    .nth(item.choices.findIndex((c) => c.correct))
+    .click();
   await slot.locator('button.graded-check').click();
   await popup.close({ runBeforeUnload: true });
   await page.waitForFunction(() => __calls.some(([v]) => v === 'Terminate'), null, { timeout: 10000 });
@@ -295,7 +385,16 @@ async function openScormHostWith(edition, preload) {
 
 // ---- cmi5 against a loopback endpoint -------------------------------------------------------------
 
-const MIME = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.wasm': 'application/wasm', '.woff2': 'font/woff2', '.xml': 'application/xml' };
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+  '.woff2': 'font/woff2',
+  '.xml': 'application/xml',
+};
 const CMI5 = 'https://w3id.org/xapi/cmi5/context/categories/cmi5';
 const MOVEON = 'https://w3id.org/xapi/cmi5/context/categories/moveon';
 const VERB = (name) => `http://adlnet.gov/expapi/verbs/${name}`;
@@ -316,7 +415,13 @@ async function startCmi5Lms(root) {
       res.writeHead(status, { 'Content-Type': type });
       res.end(typeof value === 'string' || Buffer.isBuffer(value) ? value : JSON.stringify(value));
     };
-    if (url.pathname.startsWith('/lms/')) session.requests.push({ method: req.method, path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers });
+    if (url.pathname.startsWith('/lms/'))
+      session.requests.push({
+        method: req.method,
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        headers: req.headers,
+      });
     if (url.pathname === '/lms/fetch') {
       session.fetches++;
       if (req.method !== 'POST') return send(405, { 'error-code': '3', 'error-text': 'POST only' });
@@ -324,22 +429,34 @@ async function startCmi5Lms(root) {
       return send(200, { 'auth-token': token });
     }
     if (url.pathname.startsWith('/lms/xapi/')) {
-      if (req.headers.authorization !== `Basic ${token}`) session.errors.push(`${req.method} ${url.pathname} without the token`);
-      if (!req.headers['x-experience-api-version']?.startsWith('1.0')) session.errors.push(`${req.method} ${url.pathname} without X-Experience-API-Version`);
-      if (url.pathname === '/lms/xapi/activities/state' && req.method === 'GET' && url.searchParams.get('stateId') === 'LMS.LaunchData') {
-        if (url.searchParams.get('registration') !== session.registration) session.errors.push('LaunchData read for another registration');
-        if (url.searchParams.get('activityId') !== session.activityId) session.errors.push('LaunchData read for another activity');
+      if (req.headers.authorization !== `Basic ${token}`)
+        session.errors.push(`${req.method} ${url.pathname} without the token`);
+      if (!req.headers['x-experience-api-version']?.startsWith('1.0'))
+        session.errors.push(`${req.method} ${url.pathname} without X-Experience-API-Version`);
+      if (
+        url.pathname === '/lms/xapi/activities/state' &&
+        req.method === 'GET' &&
+        url.searchParams.get('stateId') === 'LMS.LaunchData'
+      ) {
+        if (url.searchParams.get('registration') !== session.registration)
+          session.errors.push('LaunchData read for another registration');
+        if (url.searchParams.get('activityId') !== session.activityId)
+          session.errors.push('LaunchData read for another activity');
         return send(200, session.launchData);
       }
       if (url.pathname === '/lms/xapi/statements' && (req.method === 'POST' || req.method === 'PUT')) {
         const parsed = JSON.parse(body);
         for (const s of Array.isArray(parsed) ? parsed : [parsed]) session.statements.push(s);
-        return send(200, (Array.isArray(parsed) ? parsed : [parsed]).map((s) => s.id));
+        return send(
+          200,
+          (Array.isArray(parsed) ? parsed : [parsed]).map((s) => s.id),
+        );
       }
       return send(404, { error: 'not an endpoint of this test LMS' });
     }
     const file = resolve(root, `.${decodeURIComponent(url.pathname)}`);
-    if (!file.startsWith(root + sep) || !existsSync(file) || statSync(file).isDirectory()) return send(404, 'not found', 'text/plain');
+    if (!file.startsWith(root + sep) || !existsSync(file) || statSync(file).isDirectory())
+      return send(404, 'not found', 'text/plain');
     return send(200, readFileSync(file), MIME[extname(file)] ?? 'application/octet-stream');
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
@@ -401,9 +518,19 @@ function checkCmi5Rules({ session, actor }, { passed, correct }) {
   assert.deepEqual(session.errors, []);
   assert.equal(session.fetches, 1, 'the fetch URL is used once');
   const order = session.requests.map((r) => `${r.method} ${r.path}`);
-  assert.deepEqual(order.slice(0, 2), ['POST /lms/fetch', 'GET /lms/xapi/activities/state'], 'token first, then LMS.LaunchData, before any statement');
+  assert.deepEqual(
+    order.slice(0, 2),
+    ['POST /lms/fetch', 'GET /lms/xapi/activities/state'],
+    'token first, then LMS.LaunchData, before any statement',
+  );
   const verbs = statements.map((s) => s.verb.id.split('/').at(-1));
-  assert.deepEqual(verbs, ['initialized', ...Array(TOTAL).fill('answered'), passed ? 'passed' : 'failed', 'completed', 'terminated']);
+  assert.deepEqual(verbs, [
+    'initialized',
+    ...Array(TOTAL).fill('answered'),
+    passed ? 'passed' : 'failed',
+    'completed',
+    'terminated',
+  ]);
   const ids = new Set();
   for (const s of statements) {
     assert.match(s.id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
@@ -412,7 +539,10 @@ function checkCmi5Rules({ session, actor }, { passed, correct }) {
     assert.ok(!Number.isNaN(Date.parse(s.timestamp)), 'a timestamp');
     assert.equal(s.context.registration, session.registration);
     // The contextTemplate is kept whole in every statement.
-    assert.deepEqual(s.context.contextActivities.grouping, session.launchData.contextTemplate.contextActivities.grouping);
+    assert.deepEqual(
+      s.context.contextActivities.grouping,
+      session.launchData.contextTemplate.contextActivities.grouping,
+    );
     assert.equal(s.context.extensions['https://w3id.org/xapi/cmi5/context/extensions/sessionid'], session.sessionId);
     const categories = (s.context.contextActivities.category ?? []).map((c) => c.id);
     const verb = s.verb.id.split('/').at(-1);
@@ -426,17 +556,25 @@ function checkCmi5Rules({ session, actor }, { passed, correct }) {
       assert.ok(categories.includes(CMI5), `${verb} carries the cmi5 category`);
       assert.equal(s.object.id, session.activityId, `${verb} is about the AU itself`);
     }
-    if (['passed', 'failed', 'completed'].includes(verb)) assert.ok(categories.includes(MOVEON), `${verb} carries the moveOn category`);
-    if (['passed', 'failed', 'completed', 'terminated'].includes(verb)) assert.match(s.result.duration, /^PT(\d+H)?(\d+M)?\d+(\.\d+)?S$/, `${verb} has a duration`);
+    if (['passed', 'failed', 'completed'].includes(verb))
+      assert.ok(categories.includes(MOVEON), `${verb} carries the moveOn category`);
+    if (['passed', 'failed', 'completed', 'terminated'].includes(verb))
+      assert.match(s.result.duration, /^PT(\d+H)?(\d+M)?\d+(\.\d+)?S$/, `${verb} has a duration`);
   }
   assert.equal(ids.size, statements.length, 'statement ids are unique');
   const answered = statements.filter((s) => s.verb.id === VERB('answered'));
-  assert.deepEqual(answered.map((s) => s.object.id.split('/').at(-1)), SELF_TEST_ITEMS.map((i) => i.id));
+  assert.deepEqual(
+    answered.map((s) => s.object.id.split('/').at(-1)),
+    SELF_TEST_ITEMS.map((i) => i.id),
+  );
   assert.equal(answered.filter((s) => s.result.success).length, correct);
   const verdict = statements.find((s) => s.verb.id === VERB(passed ? 'passed' : 'failed'));
   assert.equal(verdict.result.success, passed);
   assert.equal(verdict.result.score.scaled, Number((correct / TOTAL).toFixed(4)));
-  assert.ok(passed ? verdict.result.score.scaled >= MASTERY_SCORE : verdict.result.score.scaled < MASTERY_SCORE, 'the verdict agrees with the mastery score');
+  assert.ok(
+    passed ? verdict.result.score.scaled >= MASTERY_SCORE : verdict.result.score.scaled < MASTERY_SCORE,
+    'the verdict agrees with the mastery score',
+  );
   assert.equal(verdict.context.extensions['https://w3id.org/xapi/cmi5/context/extensions/masteryscore'], MASTERY_SCORE);
   const completed = statements.find((s) => s.verb.id === VERB('completed'));
   assert.equal(completed.result.completion, true);
@@ -474,7 +612,10 @@ test('with no LMS the self-test keeps its score in storage across a reload', asy
   const score = page.locator('[data-self-test-score]');
   assert.match(await score.textContent(), /^2 right of 2 answered \(14 in all\)\.$/);
   await page.reload();
-  await page.waitForFunction(() => document.documentElement.dataset.liveState && document.querySelector('[data-self-test-score]').dataset.answered);
+  await page.waitForFunction(
+    () =>
+      document.documentElement.dataset.liveState && document.querySelector('[data-self-test-score]').dataset.answered,
+  );
   assert.match(await page.locator('[data-self-test-score]').textContent(), /^2 right of 2 answered/);
   assert.deepEqual(problems, []);
   await context.close();
@@ -482,9 +623,14 @@ test('with no LMS the self-test keeps its score in storage across a reload', asy
 
 test('with storage blocked the self-test grades the same, for the visit', async () => {
   const { page, context, problems } = await openPage(site.browser, `${site.server.url}index.html#self-test`, {
-    setup: (p) => p.addInitScript(() => {
-      Object.defineProperty(window, 'localStorage', { get() { throw new DOMException('blocked by the test', 'SecurityError'); } });
-    }),
+    setup: (p) =>
+      p.addInitScript(() => {
+        Object.defineProperty(window, 'localStorage', {
+          get() {
+            throw new DOMException('blocked by the test', 'SecurityError');
+          },
+        });
+      }),
   });
   await answerAll(page.mainFrame(), FAILED_ITEMS);
   const score = await page.locator('[data-self-test-score]').textContent();
@@ -507,7 +653,7 @@ function readmeListener() {
   const readme = readFileSync(join(repo, 'README.md'), 'utf8');
   const section = readme.slice(readme.indexOf('## Course sites'));
   const match = /<script>\n([\s\S]*?)<\/script>/.exec(section);
-  assert.ok(match, 'the README\'s Course sites section has a snippet with a <script>');
+  assert.ok(match, "the README's Course sites section has a snippet with a <script>");
   return match[1];
 }
 
@@ -522,27 +668,55 @@ async function coursePage(body, { listener = true } = {}) {
 }
 
 test('three frames on one course page each fit their own content, with the frame id echoed back', async () => {
-  const frames = [['rope', 'a'], ['fig-rope-clock', 'b'], ['self-test-level-1', 'c']];
-  const { page, context, problems } = await coursePage(frames.map(([id, frame]) => `<iframe src="index.html?embed=${id}&frame=${frame}" title="${id}" width="760" height="300"></iframe>`).join('\n'));
-  const fitted = async () => page.evaluate(async () => Promise.all([...document.querySelectorAll('iframe')].map((f) => {
-    const doc = f.contentDocument;
-    return doc?.documentElement.dataset.liveState ? { frame: f.height, content: Math.ceil(doc.documentElement.getBoundingClientRect().height), scrolls: doc.documentElement.scrollHeight > doc.documentElement.clientHeight } : null;
-  })));
+  const frames = [
+    ['rope', 'a'],
+    ['fig-rope-clock', 'b'],
+    ['self-test-level-1', 'c'],
+  ];
+  const { page, context, problems } = await coursePage(
+    frames
+      .map(
+        ([id, frame]) =>
+          `<iframe src="index.html?embed=${id}&frame=${frame}" title="${id}" width="760" height="300"></iframe>`,
+      )
+      .join('\n'),
+  );
+  const fitted = async () =>
+    page.evaluate(async () =>
+      Promise.all(
+        [...document.querySelectorAll('iframe')].map((f) => {
+          const doc = f.contentDocument;
+          return doc?.documentElement.dataset.liveState
+            ? {
+                frame: f.height,
+                content: Math.ceil(doc.documentElement.getBoundingClientRect().height),
+                scrolls: doc.documentElement.scrollHeight > doc.documentElement.clientHeight,
+              }
+            : null;
+        }),
+      ),
+    );
   let sizes;
   for (let i = 0; i < 300; i++) {
     sizes = await fitted();
     if (sizes.every((s) => s && Number(s.frame) === s.content && !s.scrolls)) break;
     await new Promise((r) => setTimeout(r, 200));
   }
-  for (const [i, size] of sizes.entries()) assert.ok(size && Number(size.frame) === size.content && !size.scrolls, `frame ${frames[i][0]}: ${JSON.stringify(size)}`);
+  for (const [i, size] of sizes.entries())
+    assert.ok(
+      size && Number(size.frame) === size.content && !size.scrolls,
+      `frame ${frames[i][0]}: ${JSON.stringify(size)}`,
+    );
   assert.equal(new Set(sizes.map((s) => s.content)).size, 3, `three different heights: ${sizes.map((s) => s.content)}`);
-  const own = await page.evaluate(() => __messages.filter((m) => m?.type === 'positional-lesson:height').map((m) => m.frame));
+  const own = await page.evaluate(() =>
+    __messages.filter((m) => m?.type === 'positional-lesson:height').map((m) => m.frame),
+  );
   assert.deepEqual([...new Set(own)].sort(), ['a', 'b', 'c']);
   assert.deepEqual(problems, []);
   await context.close();
 });
 
-test('embed mode posts Canvas\'s lti.frameResize and completes the H5P resizer handshake', async () => {
+test("embed mode posts Canvas's lti.frameResize and completes the H5P resizer handshake", async () => {
   // A host that speaks H5P's resizer protocol (hello, prepareResize → resizePrepared, resize).
   const h5pHost = `<iframe src="index.html?embed=causal-mask" title="causal mask" width="760" height="200"></iframe>
 <script>
@@ -561,10 +735,16 @@ test('embed mode posts Canvas\'s lti.frameResize and completes the H5P resizer h
   });
 </script>`;
   const { page, context, problems } = await coursePage(h5pHost, { listener: false });
-  await page.waitForFunction(() => window.__h5p?.includes('resize') && window.__canvas.length, null, { timeout: 60000 });
+  await page.waitForFunction(() => window.__h5p?.includes('resize') && window.__canvas.length, null, {
+    timeout: 60000,
+  });
   const frame = await waitForFrame(page, (f) => f.url().includes('embed=causal-mask'));
   await page.waitForTimeout(300);
-  const result = await page.evaluate(() => ({ h5p: [...new Set(__h5p)], canvas: __canvas.at(-1), frame: parseFloat(document.querySelector('iframe').style.height) }));
+  const result = await page.evaluate(() => ({
+    h5p: [...new Set(__h5p)],
+    canvas: __canvas.at(-1),
+    frame: parseFloat(document.querySelector('iframe').style.height),
+  }));
   const content = await frame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
   assert.deepEqual(result.h5p, ['hello', 'prepareResize', 'resize']);
   assert.equal(result.canvas, content, 'Canvas gets the content height');
@@ -574,7 +754,10 @@ test('embed mode posts Canvas\'s lti.frameResize and completes the H5P resizer h
 });
 
 test('with no listener on the course page the embedded lesson scrolls inside its frame', async () => {
-  const { page, context, problems } = await coursePage('<iframe src="index.html?embed=rope" title="rope" width="760" height="300"></iframe>', { listener: false });
+  const { page, context, problems } = await coursePage(
+    '<iframe src="index.html?embed=rope" title="rope" width="760" height="300"></iframe>',
+    { listener: false },
+  );
   const frame = await waitForFrame(page, (f) => f.url().includes('embed=rope'));
   await page.locator('iframe').hover();
   await page.mouse.wheel(0, 600);
@@ -586,12 +769,20 @@ test('with no listener on the course page the embedded lesson scrolls inside its
   await context.close();
 });
 
-test('?theme= sets the frame\'s theme whatever the reader\'s system or stored choice', async () => {
-  const { page, context } = await openPage(site.browser, `${site.server.url}index.html?embed=rope&theme=dark`, { contextOptions: { colorScheme: 'light' } });
-  const dark = await page.evaluate(() => ({ theme: document.documentElement.dataset.theme, bg: getComputedStyle(document.documentElement).getPropertyValue('--bg').trim() }));
+test("?theme= sets the frame's theme whatever the reader's system or stored choice", async () => {
+  const { page, context } = await openPage(site.browser, `${site.server.url}index.html?embed=rope&theme=dark`, {
+    contextOptions: { colorScheme: 'light' },
+  });
+  const dark = await page.evaluate(() => ({
+    theme: document.documentElement.dataset.theme,
+    bg: getComputedStyle(document.documentElement).getPropertyValue('--bg').trim(),
+  }));
   assert.equal(dark.theme, 'dark');
   await page.goto(`${site.server.url}index.html?embed=rope&theme=light`);
-  const light = await page.evaluate(() => ({ theme: document.documentElement.dataset.theme, bg: getComputedStyle(document.documentElement).getPropertyValue('--bg').trim() }));
+  const light = await page.evaluate(() => ({
+    theme: document.documentElement.dataset.theme,
+    bg: getComputedStyle(document.documentElement).getPropertyValue('--bg').trim(),
+  }));
   assert.equal(light.theme, 'light');
   assert.notEqual(dark.bg, light.bg);
   await context.close();
@@ -599,15 +790,21 @@ test('?theme= sets the frame\'s theme whatever the reader\'s system or stored ch
 
 // ---- Share / embed -------------------------------------------------------------------------------
 
-test('Share / embed on a chart copies a link and a snippet carrying the chart\'s state, the theme and a frame id', async () => {
-  const { page, context, problems } = await openPage(site.browser, `${site.server.url}index.html?rope-relative.d=32#fig-rope-relative`, {
-    contextOptions: { permissions: ['clipboard-read', 'clipboard-write'] },
-  });
+test("Share / embed on a chart copies a link and a snippet carrying the chart's state, the theme and a frame id", async () => {
+  const { page, context, problems } = await openPage(
+    site.browser,
+    `${site.server.url}index.html?rope-relative.d=32#fig-rope-relative`,
+    {
+      contextOptions: { permissions: ['clipboard-read', 'clipboard-write'] },
+    },
+  );
   const figure = page.locator('#fig-rope-relative');
   await figure.locator('.share-embed > summary').click();
   await figure.locator('.share-embed select').selectOption('dark');
   await figure.locator('button', { hasText: 'Copy link' }).click();
-  await page.waitForFunction(() => document.querySelector('#fig-rope-relative .share-embed-status').textContent.includes('copied'));
+  await page.waitForFunction(() =>
+    document.querySelector('#fig-rope-relative .share-embed-status').textContent.includes('copied'),
+  );
   const link = new URL(await page.evaluate(() => navigator.clipboard.readText()));
   assert.equal(link.searchParams.get('embed'), 'fig-rope-relative');
   assert.equal(link.searchParams.get('rope-relative.d'), '32');
@@ -618,7 +815,11 @@ test('Share / embed on a chart copies a link and a snippet carrying the chart\'s
   assert.ok(snippet.startsWith(`<iframe src="${link.href.replace(/&/g, '&amp;')}"`), snippet);
   assert.match(snippet, /frame\.contentWindow === event\.source/);
   // Every section heading has one too.
-  const sections = await page.evaluate(() => [...document.querySelectorAll('section.lesson-section')].filter((s) => s.querySelector(':scope > h2, :scope > h3')).every((s) => s.querySelector(':scope > .share-embed')));
+  const sections = await page.evaluate(() =>
+    [...document.querySelectorAll('section.lesson-section')]
+      .filter((s) => s.querySelector(':scope > h2, :scope > h3'))
+      .every((s) => s.querySelector(':scope > .share-embed')),
+  );
   assert.ok(sections);
   assert.deepEqual(problems, []);
   await context.close();

@@ -17,7 +17,14 @@ const brokenExpected = JSON.parse(readFileSync(join(brokenDir, 'expected.json'),
 
 const LAUNCH = {
   executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 };
 const ROOT = '[data-chart-root="model-card"]';
 
@@ -28,20 +35,57 @@ const SUMMARY_FACTS = {
   gpt2: ['a learned position table', '1,024 of them', 'Limit: hard', 'chunk the input to at most 1,024 tokens'],
   'bert-base-uncased': ['a learned position table', '512 of them', 'Limit: hard'],
   'llama-2-7b': ['RoPE', '64 rotary pairs', 'trained and advertised 4,096 tokens', 'Stretch: none'],
-  'llama-3.1-8b': ['RoPE', 'rope_type llama3 with factor 8', 'trained 8,192 tokens', 'advertised 131,072', 'base rope_theta 500,000'],
-  'mistral-7b-v0.1': ['RoPE', 'trained and advertised 32,768 tokens', 'at most the previous 4,096 tokens (sliding_window)'],
+  'llama-3.1-8b': [
+    'RoPE',
+    'rope_type llama3 with factor 8',
+    'trained 8,192 tokens',
+    'advertised 131,072',
+    'base rope_theta 500,000',
+  ],
+  'mistral-7b-v0.1': [
+    'RoPE',
+    'trained and advertised 32,768 tokens',
+    'at most the previous 4,096 tokens (sliding_window)',
+  ],
   'qwen2-7b-instruct': ['RoPE', 'trained and advertised 32,768 tokens', 'base rope_theta 1,000,000'],
   'yarn-llama-2-7b-64k': ['RoPE', 'rope_type yarn with factor 16', 'trained 4,096 tokens', 'advertised 65,536'],
-  'phi-3.5-mini-instruct': ['RoPE', '48 rotary pairs', 'rope_type longrope with factor 32', 'trained 4,096 tokens', 'advertised 131,072'],
+  'phi-3.5-mini-instruct': [
+    'RoPE',
+    '48 rotary pairs',
+    'rope_type longrope with factor 32',
+    'trained 4,096 tokens',
+    'advertised 131,072',
+  ],
   'opt-125m': ['a learned position table', '2,048 of them', 'the table holds 2,050 rows'],
-  't5-v1_1-base': ['relative position buckets', 'distances 0–7 one bucket each', 'up to 128 (relative_attention_max_distance)'],
-  'modernbert-base': ['RoPE', 'base rope_theta 160,000', 'Local layers: one layer in every 3 is global', 'window of 128 tokens'],
-  'deepseek-v3': ['RoPE', 'multi-head latent attention: 32 rotary pairs', 'rope_type yarn with factor 40', 'trained 4,096 tokens', 'advertised 163,840'],
-  'qwen2.5-7b-instruct-yarn': ['RoPE', 'rope_type yarn with factor 4', 'Runtimes disagree: transformers 5 uses factor 4', 'vLLM uses factor 4, cos and sin × 1.139, takes 131,072 tokens as the limit'],
+  't5-v1_1-base': [
+    'relative position buckets',
+    'distances 0–7 one bucket each',
+    'up to 128 (relative_attention_max_distance)',
+  ],
+  'modernbert-base': [
+    'RoPE',
+    'base rope_theta 160,000',
+    'Local layers: one layer in every 3 is global',
+    'window of 128 tokens',
+  ],
+  'deepseek-v3': [
+    'RoPE',
+    'multi-head latent attention: 32 rotary pairs',
+    'rope_type yarn with factor 40',
+    'trained 4,096 tokens',
+    'advertised 163,840',
+  ],
+  'qwen2.5-7b-instruct-yarn': [
+    'RoPE',
+    'rope_type yarn with factor 4',
+    'Runtimes disagree: transformers 5 uses factor 4',
+    'vLLM uses factor 4, cos and sin × 1.139, takes 131,072 tokens as the limit',
+  ],
   'mamba-130m': ['none (model_type “mamba”): a state-space model', 'nothing in the config caps the length'],
   'bloom-560m': ['ALiBi (model_type “bloom”)', 'Trained length: the config states none'],
 };
-const STRETCH_ADVICE = 'An entry with a factor means the model was trained shorter and stretched, so test it at the lengths you will use';
+const STRETCH_ADVICE =
+  'An entry with a factor means the model was trained shorter and stretched, so test it at the lengths you will use';
 
 let browser;
 let server;
@@ -67,10 +111,16 @@ async function openCard(query, viewport = { width: 1280, height: 900 }) {
   p.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
   await p.addInitScript(() => {
     window.__cspViolations = [];
-    document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      window.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`),
+    );
   });
   await p.goto(`${server.url}?charts=eager${query}`);
-  await p.waitForFunction((root) => ['ready', 'error'].includes(document.querySelector(root)?.dataset.cardState), ROOT, { timeout: 20000 });
+  await p.waitForFunction(
+    (root) => ['ready', 'error'].includes(document.querySelector(root)?.dataset.cardState),
+    ROOT,
+    { timeout: 20000 },
+  );
   return p;
 }
 
@@ -80,7 +130,9 @@ const analyses = (p) => p.$eval(ROOT, (el) => Number(el.dataset.analyses ?? 0));
 async function afterAnalysis(p, action) {
   const before = await analyses(p);
   await action();
-  await p.waitForFunction(([root, n]) => Number(document.querySelector(root).dataset.analyses) > n, [ROOT, before], { timeout: 5000 });
+  await p.waitForFunction(([root, n]) => Number(document.querySelector(root).dataset.analyses) > n, [ROOT, before], {
+    timeout: 5000,
+  });
 }
 
 const choose = (p, id) => afterAnalysis(p, () => p.selectOption(`${ROOT} select[data-control="preset"]`, id));
@@ -93,10 +145,11 @@ async function setPrompt(p, n) {
     await p.press(input, 'Enter');
   });
 }
-const paste = (p, text) => afterAnalysis(p, async () => {
-  await p.fill(`${ROOT} textarea`, text);
-  await p.click(`${ROOT} [data-control="analyse"]`);
-});
+const paste = (p, text) =>
+  afterAnalysis(p, async () => {
+    await p.fill(`${ROOT} textarea`, text);
+    await p.click(`${ROOT} [data-control="analyse"]`);
+  });
 const summaryText = (p) => p.$eval(`${ROOT} .model-card-summary`, (el) => el.textContent.replace(/\s+/g, ' '));
 const errorText = (p) => p.$eval(`${ROOT} .model-card-error`, (el) => el.textContent);
 
@@ -104,8 +157,18 @@ const errorText = (p) => p.$eval(`${ROOT} .model-card-error`, (el) => el.textCon
 const engineReport = (p) =>
   p.evaluate((root) => {
     const el = document.querySelector(root);
-    const r = window.positionalLesson.engine.readModelConfig(el.querySelector('textarea').value, Number(el.querySelector('input[data-control="prompt"]').value));
-    return { ...r, invFreq: [...r.invFreq], baseInvFreq: [...r.baseInvFreq], wavelengths: [...r.wavelengths], baseWavelengths: [...r.baseWavelengths], beyond: [...r.beyond] };
+    const r = window.positionalLesson.engine.readModelConfig(
+      el.querySelector('textarea').value,
+      Number(el.querySelector('input[data-control="prompt"]').value),
+    );
+    return {
+      ...r,
+      invFreq: [...r.invFreq],
+      baseInvFreq: [...r.baseInvFreq],
+      wavelengths: [...r.wavelengths],
+      baseWavelengths: [...r.baseWavelengths],
+      beyond: [...r.beyond],
+    };
   }, ROOT);
 
 /** Canvas pixels: how many differ from the top-left (background) pixel, and how many are #dc2626-like. */
@@ -123,7 +186,19 @@ const canvasStats = (p) =>
 
 /** A data-table number back to a float: "2,559,200", "−0.5", "2.4548 × 10⁻⁶". */
 function parseCell(text) {
-  const sup = { '⁻': '-', '⁰': '0', '¹': '1', '²': '2', '³': '3', '⁴': '4', '⁵': '5', '⁶': '6', '⁷': '7', '⁸': '8', '⁹': '9' };
+  const sup = {
+    '⁻': '-',
+    '⁰': '0',
+    '¹': '1',
+    '²': '2',
+    '³': '3',
+    '⁴': '4',
+    '⁵': '5',
+    '⁶': '6',
+    '⁷': '7',
+    '⁸': '8',
+    '⁹': '9',
+  };
   const plain = text.replace(/\u2212/g, '-').replace(/,/g, '');
   const m = /^(-?[\d.]+) × 10([⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)$/.exec(plain);
   if (m) return Number(m[1]) * 10 ** Number([...m[2]].map((c) => sup[c]).join(''));
@@ -132,8 +207,13 @@ function parseCell(text) {
 
 describe('presets', () => {
   test('the picker offers index.json’s presets in order, plus the pasted config', async () => {
-    const options = await page.$$eval(`${ROOT} select[data-control="preset"] option`, (os) => os.map((o) => [o.value, o.textContent]));
-    assert.deepEqual(options.slice(0, -1), presetIndex.map((p) => [p.id, p.label]));
+    const options = await page.$$eval(`${ROOT} select[data-control="preset"] option`, (os) =>
+      os.map((o) => [o.value, o.textContent]),
+    );
+    assert.deepEqual(
+      options.slice(0, -1),
+      presetIndex.map((p) => [p.id, p.label]),
+    );
     assert.equal(options.at(-1)[0], 'custom');
     assert.equal(await page.$eval(`${ROOT} select`, (s) => s.value), 'llama-3.1-8b', 'the default preset');
   });
@@ -142,14 +222,26 @@ describe('presets', () => {
     test(`${id}: the summary says what the config says, and agrees with the engine`, async () => {
       await choose(page, id);
       const shown = await page.$eval(`${ROOT} textarea`, (t) => t.value);
-      assert.deepEqual(JSON.parse(shown), JSON.parse(readFileSync(join(presetsDir, file), 'utf8')), 'the box holds the preset file');
+      assert.deepEqual(
+        JSON.parse(shown),
+        JSON.parse(readFileSync(join(presetsDir, file), 'utf8')),
+        'the box holds the preset file',
+      );
       const text = await summaryText(page);
       for (const fact of SUMMARY_FACTS[id]) assert.ok(text.includes(fact), `${id}: summary lacks “${fact}”:\n${text}`);
       const r = await engineReport(page);
-      assert.equal(text.includes(STRETCH_ADVICE), r.scheme === 'rope' && r.ropeType !== 'default', 'the stretch advice appears exactly for scaled RoPE');
+      assert.equal(
+        text.includes(STRETCH_ADVICE),
+        r.scheme === 'rope' && r.ropeType !== 'default',
+        'the stretch advice appears exactly for scaled RoPE',
+      );
       if (r.scheme === 'rope') {
         const expected =
-          r.beyondCount > 0 ? `${r.beyondCount} of ${r.rotaryDim / 2} pairs` : r.promptLength <= r.trainedLength ? 'within the trained length' : 'no pair needs an angle beyond';
+          r.beyondCount > 0
+            ? `${r.beyondCount} of ${r.rotaryDim / 2} pairs`
+            : r.promptLength <= r.trainedLength
+              ? 'within the trained length'
+              : 'no pair needs an angle beyond';
         assert.ok(text.includes(expected), `${id}: ${r.beyondCount} pairs beyond, so the summary says “${expected}”`);
       }
       assert.doesNotMatch(text, /(^|[\s(])-\d/, 'numbers use U+2212, never a hyphen');
@@ -168,7 +260,10 @@ describe('presets', () => {
     const long = await engineReport(page);
     assert.ok(long.beyondCount > 0);
     const first = long.beyond.indexOf(1);
-    assert.ok((await summaryText(page)).includes(`(${first}–${long.beyond.length - 1})`), 'the beyond pairs as a range');
+    assert.ok(
+      (await summaryText(page)).includes(`(${first}–${long.beyond.length - 1})`),
+      'the beyond pairs as a range',
+    );
     const redLong = (await canvasStats(page)).red;
     await setPrompt(page, 1000);
     assert.equal((await engineReport(page)).beyondCount, 0);
@@ -185,21 +280,34 @@ describe('presets', () => {
       const r = await engineReport(page);
       const details = page.locator(`${ROOT} details.chart-data`);
       if (!(await details.evaluate((d) => d.open))) await details.locator('summary').click();
-      const rows = await page.$$eval(`${ROOT} .chart-table tbody tr`, (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+      const rows = await page.$$eval(`${ROOT} .chart-table tbody tr`, (trs) =>
+        trs.map((tr) => [...tr.children].map((c) => c.textContent)),
+      );
       assert.equal(rows.length, r.wavelengths.length, `${id}: one row per pair`);
       rows.forEach((row, i) => {
         assert.equal(Number(row[0]), i);
         const expected = [r.baseInvFreq[i], r.invFreq[i], r.baseWavelengths[i], r.wavelengths[i]];
         // Six significant digits: the shown value is within half a unit of the 6th digit.
-        expected.forEach((v, k) => assert.ok(Math.abs(parseCell(row[k + 1]) - v) <= 5e-6 * Math.abs(v), `${id} pair ${i} column ${k + 1}: ${row[k + 1]} vs ${v}`));
+        expected.forEach((v, k) =>
+          assert.ok(
+            Math.abs(parseCell(row[k + 1]) - v) <= 5e-6 * Math.abs(v),
+            `${id} pair ${i} column ${k + 1}: ${row[k + 1]} vs ${v}`,
+          ),
+        );
         assert.equal(row[5], r.beyond[i] ? 'yes' : 'no');
       });
       const [download] = await Promise.all([page.waitForEvent('download'), page.click(`${ROOT} [data-export="csv"]`)]);
-      const csv = readFileSync(await download.path(), 'utf8').trim().split('\n');
+      const csv = readFileSync(await download.path(), 'utf8')
+        .trim()
+        .split('\n');
       assert.equal(csv.length, r.wavelengths.length + 1);
       csv.slice(1).forEach((line, i) => {
         const cells = line.split(',');
-        assert.deepEqual(cells.slice(1, 5).map(Number), [r.baseInvFreq[i], r.invFreq[i], r.baseWavelengths[i], r.wavelengths[i]], `${id} CSV row ${i}`);
+        assert.deepEqual(
+          cells.slice(1, 5).map(Number),
+          [r.baseInvFreq[i], r.invFreq[i], r.baseWavelengths[i], r.wavelengths[i]],
+          `${id} CSV row ${i}`,
+        );
       });
     }
     const [png] = await Promise.all([page.waitForEvent('download'), page.click(`${ROOT} [data-export="png"]`)]);
@@ -209,8 +317,13 @@ describe('presets', () => {
 
   test('accessible: labelled controls, a named canvas, a live description naming the lengths', async () => {
     await choose(page, 'gpt2');
-    const labels = await page.$$eval(`${ROOT} select, ${ROOT} input, ${ROOT} textarea`, (els) => els.map((el) => el.labels?.[0]?.textContent ?? el.getAttribute('aria-label') ?? ''));
-    assert.ok(labels.every((l) => l.trim()), `every control is labelled: ${JSON.stringify(labels)}`);
+    const labels = await page.$$eval(`${ROOT} select, ${ROOT} input, ${ROOT} textarea`, (els) =>
+      els.map((el) => el.labels?.[0]?.textContent ?? el.getAttribute('aria-label') ?? ''),
+    );
+    assert.ok(
+      labels.every((l) => l.trim()),
+      `every control is labelled: ${JSON.stringify(labels)}`,
+    );
     assert.match(await page.$eval(`${ROOT} canvas`, (c) => c.getAttribute('aria-label')), /positions/);
     const live = await page.$eval(`${ROOT} .chart-description`, (el) => [el.getAttribute('aria-live'), el.textContent]);
     assert.equal(live[0], 'polite');
@@ -224,10 +337,14 @@ describe('URL state', () => {
     await setPrompt(page, 65536);
     // Chromium applies replaceState's URL a moment later (location lags the call), so wait for it.
     const urlHas = (preset, prompt) =>
-      page.waitForFunction(([a, b]) => {
-        const q = new URLSearchParams(location.search);
-        return q.get('model-card.preset') === a && q.get('model-card.prompt') === b;
-      }, [preset, prompt], { timeout: 5000 });
+      page.waitForFunction(
+        ([a, b]) => {
+          const q = new URLSearchParams(location.search);
+          return q.get('model-card.preset') === a && q.get('model-card.prompt') === b;
+        },
+        [preset, prompt],
+        { timeout: 5000 },
+      );
     await urlHas('mistral-7b-v0.1', '65536');
     const again = await openCard(`&card.preset=mistral-7b-v0.1&card.prompt=65536`);
     assert.equal(await again.$eval(`${ROOT} select`, (s) => s.value), 'mistral-7b-v0.1');
@@ -235,10 +352,17 @@ describe('URL state', () => {
     assert.match(await summaryText(again), /Mistral 7B v0\.1, for a prompt of 65,536 tokens/);
     await again.close();
     const bogus = await openCard(`&card.preset=%3Cimg%20src%3Dx%3E&card.prompt=-5`);
-    assert.equal(await bogus.$eval(`${ROOT} select`, (s) => s.value), 'llama-3.1-8b', 'an unknown preset falls back to the default');
+    assert.equal(
+      await bogus.$eval(`${ROOT} select`, (s) => s.value),
+      'llama-3.1-8b',
+      'an unknown preset falls back to the default',
+    );
     // The address goes through the control's own rules: clamped to its range, with its message.
     assert.equal(await bogus.$eval(`${ROOT} input[data-control="prompt"]`, (i) => i.value), '1');
-    assert.match(await bogus.$eval(`${ROOT} input[data-control="prompt"] ~ .chart-message`, (m) => m.textContent), /at least 1; using 1/);
+    assert.match(
+      await bogus.$eval(`${ROOT} input[data-control="prompt"] ~ .chart-message`, (m) => m.textContent),
+      /at least 1; using 1/,
+    );
     await bogus.close();
     await paste(page, readFileSync(join(presetsDir, 'gpt2.json'), 'utf8'));
     await urlHas(null, '65536');
@@ -253,9 +377,23 @@ describe('broken and hostile pastes', () => {
   const CASES = [
     { name: 'not JSON', text: fixture('not-json.json'), expect: brokenExpected['not-json.json'] },
     { name: 'an array', text: fixture('array.json'), expect: brokenExpected['array.json'] },
-    { name: 'an unknown rope_type', text: fixture('unknown-rope-type.json'), expect: brokenExpected['unknown-rope-type.json'] },
+    {
+      name: 'an unknown rope_type',
+      text: fixture('unknown-rope-type.json'),
+      expect: brokenExpected['unknown-rope-type.json'],
+    },
     { name: '1 MiB of text', text: `{"model_type": "${'x'.repeat(1 << 20)}"}`, expect: 'config must be at most 1 MiB' },
-    { name: 'markup in a length field', text: JSON.stringify({ model_type: hostileValue, max_position_embeddings: hostileValue, rope_theta: 10000, hidden_size: 64, num_attention_heads: 1 }), expect: 'max_position_embeddings must be a whole number ≥ 1, got "<img' },
+    {
+      name: 'markup in a length field',
+      text: JSON.stringify({
+        model_type: hostileValue,
+        max_position_embeddings: hostileValue,
+        rope_theta: 10000,
+        hidden_size: 64,
+        num_attention_heads: 1,
+      }),
+      expect: 'max_position_embeddings must be a whole number ≥ 1, got "<img',
+    },
   ];
   const valid = readFileSync(join(presetsDir, 'llama-2-7b.json'), 'utf8');
 

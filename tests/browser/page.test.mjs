@@ -93,7 +93,9 @@ async function openPage(path = '', { viewport = { width: 1280, height: 900 }, se
   page.on('response', (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
   await page.addInitScript(() => {
     window.__cspViolations = [];
-    document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      window.__cspViolations.push(`${e.violatedDirective}: ${e.blockedURI}`),
+    );
   });
   if (setup) await setup(page);
   const response = await page.goto(`${server.url}${path}`);
@@ -162,7 +164,10 @@ describe('the served page', () => {
         toc: Boolean(document.querySelector(`.toc a[href="#${s.id}"]`)),
       })),
     );
-    assert.deepEqual(found.map((s) => s.id), expectedSections.map((s) => s.id));
+    assert.deepEqual(
+      found.map((s) => s.id),
+      expectedSections.map((s) => s.id),
+    );
     for (const [i, s] of found.entries()) {
       assert.equal(s.heading, expectedSections[i].title);
       assert.equal(s.permalink, `#${s.id}`);
@@ -179,7 +184,8 @@ describe('the served page', () => {
       const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
       const dollars = [];
       for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-        if (n.textContent.includes('$') && !n.parentElement.closest('code, annotation')) dollars.push(n.textContent.slice(0, 60));
+        if (n.textContent.includes('$') && !n.parentElement.closest('code, annotation'))
+          dollars.push(n.textContent.slice(0, 60));
       }
       return {
         katex: main.querySelectorAll('.katex').length,
@@ -190,7 +196,10 @@ describe('the served page', () => {
       };
     });
     assert.equal(math.display, expectedDisplayMath);
-    assert.ok(math.katex >= expectedInlineMath + expectedDisplayMath, `${math.katex} formulas rendered, ${expectedInlineMath + expectedDisplayMath} in the source`);
+    assert.ok(
+      math.katex >= expectedInlineMath + expectedDisplayMath,
+      `${math.katex} formulas rendered, ${expectedInlineMath + expectedDisplayMath} in the source`,
+    );
     assert.equal(math.mathml, math.katex);
     assert.equal(math.errors, 0);
     assert.deepEqual(math.dollars, []);
@@ -211,9 +220,16 @@ describe('the served page', () => {
       assert.ok(d.nodes >= 5);
     }
     const charts = await page.evaluate(() =>
-      [...document.querySelectorAll('figure.chart-slot')].map((f) => ({ id: f.id, chart: f.dataset.chart, caption: f.querySelector('figcaption')?.textContent.trim() ?? '' })),
+      [...document.querySelectorAll('figure.chart-slot')].map((f) => ({
+        id: f.id,
+        chart: f.dataset.chart,
+        caption: f.querySelector('figcaption')?.textContent.trim() ?? '',
+      })),
     );
-    assert.deepEqual(charts.map((c) => c.chart), expectedCharts);
+    assert.deepEqual(
+      charts.map((c) => c.chart),
+      expectedCharts,
+    );
     for (const c of charts) {
       assert.equal(c.id, `fig-${c.chart}`);
       assert.ok(c.caption.length > 20, `${c.id} needs its caption`);
@@ -221,7 +237,13 @@ describe('the served page', () => {
   });
 
   test('every snippet is checked against the engine, and its C++ tab works from the keyboard', async () => {
-    const badges = await page.evaluate(() => [...document.querySelectorAll('[data-check]')].map((s) => ({ id: s.dataset.check, status: s.querySelector('.check-badge').dataset.checkStatus, claims: s.querySelectorAll('.claim.claim-checked').length })));
+    const badges = await page.evaluate(() =>
+      [...document.querySelectorAll('[data-check]')].map((s) => ({
+        id: s.dataset.check,
+        status: s.querySelector('.check-badge').dataset.checkStatus,
+        claims: s.querySelectorAll('.claim.claim-checked').length,
+      })),
+    );
     assert.equal(badges.length, expectedSnippets);
     for (const b of badges) {
       assert.equal(b.status, 'checked', `snippet ${b.id}`);
@@ -281,7 +303,8 @@ describe('the served page', () => {
 test('at 360 px the page has no horizontal scroll and diagrams draw top to bottom', async () => {
   const measure = () => ({
     scrollWidth: document.documentElement.scrollWidth,
-    wideShown: [...document.querySelectorAll('.diagram-wide')].filter((s) => s.getBoundingClientRect().width > 0).length,
+    wideShown: [...document.querySelectorAll('.diagram-wide')].filter((s) => s.getBoundingClientRect().width > 0)
+      .length,
   });
   if (ENGINE === 'webkit') {
     // MiniBrowser's window is never narrower than its toolbar (about 450 px): in WebKit the page
@@ -332,7 +355,10 @@ test('embed mode shows one piece alone and posts its height to the parent', asyn
   await page.goto(parentUrl);
   await page.evaluate((src) => {
     window.__heights = [];
-    addEventListener('message', (e) => e.data?.type === 'positional-lesson:height' && window.__heights.push(e.data.height));
+    addEventListener(
+      'message',
+      (e) => e.data?.type === 'positional-lesson:height' && window.__heights.push(e.data.height),
+    );
     const frame = document.createElement('iframe');
     frame.src = src;
     frame.width = '700';
@@ -350,7 +376,10 @@ test('embed mode shows one piece alone and posts its height to the parent', asyn
   }));
   assert.deepEqual(view, { target: true, bar: 0, level1: 0, otherFigure: 0 });
   const heights = await page.evaluate(() => window.__heights);
-  assert.ok(heights.every((h) => Number.isFinite(h) && h > 0 && h < 2000), `heights ${heights}`);
+  assert.ok(
+    heights.every((h) => Number.isFinite(h) && h > 0 && h < 2000),
+    `heights ${heights}`,
+  );
   await page.close();
   courseServer?.close();
 });
@@ -376,9 +405,12 @@ test('without the engine the full text still shows, with a banner and marked pla
   const state = await page.evaluate(() => ({
     liveState: document.documentElement.dataset.liveState,
     banner: !document.querySelector('[data-engine-banner]').hidden,
-    placeholders: [...document.querySelectorAll('[data-live]:not([data-derived])')].every((el) => el.textContent === '—' && el.title.length > 0),
+    placeholders: [...document.querySelectorAll('[data-live]:not([data-derived])')].every(
+      (el) => el.textContent === '—' && el.title.length > 0,
+    ),
     sections: document.querySelectorAll('section.lesson-section').length,
-    unchecked: [...document.querySelectorAll('.check-badge')].filter((b) => b.dataset.checkStatus === 'unavailable').length,
+    unchecked: [...document.querySelectorAll('.check-badge')].filter((b) => b.dataset.checkStatus === 'unavailable')
+      .length,
     chartNotes: document.querySelectorAll('.chart-unavailable').length,
   }));
   assert.deepEqual(state, {
@@ -392,37 +424,43 @@ test('without the engine the full text still shows, with a banner and marked pla
   await page.close();
 });
 
-test('the single-file build works from file:// with every request blocked', { skip: !existsSync(singleFile) && 'no dist-single build' }, async () => {
-  const context = await browser.newContext();
-  const blocked = [];
-  // WebKit over WebDriver cannot block requests: there every request the page made that is not
-  // file: or data: is read from its resource timing, and must be none just the same.
-  if (ENGINE !== 'webkit') {
-    await context.route('**/*', (route) => {
-      const url = route.request().url();
-      if (url.startsWith('file:') || url.startsWith('data:')) return route.continue();
-      blocked.push(url);
-      return route.abort();
-    });
-  }
-  const page = await context.newPage();
-  if (ENGINE === 'webkit') page.watchOtherOrigins('file:', blocked);
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto(pathToFileURL(singleFile).href);
-  await page.waitForFunction(() => document.documentElement.dataset.liveState, null, { timeout: 20000 });
-  const state = await page.evaluate(() => ({
-    liveState: document.documentElement.dataset.liveState,
-    causal: document.querySelector('[data-live="order.causal"]').textContent,
-    filled: [...document.querySelectorAll('[data-live]')].every((el) => el.textContent !== '…' && el.textContent !== '—'),
-    checked: [...document.querySelectorAll('.check-badge')].every((b) => b.dataset.checkStatus === 'checked'),
-    katex: document.querySelectorAll('.katex').length,
-  }));
-  assert.deepEqual(errors, []);
-  assert.deepEqual(blocked, []);
-  assert.equal(state.liveState, 'ready');
-  assert.equal(state.causal, LESSON_PRINTS['order.causal']);
-  assert.ok(state.filled && state.checked);
-  assert.ok(state.katex > 0);
-  await context.close();
-});
+test(
+  'the single-file build works from file:// with every request blocked',
+  { skip: !existsSync(singleFile) && 'no dist-single build' },
+  async () => {
+    const context = await browser.newContext();
+    const blocked = [];
+    // WebKit over WebDriver cannot block requests: there every request the page made that is not
+    // file: or data: is read from its resource timing, and must be none just the same.
+    if (ENGINE !== 'webkit') {
+      await context.route('**/*', (route) => {
+        const url = route.request().url();
+        if (url.startsWith('file:') || url.startsWith('data:')) return route.continue();
+        blocked.push(url);
+        return route.abort();
+      });
+    }
+    const page = await context.newPage();
+    if (ENGINE === 'webkit') page.watchOtherOrigins('file:', blocked);
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(pathToFileURL(singleFile).href);
+    await page.waitForFunction(() => document.documentElement.dataset.liveState, null, { timeout: 20000 });
+    const state = await page.evaluate(() => ({
+      liveState: document.documentElement.dataset.liveState,
+      causal: document.querySelector('[data-live="order.causal"]').textContent,
+      filled: [...document.querySelectorAll('[data-live]')].every(
+        (el) => el.textContent !== '…' && el.textContent !== '—',
+      ),
+      checked: [...document.querySelectorAll('.check-badge')].every((b) => b.dataset.checkStatus === 'checked'),
+      katex: document.querySelectorAll('.katex').length,
+    }));
+    assert.deepEqual(errors, []);
+    assert.deepEqual(blocked, []);
+    assert.equal(state.liveState, 'ready');
+    assert.equal(state.causal, LESSON_PRINTS['order.causal']);
+    assert.ok(state.filled && state.checked);
+    assert.ok(state.katex > 0);
+    await context.close();
+  },
+);

@@ -22,7 +22,9 @@ after(async () => site?.close());
 async function revisit(page, url) {
   await page.evaluate(() => document.fonts.ready);
   await page.goto(url);
-  await page.waitForFunction(() => document.documentElement.dataset.liveState && !document.documentElement.classList.contains('is-loading'));
+  await page.waitForFunction(
+    () => document.documentElement.dataset.liveState && !document.documentElement.classList.contains('is-loading'),
+  );
 }
 
 const levelState = (page) =>
@@ -72,7 +74,9 @@ describe('the level choice', () => {
         },
       });
     };
-    const { page, context, problems } = await openPage(site.browser, `${site.server.url}?level=2`, { setup: (p) => p.addInitScript(blockStorage) });
+    const { page, context, problems } = await openPage(site.browser, `${site.server.url}?level=2`, {
+      setup: (p) => p.addInitScript(blockStorage),
+    });
     assert.equal((await levelState(page)).view, '2');
     await page.getByRole('button', { name: 'Level 1' }).click();
     assert.deepEqual(await levelState(page), { view: '1', pressed: '1', level1: true, level2: false });
@@ -87,14 +91,30 @@ describe('the contents', () => {
     const { page, context } = await openPage(site.browser, site.server.url, { viewport: DESKTOP });
     const toc = page.locator('nav.toc');
     assert.equal(await toc.locator('details').evaluate((d) => d.open), true);
-    assert.equal(await toc.locator('ol').first().evaluate((ol) => getComputedStyle(ol).listStyleType), 'none');
+    assert.equal(
+      await toc
+        .locator('ol')
+        .first()
+        .evaluate((ol) => getComputedStyle(ol).listStyleType),
+      'none',
+    );
     const text = await toc.innerText();
     assert.match(text, /^4\. Extending context after training$/m);
     assert.doesNotMatch(text, /\d+\.\s+\d+\./, 'no entry is numbered twice');
-    const current = () => page.evaluate(() => [...document.querySelectorAll('nav.toc [aria-current]')].map((a) => [a.getAttribute('href'), a.getAttribute('aria-current')]));
+    const current = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('nav.toc [aria-current]')].map((a) => [
+          a.getAttribute('href'),
+          a.getAttribute('aria-current'),
+        ]),
+      );
     for (const id of ['rope', 'what-breaks', 'extending-context']) {
       await page.evaluate((target) => document.getElementById(target).scrollIntoView(), id);
-      await page.waitForFunction((target) => document.querySelector(`nav.toc a[href="#${target}"]`).hasAttribute('aria-current'), id, { timeout: 5000 });
+      await page.waitForFunction(
+        (target) => document.querySelector(`nav.toc a[href="#${target}"]`).hasAttribute('aria-current'),
+        id,
+        { timeout: 5000 },
+      );
       assert.deepEqual(await current(), [[`#${id}`, 'location']]);
     }
     await context.close();
@@ -109,7 +129,10 @@ describe('the contents', () => {
       return { titleTop: title.top, firstBottom: first.bottom };
     });
     assert.ok(box.titleTop < 300, `the title starts at ${box.titleTop} px`);
-    assert.ok(box.firstBottom <= PHONE.height, `the first paragraph ends at ${box.firstBottom} px, below the first screen`);
+    assert.ok(
+      box.firstBottom <= PHONE.height,
+      `the first paragraph ends at ${box.firstBottom} px, below the first screen`,
+    );
     await page.evaluate(() => document.getElementById('rope').scrollIntoView());
     await page.waitForTimeout(300);
     assert.equal(await page.locator('nav.toc [aria-current]').count(), 0, 'no sidebar to mark on a phone');
@@ -122,18 +145,27 @@ describe('the contents', () => {
 describe('phones: formulas and the options table', () => {
   test('formulas fit a 360 px phone; on narrower screens the wide ones are keyboard-reachable before any page script runs', async () => {
     // No page module runs: only the markup and CSS the build wrote.
-    for (const [width, scrolling] of [[360, 'none'], [280, 'some']]) {
+    for (const [width, scrolling] of [
+      [360, 'none'],
+      [280, 'some'],
+    ]) {
       const { page, context } = await openPage(site.browser, site.server.url, {
         viewport: { width, height: 780 },
         waitForLive: false,
         setup: (p) => p.route(/\/js\/(main|engine-boot)\.js$/, (route) => route.abort()),
       });
       await page.waitForLoadState('load');
-      const overflowing = await page.evaluate(() => [...document.querySelectorAll('.math-display')].filter((m) => m.scrollWidth > m.clientWidth + 1).length);
+      const overflowing = await page.evaluate(
+        () => [...document.querySelectorAll('.math-display')].filter((m) => m.scrollWidth > m.clientWidth + 1).length,
+      );
       if (scrolling === 'none') assert.equal(overflowing, 0, 'at 360 px every formula is broken to fit');
       else assert.ok(overflowing >= 1, `at ${width} px some formula is wider than the column`);
       const { violations } = await new AxeBuilder({ page }).withRules(['scrollable-region-focusable']).analyze();
-      assert.deepEqual(violations.map((v) => v.nodes.map((n) => n.target.join(' '))), [], `${width} px`);
+      assert.deepEqual(
+        violations.map((v) => v.nodes.map((n) => n.target.join(' '))),
+        [],
+        `${width} px`,
+      );
       await context.close();
     }
   });
@@ -153,7 +185,12 @@ describe('phones: formulas and the options table', () => {
     }
     await context.close();
     const wide = await openPage(site.browser, site.server.url, { viewport: DESKTOP });
-    const stops = await wide.page.evaluate(() => [...document.querySelectorAll('.math-display')].filter((m) => m.tabIndex === 0 && m.scrollWidth <= m.clientWidth + 1).length);
+    const stops = await wide.page.evaluate(
+      () =>
+        [...document.querySelectorAll('.math-display')].filter(
+          (m) => m.tabIndex === 0 && m.scrollWidth <= m.clientWidth + 1,
+        ).length,
+    );
     assert.equal(stops, 0, 'no formula that fits keeps a tab stop');
     await wide.context.close();
   });
@@ -167,7 +204,8 @@ describe('phones: formulas and the options table', () => {
         scrolls: wrap.scrollWidth > wrap.clientWidth + 1,
         display: getComputedStyle(cells[1]).display,
         labels: cells.slice(1, 5).map((td) => getComputedStyle(td, '::before').content),
-        visibleCells: cells.filter((td) => td.getBoundingClientRect().right <= wrap.getBoundingClientRect().right + 1).length,
+        visibleCells: cells.filter((td) => td.getBoundingClientRect().right <= wrap.getBoundingClientRect().right + 1)
+          .length,
         cells: cells.length,
       };
     });
@@ -184,7 +222,9 @@ describe('marks and links', () => {
     const { page, context } = await openPage(site.browser, site.server.url);
     const marks = await page.evaluate(() => {
       const live = [...document.querySelectorAll('.live')];
-      const opening = [...document.querySelectorAll('.lesson-header p')].find((p) => p.textContent.includes('How to open it'));
+      const opening = [...document.querySelectorAll('.lesson-header p')].find((p) =>
+        p.textContent.includes('How to open it'),
+      );
       return {
         count: live.length,
         tinted: live.filter((el) => getComputedStyle(el).backgroundColor !== 'rgba(0, 0, 0, 0)').length,
@@ -226,13 +266,25 @@ describe('print', () => {
       const shown = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
       return {
         figures: slots.length,
-        visibleControls: [...document.querySelectorAll('.chart-slot input, .chart-slot select, .chart-slot textarea, .chart-slot button, .chart-download-link, .chart-data')].filter(shown).length,
+        visibleControls: [
+          ...document.querySelectorAll(
+            '.chart-slot input, .chart-slot select, .chart-slot textarea, .chart-slot button, .chart-download-link, .chart-data',
+          ),
+        ].filter(shown).length,
         // A figure either does not break, or (a written report) breaks only outside its drawings.
-        whole: slots.filter((f) => getComputedStyle(f).breakInside === 'avoid' || [...f.querySelectorAll('.chart-plot')].every((p) => getComputedStyle(p).breakInside === 'avoid')).length,
-        captionsKept: [...document.querySelectorAll('.chart-slot figcaption')].filter((c) => getComputedStyle(c).breakBefore === 'avoid' && shown(c)).length,
+        whole: slots.filter(
+          (f) =>
+            getComputedStyle(f).breakInside === 'avoid' ||
+            [...f.querySelectorAll('.chart-plot')].every((p) => getComputedStyle(p).breakInside === 'avoid'),
+        ).length,
+        captionsKept: [...document.querySelectorAll('.chart-slot figcaption')].filter(
+          (c) => getComputedStyle(c).breakBefore === 'avoid' && shown(c),
+        ).length,
         captions: document.querySelectorAll('.chart-slot figcaption').length,
         // The unbreakable blocks: whole figures, or the drawings of a figure that may break.
-        blocks: slots.flatMap((f) => (getComputedStyle(f).breakInside === 'avoid' ? [f] : [...f.querySelectorAll('.chart-plot')])).map((b) => [b.closest('figure').id, Math.round(b.getBoundingClientRect().height)]),
+        blocks: slots
+          .flatMap((f) => (getComputedStyle(f).breakInside === 'avoid' ? [f] : [...f.querySelectorAll('.chart-plot')]))
+          .map((b) => [b.closest('figure').id, Math.round(b.getBoundingClientRect().height)]),
       };
     });
     assert.equal(report.visibleControls, 0);
@@ -240,7 +292,8 @@ describe('print', () => {
     assert.equal(report.captionsKept, report.captions);
     // An A4 page is 1,123 CSS px tall, about 1,000 inside the margins. A figure that may not break
     // leaves at most its own height empty when it moves to the next page: at most half a page.
-    for (const [id, height] of report.blocks) assert.ok(height <= 500, `${id}: an unbreakable block ${height} px tall in print`);
+    for (const [id, height] of report.blocks)
+      assert.ok(height <= 500, `${id}: an unbreakable block ${height} px tall in print`);
     await context.close();
   });
 });

@@ -7,10 +7,39 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { discoverControls, dist, mountAllCharts, openPage, repo, startSite, twoFrames, watchProblems } from './helpers.mjs';
+import {
+  discoverControls,
+  dist,
+  mountAllCharts,
+  openPage,
+  repo,
+  startSite,
+  twoFrames,
+  watchProblems,
+} from './helpers.mjs';
 
 const HOSTILE = JSON.parse(readFileSync(join(repo, 'tests', 'fixtures', 'hostile-inputs.json'), 'utf8')).inputs;
-const WORDS = ['dog', 'bites', 'man', 'the', 'cat', 'sat', 'on', 'a', 'mat', 'attention', 'position', 'rotary', 'token', 'order', 'é', '猫', '🙂', '', ' '];
+const WORDS = [
+  'dog',
+  'bites',
+  'man',
+  'the',
+  'cat',
+  'sat',
+  'on',
+  'a',
+  'mat',
+  'attention',
+  'position',
+  'rotary',
+  'token',
+  'order',
+  'é',
+  '猫',
+  '🙂',
+  '',
+  ' ',
+];
 const SEED = Number(process.env.ROBUSTNESS_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const CHANGES = Number(process.env.ROBUSTNESS_CHANGES ?? 10000);
 const BATCH = 200;
@@ -59,14 +88,16 @@ function randomChanges({ controls, count, words, hostile }) {
       const r = rand();
       let v;
       if (r < 0.6) v = min + rand() * (max - min);
-      else if (r < 0.8) v = pick([min - 1 - Math.floor(rand() * 1000), max + 1 + Math.floor(rand() * 1000), -1e308, 1e308, 0, -1]);
+      else if (r < 0.8)
+        v = pick([min - 1 - Math.floor(rand() * 1000), max + 1 + Math.floor(rand() * 1000), -1e308, 1e308, 0, -1]);
       else v = pick(['', 'NaN', '1e400', '-0', '3.7', '2.5e3', 'abc', '0x10', '  7  ', '-']);
       if (typeof v === 'number' && rand() < 0.5) v = Math.round(v);
       el.value = String(v);
       fire(el, 'input');
       if (rand() < 0.7) fire(el, 'change');
     } else if (kind === 'text') {
-      el.value = rand() < 0.3 ? pick(hostile) : Array.from({ length: 1 + Math.floor(rand() * 6) }, () => pick(words)).join(' ');
+      el.value =
+        rand() < 0.3 ? pick(hostile) : Array.from({ length: 1 + Math.floor(rand() * 6) }, () => pick(words)).join(' ');
       fire(el, 'input');
       fire(el, 'change');
     } else if (kind === 'select') {
@@ -93,7 +124,9 @@ function liveSnapshot() {
 describe('10,000 random control changes', () => {
   test(`leave no error, the live numbers intact and the heap flat (seed ${SEED})`, { timeout: 480000 }, async () => {
     console.log(`# robustness seed: ${SEED} (rerun with ROBUSTNESS_SEED=${SEED})`);
-    const { page, context, problems } = await openPage(site.browser, site.server.url, { contextOptions: { acceptDownloads: false } });
+    const { page, context, problems } = await openPage(site.browser, site.server.url, {
+      contextOptions: { acceptDownloads: false },
+    });
     assert.equal(await page.evaluate(() => document.documentElement.dataset.liveState), 'ready');
     await mountAllCharts(page);
     const liveBefore = await page.evaluate(liveSnapshot);
@@ -103,9 +136,13 @@ describe('10,000 random control changes', () => {
     const parent = await context.newPage();
     const parentProblems = watchProblems(parent);
     const parentUrl = `${site.server.url}__course-page.html`;
-    await parent.route(parentUrl, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Course</title><body></body>' }));
+    await parent.route(parentUrl, (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Course</title><body></body>' }),
+    );
     await parent.goto(parentUrl);
-    const figureIds = await page.evaluate(() => [...document.querySelectorAll('figure.chart-slot[id]')].map((f) => f.id));
+    const figureIds = await page.evaluate(() =>
+      [...document.querySelectorAll('figure.chart-slot[id]')].map((f) => f.id),
+    );
     const embedId = figureIds[SEED % figureIds.length];
     await parent.evaluate((src) => {
       const frame = document.createElement('iframe');
@@ -115,7 +152,11 @@ describe('10,000 random control changes', () => {
       frame.title = 'Embedded lesson figure';
       document.body.append(frame);
     }, `${site.server.url}index.html?embed=${embedId}&charts=eager`);
-    await parent.waitForFunction(() => document.querySelector('iframe').contentDocument?.documentElement?.dataset.liveState, null, { timeout: 30000 });
+    await parent.waitForFunction(
+      () => document.querySelector('iframe').contentDocument?.documentElement?.dataset.liveState,
+      null,
+      { timeout: 30000 },
+    );
     await parent.evaluate(installRandom, SEED ^ 0x5bd1e995);
 
     const heap = () => page.evaluate(() => window.positionalLesson.engine.heapBytes());
@@ -152,7 +193,9 @@ describe('10,000 random control changes', () => {
       assert.deepEqual(problems, [], `after ${done} changes (seed ${SEED})`);
     }
     const seconds = (Date.now() - started) / 1000;
-    console.log(`# ${done} changes in ${seconds.toFixed(1)} s (ms in changes, embed resizes, frames: ${JSON.stringify(timing)}): ${JSON.stringify(tally)}`);
+    console.log(
+      `# ${done} changes in ${seconds.toFixed(1)} s (ms in changes, embed resizes, frames: ${JSON.stringify(timing)}): ${JSON.stringify(tally)}`,
+    );
     for (const kind of ['number', 'range', 'text', 'select', 'checkbox', 'button', 'summary', 'tab']) {
       assert.ok(tally[kind] > 0, `no ${kind} change was made: ${JSON.stringify(tally)}`);
     }
@@ -173,21 +216,30 @@ describe('10,000 random control changes', () => {
       [...document.querySelectorAll('[data-chart]')].map((slot) => ({
         id: slot.dataset.chart,
         state: slot.dataset.chartState,
-        canvases: [...slot.querySelectorAll('canvas')].map((c) => c.width > 0 && c.height > 0 && c.getBoundingClientRect().height > 0),
+        canvases: [...slot.querySelectorAll('canvas')].map(
+          (c) => c.width > 0 && c.height > 0 && c.getBoundingClientRect().height > 0,
+        ),
       })),
     );
     for (const c of charts) {
       assert.equal(c.state, 'mounted', `${c.id} is ${c.state}`);
       assert.ok(c.canvases.every(Boolean), `${c.id} has a collapsed canvas`);
     }
-    const embedHeight = await parent.evaluate(() => Number(document.querySelector('iframe').contentDocument.documentElement.dataset.embedHeight));
+    const embedHeight = await parent.evaluate(() =>
+      Number(document.querySelector('iframe').contentDocument.documentElement.dataset.embedHeight),
+    );
     assert.ok(Number.isFinite(embedHeight) && embedHeight > 0, `the embed posts a height (${embedHeight})`);
 
     // Heap: what the engine holds after the run is what it held after the first 100 changes,
     // within 1 MiB (allocator slack); heapSize may grow when a large view asked for it, and is reported.
     const heapEnd = await heap();
-    console.log(`# heap after 100 changes ${JSON.stringify(heapAfterFirst100)}, after ${done}: ${JSON.stringify(heapEnd)}`);
-    assert.ok(Math.abs(heapEnd.inUse - heapAfterFirst100.inUse) <= HEAP_SLACK_BYTES, `heap in use went from ${heapAfterFirst100.inUse} to ${heapEnd.inUse} bytes (seed ${SEED})`);
+    console.log(
+      `# heap after 100 changes ${JSON.stringify(heapAfterFirst100)}, after ${done}: ${JSON.stringify(heapEnd)}`,
+    );
+    assert.ok(
+      Math.abs(heapEnd.inUse - heapAfterFirst100.inUse) <= HEAP_SLACK_BYTES,
+      `heap in use went from ${heapAfterFirst100.inUse} to ${heapEnd.inUse} bytes (seed ${SEED})`,
+    );
     assert.deepEqual(problems, []);
     assert.deepEqual(parentProblems, []);
     await context.close();
@@ -200,9 +252,21 @@ describe('10,000 random control changes', () => {
  * and the page's console.warn that the engine did not load. Anything else at error level fails.
  */
 describe('when the engine cannot run', () => {
-  const staticSections = (readFileSync(join(dist, 'index.html'), 'utf8').match(/<section[^>]*class="lesson-section/g) ?? []).length;
+  const staticSections = (
+    readFileSync(join(dist, 'index.html'), 'utf8').match(/<section[^>]*class="lesson-section/g) ?? []
+  ).length;
   const cases = [
-    { name: 'engine.wasm is missing (404)', expected: [/^console: Failed to load resource: the server responded with a status of 404/, /^HTTP 404: .*engine\.wasm$/], setup: (p) => p.route('**/engine.wasm', (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'Not found\n' })) },
+    {
+      name: 'engine.wasm is missing (404)',
+      expected: [
+        /^console: Failed to load resource: the server responded with a status of 404/,
+        /^HTTP 404: .*engine\.wasm$/,
+      ],
+      setup: (p) =>
+        p.route('**/engine.wasm', (route) =>
+          route.fulfill({ status: 404, contentType: 'text/plain', body: 'Not found\n' }),
+        ),
+    },
     {
       name: 'engine.wasm is corrupt',
       expected: [],
@@ -214,7 +278,11 @@ describe('when the engine cannot run', () => {
           return route.fulfill({ status: 200, contentType: 'application/wasm', body: bytes });
         }),
     },
-    { name: 'the browser has no WebAssembly', expected: [], setup: (p) => p.addInitScript(() => delete window.WebAssembly) },
+    {
+      name: 'the browser has no WebAssembly',
+      expected: [],
+      setup: (p) => p.addInitScript(() => delete window.WebAssembly),
+    },
   ];
   for (const { name, expected, setup } of cases) {
     test(`${name}: the lesson reads in full, numbers and figures say why they are missing`, async () => {
@@ -222,11 +290,17 @@ describe('when the engine cannot run', () => {
       await page.waitForTimeout(300);
       const state = await page.evaluate(() => ({
         liveState: document.documentElement.dataset.liveState,
-        banner: document.querySelector('[data-engine-banner]').checkVisibility() ? document.querySelector('[data-engine-banner]').textContent.trim() : '',
+        banner: document.querySelector('[data-engine-banner]').checkVisibility()
+          ? document.querySelector('[data-engine-banner]').textContent.trim()
+          : '',
         sections: document.querySelectorAll('section.lesson-section').length,
         paragraphs: document.querySelectorAll('main p').length,
         katex: document.querySelectorAll('.katex').length,
-        live: [...document.querySelectorAll('[data-live]')].map((el) => ({ name: el.dataset.live, text: el.textContent, title: el.title })),
+        live: [...document.querySelectorAll('[data-live]')].map((el) => ({
+          name: el.dataset.live,
+          text: el.textContent,
+          title: el.title,
+        })),
         charts: [...document.querySelectorAll('figure.chart-slot')].map((slot) => ({
           id: slot.id,
           note: slot.querySelector('.chart-unavailable')?.textContent ?? '',
@@ -240,7 +314,11 @@ describe('when the engine cannot run', () => {
       assert.ok(state.paragraphs > 100 && state.katex > 50, 'the text and its formulas are all there');
       for (const live of state.live) {
         if (live.text === '—') assert.ok(live.title.length > 20, `${live.name} explains its dash`);
-        else assert.ok(/\d/.test(live.text), `${live.name} shows "${live.text}": a number the page derives without the engine, or a dash`);
+        else
+          assert.ok(
+            /\d/.test(live.text),
+            `${live.name} shows "${live.text}": a number the page derives without the engine, or a dash`,
+          );
       }
       assert.ok(state.live.filter((l) => l.text === '—').length >= 40, 'engine numbers show the dash');
       assert.ok(state.charts.length > 0);

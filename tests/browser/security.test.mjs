@@ -10,7 +10,18 @@ import { createHash } from 'node:crypto';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startServer } from '../../web/build/serve.mjs';
-import { ENGINE, dist, discoverControls, exerciseControls, mountAllCharts, openPage, repo, singleFile, startSite, twoFrames } from './helpers.mjs';
+import {
+  ENGINE,
+  dist,
+  discoverControls,
+  exerciseControls,
+  mountAllCharts,
+  openPage,
+  repo,
+  singleFile,
+  startSite,
+  twoFrames,
+} from './helpers.mjs';
 
 const HOSTILE = JSON.parse(readFileSync(join(repo, 'tests', 'fixtures', 'hostile-inputs.json'), 'utf8')).inputs;
 
@@ -44,7 +55,29 @@ function filesUnder(dir, exts) {
 }
 
 // Elements that typed text must never turn into, and attributes that would run script.
-const DANGEROUS_TAGS = ['script', 'img', 'svg', 'math', 'iframe', 'frame', 'object', 'embed', 'link', 'style', 'meta', 'base', 'form', 'video', 'audio', 'source', 'template', 'animate', 'set', 'marquee', 'portal'];
+const DANGEROUS_TAGS = [
+  'script',
+  'img',
+  'svg',
+  'math',
+  'iframe',
+  'frame',
+  'object',
+  'embed',
+  'link',
+  'style',
+  'meta',
+  'base',
+  'form',
+  'video',
+  'audio',
+  'source',
+  'template',
+  'animate',
+  'set',
+  'marquee',
+  'portal',
+];
 
 /** In-page: starts recording any dangerous element or script-bearing attribute added to the DOM. */
 function watchForInjection(tags) {
@@ -53,9 +86,11 @@ function watchForInjection(tags) {
     if (el.nodeType !== 1) return;
     for (const node of [el, ...el.querySelectorAll('*')]) {
       const name = node.localName.toLowerCase();
-      if (tags.includes(name)) window.__injected.push(`<${name}> added in ${node.parentElement?.className || node.parentElement?.localName}`);
+      if (tags.includes(name))
+        window.__injected.push(`<${name}> added in ${node.parentElement?.className || node.parentElement?.localName}`);
       for (const attr of node.attributes) {
-        if (/^on/i.test(attr.name) || /^\s*(javascript|data|vbscript):/i.test(attr.value)) window.__injected.push(`${name}[${attr.name}="${attr.value.slice(0, 40)}"]`);
+        if (/^on/i.test(attr.name) || /^\s*(javascript|data|vbscript):/i.test(attr.value))
+          window.__injected.push(`${name}[${attr.name}="${attr.value.slice(0, 40)}"]`);
       }
     }
   };
@@ -64,7 +99,11 @@ function watchForInjection(tags) {
       for (const n of r.addedNodes) check(n);
       if (r.type === 'attributes' && r.target.nodeType === 1) {
         const value = r.target.getAttribute(r.attributeName) ?? '';
-        if (/^on/i.test(r.attributeName) || (/^(href|src|action|formaction|data|srcdoc|xlink:href)$/i.test(r.attributeName) && /^\s*(javascript|data|vbscript):/i.test(value))) {
+        if (
+          /^on/i.test(r.attributeName) ||
+          (/^(href|src|action|formaction|data|srcdoc|xlink:href)$/i.test(r.attributeName) &&
+            /^\s*(javascript|data|vbscript):/i.test(value))
+        ) {
           window.__injected.push(`${r.target.localName}[${r.attributeName}="${value.slice(0, 40)}"] set`);
         }
       }
@@ -83,7 +122,11 @@ describe('the policy', () => {
     for (const path of ['', 'index.html', 'js/main.js', 'engine.mjs', 'engine.wasm', 'css/site.css', 'no-such-file']) {
       const response = await fetch(`${site.server.url}${path}`);
       await response.arrayBuffer();
-      assert.deepEqual(parsePolicy(response.headers.get('content-security-policy') ?? ''), EXPECTED_POLICY, `header of /${path}`);
+      assert.deepEqual(
+        parsePolicy(response.headers.get('content-security-policy') ?? ''),
+        EXPECTED_POLICY,
+        `header of /${path}`,
+      );
     }
     const html = readFileSync(join(dist, 'index.html'), 'utf8');
     const metas = [...html.matchAll(/<meta http-equiv="Content-Security-Policy" content="([^"]*)">/gi)];
@@ -96,16 +139,30 @@ describe('the policy', () => {
   });
 
   test('the built HTML has no inline script, inline style or handler attribute, and no built JS evaluates strings', async () => {
-    const { page, context } = await openPage(site.browser, site.server.url, { contextOptions: { javaScriptEnabled: false }, waitForLive: false });
+    const { page, context } = await openPage(site.browser, site.server.url, {
+      contextOptions: { javaScriptEnabled: false },
+      waitForLive: false,
+    });
     const inline = await page.evaluate(() => ({
       inlineScripts: [...document.querySelectorAll('script')].filter((s) => !s.src).length,
       styleElements: document.querySelectorAll('style').length,
       styleAttributes: document.querySelectorAll('[style]').length,
-      handlerAttributes: [...document.querySelectorAll('*')].filter((el) => [...el.attributes].some((a) => /^on/i.test(a.name))).length,
+      handlerAttributes: [...document.querySelectorAll('*')].filter((el) =>
+        [...el.attributes].some((a) => /^on/i.test(a.name)),
+      ).length,
       scriptUrls: document.querySelectorAll('[href^="javascript:" i], [src^="javascript:" i]').length,
-      externalResources: [...document.querySelectorAll('[src], link[href]')].map((el) => el.src || el.href).filter((u) => !u.startsWith(location.origin) && !u.startsWith('data:')),
+      externalResources: [...document.querySelectorAll('[src], link[href]')]
+        .map((el) => el.src || el.href)
+        .filter((u) => !u.startsWith(location.origin) && !u.startsWith('data:')),
     }));
-    assert.deepEqual(inline, { inlineScripts: 0, styleElements: 0, styleAttributes: 0, handlerAttributes: 0, scriptUrls: 0, externalResources: [] });
+    assert.deepEqual(inline, {
+      inlineScripts: 0,
+      styleElements: 0,
+      styleAttributes: 0,
+      handlerAttributes: 0,
+      scriptUrls: 0,
+      externalResources: [],
+    });
     await context.close();
 
     // Source checks back up the runtime ones: no string evaluation and no HTML string sinks in
@@ -116,7 +173,10 @@ describe('the policy', () => {
       [/\beval\s*\(/, 'eval('],
       [/\bnew\s+Function\s*\(/, 'new Function('],
       [/\b(setTimeout|setInterval)\s*\(\s*['"`]/, 'string timer'],
-      [/\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML|\bDOMParser\b|document\.write|createContextualFragment|\.srcdoc\s*=/, 'HTML string sink'],
+      [
+        /\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML|\bDOMParser\b|document\.write|createContextualFragment|\.srcdoc\s*=/,
+        'HTML string sink',
+      ],
     ];
     const hits = [];
     for (const file of scripts) {
@@ -145,7 +205,8 @@ describe('the policy', () => {
       opened = await openPage(site.browser, probeSite.server.url);
     } else {
       opened = await openPage(site.browser, site.server.url, {
-        setup: (p) => p.route('**/__csp-probe.mjs', (route) => route.fulfill({ contentType: 'text/javascript', body: probe })),
+        setup: (p) =>
+          p.route('**/__csp-probe.mjs', (route) => route.fulfill({ contentType: 'text/javascript', body: probe })),
       });
     }
     const { page, context, problems, violations } = opened;
@@ -155,13 +216,20 @@ describe('the policy', () => {
     // Trusted Types refuses string-to-code first, so each is reported under require-trusted-types-for
     // (once per policy: the header and the meta tag each enforce and report).
     for (const sink of ['eval|1 + 1', 'Function|', 'Element innerHTML|<b>bold</b>']) {
-      assert.ok(seen.some((v) => v.startsWith('require-trusted-types-for') && v.includes(sink)), `no violation reported for ${sink}: ${seen}`);
+      assert.ok(
+        seen.some((v) => v.startsWith('require-trusted-types-for') && v.includes(sink)),
+        `no violation reported for ${sink}: ${seen}`,
+      );
     }
     // The refusals are also logged (Chromium as console errors, Firefox as script errors): that
     // they are seen shows the recorders work.
     // WebKit over WebDriver has no console events: its in-page recorder sees the refusals as the
     // errors the probe caught, not as log lines, so there the violations above are the record.
-    if (ENGINE !== 'webkit') assert.ok(problems.some((p) => /^(console|pageerror):/.test(p) && /trusted/i.test(p)), `no logged refusal: ${problems}`);
+    if (ENGINE !== 'webkit')
+      assert.ok(
+        problems.some((p) => /^(console|pageerror):/.test(p) && /trusted/i.test(p)),
+        `no logged refusal: ${problems}`,
+      );
     await context.close();
     if (probeSite) {
       await probeSite.server.close();
@@ -173,7 +241,9 @@ describe('the policy', () => {
 describe('the page under the policy', () => {
   test('loading, then using every control, raises no violation, error or request to another origin', async () => {
     const origin = new URL(site.server.url).origin;
-    const { page, context, problems, offOrigin, violations } = await openPage(site.browser, site.server.url, { blockOtherOrigins: origin });
+    const { page, context, problems, offOrigin, violations } = await openPage(site.browser, site.server.url, {
+      blockOtherOrigins: origin,
+    });
     assert.equal(await page.evaluate(() => document.documentElement.dataset.liveState), 'ready');
     await mountAllCharts(page);
     const seenKinds = {};
@@ -186,12 +256,16 @@ describe('the page under the policy', () => {
         done.add(c.index);
         seenKinds[c.kind] = (seenKinds[c.kind] ?? 0) + 1;
       }
-      interactions += await page.evaluate(exerciseControls, controls.map((c) => c.index));
+      interactions += await page.evaluate(
+        exerciseControls,
+        controls.map((c) => c.index),
+      );
       await twoFrames(page);
       await page.waitForTimeout(200);
     }
     // The controls a reader always has; charts add theirs (numbers, sliders, selects, text fields).
-    for (const kind of ['button', 'summary', 'tab']) assert.ok(seenKinds[kind] > 0, `no ${kind} was found: ${JSON.stringify(seenKinds)}`);
+    for (const kind of ['button', 'summary', 'tab'])
+      assert.ok(seenKinds[kind] > 0, `no ${kind} was found: ${JSON.stringify(seenKinds)}`);
     assert.ok(interactions > 100, `${interactions} interactions`);
     // Real key presses and clicks too: the theme toggle, the level switch and a tab list by keyboard.
     await page.click('[data-show="all"]');
@@ -206,108 +280,134 @@ describe('the page under the policy', () => {
     await context.close();
   });
 
-  test('hostile text in every text field (and number field) stays text: nothing runs, no element appears', { timeout: 240000 }, async () => {
-    const origin = new URL(site.server.url).origin;
-    const { page, context, problems, offOrigin, violations } = await openPage(site.browser, site.server.url, { blockOtherOrigins: origin });
-    await mountAllCharts(page);
-    await page.evaluate(() => document.querySelectorAll('details:not([open])').forEach((d) => (d.open = true)));
-    await twoFrames(page);
-    const fields = (await page.evaluate(discoverControls)).filter((c) => c.kind === 'text' || c.kind === 'number');
-    assert.ok(fields.length > 0, 'the page has text or number fields to type into');
-    const tagCounts = () => page.evaluate((tags) => Object.fromEntries(tags.map((t) => [t, document.getElementsByTagName(t).length])), DANGEROUS_TAGS);
-    const before = await tagCounts();
-    await page.evaluate(watchForInjection, DANGEROUS_TAGS);
+  test(
+    'hostile text in every text field (and number field) stays text: nothing runs, no element appears',
+    { timeout: 240000 },
+    async () => {
+      const origin = new URL(site.server.url).origin;
+      const { page, context, problems, offOrigin, violations } = await openPage(site.browser, site.server.url, {
+        blockOtherOrigins: origin,
+      });
+      await mountAllCharts(page);
+      await page.evaluate(() => document.querySelectorAll('details:not([open])').forEach((d) => (d.open = true)));
+      await twoFrames(page);
+      const fields = (await page.evaluate(discoverControls)).filter((c) => c.kind === 'text' || c.kind === 'number');
+      assert.ok(fields.length > 0, 'the page has text or number fields to type into');
+      const tagCounts = () =>
+        page.evaluate(
+          (tags) => Object.fromEntries(tags.map((t) => [t, document.getElementsByTagName(t).length])),
+          DANGEROUS_TAGS,
+        );
+      const before = await tagCounts();
+      await page.evaluate(watchForInjection, DANGEROUS_TAGS);
 
-    let typedFields = 0;
-    for (const field of fields) {
-      // Every string goes in as a value change (input + change events), the way typing or pasting lands.
-      await page.evaluate(({ index, strings }) => {
-        const el = document.querySelector(`[data-qa-control="${index}"]`);
-        for (const s of strings) {
-          el.value = s;
-          el.dispatchEvent(new Event('input', { bubbles: true }));
-          el.dispatchEvent(new Event('change', { bubbles: true }));
-        }
-      }, { index: field.index, strings: HOSTILE });
-      // And through real typing where the field takes text: fill() then Tab (which commits a change).
-      // WebKit over WebDriver needs several round trips per string: there only the first visible
-      // text field is typed into; every field above still took every string as a value change.
-      if (field.kind === 'text' && !(ENGINE === 'webkit' && typedFields > 0)) {
-        const locator = page.locator(`[data-qa-control="${field.index}"]`);
-        if (await locator.isVisible()) {
-          typedFields++;
-          for (const s of HOSTILE) {
-            await locator.fill(s);
-            await locator.press('Tab');
+      let typedFields = 0;
+      for (const field of fields) {
+        // Every string goes in as a value change (input + change events), the way typing or pasting lands.
+        await page.evaluate(
+          ({ index, strings }) => {
+            const el = document.querySelector(`[data-qa-control="${index}"]`);
+            for (const s of strings) {
+              el.value = s;
+              el.dispatchEvent(new Event('input', { bubbles: true }));
+              el.dispatchEvent(new Event('change', { bubbles: true }));
+            }
+          },
+          { index: field.index, strings: HOSTILE },
+        );
+        // And through real typing where the field takes text: fill() then Tab (which commits a change).
+        // WebKit over WebDriver needs several round trips per string: there only the first visible
+        // text field is typed into; every field above still took every string as a value change.
+        if (field.kind === 'text' && !(ENGINE === 'webkit' && typedFields > 0)) {
+          const locator = page.locator(`[data-qa-control="${field.index}"]`);
+          if (await locator.isVisible()) {
+            typedFields++;
+            for (const s of HOSTILE) {
+              await locator.fill(s);
+              await locator.press('Tab');
+            }
           }
         }
+        await twoFrames(page);
+        const state = await page.evaluate(() => ({ pwned: window.__pwned, injected: window.__injected.slice() }));
+        assert.deepEqual(state, { pwned: undefined, injected: [] }, `after typing into ${field.kind} "${field.label}"`);
       }
-      await twoFrames(page);
-      const state = await page.evaluate(() => ({ pwned: window.__pwned, injected: window.__injected.slice() }));
-      assert.deepEqual(state, { pwned: undefined, injected: [] }, `after typing into ${field.kind} "${field.label}"`);
-    }
-    // Handlers that would fire late (image errors, media, timers) have had time to.
-    await page.waitForTimeout(500);
-    assert.equal(await page.evaluate(() => window.__pwned), undefined);
-    assert.deepEqual(await tagCounts(), before, 'no element of a dangerous kind appeared');
-    // The last hostile string sits in the fields now: wherever the page echoes it, it is text.
-    const echoes = await page.evaluate((last) => {
-      const found = [];
-      for (const el of document.querySelectorAll('body *')) {
-        if (el.matches('input, textarea')) continue;
-        for (const a of el.attributes) if (a.value.includes(last) && !a.name.startsWith('data-qa')) found.push(`${el.localName}[${a.name}]`);
-      }
-      return found;
-    }, HOSTILE.at(-1));
-    assert.deepEqual(echoes.filter((e) => !/\[(title|aria-label|aria-description|value)\]$/.test(e)), [], 'typed text shows only as text or a text attribute');
-    assert.deepEqual(await violations(), []);
-    assert.deepEqual(problems, []);
-    assert.deepEqual(offOrigin, []);
+      // Handlers that would fire late (image errors, media, timers) have had time to.
+      await page.waitForTimeout(500);
+      assert.equal(await page.evaluate(() => window.__pwned), undefined);
+      assert.deepEqual(await tagCounts(), before, 'no element of a dangerous kind appeared');
+      // The last hostile string sits in the fields now: wherever the page echoes it, it is text.
+      const echoes = await page.evaluate((last) => {
+        const found = [];
+        for (const el of document.querySelectorAll('body *')) {
+          if (el.matches('input, textarea')) continue;
+          for (const a of el.attributes)
+            if (a.value.includes(last) && !a.name.startsWith('data-qa')) found.push(`${el.localName}[${a.name}]`);
+        }
+        return found;
+      }, HOSTILE.at(-1));
+      assert.deepEqual(
+        echoes.filter((e) => !/\[(title|aria-label|aria-description|value)\]$/.test(e)),
+        [],
+        'typed text shows only as text or a text attribute',
+      );
+      assert.deepEqual(await violations(), []);
+      assert.deepEqual(problems, []);
+      assert.deepEqual(offOrigin, []);
 
-    // The typed values reach the URL (chart state is shareable): loading that URL is safe too.
-    const url = await page.evaluate(async () => {
-      const { flushUrlState } = await import('./js/chart-kit/url-state.js');
-      flushUrlState();
-      return location.href;
-    });
-    await context.close();
-    const again = await openPage(site.browser, url, { blockOtherOrigins: origin });
-    await mountAllCharts(again.page);
-    await again.page.waitForTimeout(300);
-    assert.equal(await again.page.evaluate(() => window.__pwned), undefined);
-    assert.deepEqual(await again.violations(), []);
-    assert.deepEqual(again.problems, []);
-    assert.deepEqual(again.offOrigin, []);
-    await again.context.close();
-  });
+      // The typed values reach the URL (chart state is shareable): loading that URL is safe too.
+      const url = await page.evaluate(async () => {
+        const { flushUrlState } = await import('./js/chart-kit/url-state.js');
+        flushUrlState();
+        return location.href;
+      });
+      await context.close();
+      const again = await openPage(site.browser, url, { blockOtherOrigins: origin });
+      await mountAllCharts(again.page);
+      await again.page.waitForTimeout(300);
+      assert.equal(await again.page.evaluate(() => window.__pwned), undefined);
+      assert.deepEqual(await again.violations(), []);
+      assert.deepEqual(again.problems, []);
+      assert.deepEqual(again.offOrigin, []);
+      await again.context.close();
+    },
+  );
 
   test('hostile text in the address (?embed=, chart state, #hash) stays text', async () => {
     const origin = new URL(site.server.url).origin;
     // The chart-state keys the page reads back from its address, found by changing every field.
     const probe = await openPage(site.browser, site.server.url, { blockOtherOrigins: origin });
     await mountAllCharts(probe.page);
-    const keys = await probe.page.evaluate(async (controls) => {
-      for (const { index, kind } of controls) {
-        const el = document.querySelector(`[data-qa-control="${index}"]`);
-        if (kind === 'number' || kind === 'range') el.value = el.max || String(Number(el.value) + 2);
-        else if (kind === 'text') el.value = 'dog';
-        else continue;
-        el.dispatchEvent(new Event('input', { bubbles: true }));
-        el.dispatchEvent(new Event('change', { bubbles: true }));
-      }
-      const { flushUrlState } = await import('./js/chart-kit/url-state.js');
-      flushUrlState();
-      return [...new URLSearchParams(location.search).keys()];
-    }, (await probe.page.evaluate(discoverControls)).filter((c) => ['number', 'range', 'text'].includes(c.kind)));
+    const keys = await probe.page.evaluate(
+      async (controls) => {
+        for (const { index, kind } of controls) {
+          const el = document.querySelector(`[data-qa-control="${index}"]`);
+          if (kind === 'number' || kind === 'range') el.value = el.max || String(Number(el.value) + 2);
+          else if (kind === 'text') el.value = 'dog';
+          else continue;
+          el.dispatchEvent(new Event('input', { bubbles: true }));
+          el.dispatchEvent(new Event('change', { bubbles: true }));
+        }
+        const { flushUrlState } = await import('./js/chart-kit/url-state.js');
+        flushUrlState();
+        return [...new URLSearchParams(location.search).keys()];
+      },
+      (await probe.page.evaluate(discoverControls)).filter((c) => ['number', 'range', 'text'].includes(c.kind)),
+    );
     await probe.context.close();
     assert.ok(keys.length > 0, 'changing the fields writes chart state into the address');
     const strings = HOSTILE.filter((_, i) => i % 8 === 0);
     for (const s of strings) {
       const q = encodeURIComponent(s);
       const url = `${site.server.url}?${keys.map((k) => `${encodeURIComponent(k)}=${q}`).join('&')}&embed=${q}#${q}`;
-      const { page, context, problems, offOrigin, violations } = await openPage(site.browser, url, { blockOtherOrigins: origin });
+      const { page, context, problems, offOrigin, violations } = await openPage(site.browser, url, {
+        blockOtherOrigins: origin,
+      });
       await page.waitForTimeout(100);
-      const state = await page.evaluate(() => ({ pwned: window.__pwned, note: document.querySelector('.embed-missing')?.textContent ?? null }));
+      const state = await page.evaluate(() => ({
+        pwned: window.__pwned,
+        note: document.querySelector('.embed-missing')?.textContent ?? null,
+      }));
       assert.equal(state.pwned, undefined, s);
       if (state.note !== null) assert.ok(state.note.includes(s), 'the missing-id note quotes the id as text');
       assert.deepEqual(await violations(), [], s);
@@ -318,42 +418,59 @@ describe('the page under the policy', () => {
   });
 });
 
-test('the single-file build runs from file:// under its own hash-based policy', { skip: !existsSync(singleFile) && 'no dist-single build' }, async () => {
-  const html = readFileSync(singleFile, 'utf8');
-  const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/i.exec(html);
-  assert.ok(meta, 'the single file carries a CSP meta tag');
-  assert.ok(meta.index < html.search(/<script|<style/), 'before every script and style');
-  const policy = parsePolicy(meta[1].replace(/&quot;/g, '"').replace(/&amp;/g, '&'));
-  const hash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-  const scripts = [...html.matchAll(/<script(?: type="module")?>([\s\S]*?)<\/script>/g)].map((m) => hash(m[1]));
-  const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => hash(m[1]));
-  assert.equal(scripts.length, 2);
-  assert.deepEqual(policy['script-src'], [...scripts, "'wasm-unsafe-eval'"], 'scripts are allowed by hash, never unsafe-inline');
-  assert.deepEqual(policy['style-src'], styles);
-  assert.deepEqual(policy['default-src'], ["'none'"]);
-  assert.deepEqual(policy['require-trusted-types-for'], ["'script'"]);
+test(
+  'the single-file build runs from file:// under its own hash-based policy',
+  { skip: !existsSync(singleFile) && 'no dist-single build' },
+  async () => {
+    const html = readFileSync(singleFile, 'utf8');
+    const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/i.exec(html);
+    assert.ok(meta, 'the single file carries a CSP meta tag');
+    assert.ok(meta.index < html.search(/<script|<style/), 'before every script and style');
+    const policy = parsePolicy(meta[1].replace(/&quot;/g, '"').replace(/&amp;/g, '&'));
+    const hash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+    const scripts = [...html.matchAll(/<script(?: type="module")?>([\s\S]*?)<\/script>/g)].map((m) => hash(m[1]));
+    const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => hash(m[1]));
+    assert.equal(scripts.length, 2);
+    assert.deepEqual(
+      policy['script-src'],
+      [...scripts, "'wasm-unsafe-eval'"],
+      'scripts are allowed by hash, never unsafe-inline',
+    );
+    assert.deepEqual(policy['style-src'], styles);
+    assert.deepEqual(policy['default-src'], ["'none'"]);
+    assert.deepEqual(policy['require-trusted-types-for'], ["'script'"]);
 
-  const blocked = [];
-  const { page, context, problems, violations } = await openPage(site.browser, pathToFileURL(singleFile).href, {
-    // WebKit over WebDriver cannot block requests: there any request that is not file: or data: is read from resource timing.
-    setup: (p) =>
-      ENGINE === 'webkit' ? p.watchOtherOrigins('file:', blocked) :
-      p.route('**/*', (route) => {
-        const url = route.request().url();
-        if (url.startsWith('file:') || url.startsWith('data:')) return route.fallback();
-        blocked.push(url);
-        return route.abort();
-      }),
-  });
-  assert.equal(await page.evaluate(() => document.documentElement.dataset.liveState), 'ready');
-  await mountAllCharts(page);
-  const controls = await page.evaluate(discoverControls);
-  await page.evaluate(exerciseControls, controls.filter((c) => c.kind !== 'button').map((c) => c.index));
-  await twoFrames(page);
-  const charts = await page.evaluate(() => [...document.querySelectorAll('[data-chart]')].map((s) => `${s.dataset.chart}:${s.dataset.chartState}`));
-  assert.ok(charts.every((c) => c.endsWith(':mounted')), `charts: ${charts}`);
-  assert.deepEqual(await violations(), []);
-  assert.deepEqual(problems, []);
-  assert.deepEqual(blocked, []);
-  await context.close();
-});
+    const blocked = [];
+    const { page, context, problems, violations } = await openPage(site.browser, pathToFileURL(singleFile).href, {
+      // WebKit over WebDriver cannot block requests: there any request that is not file: or data: is read from resource timing.
+      setup: (p) =>
+        ENGINE === 'webkit'
+          ? p.watchOtherOrigins('file:', blocked)
+          : p.route('**/*', (route) => {
+              const url = route.request().url();
+              if (url.startsWith('file:') || url.startsWith('data:')) return route.fallback();
+              blocked.push(url);
+              return route.abort();
+            }),
+    });
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.liveState), 'ready');
+    await mountAllCharts(page);
+    const controls = await page.evaluate(discoverControls);
+    await page.evaluate(
+      exerciseControls,
+      controls.filter((c) => c.kind !== 'button').map((c) => c.index),
+    );
+    await twoFrames(page);
+    const charts = await page.evaluate(() =>
+      [...document.querySelectorAll('[data-chart]')].map((s) => `${s.dataset.chart}:${s.dataset.chartState}`),
+    );
+    assert.ok(
+      charts.every((c) => c.endsWith(':mounted')),
+      `charts: ${charts}`,
+    );
+    assert.deepEqual(await violations(), []);
+    assert.deepEqual(problems, []);
+    assert.deepEqual(blocked, []);
+    await context.close();
+  },
+);

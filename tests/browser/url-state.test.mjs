@@ -46,7 +46,8 @@ before(async () => {
   await page.addInitScript(() => {
     window.__longTasks = [];
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) window.__longTasks.push({ start: entry.startTime, duration: Math.round(entry.duration) });
+      for (const entry of list.getEntries())
+        window.__longTasks.push({ start: entry.startTime, duration: Math.round(entry.duration) });
     }).observe({ type: 'longtask', buffered: true });
   });
   await page.goto(site.server.url);
@@ -102,9 +103,18 @@ async function loadOnce(url, id) {
   await page.goto(url);
   await page.waitForFunction(() => document.documentElement.dataset.liveState, null, { timeout: 30000 });
   if (id) {
-    await page.waitForFunction((chart) => ['mounted', 'failed'].includes(document.querySelector(`[data-chart="${chart}"]`)?.dataset.chartState), id, { timeout: 30000 });
+    await page.waitForFunction(
+      (chart) => ['mounted', 'failed'].includes(document.querySelector(`[data-chart="${chart}"]`)?.dataset.chartState),
+      id,
+      { timeout: 30000 },
+    );
     // The model card loads its presets before its first analysis (and URL write).
-    if (id === 'model-card') await page.waitForFunction(() => document.querySelector('[data-card-state]')?.dataset.cardState !== 'loading', null, { timeout: 30000 });
+    if (id === 'model-card')
+      await page.waitForFunction(
+        () => document.querySelector('[data-card-state]')?.dataset.cardState !== 'loading',
+        null,
+        { timeout: 30000 },
+      );
   }
   return page.evaluate(async () => {
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
@@ -113,7 +123,10 @@ async function loadOnce(url, id) {
       unfilled: document.querySelectorAll('[data-live]:not(.live-filled)').length,
       live: document.querySelectorAll('[data-live]').length,
       longTasks: window.__longTasks
-        .filter((task) => task.start + task.duration > performance.getEntriesByName('positional-lesson:live-filled')[0].startTime)
+        .filter(
+          (task) =>
+            task.start + task.duration > performance.getEntriesByName('positional-lesson:live-filled')[0].startTime,
+        )
         .map((task) => task.duration),
       pwned: window.__pwned,
       violations: window.__cspViolations,
@@ -127,7 +140,11 @@ function assertStarted(report, label, { timed = true } = {}) {
   assert.equal(report.liveState, 'ready', `${label}: the page started`);
   assert.ok(report.live > 50, `${label}: live numbers are on the page`);
   assert.equal(report.unfilled, 0, `${label}: every live number is filled`);
-  if (timed) assert.ok(Math.max(0, ...report.longTasks) <= LONG_TASK_MS, `${label}: long tasks ${report.longTasks.join(', ')} ms`);
+  if (timed)
+    assert.ok(
+      Math.max(0, ...report.longTasks) <= LONG_TASK_MS,
+      `${label}: long tasks ${report.longTasks.join(', ')} ms`,
+    );
   assert.equal(report.pwned, undefined, `${label}: nothing from the URL executed`);
   assert.deepEqual(report.violations, [], label);
   assert.deepEqual(problems, [], label);
@@ -139,7 +156,8 @@ test('every chart declares its URL state, and the sweep covers every key', () =>
     assert.ok(Object.keys(controls).length > 0, id);
     for (const [key, spec] of Object.entries(controls)) {
       assert.ok(['number', 'text', 'select', 'checkbox'].includes(spec.kind), `${id}.${key}`);
-      if (spec.kind === 'number') assert.ok(Number.isFinite(spec.min) && Number.isFinite(spec.max), `${id}.${key} has a range`);
+      if (spec.kind === 'number')
+        assert.ok(Number.isFinite(spec.min) && Number.isFinite(spec.max), `${id}.${key} has a range`);
     }
   }
 });
@@ -148,7 +166,11 @@ test('hostile chart state: clamped with the control’s message, never a freeze 
   let cases = 0;
   let loads = 0;
   for (const [id, { controls, aliases }] of Object.entries(declarations)) {
-    const loadsOfChart = HOSTILE.flatMap((raw) => (raw.length > 1000 ? Object.keys(controls).map((key) => ({ raw, keys: [key] })) : [{ raw, keys: Object.keys(controls) }]));
+    const loadsOfChart = HOSTILE.flatMap((raw) =>
+      raw.length > 1000
+        ? Object.keys(controls).map((key) => ({ raw, keys: [key] }))
+        : [{ raw, keys: Object.keys(controls) }],
+    );
     for (const [v, { raw, keys }] of loadsOfChart.entries()) {
       // Every other load spells the keys with the chart's older prefix, which must still be read.
       const prefix = v % 2 === 1 && aliases.length ? aliases[0] : id;
@@ -157,36 +179,45 @@ test('hostile chart state: clamped with the control’s message, never a freeze 
       loads++;
       const report = await load(`${site.server.url}?embed=fig-${id}&${query}`, id);
       assertStarted(report, label);
-      const shown = await page.evaluate(async ({ chart, keys }) => {
-        const slot = document.querySelector(`[data-chart="${chart}"]`);
-        const mounted = window.positionalCharts.mounted.get(chart);
-        const { flushUrlState } = await import('./js/chart-kit/url-state.js');
-        flushUrlState();
-        const params = new URLSearchParams(location.search);
-        return {
-          chartState: slot.dataset.chartState,
-          failure: [...slot.querySelectorAll('.chart-error')].filter((e) => !e.hidden).map((e) => e.textContent),
-          state: mounted?.state ?? null,
-          params: Object.fromEntries(params),
-          controls: Object.fromEntries(keys.map((key) => {
-            const input = slot.querySelector(`[data-control="${key}"]`);
-            const slider = slot.querySelector(`[data-control="${key}-slider"]`);
-            return [key, {
-              value: input.type === 'checkbox' ? input.checked : input.value,
-              options: input.tagName === 'SELECT' ? [...input.options].map((o) => o.value) : null,
-              slider: slider?.value ?? null,
-              message: input.closest('.chart-field').querySelector('.chart-message')?.textContent ?? '',
-            }];
-          })),
-        };
-      }, { chart: id, keys: Object.keys(controls) });
+      const shown = await page.evaluate(
+        async ({ chart, keys }) => {
+          const slot = document.querySelector(`[data-chart="${chart}"]`);
+          const mounted = window.positionalCharts.mounted.get(chart);
+          const { flushUrlState } = await import('./js/chart-kit/url-state.js');
+          flushUrlState();
+          const params = new URLSearchParams(location.search);
+          return {
+            chartState: slot.dataset.chartState,
+            failure: [...slot.querySelectorAll('.chart-error')].filter((e) => !e.hidden).map((e) => e.textContent),
+            state: mounted?.state ?? null,
+            params: Object.fromEntries(params),
+            controls: Object.fromEntries(
+              keys.map((key) => {
+                const input = slot.querySelector(`[data-control="${key}"]`);
+                const slider = slot.querySelector(`[data-control="${key}-slider"]`);
+                return [
+                  key,
+                  {
+                    value: input.type === 'checkbox' ? input.checked : input.value,
+                    options: input.tagName === 'SELECT' ? [...input.options].map((o) => o.value) : null,
+                    slider: slider?.value ?? null,
+                    message: input.closest('.chart-field').querySelector('.chart-message')?.textContent ?? '',
+                  },
+                ];
+              }),
+            ),
+          };
+        },
+        { chart: id, keys: Object.keys(controls) },
+      );
       assert.equal(shown.chartState, 'mounted', `${label}: the chart is drawn`);
       assert.deepEqual(shown.failure, [], `${label}: no failure message`);
       for (const [key, spec] of Object.entries(controls)) {
         const control = shown.controls[key];
         const want = keys.includes(key) ? expected(spec, raw) : expected(spec, String(spec.value));
         const where = `${label}: ${key}`;
-        for (const alias of aliases) assert.ok(!(`${alias}.${key}` in shown.params), `${where}: the old spelling is rewritten`);
+        for (const alias of aliases)
+          assert.ok(!(`${alias}.${key}` in shown.params), `${where}: the old spelling is rewritten`);
         if (want === null) {
           assert.ok(control.options.includes(control.value), `${where}: one of its options`);
           continue;
@@ -196,13 +227,21 @@ test('hostile chart state: clamped with the control’s message, never a freeze 
         if (control.slider !== null) assert.equal(Number(control.slider), want.value, `${where}: the slider agrees`);
         assert.equal(shown.state[key], want.value, `${where}: the chart uses the accepted value`);
         if (spec.kind === 'number' && want.changed) {
-          assert.ok(control.message.startsWith(spec.label) && control.message.includes(String(want.value)), `${where}: says why: "${control.message}"`);
+          assert.ok(
+            control.message.startsWith(spec.label) && control.message.includes(String(want.value)),
+            `${where}: says why: "${control.message}"`,
+          );
         } else if (spec.kind === 'number') {
           assert.equal(control.message, '', `${where}: no message for an accepted value`);
         }
         if (spec.kind === 'text' && want.changed) assert.match(control.message, /at most \d+ characters/, where);
         const written = shown.params[`${id}.${key}`];
-        if (written !== undefined) assert.equal(written, String(want.value === true ? '1' : want.value === false ? '0' : want.value), `${where}: the address holds the accepted value`);
+        if (written !== undefined)
+          assert.equal(
+            written,
+            String(want.value === true ? '1' : want.value === false ? '0' : want.value),
+            `${where}: the address holds the accepted value`,
+          );
       }
       cases += keys.length;
     }
@@ -216,11 +255,16 @@ test('hostile fragments and stored values never stop the page from starting', as
   for (const fragment of FRAGMENTS) {
     const label = `#${fragment.slice(0, 30)}`;
     assertStarted(await load(`${site.server.url}#${fragment}`), label, { timed: false });
-    assertStarted(await load(`${site.server.url}?embed=fig-alibi&alibi.heads=0#${fragment}`, 'alibi'), `embed ${label}`);
+    assertStarted(
+      await load(`${site.server.url}?embed=fig-alibi&alibi.heads=0#${fragment}`, 'alibi'),
+      `embed ${label}`,
+    );
   }
   // The single-file build starts the same way.
   for (const fragment of FRAGMENTS.slice(0, 2)) {
-    assertStarted(await load(`${pathToFileURL(singleFile).href}#${fragment}`), `single file #${fragment}`, { timed: false });
+    assertStarted(await load(`${pathToFileURL(singleFile).href}#${fragment}`), `single file #${fragment}`, {
+      timed: false,
+    });
   }
   await page.evaluate(() => localStorage.setItem('positional-lesson:theme', '"><img src=x onerror=window.__pwned=1>'));
   assertStarted(await load(site.server.url), 'a hostile stored theme', { timed: false });
@@ -246,7 +290,10 @@ test('?alibi.heads=0 shows heads clamped to 1 with its message and writes no hea
 });
 
 test('a target below the trained length shows the trained length with its message', async () => {
-  assertStarted(await load(`${site.server.url}?embed=fig-context-extension&context-extension.target=100`, 'context-extension'), 'target=100');
+  assertStarted(
+    await load(`${site.server.url}?embed=fig-context-extension&context-extension.target=100`, 'context-extension'),
+    'target=100',
+  );
   const shown = await page.evaluate(() => {
     const slot = document.querySelector('[data-chart="context-extension"]');
     return {

@@ -52,7 +52,8 @@ TEST(Sinusoidal, LessonRowsAtDimensionFour) {
   ASSERT_EQ(pe.cols(), 4);
   const double expected[3][4] = {{0, 1, 0, 1}, {0.841, 0.540, 0.010, 1.000}, {0.909, -0.416, 0.020, 1.000}};
   for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 4; ++c) EXPECT_NEAR(pe(r, c), expected[r][c], kPrinted3) << "row " << r << " col " << c;
+    for (int c = 0; c < 4; ++c)
+      EXPECT_NEAR(pe(r, c), expected[r][c], kPrinted3) << "row " << r << " col " << c;
 }
 
 TEST(Sinusoidal, SecondPairTurnsOneHundredthRadian) {
@@ -327,11 +328,14 @@ TEST(Extension, CurvesStayInsideTheTrainedBand) {
 
 TEST(Extension, RejectsBadArguments) {
   const Vector p = Vector::Ones(2);
-  EXPECT_EQ(error_of([&] { interpolate_positions(p, 0, 10); }), "trained_len must be a finite number > 0, got 0");
-  EXPECT_EQ(error_of([&] { interpolate_positions(p, 10, -1); }), "new_len must be a finite number > 0, got -1");
+  EXPECT_EQ(error_of([&] { interpolate_positions(p, 0, 10); }),
+            "trained_len must be a finite number > 0, got 0");
+  EXPECT_EQ(error_of([&] { interpolate_positions(p, 10, -1); }),
+            "new_len must be a finite number > 0, got -1");
   EXPECT_EQ(error_of([&] { interpolate_positions((Vector(1) << kNaN).finished(), 10, 20); }),
             "positions[0] must be finite, got nan");
-  EXPECT_EQ(error_of([] { ntk_scaled_base(10000, 8, 2); }), "d must be at least 4 (d/(d−2) needs a slow pair), got 2");
+  EXPECT_EQ(error_of([] { ntk_scaled_base(10000, 8, 2); }),
+            "d must be at least 4 (d/(d−2) needs a slow pair), got 2");
   EXPECT_EQ(error_of([] { ntk_scaled_base(10000, 8, 7); }), "d must be even, got 7");
   EXPECT_EQ(error_of([] { ntk_scaled_base(1, 8, 128); }),
             "base must be different from 1 (every pair would turn at the same speed), got 1");
@@ -341,9 +345,12 @@ TEST(Extension, RejectsBadArguments) {
 
 TEST(Validate, CheckedIntegerNamesTheRule) {
   EXPECT_EQ(checked_integer("n", 12, 0, 100), 12);
-  EXPECT_EQ(error_of([] { checked_integer("n", 3.7, 0, 100); }), "n must be a whole number from 0 to 100, got 3.7");
-  EXPECT_EQ(error_of([] { checked_integer("n", kNaN, 0, 100); }), "n must be a whole number from 0 to 100, got nan");
-  EXPECT_EQ(error_of([] { checked_integer("n", 101, 0, 100); }), "n must be a whole number from 0 to 100, got 101");
+  EXPECT_EQ(error_of([] { checked_integer("n", 3.7, 0, 100); }),
+            "n must be a whole number from 0 to 100, got 3.7");
+  EXPECT_EQ(error_of([] { checked_integer("n", kNaN, 0, 100); }),
+            "n must be a whole number from 0 to 100, got nan");
+  EXPECT_EQ(error_of([] { checked_integer("n", 101, 0, 100); }),
+            "n must be a whole number from 0 to 100, got 101");
 }
 
 }  // namespace

@@ -82,7 +82,8 @@ TEST(DemoLayer, WeightsMatchNumpyDefaultRng7) {
   const json fixture = load_fixture("demo_layer.json");
   const positional::DemoWeights& w = positional::demo_weights();
   double worst = 0;
-  for (const auto& [name, m] : {std::pair<std::string, const Matrix*>{"W_Q", &w.w_q}, {"W_K", &w.w_k}, {"W_V", &w.w_v}}) {
+  for (const auto& [name, m] :
+       {std::pair<std::string, const Matrix*>{"W_Q", &w.w_q}, {"W_K", &w.w_k}, {"W_V", &w.w_v}}) {
     SCOPED_TRACE(name);
     ASSERT_EQ(m->rows(), 16);
     ASSERT_EQ(m->cols(), 16);
@@ -101,9 +102,11 @@ TEST(DemoLayer, WeightsMatchNumpyDefaultRng7) {
 TEST(DemoLayer, EncodedSentencesMatchNumpy) {
   const json fixture = load_fixture("demo_layer.json");
   double worst = 0;
-  for (const auto& [label, scheme, causal] : std::vector<std::tuple<std::string, std::string, bool>>{
-           {"none", "none", false}, {"sinusoidal", "sinusoidal", false}, {"rope", "rope", false},
-           {"causal", "none", true}}) {
+  for (const auto& [label, scheme, causal] :
+       std::vector<std::tuple<std::string, std::string, bool>>{{"none", "none", false},
+                                                               {"sinusoidal", "sinusoidal", false},
+                                                               {"rope", "rope", false},
+                                                               {"causal", "none", true}}) {
     for (const json& sentence : fixture["sentences"]) {
       SCOPED_TRACE(label + ": " + sentence.get<std::string>());
       const Matrix out = positional::encode_sentence(sentence, scheme, causal);
@@ -158,7 +161,8 @@ TEST(DemoLayer, DogRowIsTheSameInEitherOrder) {
 
 TEST(DemoLayer, AttentionWeightsAreRowStochasticAndCausal) {
   const positional::AttentionResult full = positional::demo_attention("the dog bites the man", "rope", false);
-  const positional::AttentionResult causal = positional::demo_attention("the dog bites the man", "rope", true);
+  const positional::AttentionResult causal =
+      positional::demo_attention("the dog bites the man", "rope", true);
   ASSERT_EQ(full.weights.rows(), 5);
   ASSERT_EQ(full.weights.cols(), 5);
   for (int i = 0; i < 5; ++i) {
@@ -172,18 +176,23 @@ TEST(DemoLayer, AttentionWeightsAreRowStochasticAndCausal) {
 
 // Python's str.split(): runs of any Unicode whitespace, no empty words at either end.
 TEST(DemoLayer, SplitsWordsLikePythonStrSplit) {
-  EXPECT_EQ(positional::split_words("  dog\tbites\n\nman  "), (std::vector<std::string>{"dog", "bites", "man"}));
+  EXPECT_EQ(positional::split_words("  dog\tbites\n\nman  "),
+            (std::vector<std::string>{"dog", "bites", "man"}));
   EXPECT_EQ(positional::split_words("dog\u00a0bites\u3000man\u2028x\x1fy"),
             (std::vector<std::string>{"dog", "bites", "man", "x", "y"}));
   EXPECT_EQ(positional::split_words("café 猫 🐕"), (std::vector<std::string>{"café", "猫", "🐕"}));
-  EXPECT_EQ(positional::split_words("a\u200bb"), (std::vector<std::string>{"a\u200bb"}));  // zero-width space is not whitespace
+  EXPECT_EQ(positional::split_words("a\u200bb"),
+            (std::vector<std::string>{"a\u200bb"}));  // zero-width space is not whitespace
   EXPECT_TRUE(positional::split_words(" \t\u3000 ").empty());
-  EXPECT_EQ(positional::encode_sentence(" dog\tbites\u00a0man "), positional::encode_sentence("dog bites man"));
+  EXPECT_EQ(positional::encode_sentence(" dog\tbites\u00a0man "),
+            positional::encode_sentence("dog bites man"));
 }
 
 TEST(DemoLayer, BadSentencesAndSchemesNameTheRule) {
-  EXPECT_EQ(expect_input_error([] { positional::encode_sentence(""); }), "sentence must contain at least one word");
-  EXPECT_EQ(expect_input_error([] { positional::encode_sentence(" \t\n"); }), "sentence must contain at least one word");
+  EXPECT_EQ(expect_input_error([] { positional::encode_sentence(""); }),
+            "sentence must contain at least one word");
+  EXPECT_EQ(expect_input_error([] { positional::encode_sentence(" \t\n"); }),
+            "sentence must contain at least one word");
   EXPECT_EQ(expect_input_error([] { positional::encode_sentence("dog bites man", "alibi"); }),
             "scheme must be one of \"none\", \"sinusoidal\", \"rope\", got \"alibi\"");
   std::string long_sentence;

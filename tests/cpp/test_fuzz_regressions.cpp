@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "expect_error.hpp"
 #include "positional/alibi.hpp"
 #include "positional/attention.hpp"
 #include "positional/clock.hpp"
@@ -18,7 +19,6 @@
 #include "positional/scaling.hpp"
 #include "positional/sinusoidal.hpp"
 #include "positional/validate.hpp"
-#include "expect_error.hpp"
 
 namespace positional {
 namespace {
@@ -71,8 +71,9 @@ TEST(FuzzRegression, ScoresThatOverflowAreErrors) {
 
 TEST(FuzzRegression, MaxDistanceAtTheInt64LimitIsAnError) {
   // max_distance + 1 overflowed (undefined behaviour) before the size check.
-  EXPECT_THROW(rope_scores_over_distance(vec({1, 0}), vec({0, 1}), vec({0}), std::numeric_limits<std::int64_t>::max()),
-               InputError);
+  EXPECT_THROW(
+      rope_scores_over_distance(vec({1, 0}), vec({0, 1}), vec({0}), std::numeric_limits<std::int64_t>::max()),
+      InputError);
 }
 
 TEST(FuzzRegression, HugePermutationIsAnErrorNotAnAllocation) {
@@ -111,8 +112,8 @@ TEST(FuzzRegression, CosineSimilarityOfHugeAndTinyVectors) {
 
 TEST(FuzzRegression, YarnWithATrainedLengthThatUnderflowsIsAnError) {
   // trained_len / (2π·β) underflowed to 0: the ramp sat at ±∞ and every θ came out NaN.
-  const std::string message = testing_support::error_of(
-      [] { yarn_inverse_frequencies(4, 0.5, 1, kSmallestSubnormal, 32, 1); });
+  const std::string message =
+      testing_support::error_of([] { yarn_inverse_frequencies(4, 0.5, 1, kSmallestSubnormal, 32, 1); });
   EXPECT_NE(message.find("trained_len"), std::string::npos) << message;
   EXPECT_NE(message.find("correction range is finite"), std::string::npos) << message;
   // An ordinary tiny length still works and gives finite frequencies.

@@ -32,12 +32,20 @@ TEST(Limits, SharedConstants) {
 }
 
 TEST(Limits, RequireWorkNamesTheFactorsAndTheCap) {
-  EXPECT_EQ(error_of([] { require_work("the table", {2048, 2049}, kMaxWorkSteps); }),
+  EXPECT_EQ(error_of([] {
+              require_work("the table", {2048, 2049}, kMaxWorkSteps);
+            }),
             "the table would take 2048 × 2049 steps, more than the cap of 4194304");
   EXPECT_EQ(error_of([] { require_work("the table", {2048, 2048}, kMaxWorkSteps); }), "no error");
   // A product that would overflow 64 bits is still refused, and a zero factor means no work.
-  EXPECT_NE(error_of([] { require_work("x", {std::int64_t{1} << 40, std::int64_t{1} << 40}, kMaxWorkSteps); }), "no error");
-  EXPECT_EQ(error_of([] { require_work("x", {0, std::int64_t{1} << 62, std::int64_t{1} << 62}, kMaxWorkSteps); }), "no error");
+  EXPECT_NE(error_of([] {
+              require_work("x", {std::int64_t{1} << 40, std::int64_t{1} << 40}, kMaxWorkSteps);
+            }),
+            "no error");
+  EXPECT_EQ(error_of([] {
+              require_work("x", {0, std::int64_t{1} << 62, std::int64_t{1} << 62}, kMaxWorkSteps);
+            }),
+            "no error");
 }
 
 TEST(Limits, ExtensionInverseFrequenciesOutput) {
@@ -47,8 +55,9 @@ TEST(Limits, ExtensionInverseFrequenciesOutput) {
 
 TEST(Limits, InterpolatedPositionsAndWavelengthsInput) {
   const Vector too_many = Vector::Ones(kMaxOutputDoubles + 1);
-  EXPECT_EQ(error_of([&] { interpolate_positions(too_many, 4096, 32768); }),
-            "the interpolated positions would hold 1 × 16777217 numbers, more than the cap of 16777216 (2^24)");
+  EXPECT_EQ(
+      error_of([&] { interpolate_positions(too_many, 4096, 32768); }),
+      "the interpolated positions would hold 1 × 16777217 numbers, more than the cap of 16777216 (2^24)");
   EXPECT_EQ(error_of([&] { pair_wavelengths(too_many); }),
             "the wavelengths would hold 1 × 16777217 numbers, more than the cap of 16777216 (2^24)");
 }
@@ -98,10 +107,13 @@ TEST(Limits, Float32ErrorsWork) {
 
 TEST(Limits, RotationsAnglesCurvesPermutationsWords) {
   const Vector x = Vector::Ones((std::int64_t{1} << 22) + 2);
-  EXPECT_EQ(error_of([&] { apply_rope(x, 1.0); }), "rotating x would take 4194306 steps, more than the cap of 4194304");
-  EXPECT_EQ(error_of([&] { apply_rope_half(x, 1.0); }), "rotating x would take 4194306 steps, more than the cap of 4194304");
+  EXPECT_EQ(error_of([&] { apply_rope(x, 1.0); }),
+            "rotating x would take 4194306 steps, more than the cap of 4194304");
+  EXPECT_EQ(error_of([&] { apply_rope_half(x, 1.0); }),
+            "rotating x would take 4194306 steps, more than the cap of 4194304");
   const Matrix rows = Matrix::Ones(2049, 2048);
-  EXPECT_EQ(error_of([&] { apply_rope_sequence(rows); }), "rotating x would take 2049 × 2048 steps, more than the cap of 4194304");
+  EXPECT_EQ(error_of([&] { apply_rope_sequence(rows); }),
+            "rotating x would take 2049 × 2048 steps, more than the cap of 4194304");
   const Vector positions = Vector::Zero(4096);
   const Vector pairs = Vector::Zero(1025);
   EXPECT_EQ(error_of([&] { rope_pair_angles(positions, pairs, 4096); }),
@@ -111,7 +123,8 @@ TEST(Limits, RotationsAnglesCurvesPermutationsWords) {
             "the curves would take 1048577 × 4 steps, more than the cap of 4194304");
   EXPECT_EQ(error_of([] { reversal_permutation((std::int64_t{1} << 22) + 1); }),
             "the permutation would take 4194305 steps, more than the cap of 4194304");
-  EXPECT_EQ(error_of([] { word_vector("x", kMaxWordDimension + 1); }), "d must be a whole number from 1 to 1048576, got 1048577");
+  EXPECT_EQ(error_of([] { word_vector("x", kMaxWordDimension + 1); }),
+            "d must be a whole number from 1 to 1048576, got 1048577");
 }
 
 TEST(Limits, Float32ThetaAboveFltMaxIsRefused) {
@@ -121,7 +134,10 @@ TEST(Limits, Float32ThetaAboveFltMaxIsRefused) {
   Vector pairs(1);
   pairs << 1;
   const std::string message = error_of([&] { float32_angle_errors(positions, pairs, 4, 1e-300); });
-  EXPECT_EQ(message.rfind("theta of pair 1 must be at most the largest float32 (3.4028235e38); the base is too small, got 1e+150", 0), 0u)
+  EXPECT_EQ(message.rfind("theta of pair 1 must be at most the largest float32 (3.4028235e38); the base is "
+                          "too small, got 1e+150",
+                          0),
+            0u)
       << message;
   // θ exactly representable and below FLT_MAX still works.
   EXPECT_LT(rope_frequencies(4, 1e-60)[1], static_cast<double>(FLT_MAX));

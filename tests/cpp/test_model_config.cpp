@@ -35,7 +35,9 @@ std::string read_text(const fs::path& path) {
   return out.str();
 }
 
-ModelConfig preset(const std::string& name) { return positional::parse_model_config(read_text(kPresets / name)); }
+ModelConfig preset(const std::string& name) {
+  return positional::parse_model_config(read_text(kPresets / name));
+}
 
 // Relative closeness; the engine and these references compute the same double expressions in
 // a different order, so they agree to a few ulps. 1e-12 leaves room and still catches any
@@ -81,19 +83,25 @@ struct PresetExpectation {
 TEST(ModelConfigPresets, EveryPresetParsesWithItsPublishedLengths) {
   const PresetExpectation table[] = {
       {"gpt2.json", PositionScheme::LearnedTable, RopeType::Default, 1024, 1024, 1.0, 64, 0, 0.0, 0},
-      {"bert-base-uncased.json", PositionScheme::LearnedTable, RopeType::Default, 512, 512, 1.0, 64, 0, 0.0, 0},
+      {"bert-base-uncased.json", PositionScheme::LearnedTable, RopeType::Default, 512, 512, 1.0, 64, 0, 0.0,
+       0},
       {"llama-2-7b.json", PositionScheme::Rope, RopeType::Default, 4096, 4096, 1.0, 128, 128, 10000.0, 0},
-      {"llama-3.1-8b.json", PositionScheme::Rope, RopeType::Llama3, 8192, 131072, 16.0, 128, 128, 500000.0, 0},
-      {"mistral-7b-v0.1.json", PositionScheme::Rope, RopeType::Default, 32768, 32768, 1.0, 128, 128, 10000.0, 4096},
-      {"qwen2-7b-instruct.json", PositionScheme::Rope, RopeType::Default, 32768, 32768, 1.0, 128, 128, 1e6, 0},
-      {"yarn-llama-2-7b-64k.json", PositionScheme::Rope, RopeType::Yarn, 4096, 65536, 16.0, 128, 128, 10000.0, 0},
-      {"phi-3.5-mini-instruct.json", PositionScheme::Rope, RopeType::Longrope, 4096, 131072, 32.0, 96, 96, 10000.0,
-       262144},
+      {"llama-3.1-8b.json", PositionScheme::Rope, RopeType::Llama3, 8192, 131072, 16.0, 128, 128, 500000.0,
+       0},
+      {"mistral-7b-v0.1.json", PositionScheme::Rope, RopeType::Default, 32768, 32768, 1.0, 128, 128, 10000.0,
+       4096},
+      {"qwen2-7b-instruct.json", PositionScheme::Rope, RopeType::Default, 32768, 32768, 1.0, 128, 128, 1e6,
+       0},
+      {"yarn-llama-2-7b-64k.json", PositionScheme::Rope, RopeType::Yarn, 4096, 65536, 16.0, 128, 128, 10000.0,
+       0},
+      {"phi-3.5-mini-instruct.json", PositionScheme::Rope, RopeType::Longrope, 4096, 131072, 32.0, 96, 96,
+       10000.0, 262144},
       {"opt-125m.json", PositionScheme::LearnedTable, RopeType::Default, 2048, 2048, 1.0, 64, 0, 0.0, 0},
       {"t5-v1_1-base.json", PositionScheme::RelativeBuckets, RopeType::Default, 0, 0, 1.0, 64, 0, 0.0, 0},
       {"modernbert-base.json", PositionScheme::Rope, RopeType::Default, 8192, 8192, 1.0, 64, 64, 160000.0, 0},
       {"deepseek-v3.json", PositionScheme::Rope, RopeType::Yarn, 4096, 163840, 40.0, 56, 64, 10000.0, 0},
-      {"qwen2.5-7b-instruct-yarn.json", PositionScheme::Rope, RopeType::Yarn, 32768, 32768, 1.0, 128, 128, 1e6, 0},
+      {"qwen2.5-7b-instruct-yarn.json", PositionScheme::Rope, RopeType::Yarn, 32768, 32768, 1.0, 128, 128,
+       1e6, 0},
       {"mamba-130m.json", PositionScheme::None, RopeType::Default, 0, 0, 1.0, 0, 0, 0.0, 0},
       {"bloom-560m.json", PositionScheme::Alibi, RopeType::Default, 0, 0, 1.0, 64, 0, 0.0, 0},
   };
@@ -115,7 +123,8 @@ TEST(ModelConfigPresets, EveryPresetParsesWithItsPublishedLengths) {
     EXPECT_EQ(r.beyond.size(), static_cast<std::size_t>(e.rotary_dim / 2));
     EXPECT_EQ(r.beyond_count, 0) << "a 100-token prompt is inside every preset's training";
     const nlohmann::json raw = nlohmann::json::parse(read_text(kPresets / e.file));
-    EXPECT_EQ(raw["_source"].get<std::string>().rfind("https://huggingface.co/", 0), 0u) << "names its source";
+    EXPECT_EQ(raw["_source"].get<std::string>().rfind("https://huggingface.co/", 0), 0u)
+        << "names its source";
   }
 }
 
@@ -128,8 +137,8 @@ TEST(ModelConfigPresets, Llama2WithoutRopeThetaUsesTransformersDefaultAndSaysSo)
 
 TEST(ModelConfigPresets, AttentionFactorsFollowTheirRecipes) {
   // YaRN: 0.1·ln(s) + 1 with s = 65536 / 4096 = 16.
-  EXPECT_NEAR(positional::rope_attention_factor(preset("yarn-llama-2-7b-64k.json")), 0.1 * std::log(16.0) + 1.0,
-              1e-15);
+  EXPECT_NEAR(positional::rope_attention_factor(preset("yarn-llama-2-7b-64k.json")),
+              0.1 * std::log(16.0) + 1.0, 1e-15);
   // LongRoPE: sqrt(1 + ln(s)/ln(L)) with s = 131072 / 4096 = 32 and L = 4096.
   EXPECT_NEAR(positional::rope_attention_factor(preset("phi-3.5-mini-instruct.json")),
               std::sqrt(1.0 + std::log(32.0) / std::log(4096.0)), 1e-15);
@@ -155,19 +164,21 @@ TEST(ModelConfigRecipes, LinearDividesEveryFrequencyByFactor) {
 }
 
 TEST(ModelConfigRecipes, DynamicKeepsDefaultInsideTrainingAndEnlargesTheBaseBeyond) {
-  const ModelConfig cfg = positional::parse_model_config(read_text(kConfigs / "valid" / "dynamic-llama.json"));
-  expect_close_vectors(positional::scaled_inverse_frequencies(cfg, 4096), reference_default(10000.0, 128), 1e-14,
-                       "dynamic at the trained length");
+  const ModelConfig cfg =
+      positional::parse_model_config(read_text(kConfigs / "valid" / "dynamic-llama.json"));
+  expect_close_vectors(positional::scaled_inverse_frequencies(cfg, 4096), reference_default(10000.0, 128),
+                       1e-14, "dynamic at the trained length");
   // base' = base · (factor·n/L − (factor − 1))^(d/(d−2)) with factor 2, n 10000, L 4096, d 128.
   const double grown = 10000.0 * std::pow(2.0 * 10000.0 / 4096.0 - 1.0, 128.0 / 126.0);
-  expect_close_vectors(positional::scaled_inverse_frequencies(cfg, 10000), reference_default(grown, 128), 1e-13,
-                       "dynamic at 10000 tokens");
+  expect_close_vectors(positional::scaled_inverse_frequencies(cfg, 10000), reference_default(grown, 128),
+                       1e-13, "dynamic at 10000 tokens");
   EXPECT_NEAR(positional::analyse_model_config(cfg, 10000).dynamic_base, grown, 1e-9 * grown);
 }
 
 // YaRN written out from the paper / transformers: ramp between the pair indices where a pair
 // turns beta_fast and beta_slow times over the original length.
-Vector reference_yarn(double base, int dim, double factor, double original, double beta_fast, double beta_slow) {
+Vector reference_yarn(double base, int dim, double factor, double original, double beta_fast,
+                      double beta_slow) {
   const auto correction = [&](double turns) {
     return dim * std::log(original / (turns * 2 * kPi)) / (2 * std::log(base));
   };
@@ -193,9 +204,10 @@ TEST(ModelConfigRecipes, YarnMatchesItsFormulaAndKeepsFastPairs) {
 }
 
 TEST(ModelConfigRecipes, YarnWithFactorOneEqualsDefault) {
-  const ModelConfig cfg = positional::parse_model_config(read_text(kConfigs / "valid" / "yarn-factor-one.json"));
-  expect_close_vectors(positional::scaled_inverse_frequencies(cfg, 10), reference_default(10000.0, 128), 1e-15,
-                       "yarn factor 1");
+  const ModelConfig cfg =
+      positional::parse_model_config(read_text(kConfigs / "valid" / "yarn-factor-one.json"));
+  expect_close_vectors(positional::scaled_inverse_frequencies(cfg, 10), reference_default(10000.0, 128),
+                       1e-15, "yarn factor 1");
   EXPECT_EQ(positional::rope_attention_factor(cfg), 1.0);
 }
 
@@ -212,8 +224,10 @@ TEST(ModelConfigRecipes, LongropePicksShortThenLongFactors) {
   const Vector at_original = positional::scaled_inverse_frequencies(cfg, 4096);
   const Vector past_original = positional::scaled_inverse_frequencies(cfg, 4097);
   for (int i = 0; i < 48; ++i) {
-    EXPECT_NEAR(at_original[i], base[i] / cfg.scaling.short_factor[static_cast<std::size_t>(i)], 1e-14 * base[i]);
-    EXPECT_NEAR(past_original[i], base[i] / cfg.scaling.long_factor[static_cast<std::size_t>(i)], 1e-14 * base[i]);
+    EXPECT_NEAR(at_original[i], base[i] / cfg.scaling.short_factor[static_cast<std::size_t>(i)],
+                1e-14 * base[i]);
+    EXPECT_NEAR(past_original[i], base[i] / cfg.scaling.long_factor[static_cast<std::size_t>(i)],
+                1e-14 * base[i]);
   }
   EXPECT_FALSE(positional::analyse_model_config(cfg, 4096).longrope_long_factor);
   EXPECT_TRUE(positional::analyse_model_config(cfg, 4097).longrope_long_factor);
@@ -253,7 +267,8 @@ TEST(ModelConfigRecipes, NewerRopeParametersSpellingAndPartialRotary) {
   EXPECT_EQ(params.scaling.field, "rope_parameters");
   EXPECT_DOUBLE_EQ(params.rope_theta, 500000.0) << "rope_theta read from inside rope_parameters";
   EXPECT_EQ(params.scaling.type, RopeType::Linear);
-  const ModelConfig neox = positional::parse_model_config(read_text(kConfigs / "valid" / "partial-rotary-neox.json"));
+  const ModelConfig neox =
+      positional::parse_model_config(read_text(kConfigs / "valid" / "partial-rotary-neox.json"));
   EXPECT_EQ(neox.head_dim, 80);
   EXPECT_EQ(neox.rotary_dim, 20) << "int(80 × 0.25)";
 }
@@ -283,11 +298,12 @@ TEST(ModelConfigRecipes, MatchNumpyReimplementation) {
     SCOPED_TRACE(file + " at " + std::to_string(c["seq_len"].get<int>()));
     const ModelConfig cfg = positional::parse_model_config(read_text(kFixtures / ".." / ".." / file));
     const std::vector<double> expected = c["inv_freq"].get<std::vector<double>>();
-    expect_close_vectors(positional::scaled_inverse_frequencies(cfg, c["seq_len"].get<std::int64_t>()),
-                         Eigen::Map<const Vector>(expected.data(), static_cast<Eigen::Index>(expected.size())),
-                         1e-12, file);
+    expect_close_vectors(
+        positional::scaled_inverse_frequencies(cfg, c["seq_len"].get<std::int64_t>()),
+        Eigen::Map<const Vector>(expected.data(), static_cast<Eigen::Index>(expected.size())), 1e-12, file);
     EXPECT_NEAR(positional::rope_attention_factor(cfg), c["attention_factor"].get<double>(), 1e-14);
-    const ModelPositionReport report = positional::analyse_model_config(cfg, c["seq_len"].get<std::int64_t>());
+    const ModelPositionReport report =
+        positional::analyse_model_config(cfg, c["seq_len"].get<std::int64_t>());
     // Each runtime's reading where they disagree: the same count, factors, lengths and frequencies.
     const nlohmann::json& readings = c["runtime_readings"];
     ASSERT_EQ(report.runtime_readings.size(), readings.size());
@@ -298,14 +314,16 @@ TEST(ModelConfigRecipes, MatchNumpyReimplementation) {
       EXPECT_EQ(got.length, readings[k]["length"].get<std::int64_t>());
       EXPECT_NEAR(got.attention_factor, readings[k]["attention_factor"].get<double>(), 1e-14);
       const std::vector<double> runtime_inv = readings[k]["inv_freq"].get<std::vector<double>>();
-      expect_close_vectors(got.inv_freq, Eigen::Map<const Vector>(runtime_inv.data(), static_cast<Eigen::Index>(runtime_inv.size())),
-                           1e-12, file + " " + got.runtime);
+      expect_close_vectors(
+          got.inv_freq,
+          Eigen::Map<const Vector>(runtime_inv.data(), static_cast<Eigen::Index>(runtime_inv.size())), 1e-12,
+          file + " " + got.runtime);
     }
     if (c.contains("local_inv_freq")) {
       const std::vector<double> local = c["local_inv_freq"].get<std::vector<double>>();
       expect_close_vectors(report.local_inv_freq,
-                           Eigen::Map<const Vector>(local.data(), static_cast<Eigen::Index>(local.size())), 1e-12,
-                           file + " local layers");
+                           Eigen::Map<const Vector>(local.data(), static_cast<Eigen::Index>(local.size())),
+                           1e-12, file + " local layers");
     } else {
       EXPECT_EQ(report.local_inv_freq.size(), 0) << "no local layers in " << file;
     }
@@ -334,7 +352,8 @@ TEST(ModelConfigFamilies, MlaTurnsOnlyQkRopeHeadDimAndScalesTheSoftmax) {
 }
 
 TEST(ModelConfigFamilies, QwenYarnOnTheCardsAdviceNamesWhereRuntimesDisagree) {
-  const ModelPositionReport r = positional::analyse_model_config(preset("qwen2.5-7b-instruct-yarn.json"), 100000);
+  const ModelPositionReport r =
+      positional::analyse_model_config(preset("qwen2.5-7b-instruct-yarn.json"), 100000);
   EXPECT_EQ(r.scaling_factor, 4.0) << "transformers 5 keeps the given factor";
   ASSERT_EQ(r.runtime_readings.size(), 3u);
   EXPECT_EQ(r.runtime_readings[1].runtime, "transformers 4.4x–4.5x");
@@ -342,7 +361,8 @@ TEST(ModelConfigFamilies, QwenYarnOnTheCardsAdviceNamesWhereRuntimesDisagree) {
   expect_close_vectors(r.runtime_readings[1].inv_freq, r.base_inv_freq, 1e-15, "factor 1 is plain RoPE");
   EXPECT_EQ(r.runtime_readings[2].runtime, "vLLM");
   EXPECT_EQ(r.runtime_readings[2].length, 131072);
-  expect_close_vectors(r.runtime_readings[2].inv_freq, r.inv_freq, 1e-15, "vLLM's frequencies are transformers 5's");
+  expect_close_vectors(r.runtime_readings[2].inv_freq, r.inv_freq, 1e-15,
+                       "vLLM's frequencies are transformers 5's");
 }
 
 TEST(ModelConfigFamilies, YarnWithoutFactorTakesTheRatioAndSaysSo) {
@@ -350,8 +370,9 @@ TEST(ModelConfigFamilies, YarnWithoutFactorTakesTheRatioAndSaysSo) {
   const ModelPositionReport r = positional::analyse_model_config(cfg, 10);
   EXPECT_EQ(r.scaling_factor, 4.0);
   ASSERT_FALSE(cfg.notes.empty());
-  EXPECT_EQ(cfg.notes.back(), "rope_parameters.factor is absent: max_position_embeddings / "
-                              "rope_parameters.original_max_position_embeddings is used, as transformers 5 does");
+  EXPECT_EQ(cfg.notes.back(),
+            "rope_parameters.factor is absent: max_position_embeddings / "
+            "rope_parameters.original_max_position_embeddings is used, as transformers 5 does");
   EXPECT_EQ(error_of(R"({"model_type": "llama", "hidden_size": 64, "num_attention_heads": 2,
       "max_position_embeddings": 512, "rope_scaling": {"type": "yarn"}})"),
             "rope_scaling.factor is missing: rope_type yarn needs it, or "
@@ -366,12 +387,15 @@ TEST(ModelConfigFamilies, GlobalAndLocalLayers) {
   EXPECT_EQ(modern.global_every, 3);
   EXPECT_EQ(modern.num_layers, 22);
   ASSERT_EQ(modern.local_wavelengths.size(), 32);
-  EXPECT_NEAR(modern.local_wavelengths[31], 2 * kPi * std::pow(10000.0, 62.0 / 64.0), 1e-12 * modern.local_wavelengths[31]);
-  const ModelPositionReport gemma3 = positional::analyse_model_config(valid("gemma3-local-global.json"), 1000);
+  EXPECT_NEAR(modern.local_wavelengths[31], 2 * kPi * std::pow(10000.0, 62.0 / 64.0),
+              1e-12 * modern.local_wavelengths[31]);
+  const ModelPositionReport gemma3 =
+      positional::analyse_model_config(valid("gemma3-local-global.json"), 1000);
   EXPECT_EQ(gemma3.local_base, 10000.0);
   EXPECT_EQ(gemma3.local_window, 1024);
   EXPECT_EQ(gemma3.global_every, 6);
-  const ModelPositionReport gemma2 = positional::analyse_model_config(valid("gemma2-local-global.json"), 1000);
+  const ModelPositionReport gemma2 =
+      positional::analyse_model_config(valid("gemma2-local-global.json"), 1000);
   EXPECT_EQ(gemma2.local_base, gemma2.base) << "Gemma 2's local layers share the global base";
   EXPECT_EQ(gemma2.local_window, 4096);
   EXPECT_EQ(gemma2.global_every, 2);
@@ -466,7 +490,8 @@ TEST(ModelConfigBeyond, PromptLengthIsValidated) {
 // ---- the broken corpus ------------------------------------------------------------------
 
 TEST(ModelConfigBroken, EveryBrokenFileGivesItsExpectedMessage) {
-  const nlohmann::json expected = nlohmann::json::parse(read_text(kConfigs / "broken" / "expected.json"))["expected"];
+  const nlohmann::json expected =
+      nlohmann::json::parse(read_text(kConfigs / "broken" / "expected.json"))["expected"];
   ASSERT_GE(expected.size(), 30u);
   std::size_t files = 0;
   for (const fs::directory_entry& entry : fs::directory_iterator(kConfigs / "broken")) {
@@ -497,8 +522,9 @@ TEST(ModelConfigBroken, HundredThousandOpenBracketsDoNotOverflowTheStack) {
 }
 
 TEST(ModelConfigBroken, NestingUpToTheCapIsAccepted) {
-  const std::string nested = "{\"model_type\": \"gpt2\", \"n_positions\": 1024, \"x\": " + std::string(63, '[') +
-                             std::string(63, ']') + "}";
+  const std::string nested =
+      "{\"model_type\": \"gpt2\", \"n_positions\": 1024, \"x\": " + std::string(63, '[') +
+      std::string(63, ']') + "}";
   EXPECT_EQ(positional::parse_model_config(nested).max_position_embeddings, 1024);
 }
 

@@ -38,7 +38,9 @@ std::string hex64(std::uint64_t value) {
 std::string hex128(const UInt128& value) { return hex64(value.high) + hex64(value.low); }
 
 // |a − b| / |b| (absolute where b = 0): how far an engine value is from numpy's.
-double relative_difference(double a, double b) { return b == 0 ? std::fabs(a) : std::fabs(a - b) / std::fabs(b); }
+double relative_difference(double a, double b) {
+  return b == 0 ? std::fabs(a) : std::fabs(a - b) / std::fabs(b);
+}
 
 TEST(Md5, Rfc1321TestSuite) {
   EXPECT_EQ(positional::md5_hex(""), "d41d8cd98f00b204e9800998ecf8427e");
@@ -48,8 +50,9 @@ TEST(Md5, Rfc1321TestSuite) {
   EXPECT_EQ(positional::md5_hex("abcdefghijklmnopqrstuvwxyz"), "c3fcd3d76192e4007dfb496cca67e13b");
   EXPECT_EQ(positional::md5_hex("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"),
             "d174ab98d277d9f5a5611c2c9f419d9f");
-  EXPECT_EQ(positional::md5_hex("12345678901234567890123456789012345678901234567890123456789012345678901234567890"),
-            "57edf4a22be3c955ac49da2e2107b67a");
+  EXPECT_EQ(
+      positional::md5_hex("12345678901234567890123456789012345678901234567890123456789012345678901234567890"),
+      "57edf4a22be3c955ac49da2e2107b67a");
 }
 
 TEST(SeedSequence, DecimalDigitsBecomeLittleEndianWords) {
@@ -84,7 +87,8 @@ TEST(SeedSequence, PoolAndGeneratedStateMatchNumpy) {
     const SeedSequence ss = SeedSequence::from_decimal(seed);
     for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(ss.pool()[i], entry["pool"][i].get<std::uint32_t>());
     const std::vector<std::uint32_t> state32 = ss.generate_state32(8);
-    for (std::size_t i = 0; i < 8; ++i) EXPECT_EQ(state32[i], entry["generate_state_uint32"][i].get<std::uint32_t>());
+    for (std::size_t i = 0; i < 8; ++i)
+      EXPECT_EQ(state32[i], entry["generate_state_uint32"][i].get<std::uint32_t>());
     const std::vector<std::uint64_t> state64 = ss.generate_state64(4);
     for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(hex64(state64[i]), entry["generate_state_uint64"][i]);
     const Pcg64 bits(ss);
@@ -150,22 +154,25 @@ TEST(Generator, StandardNormalStreamsMatchNumpy) {
       worst = std::max(worst, diff);
       ++compared;
       identical += values[index] == expected;
-      if (std::fabs(expected) > 3.6541528853610088) {  // beyond r: drawn by the tail branch, no table involved
+      if (std::fabs(expected) >
+          3.6541528853610088) {  // beyond r: drawn by the tail branch, no table involved
         ++tail;
         tail_identical += values[index] == expected;
       }
     };
     ASSERT_EQ(stream["head"].size(), head);
-    for (std::size_t i = 0; i < head; ++i) check(static_cast<std::int64_t>(i), stream["head"][i].get<double>());
+    for (std::size_t i = 0; i < head; ++i)
+      check(static_cast<std::int64_t>(i), stream["head"][i].get<double>());
     ASSERT_EQ(stream["strided"].size(), static_cast<std::size_t>(count / stride));
     for (std::size_t k = 0; k < stream["strided"].size(); ++k) {
       check(static_cast<std::int64_t>(k + 1) * stride - 1, stream["strided"][k].get<double>());
     }
     check(count - 1, stream["last"].get<double>());  // the 10^6-th draw: the whole stream stayed in step
   }
-  std::printf("[ numpy    ] %zu normals compared, %zu bit-identical, largest relative difference %.3g; "
-              "%zu of %zu tail draws (|x| > r) bit-identical\n",
-              compared, identical, worst, tail_identical, tail);
+  std::printf(
+      "[ numpy    ] %zu normals compared, %zu bit-identical, largest relative difference %.3g; "
+      "%zu of %zu tail draws (|x| > r) bit-identical\n",
+      compared, identical, worst, tail_identical, tail);
   RecordProperty("largest_relative_difference", std::to_string(worst));
   RecordProperty("bit_identical", std::to_string(identical) + "/" + std::to_string(compared));
 }

@@ -70,8 +70,8 @@ Worst compare_with_plain(std::int64_t n, std::int64_t d, double base) {
         if (difference > worst.difference) worst.difference = difference;
         if (difference / bound > worst.bound_ratio) worst.bound_ratio = difference / bound;
         if (difference > bound) {
-          ADD_FAILURE() << "pos " << pos << " col " << c << ": |fast - plain| = " << difference
-                        << " > bound " << bound;
+          ADD_FAILURE() << "pos " << pos << " col " << c << ": |fast - plain| = " << difference << " > bound "
+                        << bound;
           return worst;
         }
       }
@@ -121,7 +121,8 @@ TEST(SinusoidalFast, AsAccurateAsThePlainTableAgainstLongDouble) {
       const long double angle = static_cast<long double>(pos) * static_cast<long double>(omega);
       const double exact_sin = static_cast<double>(std::sin(angle));
       const double exact_cos = static_cast<double>(std::cos(angle));
-      const double bound = kUnitRoundoff * static_cast<double>(pos) * omega * (1 + 0x1p-10) + 8 * kUnitRoundoff;
+      const double bound =
+          kUnitRoundoff * static_cast<double>(pos) * omega * (1 + 0x1p-10) + 8 * kUnitRoundoff;
       const double error_sin = std::abs(fast(pos, 2 * i) - exact_sin);
       const double error_cos = std::abs(fast(pos, 2 * i + 1) - exact_cos);
       ASSERT_LE(error_sin, bound) << "pos " << pos << " pair " << i;
@@ -162,7 +163,8 @@ TEST(RopeSequenceFast, MatchesRowByRowRotationWithinTheBound) {
   for (std::int64_t r = 0; r < rows; ++r)
     for (std::int64_t i = 0; i < d / 2; ++i) {
       const double weight = std::abs(x(r, 2 * i)) + std::abs(x(r, 2 * i + 1));
-      const double bound = weight * bound_against_plain(r, omega_of(i, d, 10000.0)) + 4 * kUnitRoundoff * weight;
+      const double bound =
+          weight * bound_against_plain(r, omega_of(i, d, 10000.0)) + 4 * kUnitRoundoff * weight;
       ASSERT_LE(std::abs(fast(r, 2 * i) - plain(r, 2 * i)), bound) << "row " << r << " pair " << i;
       ASSERT_LE(std::abs(fast(r, 2 * i + 1) - plain(r, 2 * i + 1)), bound) << "row " << r << " pair " << i;
     }

@@ -96,22 +96,38 @@ TEST(SinusoidalRows, EmptyListGivesNoRows) {
 
 TEST(SinusoidalRows, BadInputNamesTheArgument) {
   EXPECT_EQ(error_of([] { sinusoidal_encoding_rows(positions_of({0, 1}), 7); }), "d must be even, got 7");
-  EXPECT_THAT(error_of([] { sinusoidal_encoding_rows(positions_of({0}), 0); }), HasSubstr("d must be positive"));
-  EXPECT_THAT(error_of([] { sinusoidal_encoding_rows(positions_of({0}), 8, 1.0); }), HasSubstr("base must be different from 1"));
-  EXPECT_THAT(error_of([] { sinusoidal_encoding_rows(positions_of({0}), 8, -2.0); }), HasSubstr("base must be a finite number > 0"));
-  EXPECT_THAT(error_of([] { sinusoidal_encoding_rows(positions_of({0}), 8, kNaN); }), HasSubstr("base must be"));
-  EXPECT_EQ(error_of([] { sinusoidal_encoding_rows(positions_of({0, 2.5}), 8); }),
+  EXPECT_THAT(error_of([] { sinusoidal_encoding_rows(positions_of({0}), 0); }),
+              HasSubstr("d must be positive"));
+  EXPECT_THAT(error_of([] { sinusoidal_encoding_rows(positions_of({0}), 8, 1.0); }),
+              HasSubstr("base must be different from 1"));
+  EXPECT_THAT(error_of([] { sinusoidal_encoding_rows(positions_of({0}), 8, -2.0); }),
+              HasSubstr("base must be a finite number > 0"));
+  EXPECT_THAT(error_of([] { sinusoidal_encoding_rows(positions_of({0}), 8, kNaN); }),
+              HasSubstr("base must be"));
+  EXPECT_EQ(error_of([] {
+              sinusoidal_encoding_rows(positions_of({0, 2.5}), 8);
+            }),
             "positions[1] must be a whole number ≥ 0, got 2.5");
-  EXPECT_EQ(error_of([] { sinusoidal_encoding_rows(positions_of({3, -1}), 8); }),
+  EXPECT_EQ(error_of([] {
+              sinusoidal_encoding_rows(positions_of({3, -1}), 8);
+            }),
             "positions[1] must be a whole number ≥ 0, got -1");
-  EXPECT_THAT(error_of([] { sinusoidal_encoding_rows(positions_of({kNaN}), 8); }), HasSubstr("positions[0] must be finite"));
-  EXPECT_THAT(error_of([] { sinusoidal_encoding_rows(positions_of({1, kInf}), 8); }), HasSubstr("positions[1] must be finite"));
+  EXPECT_THAT(error_of([] { sinusoidal_encoding_rows(positions_of({kNaN}), 8); }),
+              HasSubstr("positions[0] must be finite"));
+  EXPECT_THAT(error_of([] {
+                sinusoidal_encoding_rows(positions_of({1, kInf}), 8);
+              }),
+              HasSubstr("positions[1] must be finite"));
   // A base far below 1 makes the last pair's speed overflow: sin(inf) would be NaN.
   // (d = 4, base 1e−300: ω_1 = 1e150, so position 1e200 turns by 1e350.)
-  EXPECT_THAT(error_of([] { sinusoidal_encoding_rows(positions_of({0, 1e200}), 4, 1e-300); }), HasSubstr("overflows"));
+  EXPECT_THAT(error_of([] {
+                sinusoidal_encoding_rows(positions_of({0, 1e200}), 4, 1e-300);
+              }),
+              HasSubstr("overflows"));
   // rows × d beyond the output cap.
   const Vector many = Vector::Zero(4097);
-  EXPECT_THAT(error_of([&] { sinusoidal_encoding_rows(many, 4096); }), HasSubstr("the sampled position table"));
+  EXPECT_THAT(error_of([&] { sinusoidal_encoding_rows(many, 4096); }),
+              HasSubstr("the sampled position table"));
 }
 
 TEST(SinusoidalRows, EveryValueFiniteAtTheCap) {

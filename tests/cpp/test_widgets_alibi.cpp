@@ -21,8 +21,18 @@ TEST(AlibiSlopes, PowerOfTwoHeadsAreAGeometricSequence) {
 // The non-power-of-2 values were computed with the ALiBi repository's get_slopes (Python);
 // they are exact powers of 2 and √2, so equality holds to the last bit.
 TEST(AlibiSlopes, OtherCountsInterleaveAsInTheReferenceCode) {
-  const double expected12[] = {0.5, 0.25, 0.125, 0.0625, 0.03125, 0.015625, 0.0078125, 0.00390625,
-                               0.7071067811865476, 0.35355339059327384, 0.17677669529663692, 0.08838834764831849};
+  const double expected12[] = {0.5,
+                               0.25,
+                               0.125,
+                               0.0625,
+                               0.03125,
+                               0.015625,
+                               0.0078125,
+                               0.00390625,
+                               0.7071067811865476,
+                               0.35355339059327384,
+                               0.17677669529663692,
+                               0.08838834764831849};
   const Vector s12 = alibi_slopes(12);
   ASSERT_EQ(s12.size(), 12);
   for (int h = 0; h < 12; ++h) EXPECT_DOUBLE_EQ(s12[h], expected12[h]) << h;

@@ -5,15 +5,14 @@
 #include <cmath>
 
 #include "expect_error.hpp"
-#include "positional/limits.hpp"
 #include "positional/extension.hpp"
+#include "positional/limits.hpp"
 #include "positional/rope.hpp"
 #include "positional/scaling.hpp"
 #include "positional/validate.hpp"
 
 namespace positional {
 namespace {
-
 
 // Reference values below were computed with Hugging Face's _compute_yarn_parameters and
 // _compute_dynamic_ntk_parameters re-typed in numpy (float64); the engine must agree to
@@ -129,7 +128,8 @@ TEST(ExtensionInverseFrequencies, RowsAreTheFiveMethods) {
   // NTK: fastest pair untouched, slowest exactly 8× slower (the lesson's numbers).
   EXPECT_DOUBLE_EQ(f(2, 0), 1.0);
   EXPECT_NEAR(theta[63] / f(2, 63), 8.0, 1e-9);
-  EXPECT_LT((f.row(3).transpose() - yarn_inverse_frequencies(128, 10000, 8, 4096)).cwiseAbs().maxCoeff(), 1e-15);
+  EXPECT_LT((f.row(3).transpose() - yarn_inverse_frequencies(128, 10000, 8, 4096)).cwiseAbs().maxCoeff(),
+            1e-15);
   EXPECT_NEAR(f(4, 63), rope_frequencies(128, dynamic_ntk_base(10000, 8, 128, 32768, 4096))[63], 1e-18);
   EXPECT_THROW(extension_inverse_frequencies(128, 10000, 4096, 2048), InputError);
 }
@@ -235,7 +235,8 @@ TEST(Recipes, LinearDividesEveryPair) {
   const Vector theta = rope_frequencies(16, 10000);
   const Vector out = linear_scaled_frequencies(theta, 4);
   for (Eigen::Index i = 0; i < theta.size(); ++i) EXPECT_EQ(out[i], theta[i] / 4);
-  EXPECT_EQ(error_of([&] { linear_scaled_frequencies(theta, 0); }), "factor must be a finite number > 0, got 0");
+  EXPECT_EQ(error_of([&] { linear_scaled_frequencies(theta, 0); }),
+            "factor must be a finite number > 0, got 0");
 }
 
 }  // namespace

@@ -19,9 +19,8 @@ void fuzz_sinusoidal(FuzzInput& in, std::uint8_t which) {
   const double base = in.boolean() ? 10000.0 : in.number();
   if (over_budget(n, d)) return;
   if (which == 0) {
-    under_contract("sinusoidal_encoding", [&] {
-      require_finite_result("sinusoidal_encoding", sinusoidal_encoding(n, d, base));
-    });
+    under_contract("sinusoidal_encoding",
+                   [&] { require_finite_result("sinusoidal_encoding", sinusoidal_encoding(n, d, base)); });
   } else {
     under_contract("sinusoidal_encoding_concatenated", [&] {
       require_finite_result("sinusoidal_encoding_concatenated", sinusoidal_encoding_concatenated(n, d, base));
@@ -35,7 +34,8 @@ void fuzz_sinusoidal_dot(FuzzInput& in) {
   const std::int64_t d = in.integer();
   const double base = in.boolean() ? 10000.0 : in.number();
   if (over_budget(d, 1)) return;
-  under_contract("sinusoidal_dot", [&] { require_finite_result("sinusoidal_dot", sinusoidal_dot(a, b, d, base)); });
+  under_contract("sinusoidal_dot",
+                 [&] { require_finite_result("sinusoidal_dot", sinusoidal_dot(a, b, d, base)); });
 }
 
 void fuzz_rope(FuzzInput& in, std::uint8_t which) {
@@ -44,29 +44,30 @@ void fuzz_rope(FuzzInput& in, std::uint8_t which) {
     case 0: {
       const std::int64_t d = in.integer();
       if (over_budget(d, 1)) return;
-      under_contract("rope_frequencies", [&] { require_finite_result("rope_frequencies", rope_frequencies(d, base)); });
+      under_contract("rope_frequencies",
+                     [&] { require_finite_result("rope_frequencies", rope_frequencies(d, base)); });
       break;
     }
     case 1: {
       const Vector x = in.boolean() ? in.vector() : in.tame_vector(in.byte() % 33);
       const double position = in.number();
-      under_contract("apply_rope", [&] { require_finite_result("apply_rope", apply_rope(x, position, base)); });
+      under_contract("apply_rope",
+                     [&] { require_finite_result("apply_rope", apply_rope(x, position, base)); });
       break;
     }
     case 2: {
       const Matrix x = in.matrix();
       const Vector positions = in.boolean() ? in.vector(32) : in.tame_vector(x.rows());
-      under_contract("apply_rope(matrix)", [&] {
-        require_finite_result("apply_rope(matrix)", apply_rope(x, positions, base));
-      });
+      under_contract("apply_rope(matrix)",
+                     [&] { require_finite_result("apply_rope(matrix)", apply_rope(x, positions, base)); });
       break;
     }
     case 3: {
       // Long enough to cross several angle-addition blocks.
-      const Matrix x = in.boolean() ? in.matrix() : Matrix(Matrix::Constant(in.byte() * 2, 2 * (1 + in.byte() % 8), 0.75));
-      under_contract("apply_rope_sequence", [&] {
-        require_finite_result("apply_rope_sequence", apply_rope_sequence(x, base));
-      });
+      const Matrix x =
+          in.boolean() ? in.matrix() : Matrix(Matrix::Constant(in.byte() * 2, 2 * (1 + in.byte() % 8), 0.75));
+      under_contract("apply_rope_sequence",
+                     [&] { require_finite_result("apply_rope_sequence", apply_rope_sequence(x, base)); });
       break;
     }
     case 4: {
@@ -74,7 +75,8 @@ void fuzz_rope(FuzzInput& in, std::uint8_t which) {
       const Vector positions = in.tame_vector(x.rows());
       const Vector inv_freq = in.boolean() ? in.vector(16) : in.tame_vector(x.cols() / 2);
       under_contract("apply_rope_with_frequencies", [&] {
-        require_finite_result("apply_rope_with_frequencies", apply_rope_with_frequencies(x, positions, inv_freq));
+        require_finite_result("apply_rope_with_frequencies",
+                              apply_rope_with_frequencies(x, positions, inv_freq));
       });
       break;
     }
@@ -88,11 +90,14 @@ void fuzz_rope(FuzzInput& in, std::uint8_t which) {
           work_of({starts.size(), plus_one(max_distance), q.size() / 2}) > kMaxWorkSteps) {
         const Vector ones = Vector::Ones(q.size());
         const Vector zeros = Vector::Zero(starts.size());
-        must_refuse_over_cap("rope_scores_over_distance", [&] { (void)rope_scores_over_distance(ones, ones, zeros, max_distance, 10000.0); });
+        must_refuse_over_cap("rope_scores_over_distance", [&] {
+          (void)rope_scores_over_distance(ones, ones, zeros, max_distance, 10000.0);
+        });
       }
       if (over_budget(starts.size(), plus_one(max_distance))) return;
       under_contract("rope_scores_over_distance", [&] {
-        require_finite_result("rope_scores_over_distance", rope_scores_over_distance(q, k, starts, max_distance, base));
+        require_finite_result("rope_scores_over_distance",
+                              rope_scores_over_distance(q, k, starts, max_distance, base));
       });
       break;
     }
@@ -149,7 +154,8 @@ void fuzz_extension(FuzzInput& in, std::uint8_t which) {
       const double base = in.number();
       const double scale = in.number();
       const std::int64_t d = in.integer();
-      under_contract("ntk_scaled_base", [&] { require_finite_result("ntk_scaled_base", ntk_scaled_base(base, scale, d)); });
+      under_contract("ntk_scaled_base",
+                     [&] { require_finite_result("ntk_scaled_base", ntk_scaled_base(base, scale, d)); });
       break;
     }
     default: {
@@ -177,14 +183,30 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FuzzInput in(data, size);
   const std::uint8_t selector = in.byte();
   switch (selector % 8) {
-    case 0: fuzz_sinusoidal(in, 0); break;
-    case 1: fuzz_sinusoidal(in, 1); break;
-    case 2: fuzz_sinusoidal_dot(in); break;
-    case 3: fuzz_rope(in, static_cast<std::uint8_t>((selector / 8) % 7)); break;
-    case 4: fuzz_attention(in); break;
-    case 5: fuzz_cosine(in); break;
-    case 6: fuzz_extension(in, static_cast<std::uint8_t>((selector / 8) % 3)); break;
-    default: fuzz_rope(in, 3); break;  // the angle-addition path gets its own share
+    case 0:
+      fuzz_sinusoidal(in, 0);
+      break;
+    case 1:
+      fuzz_sinusoidal(in, 1);
+      break;
+    case 2:
+      fuzz_sinusoidal_dot(in);
+      break;
+    case 3:
+      fuzz_rope(in, static_cast<std::uint8_t>((selector / 8) % 7));
+      break;
+    case 4:
+      fuzz_attention(in);
+      break;
+    case 5:
+      fuzz_cosine(in);
+      break;
+    case 6:
+      fuzz_extension(in, static_cast<std::uint8_t>((selector / 8) % 3));
+      break;
+    default:
+      fuzz_rope(in, 3);
+      break;  // the angle-addition path gets its own share
   }
   return 0;
 }

@@ -10,9 +10,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <initializer_list>
 #include <limits>
 #include <string>
-#include <initializer_list>
 #include <vector>
 
 #include "positional/limits.hpp"
@@ -69,8 +69,9 @@ class FuzzInput {
     constexpr std::uint8_t kSpecialCount = sizeof(kSpecial) / sizeof(kSpecial[0]);
     const std::uint8_t selector = byte();
     if (selector < kSpecialCount) return kSpecial[selector];
-    if (selector < 160) return static_cast<double>(static_cast<int>(selector) - kSpecialCount - 32);  // −32 … 99
-    if (selector < 200) return static_cast<double>(static_cast<std::int8_t>(byte())) / 16.0;          // eighths
+    if (selector < 160)
+      return static_cast<double>(static_cast<int>(selector) - kSpecialCount - 32);            // −32 … 99
+    if (selector < 200) return static_cast<double>(static_cast<std::int8_t>(byte())) / 16.0;  // eighths
     std::uint64_t bits = 0;
     for (int i = 0; i < 8; ++i) bits = (bits << 8) | byte();
     double value;
@@ -95,7 +96,7 @@ class FuzzInput {
     constexpr std::uint8_t kSpecialCount = sizeof(kSpecial) / sizeof(kSpecial[0]);
     const std::uint8_t selector = byte();
     if (selector < kSpecialCount) return kSpecial[selector];
-    if (selector < 200) return selector - kSpecialCount;  // 0 … 187
+    if (selector < 200) return selector - kSpecialCount;             // 0 … 187
     return (static_cast<std::int64_t>(byte()) << 8 | byte()) - 256;  // −256 … 65279
   }
 
@@ -150,7 +151,9 @@ class FuzzInput {
 };
 
 // n + 1 without overflowing (a distance count from a maximum distance).
-inline std::int64_t plus_one(std::int64_t n) { return n == std::numeric_limits<std::int64_t>::max() ? n : n + 1; }
+inline std::int64_t plus_one(std::int64_t n) {
+  return n == std::numeric_limits<std::int64_t>::max() ? n : n + 1;
+}
 
 // True when rows × cols is within the engine's cap but over the fuzz work budget: skip the call.
 inline bool over_budget(std::int64_t rows, std::int64_t cols) {
@@ -165,8 +168,9 @@ inline std::int64_t work_of(std::initializer_list<std::int64_t> factors) {
   std::int64_t steps = 1;
   for (const std::int64_t factor : factors) {
     if (factor <= 0) return 0;
-    steps = steps > std::numeric_limits<std::int64_t>::max() / factor ? std::numeric_limits<std::int64_t>::max()
-                                                                       : steps * factor;
+    steps = steps > std::numeric_limits<std::int64_t>::max() / factor
+                ? std::numeric_limits<std::int64_t>::max()
+                : steps * factor;
   }
   return steps;
 }
@@ -204,14 +208,15 @@ inline void require_finite_result(const char* function, double value) {
 inline void require_finite_result(const char* function, const Matrix& m) {
   for (Eigen::Index i = 0; i < m.size(); ++i)
     if (!std::isfinite(m.data()[i]))
-      finding(function, "non-finite entry " + std::to_string(m.data()[i]) + " at flat index " + std::to_string(i) +
-                            " of a " + std::to_string(m.rows()) + " × " + std::to_string(m.cols()) + " result");
+      finding(function, "non-finite entry " + std::to_string(m.data()[i]) + " at flat index " +
+                            std::to_string(i) + " of a " + std::to_string(m.rows()) + " × " +
+                            std::to_string(m.cols()) + " result");
 }
 inline void require_finite_result(const char* function, const Vector& v) {
   for (Eigen::Index i = 0; i < v.size(); ++i)
     if (!std::isfinite(v[i]))
-      finding(function, "non-finite entry " + std::to_string(v[i]) + " at index " + std::to_string(i) + " of " +
-                            std::to_string(v.size()));
+      finding(function, "non-finite entry " + std::to_string(v[i]) + " at index " + std::to_string(i) +
+                            " of " + std::to_string(v.size()));
 }
 
 // Runs `call` (which returns nothing and checks its own results) under the contract: returning,

@@ -22,7 +22,8 @@ void check_report(const ModelPositionReport& r) {
   require_finite_result(f, r.base_inv_freq);
   require_finite_result(f, r.wavelengths);
   require_finite_result(f, r.base_wavelengths);
-  if (static_cast<Eigen::Index>(r.beyond.size()) != r.inv_freq.size()) finding(f, "beyond and inv_freq sizes differ");
+  if (static_cast<Eigen::Index>(r.beyond.size()) != r.inv_freq.size())
+    finding(f, "beyond and inv_freq sizes differ");
   std::int64_t count = 0;
   for (const std::uint8_t b : r.beyond) count += b;
   if (count != r.beyond_count) finding(f, "beyond_count does not count beyond");

@@ -46,16 +46,20 @@ void fuzz_widgets(FuzzInput& in) {
       const double base = base_from(in);
       const std::int64_t max_distance = in.integer();
       // Over the work cap with every other argument valid: refused before any work.
-      if (d > 0 && d % 2 == 0 && d <= kMaxOutputDoubles && max_distance >= 0 && max_distance <= kMaxDecayDistance &&
-          work_of({d / 2, plus_one(max_distance)}) > kMaxWorkSteps) {
+      if (d > 0 && d % 2 == 0 && d <= kMaxOutputDoubles && max_distance >= 0 &&
+          max_distance <= kMaxDecayDistance && work_of({d / 2, plus_one(max_distance)}) > kMaxWorkSteps) {
         must_refuse_over_cap("rope_decay_curve", [&] { (void)rope_decay_curve(d, 10000.0, max_distance); });
         must_refuse_over_cap("rope_ones_scores", [&] { (void)rope_ones_scores(d, 10000.0, max_distance); });
       }
       if (over_budget(d, plus_one(max_distance))) return;
       if (selector % 17 == 2) {
-        under_contract("rope_decay_curve", [&] { require_finite_result("rope_decay_curve", rope_decay_curve(d, base, max_distance)); });
+        under_contract("rope_decay_curve", [&] {
+          require_finite_result("rope_decay_curve", rope_decay_curve(d, base, max_distance));
+        });
       } else {
-        under_contract("rope_ones_scores", [&] { require_finite_result("rope_ones_scores", rope_ones_scores(d, base, max_distance)); });
+        under_contract("rope_ones_scores", [&] {
+          require_finite_result("rope_ones_scores", rope_ones_scores(d, base, max_distance));
+        });
       }
       break;
     }
@@ -72,7 +76,8 @@ void fuzz_widgets(FuzzInput& in) {
         require_finite_result("yarn_correction_range high", r.high);
       });
       under_contract("yarn_extrapolation_weights", [&] {
-        require_finite_result("yarn_extrapolation_weights", yarn_extrapolation_weights(d, base, trained, beta_fast, beta_slow));
+        require_finite_result("yarn_extrapolation_weights",
+                              yarn_extrapolation_weights(d, base, trained, beta_fast, beta_slow));
       });
       break;
     }
@@ -89,7 +94,8 @@ void fuzz_widgets(FuzzInput& in) {
     }
     case 6: {
       const double scale = in.number();
-      under_contract("yarn_attention_factor", [&] { require_finite_result("yarn_attention_factor", yarn_attention_factor(scale)); });
+      under_contract("yarn_attention_factor",
+                     [&] { require_finite_result("yarn_attention_factor", yarn_attention_factor(scale)); });
       break;
     }
     case 7: {
@@ -105,7 +111,8 @@ void fuzz_widgets(FuzzInput& in) {
     }
     case 8: {
       const Vector inv_freq = in.vector(16);
-      under_contract("pair_wavelengths", [&] { require_finite_result("pair_wavelengths", pair_wavelengths(inv_freq)); });
+      under_contract("pair_wavelengths",
+                     [&] { require_finite_result("pair_wavelengths", pair_wavelengths(inv_freq)); });
       break;
     }
     case 9: {
@@ -115,7 +122,8 @@ void fuzz_widgets(FuzzInput& in) {
       const double fresh = in.number();
       if (over_budget(d, 5)) return;
       under_contract("extension_inverse_frequencies", [&] {
-        require_finite_result("extension_inverse_frequencies", extension_inverse_frequencies(d, base, trained, fresh));
+        require_finite_result("extension_inverse_frequencies",
+                              extension_inverse_frequencies(d, base, trained, fresh));
       });
       break;
     }
@@ -153,7 +161,8 @@ void fuzz_widgets(FuzzInput& in) {
       const Vector x = in.boolean() ? in.vector(16) : in.tame_vector(2 * (in.byte() % 9));
       const double position = in.number();
       const double base = base_from(in);
-      under_contract("apply_rope_half", [&] { require_finite_result("apply_rope_half", apply_rope_half(x, position, base)); });
+      under_contract("apply_rope_half",
+                     [&] { require_finite_result("apply_rope_half", apply_rope_half(x, position, base)); });
       break;
     }
     case 13: {
@@ -165,7 +174,8 @@ void fuzz_widgets(FuzzInput& in) {
       if (q.size() > 0 && q.size() % 2 == 0 && max_distance >= 0 && max_distance <= kMaxConventionsDistance &&
           work_of({plus_one(max_distance), q.size() + 32}) > kMaxWorkSteps) {
         const Vector ones = Vector::Ones(q.size());
-        must_refuse_over_cap("compare_rope_conventions", [&] { (void)compare_rope_conventions(ones, ones, 0.0, max_distance, 10000.0); });
+        must_refuse_over_cap("compare_rope_conventions",
+                             [&] { (void)compare_rope_conventions(ones, ones, 0.0, max_distance, 10000.0); });
       }
       if (over_budget(plus_one(max_distance), q.size() + 1)) return;
       under_contract("compare_rope_conventions", [&] {
@@ -187,8 +197,8 @@ void fuzz_widgets(FuzzInput& in) {
       const double theta = in.boolean() ? 1.0 : in.number();
       under_contract("rope_clock", [&] {
         const RopeClock c = rope_clock(q, k, m, n, theta);
-        for (const double v : {c.q_rotated[0], c.q_rotated[1], c.k_rotated[0], c.k_rotated[1], c.q_angle, c.k_angle,
-                               c.angle_between, c.score, c.relative_score}) {
+        for (const double v : {c.q_rotated[0], c.q_rotated[1], c.k_rotated[0], c.k_rotated[1], c.q_angle,
+                               c.k_angle, c.angle_between, c.score, c.relative_score}) {
           require_finite_result("rope_clock", v);
         }
       });
@@ -208,7 +218,8 @@ void fuzz_widgets(FuzzInput& in) {
       const Matrix a = in.matrix(8);
       const Matrix b = in.boolean() ? a : in.matrix(8);
       under_contract("permute", [&] { require_finite_result("permute", permute(x, p)); });
-      under_contract("permute_columns", [&] { require_finite_result("permute_columns", permute_columns(a, p)); });
+      under_contract("permute_columns",
+                     [&] { require_finite_result("permute_columns", permute_columns(a, p)); });
       under_contract("max_permuted_difference", [&] {
         require_finite_result("max_permuted_difference", max_permuted_difference(a, b, p));
       });

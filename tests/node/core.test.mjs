@@ -107,9 +107,17 @@ describe('bad input: a JavaScript Error with the C++ message, and the module kee
   const cases = [
     ['odd d', () => engine.sinusoidalEncoding(3, 7), 'd must be even, got 7'],
     ['zero d', () => engine.ropeFrequencies(0), 'ropeFrequencies: d must be a whole number from 1 to 16777216, got 0'],
-    ['negative d', () => engine.sinusoidalEncoding(3, -2), 'sinusoidalEncoding: d must be a whole number from 1 to 16777216, got -2'],
+    [
+      'negative d',
+      () => engine.sinusoidalEncoding(3, -2),
+      'sinusoidalEncoding: d must be a whole number from 1 to 16777216, got -2',
+    ],
     ['fractional d', () => engine.sinusoidalEncoding(3, 3.7), 'd must be a whole number'],
-    ['negative n', () => engine.sinusoidalEncoding(-1, 4), 'sinusoidalEncoding: n must be a whole number from 0 to 16777216, got -1'],
+    [
+      'negative n',
+      () => engine.sinusoidalEncoding(-1, 4),
+      'sinusoidalEncoding: n must be a whole number from 0 to 16777216, got -1',
+    ],
     ['NaN base', () => engine.sinusoidalEncoding(3, 4, NaN), 'base must be a finite number > 0, got nan'],
     ['infinite base', () => engine.ropeFrequencies(4, Infinity), 'base must be a finite number > 0, got inf'],
     ['zero base', () => engine.ropeFrequencies(4, 0), 'base must be a finite number > 0, got 0'],
@@ -121,18 +129,46 @@ describe('bad input: a JavaScript Error with the C++ message, and the module kee
     ['NaN in positions', () => engine.interpolatePositions([1, NaN], 4096, 32768), 'positions[1] must be finite'],
     ['odd vector', () => engine.applyRope([1, 0, 2], 1), 'x length must be even'],
     ['not an array', () => engine.applyRope('abc', 1), 'x must be an array of numbers'],
-    ['zero trainedLen', () => engine.interpolatePositions([1], 0, 10), 'interpolatePositions: trainedLen must be a finite number > 0, got 0'],
-    ['negative newLen', () => engine.interpolatePositions([1], 10, -5), 'interpolatePositions: newLen must be a finite number > 0, got -5'],
+    [
+      'zero trainedLen',
+      () => engine.interpolatePositions([1], 0, 10),
+      'interpolatePositions: trainedLen must be a finite number > 0, got 0',
+    ],
+    [
+      'negative newLen',
+      () => engine.interpolatePositions([1], 10, -5),
+      'interpolatePositions: newLen must be a finite number > 0, got -5',
+    ],
     ['NTK at d = 2', () => engine.ntkScaledBase(10000, 8, 2), 'd must be at least 4'],
     ['zero scale', () => engine.ntkScaledBase(10000, 0, 128), 'scale must be a finite number > 0, got 0'],
     ['over the cap', () => engine.sinusoidalEncoding(32769, 512), 'more than the cap of 16777216'],
     ['huge n', () => engine.sinusoidalEncoding(1e12, 4), 'n must be a whole number'],
-    ['shape mismatch', () => engine.attention({ rows: 1, cols: 2, data: [1, 0] }, { rows: 1, cols: 3, data: [1, 0, 0] }, { rows: 1, cols: 1, data: [1] }),
-      'k must have as many columns as q (2), got 3'],
-    ['bad matrix data', () => engine.applyRopeSequence({ rows: 2, cols: 2, data: [1, 2, 3] }), 'x.data must hold rows × cols = 4 numbers, got 3'],
+    [
+      'shape mismatch',
+      () =>
+        engine.attention(
+          { rows: 1, cols: 2, data: [1, 0] },
+          { rows: 1, cols: 3, data: [1, 0, 0] },
+          { rows: 1, cols: 1, data: [1] },
+        ),
+      'k must have as many columns as q (2), got 3',
+    ],
+    [
+      'bad matrix data',
+      () => engine.applyRopeSequence({ rows: 2, cols: 2, data: [1, 2, 3] }),
+      'x.data must hold rows × cols = 4 numbers, got 3',
+    ],
     ['zero vectors', () => engine.cosineSimilarity([0, 0], [1, 1]), 'a and b must be non-zero vectors'],
-    ['pair out of range', () => engine.ropePairAngles([1], [40], 64), 'pairs[0] must be a whole number from 0 to 31, got 40'],
-    ['wrong argument count', () => engine.sinusoidalEncoding(3), 'sinusoidalEncoding: expects 2 to 3 arguments (n, d, base?), got 1'],
+    [
+      'pair out of range',
+      () => engine.ropePairAngles([1], [40], 64),
+      'pairs[0] must be a whole number from 0 to 31, got 40',
+    ],
+    [
+      'wrong argument count',
+      () => engine.sinusoidalEncoding(3),
+      'sinusoidalEncoding: expects 2 to 3 arguments (n, d, base?), got 1',
+    ],
   ];
   for (const [name, call, message] of cases) {
     test(name, () => {
@@ -158,7 +194,11 @@ describe('memory', () => {
   test('1,000 calls, with errors among them, leave the heap where it was', () => {
     const warm = () => {
       engine.sinusoidalEncoding(64, 32);
-      engine.attention({ rows: 3, cols: 2, data: [1, 0, 0, 1, 1, 1] }, { rows: 3, cols: 2, data: [1, 0, 0, 1, 1, 1] }, { rows: 3, cols: 2, data: [1, 0, 0, 1, 1, 1] });
+      engine.attention(
+        { rows: 3, cols: 2, data: [1, 0, 0, 1, 1, 1] },
+        { rows: 3, cols: 2, data: [1, 0, 0, 1, 1, 1] },
+        { rows: 3, cols: 2, data: [1, 0, 0, 1, 1, 1] },
+      );
       engine.applyRope([1, 0, 1, 0], 5);
       engine.contextExtensionCurves([0, 10, 20], 4096, 32768, 128);
       try {

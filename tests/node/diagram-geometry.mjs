@@ -15,7 +15,12 @@ export function nodeBoxes(svg) {
       boxes.push({ x0: cx - r, y0: cy - r, x1: cx + r, y1: cy + r });
     } else if ((m = /<polygon points="([^"]+)"/.exec(shape))) {
       const pts = m[1].split(' ').map((p) => p.split(',').map(Number));
-      boxes.push({ x0: Math.min(...pts.map((p) => p[0])), y0: Math.min(...pts.map((p) => p[1])), x1: Math.max(...pts.map((p) => p[0])), y1: Math.max(...pts.map((p) => p[1])) });
+      boxes.push({
+        x0: Math.min(...pts.map((p) => p[0])),
+        y0: Math.min(...pts.map((p) => p[1])),
+        x1: Math.max(...pts.map((p) => p[0])),
+        y1: Math.max(...pts.map((p) => p[1])),
+      });
     }
   }
   return boxes;

@@ -36,7 +36,10 @@ const goodCalls = {
   ropeOnesScores: [8, 10000, 16],
   ropeClock: [[1, 0], [0, 1], 2, 5],
   attention: [m(2, 2, [1, 0, 0, 1]), m(2, 2, [1, 0, 0, 1]), m(2, 1, [1, 2])],
-  cosineSimilarity: [[1, 2], [2, 1]],
+  cosineSimilarity: [
+    [1, 2],
+    [2, 1],
+  ],
   interpolatePositions: [[0, 100], 4096, 32768],
   ntkScaledBase: [10000, 8, 128],
   contextExtensionCurves: [[0, 10], 4096, 32768, 128],
@@ -77,11 +80,41 @@ const hugeLength = { length: 1e10 };
 const notNumbers = [10n, Symbol('s'), {}, [], '3', null, true, () => 3, hugeLength];
 const nonFinite = [NaN, Infinity, -Infinity];
 const hugeNumbers = [1e308, -1e308, 2 ** 53, 1e9, -1];
-const notVectors = [10n, Symbol('s'), 'abc', 5, true, null, { length: 1e8 }, { length: -1 }, { length: 2 ** 24 + 1 }, hugeLength,
-  [1, 10n], [Symbol('s')], ['1'], [{}], new BigInt64Array(2), [NaN, 1], [Infinity, 1], [1e308, 1e308]];
-const notMatrices = [10n, Symbol('s'), 'abc', 5, null, [], { rows: 1e9, cols: 1e9, data: [] }, { rows: 2, cols: 2, data: [1] },
-  { rows: -1, cols: 2, data: [] }, { rows: 1, cols: 1, data: [10n] }, { rows: 1, cols: 1, data: hugeLength }, { rows: NaN, cols: 1, data: [1] },
-  { rows: 2048, cols: 2048, data: { length: 2048 * 2048 } }];
+const notVectors = [
+  10n,
+  Symbol('s'),
+  'abc',
+  5,
+  true,
+  null,
+  { length: 1e8 },
+  { length: -1 },
+  { length: 2 ** 24 + 1 },
+  hugeLength,
+  [1, 10n],
+  [Symbol('s')],
+  ['1'],
+  [{}],
+  new BigInt64Array(2),
+  [NaN, 1],
+  [Infinity, 1],
+  [1e308, 1e308],
+];
+const notMatrices = [
+  10n,
+  Symbol('s'),
+  'abc',
+  5,
+  null,
+  [],
+  { rows: 1e9, cols: 1e9, data: [] },
+  { rows: 2, cols: 2, data: [1] },
+  { rows: -1, cols: 2, data: [] },
+  { rows: 1, cols: 1, data: [10n] },
+  { rows: 1, cols: 1, data: hugeLength },
+  { rows: NaN, cols: 1, data: [1] },
+  { rows: 2048, cols: 2048, data: { length: 2048 * 2048 } },
+];
 const notBooleans = [10n, Symbol('s'), 'true', 1, 0, null, {}];
 
 // Strings: the cap is checked on length before anything is read or encoded.
@@ -92,7 +125,12 @@ function hostileStrings(cap) {
     'a\uD800b', // a lone high surrogate
     '\uDC00', // a lone low surrogate
     'lla\u0000ma',
-    10n, Symbol('s'), 5, null, {}, ['a'],
+    10n,
+    Symbol('s'),
+    5,
+    null,
+    {},
+    ['a'],
   ];
 }
 
@@ -128,10 +166,24 @@ function hostileValues(param) {
       hostileStrings(param.cap).forEach((v) => must(v));
       break;
     case 'seed':
-      [...hostileStrings(limits.maxSeedDigits), -1, 0.5, 2 ** 60, NaN].forEach((v) => (typeof v === 'number' && v === 5 ? may(v) : must(v)));
+      [...hostileStrings(limits.maxSeedDigits), -1, 0.5, 2 ** 60, NaN].forEach((v) =>
+        typeof v === 'number' && v === 5 ? may(v) : must(v),
+      );
       break;
     case 'sampleOptions':
-      [10n, Symbol('s'), 'compact', 5, null, [], { sample: 'x'.repeat(100) }, { sample: 'a\uD800' }, { sample: 'com\u0000pact' }, { sample: 'some' }, { sample: 5 }].forEach((v) => must(v));
+      [
+        10n,
+        Symbol('s'),
+        'compact',
+        5,
+        null,
+        [],
+        { sample: 'x'.repeat(100) },
+        { sample: 'a\uD800' },
+        { sample: 'com\u0000pact' },
+        { sample: 'some' },
+        { sample: 5 },
+      ].forEach((v) => must(v));
       break;
     default:
       throw new Error(`no hostile values for kind ${param.kind}`);
@@ -175,20 +227,33 @@ describe('the facade', () => {
     const registered = new Set();
     let sources = '';
     try {
-      sources = readdirSync(bindings).filter((f) => f.endsWith('.cpp')).map((f) => readFileSync(join(bindings, f), 'utf8')).join('\n');
+      sources = readdirSync(bindings)
+        .filter((f) => f.endsWith('.cpp'))
+        .map((f) => readFileSync(join(bindings, f), 'utf8'))
+        .join('\n');
     } catch {
-      sources = readdirSync(new URL('../../cpp/bindings/', import.meta.url)).filter((f) => f.endsWith('.cpp'))
-        .map((f) => readFileSync(new URL(`../../cpp/bindings/${f}`, import.meta.url), 'utf8')).join('\n');
+      sources = readdirSync(new URL('../../cpp/bindings/', import.meta.url))
+        .filter((f) => f.endsWith('.cpp'))
+        .map((f) => readFileSync(new URL(`../../cpp/bindings/${f}`, import.meta.url), 'utf8'))
+        .join('\n');
     }
     for (const match of sources.matchAll(/function\("(\w+)"/g)) registered.add(match[1]);
     assert.deepEqual([...registered].sort(), Object.keys(signatures).sort());
-    assert.deepEqual(Object.keys(goodCalls).sort(), Object.keys(signatures).sort(), 'every function has an ordinary call in this sweep');
+    assert.deepEqual(
+      Object.keys(goodCalls).sort(),
+      Object.keys(signatures).sort(),
+      'every function has an ordinary call in this sweep',
+    );
     for (const fn of Object.keys(signatures)) assert.equal(typeof engine[fn], 'function', fn);
   });
 
   test('every function bound once: a BindingError never reaches a caller, whatever the count', () => {
     for (const [fn, params] of Object.entries(signatures)) {
-      assert.throws(() => engine[fn](...Array(params.length + 1).fill(1)), (error) => error.constructor === Error && error.message.startsWith(`${fn}: expects `) && error.message.length < 200);
+      assert.throws(
+        () => engine[fn](...Array(params.length + 1).fill(1)),
+        (error) =>
+          error.constructor === Error && error.message.startsWith(`${fn}: expects `) && error.message.length < 200,
+      );
     }
   });
 });
@@ -202,7 +267,16 @@ describe('engine sweep', () => {
     const heapBefore = engine.heapBytes().inUse;
     const handlesBefore = engine.count_emval_handles();
 
-    const figures = { functions: 0, calls: 0, errors: 0, returned: 0, runtimeErrors: 0, nonErrors: 0, slowestMs: 0, slowest: '' };
+    const figures = {
+      functions: 0,
+      calls: 0,
+      errors: 0,
+      returned: 0,
+      runtimeErrors: 0,
+      nonErrors: 0,
+      slowestMs: 0,
+      slowest: '',
+    };
     const problems = [];
     for (const [fn, params] of Object.entries(signatures)) {
       figures.functions += 1;
@@ -220,12 +294,17 @@ describe('engine sweep', () => {
             problems.push(`${fn}(${what}): RuntimeError ${error.message}`);
           } else if (!(error instanceof Error) || error.constructor !== Error) {
             figures.nonErrors += 1;
-            problems.push(`${fn}(${what}): threw ${error?.constructor?.name ?? typeof error}: ${String(error?.message ?? error)}`);
+            problems.push(
+              `${fn}(${what}): threw ${error?.constructor?.name ?? typeof error}: ${String(error?.message ?? error)}`,
+            );
           } else {
             figures.errors += 1;
-            if (!error.message.startsWith(`${fn}: `)) problems.push(`${fn}(${what}): message does not name the function: ${error.message}`);
-            if (names && !error.message.includes(names)) problems.push(`${fn}(${what}): message does not name ${names}: ${error.message}`);
-            if (error.message.length > 400) problems.push(`${fn}(${what}): message of ${error.message.length} characters`);
+            if (!error.message.startsWith(`${fn}: `))
+              problems.push(`${fn}(${what}): message does not name the function: ${error.message}`);
+            if (names && !error.message.includes(names))
+              problems.push(`${fn}(${what}): message does not name ${names}: ${error.message}`);
+            if (error.message.length > 400)
+              problems.push(`${fn}(${what}): message of ${error.message.length} characters`);
           }
         }
         const ms = performance.now() - started;
@@ -237,15 +316,20 @@ describe('engine sweep', () => {
     }
     const leakedBytes = engine.heapBytes().inUse - heapBefore;
     const leakedHandles = engine.count_emval_handles() - handlesBefore;
-    t.diagnostic(`functions swept: ${figures.functions}, calls tried: ${figures.calls}, Errors: ${figures.errors}, returned: ${figures.returned}, ` +
-      `RuntimeErrors: ${figures.runtimeErrors}, non-Errors: ${figures.nonErrors}, leaked bytes: ${leakedBytes}, leaked handles: ${leakedHandles}, ` +
-      `slowest: ${figures.slowest} ${figures.slowestMs.toFixed(1)} ms`);
+    t.diagnostic(
+      `functions swept: ${figures.functions}, calls tried: ${figures.calls}, Errors: ${figures.errors}, returned: ${figures.returned}, ` +
+        `RuntimeErrors: ${figures.runtimeErrors}, non-Errors: ${figures.nonErrors}, leaked bytes: ${leakedBytes}, leaked handles: ${leakedHandles}, ` +
+        `slowest: ${figures.slowest} ${figures.slowestMs.toFixed(1)} ms`,
+    );
     assert.deepEqual(problems, []);
     assert.equal(figures.runtimeErrors, 0);
     assert.equal(figures.nonErrors, 0);
     assert.equal(leakedBytes, 0, 'bytes in use by malloc after the sweep');
     assert.equal(leakedHandles, 0, 'live Embind handles after the sweep');
-    assert.ok(figures.functions >= 44 && figures.calls > 1000, `swept ${figures.functions} functions with ${figures.calls} calls`);
+    assert.ok(
+      figures.functions >= 44 && figures.calls > 1000,
+      `swept ${figures.functions} functions with ${figures.calls} calls`,
+    );
   });
 });
 
@@ -253,7 +337,8 @@ describe('engine sweep', () => {
 function refuses(call, ...fragments) {
   assert.throws(call, (error) => {
     assert.equal(error.constructor, Error, `threw ${error?.constructor?.name}: ${error?.message}`);
-    for (const fragment of fragments) assert.ok(error.message.includes(fragment), `"${error.message}" lacks "${fragment}"`);
+    for (const fragment of fragments)
+      assert.ok(error.message.includes(fragment), `"${error.message}" lacks "${fragment}"`);
     return true;
   });
   assert.equal(engine.md5Hex('abc'), '900150983cd24fb0d6963f7d28e17f72');
@@ -264,7 +349,10 @@ describe('regressions of the hardening findings', () => {
     const huge = 'é'.repeat(2 ** 29 - 24);
     const started = performance.now();
     refuses(() => engine.md5Hex(huge), 'md5Hex: text length must be at most 1048576 UTF-8 bytes, got 536870888');
-    refuses(() => engine.readModelConfig(huge, 10), 'readModelConfig: jsonText length must be at most 4194304 UTF-8 bytes');
+    refuses(
+      () => engine.readModelConfig(huge, 10),
+      'readModelConfig: jsonText length must be at most 4194304 UTF-8 bytes',
+    );
     refuses(() => engine.encodeSentence(huge), 'encodeSentence: sentence length');
     refuses(() => engine.seedSequenceState(huge), 'seedSequenceState: seed length');
     // Refused before the text is read: a check that encoded it would take seconds and a gigabyte.
@@ -272,29 +360,68 @@ describe('regressions of the hardening findings', () => {
   });
 
   test('a string within the cap in code units but over it in UTF-8 bytes is refused', () => {
-    refuses(() => engine.md5Hex('é'.repeat(2 ** 19 + 1)), 'md5Hex: text must be at most 1048576 UTF-8 bytes, got 1048578');
+    refuses(
+      () => engine.md5Hex('é'.repeat(2 ** 19 + 1)),
+      'md5Hex: text must be at most 1048576 UTF-8 bytes, got 1048578',
+    );
   });
 
   test('documented output caps are enforced: 2^24 doubles', () => {
-    refuses(() => engine.extensionInverseFrequencies(16777216, 10000, 4096, 32768), 'extensionInverseFrequencies: the frequency table would hold 5 × 8388608 numbers, more than the cap of 16777216');
-    refuses(() => engine.interpolatePositions(new Float64Array(2 ** 24 + 1), 4096, 32768), 'interpolatePositions: positions length must be at most 16777216, got 16777217');
-    refuses(() => engine.pairWavelengths({ length: 2 ** 25 }), 'pairWavelengths: invFreq length must be at most 16777216, got 33554432');
+    refuses(
+      () => engine.extensionInverseFrequencies(16777216, 10000, 4096, 32768),
+      'extensionInverseFrequencies: the frequency table would hold 5 × 8388608 numbers, more than the cap of 16777216',
+    );
+    refuses(
+      () => engine.interpolatePositions(new Float64Array(2 ** 24 + 1), 4096, 32768),
+      'interpolatePositions: positions length must be at most 16777216, got 16777217',
+    );
+    refuses(
+      () => engine.pairWavelengths({ length: 2 ** 25 }),
+      'pairWavelengths: invFreq length must be at most 16777216, got 33554432',
+    );
   });
 
   test('work caps: conventions, attention, decay, scores, float32 errors, rotations refuse before working', () => {
     const q64 = Array.from({ length: 64 }, (_, i) => Math.sin(i));
     const started = performance.now();
-    refuses(() => engine.compareRopeConventions(q64, q64, 0, 2 ** 20), 'compareRopeConventions: the comparison would take 1048577 × 96 steps, more than the cap of 4194304');
+    refuses(
+      () => engine.compareRopeConventions(q64, q64, 0, 2 ** 20),
+      'compareRopeConventions: the comparison would take 1048577 × 96 steps, more than the cap of 4194304',
+    );
     const big = { rows: 1024, cols: 1024, data: new Float64Array(1024 * 1024) };
-    refuses(() => engine.attention(big, big, big), 'attention: attention would take 1024 × 1024 × 2048 steps, more than the cap of 268435456');
-    refuses(() => engine.ropeDecayCurve(4096, 10000, 2 ** 22), 'ropeDecayCurve: the decay curve would take 2048 × 4194305 × 2 steps');
-    refuses(() => engine.ropeScoresOverDistance(q64, q64, new Float64Array(256), 2 ** 16 - 1), 'ropeScoresOverDistance: the score table would take 256 × 65536 × 32 steps');
-    refuses(() => engine.float32AngleErrors(new Float64Array(2 ** 12), new Float64Array(2 ** 7), 4096), 'float32AngleErrors: the error table would take 128 × 4096 × 16 steps');
-    refuses(() => engine.applyRopeSequence({ rows: 2049, cols: 2048, data: new Float64Array(2049 * 2048) }), 'applyRopeSequence: rotating x would take 2049 × 2048 steps');
+    refuses(
+      () => engine.attention(big, big, big),
+      'attention: attention would take 1024 × 1024 × 2048 steps, more than the cap of 268435456',
+    );
+    refuses(
+      () => engine.ropeDecayCurve(4096, 10000, 2 ** 22),
+      'ropeDecayCurve: the decay curve would take 2048 × 4194305 × 2 steps',
+    );
+    refuses(
+      () => engine.ropeScoresOverDistance(q64, q64, new Float64Array(256), 2 ** 16 - 1),
+      'ropeScoresOverDistance: the score table would take 256 × 65536 × 32 steps',
+    );
+    refuses(
+      () => engine.float32AngleErrors(new Float64Array(2 ** 12), new Float64Array(2 ** 7), 4096),
+      'float32AngleErrors: the error table would take 128 × 4096 × 16 steps',
+    );
+    refuses(
+      () => engine.applyRopeSequence({ rows: 2049, cols: 2048, data: new Float64Array(2049 * 2048) }),
+      'applyRopeSequence: rotating x would take 2049 × 2048 steps',
+    );
     refuses(() => engine.applyRope(new Float64Array(2 ** 22 + 2), 1), 'applyRope: rotating x would take 4194306 steps');
-    refuses(() => engine.ropePairAngles(new Float64Array(2 ** 12), new Float64Array(2 ** 11), 4096), 'ropePairAngles: the angle table would take 2048 × 4096 steps');
-    refuses(() => engine.extensionCurves(new Float64Array(2 ** 20 + 1), 4096, 32768, 128), 'extensionCurves: the curves would take 1048577 × 4 steps');
-    refuses(() => engine.reversalPermutation(2 ** 22 + 1), 'reversalPermutation: n must be a whole number from 0 to 4194304');
+    refuses(
+      () => engine.ropePairAngles(new Float64Array(2 ** 12), new Float64Array(2 ** 11), 4096),
+      'ropePairAngles: the angle table would take 2048 × 4096 steps',
+    );
+    refuses(
+      () => engine.extensionCurves(new Float64Array(2 ** 20 + 1), 4096, 32768, 128),
+      'extensionCurves: the curves would take 1048577 × 4 steps',
+    );
+    refuses(
+      () => engine.reversalPermutation(2 ** 22 + 1),
+      'reversalPermutation: n must be a whole number from 0 to 4194304',
+    );
     refuses(() => engine.wordVector('x', 2 ** 20 + 1), 'wordVector: d must be a whole number from 1 to 1048576');
     assert.ok(performance.now() - started < 5000, 'the caps are checked before the work');
     // Just under the caps the calls still run.
@@ -304,16 +431,31 @@ describe('regressions of the hardening findings', () => {
 
   test('an array-like of length 1e8 or 1e10 is refused before it is read', () => {
     refuses(() => engine.applyRope({ length: 1e8 }, 1), 'applyRope: x length must be at most 16777216, got 100000000');
-    refuses(() => engine.applyRope({ length: 1e10 }, 1), 'applyRope: x length must be at most 16777216, got 10000000000');
+    refuses(
+      () => engine.applyRope({ length: 1e10 }, 1),
+      'applyRope: x length must be at most 16777216, got 10000000000',
+    );
   });
 
   test('lone surrogates and NUL characters are refused wherever text enters', () => {
-    refuses(() => engine.readModelConfig('{"model_type": "gpt2\uD800x"}', 10), 'readModelConfig: jsonText must be valid Unicode text, got a lone UTF-16 surrogate');
-    refuses(() => engine.readModelConfig('{"model_type": "lla\u0000ma"}', 10), 'readModelConfig: jsonText must not contain a NUL character');
+    refuses(
+      () => engine.readModelConfig('{"model_type": "gpt2\uD800x"}', 10),
+      'readModelConfig: jsonText must be valid Unicode text, got a lone UTF-16 surrogate',
+    );
+    refuses(
+      () => engine.readModelConfig('{"model_type": "lla\u0000ma"}', 10),
+      'readModelConfig: jsonText must not contain a NUL character',
+    );
     refuses(() => engine.seedSequenceState('12\u00003'), 'seedSequenceState: seed must not contain a NUL character');
     refuses(() => engine.pcg64Raw('1\uDC00', 2), 'pcg64Raw: seed must be valid Unicode text');
-    refuses(() => engine.encodeSentence('a b', 'ro\u0000pe'), 'encodeSentence: scheme must not contain a NUL character');
-    refuses(() => engine.orderSimilarity('a b', 'b a', 'rope\uD800'), 'orderSimilarity: scheme must be valid Unicode text');
+    refuses(
+      () => engine.encodeSentence('a b', 'ro\u0000pe'),
+      'encodeSentence: scheme must not contain a NUL character',
+    );
+    refuses(
+      () => engine.orderSimilarity('a b', 'b a', 'rope\uD800'),
+      'orderSimilarity: scheme must be valid Unicode text',
+    );
     refuses(() => engine.wordVector('c\u0000t'), 'wordVector: word must not contain a NUL character');
   });
 
@@ -321,19 +463,37 @@ describe('regressions of the hardening findings', () => {
     refuses(() => engine.sinusoidalEncoding(3), 'sinusoidalEncoding: expects 2 to 3 arguments (n, d, base?), got 1');
     refuses(() => engine.applyRope([1, 2n], 1), 'applyRope: x[1] must be a number, got the BigInt 2n');
     refuses(() => engine.applyRope([Symbol('s'), 1], 1), 'applyRope: x[0] must be a number, got a Symbol');
-    refuses(() => engine.sinusoidalEncoding(1e9, 4), 'sinusoidalEncoding: n must be a whole number from 0 to 16777216, got 1000000000');
-    refuses(() => engine.cosineSimilarity({ length: 1e10 }, [1]), 'cosineSimilarity: a length must be at most 16777216');
-    refuses(() => engine.interpolatePositions([1], 0, 10), 'interpolatePositions: trainedLen must be a finite number > 0, got 0');
+    refuses(
+      () => engine.sinusoidalEncoding(1e9, 4),
+      'sinusoidalEncoding: n must be a whole number from 0 to 16777216, got 1000000000',
+    );
+    refuses(
+      () => engine.cosineSimilarity({ length: 1e10 }, [1]),
+      'cosineSimilarity: a length must be at most 16777216',
+    );
+    refuses(
+      () => engine.interpolatePositions([1], 0, 10),
+      'interpolatePositions: trainedLen must be a finite number > 0, got 0',
+    );
   });
 
   test('float32AngleErrors refuses a θ above the largest float32 instead of converting it', () => {
     // base 1e-300, d = 4: θ_1 = base^(−1/2) = 1e150, far above FLT_MAX (3.4e38).
-    refuses(() => engine.float32AngleErrors([0, 1], [1], 4, 1e-300), 'float32AngleErrors: theta of pair 1 must be at most the largest float32');
+    refuses(
+      () => engine.float32AngleErrors([0, 1], [1], 4, 1e-300),
+      'float32AngleErrors: theta of pair 1 must be at most the largest float32',
+    );
   });
 
   test('pcg64Raw and standardNormal keep their draw caps', () => {
-    refuses(() => engine.pcg64Raw('1', limits.maxRawDraws + 1), 'pcg64Raw: count must be a whole number from 0 to 65536');
-    refuses(() => engine.standardNormal('1', limits.maxNormalDraws + 1, { sample: 'compact' }), 'standardNormal: count must be a whole number from 0 to 4194304');
+    refuses(
+      () => engine.pcg64Raw('1', limits.maxRawDraws + 1),
+      'pcg64Raw: count must be a whole number from 0 to 65536',
+    );
+    refuses(
+      () => engine.standardNormal('1', limits.maxNormalDraws + 1, { sample: 'compact' }),
+      'standardNormal: count must be a whole number from 0 to 4194304',
+    );
     assert.equal(engine.pcg64Raw('1', limits.maxRawDraws).length, limits.maxRawDraws);
   });
 });

@@ -20,7 +20,10 @@ const lesson = (body) => `# A lesson {#top}\n\nIntro.\n\n## One {#one}\n\n${body
 
 describe('lesson names checked at build time', () => {
   test('known live numbers and charts render as slots', () => {
-    const { bodyHtml, liveNames, chartIds } = renderLesson(lesson('The base is {{live:ntk.base}}.\n\n```chart alibi\nA caption.\n```'), known);
+    const { bodyHtml, liveNames, chartIds } = renderLesson(
+      lesson('The base is {{live:ntk.base}}.\n\n```chart alibi\nA caption.\n```'),
+      known,
+    );
     assert.match(bodyHtml, /<span class="live" data-live="ntk\.base">/);
     assert.match(bodyHtml, /data-chart="alibi"/);
     assert.deepEqual([...liveNames], ['ntk.base']);
@@ -28,10 +31,9 @@ describe('lesson names checked at build time', () => {
   });
 
   test('an unknown live number fails with its name and where names live', () => {
-    assert.throws(
-      () => renderLesson(lesson('The base is {{live:ntk.bsae}}, {{live:ntk.base}}.'), known),
-      { message: 'lesson.md: unknown live number "ntk.bsae" (not in LIVE_QUANTITIES, web/js/live-values.js)' },
-    );
+    assert.throws(() => renderLesson(lesson('The base is {{live:ntk.bsae}}, {{live:ntk.base}}.'), known), {
+      message: 'lesson.md: unknown live number "ntk.bsae" (not in LIVE_QUANTITIES, web/js/live-values.js)',
+    });
   });
 
   test('an unknown derived number fails the same way', () => {
@@ -39,24 +41,21 @@ describe('lesson names checked at build time', () => {
   });
 
   test('an unknown chart fails with its id', () => {
-    assert.throws(
-      () => renderLesson(lesson('```chart alibj\nA caption.\n```'), known),
-      { message: 'lesson.md: unknown chart "alibj" (not in CHARTS, web/js/charts/index.js)' },
-    );
+    assert.throws(() => renderLesson(lesson('```chart alibj\nA caption.\n```'), known), {
+      message: 'lesson.md: unknown chart "alibj" (not in CHARTS, web/js/charts/index.js)',
+    });
   });
 
   test('every unknown name is listed at once', () => {
-    assert.throws(
-      () => renderLesson(lesson('{{live:a}} {{live:b}}\n\n```chart c\nCaption.\n```'), known),
-      { message: /"a".*; unknown live number "b".*; unknown chart "c"/ },
-    );
+    assert.throws(() => renderLesson(lesson('{{live:a}} {{live:b}}\n\n```chart c\nCaption.\n```'), known), {
+      message: /"a".*; unknown live number "b".*; unknown chart "c"/,
+    });
   });
 
   test('an unknown diagram fails with its id', () => {
-    assert.throws(
-      () => renderLesson(lesson('```diagram causal-mask-2\n```'), known),
-      { message: 'lesson.md: diagram causal-mask-2 is not described in diagrams.json' },
-    );
+    assert.throws(() => renderLesson(lesson('```diagram causal-mask-2\n```'), known), {
+      message: 'lesson.md: diagram causal-mask-2 is not described in diagrams.json',
+    });
   });
 
   test('rendering without the registries is refused rather than left unchecked', () => {
@@ -70,6 +69,9 @@ describe('lesson names checked at build time', () => {
     for (const name of real.liveNames) assert.ok(registered.has(name), name);
     assert.deepEqual(new Set(real.chartIds), new Set(Object.keys(CHARTS)));
     // A registered number no marker uses is dead code in the page.
-    assert.deepEqual([...registered].filter((name) => !real.liveNames.has(name)), []);
+    assert.deepEqual(
+      [...registered].filter((name) => !real.liveNames.has(name)),
+      [],
+    );
   });
 });

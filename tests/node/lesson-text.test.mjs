@@ -19,7 +19,14 @@ const lessonSource = read('web/lesson/lesson.md');
 const diagrams = JSON.parse(read('web/lesson/diagrams.json'));
 const configuredLinks = JSON.parse(read('web/site-config.json')).links;
 const cppSnippets = extractCppSnippets(new URL('../../cpp/src', import.meta.url).pathname);
-const render = (links) => renderLesson(lessonSource, { diagrams, links, cppSnippets, liveQuantities: Object.keys(LIVE_QUANTITIES), charts: Object.keys(CHARTS) });
+const render = (links) =>
+  renderLesson(lessonSource, {
+    diagrams,
+    links,
+    cppSnippets,
+    liveQuantities: Object.keys(LIVE_QUANTITIES),
+    charts: Object.keys(CHARTS),
+  });
 const noLinks = Object.fromEntries(Object.keys(configuredLinks).map((k) => [k, null]));
 const allLinks = Object.fromEntries(Object.keys(configuredLinks).map((k) => [k, `https://course.example/${k}.html`]));
 
@@ -46,7 +53,11 @@ const prose = paragraphs(lessonSource);
 
 /** Each ```chart block: { id, caption, after } where after is the first paragraph that follows. */
 function charts(markdown) {
-  return [...markdown.matchAll(/^```chart ([a-z0-9-]+)\n([\s\S]*?)\n```\n\n((?:[^\n]+\n?)*)/gm)].map((m) => ({ id: m[1], caption: m[2], after: m[3].replace(/\s+/g, ' ') }));
+  return [...markdown.matchAll(/^```chart ([a-z0-9-]+)\n([\s\S]*?)\n```\n\n((?:[^\n]+\n?)*)/gm)].map((m) => ({
+    id: m[1],
+    caption: m[2],
+    after: m[3].replace(/\s+/g, ' '),
+  }));
 }
 
 let engine;
@@ -60,10 +71,11 @@ describe('captions and reading text', () => {
   test('every chart is followed by a "Reading it" paragraph', () => {
     const found = charts(lessonSource);
     assert.ok(found.length >= 11, `found ${found.length} charts`);
-    for (const { id, after } of found) assert.match(after, /^\*\*Reading it:\*\*/, `chart ${id} has no Reading it paragraph after it`);
+    for (const { id, after } of found)
+      assert.match(after, /^\*\*Reading it:\*\*/, `chart ${id} has no Reading it paragraph after it`);
   });
 
-  test('the attention-weights caption describes the demo layer on the typed sentence, at the engine\'s width', () => {
+  test("the attention-weights caption describes the demo layer on the typed sentence, at the engine's width", () => {
     const { caption } = charts(lessonSource).find((c) => c.id === 'attention-weights');
     // The chart shows engine.demoAttention on any sentence, scheme and mask: nothing in the caption
     // may be true of the three-word worked example only.
@@ -81,12 +93,18 @@ describe('captions and reading text', () => {
     const d = Number(/d = (\d+)/.exec(step)?.[1]);
     assert.ok(d > 4, `step 2 must name the code width of its dot products, got: ${step}`);
     // Two sinusoidal codes of width d have d/2 (sin, cos) pairs, each contributing at most 1.
-    for (const [name, a, b] of [['sin.dot-10-13', 10, 13], ['sin.dot-70-73', 70, 73]]) {
+    for (const [name, a, b] of [
+      ['sin.dot-10-13', 10, 13],
+      ['sin.dot-70-73', 70, 73],
+    ]) {
       assert.ok(step.includes(`{{live:${name}}}`));
       const shown = Number(liveText(name, results).replace('−', '-'));
       const expected = engine.sinusoidalDot(a, b, d);
       // fixed4: the page prints 4 decimals, so it agrees to half a unit in the last place.
-      assert.ok(Math.abs(shown - expected) <= 0.5e-4 + 1e-12, `${name}: page ${shown}, engine at d = ${d}: ${expected}`);
+      assert.ok(
+        Math.abs(shown - expected) <= 0.5e-4 + 1e-12,
+        `${name}: page ${shown}, engine at d = ${d}: ${expected}`,
+      );
       assert.ok(Math.abs(shown) <= d / 2);
     }
   });
@@ -96,7 +114,10 @@ describe('captions and reading text', () => {
     assert.match(precision.caption, /float32/);
     assert.match(precision.caption, /float64/);
     // The engine's rotation_error: max(|cos_f32 − cos|, |sin_f32 − sin|) of the angle m·θ_i.
-    assert.match(precision.after, /the larger of the gaps between the float32 and float64 cosines and between the sines/);
+    assert.match(
+      precision.after,
+      /the larger of the gaps between the float32 and float64 cosines and between the sines/,
+    );
     const alibi = charts(lessonSource).find((c) => c.id === 'alibi');
     assert.doesNotMatch(alibi.caption, /on average/);
     assert.match(alibi.caption, /RoFormer paper's bound/);
@@ -167,7 +188,8 @@ describe('references with and without links', () => {
     const lesson = render(allLinks);
     const html = lesson.headerHtml + lesson.bodyHtml;
     for (const id of Object.keys(allLinks)) {
-      if (lessonSource.includes(`:${id}|`)) assert.match(html, new RegExp(`<a class="ref" data-ref="${id.replace(/\./g, '\\.')}" href=`), id);
+      if (lessonSource.includes(`:${id}|`))
+        assert.match(html, new RegExp(`<a class="ref" data-ref="${id.replace(/\./g, '\\.')}" href=`), id);
     }
     assert.match(textOf(html), /Read it with the annotated companion\./);
   });
@@ -193,12 +215,16 @@ describe('ready for phones before any script runs', () => {
     const headers = [...options[2].matchAll(/<th>([\s\S]*?)<\/th>/g)].map((m) => m[1]);
     const rows = [...options[2].matchAll(/<tr>([\s\S]*?)<\/tr>/g)].slice(1);
     assert.ok(rows.length >= 7);
-    for (const row of rows) assert.deepEqual([...row[1].matchAll(/<td data-label="([^"]*)"/g)].map((m) => m[1]), headers);
+    for (const row of rows)
+      assert.deepEqual(
+        [...row[1].matchAll(/<td data-label="([^"]*)"/g)].map((m) => m[1]),
+        headers,
+      );
     const grid = tables.find((t) => t[2].includes('sin(pos·1)'));
     assert.equal(grid[1], '');
   });
 
-  test('the contents carry the headings\' own numbers only', () => {
+  test("the contents carry the headings' own numbers only", () => {
     // The contents are an <ol> whose markers base.css turns off; each entry's text is its heading.
     const entries = [...lesson.tocHtml.matchAll(/<a href="#[^"]+">([\s\S]*?)<\/a>/g)].map((m) => m[1]);
     assert.ok(entries.includes('4. Extending context after training'));
@@ -221,8 +247,14 @@ describe('diagrams', () => {
           boxes.forEach((box, i) => {
             if (ends.has(i)) return;
             // 2 px: a line drawn at the edge of a box reads as touching it.
-            const inside = edges[k].find((p) => p.x > box.x0 - 2 && p.x < box.x1 + 2 && p.y > box.y0 - 2 && p.y < box.y1 + 2);
-            assert.equal(inside, undefined, `${direction}: ${edge.from} → ${edge.to} passes through ${spec.nodes[i].id}`);
+            const inside = edges[k].find(
+              (p) => p.x > box.x0 - 2 && p.x < box.x1 + 2 && p.y > box.y0 - 2 && p.y < box.y1 + 2,
+            );
+            assert.equal(
+              inside,
+              undefined,
+              `${direction}: ${edge.from} → ${edge.to} passes through ${spec.nodes[i].id}`,
+            );
           });
         });
       }
@@ -241,7 +273,11 @@ describe('README', () => {
       const digits = shown.replace(/,/g, '');
       // "…" means truncated: the engine's value starts with the digits shown.
       const decimals = digits.split('.')[1]?.length ?? 0;
-      assert.equal(Math.trunc(value * 10 ** decimals) / 10 ** decimals, Number(digits), `README shows ${shown}, the engine returns ${value}`);
+      assert.equal(
+        Math.trunc(value * 10 ** decimals) / 10 ** decimals,
+        Number(digits),
+        `README shows ${shown}, the engine returns ${value}`,
+      );
     }
   });
 });

@@ -8,8 +8,7 @@ import { before, describe, test } from 'node:test';
 
 import { loadEngine } from './engine-loader.mjs';
 
-const fixture = (name) =>
-  JSON.parse(readFileSync(new URL(`../fixtures/numpy/${name}`, import.meta.url), 'utf8'));
+const fixture = (name) => JSON.parse(readFileSync(new URL(`../fixtures/numpy/${name}`, import.meta.url), 'utf8'));
 const seeds = fixture('seed_sequence.json');
 const normals = fixture('standard_normal.json');
 const words = fixture('word_vectors.json');
@@ -76,7 +75,10 @@ describe('the order-blindness demo layer', () => {
       assert.equal(v.length, 16);
       vector.forEach((x, i) => assert.ok(relative(v[i], x) <= RELATIVE, `${JSON.stringify(word)}[${i}]`));
     }
-    assert.deepEqual(Array.from(engine.wordVector('dog', 40).subarray(0, 16)), Array.from(engine.wordVector('dog', 16)));
+    assert.deepEqual(
+      Array.from(engine.wordVector('dog', 40).subarray(0, 16)),
+      Array.from(engine.wordVector('dog', 16)),
+    );
   });
 
   test('encoded sentences match numpy in all four cases', () => {
@@ -117,7 +119,10 @@ describe('the order-blindness demo layer', () => {
   test('demoAttention returns the outputs and row-stochastic, causal weights', () => {
     const full = engine.demoAttention('the dog bites the man', 'rope', false);
     const causal = engine.demoAttention('the dog bites the man', 'rope', true);
-    assert.deepEqual(Array.from(full.output.data), Array.from(engine.encodeSentence('the dog bites the man', 'rope').data));
+    assert.deepEqual(
+      Array.from(full.output.data),
+      Array.from(engine.encodeSentence('the dog bites the man', 'rope').data),
+    );
     assert.equal(causal.weights.rows, 5);
     assert.equal(causal.weights.cols, 5);
     for (let i = 0; i < 5; i += 1) {
@@ -139,7 +144,11 @@ describe('the order-blindness demo layer', () => {
 describe('bad input gives a JavaScript Error with the engine message', () => {
   const cases = [
     ['empty sentence', () => engine.encodeSentence(''), 'encodeSentence: sentence must contain at least one word'],
-    ['whitespace only', () => engine.orderSimilarity(' \t ', 'dog'), 'orderSimilarity: sentence must contain at least one word'],
+    [
+      'whitespace only',
+      () => engine.orderSimilarity(' \t ', 'dog'),
+      'orderSimilarity: sentence must contain at least one word',
+    ],
     [
       'unknown scheme',
       () => engine.encodeSentence('dog bites man', 'alibi'),
@@ -152,16 +161,32 @@ describe('bad input gives a JavaScript Error with the engine message', () => {
     ],
     ['non-string word', () => engine.wordVector(42), 'wordVector: word must be a string, got 42'],
     ['non-string sentence', () => engine.encodeSentence(null), 'encodeSentence: sentence must be a string, got null'],
-    ['bad dimension', () => engine.wordVector('dog', 0), 'wordVector: d must be a whole number from 1 to 1048576, got 0'],
-    ['non-boolean causal', () => engine.encodeSentence('dog', 'none', 'yes'), 'encodeSentence: causal must be true or false, got "yes"'],
-    ['lone surrogate', () => engine.wordVector('\ud800x'), 'wordVector: word must be valid Unicode text, got a lone UTF-16 surrogate'],
+    [
+      'bad dimension',
+      () => engine.wordVector('dog', 0),
+      'wordVector: d must be a whole number from 1 to 1048576, got 0',
+    ],
+    [
+      'non-boolean causal',
+      () => engine.encodeSentence('dog', 'none', 'yes'),
+      'encodeSentence: causal must be true or false, got "yes"',
+    ],
+    [
+      'lone surrogate',
+      () => engine.wordVector('\ud800x'),
+      'wordVector: word must be valid Unicode text, got a lone UTF-16 surrogate',
+    ],
     [
       'bad seed',
       () => engine.seedSequenceState('12a'),
       "seedSequenceState: seed must be a non-negative integer in decimal digits, got a 'a' at index 2",
     ],
     ['negative count', () => engine.pcg64Raw('1', -1), /^pcg64Raw: count must be a whole number/],
-    ['bad sample option', () => engine.standardNormal('1', 3, { sample: 'some' }), /^standardNormal: options\.sample must be/],
+    [
+      'bad sample option',
+      () => engine.standardNormal('1', 3, { sample: 'some' }),
+      /^standardNormal: options\.sample must be/,
+    ],
   ];
   for (const [name, call, message] of cases) {
     test(name, () => {

@@ -5,7 +5,12 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
 
-import { modelCardSummary, runtimeLine, shortDescription, summaryHeading } from '../../web/js/charts/model-card-text.js';
+import {
+  modelCardSummary,
+  runtimeLine,
+  shortDescription,
+  summaryHeading,
+} from '../../web/js/charts/model-card-text.js';
 import { loadEngine } from './engine-loader.mjs';
 
 const repo = new URL('../../', import.meta.url);
@@ -20,24 +25,39 @@ before(async () => {
 
 // Expected figures per preset: the published lengths (see each file's _source).
 const PRESETS = {
-  'gpt2': { scheme: 'learned', ropeType: null, trained: 1024, advertised: 1024, stretch: 1, pairs: 0 },
+  gpt2: { scheme: 'learned', ropeType: null, trained: 1024, advertised: 1024, stretch: 1, pairs: 0 },
   'bert-base-uncased': { scheme: 'learned', ropeType: null, trained: 512, advertised: 512, stretch: 1, pairs: 0 },
   'llama-2-7b': { scheme: 'rope', ropeType: 'default', trained: 4096, advertised: 4096, stretch: 1, pairs: 64 },
   'llama-3.1-8b': { scheme: 'rope', ropeType: 'llama3', trained: 8192, advertised: 131072, stretch: 16, pairs: 64 },
   'mistral-7b-v0.1': { scheme: 'rope', ropeType: 'default', trained: 32768, advertised: 32768, stretch: 1, pairs: 64 },
   'qwen2-7b-instruct': {
-    scheme: 'rope', ropeType: 'default', trained: 32768, advertised: 32768, stretch: 1, pairs: 64,
+    scheme: 'rope',
+    ropeType: 'default',
+    trained: 32768,
+    advertised: 32768,
+    stretch: 1,
+    pairs: 64,
   },
   'yarn-llama-2-7b-64k': { scheme: 'rope', ropeType: 'yarn', trained: 4096, advertised: 65536, stretch: 16, pairs: 64 },
   'phi-3.5-mini-instruct': {
-    scheme: 'rope', ropeType: 'longrope', trained: 4096, advertised: 131072, stretch: 32, pairs: 48,
+    scheme: 'rope',
+    ropeType: 'longrope',
+    trained: 4096,
+    advertised: 131072,
+    stretch: 32,
+    pairs: 48,
   },
   'opt-125m': { scheme: 'learned', ropeType: null, trained: 2048, advertised: 2048, stretch: 1, pairs: 0 },
   't5-v1_1-base': { scheme: 'relative', ropeType: null, trained: 0, advertised: 0, stretch: 1, pairs: 0 },
   'modernbert-base': { scheme: 'rope', ropeType: 'default', trained: 8192, advertised: 8192, stretch: 1, pairs: 32 },
   'deepseek-v3': { scheme: 'rope', ropeType: 'yarn', trained: 4096, advertised: 163840, stretch: 40, pairs: 32 },
   'qwen2.5-7b-instruct-yarn': {
-    scheme: 'rope', ropeType: 'yarn', trained: 32768, advertised: 32768, stretch: 1, pairs: 32 * 2,
+    scheme: 'rope',
+    ropeType: 'yarn',
+    trained: 32768,
+    advertised: 32768,
+    stretch: 1,
+    pairs: 32 * 2,
   },
   'mamba-130m': { scheme: 'none', ropeType: null, trained: 0, advertised: 0, stretch: 1, pairs: 0 },
   'bloom-560m': { scheme: 'alibi', ropeType: null, trained: 0, advertised: 0, stretch: 1, pairs: 0 },
@@ -88,7 +108,10 @@ describe('presets through the binding', () => {
   test('a prompt past training flags pairs; GPT-2 past its table says so', () => {
     const llama = engine.readModelConfig(readText(new URL('llama-2-7b.json', presetsDir)), 8192);
     assert.ok(llama.beyondCount > 0);
-    assert.equal(llama.beyondCount, llama.beyond.reduce((a, b) => a + b, 0));
+    assert.equal(
+      llama.beyondCount,
+      llama.beyond.reduce((a, b) => a + b, 0),
+    );
     assert.equal(llama.promptBeyondTrained, true);
     const gpt2 = engine.readModelConfig(readText(new URL('gpt2.json', presetsDir)), 2048);
     assert.equal(gpt2.promptBeyondAdvertised, true);
@@ -112,11 +135,14 @@ describe('broken configs through the binding', () => {
   for (const file of files.filter((f) => !BYTES_ONLY.has(f))) {
     test(`${file} → its message, then the module still works`, () => {
       const text = readText(new URL(file, brokenDir));
-      assert.throws(() => engine.readModelConfig(text, 100), (error) => {
-        assert.ok(error instanceof Error);
-        assert.ok(error.message.includes(expected[file]), `${file}: "${error.message}" lacks "${expected[file]}"`);
-        return true;
-      });
+      assert.throws(
+        () => engine.readModelConfig(text, 100),
+        (error) => {
+          assert.ok(error instanceof Error);
+          assert.ok(error.message.includes(expected[file]), `${file}: "${error.message}" lacks "${expected[file]}"`);
+          return true;
+        },
+      );
       const after = engine.readModelConfig(readText(new URL('gpt2.json', presetsDir)), 10);
       assert.equal(after.trainedLength, 1024);
     });
@@ -176,7 +202,10 @@ describe('every family the card explains', () => {
     assert.equal(r.relativeExactDecoder, 16);
     assert.equal(r.relativeMaxDistance, 128);
     const s = summary(r);
-    assert.match(s.Scheme, /32 buckets \(relative_attention_num_buckets\): the encoder gives 16 to each direction, distances 0–7 one bucket each/);
+    assert.match(
+      s.Scheme,
+      /32 buckets \(relative_attention_num_buckets\): the encoder gives 16 to each direction, distances 0–7 one bucket each/,
+    );
     assert.match(s['Your prompt'], /distances from 128 to 511 all land in one bucket/);
     assert.match(summary(read('t5-v1_1-base', 100))['Your prompt'], /every distance in it \(at most 99\) falls inside/);
   });
@@ -187,7 +216,10 @@ describe('every family the card explains', () => {
     assert.equal(r.localBase, 10000);
     r.localInvFreq.forEach((theta, i) => assert.ok(close(theta, 10000 ** (-(2 * i) / 64)), `local pair ${i}`));
     r.invFreq.forEach((theta, i) => assert.ok(close(theta, 160000 ** (-(2 * i) / 64)), `global pair ${i}`));
-    assert.match(summary(r)['Local layers'], /one layer in every 3 is global, the others local\. A local layer attends only within a window of 128 tokens and turns its pairs at base 10,000 \(the global layers use 160,000\)/);
+    assert.match(
+      summary(r)['Local layers'],
+      /one layer in every 3 is global, the others local\. A local layer attends only within a window of 128 tokens and turns its pairs at base 10,000 \(the global layers use 160,000\)/,
+    );
   });
 
   test('MLA + YaRN, DeepSeek-V3: 32 pairs of qk_rope_head_dim 64, softmax × mscale²', () => {
@@ -198,7 +230,10 @@ describe('every family the card explains', () => {
     assert.ok(close(r.softmaxScaleFactor, m * m));
     assert.equal(r.attentionFactor, 1);
     const s = summary(r);
-    assert.match(s.Scheme, /32 rotary pairs turn the qk_rope_head_dim 64 dimensions of each 192-dimensional query and key; the other 128 \(qk_nope_head_dim\) carry no position/);
+    assert.match(
+      s.Scheme,
+      /32 rotary pairs turn the qk_rope_head_dim 64 dimensions of each 192-dimensional query and key; the other 128 \(qk_nope_head_dim\) carry no position/,
+    );
     assert.match(s.Stretch, /softmax scale is also multiplied by 1\.874/);
     assert.equal(s['Runtimes disagree'], undefined, 'the runtimes agree on this config');
     assert.match(s.Lengths, /advertised 163,840 \(max_position_embeddings\), 40× longer/);
@@ -207,13 +242,19 @@ describe('every family the card explains', () => {
   test('YaRN as Qwen2.5’s card says: a line of its own where runtimes disagree', () => {
     const r = read('qwen2.5-7b-instruct-yarn', 100000);
     assert.equal(r.scalingFactor, 4);
-    assert.deepEqual(r.runtimeReadings.map((x) => [x.runtime, x.factor, x.length]), [
-      ['transformers 5', 4, 32768],
-      ['transformers 4.4x–4.5x', 1, 32768],
-      ['vLLM', 4, 131072],
-    ]);
+    assert.deepEqual(
+      r.runtimeReadings.map((x) => [x.runtime, x.factor, x.length]),
+      [
+        ['transformers 5', 4, 32768],
+        ['transformers 4.4x–4.5x', 1, 32768],
+        ['vLLM', 4, 131072],
+      ],
+    );
     assert.equal(summary(r)['Runtimes disagree'], runtimeLine(r.runtimeReadings));
-    assert.match(summary(r)['Runtimes disagree'], /transformers 4\.4x–4\.5x uses factor 1, takes 32,768 tokens as the limit; vLLM uses factor 4, cos and sin × 1\.139, takes 131,072 tokens as the limit/);
+    assert.match(
+      summary(r)['Runtimes disagree'],
+      /transformers 4\.4x–4\.5x uses factor 1, takes 32,768 tokens as the limit; vLLM uses factor 4, cos and sin × 1\.139, takes 131,072 tokens as the limit/,
+    );
   });
 
   test('ALiBi, BLOOM: no position vectors, and no length stated', () => {
@@ -221,7 +262,10 @@ describe('every family the card explains', () => {
     assert.equal(r.scheme, 'alibi');
     assert.equal(r.headDim, 64);
     const s = summary(r);
-    assert.match(s.Scheme, /^ALiBi \(model_type “bloom”\): no position vectors; each score is lowered in proportion to the distance/);
+    assert.match(
+      s.Scheme,
+      /^ALiBi \(model_type “bloom”\): no position vectors; each score is lowered in proportion to the distance/,
+    );
     assert.equal(s['Trained length'], 'the config states none.');
   });
 

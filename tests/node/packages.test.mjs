@@ -35,13 +35,19 @@ function extract(kind) {
 // A schema that imports every namespace the manifest uses, so xmllint checks the extensions too.
 function wrapperSchema(dir, imports) {
   const body = imports.map(([ns, file]) => `  <xsd:import namespace="${ns}" schemaLocation="${file}"/>`).join('\n');
-  writeFileSync(join(dir, '__all.xsd'), `<?xml version="1.0"?>\n<xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:x-test-all">\n${body}\n</xsd:schema>\n`);
+  writeFileSync(
+    join(dir, '__all.xsd'),
+    `<?xml version="1.0"?>\n<xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:x-test-all">\n${body}\n</xsd:schema>\n`,
+  );
   return join(dir, '__all.xsd');
 }
 
 function xmllint(args, cwd) {
   const result = spawnSync('xmllint', args, { cwd, encoding: 'utf8' });
-  if (result.error) throw new Error(`xmllint is needed (Debian's libxml2-utils, in build-scripts/install-deps): ${result.error.message}`);
+  if (result.error)
+    throw new Error(
+      `xmllint is needed (Debian's libxml2-utils, in build-scripts/install-deps): ${result.error.message}`,
+    );
   return result;
 }
 
@@ -67,7 +73,11 @@ function validate(kind, schemas, manifestText = null) {
 
 for (const [kind, schemas, brokenBy] of [
   ['scorm12', SCORM12_SCHEMAS, (m) => m.replace('isvisible="true"', 'isvisible="sometimes"')],
-  ['scorm2004', SCORM2004_SCHEMAS, (m) => m.replace(/<imsss:minNormalizedMeasure>[^<]*</, '<imsss:minNormalizedMeasure>1.5<')],
+  [
+    'scorm2004',
+    SCORM2004_SCHEMAS,
+    (m) => m.replace(/<imsss:minNormalizedMeasure>[^<]*</, '<imsss:minNormalizedMeasure>1.5<'),
+  ],
 ]) {
   test(`${kind}: imsmanifest.xml validates against the schemas in the zip, and a broken one does not`, () => {
     const result = validate(kind, schemas);
@@ -105,10 +115,14 @@ test('scorm2004: 4th edition, one SCO, primary objective satisfied by a scaled s
 function checkFiles(kind, manifest) {
   const listed = [...manifest.matchAll(/<file href="([^"]+)"\/>/g)].map((m) => m[1]);
   const siteFiles = listFiles(dist);
-  assert.deepEqual(listed, siteFiles, 'the manifest lists exactly the site\'s files');
+  assert.deepEqual(listed, siteFiles, "the manifest lists exactly the site's files");
   for (const file of listed) assert.ok(zips[kind][file], `${file} is listed but not in the zip`);
   // Every schema the manifest names in xsi:schemaLocation is in the zip's root.
-  const locations = /xsi:schemaLocation="([^"]+)"/.exec(manifest)[1].trim().split(/\s+/).filter((_, i) => i % 2 === 1);
+  const locations = /xsi:schemaLocation="([^"]+)"/
+    .exec(manifest)[1]
+    .trim()
+    .split(/\s+/)
+    .filter((_, i) => i % 2 === 1);
   const missing = locations.filter((f) => !zips[kind][f] && f !== 'imsmd_rootv1p2p1.xsd');
   assert.deepEqual(missing, []);
 }
@@ -118,8 +132,8 @@ test('cmi5: cmi5.xml is well formed and declares one AU at index.html with its m
   const lint = xmllint(['--noout', 'cmi5.xml'], dir);
   assert.equal(lint.status, 0, lint.stderr);
   const xpath = (expr) => execFileSync('xmllint', ['--xpath', expr, 'cmi5.xml'], { cwd: dir, encoding: 'utf8' }).trim();
-  assert.equal(xpath("namespace-uri(/*)"), 'https://w3id.org/xapi/profiles/cmi5/v1/CourseStructure.xsd');
-  assert.equal(xpath("local-name(/*)"), 'courseStructure');
+  assert.equal(xpath('namespace-uri(/*)'), 'https://w3id.org/xapi/profiles/cmi5/v1/CourseStructure.xsd');
+  assert.equal(xpath('local-name(/*)'), 'courseStructure');
   assert.equal(xpath("count(/*/*[local-name()='au'])"), '1');
   assert.equal(xpath("string(/*/*[local-name()='course']/@id)"), COURSE.courseIri);
   assert.equal(xpath("string(/*/*[local-name()='au']/@id)"), COURSE.auIri);
@@ -127,7 +141,12 @@ test('cmi5: cmi5.xml is well formed and declares one AU at index.html with its m
   assert.equal(xpath("string(/*/*[local-name()='au']/@moveOn)"), 'CompletedAndPassed');
   assert.equal(xpath("string(/*/*[local-name()='au']/*[local-name()='url'])"), 'index.html');
   // Element order the cmi5 schema requires: title, description, then url.
-  assert.equal(xpath("local-name(/*/*[local-name()='au']/*[1])") + xpath("local-name(/*/*[local-name()='au']/*[2])") + xpath("local-name(/*/*[local-name()='au']/*[3])"), 'titledescriptionurl');
+  assert.equal(
+    xpath("local-name(/*/*[local-name()='au']/*[1])") +
+      xpath("local-name(/*/*[local-name()='au']/*[2])") +
+      xpath("local-name(/*/*[local-name()='au']/*[3])"),
+    'titledescriptionurl',
+  );
   for (const file of listFiles(dist)) assert.ok(zips.cmi5[file], `${file} missing from the cmi5 zip`);
 });
 
@@ -143,17 +162,21 @@ test('each package is offline: its page loads nothing from another origin, and o
       ].map((m) => m[0]);
       assert.deepEqual(loads, [], `${kind}/${path} loads from another origin`);
     }
-    const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(strFromU8(zips[kind]['index.html']))[1];
+    const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(
+      strFromU8(zips[kind]['index.html']),
+    )[1];
     assert.match(policy, /default-src 'self'/);
     assert.doesNotMatch(policy, /'unsafe-inline'|'unsafe-eval'/);
     if (kind === 'cmi5') assert.match(policy, /connect-src 'self' https:$/);
-    else assert.doesNotMatch(policy, /connect-src/, 'a SCORM package needs no connection: its API is a JavaScript object');
+    else
+      assert.doesNotMatch(policy, /connect-src/, 'a SCORM package needs no connection: its API is a JavaScript object');
   }
 });
 
 test('the same build gives byte-identical zips', () => {
   const again = packageLms({ dist, out: join(out, 'again') });
-  for (const [i, { file }] of again.entries()) assert.ok(readFileSync(file).equals(readFileSync(made[i].file)), `${file} differs between two runs`);
+  for (const [i, { file }] of again.entries())
+    assert.ok(readFileSync(file).equals(readFileSync(made[i].file)), `${file} differs between two runs`);
 });
 
 test('packaging a directory with no built site names the problem', () => {

@@ -59,18 +59,46 @@ describe('sinusoidalEncodingRows', () => {
 describe('bad input is an Error naming the argument', () => {
   const cases = [
     ['odd d', () => engine.sinusoidalEncodingRows([0, 1], 7), 'd must be even, got 7'],
-    ['d not a number', () => engine.sinusoidalEncodingRows([0], '8'), 'sinusoidalEncodingRows: d must be a whole number from 1 to 16777216, got "8"'],
-    ['fractional position', () => engine.sinusoidalEncodingRows([0, 2.5], 8), 'positions[1] must be a whole number ≥ 0, got 2.5'],
-    ['negative position', () => engine.sinusoidalEncodingRows([3, -1], 8), 'positions[1] must be a whole number ≥ 0, got -1'],
+    [
+      'd not a number',
+      () => engine.sinusoidalEncodingRows([0], '8'),
+      'sinusoidalEncodingRows: d must be a whole number from 1 to 16777216, got "8"',
+    ],
+    [
+      'fractional position',
+      () => engine.sinusoidalEncodingRows([0, 2.5], 8),
+      'positions[1] must be a whole number ≥ 0, got 2.5',
+    ],
+    [
+      'negative position',
+      () => engine.sinusoidalEncodingRows([3, -1], 8),
+      'positions[1] must be a whole number ≥ 0, got -1',
+    ],
     ['NaN position', () => engine.sinusoidalEncodingRows([NaN], 8), 'positions[0] must be finite, got nan'],
-    ['non-number in positions', () => engine.sinusoidalEncodingRows([1, 'x'], 8), 'sinusoidalEncodingRows: positions[1] must be a number, got "x"'],
+    [
+      'non-number in positions',
+      () => engine.sinusoidalEncodingRows([1, 'x'], 8),
+      'sinusoidalEncodingRows: positions[1] must be a number, got "x"',
+    ],
     ['positions not an array', () => engine.sinusoidalEncodingRows('0,1', 8), 'positions must be an array of numbers'],
     ['null positions', () => engine.sinusoidalEncodingRows(null, 8), 'positions must be an array of numbers'],
     ['base 1', () => engine.sinusoidalEncodingRows([0], 8, 1), 'base must be different from 1'],
-    ['base not a number', () => engine.sinusoidalEncodingRows([0], 8, null), 'sinusoidalEncodingRows: base must be a number, got null'],
+    [
+      'base not a number',
+      () => engine.sinusoidalEncodingRows([0], 8, null),
+      'sinusoidalEncodingRows: base must be a number, got null',
+    ],
     ['overflowing angle', () => engine.sinusoidalEncodingRows([1e200], 4, 1e-300), 'overflows'],
-    ['over the cap', () => engine.sinusoidalEncodingRows(new Float64Array(4097), 4096), 'more than the cap of 16777216'],
-    ['wrong argument count', () => engine.sinusoidalEncodingRows([0]), 'sinusoidalEncodingRows: expects 2 to 3 arguments (positions, d, base?), got 1'],
+    [
+      'over the cap',
+      () => engine.sinusoidalEncodingRows(new Float64Array(4097), 4096),
+      'more than the cap of 16777216',
+    ],
+    [
+      'wrong argument count',
+      () => engine.sinusoidalEncodingRows([0]),
+      'sinusoidalEncodingRows: expects 2 to 3 arguments (positions, d, base?), got 1',
+    ],
   ];
   for (const [name, call, message] of cases) {
     test(name, () => {

@@ -29,16 +29,28 @@ test('predictions sit inside Level 2 sections, before the figure they predict', 
   for (const item of predictions) {
     const at = level2.indexOf(`data-item="${item.id}"`);
     assert.ok(at >= 0, `${item.id} is in Level 2`);
-    if (item.figure) assert.ok(level2.indexOf(`chart ${item.figure.replace(/^fig-/, '')}`) > at, `${item.id} comes before ${item.figure}`);
-    assert.ok(item.reveal.some((part) => typeof part === 'object' && part.live), `${item.id} reveals an engine number`);
+    if (item.figure)
+      assert.ok(
+        level2.indexOf(`chart ${item.figure.replace(/^fig-/, '')}`) > at,
+        `${item.id} comes before ${item.figure}`,
+      );
+    assert.ok(
+      item.reveal.some((part) => typeof part === 'object' && part.live),
+      `${item.id} reveals an engine number`,
+    );
   }
 });
 
 test('every choice item has one right answer and a misconception named for every wrong one', () => {
   for (const item of SELF_TEST_ITEMS.filter((i) => i.kind !== 'numeric')) {
     assert.equal(item.choices.filter((c) => c.correct).length, 1, item.id);
-    for (const choice of item.choices) assert.ok(choice.why && choice.why.length > 20, `${item.id}: "${choice.text}" has no feedback`);
-    assert.equal(new Set(item.choices.map((c) => c.why)).size, item.choices.length, `${item.id}: each choice has its own feedback`);
+    for (const choice of item.choices)
+      assert.ok(choice.why && choice.why.length > 20, `${item.id}: "${choice.text}" has no feedback`);
+    assert.equal(
+      new Set(item.choices.map((c) => c.why)).size,
+      item.choices.length,
+      `${item.id}: each choice has its own feedback`,
+    );
   }
 });
 
@@ -72,10 +84,11 @@ test('answers are read as people type them, and anything else is refused', () =>
   assert.equal(parseNumber('+1500'), 1500);
   assert.equal(parseNumber('.84'), 0.84);
   assert.equal(parseNumber('8.27e4'), 82700);
-  for (const bad of ['', 'seventeen', '1.2.3', '--1', '0x10', 'Infinity', '<b>1</b>']) assert.equal(parseNumber(bad), null, bad);
+  for (const bad of ['', 'seventeen', '1.2.3', '--1', '0x10', 'Infinity', '<b>1</b>'])
+    assert.equal(parseNumber(bad), null, bad);
 });
 
-test('session times in each SCORM edition\'s format', () => {
+test("session times in each SCORM edition's format", () => {
   assert.equal(isoDuration(0), 'PT0S');
   assert.equal(isoDuration(3723450), 'PT1H2M3.45S');
   assert.equal(isoDuration(61000), 'PT1M1S');
@@ -85,9 +98,19 @@ test('session times in each SCORM edition\'s format', () => {
 
 test('cmi5 launch parameters: all five or none, the actor as JSON', () => {
   const actor = { objectType: 'Agent', account: { homePage: 'https://lms.test', name: 'l1' } };
-  const full = new URLSearchParams({ endpoint: 'https://lms.test/xapi', fetch: 'https://lms.test/f?k=1', actor: JSON.stringify(actor), registration: 'r-1', activityId: 'urn:x:au' });
+  const full = new URLSearchParams({
+    endpoint: 'https://lms.test/xapi',
+    fetch: 'https://lms.test/f?k=1',
+    actor: JSON.stringify(actor),
+    registration: 'r-1',
+    activityId: 'urn:x:au',
+  });
   const launch = cmi5Launch(`?${full}`);
-  assert.equal(launch.endpoint, 'https://lms.test/xapi/', 'the endpoint ends in a slash, so statements resolve under it');
+  assert.equal(
+    launch.endpoint,
+    'https://lms.test/xapi/',
+    'the endpoint ends in a slash, so statements resolve under it',
+  );
   assert.deepEqual(launch.actor, actor);
   assert.equal(launch.fetchUrl, 'https://lms.test/f?k=1');
   const partial = new URLSearchParams(full);

@@ -3,7 +3,17 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import fs, { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import fs, {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { request, Agent } from 'node:http';
 import { syncBuiltinESMExports } from 'node:module';
 import { connect } from 'node:net';
@@ -121,7 +131,8 @@ function raw(parts, { port = server.port } = {}) {
   });
 }
 
-const requestLine = (target, method = 'GET') => `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`;
+const requestLine = (target, method = 'GET') =>
+  `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`;
 const bodyOf = (text) => text.slice(text.indexOf('\r\n\r\n') + 4);
 
 async function assertStillServing() {
@@ -205,8 +216,21 @@ describe('malformed request-targets', () => {
   // Each of these once killed the process (the URL parser threw outside any try).
   // The rest are paths that are not valid percent-encoded UTF-8 (overlong forms of "." and "/" among them).
   const targets = [
-    '//[', 'http://[', 'foo://[', '//%zz/', '//x:-1/', '//:99999/', '//exa%00mple/',
-    '/%zz', '/%E0%A4%A', '/%00', '/index.html%00.txt', '/%c0%ae%c0%ae/secret.txt', '/%e0%80%ae%e0%80%ae/secret.txt', '/..%c0%afsecret.txt', '/..%c1%9csecret.txt',
+    '//[',
+    'http://[',
+    'foo://[',
+    '//%zz/',
+    '//x:-1/',
+    '//:99999/',
+    '//exa%00mple/',
+    '/%zz',
+    '/%E0%A4%A',
+    '/%00',
+    '/index.html%00.txt',
+    '/%c0%ae%c0%ae/secret.txt',
+    '/%e0%80%ae%e0%80%ae/secret.txt',
+    '/..%c0%afsecret.txt',
+    '/..%c1%9csecret.txt',
   ];
   for (const target of targets) {
     test(`${JSON.stringify(target)} gets 400 and a one-line message`, async () => {
@@ -228,15 +252,51 @@ describe('traversal', () => {
   // 45 ways out of the root (dot segments, percent- and double-encoded, overlong UTF-8, backslashes,
   // symbolic links, a sibling directory sharing the root's name as prefix): each 403 or 404.
   const paths = [
-    '/../secret.txt', '/../../etc/passwd', '/..%2fsecret.txt', '/..%2f..%2fetc%2fpasswd', '/%2e%2e/secret.txt',
-    '/%2e%2e%2fsecret.txt', '/%2E%2E%2Fsecret.txt', '/..%5csecret.txt', '/..\\secret.txt', '/%2e%2e%5csecret.txt',
-    '/....//secret.txt', '/.../secret.txt', '/..;/secret.txt', '/%252e%252e%252fsecret.txt', '/..%252fsecret.txt',
-    '/sub/./../../secret.txt', '/sub//..//..//secret.txt', '/%2e%2e/%2e%2e/%2e%2e/etc/passwd', '/sub/%2e%2e%2f%2e%2e%2fsecret.txt', '/app.mjs/../../secret.txt',
-    '/%EF%BC%8E%EF%BC%8E/secret.txt', '/./../secret.txt', '/sub/../../secret.txt', '/sub/%2e%2e/%2e%2e/secret.txt', '/sub/..%2f..%2fsecret.txt',
-    '/sub/..%5c..%5csecret.txt', '/index.html/../../secret.txt', '/.%2e/secret.txt', '/%2e./secret.txt', '/..%2f',
-    '/..%2f..', '/%2e%2e%2f', '/..%2f%2e%2e%2fsecret.txt', '/....%2f....%2fsecret.txt', '/%2fetc%2fpasswd',
-    '/etc/passwd', '/..%2froot-sibling%2fsecret.txt', '/%2e%2e%2froot-sibling/secret.txt', '/escape-link.txt', '/escape-dir/secret.txt',
-    '/escape-dir/', '/escape-dir', 'http://127.0.0.1/../secret.txt', '//../secret.txt', '/..%2F..%2F..%2F..%2F..%2F..%2Fetc%2Fshadow',
+    '/../secret.txt',
+    '/../../etc/passwd',
+    '/..%2fsecret.txt',
+    '/..%2f..%2fetc%2fpasswd',
+    '/%2e%2e/secret.txt',
+    '/%2e%2e%2fsecret.txt',
+    '/%2E%2E%2Fsecret.txt',
+    '/..%5csecret.txt',
+    '/..\\secret.txt',
+    '/%2e%2e%5csecret.txt',
+    '/....//secret.txt',
+    '/.../secret.txt',
+    '/..;/secret.txt',
+    '/%252e%252e%252fsecret.txt',
+    '/..%252fsecret.txt',
+    '/sub/./../../secret.txt',
+    '/sub//..//..//secret.txt',
+    '/%2e%2e/%2e%2e/%2e%2e/etc/passwd',
+    '/sub/%2e%2e%2f%2e%2e%2fsecret.txt',
+    '/app.mjs/../../secret.txt',
+    '/%EF%BC%8E%EF%BC%8E/secret.txt',
+    '/./../secret.txt',
+    '/sub/../../secret.txt',
+    '/sub/%2e%2e/%2e%2e/secret.txt',
+    '/sub/..%2f..%2fsecret.txt',
+    '/sub/..%5c..%5csecret.txt',
+    '/index.html/../../secret.txt',
+    '/.%2e/secret.txt',
+    '/%2e./secret.txt',
+    '/..%2f',
+    '/..%2f..',
+    '/%2e%2e%2f',
+    '/..%2f%2e%2e%2fsecret.txt',
+    '/....%2f....%2fsecret.txt',
+    '/%2fetc%2fpasswd',
+    '/etc/passwd',
+    '/..%2froot-sibling%2fsecret.txt',
+    '/%2e%2e%2froot-sibling/secret.txt',
+    '/escape-link.txt',
+    '/escape-dir/secret.txt',
+    '/escape-dir/',
+    '/escape-dir',
+    'http://127.0.0.1/../secret.txt',
+    '//../secret.txt',
+    '/..%2F..%2F..%2F..%2F..%2F..%2Fetc%2Fshadow',
   ];
   test(`${paths.length} paths out of the root get 403 or 404, never the file`, async () => {
     assert.equal(new Set(paths).size, 45);
@@ -263,7 +323,10 @@ describe('files that cannot be served', () => {
     // Root reads any file, so as root the server is started as uid/gid 65534 (nobody), for whom the
     // file's mode 000 means EACCES, exactly as for a hosting user.
     const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-    const child = spawn(process.execPath, [SERVE, '--root', root, '--port', '0'], { ...asNobody, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [SERVE, '--root', root, '--port', '0'], {
+      ...asNobody,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const port = await listeningPort(child);
       const res = await get('/unreadable.txt', { port });
@@ -285,7 +348,12 @@ describe('files that cannot be served', () => {
   test('a read that fails after the headers are sent ends that response only', async () => {
     // Stands in for a disk error or a file removed mid-response: every read stream fails at once.
     const original = fs.createReadStream;
-    fs.createReadStream = () => new Readable({ read() { this.destroy(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' })); } });
+    fs.createReadStream = () =>
+      new Readable({
+        read() {
+          this.destroy(Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' }));
+        },
+      });
     syncBuiltinESMExports();
     const errors = [];
     const consoleError = console.error;
@@ -339,7 +407,14 @@ describe('compression', () => {
         assert.equal(res.status, 200);
         assert.equal(res.headers['content-encoding'] ?? 'identity', coding, path);
         assert.equal(res.headers.vary, 'Accept-Encoding');
-        assert.equal(res.headers['content-type'], path === '/engine.wasm' ? 'application/wasm' : path === '/app.mjs' ? 'text/javascript; charset=utf-8' : 'text/html; charset=utf-8');
+        assert.equal(
+          res.headers['content-type'],
+          path === '/engine.wasm'
+            ? 'application/wasm'
+            : path === '/app.mjs'
+              ? 'text/javascript; charset=utf-8'
+              : 'text/html; charset=utf-8',
+        );
         assert.deepEqual(decode[coding](res.body), Buffer.from(files[path]), path);
       }
     });
@@ -364,7 +439,13 @@ describe('compression', () => {
 
 describe('slow and idle clients', () => {
   test('the default limits are sane: headers within 10 s, a whole request within 15 s, 512 connections', async () => {
-    assert.deepEqual(SERVER_LIMITS, { headersTimeout: 10_000, requestTimeout: 15_000, keepAliveTimeout: 5_000, socketTimeout: 30_000, maxConnections: 512 });
+    assert.deepEqual(SERVER_LIMITS, {
+      headersTimeout: 10_000,
+      requestTimeout: 15_000,
+      keepAliveTimeout: 5_000,
+      socketTimeout: 30_000,
+      maxConnections: 512,
+    });
     const plain = await startServer({ root, port: 0 });
     try {
       assert.equal(plain.server.headersTimeout, SERVER_LIMITS.headersTimeout);
@@ -464,14 +545,18 @@ describe('load and memory', () => {
     const siteDir = join(base, 'growing');
     mkdirSync(siteDir);
     writeFileSync(join(siteDir, 'index.html'), INDEX);
-    const child = spawn(process.execPath, [SERVE, '--root', siteDir, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [SERVE, '--root', siteDir, '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const port = await listeningPort(child);
       const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) / 1024;
       const big = join(siteDir, 'big.js');
       // Each version is a 32-byte header and the same 2 MB of noise; its .gz copy is the header's gzip
       // member followed by the noise's (gzip allows concatenated members), so the noise is compressed once.
-      const noise = randomBytes(1536 * 1024).toString('base64').slice(0, 2 * 1024 * 1024 - 32);
+      const noise = randomBytes(1536 * 1024)
+        .toString('base64')
+        .slice(0, 2 * 1024 * 1024 - 32);
       const noiseGzip = gzipSync(noise, { level: 1 });
       const samples = { start: rss() };
       for (let version = 0; version < 60; version += 1) {
@@ -488,8 +573,13 @@ describe('load and memory', () => {
         if (version === 29) samples.settled = rss();
       }
       samples.end = rss();
-      t.diagnostic(`server RSS ${samples.start.toFixed(1)} MB at start, ${samples.settled.toFixed(1)} MB after 30 versions, ${samples.end.toFixed(1)} MB after 60`);
-      assert.ok(samples.end - samples.settled < 25, `RSS grew from ${samples.settled.toFixed(1)} to ${samples.end.toFixed(1)} MB`);
+      t.diagnostic(
+        `server RSS ${samples.start.toFixed(1)} MB at start, ${samples.settled.toFixed(1)} MB after 30 versions, ${samples.end.toFixed(1)} MB after 60`,
+      );
+      assert.ok(
+        samples.end - samples.settled < 25,
+        `RSS grew from ${samples.settled.toFixed(1)} to ${samples.end.toFixed(1)} MB`,
+      );
     } finally {
       child.kill();
     }
@@ -501,9 +591,14 @@ describe('the command line', () => {
   const run = (...args) => {
     requestsTried += 1;
     return new Promise((resolve) => {
-      const child = spawn(process.execPath, [SERVE, ...args], { stdio: ['ignore', 'ignore', 'pipe'], timeout: HANG_MS });
+      const child = spawn(process.execPath, [SERVE, ...args], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        timeout: HANG_MS,
+      });
       let stderr = '';
-      child.stderr.on('data', (c) => { stderr += c; });
+      child.stderr.on('data', (c) => {
+        stderr += c;
+      });
       child.on('close', (status) => resolve({ status, stderr }));
     });
   };
@@ -544,7 +639,10 @@ describe('the built site', () => {
         const identity = await get(path, { port: site.port });
         assert.equal(identity.status, 200, path);
         assert.deepEqual(identity.body, readFileSync(join(dist, path)), path);
-        for (const [coding, decode] of [['br', brotliDecompressSync], ['gzip', gunzipSync]]) {
+        for (const [coding, decode] of [
+          ['br', brotliDecompressSync],
+          ['gzip', gunzipSync],
+        ]) {
           const res = await get(path, { port: site.port, headers: { 'Accept-Encoding': coding } });
           assert.equal(res.headers['content-encoding'], coding, `${path} (${coding})`);
           assert.deepEqual(decode(res.body), identity.body, `${path} (${coding})`);
@@ -569,7 +667,9 @@ function listeningPort(child) {
     let out = '';
     let err = '';
     const timer = setTimeout(() => reject(new Error(`the server did not start: ${err}`)), HANG_MS);
-    child.stderr.on('data', (c) => { err += c; });
+    child.stderr.on('data', (c) => {
+      err += c;
+    });
     child.stdout.on('data', (c) => {
       out += c;
       const match = /127\.0\.0\.1:(\d+)\//.exec(out);

@@ -104,10 +104,19 @@ test('bad input throws an Error naming the argument, and the engine keeps workin
     [() => engine.float32AngleErrors([1], [99], 64, 10000), /pairs\[0\]/],
     [() => engine.halfPermutation(3), /\bd\b/],
     [() => engine.ropeClock([1, 0, 0], [1, 0], 1, 2), /q length/],
-    [() => engine.maxPermutedDifference({ rows: 2, cols: 2, data: [1, 2, 3, 4] }, { rows: 2, cols: 2, data: [1, 2, 3, 4] }, [0, 0]), /perm\[1\]/],
+    [
+      () =>
+        engine.maxPermutedDifference(
+          { rows: 2, cols: 2, data: [1, 2, 3, 4] },
+          { rows: 2, cols: 2, data: [1, 2, 3, 4] },
+          [0, 0],
+        ),
+      /perm\[1\]/,
+    ],
     [() => engine.extensionCurves([0, -5], 4096, 32768, 128, 10000), /positions\[1\]/],
   ];
-  for (const [call, pattern] of cases) assert.throws(call, (e) => e instanceof Error && pattern.test(e.message), String(call));
+  for (const [call, pattern] of cases)
+    assert.throws(call, (e) => e instanceof Error && pattern.test(e.message), String(call));
   assert.equal(engine.alibiSlopes(2)[0], 2 ** -4);
 });
 

@@ -28,7 +28,12 @@ function toParent(message) {
 
 // H5P's resizer: prepareResize lets the host shrink the frame first, then resize sets the height.
 function h5pPrepare() {
-  toParent({ context: 'h5p', action: 'prepareResize', scrollHeight: contentHeight(), clientHeight: document.documentElement.clientHeight });
+  toParent({
+    context: 'h5p',
+    action: 'prepareResize',
+    scrollHeight: contentHeight(),
+    clientHeight: document.documentElement.clientHeight,
+  });
 }
 
 function answerH5p(event) {
@@ -81,7 +86,11 @@ export function applyEmbed(id) {
         sibling.classList.add('embed-hidden');
         // The headings above the piece stay for screen readers (h1 → h2 → … → the piece's own),
         // hidden from view, so the frame's outline starts at the top and skips no level.
-        const heading = sibling.matches('h1, h2, h3, h4') ? sibling : sibling.matches('.lesson-header') ? sibling.querySelector('h1') : null;
+        const heading = sibling.matches('h1, h2, h3, h4')
+          ? sibling
+          : sibling.matches('.lesson-header')
+            ? sibling.querySelector('h1')
+            : null;
         if (heading) {
           sibling.classList.remove('embed-hidden');
           for (const child of sibling.children) if (child !== heading) child.classList.add('embed-hidden');

@@ -9,7 +9,11 @@ const DOG_BITES_MAN = 'dog bites man';
 const MAN_BITES_DOG = 'man bites dog';
 
 /** The hand-worked attention example: dog = (1, 0), bites = (0, 1), man = (1, 1); q = k = v. */
-export const ATTENTION_X = [[1, 0], [0, 1], [1, 1]];
+export const ATTENTION_X = [
+  [1, 0],
+  [0, 1],
+  [1, 1],
+];
 /** The same rows with rows 1 and 3 swapped: man, bites, dog. */
 export const ATTENTION_PX = [ATTENTION_X[2], ATTENTION_X[1], ATTENTION_X[0]];
 
@@ -95,7 +99,10 @@ export const LIVE_QUANTITIES = {
   'ntk.exponent': { format: 'fixed3', value: (e, live) => Math.log(live('ntk.base') / NTK.base) / Math.log(NTK.scale) },
   'ntk.theta0-after': { format: 'trimmed', value: (e, live) => e.ropeFrequencies(NTK.headDim, live('ntk.base'))[0] },
   'ntk.slowest-before': { format: 'sci-unicode', value: (e) => e.ropeFrequencies(NTK.headDim).at(-1) },
-  'ntk.slowest-after': { format: 'sci-unicode', value: (e, live) => e.ropeFrequencies(NTK.headDim, live('ntk.base')).at(-1) },
+  'ntk.slowest-after': {
+    format: 'sci-unicode',
+    value: (e, live) => e.ropeFrequencies(NTK.headDim, live('ntk.base')).at(-1),
+  },
   'ntk.slowdown': { format: 'trimmed', value: (e, live) => live('ntk.slowest-before') / live('ntk.slowest-after') },
   'extension.raw-over-band': {
     format: 'trimmed',
@@ -110,7 +117,8 @@ export const LIVE_QUANTITIES = {
 const sinusoidalTable = (e) => e.sinusoidalEncoding(SINUSOIDAL.positions, SINUSOIDAL.dim);
 LIVE_QUANTITIES['sin.pe.1'] = { format: 'fixed3-tuple', value: (e) => row(sinusoidalTable(e), 1) };
 for (let p = 0; p < SINUSOIDAL.positions; p++) {
-  for (let c = 0; c < SINUSOIDAL.dim; c++) LIVE_QUANTITIES[`sin.pe.${p}.${c}`] = { format: 'fixed3', value: (e) => at(sinusoidalTable(e), p, c) };
+  for (let c = 0; c < SINUSOIDAL.dim; c++)
+    LIVE_QUANTITIES[`sin.pe.${p}.${c}`] = { format: 'fixed3', value: (e) => at(sinusoidalTable(e), p, c) };
 }
 
 function unknownLiveName(name) {

@@ -84,10 +84,12 @@ function checkSnippets(engine) {
       }
       for (const claim of claims) claim.classList.add('claim-checked');
       badge.dataset.checkStatus = 'checked';
-      badge.textContent = check.source === 'engine' ? '✓ checked against the engine' : '✓ checked in the page (plain arithmetic)';
-      badge.title = check.source === 'engine'
-        ? 'The result in the comment was recomputed by the engine when this page loaded.'
-        : 'The engine has no learned table; the page recomputed this addition when it loaded.';
+      badge.textContent =
+        check.source === 'engine' ? '✓ checked against the engine' : '✓ checked in the page (plain arithmetic)';
+      badge.title =
+        check.source === 'engine'
+          ? 'The result in the comment was recomputed by the engine when this page loaded.'
+          : 'The engine has no learned table; the page recomputed this addition when it loaded.';
     } catch (error) {
       badge.dataset.checkStatus = 'unavailable';
       badge.textContent = 'not checked: the engine did not load';
@@ -127,7 +129,9 @@ function finishLoading(root) {
   let previous = null;
   const step = () => {
     if (previous) {
-      const formulas = [...previous.querySelectorAll('.math-display')].filter((m) => m.closest('section.lesson-section') === previous);
+      const formulas = [...previous.querySelectorAll('.math-display')].filter(
+        (m) => m.closest('section.lesson-section') === previous,
+      );
       keepScrollersFocusable(formulas, 'Formula (scrolls sideways)');
     }
     previous = sections[next++] ?? null;
@@ -157,12 +161,15 @@ async function start() {
   performance.mark('positional-lesson:live-filled');
   const root = document.documentElement;
   if (!results) {
-    showBanner('The lesson’s engine (WebAssembly) could not run in this browser, so the numbers it computes show as “—”. The text is complete.');
+    showBanner(
+      'The lesson’s engine (WebAssembly) could not run in this browser, so the numbers it computes show as “—”. The text is complete.',
+    );
     noteChartsUnavailable();
     root.dataset.liveState = 'failed';
   } else {
     if (failed.size) showBanner(`Some numbers could not be computed: ${[...failed].join(', ')}.`);
-    else if (mismatches) showBanner('A code snippet’s printed result differs from what the engine computes; see the ✗ mark.');
+    else if (mismatches)
+      showBanner('A code snippet’s printed result differs from what the engine computes; see the ✗ mark.');
     root.dataset.liveState = failed.size ? 'partial' : 'ready';
   }
   finishLoading(root);

@@ -9,7 +9,11 @@ const EVENT = 'positional-lesson:self-test';
 
 /** Reads a number as people type it: a Unicode minus, thousands separators (, _ thin space), a leading +. */
 export function parseNumber(text) {
-  const cleaned = String(text).trim().replace(/[\u2212\u2013]/g, '-').replace(/[,_\s\u2009\u202f]/g, '').replace(/^\+/, '');
+  const cleaned = String(text)
+    .trim()
+    .replace(/[\u2212\u2013]/g, '-')
+    .replace(/[,_\s\u2009\u202f]/g, '')
+    .replace(/^\+/, '');
   if (!/^-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(cleaned)) return null;
   return Number(cleaned);
 }
@@ -21,12 +25,15 @@ export function withinTolerance(item, given, expected) {
 }
 
 /** Whether a kept answer (from storage or an LMS's suspend data) has the shape the page writes. */
-const usable = (answer) => Boolean(answer) && typeof answer.response === 'string' && typeof answer.correct === 'boolean';
+const usable = (answer) =>
+  Boolean(answer) && typeof answer.response === 'string' && typeof answer.correct === 'boolean';
 
 function readStored() {
   try {
     const parsed = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? '{}');
-    return Object.fromEntries(Object.entries(parsed && typeof parsed === 'object' ? parsed : {}).filter(([, a]) => usable(a)));
+    return Object.fromEntries(
+      Object.entries(parsed && typeof parsed === 'object' ? parsed : {}).filter(([, a]) => usable(a)),
+    );
   } catch {
     return {}; // storage blocked or unreadable: the visit keeps its own record
   }
@@ -66,16 +73,27 @@ export function setupSelfTest({ engine, results, root = document } = {}) {
     const total = items.length;
     const scaled = total ? correct / total : 0;
     const completed = total > 0 && answered === total;
-    return { answered, correct, total, scaled, completed, passed: completed && scaled >= MASTERY_SCORE, mastery: MASTERY_SCORE };
+    return {
+      answered,
+      correct,
+      total,
+      scaled,
+      completed,
+      passed: completed && scaled >= MASTERY_SCORE,
+      mastery: MASTERY_SCORE,
+    };
   };
 
   const showScore = () => {
     if (!scoreLine) return;
     const s = summary();
-    scoreLine.textContent = s.answered === 0
-      ? `${s.total} questions to answer; ${Math.round(MASTERY_SCORE * 100)}% right passes.`
-      : `${s.correct} right of ${s.answered} answered (${s.total} in all)` +
-        (s.completed ? `: ${Math.round(s.scaled * 100)}%, ${s.passed ? 'passed' : `below the ${Math.round(MASTERY_SCORE * 100)}% pass mark`}.` : '.');
+    scoreLine.textContent =
+      s.answered === 0
+        ? `${s.total} questions to answer; ${Math.round(MASTERY_SCORE * 100)}% right passes.`
+        : `${s.correct} right of ${s.answered} answered (${s.total} in all)` +
+          (s.completed
+            ? `: ${Math.round(s.scaled * 100)}%, ${s.passed ? 'passed' : `below the ${Math.round(MASTERY_SCORE * 100)}% pass mark`}.`
+            : '.');
     scoreLine.dataset.answered = String(s.answered);
     scoreLine.dataset.correct = String(s.correct);
   };
@@ -91,7 +109,10 @@ export function setupSelfTest({ engine, results, root = document } = {}) {
 
   for (const item of items) {
     const slot = root.querySelector(`.graded-item[data-item="${item.id}"]`);
-    const view = item.kind === 'numeric' ? numericView(item, slot, engine, (a) => record(item, a)) : choiceView(item, slot, results, (a) => record(item, a));
+    const view =
+      item.kind === 'numeric'
+        ? numericView(item, slot, engine, (a) => record(item, a))
+        : choiceView(item, slot, results, (a) => record(item, a));
     views.set(item.id, view);
     if (answers[item.id]) view.lock(answers[item.id]);
   }
@@ -103,7 +124,8 @@ export function setupSelfTest({ engine, results, root = document } = {}) {
     summary,
     /** Shows answers kept elsewhere (an LMS's suspend data) as already given. */
     restore(saved) {
-      for (const item of items) if (usable(saved?.[item.id]) && !answers[item.id]) record(item, saved[item.id], { announce: false });
+      for (const item of items)
+        if (usable(saved?.[item.id]) && !answers[item.id]) record(item, saved[item.id], { announce: false });
       writeStored(answers);
       showScore();
     },
@@ -115,7 +137,13 @@ function numericView(item, slot, engine, onAnswer) {
   const label = element('label', 'graded-prompt', item.prompt);
   label.htmlFor = `${id}-input`;
   const input = element('input', 'graded-input');
-  Object.assign(input, { id: `${id}-input`, type: 'text', inputMode: 'decimal', autocomplete: 'off', spellcheck: false });
+  Object.assign(input, {
+    id: `${id}-input`,
+    type: 'text',
+    inputMode: 'decimal',
+    autocomplete: 'off',
+    spellcheck: false,
+  });
   input.setAttribute('aria-describedby', `${id}-tolerance ${id}-feedback`);
   const button = element('button', 'graded-check', 'Check');
   button.type = 'button';
@@ -155,7 +183,10 @@ function numericView(item, slot, engine, onAnswer) {
       input.value = answer.response;
       input.disabled = button.disabled = true;
       const expected = engine ? item.answer(engine) : answer.expected;
-      const shown = Number(expected).toPrecision(6).replace(/\.?0+$/, '').replace(/^-/, '−');
+      const shown = Number(expected)
+        .toPrecision(6)
+        .replace(/\.?0+$/, '')
+        .replace(/^-/, '−');
       feedback.dataset.result = answer.correct ? 'correct' : 'wrong';
       feedback.textContent = `${answer.correct ? 'Right' : 'Not within the tolerance'}: the engine gives ${shown}. ${item.explain}`;
       slot.dataset.answered = answer.correct ? 'correct' : 'wrong';
@@ -206,7 +237,9 @@ function choiceView(item, slot, results, onAnswer) {
       const choice = item.choices[chosen];
       const right = item.choices.find((c) => c.correct);
       feedback.dataset.result = answer.correct ? 'correct' : 'wrong';
-      feedback.textContent = answer.correct ? `Right. ${choice?.why ?? ''}` : `Not quite. ${choice?.why ?? ''} The answer: ${right.text} ${right.why}`;
+      feedback.textContent = answer.correct
+        ? `Right. ${choice?.why ?? ''}`
+        : `Not quite. ${choice?.why ?? ''} The answer: ${right.text} ${right.why}`;
       slot.dataset.answered = answer.correct ? 'correct' : 'wrong';
       if (item.reveal) showReveal(item, reveal, results);
     },

@@ -10,7 +10,10 @@ export function chartStateParams(search = location.search) {
 }
 
 /** The address of `pieceId` alone: ?embed=…, the chart state, the theme and the frame id. */
-export function embedUrl(pieceId, { theme = 'auto', frame = pieceId, search = location.search, base = location.href } = {}) {
+export function embedUrl(
+  pieceId,
+  { theme = 'auto', frame = pieceId, search = location.search, base = location.href } = {},
+) {
   const url = new URL(base);
   url.hash = '';
   url.search = '';

@@ -4,7 +4,8 @@ import { pyFloat, pyList, pyRound, pyStr, pyTuple, pyExponent } from './format.j
 import { ATTENTION_PX, ATTENTION_X } from './live-values.js';
 
 const matrix = (rows) => ({ rows: rows.length, cols: rows[0].length, data: Float64Array.from(rows.flat()) });
-const rowsOf = (m) => Array.from({ length: m.rows }, (_, r) => Array.from(m.data.subarray(r * m.cols, (r + 1) * m.cols)));
+const rowsOf = (m) =>
+  Array.from({ length: m.rows }, (_, r) => Array.from(m.data.subarray(r * m.cols, (r + 1) * m.cols)));
 const pyRows3 = (m) => pyList(rowsOf(m).map((r) => pyTuple(r.map((v) => pyFloat(pyRound(v, 3))))));
 const pyFixed = (x, digits) => x.toFixed(digits).replace(/^-(0\.0+)$/, '$1');
 
@@ -33,7 +34,12 @@ export const SNIPPET_CHECKS = {
     source: 'page',
     claims() {
       const eDog = [0.5, -0.2];
-      const table = [[0, 0], [0, 0], [0, 0], [0.1, 0.3]];
+      const table = [
+        [0, 0],
+        [0, 0],
+        [0, 0],
+        [0.1, 0.3],
+      ];
       return [pyList(eDog.map((e, i) => pyFloat(pyRound(e + table[3][i], 2)))), table.length > 1024 ? 'True' : 'False'];
     },
   },

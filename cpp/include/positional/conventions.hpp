@@ -19,18 +19,19 @@ Vector apply_rope_half(const Eigen::Ref<const Vector>& x, double position, doubl
 // What the conventions chart shows for one q, k (length d) with the query at `start` and keys at
 // start + δ, δ = 0..max_distance.
 struct ConventionComparison {
-  Vector interleaved_scores;      // ⟨R_m q, R_n k⟩, interleaved pairs
-  Vector half_scores;             // the split-halves rotation of P q and P k (P: interleaved → halves)
-  Vector unpermuted_half_scores;  // the split-halves rotation of q and k without P: a different model
-  Permutation permutation;        // P as interleaved_to_half_permutation(d)
-  double max_score_difference = 0;      // max |interleaved − half|: zero up to rounding
-  double max_unpermuted_difference = 0; // max |interleaved − unpermuted half|: not zero in general
-  double sinusoidal_max_difference = 0; // max |interleaved table with P applied − concatenated table|
+  Vector interleaved_scores;        // ⟨R_m q, R_n k⟩, interleaved pairs
+  Vector half_scores;               // the split-halves rotation of P q and P k (P: interleaved → halves)
+  Vector unpermuted_half_scores;    // the split-halves rotation of q and k without P: a different model
+  Permutation permutation;          // P as interleaved_to_half_permutation(d)
+  double max_score_difference = 0;  // max |interleaved − half|: zero up to rounding
+  double max_unpermuted_difference = 0;  // max |interleaved − unpermuted half|: not zero in general
+  double sinusoidal_max_difference = 0;  // max |interleaved table with P applied − concatenated table|
 };
 // Throws InputError when q and k differ in length or are invalid, start is not finite,
 // max_distance is not within 0..kMaxConventionsDistance (2^20), (max_distance + 1) × (d + 32) exceeds
 // kMaxWorkSteps, or base is invalid.
-ConventionComparison compare_rope_conventions(const Eigen::Ref<const Vector>& q, const Eigen::Ref<const Vector>& k,
-                                              double start, std::int64_t max_distance, double base = 10000.0);
+ConventionComparison compare_rope_conventions(const Eigen::Ref<const Vector>& q,
+                                              const Eigen::Ref<const Vector>& k, double start,
+                                              std::int64_t max_distance, double base = 10000.0);
 
 }  // namespace positional

@@ -37,8 +37,8 @@
 namespace positional {
 
 // Limits the reader enforces before and while parsing; each is named in its error message.
-inline constexpr std::size_t kMaxConfigBytes = std::size_t{1} << 20;  // 1 MiB of JSON text
-inline constexpr int kMaxConfigDepth = 64;                             // nesting of [ and {
+inline constexpr std::size_t kMaxConfigBytes = std::size_t{1} << 20;        // 1 MiB of JSON text
+inline constexpr int kMaxConfigDepth = 64;                                  // nesting of [ and {
 inline constexpr std::int64_t kMaxConfigPositions = std::int64_t{1} << 30;  // any length field
 inline constexpr std::int64_t kMaxHeadDim = 4096;
 inline constexpr std::int64_t kMaxAttentionHeads = 4096;
@@ -48,12 +48,12 @@ inline constexpr double kMaxScalingValue = 1e6;  // factor, low/high_freq_factor
 
 // How a model tells its tokens' positions apart.
 enum class PositionScheme {
-  LearnedTable,  // one trained vector per position (GPT-2, BERT): no row past the table's end
-  Sinusoidal,    // fixed sin/cos table (Marian, Pegasus, M2M-100 …)
-  Rope,          // rotary pairs (Llama, Mistral, Qwen, Phi-3 …)
-  Alibi,         // a linear distance penalty on the scores (BLOOM, MPT, Falcon with alibi)
+  LearnedTable,     // one trained vector per position (GPT-2, BERT): no row past the table's end
+  Sinusoidal,       // fixed sin/cos table (Marian, Pegasus, M2M-100 …)
+  Rope,             // rotary pairs (Llama, Mistral, Qwen, Phi-3 …)
+  Alibi,            // a linear distance penalty on the scores (BLOOM, MPT, Falcon with alibi)
   RelativeBuckets,  // a learned bias per bucket of distances (T5 and its descendants)
-  None,          // no position encoding (Mamba and other state-space models; Jamba)
+  None,             // no position encoding (Mamba and other state-space models; Jamba)
 };
 
 // The RoPE scaling recipe named by rope_scaling.rope_type (or .type, or rope_parameters).
@@ -67,49 +67,49 @@ const char* rope_type_name(RopeType type);
 // The scaling block, whichever spelling it came in. Absent optional numbers are 0 or empty.
 struct RopeScaling {
   RopeType type = RopeType::Default;
-  std::string field;                 // "rope_scaling", "rope_parameters", or "" when absent
-  double factor = 1.0;               // as written (1 when absent)
+  std::string field;    // "rope_scaling", "rope_parameters", or "" when absent
+  double factor = 1.0;  // as written (1 when absent)
   bool has_factor = false;
   std::int64_t original_max_position_embeddings = 0;  // from the block, 0 when absent
-  double low_freq_factor = 0.0;      // llama3
-  double high_freq_factor = 0.0;     // llama3
-  double beta_fast = 32.0;           // yarn (transformers' default)
-  double beta_slow = 1.0;            // yarn (transformers' default)
-  double attention_factor = 0.0;     // yarn / longrope; 0 = derive it from the factor
-  double mscale = 0.0;               // yarn (DeepSeek style); 0 = absent
-  double mscale_all_dim = 0.0;       // yarn (DeepSeek style); 0 = absent
-  bool truncate = true;              // yarn: round the correction range outwards
-  std::vector<double> short_factor;  // longrope: one divisor per pair for short prompts
-  std::vector<double> long_factor;   // longrope: one divisor per pair past the original length
+  double low_freq_factor = 0.0;                       // llama3
+  double high_freq_factor = 0.0;                      // llama3
+  double beta_fast = 32.0;                            // yarn (transformers' default)
+  double beta_slow = 1.0;                             // yarn (transformers' default)
+  double attention_factor = 0.0;                      // yarn / longrope; 0 = derive it from the factor
+  double mscale = 0.0;                                // yarn (DeepSeek style); 0 = absent
+  double mscale_all_dim = 0.0;                        // yarn (DeepSeek style); 0 = absent
+  bool truncate = true;                               // yarn: round the correction range outwards
+  std::vector<double> short_factor;                   // longrope: one divisor per pair for short prompts
+  std::vector<double> long_factor;  // longrope: one divisor per pair past the original length
 };
 
 // The position-relevant fields of one config.json, validated.
 struct ModelConfig {
-  std::string model_type;                    // "" when the config has none
+  std::string model_type;  // "" when the config has none
   PositionScheme scheme = PositionScheme::LearnedTable;
-  std::int64_t max_position_embeddings = 0;  // 0 only for ALiBi configs that state no length
-  std::string max_position_field;            // which key gave it (n_positions for GPT-2 …)
+  std::int64_t max_position_embeddings = 0;           // 0 only for ALiBi configs that state no length
+  std::string max_position_field;                     // which key gave it (n_positions for GPT-2 …)
   std::int64_t original_max_position_embeddings = 0;  // top-level (Phi-3 style), 0 when absent
-  std::int64_t hidden_size = 0;              // 0 when absent (allowed unless RoPE needs it)
+  std::int64_t hidden_size = 0;                       // 0 when absent (allowed unless RoPE needs it)
   std::int64_t num_attention_heads = 0;
-  std::int64_t head_dim = 0;                 // given, or hidden_size / num_attention_heads
+  std::int64_t head_dim = 0;  // given, or hidden_size / num_attention_heads
   double partial_rotary_factor = 1.0;
-  std::int64_t rotary_dim = 0;               // RoPE only: int(head_dim · partial_rotary_factor)
-  double rope_theta = 0.0;                   // RoPE only (10000 when the config omits it)
+  std::int64_t rotary_dim = 0;  // RoPE only: int(head_dim · partial_rotary_factor)
+  double rope_theta = 0.0;      // RoPE only (10000 when the config omits it)
   RopeScaling scaling;
-  std::int64_t sliding_window = 0;           // 0 when absent or null
-  std::int64_t qk_rope_head_dim = 0;         // MLA (DeepSeek-V2/V3, Kimi K2): the rotary part of each head
-  std::int64_t qk_nope_head_dim = 0;         // MLA: the part of each head without positions
-  std::int64_t num_layers = 0;               // num_hidden_layers (n_layer, num_layers), 0 when absent
-  double local_rope_theta = 0.0;             // local layers' base (Gemma 2/3, ModernBERT); 0 = none
-  std::string local_theta_field;             // which key gave it
-  std::int64_t local_window = 0;             // tokens a local layer sees (sliding_window / local_attention)
-  std::int64_t global_every = 0;             // one global layer in every N (0 = unknown)
-  std::int64_t relative_buckets = 0;         // T5: relative_attention_num_buckets
-  std::int64_t relative_max_distance = 0;    // T5: relative_attention_max_distance
-  std::int64_t learned_offset = 0;           // OPT: the table has max_position_embeddings + 2 rows
+  std::int64_t sliding_window = 0;             // 0 when absent or null
+  std::int64_t qk_rope_head_dim = 0;           // MLA (DeepSeek-V2/V3, Kimi K2): the rotary part of each head
+  std::int64_t qk_nope_head_dim = 0;           // MLA: the part of each head without positions
+  std::int64_t num_layers = 0;                 // num_hidden_layers (n_layer, num_layers), 0 when absent
+  double local_rope_theta = 0.0;               // local layers' base (Gemma 2/3, ModernBERT); 0 = none
+  std::string local_theta_field;               // which key gave it
+  std::int64_t local_window = 0;               // tokens a local layer sees (sliding_window / local_attention)
+  std::int64_t global_every = 0;               // one global layer in every N (0 = unknown)
+  std::int64_t relative_buckets = 0;           // T5: relative_attention_num_buckets
+  std::int64_t relative_max_distance = 0;      // T5: relative_attention_max_distance
+  std::int64_t learned_offset = 0;             // OPT: the table has max_position_embeddings + 2 rows
   std::vector<std::int64_t> attention_layers;  // hybrids (Jamba): the attention layers' indices
-  std::vector<std::string> notes;            // what the reader assumed or chose, in words
+  std::vector<std::string> notes;              // what the reader assumed or chose, in words
 };
 
 // Parses and validates config.json text. Throws InputError naming the field path and the
@@ -136,12 +136,12 @@ double rope_attention_factor(const ModelConfig& cfg);
 // How one runtime reads a YaRN / linear / dynamic config, where runtimes disagree: the factor its
 // frequencies use, the cos/sin factor, and the longest prompt it serves without being told.
 struct RuntimeReading {
-  std::string runtime;         // "transformers 5", "transformers 4.4x–4.5x", "vLLM"
-  std::string source;          // the file and function it follows
-  double factor = 1.0;         // the factor its frequencies use
+  std::string runtime;  // "transformers 5", "transformers 4.4x–4.5x", "vLLM"
+  std::string source;   // the file and function it follows
+  double factor = 1.0;  // the factor its frequencies use
   double attention_factor = 1.0;
-  std::int64_t length = 0;     // the length it takes as the model's limit (0 when it states none)
-  Vector inv_freq;             // its per-pair frequencies at the report's prompt length
+  std::int64_t length = 0;  // the length it takes as the model's limit (0 when it states none)
+  Vector inv_freq;          // its per-pair frequencies at the report's prompt length
 };
 
 // Everything the page shows about one config at one prompt length.
@@ -157,28 +157,28 @@ struct ModelPositionReport {
   bool prompt_beyond_trained = false;     // prompt_length > trained_length (known lengths only)
   bool prompt_beyond_advertised = false;  // prompt_length > advertised_length
   std::int64_t head_dim = 0;
-  std::int64_t rotary_dim = 0;         // RoPE only
-  double base = 0.0;                   // rope_theta, RoPE only
-  double dynamic_base = 0.0;           // dynamic only: the enlarged base at prompt_length
-  bool longrope_long_factor = false;   // longrope only: long_factor chosen for this prompt
+  std::int64_t rotary_dim = 0;        // RoPE only
+  double base = 0.0;                  // rope_theta, RoPE only
+  double dynamic_base = 0.0;          // dynamic only: the enlarged base at prompt_length
+  bool longrope_long_factor = false;  // longrope only: long_factor chosen for this prompt
   double attention_factor = 1.0;
-  Vector inv_freq;                     // θ'_i, size rotary_dim / 2 (empty unless RoPE)
-  Vector base_inv_freq;                // θ_i
-  Vector wavelengths;                  // 2π/θ'_i, in positions
-  Vector base_wavelengths;             // 2π/θ_i
-  std::vector<std::uint8_t> beyond;    // 1 where pair i is beyond training (rule above)
+  Vector inv_freq;                   // θ'_i, size rotary_dim / 2 (empty unless RoPE)
+  Vector base_inv_freq;              // θ_i
+  Vector wavelengths;                // 2π/θ'_i, in positions
+  Vector base_wavelengths;           // 2π/θ_i
+  std::vector<std::uint8_t> beyond;  // 1 where pair i is beyond training (rule above)
   std::int64_t beyond_count = 0;
   std::int64_t sliding_window = 0;
   // MLA: qk_nope_head_dim + qk_rope_head_dim, of which rotary_dim turn (0 otherwise).
   std::int64_t mla_qk_head_dim = 0;
-  double softmax_scale_factor = 1.0;   // MLA YaRN: the 1/√d softmax scale times mscale(mscale_all_dim)²
+  double softmax_scale_factor = 1.0;  // MLA YaRN: the 1/√d softmax scale times mscale(mscale_all_dim)²
   // Local layers (Gemma 2/3, ModernBERT): their base, window, per-pair frequencies, and the pattern.
   double local_base = 0.0;
   std::int64_t local_window = 0;
   std::int64_t global_every = 0;
   std::int64_t num_layers = 0;
   Vector local_inv_freq;
-  Vector local_wavelengths;            // 2π / local θ_i
+  Vector local_wavelengths;  // 2π / local θ_i
   // T5's buckets: how many per direction, the distances each has its own bucket, and the reach.
   std::int64_t relative_buckets = 0;
   std::int64_t relative_exact_encoder = 0;  // distances 0 … n−1 get one bucket each (encoder)
@@ -186,7 +186,7 @@ struct ModelPositionReport {
   std::int64_t relative_max_distance = 0;   // every distance ≥ this shares the last bucket
   std::int64_t learned_table_rows = 0;      // learned tables: rows, with OPT's offset of 2
   std::int64_t learned_offset = 0;
-  std::vector<std::int64_t> attention_layers;  // hybrids: layers that attend (without positions)
+  std::vector<std::int64_t> attention_layers;    // hybrids: layers that attend (without positions)
   std::vector<RuntimeReading> runtime_readings;  // empty unless the runtimes disagree
   std::vector<std::string> notes;
 };

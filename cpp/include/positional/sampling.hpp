@@ -15,6 +15,7 @@ namespace positional {
 // of the full table's. Costs about (rows / 16 + distinct steps) · d/2 sin/cos pairs.
 // Throws InputError when a position is not a finite whole number ≥ 0, d is odd or ≤ 0, base is
 // not finite, ≤ 0 or 1, an angle p·ω_i overflows, or rows × d exceeds kMaxOutputDoubles.
-Matrix sinusoidal_encoding_rows(const Eigen::Ref<const Vector>& positions, std::int64_t d, double base = 10000.0);
+Matrix sinusoidal_encoding_rows(const Eigen::Ref<const Vector>& positions, std::int64_t d,
+                                double base = 10000.0);
 
 }  // namespace positional

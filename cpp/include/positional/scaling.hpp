@@ -23,8 +23,8 @@ struct YarnCorrectionRange {
 };
 // Throws InputError when d is odd or < 2, base is invalid, trained_len is not finite or ≤ 0,
 // or beta_fast, beta_slow are not finite and > 0 with beta_fast > beta_slow.
-YarnCorrectionRange yarn_correction_range(std::int64_t d, double base, double trained_len, double beta_fast = 32.0,
-                                          double beta_slow = 1.0);
+YarnCorrectionRange yarn_correction_range(std::int64_t d, double base, double trained_len,
+                                          double beta_fast = 32.0, double beta_slow = 1.0);
 
 // YaRN's extrapolation weight per pair (d/2 entries): 1 keeps θ_i, 0 uses θ_i / scale,
 // and a linear ramp between the correction range's low and high ends.
@@ -38,8 +38,8 @@ YarnCorrectionRange yarn_ramp_range(std::int64_t d, double base, double trained_
                                     double beta_slow, bool truncate);
 
 // YaRN's inverse frequencies with the rounding choice above; yarn_inverse_frequencies is truncate = true.
-Vector yarn_scaled_frequencies(std::int64_t d, double base, double scale, double trained_len, double beta_fast,
-                               double beta_slow, bool truncate);
+Vector yarn_scaled_frequencies(std::int64_t d, double base, double scale, double trained_len,
+                               double beta_fast, double beta_slow, bool truncate);
 
 // YaRN's inverse frequencies (radians per position, d/2 entries):
 // θ_i · (w_i + (1 − w_i) / scale) with w the extrapolation weights. scale ≥ 1.
@@ -69,7 +69,8 @@ Vector llama3_scaled_frequencies(const Eigen::Ref<const Vector>& theta, double f
                                  double high_freq_factor, double original_len);
 
 // LongRoPE: θ_i / divisors_i. Throws InputError when the sizes differ or a divisor is not finite and > 0.
-Vector longrope_scaled_frequencies(const Eigen::Ref<const Vector>& theta, const Eigen::Ref<const Vector>& divisors);
+Vector longrope_scaled_frequencies(const Eigen::Ref<const Vector>& theta,
+                                   const Eigen::Ref<const Vector>& divisors);
 
 // LongRoPE's attention factor sqrt(1 + ln(factor) / ln(original_len)) for factor > 1, else 1.
 // Throws InputError unless factor > 0 and original_len > 1.
@@ -106,16 +107,16 @@ Matrix extension_inverse_frequencies(std::int64_t d, double base, double trained
 // (rows in ExtensionMethod order). Dynamic NTK recomputes its base at every position p from
 // the length of a sequence ending there, seq_len = p + 1 (Hugging Face uses max(position_ids) + 1).
 struct ExtensionCurves {
-  Matrix angles;               // (5 × positions.size())
-  double trained_max = 0;      // trained_len · θ_slowest: the top of the band seen in training
-  double ntk_base = 0;         // the NTK-aware base for scale = new_len / trained_len
-  double attention_factor = 1; // YaRN's temperature factor for that scale
+  Matrix angles;                // (5 × positions.size())
+  double trained_max = 0;       // trained_len · θ_slowest: the top of the band seen in training
+  double ntk_base = 0;          // the NTK-aware base for scale = new_len / trained_len
+  double attention_factor = 1;  // YaRN's temperature factor for that scale
   YarnCorrectionRange yarn_range;
 };
 // Throws InputError as extension_inverse_frequencies, or when a position is not finite or < 0,
 // or the result would exceed kMaxOutputDoubles, or positions × 4 exceeds kMaxWorkSteps.
-ExtensionCurves extension_curves(const Eigen::Ref<const Vector>& positions, double trained_len, double new_len,
-                                 std::int64_t d, double base = 10000.0, double beta_fast = 32.0,
-                                 double beta_slow = 1.0);
+ExtensionCurves extension_curves(const Eigen::Ref<const Vector>& positions, double trained_len,
+                                 double new_len, std::int64_t d, double base = 10000.0,
+                                 double beta_fast = 32.0, double beta_slow = 1.0);
 
 }  // namespace positional

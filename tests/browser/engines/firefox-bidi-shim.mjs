@@ -11,7 +11,9 @@ const WebSocketServer = WebSocket.Server;
 // what it would have emulated is set through Firefox preferences at launch (see helpers.mjs).
 const ANSWERED_HERE = new Set(['emulation.setMediaFeaturesOverride']);
 
-const firefox = spawn(process.env.POSITIONAL_FIREFOX ?? '/usr/bin/firefox-esr', process.argv.slice(2), { stdio: ['ignore', 'inherit', 'pipe'] });
+const firefox = spawn(process.env.POSITIONAL_FIREFOX ?? '/usr/bin/firefox-esr', process.argv.slice(2), {
+  stdio: ['ignore', 'inherit', 'pipe'],
+});
 for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) process.on(signal, () => firefox.kill(signal));
 firefox.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 
@@ -23,7 +25,9 @@ createInterface({ input: firefox.stderr }).on('line', (line) => {
   }
   const upstream = match[1];
   const relay = new WebSocketServer({ host: '127.0.0.1', port: 0, maxPayload: 256 * 1024 * 1024 });
-  relay.on('listening', () => process.stderr.write(`WebDriver BiDi listening on ws://127.0.0.1:${relay.address().port}\n`));
+  relay.on('listening', () =>
+    process.stderr.write(`WebDriver BiDi listening on ws://127.0.0.1:${relay.address().port}\n`),
+  );
   relay.on('connection', (client, request) => {
     const server = new WebSocket(`${upstream}${request.url}`, { maxPayload: 256 * 1024 * 1024 });
     const pending = [];

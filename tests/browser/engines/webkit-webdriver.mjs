@@ -35,9 +35,20 @@ export async function launchWebKit({ colorScheme = 'light', reducedMotion = 'no-
   const port = await freePort();
   const settings = mkdtempSync(join(tmpdir(), 'positional-webkit-gtk-'));
   mkdirSync(join(settings, 'gtk-3.0'));
-  writeFileSync(join(settings, 'gtk-3.0', 'settings.ini'), `[Settings]\ngtk-application-prefer-dark-theme=${colorScheme === 'dark' ? 1 : 0}\ngtk-enable-animations=${reducedMotion === 'reduce' ? 0 : 1}\n`);
-  const env = { ...process.env, XDG_CONFIG_HOME: settings, GTK_THEME: colorScheme === 'dark' ? 'Adwaita:dark' : 'Adwaita' };
-  const driver = spawn('xvfb-run', ['-a', '-s', '-screen 0 1920x1080x24', 'WebKitWebDriver', `--port=${port}`, '--host=127.0.0.1'], { stdio: ['ignore', 'ignore', 'pipe'], detached: true, env });
+  writeFileSync(
+    join(settings, 'gtk-3.0', 'settings.ini'),
+    `[Settings]\ngtk-application-prefer-dark-theme=${colorScheme === 'dark' ? 1 : 0}\ngtk-enable-animations=${reducedMotion === 'reduce' ? 0 : 1}\n`,
+  );
+  const env = {
+    ...process.env,
+    XDG_CONFIG_HOME: settings,
+    GTK_THEME: colorScheme === 'dark' ? 'Adwaita:dark' : 'Adwaita',
+  };
+  const driver = spawn(
+    'xvfb-run',
+    ['-a', '-s', '-screen 0 1920x1080x24', 'WebKitWebDriver', `--port=${port}`, '--host=127.0.0.1'],
+    { stdio: ['ignore', 'ignore', 'pipe'], detached: true, env },
+  );
   let log = '';
   driver.stderr.on('data', (d) => (log += d));
   // Xvfb, the driver and MiniBrowser go with the test process, however it ends.
@@ -49,10 +60,11 @@ export async function launchWebKit({ colorScheme = 'light', reducedMotion = 'no-
     }
   };
   process.on('exit', stopGroup);
-  for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => {
-    stopGroup();
-    process.exit(1);
-  });
+  for (const signal of ['SIGINT', 'SIGTERM'])
+    process.once(signal, () => {
+      stopGroup();
+      process.exit(1);
+    });
   const base = `http://127.0.0.1:${port}`;
   const started = Date.now();
   for (;;) {
@@ -66,22 +78,35 @@ export async function launchWebKit({ colorScheme = 'light', reducedMotion = 'no-
     await new Promise((r) => setTimeout(r, 100));
   }
   const created = await call(base, 'POST', '/session', {
-    capabilities: { alwaysMatch: { 'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] }, pageLoadStrategy: 'normal' } },
+    capabilities: {
+      alwaysMatch: {
+        'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
+        pageLoadStrategy: 'normal',
+      },
+    },
   });
-  const browser = new WebKitBrowser(`${base}/session/${created.sessionId}`, created.capabilities.browserVersion, async () => {
-    try {
-      process.kill(-driver.pid, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-    rmSync(settings, { recursive: true, force: true });
-  });
+  const browser = new WebKitBrowser(
+    `${base}/session/${created.sessionId}`,
+    created.capabilities.browserVersion,
+    async () => {
+      try {
+        process.kill(-driver.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+      rmSync(settings, { recursive: true, force: true });
+    },
+  );
   browser.firstWindow = await browser.command('GET', '/window');
   return browser;
 }
 
 async function call(base, method, path, body) {
-  const response = await fetch(`${base}${path}`, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const json = await response.json();
   if (json.value?.error) throw new Error(`WebDriver ${path}: ${json.value.error}: ${json.value.message}`);
   return json.value;
@@ -143,7 +168,9 @@ class WebKitBrowser {
   async close() {
     for (const variant of this.variants?.values() ?? []) await (await variant).close();
     for (const page of [...this.pages]) await page.close().catch(() => {});
-    await call(this.base.replace(/\/session\/.*/, ''), 'DELETE', this.base.slice(this.base.indexOf('/session/'))).catch(() => {});
+    await call(this.base.replace(/\/session\/.*/, ''), 'DELETE', this.base.slice(this.base.indexOf('/session/'))).catch(
+      () => {},
+    );
     await this.stop();
   }
 }
@@ -205,7 +232,9 @@ function installRecorder() {
   if (!window.__cspViolations) {
     window.__cspViolations = [];
     document.addEventListener('securitypolicyviolation', (e) => {
-      window.__cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile}:${e.lineNumber} ${e.sample ?? ''}`.trim());
+      window.__cspViolations.push(
+        `${e.violatedDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile}:${e.lineNumber} ${e.sample ?? ''}`.trim(),
+      );
     });
   }
 }
@@ -243,7 +272,8 @@ class WebKitPage {
 
   async afterNavigation() {
     await this.cmd('POST', '/execute/sync', { script: `(${installRecorder})()`, args: [] });
-    for (const { fn, arg } of this.initScripts ?? []) await this.cmd('POST', '/execute/sync', { script: `(${fn})(arguments[0])`, args: [arg ?? null] });
+    for (const { fn, arg } of this.initScripts ?? [])
+      await this.cmd('POST', '/execute/sync', { script: `(${fn})(arguments[0])`, args: [arg ?? null] });
   }
 
   async route() {
@@ -260,15 +290,27 @@ class WebKitPage {
     const script = `const problems = (window.__webdriverProblems ?? []).splice(0);
       const resources = arguments[0] ? performance.getEntriesByType('resource').map((e) => e.name) : [];
       return [problems, resources];`;
-    const [found, urls] = (await this.cmd('POST', '/execute/sync', { script, args: [Boolean(this.otherOrigins)] })) ?? [[], []];
+    const [found, urls] = (await this.cmd('POST', '/execute/sync', { script, args: [Boolean(this.otherOrigins)] })) ?? [
+      [],
+      [],
+    ];
     for (const url of urls) {
-      if (!/^(data|blob):/.test(url) && (this.otherOrigins.origin === 'file:' ? !url.startsWith('file:') : new URL(url).origin !== this.otherOrigins.origin) && !this.otherOrigins.list.includes(url)) this.otherOrigins.list.push(url);
+      if (
+        !/^(data|blob):/.test(url) &&
+        (this.otherOrigins.origin === 'file:'
+          ? !url.startsWith('file:')
+          : new URL(url).origin !== this.otherOrigins.origin) &&
+        !this.otherOrigins.list.includes(url)
+      )
+        this.otherOrigins.list.push(url);
     }
     for (const text of found) {
       const [kind, ...rest] = text.split(': ');
       const message = rest.join(': ');
-      if (kind === 'console') for (const l of this.listeners.get('console') ?? []) l({ type: () => 'error', text: () => message });
-      if (kind === 'pageerror') for (const l of this.listeners.get('pageerror') ?? []) l(Object.assign(new Error(message), { message }));
+      if (kind === 'console')
+        for (const l of this.listeners.get('console') ?? []) l({ type: () => 'error', text: () => message });
+      if (kind === 'pageerror')
+        for (const l of this.listeners.get('pageerror') ?? []) l(Object.assign(new Error(message), { message }));
     }
   }
 
@@ -338,7 +380,11 @@ class WebKitPage {
     // The window's outer size carries the browser's chrome: size it, measure, correct once.
     await this.cmd('POST', '/window/rect', { width, height });
     const inner = await this.cmd('POST', '/execute/sync', { script: 'return [innerWidth, innerHeight];', args: [] });
-    if (inner[0] !== width || inner[1] !== height) await this.cmd('POST', '/window/rect', { width: width + (width - inner[0]), height: height + (height - inner[1]) });
+    if (inner[0] !== width || inner[1] !== height)
+      await this.cmd('POST', '/window/rect', {
+        width: width + (width - inner[0]),
+        height: height + (height - inner[1]),
+      });
     this.viewport = { width, height };
   }
 
@@ -368,7 +414,10 @@ class WebKitPage {
   }
 
   async refreshFrames() {
-    const urls = await this.cmd('POST', '/execute/sync', { script: 'return [...document.querySelectorAll("iframe")].map((f) => f.src);', args: [] });
+    const urls = await this.cmd('POST', '/execute/sync', {
+      script: 'return [...document.querySelectorAll("iframe")].map((f) => f.src);',
+      args: [],
+    });
     this.frameList = urls.map((src, index) => new WebKitFrame(this, index, src));
   }
 
@@ -469,7 +518,10 @@ class Locator {
     const script = `const done = arguments[arguments.length - 1];
       ${MARK_UNDEFINED}
       Promise.resolve().then(async () => { ${body} }).then((v) => done({ value: mark(v) }), (e) => done({ error: String(e && (e.message ?? e)) }));`;
-    const result = await this.page.cmd('POST', '/execute/async', { script, args: [{ chain: this.chain, arg: arg ?? null }] });
+    const result = await this.page.cmd('POST', '/execute/async', {
+      script,
+      args: [{ chain: this.chain, arg: arg ?? null }],
+    });
     if (result?.error !== undefined) throw new Error(`locator: ${result.error}`);
     return restoreUndefined(result?.value);
   }
@@ -565,23 +617,35 @@ class Locator {
 
   async selectOption(value) {
     const values = Array.isArray(value) ? value : [value];
-    await this.run(
-      (el, v) => {
-        for (const option of el.options) option.selected = v.includes(option.value);
-        el.dispatchEvent(new Event('input', { bubbles: true }));
-        el.dispatchEvent(new Event('change', { bubbles: true }));
-      },
-      values,
-    );
+    await this.run((el, v) => {
+      for (const option of el.options) option.selected = v.includes(option.value);
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+    }, values);
     return values;
   }
 }
 
 // WebDriver's key codes for the named keys the suites press.
 const KEYS = {
-  Enter: '\uE007', Tab: '\uE004', Escape: '\uE00C', Backspace: '\uE003', Delete: '\uE017', Space: ' ',
-  ArrowLeft: '\uE012', ArrowUp: '\uE013', ArrowRight: '\uE014', ArrowDown: '\uE015',
-  Home: '\uE011', End: '\uE010', PageUp: '\uE00E', PageDown: '\uE00F', Shift: '\uE008', Control: '\uE009', Alt: '\uE00A', Meta: '\uE03D',
+  Enter: '\uE007',
+  Tab: '\uE004',
+  Escape: '\uE00C',
+  Backspace: '\uE003',
+  Delete: '\uE017',
+  Space: ' ',
+  ArrowLeft: '\uE012',
+  ArrowUp: '\uE013',
+  ArrowRight: '\uE014',
+  ArrowDown: '\uE015',
+  Home: '\uE011',
+  End: '\uE010',
+  PageUp: '\uE00E',
+  PageDown: '\uE00F',
+  Shift: '\uE008',
+  Control: '\uE009',
+  Alt: '\uE00A',
+  Meta: '\uE03D',
   ControlOrMeta: '\uE009',
 };
 
@@ -599,12 +663,20 @@ class Keyboard {
   /** Presses a key or a chord such as Control+a (Playwright's key names). */
   async press(chord) {
     const parts = chord.split('+').map((k) => KEYS[k] ?? k);
-    const actions = [...parts.map((value) => ({ type: 'keyDown', value })), ...parts.reverse().map((value) => ({ type: 'keyUp', value }))];
+    const actions = [
+      ...parts.map((value) => ({ type: 'keyDown', value })),
+      ...parts.reverse().map((value) => ({ type: 'keyUp', value })),
+    ];
     await this.perform(actions);
   }
 
   async type(text) {
-    await this.perform([...text].flatMap((value) => [{ type: 'keyDown', value }, { type: 'keyUp', value }]));
+    await this.perform(
+      [...text].flatMap((value) => [
+        { type: 'keyDown', value },
+        { type: 'keyUp', value },
+      ]),
+    );
   }
 }
 
@@ -614,7 +686,9 @@ class Mouse {
   }
 
   async perform(actions) {
-    await this.page.cmd('POST', '/actions', { actions: [{ type: 'pointer', id: 'mouse', parameters: { pointerType: 'mouse' }, actions }] });
+    await this.page.cmd('POST', '/actions', {
+      actions: [{ type: 'pointer', id: 'mouse', parameters: { pointerType: 'mouse' }, actions }],
+    });
     // A round trip to the page after the input: its events have been handled before the next command.
     await this.page.drainProblems();
   }
@@ -632,6 +706,10 @@ class Mouse {
   }
 
   async click(x, y) {
-    await this.perform([{ type: 'pointerMove', duration: 0, origin: 'viewport', x: Math.round(x), y: Math.round(y) }, { type: 'pointerDown', button: 0 }, { type: 'pointerUp', button: 0 }]);
+    await this.perform([
+      { type: 'pointerMove', duration: 0, origin: 'viewport', x: Math.round(x), y: Math.round(y) },
+      { type: 'pointerDown', button: 0 },
+      { type: 'pointerUp', button: 0 },
+    ]);
   }
 }

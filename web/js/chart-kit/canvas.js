@@ -17,7 +17,9 @@ export function themeColors(element) {
     blue: get('--chart-blue', '#2563eb'),
     grey: get('--chart-grey', '#9ca3af'),
     black: get('--chart-black', '#111827'),
-    cycle: [1, 2, 3, 4, 5, 6].map((i) => get(`--chart-c${i}`, ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b'][i - 1])),
+    cycle: [1, 2, 3, 4, 5, 6].map((i) =>
+      get(`--chart-c${i}`, ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b'][i - 1]),
+    ),
   };
 }
 
@@ -99,4 +101,3 @@ export function cssSize(ctx) {
   const ratio = window.devicePixelRatio || 1;
   return { width: ctx.canvas.width / ratio, height: ctx.canvas.height / ratio };
 }
-

@@ -2,7 +2,19 @@
 // (sequential, 0 … 1), as lookup tables of packed RGBA for ImageData.
 
 // matplotlib's RdBu anchor colours (ColorBrewer), low to high.
-const RDBU = ['#67001f', '#b2182b', '#d6604d', '#f4a582', '#fddbc7', '#f7f7f7', '#d1e5f0', '#92c5de', '#4393c3', '#2166ac', '#053061'];
+const RDBU = [
+  '#67001f',
+  '#b2182b',
+  '#d6604d',
+  '#f4a582',
+  '#fddbc7',
+  '#f7f7f7',
+  '#d1e5f0',
+  '#92c5de',
+  '#4393c3',
+  '#2166ac',
+  '#053061',
+];
 const BLUES = ['#f7fbff', '#deebf7', '#c6dbef', '#9ecae1', '#6baed6', '#4292c6', '#2171b5', '#08519c', '#08306b'];
 
 function hexToRgb(hex) {
@@ -20,7 +32,9 @@ function buildTable(anchors, size) {
     const k = Math.min(Math.floor(t), rgb.length - 2);
     const f = t - k;
     const c = [0, 1, 2].map((j) => Math.round(rgb[k][j] + (rgb[k + 1][j] - rgb[k][j]) * f));
-    packed[i] = little ? (255 << 24) | (c[2] << 16) | (c[1] << 8) | c[0] : (c[0] << 24) | (c[1] << 16) | (c[2] << 8) | 255;
+    packed[i] = little
+      ? (255 << 24) | (c[2] << 16) | (c[1] << 8) | c[0]
+      : (c[0] << 24) | (c[1] << 16) | (c[2] << 8) | 255;
     css[i] = `rgb(${c[0]},${c[1]},${c[2]})`;
   }
   return { packed, css, size };

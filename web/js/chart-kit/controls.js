@@ -28,7 +28,20 @@ function field(labelText, input, extra = []) {
  * The accepted value is the one source of truth: the box, the slider and onChange(value) all follow it.
  * Returns { element, input, range, get(), set(value), constrain(value, why), message() }.
  */
-export function numberControl({ name, label, value, fallback = value, min, max, step = 1, integer = true, even = false, above, slider = false, onChange }) {
+export function numberControl({
+  name,
+  label,
+  value,
+  fallback = value,
+  min,
+  max,
+  step = 1,
+  integer = true,
+  even = false,
+  above,
+  slider = false,
+  onChange,
+}) {
   const input = document.createElement('input');
   input.type = 'number';
   input.id = nextId(name);
@@ -55,9 +68,11 @@ export function numberControl({ name, label, value, fallback = value, min, max, 
   /** The accepted value for `raw` and, when it had to change, why. */
   function validate(raw) {
     let v = Number(raw);
-    if (String(raw).trim() === '' || !Number.isFinite(v)) return { value: current, why: `${label} must be a number; kept ${current}.` };
+    if (String(raw).trim() === '' || !Number.isFinite(v))
+      return { value: current, why: `${label} must be a number; kept ${current}.` };
     let why = '';
-    if (above !== undefined && v <= above) return { value: current, why: `${label} must be greater than ${above}; kept ${current}.` };
+    if (above !== undefined && v <= above)
+      return { value: current, why: `${label} must be greater than ${above}; kept ${current}.` };
     if (integer && !Number.isInteger(v)) {
       v = Math.round(v);
       why = `${label} must be a whole number; rounded to ${v}.`;
@@ -183,7 +198,15 @@ export function selectControl({ name, label, value, fallback, options, onChange 
     wrap.classList.add('has-message');
   }
   select.addEventListener('change', () => onChange(select.value));
-  return { element: wrap, input: select, get: () => select.value, set(v) { select.value = v; onChange(v); } };
+  return {
+    element: wrap,
+    input: select,
+    get: () => select.value,
+    set(v) {
+      select.value = v;
+      onChange(v);
+    },
+  };
 }
 
 /** A checkbox with its label after it. */
@@ -201,7 +224,15 @@ export function checkboxControl({ name, label, value, onChange }) {
   labelEl.textContent = label;
   wrap.append(input, labelEl);
   input.addEventListener('change', () => onChange(input.checked));
-  return { element: wrap, input, get: () => input.checked, set(v) { input.checked = v; onChange(v); } };
+  return {
+    element: wrap,
+    input,
+    get: () => input.checked,
+    set(v) {
+      input.checked = v;
+      onChange(v);
+    },
+  };
 }
 
 /** A button. */

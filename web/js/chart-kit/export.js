@@ -45,7 +45,10 @@ export function composeCanvases(canvases, background) {
 /** PNG bytes of the chart as a Blob. */
 export function pngBlob(canvases, background) {
   return new Promise((resolve, reject) => {
-    composeCanvases(canvases, background).toBlob((blob) => (blob ? resolve(blob) : reject(new Error('the canvas could not be encoded'))), 'image/png');
+    composeCanvases(canvases, background).toBlob(
+      (blob) => (blob ? resolve(blob) : reject(new Error('the canvas could not be encoded'))),
+      'image/png',
+    );
   });
 }
 
@@ -108,7 +111,9 @@ export function renderDataTable(details, { caption, columns, rows, limit = 50, n
   if (left > 0 || note) {
     const p = document.createElement('p');
     p.className = 'chart-table-note';
-    p.textContent = [left > 0 ? `First ${limit} of ${rows.length} rows; the CSV has them all.` : '', note ?? ''].join(' ').trim();
+    p.textContent = [left > 0 ? `First ${limit} of ${rows.length} rows; the CSV has them all.` : '', note ?? '']
+      .join(' ')
+      .trim();
     extra.push(p);
   }
   wrap.replaceChildren(table, ...extra);

@@ -11,7 +11,13 @@ import { colorIndex } from './colormap.js';
  * [lo, hi]. rowLabels/colLabels: arrays of strings (drawn with fillText: text only).
  * masked(i, j) → true greys a cell out. title is drawn above.
  */
-export function drawCellHeatmap(ctx, colors, m, box, { table, lo, hi, rowLabels, colLabels, masked, title, digits = 2 }) {
+export function drawCellHeatmap(
+  ctx,
+  colors,
+  m,
+  box,
+  { table, lo, hi, rowLabels, colLabels, masked, title, digits = 2 },
+) {
   const { rows, cols, data } = m;
   const cell = box.size / Math.max(rows, cols);
   ctx.save();
@@ -46,7 +52,9 @@ export function drawCellHeatmap(ctx, colors, m, box, { table, lo, hi, rowLabels,
   if (rowLabels && cell >= 9) {
     ctx.textAlign = 'right';
     ctx.textBaseline = 'middle';
-    rowLabels.forEach((label, i) => ctx.fillText(ellipsize(ctx, label, Math.min(70, box.x - 8)), box.x - 4, box.y + (i + 0.5) * cell));
+    rowLabels.forEach((label, i) =>
+      ctx.fillText(ellipsize(ctx, label, Math.min(70, box.x - 8)), box.x - 4, box.y + (i + 0.5) * cell),
+    );
   }
   if (colLabels && cell >= 9) {
     colLabels.forEach((label, j) => {

@@ -164,7 +164,10 @@ export function drawLegend(ctx, frame, colors, items, corner = 'tr') {
   const lineHeight = 13;
   // Labels wrap to the frame's width (minus the swatch) instead of running out of the canvas.
   const room = Math.max(40, frame.w - 12 - 38);
-  const laid = items.map((it) => ({ ...it, lines: wrapLines(ctx, it.label, room).map((l) => ellipsize(ctx, l, room)) }));
+  const laid = items.map((it) => ({
+    ...it,
+    lines: wrapLines(ctx, it.label, room).map((l) => ellipsize(ctx, l, room)),
+  }));
   const widest = Math.max(...laid.flatMap((it) => it.lines.map((l) => ctx.measureText(l).width)));
   const heights = laid.map((it) => Math.max(16, it.lines.length * lineHeight + 3));
   const boxW = widest + 38;
@@ -244,7 +247,8 @@ export function drawColorBar(ctx, colors, table, lo, hi, { x, y, w = 12, h, labe
   ctx.font = `11px ${FONT}`;
   ctx.textAlign = 'left';
   ctx.textBaseline = 'middle';
-  for (const v of ticks ?? niceTicks(lo, hi, 4)) ctx.fillText(tickLabel(v), x + w + 4, y + (1 - (v - lo) / (hi - lo)) * h);
+  for (const v of ticks ?? niceTicks(lo, hi, 4))
+    ctx.fillText(tickLabel(v), x + w + 4, y + (1 - (v - lo) / (hi - lo)) * h);
   if (label) {
     ctx.fillStyle = colors.fg;
     ctx.translate(x + w + 40, y + h / 2);
@@ -254,4 +258,3 @@ export function drawColorBar(ctx, colors, table, lo, hi, { x, y, w = 12, h, labe
   }
   ctx.restore();
 }
-

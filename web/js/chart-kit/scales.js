@@ -73,4 +73,3 @@ export function tickLabel(v, log = false) {
   const text = Math.abs(v) >= 1000 ? Math.round(v).toLocaleString('en-US') : String(Number(v.toPrecision(6)));
   return text.replace('-', '\u2212');
 }
-

@@ -7,7 +7,10 @@ import { FONT } from './canvas.js';
 export function wrapLines(ctx, text, maxWidth) {
   const lines = [];
   let line = '';
-  for (const word of String(text).split(/[ \t\n]+/).filter(Boolean)) { // a no-break space (U+00A0) holds words together
+  for (const word of String(text)
+    .split(/[ \t\n]+/)
+    .filter(Boolean)) {
+    // a no-break space (U+00A0) holds words together
     const next = line ? `${line} ${word}` : word;
     if (!line || ctx.measureText(next).width <= maxWidth) line = next;
     else {
@@ -61,7 +64,10 @@ export function fitText(ctx, text, maxWidth, { sizes = [12, 11, 10], weight = ''
   const lines = wrapLines(ctx, text, maxWidth);
   const kept = lines.slice(0, maxLines);
   kept[kept.length - 1] = lines.slice(kept.length - 1).join(' ');
-  return result(size, kept.map((l) => ellipsize(ctx, l, maxWidth)));
+  return result(
+    size,
+    kept.map((l) => ellipsize(ctx, l, maxWidth)),
+  );
 }
 
 /** Draws a fitText() layout: line i at (x, y + i·lineHeight) with the current alignment and baseline. */
@@ -85,4 +91,3 @@ export function titleSpace(ctx, title, width) {
   const fitted = fitTitle(ctx, title, width);
   return 34 + (fitted.lines.length - 1) * fitted.lineHeight;
 }
-

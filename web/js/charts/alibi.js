@@ -6,7 +6,15 @@ import { fixed, grouped, sciUnicode, significant } from '../format.js';
 import { createDeclaredControls } from '../chart-kit/chart-controls.js';
 import { drawCellHeatmap } from '../chart-kit/heatmap-cells.js';
 import { createPlotCanvas } from '../chart-kit/canvas.js';
-import { NARROW_LEGEND, drawAxes, drawLegend, drawLine, legendCorner, legendSpace, plotFrame } from '../chart-kit/plot.js';
+import {
+  NARROW_LEGEND,
+  drawAxes,
+  drawLegend,
+  drawLine,
+  legendCorner,
+  legendSpace,
+  plotFrame,
+} from '../chart-kit/plot.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
 import { createChartShell } from '../chart-kit/shell.js';
 
@@ -29,10 +37,23 @@ export function createAlibiChart(slot, engine) {
   const shell = createChartShell(slot, 'alibi', {
     exports: {
       getCanvases: () => [top.canvas, bottom.canvas],
-      getCsv: () => ({ header: ['distance', 'rope_decay_bound', 'rope_decay_relative', ...Array.from(slopes, (_, h) => `alibi_bias_head${h + 1}`)], rows: decayRows() }),
+      getCsv: () => ({
+        header: [
+          'distance',
+          'rope_decay_bound',
+          'rope_decay_relative',
+          ...Array.from(slopes, (_, h) => `alibi_bias_head${h + 1}`),
+        ],
+        rows: decayRows(),
+      }),
     },
   });
-  const { state, controls, writeUrl } = createDeclaredControls({ id: 'alibi', declarations: CONTROLS, shell, onChange: update });
+  const { state, controls, writeUrl } = createDeclaredControls({
+    id: 'alibi',
+    declarations: CONTROLS,
+    shell,
+    onChange: update,
+  });
 
   shell.controls.append(...Object.values(controls).map((c) => c.element));
 
@@ -54,7 +75,15 @@ export function createAlibiChart(slot, engine) {
       const frame = plotFrame(half, barsHeight, { left: 56, bottom: 40 });
       const x = linearScale(0.5, slopes.length + 0.5, frame.x, frame.x + frame.w);
       const y = logScale(Math.min(...slopes) / 2, 1, frame.y + frame.h, frame.y);
-      drawAxes(ctx, frame, colors, { x, y, xTicks: niceTicks(1, slopes.length, Math.min(8, slopes.length)).filter(Number.isInteger), yTicks: logTicks(Math.min(...slopes) / 2, 1), xLabel: 'head', yLabel: 'slope (log)', title: `ALiBi slopes for ${slopes.length} heads` });
+      drawAxes(ctx, frame, colors, {
+        x,
+        y,
+        xTicks: niceTicks(1, slopes.length, Math.min(8, slopes.length)).filter(Number.isInteger),
+        yTicks: logTicks(Math.min(...slopes) / 2, 1),
+        xLabel: 'head',
+        yLabel: 'slope (log)',
+        title: `ALiBi slopes for ${slopes.length} heads`,
+      });
       const bw = Math.max(1, (frame.w / slopes.length) * 0.7);
       slopes.forEach((s, h) => {
         ctx.fillStyle = h + 1 === state.head ? colors.red : colors.blue;
@@ -64,9 +93,14 @@ export function createAlibiChart(slot, engine) {
       const box = stacked ? { x: 70, y: barsHeight + 56, size } : { x: half + 70, y: 60, size };
       const slope = slopes[state.head - 1];
       drawCellHeatmap(ctx, colors, bias, box, {
-        table: rdbu, lo: -slope * (state.length - 1), hi: slope * (state.length - 1),
-        rowLabels: Array.from({ length: state.length }, (_, i) => `q${i}`), colLabels: Array.from({ length: state.length }, (_, j) => `k${j}`),
-        masked: (i, j) => j > i, title: `head ${state.head}: bias −${formatSlope(slope)}·(i − j)`, digits: 1,
+        table: rdbu,
+        lo: -slope * (state.length - 1),
+        hi: slope * (state.length - 1),
+        rowLabels: Array.from({ length: state.length }, (_, i) => `q${i}`),
+        colLabels: Array.from({ length: state.length }, (_, j) => `k${j}`),
+        masked: (i, j) => j > i,
+        title: `head ${state.head}: bias −${formatSlope(slope)}·(i − j)`,
+        digits: 1,
       });
     },
   });
@@ -85,10 +119,34 @@ export function createAlibiChart(slot, engine) {
       const frame = plotFrame(width, height, { bottom: 46 + legendSpace(ctx, legend, width) });
       const x = linearScale(0, state.distance, frame.x, frame.x + frame.w);
       const y = linearScale(0, 1.05, frame.y + frame.h, frame.y);
-      drawAxes(ctx, frame, colors, { x, y, xTicks: niceTicks(0, state.distance, 6), yTicks: niceTicks(0, 1, 5), xLabel: 'distance between query and key', yLabel: 'relative weight', title: 'Both prefer nearby tokens: RoPE gently, ALiBi by design' });
+      drawAxes(ctx, frame, colors, {
+        x,
+        y,
+        xTicks: niceTicks(0, state.distance, 6),
+        yTicks: niceTicks(0, 1, 5),
+        xLabel: 'distance between query and key',
+        yLabel: 'relative weight',
+        title: 'Both prefer nearby tokens: RoPE gently, ALiBi by design',
+      });
       const xs = Array.from(decay, (_, m) => m);
-      drawLine(ctx, frame, x, y, xs, Array.from(decay, (v) => v / decay[0]), { color: colors.blue });
-      drawLine(ctx, frame, x, y, xs, xs.map((m) => Math.exp(-slope * m)), { color: colors.red, dash: [6, 4] });
+      drawLine(
+        ctx,
+        frame,
+        x,
+        y,
+        xs,
+        Array.from(decay, (v) => v / decay[0]),
+        { color: colors.blue },
+      );
+      drawLine(
+        ctx,
+        frame,
+        x,
+        y,
+        xs,
+        xs.map((m) => Math.exp(-slope * m)),
+        { color: colors.red, dash: [6, 4] },
+      );
       drawLegend(ctx, frame, colors, legend, legendCorner(width, 'tr'));
     },
   });
@@ -97,7 +155,10 @@ export function createAlibiChart(slot, engine) {
     Object.assign(state, patch);
     if (state.head > state.heads) {
       state.head = state.heads;
-      controls.head.constrain(state.head, `There are only ${grouped(state.heads)} heads; showing head ${grouped(state.heads)}.`);
+      controls.head.constrain(
+        state.head,
+        `There are only ${grouped(state.heads)} heads; showing head ${grouped(state.heads)}.`,
+      );
     }
     writeUrl(state);
     slopes = engine.alibiSlopes(state.heads);
@@ -114,13 +175,30 @@ export function createAlibiChart(slot, engine) {
       `${grouped(state.heads)} heads with slopes from ${formatSlope(slopes[0])} down to ${formatSlope(Math.min(...slopes))}. Head ${state.head} (slope ${formatSlope(slope)}) halves a key’s weight every ${fixed(half, 1)} positions; ` +
         `RoPE’s bound at distance ${grouped(state.distance)} is ${fixed(decay[state.distance] / decay[0], 3)} of its value at distance 0.`,
     );
-    shell.setData({ caption: 'ALiBi slopes', columns: ['head', 'slope'], rows: Array.from(slopes, (s, h) => [h + 1, s]) });
+    shell.setData({
+      caption: 'ALiBi slopes',
+      columns: ['head', 'slope'],
+      rows: Array.from(slopes, (s, h) => [h + 1, s]),
+    });
   }
   update();
-  return { update, controls, destroy: () => { top.destroy(); bottom.destroy(); shell.destroy(); }, get state() { return { ...state }; }, get values() { return { slopes, bias, decay }; } };
+  return {
+    update,
+    controls,
+    destroy: () => {
+      top.destroy();
+      bottom.destroy();
+      shell.destroy();
+    },
+    get state() {
+      return { ...state };
+    },
+    get values() {
+      return { slopes, bias, decay };
+    },
+  };
 }
 
 function formatSlope(s) {
   return s >= 0.01 ? significant(s, 3) : sciUnicode(s, 2);
 }
-

@@ -39,14 +39,24 @@ export function createAttentionWeightsChart(slot, engine) {
       getCsv: () => ({ header: ['matrix', 'query', 'key', 'weight'], rows: csvRows() }),
     },
   });
-  const { state, controls, writeUrl } = createDeclaredControls({ id: 'attention-weights', aliases: URL_ALIASES, declarations: CONTROLS, shell, onChange: update });
+  const { state, controls, writeUrl } = createDeclaredControls({
+    id: 'attention-weights',
+    aliases: URL_ALIASES,
+    declarations: CONTROLS,
+    shell,
+    onChange: update,
+  });
   shell.controls.append(controls.sentence.element, controls.scheme.element, controls.causal.element);
 
   function csvRows() {
     const rows = [];
-    for (const [name, m, labels] of [['sentence', forward, words], ['reversed', reversed, [...words].reverse()]]) {
+    for (const [name, m, labels] of [
+      ['sentence', forward, words],
+      ['reversed', reversed, [...words].reverse()],
+    ]) {
       if (!m) continue;
-      for (let i = 0; i < m.rows; i++) for (let j = 0; j < m.cols; j++) rows.push([name, labels[i], labels[j], m.data[i * m.cols + j]]);
+      for (let i = 0; i < m.rows; i++)
+        for (let j = 0; j < m.cols; j++) rows.push([name, labels[i], labels[j], m.data[i * m.cols + j]]);
     }
     return rows;
   }
@@ -66,14 +76,38 @@ export function createAttentionWeightsChart(slot, engine) {
       const stacked = width < 520;
       const labelRoom = 62;
       const top = 78;
-      const size = stacked ? Math.min(width - labelRoom - 60, (height - 2 * top) / 2) : Math.min((width - 2 * labelRoom - 80) / 2, height - top - 20);
+      const size = stacked
+        ? Math.min(width - labelRoom - 60, (height - 2 * top) / 2)
+        : Math.min((width - 2 * labelRoom - 80) / 2, height - top - 20);
       const rev = [...words].reverse();
       const boxes = stacked
-        ? [{ x: labelRoom, y: top, size }, { x: labelRoom, y: top * 2 + size, size }]
-        : [{ x: labelRoom, y: top, size }, { x: labelRoom * 2 + size + 10, y: top, size }];
+        ? [
+            { x: labelRoom, y: top, size },
+            { x: labelRoom, y: top * 2 + size, size },
+          ]
+        : [
+            { x: labelRoom, y: top, size },
+            { x: labelRoom * 2 + size + 10, y: top, size },
+          ];
       const masked = state.causal ? (i, j) => j > i : null;
-      drawCellHeatmap(ctx, colors, forward, boxes[0], { table: blues, lo: 0, hi: 1, rowLabels: words, colLabels: words, masked, title: `“${clip(words.join(' '))}”` });
-      drawCellHeatmap(ctx, colors, reversed, boxes[1], { table: blues, lo: 0, hi: 1, rowLabels: rev, colLabels: rev, masked, title: `reversed: “${clip(rev.join(' '))}”` });
+      drawCellHeatmap(ctx, colors, forward, boxes[0], {
+        table: blues,
+        lo: 0,
+        hi: 1,
+        rowLabels: words,
+        colLabels: words,
+        masked,
+        title: `“${clip(words.join(' '))}”`,
+      });
+      drawCellHeatmap(ctx, colors, reversed, boxes[1], {
+        table: blues,
+        lo: 0,
+        hi: 1,
+        rowLabels: rev,
+        colLabels: rev,
+        masked,
+        title: `reversed: “${clip(rev.join(' '))}”`,
+      });
       const bar = stacked ? { x: width - 46, y: top, h: size } : { x: boxes[1].x + size + 12, y: top, h: size };
       drawColorBar(ctx, colors, blues, 0, 1, { ...bar, label: '', ticks: [0, 0.5, 1] });
     },
@@ -117,10 +151,28 @@ export function createAttentionWeightsChart(slot, engine) {
           ? 'reversing the words only reverses the rows and columns of the weights; the layer cannot see the order.'
           : `the reversed sentence gets different weights (largest gap ${fixed(gap, 3)}), so the layer sees the order.`),
     );
-    shell.setData({ caption: 'Attention weights (query → key)', columns: ['matrix', 'query', 'key', 'weight'], rows: csvRows(), limit: 60 });
+    shell.setData({
+      caption: 'Attention weights (query → key)',
+      columns: ['matrix', 'query', 'key', 'weight'],
+      rows: csvRows(),
+      limit: 60,
+    });
   }
   update();
-  return { update, controls, destroy: () => { plot.destroy(); shell.destroy(); }, get state() { return { ...state }; }, get values() { return { forward, reversed, gap }; } };
+  return {
+    update,
+    controls,
+    destroy: () => {
+      plot.destroy();
+      shell.destroy();
+    },
+    get state() {
+      return { ...state };
+    },
+    get values() {
+      return { forward, reversed, gap };
+    },
+  };
 }
 
 function clip(text, n = 40) {

@@ -5,7 +5,15 @@
 import { fixed, grouped, significant } from '../format.js';
 import { createDeclaredControls } from '../chart-kit/chart-controls.js';
 import { createPlotCanvas } from '../chart-kit/canvas.js';
-import { NARROW_LEGEND, drawAxes, drawLegend, drawLine, legendCorner, legendSpace, plotFrame } from '../chart-kit/plot.js';
+import {
+  NARROW_LEGEND,
+  drawAxes,
+  drawLegend,
+  drawLine,
+  legendCorner,
+  legendSpace,
+  plotFrame,
+} from '../chart-kit/plot.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
 import { createChartShell } from '../chart-kit/shell.js';
 
@@ -53,7 +61,13 @@ export function createContextExtensionChart(slot, engine) {
       getCsv: () => ({ header: ['position', ...METHODS.map((m) => `${m.key} angle`)], rows: curveRows() }),
     },
   });
-  const { state, controls, writeUrl } = createDeclaredControls({ id: 'context-extension', aliases: URL_ALIASES, declarations: CONTROLS, shell, onChange: update });
+  const { state, controls, writeUrl } = createDeclaredControls({
+    id: 'context-extension',
+    aliases: URL_ALIASES,
+    declarations: CONTROLS,
+    shell,
+    onChange: update,
+  });
   shell.controls.append(...Object.values(controls).map((c) => c.element));
   const note = document.createElement('p');
   note.className = 'chart-note';
@@ -64,11 +78,15 @@ export function createContextExtensionChart(slot, engine) {
   }
 
   const plot = createPlotCanvas(shell.plot, {
-    label: 'Line chart: angle of the slowest RoPE pair over positions for five context-extension methods, with the band of angles seen in training',
+    label:
+      'Line chart: angle of the slowest RoPE pair over positions for five context-extension methods, with the band of angles seen in training',
     aspect: (width) => (width < NARROW_LEGEND ? 1.05 : 0.6),
     draw(ctx, width, height, colors) {
       if (!curves) return;
-      const legend = [{ label: 'angles seen in training', fill: colors.grey }, ...METHODS.map((m) => ({ label: m.label, color: m.color(colors), dash: m.dash }))];
+      const legend = [
+        { label: 'angles seen in training', fill: colors.grey },
+        ...METHODS.map((m) => ({ label: m.label, color: m.color(colors), dash: m.dash })),
+      ];
       const frame = plotFrame(width, height, { bottom: 46 + legendSpace(ctx, legend, width) });
       const n = positions.length;
       const top = Math.max(curves.angles.data[n - 1], curves.trainedMax) * 1.05;
@@ -79,10 +97,24 @@ export function createContextExtensionChart(slot, engine) {
       ctx.globalAlpha = 0.3;
       ctx.fillRect(frame.x, y(curves.trainedMax), frame.w, y(0) - y(curves.trainedMax));
       ctx.restore();
-      drawAxes(ctx, frame, colors, { x, y, xTicks: niceTicks(0, state.target, 5), yTicks: niceTicks(0, top, 5), xLabel: 'position', yLabel: 'angle of the slowest RoPE pair (rad)', title: 'Keeping long contexts inside the trained range' });
+      drawAxes(ctx, frame, colors, {
+        x,
+        y,
+        xTicks: niceTicks(0, state.target, 5),
+        yTicks: niceTicks(0, top, 5),
+        xLabel: 'position',
+        yLabel: 'angle of the slowest RoPE pair (rad)',
+        title: 'Keeping long contexts inside the trained range',
+      });
       // The methods beyond the lesson go underneath: on the slowest pair YaRN coincides with
       // interpolation, and the lesson's three lines must stay readable on top.
-      drawMethods(ctx, (m, r) => drawLine(ctx, frame, x, y, positions, curves.angles.data.subarray(r * n, (r + 1) * n), { color: m.color(colors), dash: m.dash, width: m.added ? 4 : 1.6 }));
+      drawMethods(ctx, (m, r) =>
+        drawLine(ctx, frame, x, y, positions, curves.angles.data.subarray(r * n, (r + 1) * n), {
+          color: m.color(colors),
+          dash: m.dash,
+          width: m.added ? 4 : 1.6,
+        }),
+      );
       drawLegend(ctx, frame, colors, legend, legendCorner(width, 'tl'));
     },
   });
@@ -99,9 +131,23 @@ export function createContextExtensionChart(slot, engine) {
       for (const row of wavelengths) for (const v of row) hi = Math.max(hi, v);
       const x = linearScale(-0.5, pairs - 0.5, frame.x, frame.x + frame.w);
       const y = logScale(1, hi * 2, frame.y + frame.h, frame.y);
-      drawAxes(ctx, frame, colors, { x, y, xTicks: niceTicks(0, pairs - 1, 6), yTicks: logTicks(1, hi * 2), xLabel: 'pair i (0 turns fastest)', yLabel: 'wavelength 2π/θᵢ (positions)', title: 'Which pairs each method slows' });
+      drawAxes(ctx, frame, colors, {
+        x,
+        y,
+        xTicks: niceTicks(0, pairs - 1, 6),
+        yTicks: logTicks(1, hi * 2),
+        xLabel: 'pair i (0 turns fastest)',
+        yLabel: 'wavelength 2π/θᵢ (positions)',
+        title: 'Which pairs each method slows',
+      });
       const xs = Array.from({ length: pairs }, (_, i) => i);
-      const marks = state.target === state.trained ? [[state.trained, 'trained = target length']] : [[state.trained, 'trained length'], [state.target, 'target length']];
+      const marks =
+        state.target === state.trained
+          ? [[state.trained, 'trained = target length']]
+          : [
+              [state.trained, 'trained length'],
+              [state.target, 'target length'],
+            ];
       // Two labels closer than a line of text apart go to opposite sides, so neither prints over the other.
       const apart = marks.length < 2 || Math.abs(y(state.trained) - y(state.target)) >= 14;
       marks.forEach(([value, label], k) => {
@@ -112,7 +158,13 @@ export function createContextExtensionChart(slot, engine) {
         ctx.textBaseline = 'bottom';
         ctx.fillText(label, right ? frame.x + frame.w - 4 : frame.x + 4, y(value) - 2);
       });
-      drawMethods(ctx, (m, r) => drawLine(ctx, frame, x, y, xs, wavelengths[r], { color: m.color(colors), dash: m.dash, width: m.added ? 4 : 1.6 }));
+      drawMethods(ctx, (m, r) =>
+        drawLine(ctx, frame, x, y, xs, wavelengths[r], {
+          color: m.color(colors),
+          dash: m.dash,
+          width: m.added ? 4 : 1.6,
+        }),
+      );
       drawLegend(ctx, frame, colors, legend, legendCorner(width, 'br'));
     },
   });
@@ -122,7 +174,10 @@ export function createContextExtensionChart(slot, engine) {
     Object.assign(state, patch);
     if (state.target < state.trained) {
       state.target = state.trained;
-      controls.target.constrain(state.target, `The target must be at least the trained length; using ${grouped(state.trained)}.`);
+      controls.target.constrain(
+        state.target,
+        `The target must be at least the trained length; using ${grouped(state.trained)}.`,
+      );
     }
     writeUrl(state);
     positions = extensionPositions(state.target);
@@ -145,8 +200,26 @@ export function createContextExtensionChart(slot, engine) {
         `At the last position the slowest pair's angle is ${fixed(last(0), 3)} rad raw against a trained maximum of ${fixed(curves.trainedMax, 3)}; ` +
         `inside the band: ${inBand.length ? inBand.join(', ') : 'none'}. Pairs changed: interpolation ${changed(1)}, NTK ${changed(2)}, YaRN ${changed(3)}, dynamic NTK ${changed(4)} of ${grouped(state.d / 2)}.`,
     );
-    shell.setData({ caption: 'Slowest pair angle (rad) by position', columns: ['position', ...METHODS.map((m) => m.label)], rows: curveRows() });
+    shell.setData({
+      caption: 'Slowest pair angle (rad) by position',
+      columns: ['position', ...METHODS.map((m) => m.label)],
+      rows: curveRows(),
+    });
   }
   update();
-  return { update, controls, destroy: () => { plot.destroy(); waves.destroy(); shell.destroy(); }, get state() { return { ...state }; }, get values() { return curves; } };
+  return {
+    update,
+    controls,
+    destroy: () => {
+      plot.destroy();
+      waves.destroy();
+      shell.destroy();
+    },
+    get state() {
+      return { ...state };
+    },
+    get values() {
+      return curves;
+    },
+  };
 }

@@ -5,7 +5,15 @@
 import { fixed, grouped, sciUnicode } from '../format.js';
 import { createDeclaredControls } from '../chart-kit/chart-controls.js';
 import { FONT, createPlotCanvas } from '../chart-kit/canvas.js';
-import { NARROW_LEGEND, drawAxes, drawLegend, drawLine, legendCorner, legendSpace, plotFrame } from '../chart-kit/plot.js';
+import {
+  NARROW_LEGEND,
+  drawAxes,
+  drawLegend,
+  drawLine,
+  legendCorner,
+  legendSpace,
+  plotFrame,
+} from '../chart-kit/plot.js';
 import { linearScale, niceTicks } from '../chart-kit/scales.js';
 import { drawFitted, fitText } from '../chart-kit/text-fit.js';
 import { createChartShell } from '../chart-kit/shell.js';
@@ -27,9 +35,15 @@ export function createConventionsChart(slot, engine) {
       getCsv: () => ({ header: ['distance', 'interleaved', 'half_permuted', 'half_unpermuted'], rows: rows() }),
     },
   });
-  const { state, controls, writeUrl } = createDeclaredControls({ id: 'conventions', declarations: CONTROLS, shell, onChange: update });
+  const { state, controls, writeUrl } = createDeclaredControls({
+    id: 'conventions',
+    declarations: CONTROLS,
+    shell,
+    onChange: update,
+  });
   shell.controls.append(...Object.values(controls).map((c) => c.element));
-  const rows = () => Array.from(result.interleavedScores, (v, j) => [j, v, result.halfScores[j], result.unpermutedHalfScores[j]]);
+  const rows = () =>
+    Array.from(result.interleavedScores, (v, j) => [j, v, result.halfScores[j], result.unpermutedHalfScores[j]]);
 
   const diagram = createPlotCanvas(shell.plot, {
     label: 'Diagram: where each dimension of the interleaved layout goes in the split-halves layout',
@@ -69,7 +83,10 @@ export function createConventionsChart(slot, engine) {
       for (let j = 0; j < d; j++) {
         const topPair = j >> 1;
         const bottomPair = j % (d / 2);
-        for (const [y, pair, label] of [[topY, topPair, String(j)], [bottomY, bottomPair, String(result.permutation[j])]]) {
+        for (const [y, pair, label] of [
+          [topY, topPair, String(j)],
+          [bottomY, bottomPair, String(result.permutation[j])],
+        ]) {
           ctx.fillStyle = pairColor(pair);
           ctx.fillRect(cx(j) - box / 2, y, box, box);
           if (box >= 12) {
@@ -97,7 +114,15 @@ export function createConventionsChart(slot, engine) {
       const pad = (hi - lo) * 0.08 || 1;
       const x = linearScale(-2, MAX_DISTANCE + 2, frame.x, frame.x + frame.w);
       const y = linearScale(lo - pad, hi + pad, frame.y + frame.h, frame.y);
-      drawAxes(ctx, frame, colors, { x, y, xTicks: niceTicks(0, MAX_DISTANCE, 6), yTicks: niceTicks(lo - pad, hi + pad, 5), xLabel: 'distance between key and query', yLabel: 'score q·k', title: `Same scores up to a permutation (query at ${grouped(state.start)})` });
+      drawAxes(ctx, frame, colors, {
+        x,
+        y,
+        xTicks: niceTicks(0, MAX_DISTANCE, 6),
+        yTicks: niceTicks(lo - pad, hi + pad, 5),
+        xLabel: 'distance between key and query',
+        yLabel: 'score q·k',
+        title: `Same scores up to a permutation (query at ${grouped(state.start)})`,
+      });
       const xs = Array.from(result.interleavedScores, (_, j) => j);
       drawLine(ctx, frame, x, y, xs, result.unpermutedHalfScores, { color: colors.grey, width: 1.5 });
       drawLine(ctx, frame, x, y, xs, result.interleavedScores, { color: colors.blue, width: 3 });
@@ -113,7 +138,13 @@ export function createConventionsChart(slot, engine) {
     Object.assign(state, patch);
     writeUrl(state);
     const draws = engine.standardNormal('0', 2 * state.d);
-    result = engine.compareRopeConventions(draws.subarray(0, state.d), draws.subarray(state.d), state.start, MAX_DISTANCE, state.base);
+    result = engine.compareRopeConventions(
+      draws.subarray(0, state.d),
+      draws.subarray(state.d),
+      state.start,
+      MAX_DISTANCE,
+      state.base,
+    );
     diagram.redraw();
     scores.redraw();
     const small = (v) => (v === 0 ? '0' : sciUnicode(v, 1));
@@ -124,8 +155,27 @@ export function createConventionsChart(slot, engine) {
       `d ${grouped(state.d)}: the permutation sends interleaved dimensions ${Array.from(result.permutation.slice(0, Math.min(8, state.d))).join(', ')}${state.d > 8 ? ', …' : ''} to split-halves slots 0, 1, 2, …; ` +
         `scores then agree to ${small(result.maxScoreDifference)}, while the unpermuted vectors differ by up to ${fixed(result.maxUnpermutedDifference, 3)}.`,
     );
-    shell.setData({ caption: 'Scores by distance', columns: ['distance', 'interleaved', 'split halves (permuted)', 'split halves (unpermuted)'], rows: rows(), limit: 60 });
+    shell.setData({
+      caption: 'Scores by distance',
+      columns: ['distance', 'interleaved', 'split halves (permuted)', 'split halves (unpermuted)'],
+      rows: rows(),
+      limit: 60,
+    });
   }
   update();
-  return { update, controls, destroy: () => { diagram.destroy(); scores.destroy(); shell.destroy(); }, get state() { return { ...state }; }, get values() { return result; } };
+  return {
+    update,
+    controls,
+    destroy: () => {
+      diagram.destroy();
+      scores.destroy();
+      shell.destroy();
+    },
+    get state() {
+      return { ...state };
+    },
+    get values() {
+      return result;
+    },
+  };
 }

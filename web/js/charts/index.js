@@ -3,17 +3,41 @@
 // window.positionalCharts.mountAll() (or ?charts=eager) mounts every pending chart at once.
 
 import { createAlibiChart, CONTROLS as AlibiControls } from './alibi.js';
-import { createAttentionWeightsChart, CONTROLS as AttentionWeightsControls, URL_ALIASES as AttentionWeightsAliases } from './attention-weights.js';
-import { createContextExtensionChart, CONTROLS as ContextExtensionControls, URL_ALIASES as ContextExtensionAliases } from './context-extension.js';
+import {
+  createAttentionWeightsChart,
+  CONTROLS as AttentionWeightsControls,
+  URL_ALIASES as AttentionWeightsAliases,
+} from './attention-weights.js';
+import {
+  createContextExtensionChart,
+  CONTROLS as ContextExtensionControls,
+  URL_ALIASES as ContextExtensionAliases,
+} from './context-extension.js';
 import { createModelCardChart, CONTROLS as ModelCardControls, URL_ALIASES as ModelCardAliases } from './model-card.js';
 import { createConventionsChart, CONTROLS as ConventionsControls } from './conventions.js';
-import { createOrderBlindnessChart, CONTROLS as OrderBlindnessControls, URL_ALIASES as OrderBlindnessAliases } from './order-blindness.js';
+import {
+  createOrderBlindnessChart,
+  CONTROLS as OrderBlindnessControls,
+  URL_ALIASES as OrderBlindnessAliases,
+} from './order-blindness.js';
 import { createPrecisionChart, CONTROLS as PrecisionControls } from './precision.js';
 import { createRopeClockChart, CONTROLS as RopeClockControls, URL_ALIASES as RopeClockAliases } from './rope-clock.js';
-import { createRopeFrequenciesChart, CONTROLS as RopeFrequenciesControls, URL_ALIASES as RopeFrequenciesAliases } from './rope-frequencies.js';
-import { createRopeRelativeChart, CONTROLS as RopeRelativeControls, URL_ALIASES as RopeRelativeAliases } from './rope-relative.js';
+import {
+  createRopeFrequenciesChart,
+  CONTROLS as RopeFrequenciesControls,
+  URL_ALIASES as RopeFrequenciesAliases,
+} from './rope-frequencies.js';
+import {
+  createRopeRelativeChart,
+  CONTROLS as RopeRelativeControls,
+  URL_ALIASES as RopeRelativeAliases,
+} from './rope-relative.js';
 import { failureText } from '../chart-kit/shell.js';
-import { createSinusoidalHeatmapChart, CONTROLS as SinusoidalHeatmapControls, URL_ALIASES as SinusoidalHeatmapAliases } from './sinusoidal-heatmap.js';
+import {
+  createSinusoidalHeatmapChart,
+  CONTROLS as SinusoidalHeatmapControls,
+  URL_ALIASES as SinusoidalHeatmapAliases,
+} from './sinusoidal-heatmap.js';
 
 /** Chart id (the slot's data-chart) → factory(slot, engine) → { update(state), destroy() }. */
 export const CHARTS = {
@@ -81,10 +105,15 @@ export function mountCharts(engine, root = document, { eager = false } = {}) {
     observer?.unobserve(slot);
     mountOne(slot, engine, mounted);
   };
-  const now = eager || new URLSearchParams(location.search).get('charts') === 'eager' || typeof IntersectionObserver === 'undefined';
+  const now =
+    eager ||
+    new URLSearchParams(location.search).get('charts') === 'eager' ||
+    typeof IntersectionObserver === 'undefined';
   const observer = now
     ? null
-    : new IntersectionObserver((entries) => entries.forEach((e) => e.isIntersecting && mountSlot(e.target)), { rootMargin: '300px 0px' });
+    : new IntersectionObserver((entries) => entries.forEach((e) => e.isIntersecting && mountSlot(e.target)), {
+        rootMargin: '300px 0px',
+      });
   for (const slot of slots) {
     slot.dataset.chartState = 'pending';
     if (observer) observer.observe(slot);

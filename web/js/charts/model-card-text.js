@@ -46,17 +46,24 @@ function ratio(a, b) {
 }
 
 const METHODS = {
-  linear: () => 'Position interpolation: every pair turns factor times slower, so the stretched positions map back into the trained range.',
+  linear: () =>
+    'Position interpolation: every pair turns factor times slower, so the stretched positions map back into the trained range.',
   dynamic: (r) =>
     `Dynamic NTK: the base grows only once a prompt passes the trained length${
-      r.dynamicBase > r.base ? `; at ${tokens(r.promptLength)} it is ${quantity(r.dynamicBase)} instead of ${quantity(r.base)}` : ', so at this prompt length nothing changes'
+      r.dynamicBase > r.base
+        ? `; at ${tokens(r.promptLength)} it is ${quantity(r.dynamicBase)} instead of ${quantity(r.base)}`
+        : ', so at this prompt length nothing changes'
     }.`,
   yarn: (r) =>
     `YaRN: the fast pairs keep their speed, the slow pairs turn factor times slower, a ramp joins them, and cos and sin are multiplied by ${trimmed(r.attentionFactor, 3)}${
-      r.softmaxScaleFactor !== 1 ? `; the attention’s softmax scale is also multiplied by ${trimmed(r.softmaxScaleFactor, 3)} (mscale_all_dim, squared)` : ''
+      r.softmaxScaleFactor !== 1
+        ? `; the attention’s softmax scale is also multiplied by ${trimmed(r.softmaxScaleFactor, 3)} (mscale_all_dim, squared)`
+        : ''
     }.`,
-  longrope: (r) => `LongRoPE: one divisor per pair, from the ${r.longropeLongFactor ? 'long' : 'short'} list at this prompt length, and cos and sin are multiplied by ${trimmed(r.attentionFactor, 3)}.`,
-  llama3: () => 'Llama 3’s recipe: the slow pairs turn factor times slower, the fast pairs keep their speed, and a ramp joins them.',
+  longrope: (r) =>
+    `LongRoPE: one divisor per pair, from the ${r.longropeLongFactor ? 'long' : 'short'} list at this prompt length, and cos and sin are multiplied by ${trimmed(r.attentionFactor, 3)}.`,
+  llama3: () =>
+    'Llama 3’s recipe: the slow pairs turn factor times slower, the fast pairs keep their speed, and a ramp joins them.',
 };
 
 /** Layer indices as a short list: "4, 12, 20, 28". */
@@ -76,28 +83,49 @@ export function runtimeLine(readings) {
 function learnedItems(r, type, add) {
   const n = r.promptLength;
   const A = r.advertisedLength;
-  const rows = r.learnedOffset > 0 ? ` (the table holds ${count(r.learnedTableRows)} rows: this family shifts every position by ${r.learnedOffset}, so the first ${r.learnedOffset} rows are never a token’s position)` : '';
+  const rows =
+    r.learnedOffset > 0
+      ? ` (the table holds ${count(r.learnedTableRows)} rows: this family shifts every position by ${r.learnedOffset}, so the first ${r.learnedOffset} rows are never a token’s position)`
+      : '';
   add('Scheme', `a learned position table (${type}): one trained vector per position, ${count(A)} of them${rows}.`);
-  add('Limit', `hard. There is no vector for position ${count(A)} or later, so a longer input fails or is truncated; no scaling setting changes that.`);
+  add(
+    'Limit',
+    `hard. There is no vector for position ${count(A)} or later, so a longer input fails or is truncated; no scaling setting changes that.`,
+  );
   if (n <= A) {
-    add('Your prompt', `${tokens(n)} ${n === 1 ? 'fits' : 'fit'} in the table, with ${count(A - n)} positions to spare.`);
+    add(
+      'Your prompt',
+      `${tokens(n)} ${n === 1 ? 'fits' : 'fit'} in the table, with ${count(A - n)} positions to spare.`,
+    );
     add('What to do', `nothing for this length. Longer documents: chunk them to at most ${tokens(A)} each.`);
   } else {
-    add('Your prompt', `${tokens(n)} is ${count(n - A)} more than the table has rows (${ratio(n, A)}× its length): the model cannot read it in one piece.`);
-    add('What to do', `chunk the input to at most ${tokens(A)} per piece (retrieve the chunks that matter), or choose a model with a longer window.`);
+    add(
+      'Your prompt',
+      `${tokens(n)} is ${count(n - A)} more than the table has rows (${ratio(n, A)}× its length): the model cannot read it in one piece.`,
+    );
+    add(
+      'What to do',
+      `chunk the input to at most ${tokens(A)} per piece (retrieve the chunks that matter), or choose a model with a longer window.`,
+    );
   }
 }
 
 function sinusoidalItems(r, type, add) {
   const n = r.promptLength;
   const L = r.trainedLength;
-  add('Scheme', `fixed sinusoidal codes (${type}): a code exists for every position, so there is no table to run out of.`);
+  add(
+    'Scheme',
+    `fixed sinusoidal codes (${type}): a code exists for every position, so there is no table to run out of.`,
+  );
   add('Trained length', `${count(L)} positions.`);
   if (n <= L) {
     add('Your prompt', `${tokens(n)} is within the trained length.`);
     add('What to do', 'nothing for this length; evaluate at the length you will run.');
   } else {
-    add('Your prompt', `${tokens(n)} goes ${count(n - L)} past the positions the model saw in training: the codes exist, but the model never learned to read them.`);
+    add(
+      'Your prompt',
+      `${tokens(n)} goes ${count(n - L)} past the positions the model saw in training: the codes exist, but the model never learned to read them.`,
+    );
     add('What to do', `chunk to ${tokens(L)}, or test at ${tokens(n)} before relying on it.`);
   }
 }
@@ -105,7 +133,10 @@ function sinusoidalItems(r, type, add) {
 function alibiItems(r, type, add) {
   const n = r.promptLength;
   const L = r.trainedLength;
-  add('Scheme', `ALiBi (${type}): no position vectors; each score is lowered in proportion to the distance between the two tokens.`);
+  add(
+    'Scheme',
+    `ALiBi (${type}): no position vectors; each score is lowered in proportion to the distance between the two tokens.`,
+  );
   if (L > 0) {
     add('Trained length', `${tokens(L)}.`);
     add(
@@ -118,7 +149,10 @@ function alibiItems(r, type, add) {
     add('Trained length', 'the config states none.');
     add('Your prompt', `${tokens(n)}; with no trained length on the card, there is nothing to compare it with.`);
   }
-  add('What to do', 'evaluate at the length you will run, with the answer placed at the start, the middle and the end of the prompt.');
+  add(
+    'What to do',
+    'evaluate at the length you will run, with the answer placed at the start, the middle and the end of the prompt.',
+  );
 }
 
 function relativeItems(r, type, add) {
@@ -130,14 +164,20 @@ function relativeItems(r, type, add) {
     `relative position buckets (${type}): no position vectors; each head adds a learned bias to a score, chosen by the bucket of the distance between the two tokens. ` +
       `${count(r.relativeBuckets)} buckets (relative_attention_num_buckets): the encoder gives ${count(perDirection)} to each direction, distances 0–${count(r.relativeExactEncoder - 1)} one bucket each, then buckets that widen logarithmically up to ${count(reach)} (relative_attention_max_distance); the decoder looks one way only, with distances 0–${count(r.relativeExactDecoder - 1)} exact and the same reach.`,
   );
-  add('Limit', `none from a table: any length can be fed. But every distance of ${count(reach)} tokens or more shares the last bucket, so beyond that reach the model cannot tell near from far.`);
+  add(
+    'Limit',
+    `none from a table: any length can be fed. But every distance of ${count(reach)} tokens or more shares the last bucket, so beyond that reach the model cannot tell near from far.`,
+  );
   add(
     'Your prompt',
     n - 1 < reach
       ? `${tokens(n)}: every distance in it (at most ${count(n - 1)}) falls inside the buckets’ reach.`
       : `${tokens(n)}: distances from ${count(reach)} to ${count(n - 1)} all land in one bucket, so order over those spans is only “far”.`,
   );
-  add('What to do', `for tasks that need exact order over long spans, keep the relevant text within ${tokens(reach)} of each other, and evaluate at the length you will run.`);
+  add(
+    'What to do',
+    `for tasks that need exact order over long spans, keep the relevant text within ${tokens(reach)} of each other, and evaluate at the length you will run.`,
+  );
 }
 
 function noneItems(r, type, add) {
@@ -149,9 +189,18 @@ function noneItems(r, type, add) {
       ? `none (${type}): a hybrid of state-space (Mamba) layers and attention layers. The state-space layers read the tokens in order through a recurrence, so order is built into them; the attention layers (${layerList(r.attentionLayers)}: ${count(r.attentionLayers.length)} of ${count(r.numLayers)}) have no position encoding at all and learn order only from the layers around them.`
       : `none (${type}): a state-space model. It reads the tokens one after another through a recurrence, so order is built in, and no position encoding exists: no table, no codes, no rotary pairs.`,
   );
-  add('Limit', 'nothing in the config caps the length: there are no positions to run out of. How much of a long prompt the model keeps is a matter of its fixed-size state, which no position field describes.');
-  add('Your prompt', `${tokens(n)}${r.advertisedLength > 0 ? `; the config states max_position_embeddings ${count(r.advertisedLength)}, a length it was set up for rather than a position table` : ''}.`);
-  add('What to do', 'evaluate at the length you will run, with the answer at the start, the middle and the end: the recurrence can forget early text however the positions are handled.');
+  add(
+    'Limit',
+    'nothing in the config caps the length: there are no positions to run out of. How much of a long prompt the model keeps is a matter of its fixed-size state, which no position field describes.',
+  );
+  add(
+    'Your prompt',
+    `${tokens(n)}${r.advertisedLength > 0 ? `; the config states max_position_embeddings ${count(r.advertisedLength)}, a length it was set up for rather than a position table` : ''}.`,
+  );
+  add(
+    'What to do',
+    'evaluate at the length you will run, with the answer at the start, the middle and the end: the recurrence can forget early text however the positions are handled.',
+  );
 }
 
 function ropeItems(r, type, add) {
@@ -172,20 +221,33 @@ function ropeItems(r, type, add) {
       : `trained and advertised ${tokens(L)} (max_position_embeddings).`,
   );
   if (r.localBase > 0) {
-    const pattern = r.globalEvery > 0 ? `one layer in every ${count(r.globalEvery)} is global, the others local` : 'the layers alternate between global and local';
+    const pattern =
+      r.globalEvery > 0
+        ? `one layer in every ${count(r.globalEvery)} is global, the others local`
+        : 'the layers alternate between global and local';
     add(
       'Local layers',
       `${pattern}. A local layer attends only within a window of ${tokens(r.localWindow)} and turns its pairs at base ${quantity(r.localBase)}${
-        r.localBase !== r.base ? ` (the global layers use ${quantity(r.base)})` : ' (the same base as the global layers)'
+        r.localBase !== r.base
+          ? ` (the global layers use ${quantity(r.base)})`
+          : ' (the same base as the global layers)'
       }; its slowest pair’s wavelength is ${quantity(r.localWavelengths[r.localWavelengths.length - 1])} tokens. Only the global layers see distances beyond the window, so only they can run past the trained angles.`,
     );
   }
   if (r.ropeType === 'default') {
-    add('Stretch', stretched ? 'the config names no scaling method, yet advertises more than it was trained at: treat the advertised length as untested.' : 'none: no scaling entry, so the model runs at the frequencies it was trained with.');
+    add(
+      'Stretch',
+      stretched
+        ? 'the config names no scaling method, yet advertises more than it was trained at: treat the advertised length as untested.'
+        : 'none: no scaling entry, so the model runs at the frequencies it was trained with.',
+    );
   } else {
     const factor = trimmed(r.scalingFactor, 3);
     const method = METHODS[r.ropeType](r).replace('factor times', `${factor} times`);
-    const mismatch = stretched && Math.abs(r.scalingFactor - A / L) > 1e-9 * (A / L) ? ` Note that the factor (${factor}) is not the ratio of the two lengths (${ratio(A, L)}).` : '';
+    const mismatch =
+      stretched && Math.abs(r.scalingFactor - A / L) > 1e-9 * (A / L)
+        ? ` Note that the factor (${factor}) is not the ratio of the two lengths (${ratio(A, L)}).`
+        : '';
     add(
       'Stretch',
       `rope_type ${r.ropeType} with factor ${factor}. ${method} An entry with a factor means the model was trained shorter and stretched, so test it at the lengths you will use rather than trusting the stretched number.${mismatch}`,
@@ -208,7 +270,10 @@ function ropeItems(r, type, add) {
     add('Your prompt', `${tokens(n)} is within the trained length: every pair’s angles are ones training showed.`);
     add('What to do', 'nothing for this length; evaluate at the length you will run anyway.');
   } else {
-    add('Your prompt', `${tokens(n)} is past the trained ${count(L)}, but with the config’s scaling no pair needs an angle beyond what training showed.${past}`);
+    add(
+      'Your prompt',
+      `${tokens(n)} is past the trained ${count(L)}, but with the config’s scaling no pair needs an angle beyond what training showed.${past}`,
+    );
     add(
       'What to do',
       A > 0 && n > A
@@ -218,7 +283,14 @@ function ropeItems(r, type, add) {
   }
 }
 
-const SCHEME_ITEMS = { learned: learnedItems, sinusoidal: sinusoidalItems, alibi: alibiItems, relative: relativeItems, none: noneItems, rope: ropeItems };
+const SCHEME_ITEMS = {
+  learned: learnedItems,
+  sinusoidal: sinusoidalItems,
+  alibi: alibiItems,
+  relative: relativeItems,
+  none: noneItems,
+  rope: ropeItems,
+};
 
 /**
  * The plain-words reading of a readModelConfig report, following the lesson's "How to choose" and
@@ -229,8 +301,10 @@ export function modelCardSummary(r) {
   const items = [];
   const add = (term, text) => items.push({ term, text });
   SCHEME_ITEMS[r.scheme](r, type, add);
-  if (r.slidingWindow > 0 && !(r.localBase > 0)) add('Window', `each token attends to at most the previous ${tokens(r.slidingWindow)} (sliding_window).`);
-  if (r.notes.length) add('Reader’s notes', `${r.notes.map((note) => clip(note, 2 * MAX_SHOWN_TEXT + 80)).join('; ')}.`);
+  if (r.slidingWindow > 0 && !(r.localBase > 0))
+    add('Window', `each token attends to at most the previous ${tokens(r.slidingWindow)} (sliding_window).`);
+  if (r.notes.length)
+    add('Reader’s notes', `${r.notes.map((note) => clip(note, 2 * MAX_SHOWN_TEXT + 80)).join('; ')}.`);
   return items;
 }
 
@@ -238,22 +312,32 @@ export function modelCardSummary(r) {
 export const summaryHeading = (name, r) => `${name}, for a prompt of ${tokens(r.promptLength)}:`;
 
 /** The heading while the config does not read; the message itself is shown once, below the text box. */
-export const errorHeading = () => 'Nothing to report until the config reads cleanly: the message below the text box says what to fix.';
+export const errorHeading = () =>
+  'Nothing to report until the config reads cleanly: the message below the text box says what to fix.';
 
 /** The chart description while the config does not read (without repeating the message). */
 export const errorSummary = () => 'The config could not be read; the message below the text box says what to fix.';
 
-const SCHEME_WORDS = { learned: 'learned position table', sinusoidal: 'sinusoidal codes', alibi: 'ALiBi', relative: 'relative position buckets', none: 'no position encoding' };
+const SCHEME_WORDS = {
+  learned: 'learned position table',
+  sinusoidal: 'sinusoidal codes',
+  alibi: 'ALiBi',
+  relative: 'relative position buckets',
+  none: 'no position encoding',
+};
 
 /** One line for screen readers: the scheme, the lengths and what the chart shows. */
 export function shortDescription(r, name) {
   const n = tokens(r.promptLength);
   if (r.scheme === 'rope') {
-    return `${name}: RoPE, rope_type ${r.ropeType}, trained ${count(r.trainedLength)}, advertised ${count(r.advertisedLength)}. ` +
+    return (
+      `${name}: RoPE, rope_type ${r.ropeType}, trained ${count(r.trainedLength)}, advertised ${count(r.advertisedLength)}. ` +
       `At ${n} ${count(r.beyondCount)} of ${count(r.rotaryDim / 2)} pairs need angles beyond training` +
-      `${r.beyondCount ? ` (pairs ${pairRanges(r.beyond)})` : ''}. Wavelengths after scaling run from ${quantity(r.wavelengths[0])} to ${quantity(r.wavelengths[r.wavelengths.length - 1])} tokens.`;
+      `${r.beyondCount ? ` (pairs ${pairRanges(r.beyond)})` : ''}. Wavelengths after scaling run from ${quantity(r.wavelengths[0])} to ${quantity(r.wavelengths[r.wavelengths.length - 1])} tokens.`
+    );
   }
-  if (!(r.trainedLength > 0)) return `${name}: ${SCHEME_WORDS[r.scheme]}; the config states no length to compare a prompt of ${n} with.`;
+  if (!(r.trainedLength > 0))
+    return `${name}: ${SCHEME_WORDS[r.scheme]}; the config states no length to compare a prompt of ${n} with.`;
   return `${name}: ${SCHEME_WORDS[r.scheme]}, trained at ${count(r.trainedLength)} positions; a prompt of ${n} ${
     r.promptLength > r.trainedLength ? `goes ${count(r.promptLength - r.trainedLength)} past it` : 'fits'
   }.`;
@@ -261,7 +345,8 @@ export function shortDescription(r, name) {
 
 /** What the chart says where a scheme states no length to draw against. */
 export function noLengthMessage(r) {
-  if (r.scheme === 'relative') return `No length to draw: T5’s buckets reach ${tokens(r.relativeMaxDistance)}, and any prompt length can be fed.`;
+  if (r.scheme === 'relative')
+    return `No length to draw: T5’s buckets reach ${tokens(r.relativeMaxDistance)}, and any prompt length can be fed.`;
   if (r.scheme === 'none') return 'No positions to draw: a state-space model carries order in its recurrence.';
   return 'The config states no trained length: nothing to compare the prompt with.';
 }

@@ -4,7 +4,18 @@
 // prompt of the chosen length turns past the angles training showed in red.
 
 import { grouped } from '../format.js';
-import { clip, errorHeading, errorSummary, formatPairValue, modelCardSummary, noLengthMessage, pairRanges, shortDescription, summaryHeading, tokens } from './model-card-text.js';
+import {
+  clip,
+  errorHeading,
+  errorSummary,
+  formatPairValue,
+  modelCardSummary,
+  noLengthMessage,
+  pairRanges,
+  shortDescription,
+  summaryHeading,
+  tokens,
+} from './model-card-text.js';
 import { buttonControl, numberControl, selectControl } from '../chart-kit/controls.js';
 import { FONT, createPlotCanvas } from '../chart-kit/canvas.js';
 import { drawAxes, drawLegend, drawLine, plotFrame } from '../chart-kit/plot.js';
@@ -50,7 +61,9 @@ function drawMessage(ctx, width, height, colors, text) {
     else lines.push(word);
   }
   const lineHeight = 18;
-  lines.forEach((line, k) => ctx.fillText(line, width / 2, height / 2 + (k - (lines.length - 1) / 2) * lineHeight, width - 24));
+  lines.forEach((line, k) =>
+    ctx.fillText(line, width / 2, height / 2 + (k - (lines.length - 1) / 2) * lineHeight, width - 24),
+  );
   ctx.restore();
 }
 
@@ -61,7 +74,13 @@ const bottomWithLegend = (rows) => 46 + rows * LEGEND_ROW + 14;
 
 /** Draws the legend under the frame's x-axis label instead of over the data. */
 function drawLegendBelow(ctx, frame, colors, items) {
-  drawLegend(ctx, { x: frame.x - 6, y: frame.y + frame.h + 40, w: frame.w, h: items.length * LEGEND_ROW + 8 }, colors, items, 'tl');
+  drawLegend(
+    ctx,
+    { x: frame.x - 6, y: frame.y + frame.h + 40, w: frame.w, h: items.length * LEGEND_ROW + 8 },
+    colors,
+    items,
+    'tl',
+  );
 }
 
 /** Per pair: wavelength before (grey) and after (blue / red) scaling against the trained and prompt lengths. */
@@ -72,7 +91,11 @@ function drawPairs(ctx, width, height, colors, r) {
     { label: 'after scaling, within training', fill: colors.blue },
     { label: 'after scaling, beyond training', fill: colors.red },
   ];
-  const frame = plotFrame(width, height, { left: 68, right: 14, bottom: narrow ? bottomWithLegend(legend.length) : 46 });
+  const frame = plotFrame(width, height, {
+    left: 68,
+    right: 14,
+    bottom: narrow ? bottomWithLegend(legend.length) : 46,
+  });
   const pairs = r.wavelengths.length;
   const L = r.trainedLength;
   const n = r.promptLength;
@@ -112,7 +135,11 @@ function drawPairs(ctx, width, height, colors, r) {
   const close = Math.abs(y(L) - y(n)) < 14;
   if (L === n) lines.splice(0, 2, { value: L, label: `trained = prompt ${count(L)}`, color: colors.fg, dash: [6, 4] });
   lines.forEach((line, k) => {
-    drawLine(ctx, frame, x, y, [-0.5, pairs - 0.5], [line.value, line.value], { color: line.color, width: 1.2, dash: line.dash });
+    drawLine(ctx, frame, x, y, [-0.5, pairs - 0.5], [line.value, line.value], {
+      color: line.color,
+      width: 1.2,
+      dash: line.dash,
+    });
     ctx.save();
     ctx.fillStyle = line.color;
     ctx.font = `11px ${FONT}`;
@@ -144,7 +171,8 @@ function drawPositions(ctx, width, height, colors, r) {
     return;
   }
   const legend = [{ label: 'prompt within', fill: colors.blue }];
-  if (n > L) legend.push({ label: r.scheme === 'learned' ? 'past the table' : 'past the trained length', fill: colors.red });
+  if (n > L)
+    legend.push({ label: r.scheme === 'learned' ? 'past the table' : 'past the trained length', fill: colors.red });
   const frame = plotFrame(width, height, { left: 70, right: 18, bottom: bottomWithLegend(legend.length) });
   const x = linearScale(0, Math.max(L, n) * 1.06, frame.x, frame.x + frame.w);
   const rowH = Math.min(36, frame.h / 4);
@@ -158,7 +186,12 @@ function drawPositions(ctx, width, height, colors, r) {
     xTicks: niceTicks(0, Math.max(L, n) * 1.06, width < 480 ? 3 : 6),
     yTicks: [],
     xLabel: 'position (tokens)',
-    title: width < 480 ? 'Trained positions vs prompt' : r.scheme === 'learned' ? 'The table’s rows against your prompt' : 'Trained positions against your prompt',
+    title:
+      width < 480
+        ? 'Trained positions vs prompt'
+        : r.scheme === 'learned'
+          ? 'The table’s rows against your prompt'
+          : 'Trained positions against your prompt',
   });
   const px = (v) => Math.max(1.5, x(v) - x(0));
   ctx.save();
@@ -176,7 +209,11 @@ function drawPositions(ctx, width, height, colors, r) {
   ctx.textBaseline = 'middle';
   for (const row of rows) ctx.fillText(row.label, frame.x - 6, row.top + rowH / 2);
   ctx.restore();
-  drawLine(ctx, frame, x, linearScale(0, 1, frame.y + frame.h, frame.y), [L, L], [0, 1], { color: colors.fg, width: 1.2, dash: [6, 4] });
+  drawLine(ctx, frame, x, linearScale(0, 1, frame.y + frame.h, frame.y), [L, L], [0, 1], {
+    color: colors.fg,
+    width: 1.2,
+    dash: [6, 4],
+  });
   ctx.save();
   ctx.fillStyle = colors.fg;
   ctx.font = `11px ${FONT}`;
@@ -273,16 +310,37 @@ export function createModelCardChart(slot, engine) {
       return report && report.scheme !== 'rope' ? (width < 480 ? 0.8 : 0.36) : width < 480 ? 1.15 : 0.5;
     },
     draw(ctx, width, height, colors) {
-      if (!report) drawMessage(ctx, width, height, colors, presets || analyses ? 'Nothing to draw until the config reads cleanly.' : 'Loading…');
+      if (!report)
+        drawMessage(
+          ctx,
+          width,
+          height,
+          colors,
+          presets || analyses ? 'Nothing to draw until the config reads cleanly.' : 'Loading…',
+        );
       else if (report.scheme === 'rope') drawPairs(ctx, width, height, colors, report);
       else drawPositions(ctx, width, height, colors, report);
     },
   });
 
   function pairRows() {
-    return Array.from(report.wavelengths, (_, i) => [i, report.baseInvFreq[i], report.invFreq[i], report.baseWavelengths[i], report.wavelengths[i], report.beyond[i] ? 'yes' : 'no']);
+    return Array.from(report.wavelengths, (_, i) => [
+      i,
+      report.baseInvFreq[i],
+      report.invFreq[i],
+      report.baseWavelengths[i],
+      report.wavelengths[i],
+      report.beyond[i] ? 'yes' : 'no',
+    ]);
   }
-  const PAIR_COLUMNS = ['pair i', 'θᵢ before (rad/token)', 'θᵢ after', 'wavelength before (tokens)', 'wavelength after', 'beyond training'];
+  const PAIR_COLUMNS = [
+    'pair i',
+    'θᵢ before (rad/token)',
+    'θᵢ after',
+    'wavelength before (tokens)',
+    'wavelength after',
+    'beyond training',
+  ];
   function lengthRows() {
     return [
       ['trained length', report.trainedLength],
@@ -317,7 +375,12 @@ export function createModelCardChart(slot, engine) {
     if (batching || destroyed) return;
     analyses++;
     shell.root.dataset.analyses = String(analyses);
-    writeUrlState('model-card', { preset: state.preset === CUSTOM ? undefined : state.preset, prompt: state.prompt }, DEFAULTS, URL_ALIASES);
+    writeUrlState(
+      'model-card',
+      { preset: state.preset === CUSTOM ? undefined : state.preset, prompt: state.prompt },
+      DEFAULTS,
+      URL_ALIASES,
+    );
     let r;
     try {
       r = engine.readModelConfig(textarea.value, state.prompt);
@@ -356,7 +419,11 @@ export function createModelCardChart(slot, engine) {
             rows: pairRows().map((row) => [row[0], ...row.slice(1, 5).map(formatPairValue), row[5]]),
             limit: 4096,
           }
-        : { caption: `${reportName}: lengths (tokens)`, columns: ['quantity', 'value'], rows: lengthRows().map(([k, v]) => [k, count(v)]) },
+        : {
+            caption: `${reportName}: lengths (tokens)`,
+            columns: ['quantity', 'value'],
+            rows: lengthRows().map(([k, v]) => [k, count(v)]),
+          },
     );
     shell.root.dataset.cardState = 'ready';
   }
@@ -378,7 +445,10 @@ export function createModelCardChart(slot, engine) {
 
   function fillPresets(list) {
     presets = list;
-    const options = [...list.map((p) => ({ value: p.id, label: p.label })), { value: CUSTOM, label: 'Your pasted config' }];
+    const options = [
+      ...list.map((p) => ({ value: p.id, label: p.label })),
+      { value: CUSTOM, label: 'Your pasted config' },
+    ];
     presetControl.input.replaceChildren(
       ...options.map((o) => {
         const option = document.createElement('option');
@@ -394,7 +464,8 @@ export function createModelCardChart(slot, engine) {
     ({ MODEL_PRESETS }) => {
       if (destroyed) return;
       fillPresets(MODEL_PRESETS);
-      const wanted = state.preset !== CUSTOM && MODEL_PRESETS.some((p) => p.id === state.preset) ? state.preset : DEFAULTS.preset;
+      const wanted =
+        state.preset !== CUSTOM && MODEL_PRESETS.some((p) => p.id === state.preset) ? state.preset : DEFAULTS.preset;
       if (textarea.value.trim() === '') choosePreset(wanted);
       else presetControl.input.value = CUSTOM;
     },

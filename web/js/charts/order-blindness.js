@@ -34,9 +34,19 @@ export function createOrderBlindnessChart(slot, engine) {
       getCsv: () => ({ header: ['scheme', 'cosine'], rows: sims ? BARS.map((b) => [b.label, sims[b.key]]) : [] }),
     },
   });
-  const { state, controls, writeUrl } = createDeclaredControls({ id: 'order-blindness', aliases: URL_ALIASES, declarations: CONTROLS, shell, onChange: update });
+  const { state, controls, writeUrl } = createDeclaredControls({
+    id: 'order-blindness',
+    aliases: URL_ALIASES,
+    declarations: CONTROLS,
+    shell,
+    onChange: update,
+  });
   const { a: fieldA, b: fieldB } = controls;
-  const swap = buttonControl({ name: 'reverse', label: 'B = A reversed', onClick: () => fieldB.set(state.a.trim().split(/\s+/).reverse().join(' ')) });
+  const swap = buttonControl({
+    name: 'reverse',
+    label: 'B = A reversed',
+    onClick: () => fieldB.set(state.a.trim().split(/\s+/).reverse().join(' ')),
+  });
   shell.controls.append(fieldA.element, fieldB.element, swap.element);
 
   const plot = createPlotCanvas(shell.plot, {
@@ -49,7 +59,9 @@ export function createOrderBlindnessChart(slot, engine) {
       const right = 16;
       const band = Math.max(20, width - left - right) / BARS.length;
       // One size for all four names: the largest at which each fits its band whole (no "…").
-      const layouts = [12, 11, 10].map((size) => BARS.map((bar) => fitText(ctx, bar.label, band - 2, { sizes: [size], maxLines: 3 })));
+      const layouts = [12, 11, 10].map((size) =>
+        BARS.map((bar) => fitText(ctx, bar.label, band - 2, { sizes: [size], maxLines: 3 })),
+      );
       const whole = (fitted, i) => fitted.lines.join(' ') === BARS[i].label;
       const names = layouts.find((set) => set.every(whole)) ?? layouts[layouts.length - 1];
       const nameLines = Math.max(...names.map((f) => f.lines.length));
@@ -122,14 +134,31 @@ export function createOrderBlindnessChart(slot, engine) {
         `Cosine similarity of “${a}” and “${b}”: no positions ${fixed(sims.none, 3)}, sinusoidal ${fixed(sims.sinusoidal, 3)}, RoPE ${fixed(sims.rope, 3)}, causal mask only ${fixed(sims.causal, 3)}.` +
           (same ? ' Without positions the two are indistinguishable.' : ''),
       );
-      shell.setData({ caption: 'Cosine similarity per scheme', columns: ['scheme', 'cosine'], rows: BARS.map((bar) => [bar.label, sims[bar.key]]) });
+      shell.setData({
+        caption: 'Cosine similarity per scheme',
+        columns: ['scheme', 'cosine'],
+        rows: BARS.map((bar) => [bar.label, sims[bar.key]]),
+      });
     } else {
       shell.describe(error);
       shell.setData({ caption: 'Cosine similarity per scheme', columns: ['scheme', 'cosine'], rows: [] });
     }
   }
   update();
-  return { update, controls, destroy: () => { plot.destroy(); shell.destroy(); }, get state() { return { ...state }; }, get values() { return sims; } };
+  return {
+    update,
+    controls,
+    destroy: () => {
+      plot.destroy();
+      shell.destroy();
+    },
+    get state() {
+      return { ...state };
+    },
+    get values() {
+      return sims;
+    },
+  };
 }
 
 function truncate(text, n = 28) {

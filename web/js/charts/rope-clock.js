@@ -13,7 +13,16 @@ import { createChartShell } from '../chart-kit/shell.js';
 export const CONTROLS = {
   m: { kind: 'number', label: 'query position m', value: 3, min: -100000, max: 100000, step: 1, integer: false },
   n: { kind: 'number', label: 'key position n', value: 7, min: -100000, max: 100000, step: 1, integer: false },
-  theta: { kind: 'number', label: 'θ (rad per position)', value: 1, min: 0.0001, max: 10, step: 'any', integer: false, above: 0 },
+  theta: {
+    kind: 'number',
+    label: 'θ (rad per position)',
+    value: 1,
+    min: 0.0001,
+    max: 10,
+    step: 'any',
+    integer: false,
+    above: 0,
+  },
 };
 /** Earlier URL prefixes, still read so old links keep working. */
 export const URL_ALIASES = ['clock'];
@@ -29,15 +38,49 @@ export function createRopeClockChart(slot, engine) {
   const shell = createChartShell(slot, 'rope-clock', {
     exports: {
       getCanvases: () => [plot.canvas],
-      getCsv: () => ({ header: ['m', 'n', 'theta', 'q_x', 'q_y', 'k_x', 'k_y', 'angle_between', 'score', 'relative_score'], rows: [[state.m, state.n, state.theta, ...clock.qRotated, ...clock.kRotated, clock.angleBetween, clock.score, clock.relativeScore]] }),
+      getCsv: () => ({
+        header: ['m', 'n', 'theta', 'q_x', 'q_y', 'k_x', 'k_y', 'angle_between', 'score', 'relative_score'],
+        rows: [
+          [
+            state.m,
+            state.n,
+            state.theta,
+            ...clock.qRotated,
+            ...clock.kRotated,
+            clock.angleBetween,
+            clock.score,
+            clock.relativeScore,
+          ],
+        ],
+      }),
     },
   });
-  const { state, controls, writeUrl } = createDeclaredControls({ id: 'rope-clock', aliases: URL_ALIASES, declarations: CONTROLS, shell, onChange: update });
-  const preset = (m, n) => buttonControl({ name: `preset-${m}-${n}`, label: `m = ${m}, n = ${n}`, onClick: () => { controls.m.set(m); controls.n.set(n); } });
-  shell.controls.append(...Object.values(controls).map((c) => c.element), preset(3, 7).element, preset(103, 107).element, preset(3, 8).element);
+  const { state, controls, writeUrl } = createDeclaredControls({
+    id: 'rope-clock',
+    aliases: URL_ALIASES,
+    declarations: CONTROLS,
+    shell,
+    onChange: update,
+  });
+  const preset = (m, n) =>
+    buttonControl({
+      name: `preset-${m}-${n}`,
+      label: `m = ${m}, n = ${n}`,
+      onClick: () => {
+        controls.m.set(m);
+        controls.n.set(n);
+      },
+    });
+  shell.controls.append(
+    ...Object.values(controls).map((c) => c.element),
+    preset(3, 7).element,
+    preset(103, 107).element,
+    preset(3, 8).element,
+  );
 
   const plot = createPlotCanvas(shell.plot, {
-    label: 'Clock face: the query and key of one RoPE pair as hands turned by their positions, with the angle between them',
+    label:
+      'Clock face: the query and key of one RoPE pair as hands turned by their positions, with the angle between them',
     aspect: 0.62,
     minHeight: 260,
     maxHeight: 440,
@@ -156,7 +199,9 @@ export function createRopeClockChart(slot, engine) {
     const next = Math.round((state[dragging.which] + turned / state.theta) * 100) / 100;
     controls[dragging.which].set(next);
   });
-  const stop = () => { dragging = null; };
+  const stop = () => {
+    dragging = null;
+  };
   plot.canvas.addEventListener('pointerup', stop);
   plot.canvas.addEventListener('pointercancel', stop);
 
@@ -168,10 +213,14 @@ export function createRopeClockChart(slot, engine) {
   canvas.setAttribute('aria-orientation', 'horizontal');
   canvas.setAttribute('aria-valuemin', String(controls.m.input.min));
   canvas.setAttribute('aria-valuemax', String(controls.m.input.max));
-  canvas.setAttribute('aria-label', 'RoPE clock. Arrow keys turn the selected hand by one position, Enter switches between the q and k hands');
+  canvas.setAttribute(
+    'aria-label',
+    'RoPE clock. Arrow keys turn the selected hand by one position, Enter switches between the q and k hands',
+  );
   const hint = document.createElement('p');
   hint.className = 'chart-note';
-  hint.textContent = 'Keyboard: focus the clock, then ← → (or ↑ ↓) turn the selected hand one position, Page Up/Down ten; Enter switches between q and k. The m and n fields take exact positions.';
+  hint.textContent =
+    'Keyboard: focus the clock, then ← → (or ↑ ↓) turn the selected hand one position, Page Up/Down ten; Enter switches between q and k. The m and n fields take exact positions.';
   function select(which) {
     selected = which;
     syncSlider();
@@ -226,7 +275,20 @@ export function createRopeClockChart(slot, engine) {
     });
   }
   update();
-  return { update, controls, destroy: () => { plot.destroy(); shell.destroy(); }, get state() { return { ...state }; }, get values() { return clock; } };
+  return {
+    update,
+    controls,
+    destroy: () => {
+      plot.destroy();
+      shell.destroy();
+    },
+    get state() {
+      return { ...state };
+    },
+    get values() {
+      return clock;
+    },
+  };
 }
 
 function trim(v) {

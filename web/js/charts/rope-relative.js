@@ -6,7 +6,15 @@ import { fixed, grouped, sciUnicode, significant } from '../format.js';
 import { createDeclaredControls } from '../chart-kit/chart-controls.js';
 import { buttonControl } from '../chart-kit/controls.js';
 import { createPlotCanvas } from '../chart-kit/canvas.js';
-import { NARROW_LEGEND, drawAxes, drawLegend, drawLine, legendCorner, legendSpace, plotFrame } from '../chart-kit/plot.js';
+import {
+  NARROW_LEGEND,
+  drawAxes,
+  drawLegend,
+  drawLine,
+  legendCorner,
+  legendSpace,
+  plotFrame,
+} from '../chart-kit/plot.js';
 import { linearScale, niceTicks } from '../chart-kit/scales.js';
 import { createChartShell } from '../chart-kit/shell.js';
 
@@ -34,8 +42,18 @@ export function createRopeRelativeChart(slot, engine) {
       getCsv: () => ({ header: ['distance', ...starts.map((s) => `start ${s}`)], rows: csvRows() }),
     },
   });
-  const { state, controls, writeUrl } = createDeclaredControls({ id: 'rope-relative', aliases: URL_ALIASES, declarations: CONTROLS, shell, onChange: update });
-  const reroll = buttonControl({ name: 'new-qk', label: 'New random q, k', onClick: () => controls.seed.set(state.seed < 1e6 ? state.seed + 1 : 0) });
+  const { state, controls, writeUrl } = createDeclaredControls({
+    id: 'rope-relative',
+    aliases: URL_ALIASES,
+    declarations: CONTROLS,
+    shell,
+    onChange: update,
+  });
+  const reroll = buttonControl({
+    name: 'new-qk',
+    label: 'New random q, k',
+    onClick: () => controls.seed.set(state.seed < 1e6 ? state.seed + 1 : 0),
+  });
   shell.controls.append(...Object.values(controls).map((c) => c.element), reroll.element);
 
   function csvRows() {
@@ -49,7 +67,11 @@ export function createRopeRelativeChart(slot, engine) {
     aspect: (width) => (width < NARROW_LEGEND ? 0.95 : 0.6),
     draw(ctx, width, height, colors) {
       if (!scores) return;
-      const legend = starts.map((s, r) => ({ label: `query at position ${grouped(s)}`, color: colors.cycle[r], dash: STYLES[r] }));
+      const legend = starts.map((s, r) => ({
+        label: `query at position ${grouped(s)}`,
+        color: colors.cycle[r],
+        dash: STYLES[r],
+      }));
       const frame = plotFrame(width, height, { bottom: 46 + legendSpace(ctx, legend, width) });
       let lo = Infinity;
       let hi = -Infinity;
@@ -61,12 +83,20 @@ export function createRopeRelativeChart(slot, engine) {
       const x = linearScale(-3, MAX_DISTANCE + 3, frame.x, frame.x + frame.w);
       const y = linearScale(lo - pad, hi + pad, frame.y + frame.h, frame.y);
       drawAxes(ctx, frame, colors, {
-        x, y, xTicks: niceTicks(0, MAX_DISTANCE, 6), yTicks: niceTicks(lo - pad, hi + pad, 6),
-        xLabel: 'distance between key and query (n − m)', yLabel: 'attention score q·k', title: 'With RoPE the score depends only on distance',
+        x,
+        y,
+        xTicks: niceTicks(0, MAX_DISTANCE, 6),
+        yTicks: niceTicks(lo - pad, hi + pad, 6),
+        xLabel: 'distance between key and query (n − m)',
+        yLabel: 'attention score q·k',
+        title: 'With RoPE the score depends only on distance',
       });
       const xs = Array.from({ length: MAX_DISTANCE + 1 }, (_, j) => j);
       starts.forEach((s, r) => {
-        drawLine(ctx, frame, x, y, xs, Array.from(scores.data.subarray(r * scores.cols, (r + 1) * scores.cols)), { color: colors.cycle[r], dash: STYLES[r] });
+        drawLine(ctx, frame, x, y, xs, Array.from(scores.data.subarray(r * scores.cols, (r + 1) * scores.cols)), {
+          color: colors.cycle[r],
+          dash: STYLES[r],
+        });
       });
       drawLegend(ctx, frame, colors, legend, legendCorner(width, 'tr'));
     },
@@ -90,8 +120,26 @@ export function createRopeRelativeChart(slot, engine) {
       `Scores for queries at ${starts.map(grouped).join(', ')} with q, k from seed ${state.seed} (d ${grouped(state.d)}, base ${significant(state.base)}): ` +
         `at distance 0 the score is ${fixed(scores.data[0], 3)}; the three curves differ by at most ${spread === 0 ? '0' : sciUnicode(spread, 1)}, so only the distance matters.`,
     );
-    shell.setData({ caption: 'Score by distance and start', columns: ['distance', ...starts.map((s) => `start ${grouped(s)}`)], rows: csvRows(), limit: 60 });
+    shell.setData({
+      caption: 'Score by distance and start',
+      columns: ['distance', ...starts.map((s) => `start ${grouped(s)}`)],
+      rows: csvRows(),
+      limit: 60,
+    });
   }
   update();
-  return { update, controls, destroy: () => { plot.destroy(); shell.destroy(); }, get state() { return { ...state }; }, get values() { return scores; } };
+  return {
+    update,
+    controls,
+    destroy: () => {
+      plot.destroy();
+      shell.destroy();
+    },
+    get state() {
+      return { ...state };
+    },
+    get values() {
+      return scores;
+    },
+  };
 }

@@ -38,12 +38,19 @@ export function createSinusoidalHeatmapChart(slot, engine) {
       getCsv: () => {
         const table = fullTable(); // on demand: the CSV has every entry in full precision
         const rows = [];
-        for (let r = 0; r < table.rows; r++) rows.push([r, ...table.data.subarray(r * table.cols, (r + 1) * table.cols)]);
+        for (let r = 0; r < table.rows; r++)
+          rows.push([r, ...table.data.subarray(r * table.cols, (r + 1) * table.cols)]);
         return { header: ['position', ...Array.from({ length: table.cols }, (_, c) => `dim${c}`)], rows };
       },
     },
   });
-  const { state, controls, writeUrl } = createDeclaredControls({ id: 'sinusoidal-heatmap', aliases: URL_ALIASES, declarations: CONTROLS, shell, onChange: request });
+  const { state, controls, writeUrl } = createDeclaredControls({
+    id: 'sinusoidal-heatmap',
+    aliases: URL_ALIASES,
+    declarations: CONTROLS,
+    shell,
+    onChange: request,
+  });
   shell.controls.append(controls.n.element, controls.d.element, controls.base.element);
   const readout = document.createElement('p');
   readout.className = 'chart-readout';
@@ -52,7 +59,8 @@ export function createSinusoidalHeatmapChart(slot, engine) {
   let cursor = null; // { row, col }: the cell the keyboard reads, outlined while the heatmap has focus
 
   const plot = createPlotCanvas(shell.plot, {
-    label: 'Heatmap of sinusoidal position codes: rows are positions, columns are dimensions, colour is the value from −1 to +1',
+    label:
+      'Heatmap of sinusoidal position codes: rows are positions, columns are dimensions, colour is the value from −1 to +1',
     aspect: 0.72,
     maxHeight: 560,
     draw(ctx, width, height, colors) {
@@ -77,20 +85,34 @@ export function createSinusoidalHeatmapChart(slot, engine) {
         yLabel: 'position',
         title: 'Sinusoidal position codes',
       });
-      drawColorBar(ctx, colors, rdbu, -1, 1, { x: frame.x + frame.w + 12, y: frame.y, h: frame.h, label: 'value', ticks: [-1, -0.5, 0, 0.5, 1] });
+      drawColorBar(ctx, colors, rdbu, -1, 1, {
+        x: frame.x + frame.w + 12,
+        y: frame.y,
+        h: frame.h,
+        label: 'value',
+        ticks: [-1, -0.5, 0, 0.5, 1],
+      });
       if (cursor && document.activeElement === plot?.canvas) {
         const cx = Math.min(x(cursor.col), frame.x + frame.w - 3);
         const cy = Math.min(y(cursor.row), frame.y + frame.h - 3);
         ctx.save();
         ctx.lineWidth = 2;
         ctx.strokeStyle = colors.fg;
-        ctx.strokeRect(cx - 1, cy - 1, Math.max(3, x(cursor.col + 1) - x(cursor.col)) + 2, Math.max(3, y(cursor.row + 1) - y(cursor.row)) + 2);
+        ctx.strokeRect(
+          cx - 1,
+          cy - 1,
+          Math.max(3, x(cursor.col + 1) - x(cursor.col)) + 2,
+          Math.max(3, y(cursor.row + 1) - y(cursor.row)) + 2,
+        );
         ctx.restore();
       }
     },
   });
   plot.canvas.tabIndex = 0;
-  plot.canvas.setAttribute('aria-label', `${plot.canvas.getAttribute('aria-label')}. Focus it and use the arrow keys (Page Up and Down: 10 positions; Home and End: first and last dimension) to read a cell.`);
+  plot.canvas.setAttribute(
+    'aria-label',
+    `${plot.canvas.getAttribute('aria-label')}. Focus it and use the arrow keys (Page Up and Down: 10 positions; Home and End: first and last dimension) to read a cell.`,
+  );
   shell.plot.append(readout);
 
   plot.canvas.addEventListener('pointermove', (event) => {
@@ -112,7 +134,14 @@ export function createSinusoidalHeatmapChart(slot, engine) {
   }
 
   // The keyboard's way to the same readout: arrows move one cell, Page Up/Down ten positions.
-  const MOVES = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1], PageUp: [-10, 0], PageDown: [10, 0] };
+  const MOVES = {
+    ArrowUp: [-1, 0],
+    ArrowDown: [1, 0],
+    ArrowLeft: [0, -1],
+    ArrowRight: [0, 1],
+    PageUp: [-10, 0],
+    PageDown: [10, 0],
+  };
   plot.canvas.addEventListener('keydown', (event) => {
     const move = MOVES[event.key];
     if (!move && event.key !== 'Home' && event.key !== 'End') return;
@@ -139,7 +168,8 @@ export function createSinusoidalHeatmapChart(slot, engine) {
   /** The table's entry at (position, dimension), computed for that one row (not read off the sampled picture). */
   function cellValue(position, dimension) {
     const key = `${state.d}|${state.base}|${position}`;
-    if (hovered?.key !== key) hovered = { key, values: engine.sinusoidalEncodingRows([position], state.d, state.base).data };
+    if (hovered?.key !== key)
+      hovered = { key, values: engine.sinusoidalEncodingRows([position], state.d, state.base).data };
     return hovered.values[dimension];
   }
 
@@ -147,7 +177,10 @@ export function createSinusoidalHeatmapChart(slot, engine) {
   function imageSize() {
     const ratio = window.devicePixelRatio || 1;
     const box = frame ?? { w: 600, h: 400 };
-    return { w: Math.max(1, Math.min(state.d, Math.round(box.w * ratio))), h: Math.max(1, Math.min(state.n, Math.round(box.h * ratio))) };
+    return {
+      w: Math.max(1, Math.min(state.d, Math.round(box.w * ratio))),
+      h: Math.max(1, Math.min(state.n, Math.round(box.h * ratio))),
+    };
   }
 
   /** What the displayed rows depend on: the state and the picture's size. */
@@ -226,7 +259,10 @@ export function createSinusoidalHeatmapChart(slot, engine) {
       return {
         caption: `Sinusoidal codes, first ${shown} of ${state.d} dimensions`,
         columns: ['position', ...Array.from({ length: shown }, (_, c) => `dim ${c}`)],
-        rows: Array.from({ length: listed }, (_, r) => [r, ...table.data.subarray(r * table.cols, r * table.cols + shown)]),
+        rows: Array.from({ length: listed }, (_, r) => [
+          r,
+          ...table.data.subarray(r * table.cols, r * table.cols + shown),
+        ]),
         limit: 50,
         note: state.n > 50 ? `Showing positions 0–49 of ${grouped(state.n)}; the CSV has the whole table.` : undefined,
       };

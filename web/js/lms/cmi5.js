@@ -29,7 +29,13 @@ export function cmi5Launch(search = location.search) {
     throw new Error('cmi5 launch: the actor parameter is not JSON');
   }
   const endpoint = params.get('endpoint').replace(/\/?$/, '/');
-  return { endpoint, fetchUrl: params.get('fetch'), actor, registration: params.get('registration'), activityId: params.get('activityId') };
+  return {
+    endpoint,
+    fetchUrl: params.get('fetch'),
+    actor,
+    registration: params.get('registration'),
+    activityId: params.get('activityId'),
+  };
 }
 
 function uuid() {
@@ -49,12 +55,18 @@ function uuid() {
 export async function cmi5Tracker(launch) {
   const tokenResponse = await fetch(launch.fetchUrl, { method: 'POST' });
   const tokenBody = await tokenResponse.json();
-  if (!tokenResponse.ok || !tokenBody['auth-token']) throw new Error(`cmi5: the fetch URL gave no auth token (${tokenBody['error-text'] ?? tokenResponse.status})`);
+  if (!tokenResponse.ok || !tokenBody['auth-token'])
+    throw new Error(`cmi5: the fetch URL gave no auth token (${tokenBody['error-text'] ?? tokenResponse.status})`);
   const authorization = `Basic ${tokenBody['auth-token']}`;
   const headers = { Authorization: authorization, 'X-Experience-API-Version': XAPI_VERSION };
 
   const stateUrl = new URL('activities/state', launch.endpoint);
-  stateUrl.search = new URLSearchParams({ stateId: 'LMS.LaunchData', activityId: launch.activityId, agent: JSON.stringify(launch.actor), registration: launch.registration }).toString();
+  stateUrl.search = new URLSearchParams({
+    stateId: 'LMS.LaunchData',
+    activityId: launch.activityId,
+    agent: JSON.stringify(launch.actor),
+    registration: launch.registration,
+  }).toString();
   const stateResponse = await fetch(stateUrl, { headers });
   if (!stateResponse.ok) throw new Error(`cmi5: LMS.LaunchData could not be read (HTTP ${stateResponse.status})`);
   const launchData = await stateResponse.json();
@@ -85,16 +97,18 @@ export async function cmi5Tracker(launch) {
     timestamp: new Date().toISOString(),
   });
   const send = (body, { keepalive = false } = {}) => {
-    queue = queue.then(() =>
-      fetch(new URL('statements', launch.endpoint), {
-        method: 'POST',
-        headers: { ...headers, 'Content-Type': 'application/json' },
-        body: JSON.stringify(body),
-        keepalive,
-      }).then((r) => {
-        if (!r.ok) throw new Error(`cmi5: the LMS refused a statement (HTTP ${r.status})`);
-      }),
-    ).catch((error) => console.warn(error.message));
+    queue = queue
+      .then(() =>
+        fetch(new URL('statements', launch.endpoint), {
+          method: 'POST',
+          headers: { ...headers, 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+          keepalive,
+        }).then((r) => {
+          if (!r.ok) throw new Error(`cmi5: the LMS refused a statement (HTTP ${r.status})`);
+        }),
+      )
+      .catch((error) => console.warn(error.message));
     return queue;
   };
   const duration = () => isoDuration(Date.now() - started);
@@ -109,28 +123,41 @@ export async function cmi5Tracker(launch) {
     },
     answered(item, answer, summary) {
       if (terminated) return;
-      send(statement('answered', {
-        object: {
-          id: `${launch.activityId}/questions/${item.id}`,
-          objectType: 'Activity',
-          definition: {
-            type: 'http://adlnet.gov/expapi/activities/cmi.interaction',
-            name: { 'en-US': item.prompt },
-            interactionType: item.kind === 'numeric' ? 'numeric' : 'choice',
+      send(
+        statement('answered', {
+          object: {
+            id: `${launch.activityId}/questions/${item.id}`,
+            objectType: 'Activity',
+            definition: {
+              type: 'http://adlnet.gov/expapi/activities/cmi.interaction',
+              name: { 'en-US': item.prompt },
+              interactionType: item.kind === 'numeric' ? 'numeric' : 'choice',
+            },
           },
-        },
-        result: { success: answer.correct, response: answer.response },
-      }));
+          result: { success: answer.correct, response: answer.response },
+        }),
+      );
       if (!summary.completed || decided || !normal) return;
       decided = true;
       const threshold = masteryScore ?? summary.mastery;
       const passed = summary.scaled >= threshold;
-      send(statement(passed ? 'passed' : 'failed', {
-        result: { score: { scaled: Number(summary.scaled.toFixed(4)), raw: summary.correct, min: 0, max: summary.total }, success: passed, duration: duration() },
-        categories: [CMI5_CATEGORY, MOVEON_CATEGORY],
-        ...moveOnExtras,
-      }));
-      send(statement('completed', { result: { completion: true, duration: duration() }, categories: [CMI5_CATEGORY, MOVEON_CATEGORY] }));
+      send(
+        statement(passed ? 'passed' : 'failed', {
+          result: {
+            score: { scaled: Number(summary.scaled.toFixed(4)), raw: summary.correct, min: 0, max: summary.total },
+            success: passed,
+            duration: duration(),
+          },
+          categories: [CMI5_CATEGORY, MOVEON_CATEGORY],
+          ...moveOnExtras,
+        }),
+      );
+      send(
+        statement('completed', {
+          result: { completion: true, duration: duration() },
+          categories: [CMI5_CATEGORY, MOVEON_CATEGORY],
+        }),
+      );
     },
     commit() {
       return queue;
@@ -139,7 +166,9 @@ export async function cmi5Tracker(launch) {
       if (terminated) return queue;
       terminated = true;
       // keepalive lets the last statement leave while the page is being unloaded.
-      return send(statement('terminated', { result: { duration: duration() }, categories: [CMI5_CATEGORY] }), { keepalive: true });
+      return send(statement('terminated', { result: { duration: duration() }, categories: [CMI5_CATEGORY] }), {
+        keepalive: true,
+      });
     },
   };
 }

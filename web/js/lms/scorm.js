@@ -21,14 +21,26 @@ export function scorm12Duration(ms) {
 
 /** The element names and verbs that differ between the two editions. */
 const EDITIONS = {
-  '1.2': {
-    initialize: 'LMSInitialize', set: 'LMSSetValue', get: 'LMSGetValue', commit: 'LMSCommit', finish: 'LMSFinish',
-    interactionResponse: 'student_response', wrong: 'wrong', suspend: 'cmi.suspend_data',
+  1.2: {
+    initialize: 'LMSInitialize',
+    set: 'LMSSetValue',
+    get: 'LMSGetValue',
+    commit: 'LMSCommit',
+    finish: 'LMSFinish',
+    interactionResponse: 'student_response',
+    wrong: 'wrong',
+    suspend: 'cmi.suspend_data',
     interactionCount: 'cmi.interactions._count',
   },
-  '2004': {
-    initialize: 'Initialize', set: 'SetValue', get: 'GetValue', commit: 'Commit', finish: 'Terminate',
-    interactionResponse: 'learner_response', wrong: 'incorrect', suspend: 'cmi.suspend_data',
+  2004: {
+    initialize: 'Initialize',
+    set: 'SetValue',
+    get: 'GetValue',
+    commit: 'Commit',
+    finish: 'Terminate',
+    interactionResponse: 'learner_response',
+    wrong: 'incorrect',
+    suspend: 'cmi.suspend_data',
     interactionCount: 'cmi.interactions._count',
   },
 };
@@ -73,7 +85,8 @@ export function scormTracker(api, edition) {
       open = true;
       // The LMS's mastery score overrides the package's when it sets one.
       const lmsMastery = edition === '1.2' ? get('cmi.student_data.mastery_score') : get('cmi.scaled_passing_score');
-      if (lmsMastery !== '' && Number.isFinite(Number(lmsMastery))) mastery = edition === '1.2' ? Number(lmsMastery) / 100 : Number(lmsMastery);
+      if (lmsMastery !== '' && Number.isFinite(Number(lmsMastery)))
+        mastery = edition === '1.2' ? Number(lmsMastery) / 100 : Number(lmsMastery);
       let saved = null;
       try {
         saved = JSON.parse(get(e.suspend) || 'null');

@@ -34,7 +34,10 @@ export async function startCourseTracking(selfTest) {
   if (platform.kind === 'none') return null;
   let tracker;
   try {
-    tracker = platform.kind === 'cmi5' ? await cmi5Tracker(platform.launch) : scormTracker(platform.api, platform.kind === 'scorm12' ? '1.2' : '2004');
+    tracker =
+      platform.kind === 'cmi5'
+        ? await cmi5Tracker(platform.launch)
+        : scormTracker(platform.api, platform.kind === 'scorm12' ? '1.2' : '2004');
     const saved = tracker.start(selfTest.summary());
     if (saved) selfTest.restore(saved);
   } catch (error) {
