@@ -175,21 +175,7 @@ export async function openPage(
     const problems = watchProblems(page);
     if (blockOtherOrigins) page.watchOtherOrigins(blockOtherOrigins, offOrigin);
     if (setup) await setup(page, context);
-    const response = await page.goto(url);
-    if (waitForLive)
-      await page.waitForFunction(
-        () => document.documentElement.dataset.liveState && !document.documentElement.classList.contains('is-loading'),
-        null,
-        { timeout: 30000 },
-      );
-    return {
-      context,
-      page,
-      problems,
-      offOrigin,
-      response,
-      violations: () => page.evaluate(() => window.__cspViolations),
-    };
+    return visit(context, page, problems, offOrigin, url, waitForLive);
   }
   if (blockOtherOrigins) {
     await context.route('**/*', (route) => {
@@ -204,6 +190,11 @@ export async function openPage(
   const problems = watchProblems(page);
   await page.addInitScript(recordViolations);
   if (setup) await setup(page, context);
+  return visit(context, page, problems, offOrigin, url, waitForLive);
+}
+
+/** Navigates a prepared page and waits, if asked, for the live numbers: openPage's shared ending. */
+async function visit(context, page, problems, offOrigin, url, waitForLive) {
   const response = await page.goto(url);
   // Live numbers in, and the sections skipped while loading all laid out (main.js's finishLoading).
   if (waitForLive)
