@@ -9,7 +9,7 @@ import { renderLesson } from '../../web/build/render-lesson.mjs';
 import { extractCppSnippets } from '../../web/build/cpp-snippets.mjs';
 import { LIVE_QUANTITIES } from '../../web/js/live-values.js';
 import { CHARTS } from '../../web/js/charts/index.js';
-import { compareInventories, lessonInventory } from '../../web/i18n/lesson-inventory.mjs';
+import { compareInventories, lessonInventory, proseNumbers } from '../../web/i18n/lesson-inventory.mjs';
 
 const LESSON_DIR = new URL('../../web/lesson/', import.meta.url);
 const read = (name) => readFileSync(new URL(name, LESSON_DIR), 'utf8');
@@ -46,6 +46,17 @@ const visibleProse = (html) =>
     .replace(/<span class="katex[\s\S]*?<\/span><\/span><\/span>/g, ' ')
     .replace(/<[^>]+>/g, ' ');
 
+/**
+ * Quoted (not computed) figures a translation writes in its own units, by language: number → why.
+ * Everything else typed in a translation's prose must be typed in the English too.
+ */
+const QUOTED_CONVERSIONS = {
+  'zh-Hans': {
+    1.24: "GPT-2's 124 million parameters, written 1.24 亿",
+    8000: "Llama 3's 800B training tokens, written 8000 亿（800B）",
+  },
+};
+
 const CJK = '\\u3000-\\u303f\\u3400-\\u9fff\\uff00-\\uffef';
 
 describe('lesson translations', () => {
@@ -67,6 +78,13 @@ describe('lesson translations', () => {
         assert.deepEqual(structure(lesson), structure(renderedEnglish));
         assert.deepEqual(lesson.katexErrors, []);
         assert.deepEqual(lesson.missingSnippets, []);
+      });
+
+      test('types no number the English does not type (computed numbers come from markers)', () => {
+        const englishNumbers = proseNumbers(english);
+        const allowed = QUOTED_CONVERSIONS[lang] ?? {};
+        const typed = [...proseNumbers(markdown)].filter((n) => !englishNumbers.has(n) && !(n in allowed));
+        assert.deepEqual(typed, [], `${file}: numbers typed in the prose that lesson.md does not have`);
       });
 
       test('no markdown syntax is left in the rendered text', () => {
@@ -142,6 +160,14 @@ describe('lesson translations', () => {
         problems.some((p) => p.startsWith('snippetCode: missing') && p.endsWith('(#extending-context)')),
         problems.join('\n'),
       );
+    });
+
+    test('a computed number typed in place of its marker is caught', () => {
+      const [first] = translations;
+      const edited = first.markdown.replace('{{live:ntk.base}}', '82,685');
+      const englishNumbers = proseNumbers(english);
+      assert.ok(!englishNumbers.has('82,685'), 'the English types 82,685 nowhere');
+      assert.ok(proseNumbers(edited).has('82,685'));
     });
 
     test('a mistyped marker in a translation fails the render, naming it', () => {

@@ -153,3 +153,34 @@ export function compareInventories(source, translation) {
   }
   return problems;
 }
+
+/**
+ * The numbers typed in a lesson's prose (chart captions included): everything outside markers,
+ * code, maths, HTML tags, URLs and section ids. A translation's typed numbers must all appear in
+ * the English prose: a number the lesson computes comes from a {{live:…}} marker, never the keyboard.
+ */
+export function proseNumbers(markdown) {
+  const numbers = new Set();
+  let inFence = false;
+  let inMath = false;
+  let keepFence = false;
+  for (const line of markdown.replace(/^<!--[\s\S]*?-->\s*/, '').split('\n')) {
+    if (line.startsWith('```')) {
+      inFence = !inFence;
+      keepFence = inFence && line.startsWith('```chart');
+      continue;
+    }
+    if (!inFence && line.trim() === '$$') {
+      inMath = !inMath;
+      continue;
+    }
+    if ((inFence && !keepFence) || inMath) continue;
+    const text = line
+      .replace(/\{\{[^}]*\}\}/g, ' ')
+      .replace(INLINE_CODE, ' ')
+      .replace(INLINE_MATH, ' ')
+      .replace(/<[^>]*>|\]\([^)]*\)|\{#[^}]*\}|https?:\S+/g, ' ');
+    for (const m of text.matchAll(/\d+(?:[.,]\d+)*/g)) numbers.add(m[0]);
+  }
+  return numbers;
+}
