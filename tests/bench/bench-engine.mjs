@@ -4,7 +4,7 @@
 // Prints the medians; with --json writes { impl, kernels: { key: { medianMs, … } }, … }; for wasm
 // also views (engine.views: the result left in the module, no copy) and reused (the view copied
 // into an array allocated once).
-import { readFileSync, writeFileSync, statSync } from 'node:fs';
+import { readFileSync, realpathSync, writeFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -245,4 +245,5 @@ async function main() {
   else console.log(JSON.stringify(result, null, 2));
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) await main();
+// Run as a script; imported (for measure), it does nothing.
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
