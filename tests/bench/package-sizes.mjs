@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // The course-site packages' sizes, measured (a benchmark, not a test): builds the three zips from
-// dist/ and writes each one's bytes, file count and largest entries to tests/bench/results/package-sizes.json.
+// dist/ and writes each one's bytes, file count and largest entries, and the single file's bytes,
+// gzip bytes and embedded fonts, to tests/bench/results/package-sizes.json.
 //   node tests/bench/package-sizes.mjs [--dist dist]
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import { unzipSync } from 'fflate';
 import { packageLms } from '../../web/build/package-lms.mjs';
 
@@ -36,8 +38,29 @@ const packages = packageLms({ dist: values.dist, out: mkdtempSync(join(tmpdir(),
     };
   },
 );
-const result = { measuredAt: new Date().toISOString(), packages };
+// The single-file build (dist/positional-lesson.html): its bytes, gzip -9 bytes, and the fonts it
+// embeds (decoded from their data: URLs), face by face.
+function singleFileSizes(file) {
+  const html = readFileSync(file, 'utf8');
+  const fonts = [
+    ...html.matchAll(/@font-face\s*\{[^}]*?font-family:\s*([^;]+);[^}]*?url\(data:font\/woff2;base64,([^)]*)\)/g),
+  ].map(([, family, data]) => ({
+    family: family.replace(/['"]/g, '').trim(),
+    bytes: Buffer.from(data, 'base64').length,
+  }));
+  return {
+    bytes: Buffer.byteLength(html),
+    gzipBytes: gzipSync(html, { level: 9 }).length,
+    fontBytes: fonts.reduce((sum, f) => sum + f.bytes, 0),
+    fonts,
+  };
+}
+const singleFile = singleFileSizes(join(values.dist, 'positional-lesson.html'));
+const result = { measuredAt: new Date().toISOString(), packages, singleFile };
 mkdirSync(join(values.out, '..'), { recursive: true });
 writeFileSync(values.out, `${JSON.stringify(result, null, 2)}\n`);
 for (const p of packages)
   console.log(`${p.file}: ${p.kib} KiB zipped, ${(p.unpackedBytes / 1024).toFixed(0)} KiB unpacked, ${p.files} files`);
+console.log(
+  `positional-lesson.html: ${(singleFile.gzipBytes / 1024).toFixed(0)} KiB gzip, fonts ${(singleFile.fontBytes / 1024).toFixed(1)} KiB in ${singleFile.fonts.length} faces`,
+);

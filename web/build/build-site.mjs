@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { hoistInlineStyles, renderLesson } from './render-lesson.mjs';
 import { extractCppSnippets } from './cpp-snippets.mjs';
+import { pageFonts, pruneKatexCss } from './fonts.mjs';
 import { COMPRESSIBLE_EXTENSIONS, CONTENT_SECURITY_POLICY } from './serve.mjs';
 import { LIVE_QUANTITIES } from '../js/live-values.js';
 import { CHARTS } from '../js/charts/index.js';
@@ -57,12 +58,12 @@ function katexCss() {
   return css.replace(/src:url\(fonts\/([\w-]+\.woff2)\) format\("woff2"\)(,url\([^)]*\) format\("[^"]*"\))*/g, 'src:url(../fonts/$1) format("woff2")');
 }
 
-function siteCss(hoisted) {
+function siteCss(hoisted, pageHtml) {
   const own = ['base.css', 'lesson.css', 'charts.css', 'course.css', 'print.css'].map((f) => `/* ---- ${f} ---- */\n${readFileSync(join(WEB, 'css', f), 'utf8')}`);
   return [
     '/* The lesson page\'s stylesheet, assembled by web/build/build-site.mjs: KaTeX\'s CSS, the classes that',
     '   replace KaTeX\'s inline styles, then the page\'s own styles. */',
-    katexCss(),
+    pruneKatexCss(katexCss(), pageHtml),
     '/* ---- KaTeX inline styles, hoisted into classes (the CSP forbids style attributes) ---- */',
     hoisted,
     ...own,
@@ -155,7 +156,19 @@ function copyDir(from, to) {
   if (existsSync(from)) cpSync(from, to, { recursive: true });
 }
 
-async function buildSingleFile({ engineDir, singleOut, css, lesson, parts }) {
+/**
+ * `css` with each ../fonts/FILE.woff2 it names replaced by a data: URL of that font's subset bytes
+ * (`fonts`: Map file → bytes, from pageFonts). A font the map lacks is an error, not a silent
+ * fallback.
+ */
+export function inlineFonts(css, fonts) {
+  return css.replace(/url\(\.\.\/fonts\/([\w-]+\.woff2)\)/g, (_, file) => {
+    if (!fonts.has(file)) throw new Error(`site.css names fonts/${file}, which the page's font set lacks`);
+    return `url(data:font/woff2;base64,${Buffer.from(fonts.get(file)).toString('base64')})`;
+  });
+}
+
+async function buildSingleFile({ engineDir, singleOut, css, fonts, lesson, parts }) {
   const esbuild = await import('esbuild');
   const engineSingle = join(engineDir, 'engine-single.mjs');
   const swapEngine = {
@@ -180,8 +193,7 @@ async function buildSingleFile({ engineDir, singleOut, css, lesson, parts }) {
     logLevel: 'error',
   });
   const js = bundle.outputFiles[0].text.replace(/<\/script/gi, '<\\/script');
-  const fontsDir = join(dirname(require.resolve('katex/dist/katex.min.css')), 'fonts');
-  const inlinedCss = css.replace(/url\(\.\.\/fonts\/([\w-]+\.woff2)\)/g, (_, file) => `url(data:font/woff2;base64,${readFileSync(join(fontsDir, file)).toString('base64')})`);
+  const inlinedCss = inlineFonts(css, fonts);
   const themeInit = readFileSync(join(WEB, 'js', 'theme-init.js'), 'utf8');
   const [styleText, themeText, moduleText] = [`\n${inlinedCss}\n`, `\n${themeInit}\n`, `\n${js}\n`];
   const head = `<style>${styleText}</style>\n<script>${themeText}</script>`;
@@ -227,10 +239,9 @@ async function main() {
   rmSync(opts.out, { recursive: true, force: true });
   mkdirSync(join(opts.out, 'css'), { recursive: true });
   mkdirSync(join(opts.out, 'fonts'), { recursive: true });
-  const css = siteCss(hoistedCss);
+  const { css, files: fonts } = await pageFonts(parts.header + parts.body, siteCss(hoistedCss, parts.header + parts.body + lesson.tocHtml));
   writeFileSync(join(opts.out, 'css', 'site.css'), css);
-  const fontsDir = join(dirname(require.resolve('katex/dist/katex.min.css')), 'fonts');
-  for (const font of readdirSync(fontsDir).filter((f) => f.endsWith('.woff2'))) cpSync(join(fontsDir, font), join(opts.out, 'fonts', font));
+  for (const [file, bytes] of fonts) writeFileSync(join(opts.out, 'fonts', file), bytes);
   copyDir(join(WEB, 'js'), join(opts.out, 'js'));
   copyDir(join(WEB, 'presets'), join(opts.out, 'presets'));
   for (const [from, to] of Object.entries(PAGE_ENGINE_FILES)) if (!missing.includes(from)) cpSync(join(opts.engineDir, from), join(opts.out, to));
@@ -261,7 +272,7 @@ async function main() {
   const singleMissing = SINGLE_ENGINE_FILES.some((f) => missing.includes(f));
   if (singleMissing) console.warn('build-site: no engine-single.mjs / engine-core-single.mjs, so no single-file build');
   else {
-    await buildSingleFile({ engineDir: opts.engineDir, singleOut: opts.singleOut, css, lesson, parts });
+    await buildSingleFile({ engineDir: opts.engineDir, singleOut: opts.singleOut, css, fonts, lesson, parts });
     // The page links to the single file as a download, so the site carries a copy.
     cpSync(opts.singleOut, join(opts.out, 'positional-lesson.html'));
   }

@@ -1,0 +1,143 @@
+// The page's fonts as built: the single file carries only the faces the page uses, within its byte
+// budget, and every font family the page's CSS applies to the page resolves to a face it carries
+// (or is a system/generic family). The served site holds the same subset faces and no others.
+// Read from the built files independently of web/build/fonts.mjs, which chose them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+const repo = new URL('../../', import.meta.url).pathname;
+const dist = process.env.POSITIONAL_DIST ?? join(repo, 'dist');
+const singlePath = join(dist, 'positional-lesson.html');
+
+// Budgets (KB = 1000 bytes): every font the single file embeds, decoded, and the whole file as
+// gzip -9 sends it. The page's maths uses three KaTeX faces of twenty; the text face adds two.
+const FONT_BUDGET = 60_000;
+const GZIP_BUDGET = 350_000;
+// Families a browser resolves without an @font-face: generic and system-font keywords.
+const SYSTEM = new Set([
+  'inherit',
+  'initial',
+  'unset',
+  'serif',
+  'sans-serif',
+  'monospace',
+  'math',
+  'system-ui',
+  'ui-serif',
+  'ui-sans-serif',
+  'ui-monospace',
+  '-apple-system',
+]);
+
+const single = existsSync(singlePath) ? readFileSync(singlePath, 'utf8') : null;
+const style = single?.match(/<style>([\s\S]*?)<\/style>/)?.[1] ?? '';
+const body = single?.slice(single.indexOf('<body')).replace(/<script[\s\S]*?<\/script>/g, '') ?? '';
+
+function fontFaces(css) {
+  return [...css.matchAll(/@font-face\s*\{([^}]*)\}/g)].map(([, rule]) => ({
+    family: rule
+      .match(/font-family:\s*([^;]+)/)[1]
+      .trim()
+      .replace(/['"]/g, ''),
+    src: rule.slice(rule.indexOf('src:')),
+  }));
+}
+
+/** Custom properties set on :root (light theme) — enough to resolve var(--font-…). */
+function rootVars(css) {
+  const vars = {};
+  for (const [, block] of css.matchAll(/(?:^|\})\s*:root\s*\{([^}]*)\}/g))
+    for (const [, name, value] of block.matchAll(/(--[\w-]+)\s*:\s*([^;]+)/g)) vars[name] = value.trim();
+  return vars;
+}
+
+/** The first family of every font-family / font declaration whose selector can match the page. */
+function familiesInUse(css, html) {
+  const classes = new Set([...html.matchAll(/\bclass="([^"]*)"/g)].flatMap((m) => m[1].split(/\s+/)));
+  const vars = rootVars(css);
+  const used = new Map();
+  const rules = css.replace(/@font-face\s*\{[^}]*\}/g, '');
+  for (const [, selectors, block] of rules.matchAll(/([^{}@;]+)\{([^{}]*)\}/g)) {
+    let family = block.match(/(?:^|;|\s)font-family\s*:\s*([^;]+)/)?.[1];
+    const shorthand = block.match(/(?:^|;|\s)font\s*:\s*([^;]+)/)?.[1];
+    if (!family && shorthand && shorthand !== 'inherit')
+      family = shorthand.replace(/^.*?[\d.]+(?:em|rem|px|%)(?:\/\S+)?\s+/, '');
+    if (!family) continue;
+    family = family.replace(/var\((--[\w-]+)\)/g, (_, name) => vars[name] ?? name);
+    const first = family
+      .split(',')[0]
+      .trim()
+      .replace(/['"]/g, '')
+      .replace(/\s*!important$/, '');
+    if (first.startsWith('--')) continue; // a custom property's own definition
+    const applies = selectors
+      .split(',')
+      .some((selector) => [...selector.matchAll(/\.([\w-]+)/g)].every(([, cls]) => classes.has(cls)));
+    if (applies) used.set(first, selectors.trim());
+  }
+  return used;
+}
+
+test(
+  'the single file embeds only small subset fonts, as data: URLs, within its budget',
+  { skip: !single && 'no single-file build' },
+  () => {
+    const faces = fontFaces(style);
+    assert.ok(faces.length > 0, 'the single file declares no fonts');
+    let bytes = 0;
+    for (const face of faces) {
+      const urls = [...face.src.matchAll(/url\(([^)]*)\)/g)].map((m) => m[1]);
+      assert.ok(urls.length > 0, `${face.family}: no url()`);
+      for (const url of urls) {
+        assert.match(url, /^data:font\/woff2;base64,/, `${face.family}: font not inlined (${url.slice(0, 40)})`);
+        bytes += Buffer.from(url.slice(url.indexOf(',') + 1), 'base64').length;
+      }
+    }
+    assert.ok(bytes <= FONT_BUDGET, `fonts ${bytes} B > ${FONT_BUDGET} B`);
+    const gzip = gzipSync(single, { level: 9 }).length;
+    assert.ok(gzip <= GZIP_BUDGET, `single file ${gzip} B gzip > ${GZIP_BUDGET} B`);
+  },
+);
+
+test(
+  'every font family the CSS applies to the page is embedded or a system family',
+  { skip: !single && 'no single-file build' },
+  () => {
+    const embedded = new Set(fontFaces(style).map((f) => f.family));
+    const used = familiesInUse(style, body);
+    assert.ok(
+      used.has('KaTeX_Main') && used.has('KaTeX_Math'),
+      `the maths' families not found among ${[...used.keys()]}`,
+    );
+    for (const [family, selector] of used)
+      assert.ok(
+        embedded.has(family) || SYSTEM.has(family),
+        `${selector} uses font family ${family}, which the single file does not embed`,
+      );
+    // And no face is carried that nothing uses.
+    for (const family of embedded)
+      assert.ok(used.has(family), `${family} is embedded but no rule that matches the page uses it`);
+  },
+);
+
+test("the served site holds the single file's faces and no others", { skip: !single && 'no single-file build' }, () => {
+  const css = readFileSync(join(dist, 'css', 'site.css'), 'utf8');
+  const files = fontFaces(css).flatMap((f) => [...f.src.matchAll(/url\(\.\.\/fonts\/([^)]+)\)/g)].map((m) => m[1]));
+  assert.deepEqual(
+    readdirSync(join(dist, 'fonts'))
+      .filter((f) => f.endsWith('.woff2'))
+      .sort(),
+    [...new Set(files)].sort(),
+  );
+  assert.deepEqual(
+    fontFaces(css)
+      .map((f) => f.family)
+      .sort(),
+    fontFaces(style)
+      .map((f) => f.family)
+      .sort(),
+  );
+});
