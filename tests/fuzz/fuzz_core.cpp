@@ -6,8 +6,8 @@
 
 #include "fuzz_input.hpp"
 #include "positional/attention.hpp"
-#include "positional/extension.hpp"
 #include "positional/rope.hpp"
+#include "positional/rope_scaling.hpp"
 #include "positional/sinusoidal.hpp"
 
 namespace positional::fuzz {

@@ -6,11 +6,11 @@
 
 #include "fuzz_input.hpp"
 #include "positional/alibi.hpp"
-#include "positional/clock.hpp"
+#include "positional/attention.hpp"
 #include "positional/conventions.hpp"
-#include "positional/permutation.hpp"
 #include "positional/precision.hpp"
-#include "positional/scaling.hpp"
+#include "positional/rope.hpp"
+#include "positional/rope_scaling.hpp"
 
 namespace positional::fuzz {
 namespace {
