@@ -332,13 +332,16 @@ function camelNames(message, params) {
   return out;
 }
 
-function wrap(fn, raw, params) {
+// onCall (optional) runs before every call that reaches the module: the facade counts calls there,
+// so that a view (engine.views) knows when it has expired.
+function wrap(fn, raw, params, onCall) {
   const required = requiredCount(params);
   return function engineFunction(...args) {
     if (args.length < required || args.length > params.length) {
       throw new Error(`${fn}: expects ${arityText(params)}, got ${args.length}`);
     }
     const values = params.map((param, i) => checkArgument(fn, param, args[i]));
+    if (onCall) onCall();
     let result;
     try {
       result = raw(...values);
@@ -359,14 +362,68 @@ function wrap(fn, raw, params) {
  */
 export function createFacade(core) {
   const engine = {};
+  const calls = { count: 0 };
+  const onCall = () => {
+    calls.count += 1;
+  };
   for (const [fn, params] of Object.entries(signatures)) {
     if (typeof core[fn] !== 'function') throw new Error(`the engine module lacks ${fn}`);
-    engine[fn] = wrap(fn, core[fn].bind(core), params);
+    engine[fn] = wrap(fn, core[fn].bind(core), params, onCall);
   }
+  engine.views = createViews(core, calls, onCall);
   engine.count_emval_handles = () => (typeof core.count_emval_handles === 'function' ? core.count_emval_handles() : 0);
   engine.maxOutputDoubles = MAX;
   engine.limits = limits;
   return Object.freeze(engine);
+}
+
+/**
+ * The zero-copy variants (engine.views): the same arguments, checks and numbers as the function of
+ * the same name, but the result stays in the module's memory and `data` is a Float64Array view of
+ * it (cpp/bindings/bind_views.cpp holds it), so no table is copied out.
+ *
+ * Lifetime rule: a view is valid until the next call into the engine (any function, a view call
+ * or views.release()). A later view call reuses or frees the memory it points into, and any call may
+ * grow the module's memory, which empties every view (length 0). Reading `view.data` after that
+ * throws; a Float64Array taken from it earlier is not checked, so use it before the next call or
+ * keep a copy (`view.data.slice()`). views.release() frees the held result.
+ */
+export const viewSignatures = Object.freeze({
+  sinusoidalEncoding: signatures.sinusoidalEncoding,
+  applyRopeSequence: signatures.applyRopeSequence,
+});
+
+const VIEW_BINDINGS = { sinusoidalEncoding: 'viewSinusoidalEncoding', applyRopeSequence: 'viewApplyRopeSequence' };
+
+function createViews(core, calls, onCall) {
+  const views = {};
+  for (const [fn, params] of Object.entries(viewSignatures)) {
+    const name = `views.${fn}`;
+    const rawName = VIEW_BINDINGS[fn];
+    if (typeof core[rawName] !== 'function') throw new Error(`the engine module lacks ${rawName}`);
+    const call = wrap(name, core[rawName].bind(core), params, onCall);
+    views[fn] = function view(...args) {
+      const { rows, cols, data } = call(...args);
+      const issued = calls.count;
+      return Object.freeze({
+        rows,
+        cols,
+        get data() {
+          if (calls.count !== issued) {
+            throw new Error(
+              `${name}: this view expired at a later engine call (a view is valid until the next call into the engine); copy it with view.data.slice() to keep it`,
+            );
+          }
+          return data;
+        },
+      });
+    };
+  }
+  views.release = function release() {
+    onCall();
+    core.viewRelease();
+  };
+  return Object.freeze(views);
 }
 
 /**

@@ -1,8 +1,10 @@
 // Times the engine's kernels in the WebAssembly module (dist/engine.mjs, loaded as the page's
 // Node tests load it) and the same computations in plain JavaScript (plain-js-kernels.mjs).
 // Usage: node tests/bench/bench-engine.mjs [--impl wasm|js] [--dist DIR] [--samples N] [--json FILE]
-// Prints the medians; with --json writes { impl, kernels: { key: { medianMs, … } }, … }.
-import { readFileSync, writeFileSync, statSync } from 'node:fs';
+// Prints the medians; with --json writes { impl, kernels: { key: { medianMs, … } }, … }; for wasm
+// also views (engine.views: the result left in the module, no copy) and reused (the view copied
+// into an array allocated once).
+import { readFileSync, realpathSync, writeFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -82,7 +84,23 @@ function wasmKernels(engine) {
   } else {
     notes.order_similarities_100 = 'orderSimilarity not bound';
   }
-  return { kernels, notes };
+  // The zero-copy path (engine.views): the same kernel, its result left in the module's memory.
+  // "reused" then copies the view into one Float64Array allocated once, outside the timing: what a
+  // caller who keeps a table pays without a fresh allocation per call.
+  const views = {};
+  const reused = {};
+  if (engine.views) {
+    const table = new Float64Array(32768 * 128);
+    const wide = new Float64Array(4096 * 512);
+    const rotated = new Float64Array(4096 * 128);
+    views.sinusoidal_32768x128 = () => engine.views.sinusoidalEncoding(32768, 128).data;
+    views.sinusoidal_4096x512 = () => engine.views.sinusoidalEncoding(4096, 512).data;
+    views.rope_sequence_4096x128 = () => engine.views.applyRopeSequence(x, null).data;
+    reused.sinusoidal_32768x128 = () => table.set(engine.views.sinusoidalEncoding(32768, 128).data);
+    reused.sinusoidal_4096x512 = () => wide.set(engine.views.sinusoidalEncoding(4096, 512).data);
+    reused.rope_sequence_4096x128 = () => rotated.set(engine.views.applyRopeSequence(x, null).data);
+  }
+  return { kernels, views, reused, notes };
 }
 
 function plainKernels() {
@@ -136,8 +154,8 @@ function maxAbsDifference(a, b) {
  */
 function crossCheck(engine) {
   const checks = [];
-  const check = (name, difference, tolerance) => {
-    checks.push({ name, difference, tolerance, ok: difference <= tolerance });
+  const check = (name, difference, tolerance, compared = 'JS − WASM') => {
+    checks.push({ name, compared, difference, tolerance, ok: difference <= tolerance });
   };
   check(
     'sinusoidal 32768 × 128',
@@ -164,6 +182,20 @@ function crossCheck(engine) {
     ),
     1e-9,
   );
+  if (engine.views) {
+    check(
+      'view = copy, sinusoidal 4096 × 512',
+      maxAbsDifference(engine.sinusoidalEncoding(4096, 512).data, engine.views.sinusoidalEncoding(4096, 512).data),
+      0,
+      'view − copy',
+    );
+    check(
+      'view = copy, rope 4096 × 128',
+      maxAbsDifference(engine.applyRopeSequence(x, null).data, engine.views.applyRopeSequence(x, null).data),
+      0,
+      'view − copy',
+    );
+  }
   return checks;
 }
 
@@ -197,13 +229,21 @@ async function main() {
   }
   result.notes = suite.notes;
   const only = values.only ? new Set(values.only.split(',')) : null;
+  // Each kernel's paths are measured one after the other, so that they see the same machine load.
   for (const [key, fn] of Object.entries(suite.kernels)) {
     if (only && !only.has(key)) continue;
     result.kernels[key] = measure(fn, { samples });
     console.error(`${values.impl.padEnd(5)} ${key.padEnd(26)} ${result.kernels[key].medianMs.toFixed(4)} ms`);
+    for (const path of ['views', 'reused']) {
+      if (!suite[path]?.[key]) continue;
+      result[path] ??= {};
+      result[path][key] = measure(suite[path][key], { samples });
+      console.error(`${path.padEnd(6)}${key.padEnd(26)} ${result[path][key].medianMs.toFixed(4)} ms`);
+    }
   }
   if (values.json) writeFileSync(values.json, `${JSON.stringify(result, null, 2)}\n`);
   else console.log(JSON.stringify(result, null, 2));
 }
 
-await main();
+// Run as a script; imported (for measure), it does nothing.
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) await main();

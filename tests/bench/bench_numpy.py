@@ -7,9 +7,11 @@ repeated timings in one process, in milliseconds, under the same kernel keys as 
 """
 
 import argparse
+import ctypes
 import json
 import os
 import platform
+import re
 import statistics
 import sys
 import time
@@ -61,14 +63,39 @@ def measure(fn, samples: int, min_sample_ms: float = 10.0, warmup_ms: float = 15
             "callsPerSample": batch}
 
 
-def blas_name() -> str:
-    """Which BLAS numpy is linked against, as numpy reports it."""
+def blas_info() -> dict:
+    """Which BLAS numpy runs, three ways: what numpy was built against (numpy.show_config's
+    blas_opt_info), the library file actually loaded into this process (/proc/self/maps), and, if
+    that library is OpenBLAS, its own report of the core it chose (openblas_get_config/_corename).
+    threadpoolctl gives the same when it is installed (it is not on a fresh machine)."""
+    info = {"built": "unknown", "loaded": [], "openblas": None, "threadpoolctl": None}
     try:
-        info = np.__config__.get_info("blas_opt_info") or np.__config__.get_info("blas_info")
-        libraries = info.get("libraries", [])
-        return ", ".join(libraries) if libraries else "unknown"
+        built = np.__config__.get_info("blas_opt_info") or np.__config__.get_info("blas_info")
+        info["built"] = ", ".join(dict.fromkeys(built.get("libraries", []))) or "unknown"
     except Exception:  # numpy's config API changes between versions
-        return "unknown"
+        pass
+    try:
+        with open("/proc/self/maps", encoding="utf-8") as maps:
+            paths = {line.split()[-1] for line in maps if "/" in line and re.search(r"blas|lapack", line)}
+        info["loaded"] = sorted(os.path.realpath(p) for p in paths)
+    except OSError:
+        pass
+    for path in info["loaded"]:
+        try:
+            library = ctypes.CDLL(path)
+            if hasattr(library, "openblas_get_config"):
+                library.openblas_get_config.restype = ctypes.c_char_p
+                library.openblas_get_corename.restype = ctypes.c_char_p
+                info["openblas"] = {"config": library.openblas_get_config().decode(),
+                                    "core": library.openblas_get_corename().decode()}
+        except OSError:
+            continue
+    try:
+        import threadpoolctl  # noqa: PLC0415 (optional)
+        info["threadpoolctl"] = threadpoolctl.threadpool_info()
+    except ImportError:
+        pass
+    return info
 
 
 def main() -> None:
@@ -92,7 +119,8 @@ def main() -> None:
         "extension_curves_512": lambda: context_extension_curves(positions, 4096, 32768, 128),
     }
     only = set(args.only.split(",")) if args.only else None
-    result = {"impl": "numpy", "numpy": np.__version__, "python": platform.python_version(), "blas": blas_name(),
+    result = {"impl": "numpy", "numpy": np.__version__, "python": platform.python_version(), "blas": blas_info(),
+              "environment": {k: os.environ.get(k) for k in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")},
               "kernels": {}}
     for key, fn in kernels.items():
         if only and key not in only:

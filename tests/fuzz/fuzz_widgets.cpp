@@ -1,6 +1,6 @@
-// libFuzzer target for the widget functions (the ones behind bind_widgets.cpp): ALiBi, RoPE
-// scaling (YaRN, dynamic NTK, extension curves), float32 angle errors, the two RoPE layouts,
-// the clock and permutations. Contract: finite results or positional::InputError (fuzz_input.hpp).
+// libFuzzer target for the widgets' maths (alibi, rope_scaling, precision, conventions, rope, attention):
+// ALiBi, RoPE scaling (YaRN, dynamic NTK, extension curves), float32 angle errors, the two RoPE layouts, the
+// clock and permutations. Contract: finite results or positional::InputError (fuzz_input.hpp).
 #include <cstddef>
 #include <cstdint>
 

@@ -1,0 +1,143 @@
+// The zero-copy path of the facade (engine.views, cpp/bindings/bind_views.cpp): the same numbers as
+// the copying functions, the lifetime rule (a view is valid until the next call into the engine),
+// and bad input refused with the function and the argument named.
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+
+import { loadEngine } from './engine-loader.mjs';
+
+let engine;
+before(async () => {
+  engine = await loadEngine();
+});
+
+const matrix = (rows, cols, seed) => ({
+  rows,
+  cols,
+  data: Float64Array.from({ length: rows * cols }, (_, i) => Math.sin(seed * 1000 + i * 0.37) * 3),
+});
+
+describe('engine.views: the same numbers as the copying functions', () => {
+  // Tolerance 0: the view and the copy come from the same C++ call on the same inputs; only where
+  // the result lives differs.
+  test('sinusoidalEncoding, default and explicit base', () => {
+    for (const args of [
+      [300, 16],
+      [33, 10, 500],
+      [1, 2],
+    ]) {
+      const copy = engine.sinusoidalEncoding(...args);
+      const view = engine.views.sinusoidalEncoding(...args);
+      assert.equal(view.rows, copy.rows);
+      assert.equal(view.cols, copy.cols);
+      assert.ok(view.data instanceof Float64Array);
+      assert.deepEqual(view.data, copy.data, `sinusoidalEncoding(${args})`);
+    }
+  });
+
+  test('applyRopeSequence, with positions 0…n−1 and with explicit positions', () => {
+    const x = matrix(40, 8, 1);
+    const positions = Float64Array.from({ length: 40 }, (_, i) => 3 * i + 0.5);
+    for (const args of [[x], [x, null, 500], [x, positions], [{ rows: 2, cols: 4, data: [1, 2, 3, 4, 5, 6, 7, 8] }]]) {
+      const copy = engine.applyRopeSequence(...args);
+      const view = engine.views.applyRopeSequence(...args);
+      assert.equal(view.rows, copy.rows);
+      assert.equal(view.cols, copy.cols);
+      assert.deepEqual(view.data, copy.data);
+    }
+  });
+
+  test('an empty table is an empty view', () => {
+    const view = engine.views.sinusoidalEncoding(0, 4);
+    assert.equal(view.rows, 0);
+    assert.equal(view.data.length, 0);
+  });
+});
+
+describe('engine.views: the lifetime rule', () => {
+  test('reading data after any later engine call throws, naming the rule; a copy taken before stays', () => {
+    const view = engine.views.sinusoidalEncoding(64, 8);
+    const kept = view.data.slice();
+    const expected = engine.sinusoidalEncoding(64, 8).data; // a later call: the view has expired
+    assert.throws(() => view.data, {
+      message: /views\.sinusoidalEncoding: this view expired at a later engine call.*view\.data\.slice\(\)/,
+    });
+    assert.equal(view.rows, 64); // the shape stays readable
+    assert.deepEqual(kept, expected);
+  });
+
+  test('a later view call and views.release() expire it too', () => {
+    const first = engine.views.sinusoidalEncoding(16, 4);
+    const second = engine.views.applyRopeSequence(matrix(4, 4, 2));
+    assert.throws(() => first.data, /expired/);
+    assert.equal(second.data.length, 16);
+    engine.views.release();
+    assert.throws(() => second.data, /expired/);
+  });
+
+  test('a view passed back in as an argument is read before it can expire', () => {
+    const x = matrix(32, 8, 3);
+    const once = engine.applyRopeSequence(x);
+    const view = engine.views.applyRopeSequence(x);
+    const twiceFromView = engine.applyRopeSequence({ rows: view.rows, cols: view.cols, data: view.data });
+    const twiceFromCopy = engine.applyRopeSequence(once);
+    assert.deepEqual(twiceFromView.data, twiceFromCopy.data);
+  });
+
+  test('growing the memory empties a Float64Array taken from an earlier view (why the rule exists)', async () => {
+    const fresh = await loadEngine(); // 32 MiB of memory at the start: a 128 MiB table must grow it
+    const raw = fresh.views.sinusoidalEncoding(8, 4).data;
+    assert.equal(raw.length, 32);
+    const { heapSize } = fresh.heapBytes();
+    const big = fresh.views.sinusoidalEncoding(4096, 4096);
+    assert.ok(fresh.heapBytes().heapSize > heapSize, 'the memory grew');
+    assert.equal(raw.length, 0, 'the old view is detached');
+    assert.equal(big.rows, 4096);
+    fresh.views.release();
+  });
+
+  test('views.release() frees the held result', () => {
+    engine.views.release();
+    const before = engine.heapBytes().inUse;
+    engine.views.sinusoidalEncoding(512, 64);
+    assert.ok(engine.heapBytes().inUse >= before + 512 * 64 * 8, 'the table is held in the module');
+    engine.views.release();
+    assert.equal(engine.heapBytes().inUse, before);
+  });
+});
+
+describe('engine.views: bad input', () => {
+  test('each bad argument is an Error naming views.<function> and the argument', () => {
+    const cases = [
+      [() => engine.views.sinusoidalEncoding(-1, 4), /^views\.sinusoidalEncoding: n must be a whole number from 0/],
+      [() => engine.views.sinusoidalEncoding(4, 0), /^views\.sinusoidalEncoding: d must be a whole number from 1/],
+      [() => engine.views.sinusoidalEncoding(4, 3), /^views\.sinusoidalEncoding: .*d.*even/],
+      [() => engine.views.sinusoidalEncoding(4), /^views\.sinusoidalEncoding: expects 2 to 3 arguments/],
+      [() => engine.views.sinusoidalEncoding(4, 4, 'x'), /^views\.sinusoidalEncoding: base must be a number/],
+      [() => engine.views.sinusoidalEncoding(2 ** 13, 2 ** 12), /^views\.sinusoidalEncoding: /],
+      [() => engine.views.applyRopeSequence(null), /^views\.applyRopeSequence: x must be an object/],
+      [
+        () => engine.views.applyRopeSequence({ rows: 2, cols: 4, data: [1, 2, 3] }),
+        /^views\.applyRopeSequence: x\.data must hold rows × cols = 8 numbers, got 3/,
+      ],
+      [() => engine.views.applyRopeSequence(matrix(4, 4, 1), [0, 1]), /^views\.applyRopeSequence: .*positions/],
+      [() => engine.views.applyRopeSequence(matrix(4, 3, 1)), /^views\.applyRopeSequence: .*even/],
+    ];
+    for (const [call, message] of cases)
+      assert.throws(call, (error) => error instanceof Error && message.test(error.message), String(call));
+    // The engine still works afterwards.
+    assert.deepEqual(engine.views.sinusoidalEncoding(4, 4).data, engine.sinusoidalEncoding(4, 4).data);
+  });
+
+  test('an expired view passed as input is refused by name, not read as garbage', async () => {
+    const fresh = await loadEngine();
+    const view = fresh.views.sinusoidalEncoding(8, 4);
+    const data = view.data;
+    fresh.views.sinusoidalEncoding(4096, 4096); // grows the memory: data is now detached
+    assert.throws(
+      () => fresh.views.applyRopeSequence({ rows: 8, cols: 4, data }),
+      /views\.applyRopeSequence: x\.data must hold rows × cols = 32 numbers, got 0/,
+    );
+    fresh.views.release();
+  });
+});

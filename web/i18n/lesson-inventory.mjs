@@ -1,0 +1,186 @@
+// What a translation of web/lesson/lesson.md must carry over unchanged: the inventory of a lesson's
+// markers, figures, snippets, formulas and sections, and the comparison of a translation's inventory
+// with the English one (used by tests/node/lesson-translations.test.mjs, later by per-language builds).
+
+const HEADING = /^(#{1,3}) (.+?) \{#([a-z0-9-]+)\}\s*$/;
+const CONTAINER = /^::: (walkthrough|step|question)\b/;
+const MARKER = /\{\{(live|derived|ref|link-only):([^|}]+)(?:\|([^}]+))?\}\}/g;
+const INLINE_CODE = /(`+)([\s\S]*?)\1/g;
+const INLINE_MATH = /\$([^$\n]+)\$/g;
+
+/**
+ * The ordered inventory of a lesson's markdown. Each entry is { key, section } where key is what
+ * must match and section the id of the heading it sits under (for messages). Ordered lists:
+ * sections (level and id), containers, numbers ({{live:…}} / {{derived:…}} with their format),
+ * references ({{ref:…}} / {{link-only:…}} ids; their text is translated), charts, diagrams, snippets
+ * (info string), snippet code, display maths, graded items. Unordered (multisets, since a sentence
+ * may put its parts in another order): inline maths, inline code, link targets.
+ */
+export function lessonInventory(markdown) {
+  const inv = {
+    sections: [],
+    containers: [],
+    numbers: [],
+    references: [],
+    charts: [],
+    diagrams: [],
+    snippets: [],
+    snippetCode: [],
+    displayMaths: [],
+    gradedItems: [],
+    inlineMaths: [],
+    inlineCode: [],
+    linkTargets: [],
+  };
+  const lines = markdown.replace(/^<!--[\s\S]*?-->\s*/, '').split('\n');
+  let section = 'top';
+  const add = (list, key) => inv[list].push({ key, section });
+  const prose = (text) => {
+    for (const m of text.matchAll(MARKER)) {
+      if (m[1] === 'live' || m[1] === 'derived') add('numbers', `${m[1]}:${m[2]}${m[3] ? `|${m[3]}` : ''}`);
+      else add('references', `${m[1]}:${m[2]}`);
+    }
+    const withoutCode = text.replace(INLINE_CODE, (whole, ticks, code) => {
+      add('inlineCode', code);
+      return ' ';
+    });
+    for (const m of withoutCode.matchAll(INLINE_MATH)) add('inlineMaths', m[1]);
+    for (const m of withoutCode.matchAll(/\]\(([^)\s]+)\)|<(https?:[^>\s]+)>|href="([^"]+)"/g)) {
+      add('linkTargets', m[1] ?? m[2] ?? m[3]);
+    }
+    for (const m of text.matchAll(/data-item="([^"]+)"/g)) add('gradedItems', m[1]);
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (line.startsWith('```')) {
+      const [lang, ...args] = line.slice(3).trim().split(/\s+/);
+      const body = [];
+      for (i++; i < lines.length && !lines[i].startsWith('```'); i++) body.push(lines[i]);
+      if (lang === 'chart') {
+        add('charts', args[0]);
+        prose(body.join('\n'));
+      } else if (lang === 'diagram') add('diagrams', args[0]);
+      else {
+        add('snippets', line.slice(3).trim());
+        add('snippetCode', body.join('\n'));
+      }
+      continue;
+    }
+    if (line.trim() === '$$') {
+      const body = [];
+      for (i++; i < lines.length && lines[i].trim() !== '$$'; i++) body.push(lines[i]);
+      add('displayMaths', body.join('\n'));
+      continue;
+    }
+    const heading = HEADING.exec(line);
+    if (heading) {
+      section = heading[3];
+      add('sections', `h${heading[1].length}#${heading[3]}`);
+      prose(heading[2]);
+      continue;
+    }
+    const container = CONTAINER.exec(line);
+    if (container) {
+      add('containers', container[1]);
+      prose(line.slice(container[0].length));
+      continue;
+    }
+    prose(line);
+  }
+  return inv;
+}
+
+const ORDERED = [
+  'sections',
+  'containers',
+  'numbers',
+  'references',
+  'charts',
+  'diagrams',
+  'snippets',
+  'snippetCode',
+  'displayMaths',
+  'gradedItems',
+];
+const UNORDERED = ['inlineMaths', 'inlineCode', 'linkTargets'];
+
+const show = ({ key, section }) => `${JSON.stringify(key.length > 60 ? `${key.slice(0, 57)}...` : key)} (#${section})`;
+
+/**
+ * Entries of `a` left over once each entry of `b` has cancelled one with the same key, pairing
+ * entries of the same section first so that what is reported sits where the change was made.
+ */
+function leftOver(a, b) {
+  const bySection = new Map();
+  const byKey = new Map();
+  for (const { key, section } of b) {
+    bySection.set(`${section} ${key}`, (bySection.get(`${section} ${key}`) ?? 0) + 1);
+  }
+  const rest = a.filter(({ key, section }) => {
+    const n = bySection.get(`${section} ${key}`) ?? 0;
+    if (n) bySection.set(`${section} ${key}`, n - 1);
+    return !n;
+  });
+  for (const [sectionKey, n] of bySection) {
+    const key = sectionKey.slice(sectionKey.indexOf(' ') + 1);
+    byKey.set(key, (byKey.get(key) ?? 0) + n);
+  }
+  return rest.filter(({ key }) => {
+    const n = byKey.get(key) ?? 0;
+    if (n) byKey.set(key, n - 1);
+    return !n;
+  });
+}
+
+/**
+ * Compares a translation's inventory with the source's. Returns a list of problems, each naming
+ * the kind, what is missing or extra and the section it belongs to; empty when they agree.
+ */
+export function compareInventories(source, translation) {
+  const problems = [];
+  for (const kind of [...ORDERED, ...UNORDERED]) {
+    const missing = leftOver(source[kind], translation[kind]);
+    const extra = leftOver(translation[kind], source[kind]);
+    for (const e of missing) problems.push(`${kind}: missing ${show(e)}`);
+    for (const e of extra) problems.push(`${kind}: extra ${show(e)}`);
+    if (missing.length || extra.length || !ORDERED.includes(kind)) continue;
+    const at = source[kind].findIndex((e, i) => e.key !== translation[kind][i].key);
+    if (at >= 0) {
+      problems.push(
+        `${kind}: order differs at #${at + 1}: the source has ${show(source[kind][at])}, the translation ${show(translation[kind][at])}`,
+      );
+    }
+  }
+  return problems;
+}
+
+/**
+ * The numbers typed in a lesson's prose (chart captions included): everything outside markers,
+ * code, maths, HTML tags, URLs and section ids. A translation's typed numbers must all appear in
+ * the English prose: a number the lesson computes comes from a {{live:…}} marker, never the keyboard.
+ */
+export function proseNumbers(markdown) {
+  const numbers = new Set();
+  let inFence = false;
+  let inMath = false;
+  let keepFence = false;
+  for (const line of markdown.replace(/^<!--[\s\S]*?-->\s*/, '').split('\n')) {
+    if (line.startsWith('```')) {
+      inFence = !inFence;
+      keepFence = inFence && line.startsWith('```chart');
+      continue;
+    }
+    if (!inFence && line.trim() === '$$') {
+      inMath = !inMath;
+      continue;
+    }
+    if ((inFence && !keepFence) || inMath) continue;
+    const text = line
+      .replace(/\{\{[^}]*\}\}/g, ' ')
+      .replace(INLINE_CODE, ' ')
+      .replace(INLINE_MATH, ' ')
+      .replace(/<[^>]*>|\]\([^)]*\)|\{#[^}]*\}|https?:\S+/g, ' ');
+    for (const m of text.matchAll(/\d+(?:[.,]\d+)*/g)) numbers.add(m[0]);
+  }
+  return numbers;
+}
