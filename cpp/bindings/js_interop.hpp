@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "positional/attention.hpp"  // Permutation
 #include "positional/types.hpp"
 #include "positional/validate.hpp"
 
@@ -60,6 +61,11 @@ inline double number_arg(const std::string& name, const val& value) {
 inline std::int64_t integer_arg(const std::string& name, const val& value, std::int64_t min_value,
                                 std::int64_t max_value) {
   return checked_integer(name, number_arg(name, value), min_value, max_value);
+}
+
+// A model width d: any whole number the caps allow (the engine checks that it is even and > 0).
+inline std::int64_t dimension_arg(const val& d) {
+  return integer_arg("d", d, -kMaxOutputDoubles, kMaxOutputDoubles);
 }
 
 // A boolean argument.
@@ -144,6 +150,14 @@ inline Matrix matrix_from_js(const std::string& name, const val& object) {
                      " numbers, got " + std::to_string(data.size()));
   }
   return Eigen::Map<const Matrix>(data.data(), rows, cols);
+}
+
+// A permutation as a new JavaScript-owned Float64Array of its indices.
+inline val permutation_to_js(const Permutation& perm) {
+  Vector values(static_cast<Eigen::Index>(perm.size()));
+  for (std::size_t j = 0; j < perm.size(); ++j)
+    values[static_cast<Eigen::Index>(j)] = static_cast<double>(perm[j]);
+  return to_float64_array(values);
 }
 
 }  // namespace positional::js

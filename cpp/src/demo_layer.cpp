@@ -4,7 +4,6 @@
 
 #include <cmath>  // std::sqrt
 
-#include "positional/md5.hpp"
 #include "positional/numpy_random.hpp"
 #include "positional/rope.hpp"
 #include "positional/sinusoidal.hpp"

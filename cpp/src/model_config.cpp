@@ -1,5 +1,5 @@
 // Reader of the position fields of Hugging Face config.json files: strict JSON, the families'
-// field names, and a report whose every recipe comes from scaling.hpp (see model_config.hpp for
+// field names, and a report whose every recipe comes from rope_scaling.hpp (see model_config.hpp for
 // the rules and the "beyond training" definition).
 #include "positional/model_config.hpp"
 
@@ -12,7 +12,7 @@
 
 #include "positional/limits.hpp"
 #include "positional/rope.hpp"
-#include "positional/scaling.hpp"
+#include "positional/rope_scaling.hpp"
 
 namespace positional {
 

@@ -12,8 +12,8 @@
 
 #include "positional/attention.hpp"
 #include "positional/demo_layer.hpp"
-#include "positional/extension.hpp"
 #include "positional/rope.hpp"
+#include "positional/rope_scaling.hpp"
 #include "positional/sinusoidal.hpp"
 
 namespace positional {

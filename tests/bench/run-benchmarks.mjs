@@ -392,7 +392,7 @@ function markdown(results, values) {
     '',
   );
   lines.push(
-    'Accuracy (tested in `tests/cpp/test_sinusoidal_fast.cpp`): |fast − sin/cos per entry| ≤ 2^−52·p·ω + 8·2^−53',
+    'Accuracy (tested in `tests/cpp/test_sinusoidal.cpp`, bound in `tests/cpp/angle_addition_bound.hpp`): |fast − sin/cos per entry| ≤ 2^−52·p·ω + 8·2^−53',
   );
   lines.push(
     'for position p and pair speed ω (≤ 6.3e-12 in the 32,768 × 128 table, ≤ 1e-15 for p·ω ≤ 1). The first term is',

@@ -1,22 +1,27 @@
 // The lesson's order-blindness demo layer against numpy (tests/fixtures/numpy, written by
 // build-scripts/make-numpy-fixtures.py): word vectors, the default_rng(7) weights, the encoded
 // sentences and the four order similarities the lesson prints.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "positional/demo_layer.hpp"
-#include "positional/md5.hpp"
+#include "positional/numpy_random.hpp"
 #include "positional/validate.hpp"
 
+#include "expect_error.hpp"
+
 namespace {
+
+using ::positional::testing_support::error_of;
+using ::positional::testing_support::names_field_and_rule;
 
 using nlohmann::json;
 using positional::InputError;
@@ -36,16 +41,6 @@ double largest_relative_difference(const double* a, const std::vector<double>& b
     worst = std::max(worst, std::fabs(a[i] - b[i]) / std::max(std::fabs(b[i]), 1e-300));
   }
   return worst;
-}
-
-std::string expect_input_error(const std::function<void()>& call) {
-  try {
-    call();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected InputError";
-  return "";
 }
 
 // Every fixture word (ASCII, empty, MD5 block boundaries, long, accented, CJK, emoji): the same
@@ -73,9 +68,10 @@ TEST(WordVector, LengthIsTheRequestedDimension) {
   EXPECT_EQ(positional::word_vector("dog", 1).size(), 1);
   // A longer vector starts with the same draws: numpy fills in order.
   EXPECT_EQ(positional::word_vector("dog", 40).head(16), positional::word_vector("dog"));
-  EXPECT_EQ(expect_input_error([] { positional::word_vector("dog", 0); }),
+  EXPECT_EQ(error_of([] { positional::word_vector("dog", 0); }),
             "d must be a whole number from 1 to 1048576, got 0");
-  EXPECT_THROW(positional::word_vector(std::string("\xff"), 16), InputError);
+  EXPECT_THAT(error_of([&] { positional::word_vector(std::string("\xff"), 16); }),
+              names_field_and_rule("word", "must be valid UTF-8 text"));
 }
 
 TEST(DemoLayer, WeightsMatchNumpyDefaultRng7) {
@@ -189,24 +185,27 @@ TEST(DemoLayer, SplitsWordsLikePythonStrSplit) {
 }
 
 TEST(DemoLayer, BadSentencesAndSchemesNameTheRule) {
-  EXPECT_EQ(expect_input_error([] { positional::encode_sentence(""); }),
+  EXPECT_EQ(error_of([] { positional::encode_sentence(""); }), "sentence must contain at least one word");
+  EXPECT_EQ(error_of([] { positional::encode_sentence(" \t\n"); }),
             "sentence must contain at least one word");
-  EXPECT_EQ(expect_input_error([] { positional::encode_sentence(" \t\n"); }),
-            "sentence must contain at least one word");
-  EXPECT_EQ(expect_input_error([] { positional::encode_sentence("dog bites man", "alibi"); }),
+  EXPECT_EQ(error_of([] { positional::encode_sentence("dog bites man", "alibi"); }),
             "scheme must be one of \"none\", \"sinusoidal\", \"rope\", got \"alibi\"");
   std::string long_sentence;
   for (int i = 0; i < positional::kMaxSentenceWords + 1; ++i) long_sentence += "w" + std::to_string(i) + " ";
-  EXPECT_EQ(expect_input_error([&] { positional::encode_sentence(long_sentence); }),
+  EXPECT_EQ(error_of([&] { positional::encode_sentence(long_sentence); }),
             "sentence must contain at most 512 words, got 513");
   long_sentence.resize(long_sentence.rfind("w512"));
   EXPECT_EQ(positional::encode_sentence(long_sentence, "sinusoidal", true).rows(), 512);
-  EXPECT_EQ(expect_input_error([] { positional::encode_sentence("dog \xc3\x28 man"); }),
+  EXPECT_EQ(error_of([] { positional::encode_sentence("dog \xc3\x28 man"); }),
             "sentence must be valid UTF-8 text, got a malformed byte sequence at byte 4");
-  EXPECT_THROW(positional::encode_sentence("\xed\xa0\x80"), InputError);  // a UTF-16 surrogate
-  EXPECT_THROW(positional::encode_sentence("\xc0\xaf"), InputError);      // overlong '/'
-  EXPECT_THROW(positional::order_similarity("", "dog", "none", false), InputError);
-  EXPECT_THROW(positional::mean_of_rows(Matrix(0, 16)), InputError);
+  EXPECT_THAT(error_of([&] { positional::encode_sentence("\xed\xa0\x80"); }),
+              names_field_and_rule("sentence", "must be valid UTF-8 text"));  // a UTF-16 surrogate
+  EXPECT_THAT(error_of([&] { positional::encode_sentence("\xc0\xaf"); }),
+              names_field_and_rule("sentence", "must be valid UTF-8 text"));  // overlong '/'
+  EXPECT_THAT(error_of([&] { positional::order_similarity("", "dog", "none", false); }),
+              names_field_and_rule("sentence", "must contain at least one word"));
+  EXPECT_THAT(error_of([&] { positional::mean_of_rows(Matrix(0, 16)); }),
+              names_field_and_rule("rows", "must not be empty"));
 }
 
 }  // namespace

@@ -10,13 +10,11 @@
 #include "positional/attention.hpp"
 #include "positional/conventions.hpp"
 #include "positional/demo_layer.hpp"
-#include "positional/extension.hpp"
 #include "positional/limits.hpp"
 #include "positional/numpy_random.hpp"
-#include "positional/permutation.hpp"
 #include "positional/precision.hpp"
 #include "positional/rope.hpp"
-#include "positional/scaling.hpp"
+#include "positional/rope_scaling.hpp"
 #include "positional/validate.hpp"
 
 namespace positional {

@@ -1,5 +1,6 @@
 // Tests of the config.json reader: presets, each RoPE scaling recipe against its published
 // formula (recomputed here and by numpy), the "beyond training" rule, and the broken corpus.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,7 +12,12 @@
 
 #include "positional/model_config.hpp"
 
+#include "expect_error.hpp"
+
 namespace {
+
+using ::positional::testing_support::error_of;
+using ::positional::testing_support::names_field_and_rule;
 
 using positional::InputError;
 using positional::ModelConfig;
@@ -56,13 +62,9 @@ Vector reference_default(double base, int dim) {
   return inv;
 }
 
-std::string error_of(const std::string& text) {
-  try {
-    positional::parse_model_config(text);
-  } catch (const InputError& error) {
-    return error.what();
-  }
-  return "<no error>";
+// The message parse_model_config throws for `text`, or "no error".
+std::string parse_error_of(const std::string& text) {
+  return error_of([&] { positional::parse_model_config(text); });
 }
 
 // ---- presets ---------------------------------------------------------------------------
@@ -373,7 +375,7 @@ TEST(ModelConfigFamilies, YarnWithoutFactorTakesTheRatioAndSaysSo) {
   EXPECT_EQ(cfg.notes.back(),
             "rope_parameters.factor is absent: max_position_embeddings / "
             "rope_parameters.original_max_position_embeddings is used, as transformers 5 does");
-  EXPECT_EQ(error_of(R"({"model_type": "llama", "hidden_size": 64, "num_attention_heads": 2,
+  EXPECT_EQ(parse_error_of(R"({"model_type": "llama", "hidden_size": 64, "num_attention_heads": 2,
       "max_position_embeddings": 512, "rope_scaling": {"type": "yarn"}})"),
             "rope_scaling.factor is missing: rope_type yarn needs it, or "
             "rope_scaling.original_max_position_embeddings to take it from the ratio of the lengths");
@@ -426,7 +428,7 @@ TEST(ModelConfigFamilies, NoPositionsAndHybrids) {
   const ModelPositionReport jamba = positional::analyse_model_config(valid("jamba-hybrid.json"), 5000);
   EXPECT_EQ(jamba.scheme, PositionScheme::None);
   EXPECT_EQ(jamba.attention_layers, (std::vector<std::int64_t>{4, 12, 20, 28}));
-  EXPECT_EQ(error_of(R"({"model_type": "jamba", "num_hidden_layers": 8, "attn_layer_period": 4,
+  EXPECT_EQ(parse_error_of(R"({"model_type": "jamba", "num_hidden_layers": 8, "attn_layer_period": 4,
       "attn_layer_offset": 4})"),
             "attn_layer_offset must be less than attn_layer_period (4), got 4");
 }
@@ -439,7 +441,7 @@ TEST(ModelConfigFamilies, LearnedTablesAndAlibiFlags) {
   EXPECT_EQ(gpt2.learned_offset, 0);
   EXPECT_EQ(gpt2.learned_table_rows, 1024);
   EXPECT_EQ(positional::analyse_model_config(valid("falcon-alibi.json"), 100).scheme, PositionScheme::Alibi);
-  EXPECT_EQ(error_of(R"({"model_type": "deepseek_v2", "hidden_size": 64, "num_attention_heads": 2,
+  EXPECT_EQ(parse_error_of(R"({"model_type": "deepseek_v2", "hidden_size": 64, "num_attention_heads": 2,
       "max_position_embeddings": 512, "qk_rope_head_dim": 7})"),
             "qk_rope_head_dim must be even (pairs of dimensions turn together), got 7");
 }
@@ -482,9 +484,13 @@ TEST(ModelConfigBeyond, LearnedTableReportsThePromptPastItsTable) {
 
 TEST(ModelConfigBeyond, PromptLengthIsValidated) {
   const ModelConfig cfg = preset("gpt2.json");
-  EXPECT_THROW(positional::analyse_model_config(cfg, 0), InputError);
-  EXPECT_THROW(positional::analyse_model_config(cfg, positional::kMaxConfigPositions + 1), InputError);
-  EXPECT_THROW(positional::scaled_inverse_frequencies(cfg, 10), InputError) << "GPT-2 has no rotary pairs";
+  EXPECT_THAT(error_of([&] { positional::analyse_model_config(cfg, 0); }),
+              names_field_and_rule("prompt_length", "must be a whole number from 1 to 1073741824"));
+  EXPECT_THAT(error_of([&] { positional::analyse_model_config(cfg, positional::kMaxConfigPositions + 1); }),
+              names_field_and_rule("prompt_length", "must be a whole number from 1 to 1073741824"));
+  EXPECT_THAT(error_of([&] { positional::scaled_inverse_frequencies(cfg, 10); }),
+              names_field_and_rule("scaled_inverse_frequencies", "needs a RoPE config"))
+      << "GPT-2 has no rotary pairs";
 }
 
 // ---- the broken corpus ------------------------------------------------------------------
@@ -499,7 +505,7 @@ TEST(ModelConfigBroken, EveryBrokenFileGivesItsExpectedMessage) {
     ++files;
     const std::string name = entry.path().filename().string();
     ASSERT_TRUE(expected.contains(name)) << name << " has no expected message";
-    const std::string message = error_of(read_text(entry.path()));
+    const std::string message = parse_error_of(read_text(entry.path()));
     EXPECT_NE(message.find(expected[name].get<std::string>()), std::string::npos)
         << name << "\n  expected to contain: " << expected[name].get<std::string>() << "\n  got: " << message;
   }
@@ -510,15 +516,15 @@ TEST(ModelConfigBroken, TextOverOneMebibyteIsRejectedBeforeParsing) {
   std::string big = "{\"model_type\": \"gpt2\", \"n_positions\": 1024, \"pad\": \"";
   big.append(positional::kMaxConfigBytes, 'x');
   big += "\"}";
-  EXPECT_NE(error_of(big).find("config must be at most 1 MiB (1048576 bytes), got"), std::string::npos);
+  EXPECT_NE(parse_error_of(big).find("config must be at most 1 MiB (1048576 bytes), got"), std::string::npos);
 }
 
 TEST(ModelConfigBroken, HundredThousandOpenBracketsDoNotOverflowTheStack) {
   const std::string deep(100000, '[');
-  EXPECT_NE(error_of(deep).find("deeper than 64 levels"), std::string::npos);
+  EXPECT_NE(parse_error_of(deep).find("deeper than 64 levels"), std::string::npos);
   std::string deep_objects;
   for (int i = 0; i < 100000; ++i) deep_objects += "{\"a\":";
-  EXPECT_NE(error_of(deep_objects).find("deeper than 64 levels"), std::string::npos);
+  EXPECT_NE(parse_error_of(deep_objects).find("deeper than 64 levels"), std::string::npos);
 }
 
 TEST(ModelConfigBroken, NestingUpToTheCapIsAccepted) {

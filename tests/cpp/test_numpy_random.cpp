@@ -1,5 +1,6 @@
 // numpy-compatible randomness against numpy 1.24's own output (tests/fixtures/numpy, written by
 // build-scripts/make-numpy-fixtures.py): MD5, SeedSequence, PCG64 and the ziggurat normals.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,11 +11,15 @@
 #include <string>
 #include <vector>
 
-#include "positional/md5.hpp"
 #include "positional/numpy_random.hpp"
 #include "positional/validate.hpp"
 
+#include "expect_error.hpp"
+
 namespace {
+
+using ::positional::testing_support::error_of;
+using ::positional::testing_support::names_field_and_rule;
 
 using nlohmann::json;
 using positional::Generator;
@@ -65,15 +70,15 @@ TEST(SeedSequence, DecimalDigitsBecomeLittleEndianWords) {
 }
 
 TEST(SeedSequence, BadDecimalSeedsNameTheRule) {
-  EXPECT_THROW(SeedSequence::from_decimal(""), InputError);
-  try {
-    SeedSequence::from_decimal("12a4");
-    FAIL() << "a non-digit must throw";
-  } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(), "seed must be a non-negative integer in decimal digits, got a 'a' at index 2");
-  }
-  EXPECT_THROW(SeedSequence::from_decimal("-1"), InputError);
-  EXPECT_THROW(SeedSequence::from_decimal(std::string(SeedSequence::kMaxSeedDigits + 1, '9')), InputError);
+  EXPECT_THAT(error_of([&] { SeedSequence::from_decimal(""); }),
+              names_field_and_rule("seed", "must be a non-negative integer in decimal digits"));
+  EXPECT_EQ(error_of([] { SeedSequence::from_decimal("12a4"); }),
+            "seed must be a non-negative integer in decimal digits, got a 'a' at index 2");
+  EXPECT_THAT(error_of([&] { SeedSequence::from_decimal("-1"); }),
+              names_field_and_rule("seed", "must be a non-negative integer in decimal digits"));
+  EXPECT_THAT(
+      error_of([&] { SeedSequence::from_decimal(std::string(SeedSequence::kMaxSeedDigits + 1, '9')); }),
+      names_field_and_rule("seed", "must have at most 4096 digits"));
   EXPECT_NO_THROW(SeedSequence::from_decimal(std::string(SeedSequence::kMaxSeedDigits, '9')));
 }
 
@@ -189,11 +194,15 @@ TEST(Generator, NormalShiftsAndScalesTheSameDraws) {
 
 TEST(Generator, BadArgumentsThrow) {
   Generator rng = Generator::from_seed(1);
-  EXPECT_THROW(rng.standard_normal(-1), InputError);
-  EXPECT_THROW(rng.standard_normal(positional::kMaxOutputDoubles + 1), InputError);
-  EXPECT_THROW(rng.normal(0.0, -1.0, 3), InputError);
-  EXPECT_THROW(rng.normal(std::nan(""), 1.0, 3), InputError);
-  EXPECT_THROW(rng.normal(0.0, INFINITY, 3), InputError);
+  EXPECT_THAT(error_of([&] { rng.standard_normal(-1); }),
+              names_field_and_rule("count", "must be non-negative"));
+  EXPECT_THAT(error_of([&] { rng.standard_normal(positional::kMaxOutputDoubles + 1); }),
+              names_field_and_rule("standard_normal", "more than the cap of 16777216 (2^24)"));
+  EXPECT_THAT(error_of([&] { rng.normal(0.0, -1.0, 3); }), names_field_and_rule("scale", "must be ≥ 0"));
+  EXPECT_THAT(error_of([&] { rng.normal(std::nan(""), 1.0, 3); }),
+              names_field_and_rule("loc", "must be finite"));
+  EXPECT_THAT(error_of([&] { rng.normal(0.0, INFINITY, 3); }),
+              names_field_and_rule("scale", "must be finite"));
   EXPECT_EQ(rng.standard_normal(0).size(), 0);
 }
 

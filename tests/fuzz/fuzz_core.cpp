@@ -1,13 +1,13 @@
-// libFuzzer target for the core engine (the functions behind bind_core.cpp): sinusoidal codes,
-// RoPE, attention, cosine similarity and context extension, with arguments decoded from the
-// fuzz bytes. Contract: finite results or positional::InputError (see fuzz_input.hpp).
+// libFuzzer target for the core maths (sinusoidal.hpp, rope.hpp, attention.hpp, rope_scaling.hpp): sinusoidal
+// codes, RoPE, attention, cosine similarity and context extension, with arguments decoded from the fuzz
+// bytes. Contract: finite results or positional::InputError (see fuzz_input.hpp).
 #include <cstddef>
 #include <cstdint>
 
 #include "fuzz_input.hpp"
 #include "positional/attention.hpp"
-#include "positional/extension.hpp"
 #include "positional/rope.hpp"
+#include "positional/rope_scaling.hpp"
 #include "positional/sinusoidal.hpp"
 
 namespace positional::fuzz {

@@ -1,16 +1,16 @@
-// libFuzzer target for the widget functions (the ones behind bind_widgets.cpp): ALiBi, RoPE
-// scaling (YaRN, dynamic NTK, extension curves), float32 angle errors, the two RoPE layouts,
-// the clock and permutations. Contract: finite results or positional::InputError (fuzz_input.hpp).
+// libFuzzer target for the widgets' maths (alibi, rope_scaling, precision, conventions, rope, attention):
+// ALiBi, RoPE scaling (YaRN, dynamic NTK, extension curves), float32 angle errors, the two RoPE layouts, the
+// clock and permutations. Contract: finite results or positional::InputError (fuzz_input.hpp).
 #include <cstddef>
 #include <cstdint>
 
 #include "fuzz_input.hpp"
 #include "positional/alibi.hpp"
-#include "positional/clock.hpp"
+#include "positional/attention.hpp"
 #include "positional/conventions.hpp"
-#include "positional/permutation.hpp"
 #include "positional/precision.hpp"
-#include "positional/scaling.hpp"
+#include "positional/rope.hpp"
+#include "positional/rope_scaling.hpp"
 
 namespace positional::fuzz {
 namespace {

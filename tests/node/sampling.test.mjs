@@ -9,7 +9,7 @@ import { loadEngine } from './engine-loader.mjs';
 // The full table and the sampled rows both use angle addition, along different chains (up to
 // 15 steps of at most 6·2^−53 each for the sampled rows), and the angle p·ω rounds differently
 // along each, by up to an ulp of p·ω_0 (ω_0 = 1). Allow 8 ulps of the largest angle plus
-// 128·2^−53 for the steps (as tests/cpp/test_sinusoidal_rows.cpp).
+// 128·2^−53 for the steps (as tests/cpp/test_sinusoidal.cpp).
 const tolerance = (position) => 2 ** -53 * (8 * (position + 1) + 128);
 
 let engine;

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "positional/permutation.hpp"
+#include "positional/attention.hpp"
 #include "positional/types.hpp"
 
 namespace positional {

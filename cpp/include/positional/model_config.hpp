@@ -3,7 +3,7 @@
 // ALiBi, T5's relative buckets, or none), how long it was trained, how far its config stretches
 // that, and (for RoPE) each rotary pair's frequency after the configured scaling.
 //
-// This file only reads: every recipe it reports comes from scaling.hpp (rope_frequencies and
+// This file only reads: every recipe it reports comes from rope_scaling.hpp (rope_frequencies and
 // the recipes over it), the module the charts use too. Where runtimes read one config
 // differently (YaRN's factor, the length vLLM serves), the report lists each runtime's reading.
 // The runtimes compute in float32; these numbers are the float64 formula, so a runtime's

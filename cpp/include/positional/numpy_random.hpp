@@ -1,11 +1,13 @@
-// numpy-compatible random numbers: SeedSequence, the PCG64 bit generator and
-// Generator.standard_normal / normal, reproducing numpy.random.default_rng(seed)
-// digit for digit (numpy 1.17 and later, checked against numpy 1.24).
+// numpy-compatible randomness, as the lesson's positional.py draws it: MD5 (RFC 1321, for the word
+// seeds hashlib.md5(word.encode()) gives; not for security), SeedSequence, the PCG64 bit generator
+// and Generator.standard_normal / normal, reproducing numpy.random.default_rng(seed) digit for
+// digit (numpy 1.17 and later, checked against numpy 1.24).
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "positional/types.hpp"
@@ -119,5 +121,13 @@ class Generator {
  private:
   Pcg64 bits_;
 };
+
+// ---- MD5 (RFC 1321) -----------------------------------------------------------------------------
+
+// The 16-byte MD5 digest of `bytes` (any bytes; a std::string holds UTF-8 text as its bytes).
+std::array<std::uint8_t, 16> md5_digest(std::string_view bytes);
+
+// The digest as 32 lowercase hexadecimal digits, like hashlib's hexdigest().
+std::string md5_hex(std::string_view bytes);
 
 }  // namespace positional

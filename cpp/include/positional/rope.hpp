@@ -1,5 +1,8 @@
-// Rotary position embeddings (RoPE; Su et al., 2021): each (even, odd) pair of a
-// query or key is turned by position · θ_i, so q·k depends only on the distance.
+// Rotary position embeddings (RoPE; Su et al., 2021): each (even, odd) pair of a query or key is
+// turned by position · θ_i, θ_i = base^(−2i/d), so q·k depends only on the distance. The frequencies,
+// rotation of vectors and sequences, the figures' scores and angles, and one pair as a clock.
+// Rotary variants with their own maths (xPos's decaying rotation, say) belong here; recipes that
+// only change θ_i after training belong in rope_scaling.hpp.
 #pragma once
 
 #include <cstdint>
@@ -45,5 +48,21 @@ Matrix rope_scores_over_distance(const Eigen::Ref<const Vector>& q, const Eigen:
 // reduced to [0, 2π) when `wrapped`: the lesson's rope_frequencies figure.
 Matrix rope_pair_angles(const Eigen::Ref<const Vector>& positions, const Eigen::Ref<const Vector>& pairs,
                         std::int64_t d, double base = 10000.0, bool wrapped = true);
+
+// ---- one pair as a clock ------------------------------------------------------------------------
+
+struct RopeClock {
+  Eigen::Vector2d q_rotated;  // R(m·θ) q
+  Eigen::Vector2d k_rotated;  // R(n·θ) k
+  double q_angle = 0;         // direction of the rotated q, radians in (−π, π]
+  double k_angle = 0;         // direction of the rotated k, radians in (−π, π]
+  double angle_between = 0;   // from q to k, wrapped to (−π, π]
+  double score = 0;           // ⟨R(mθ) q, R(nθ) k⟩
+  double relative_score = 0;  // ⟨q, R((n − m)θ) k⟩: equal to score up to rounding
+};
+
+// Throws InputError when q or k is not finite, m or n is not finite, or theta is not finite or ≤ 0.
+RopeClock rope_clock(const Eigen::Vector2d& q, const Eigen::Vector2d& k, double m, double n,
+                     double theta = 1.0);
 
 }  // namespace positional

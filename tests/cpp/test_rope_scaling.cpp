@@ -1,18 +1,29 @@
-// The RoPE scaling recipes (YaRN, dynamic NTK, Llama 3, LongRoPE, linear), pair wavelengths and the
+// RoPE scaling: the lesson's two methods (position interpolation, the NTK base), then the recipes
+// beyond it (YaRN, dynamic NTK, Llama 3, LongRoPE, linear), pair wavelengths and the
 // five-treatment extension curves.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "expect_error.hpp"
-#include "positional/extension.hpp"
 #include "positional/limits.hpp"
 #include "positional/rope.hpp"
-#include "positional/scaling.hpp"
+#include "positional/rope_scaling.hpp"
 #include "positional/validate.hpp"
 
 namespace positional {
 namespace {
+
+using ::testing::HasSubstr;
+using testing_support::error_of;
+using testing_support::names_field_and_rule;
+
+// Identities that hold exactly in real arithmetic differ only by rounding in a
+// handful of operations on values of order 1: 1e-12 leaves room for ~10^3 ulps.
+constexpr double kIdentity = 1e-12;
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Reference values below were computed with Hugging Face's _compute_yarn_parameters and
 // _compute_dynamic_ntk_parameters re-typed in numpy (float64); the engine must agree to
@@ -70,21 +81,24 @@ TEST(Yarn, AttentionFactor) {
   EXPECT_EQ(yarn_attention_factor(0.5), 1.0);
   EXPECT_NEAR(yarn_attention_factor(8), 0.1 * std::log(8.0) + 1.0, 1e-15);
   EXPECT_NEAR(yarn_attention_factor(16), 1.2772588722239781, 1e-15);
-  EXPECT_THROW(yarn_attention_factor(0), InputError);
-  EXPECT_THROW(yarn_attention_factor(std::nan("")), InputError);
+  EXPECT_THAT(error_of([&] { yarn_attention_factor(0); }),
+              names_field_and_rule("scale", "must be a finite number > 0"));
+  EXPECT_THAT(error_of([&] { yarn_attention_factor(std::nan("")); }),
+              names_field_and_rule("scale", "must be a finite number > 0"));
 }
 
 TEST(Yarn, RejectsBadArguments) {
-  EXPECT_THROW(yarn_inverse_frequencies(7, 10000, 8, 4096), InputError);
-  EXPECT_THROW(yarn_inverse_frequencies(64, 1, 8, 4096), InputError);
-  EXPECT_THROW(yarn_inverse_frequencies(64, 10000, 0.5, 4096), InputError);
-  EXPECT_THROW(yarn_inverse_frequencies(64, 10000, 8, 0), InputError);
-  EXPECT_THROW(yarn_inverse_frequencies(64, 10000, 8, 4096, 1, 32), InputError);
-  try {
-    yarn_inverse_frequencies(64, 10000, 8, 4096, 1, 32);
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("beta_fast"), std::string::npos) << e.what();
-  }
+  EXPECT_THAT(error_of([&] { yarn_inverse_frequencies(7, 10000, 8, 4096); }),
+              names_field_and_rule("d", "must be even"));
+  EXPECT_THAT(
+      error_of([&] { yarn_inverse_frequencies(64, 1, 8, 4096); }),
+      names_field_and_rule("base", "must be different from 1 (every pair would turn at the same speed)"));
+  EXPECT_THAT(error_of([&] { yarn_inverse_frequencies(64, 10000, 0.5, 4096); }),
+              names_field_and_rule("scale", "must be a finite number ≥ 1"));
+  EXPECT_THAT(error_of([&] { yarn_inverse_frequencies(64, 10000, 8, 0); }),
+              names_field_and_rule("trained_len", "must be a finite number > 0"));
+  EXPECT_THAT(error_of([&] { yarn_inverse_frequencies(64, 10000, 8, 4096, 1, 32); }),
+              names_field_and_rule("beta_fast", "must be greater than beta_slow (32)"));
 }
 
 TEST(DynamicNtk, MatchesHuggingFace) {
@@ -103,9 +117,12 @@ TEST(DynamicNtk, AtScaleTimesTrainedEqualsStaticNtkWithGrownScale) {
   const double s = 4;
   EXPECT_NEAR(dynamic_ntk_base(10000, s, 64, s * 2048, 2048) / ntk_scaled_base(10000, s * s - s + 1, 64), 1.0,
               1e-12);
-  EXPECT_THROW(dynamic_ntk_base(10000, 8, 2, 5000, 4096), InputError);
-  EXPECT_THROW(dynamic_ntk_base(10000, 0.5, 64, 5000, 4096), InputError);
-  EXPECT_THROW(dynamic_ntk_base(10000, 8, 64, -1, 4096), InputError);
+  EXPECT_THAT(error_of([&] { dynamic_ntk_base(10000, 8, 2, 5000, 4096); }),
+              names_field_and_rule("d", "must be at least 4 (d/(d−2) needs a slow pair)"));
+  EXPECT_THAT(error_of([&] { dynamic_ntk_base(10000, 0.5, 64, 5000, 4096); }),
+              names_field_and_rule("scale", "must be a finite number ≥ 1"));
+  EXPECT_THAT(error_of([&] { dynamic_ntk_base(10000, 8, 64, -1, 4096); }),
+              names_field_and_rule("seq_len", "must be a finite number > 0"));
 }
 
 TEST(PairWavelengths, TwoPiOverTheta) {
@@ -115,7 +132,8 @@ TEST(PairWavelengths, TwoPiOverTheta) {
   EXPECT_NEAR(w[63] / (kTwoPi * std::pow(10000.0, 126.0 / 128.0)), 1.0, 1e-14);
   Vector bad = theta;
   bad[3] = 0;
-  EXPECT_THROW(pair_wavelengths(bad), InputError);
+  EXPECT_THAT(error_of([&] { pair_wavelengths(bad); }),
+              names_field_and_rule("inv_freq[3]", "must be a finite number > 0"));
 }
 
 TEST(ExtensionInverseFrequencies, RowsAreTheFiveMethods) {
@@ -131,7 +149,8 @@ TEST(ExtensionInverseFrequencies, RowsAreTheFiveMethods) {
   EXPECT_LT((f.row(3).transpose() - yarn_inverse_frequencies(128, 10000, 8, 4096)).cwiseAbs().maxCoeff(),
             1e-15);
   EXPECT_NEAR(f(4, 63), rope_frequencies(128, dynamic_ntk_base(10000, 8, 128, 32768, 4096))[63], 1e-18);
-  EXPECT_THROW(extension_inverse_frequencies(128, 10000, 4096, 2048), InputError);
+  EXPECT_THAT(error_of([&] { extension_inverse_frequencies(128, 10000, 4096, 2048); }),
+              names_field_and_rule("new_len", "must be at least trained_len (4096)"));
 }
 
 TEST(ExtensionCurves, FirstThreeRowsMatchTheLessonCurves) {
@@ -166,12 +185,59 @@ TEST(ExtensionCurves, DynamicRowRecomputesTheBasePerPosition) {
 TEST(ExtensionCurves, RejectsNegativePositions) {
   Vector positions(2);
   positions << 0, -1;
-  EXPECT_THROW(extension_curves(positions, 4096, 32768, 128, 10000), InputError);
+  EXPECT_THAT(error_of([&] { extension_curves(positions, 4096, 32768, 128, 10000); }),
+              names_field_and_rule("positions[1]", "must be a finite number ≥ 0"));
+}
+
+TEST(Extension, InterpolationMapsThirtyTwoThousandToFourThousand) {
+  const Vector positions = (Vector(3) << 0, 32000, 32768).finished();
+  const Vector squeezed = interpolate_positions(positions, 4096, 32768);
+  EXPECT_EQ(squeezed[1], 4000);  // 1/8 is exact in binary
+  EXPECT_EQ(squeezed[2], 4096);
+  EXPECT_EQ(4096.0 / 32768.0, 0.125);
+}
+
+TEST(Extension, NtkBaseForAStretchOfEight) {
+  const double power = std::pow(8.0, 128.0 / 126.0);
+  EXPECT_NEAR(power, 8.27, 5e-3);  // printed to two decimals
+  const double base = ntk_scaled_base(10000, 8, 128);
+  EXPECT_EQ(std::round(base), 82685);
+  const double slow = rope_frequencies(128)[63];
+  const double slow_ntk = rope_frequencies(128, base)[63];
+  EXPECT_NEAR(slow, 1.15e-4, 5e-7);      // printed as 1.15e-04
+  EXPECT_NEAR(slow_ntk, 1.44e-5, 5e-8);  // printed as 1.44e-05
+  EXPECT_NEAR(slow / slow_ntk, 8.0, 1e-12);
+  EXPECT_EQ(rope_frequencies(128, base)[0], 1.0);  // the fastest pair is untouched
+}
+
+TEST(Extension, CurvesStayInsideTheTrainedBand) {
+  const Vector positions = Vector::LinSpaced(512, 0, 511 * 64);
+  const ContextExtensionCurves curves = context_extension_curves(positions, 4096, 32768, 128);
+  const double top = curves.trained_max;
+  EXPECT_NEAR(top, 4096 * rope_frequencies(128)[63], kIdentity);
+  EXPECT_GT(curves.angles(0, 511), 7.9 * top);  // raw: about 8× the band's top by 32K
+  EXPECT_LE(curves.angles(1, 511), top);
+  EXPECT_LE(curves.angles(2, 511), top * (1 + 1e-12));
+}
+
+TEST(Extension, RejectsBadArguments) {
+  const Vector p = Vector::Ones(2);
+  EXPECT_EQ(error_of([&] { interpolate_positions(p, 0, 10); }),
+            "trained_len must be a finite number > 0, got 0");
+  EXPECT_EQ(error_of([&] { interpolate_positions(p, 10, -1); }),
+            "new_len must be a finite number > 0, got -1");
+  EXPECT_EQ(error_of([&] { interpolate_positions((Vector(1) << kNaN).finished(), 10, 20); }),
+            "positions[0] must be finite, got nan");
+  EXPECT_EQ(error_of([] { ntk_scaled_base(10000, 8, 2); }),
+            "d must be at least 4 (d/(d−2) needs a slow pair), got 2");
+  EXPECT_EQ(error_of([] { ntk_scaled_base(10000, 8, 7); }), "d must be even, got 7");
+  EXPECT_EQ(error_of([] { ntk_scaled_base(1, 8, 128); }),
+            "base must be different from 1 (every pair would turn at the same speed), got 1");
+  EXPECT_EQ(error_of([] { ntk_scaled_base(10000, 0, 128); }), "scale must be a finite number > 0, got 0");
+  EXPECT_THAT(error_of([] { ntk_scaled_base(1e300, 1e200, 4); }), HasSubstr("overflows"));
 }
 
 // ---- the recipes the config reader and the charts share --------------------------------
-
-using testing_support::error_of;
 
 TEST(Recipes, YarnMscaleIsGetMscale) {
   EXPECT_EQ(yarn_mscale(1.0, 0.707), 1.0) << "no stretch, no temperature";

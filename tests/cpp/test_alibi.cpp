@@ -1,4 +1,5 @@
 // ALiBi slopes and biases, and RoPE's long-term decay curves.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -6,8 +7,13 @@
 #include "positional/alibi.hpp"
 #include "positional/validate.hpp"
 
+#include "expect_error.hpp"
+
 namespace positional {
 namespace {
+
+using testing_support::error_of;
+using testing_support::names_field_and_rule;
 
 TEST(AlibiSlopes, PowerOfTwoHeadsAreAGeometricSequence) {
   const Vector s = alibi_slopes(8);
@@ -43,8 +49,10 @@ TEST(AlibiSlopes, OtherCountsInterleaveAsInTheReferenceCode) {
 }
 
 TEST(AlibiSlopes, RejectsBadCounts) {
-  EXPECT_THROW(alibi_slopes(0), InputError);
-  EXPECT_THROW(alibi_slopes(5000), InputError);
+  EXPECT_THAT(error_of([&] { alibi_slopes(0); }),
+              names_field_and_rule("n_heads", "must be a whole number from 1 to 1024"));
+  EXPECT_THAT(error_of([&] { alibi_slopes(5000); }),
+              names_field_and_rule("n_heads", "must be a whole number from 1 to 1024"));
 }
 
 TEST(AlibiBias, LinearInDistanceBelowTheDiagonal) {
@@ -55,9 +63,12 @@ TEST(AlibiBias, LinearInDistanceBelowTheDiagonal) {
       EXPECT_DOUBLE_EQ(b(i, j), j <= i ? -0.25 * (i - j) : 0.0) << i << "," << j;
     }
   }
-  EXPECT_THROW(alibi_bias(-1, 4), InputError);
-  EXPECT_THROW(alibi_bias(0.5, 0), InputError);
-  EXPECT_THROW(alibi_bias(0.5, 5000), InputError);  // 25M numbers: above the cap
+  EXPECT_THAT(error_of([&] { alibi_bias(-1, 4); }),
+              names_field_and_rule("slope", "must be a finite number ≥ 0"));
+  EXPECT_THAT(error_of([&] { alibi_bias(0.5, 0); }), names_field_and_rule("length", "must be at least 1"));
+  EXPECT_THAT(error_of([&] { alibi_bias(0.5, 5000); }),
+              names_field_and_rule("the bias matrix",
+                                   "more than the cap of 16777216 (2^24)"));  // 25M numbers: above the cap
 }
 
 // The RoFormer bound at distance 0 is the mean of 1..d/2 = (d/2 + 1)/2; the other values come
@@ -68,8 +79,9 @@ TEST(RopeDecay, RoFormerBound) {
   EXPECT_NEAR(c[0], 32.5, 1e-12);
   EXPECT_NEAR(c[10], 17.95413713708483, 1e-10);
   EXPECT_NEAR(c[100], 10.227329948505133, 1e-10);
-  EXPECT_THROW(rope_decay_curve(7, 10000, 10), InputError);
-  EXPECT_THROW(rope_decay_curve(64, 10000, -1), InputError);
+  EXPECT_THAT(error_of([&] { rope_decay_curve(7, 10000, 10); }), names_field_and_rule("d", "must be even"));
+  EXPECT_THAT(error_of([&] { rope_decay_curve(64, 10000, -1); }),
+              names_field_and_rule("max_distance", "must be a whole number from 0 to 4194304"));
 }
 
 TEST(RopeDecay, OnesScoreStartsAtOneAndDecays) {

@@ -1,4 +1,5 @@
 // float32 against float64 RoPE angles.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -7,8 +8,13 @@
 #include "positional/rope.hpp"
 #include "positional/validate.hpp"
 
+#include "expect_error.hpp"
+
 namespace positional {
 namespace {
+
+using testing_support::error_of;
+using testing_support::names_field_and_rule;
 
 TEST(Float32Angles, ExactWhereFloatIsExact) {
   Vector positions(3);
@@ -49,14 +55,18 @@ TEST(Float32Angles, RejectsBadArguments) {
   positions << -1;
   Vector pairs(1);
   pairs << 0;
-  EXPECT_THROW(float32_angle_errors(positions, pairs, 64), InputError);
+  EXPECT_THAT(error_of([&] { float32_angle_errors(positions, pairs, 64); }),
+              names_field_and_rule("positions[0]", "must be a finite number from 0 to 2^31"));
   positions << 10;
   pairs << 32;
-  EXPECT_THROW(float32_angle_errors(positions, pairs, 64), InputError);
+  EXPECT_THAT(error_of([&] { float32_angle_errors(positions, pairs, 64); }),
+              names_field_and_rule("pairs[0]", "must be a whole number from 0 to 31"));
   pairs << 0.5;
-  EXPECT_THROW(float32_angle_errors(positions, pairs, 64), InputError);
+  EXPECT_THAT(error_of([&] { float32_angle_errors(positions, pairs, 64); }),
+              names_field_and_rule("pairs[0]", "must be a whole number from 0 to 31"));
   pairs << 0;
-  EXPECT_THROW(float32_angle_errors(positions, pairs, 63), InputError);
+  EXPECT_THAT(error_of([&] { float32_angle_errors(positions, pairs, 63); }),
+              names_field_and_rule("d", "must be even"));
 }
 
 }  // namespace

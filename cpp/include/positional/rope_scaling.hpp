@@ -1,8 +1,10 @@
-// RoPE scaling recipes over one frequency model. Every recipe maps the unscaled θ_i = base^(−2i/d)
-// (rope_frequencies) to the frequencies a model runs with: position interpolation (linear), NTK and
-// dynamic NTK (a larger base), YaRN (a per-band blend, with its attention temperature), Llama 3's
-// wavelength bands and LongRoPE's per-pair divisors. The charts and the config.json reader both call
-// these, so a recipe is written once. Also: pair wavelengths and the extension chart's curves.
+// RoPE scaling: stretching a RoPE model's context after training, every recipe over one frequency
+// model. Each maps the unscaled θ_i = base^(−2i/d) (rope_frequencies) to the frequencies a model
+// runs with. The lesson's two methods come first: position interpolation (every position times
+// trained_len / new_len) and NTK-aware scaling (a larger base). Beyond the lesson: dynamic NTK,
+// YaRN (a per-band blend, with its attention temperature), Llama 3's wavelength bands and LongRoPE's
+// per-pair divisors, with pair wavelengths and the extension charts' curves. The charts and the
+// config.json reader (model_config.hpp) both call these, so a recipe is written once.
 #pragma once
 
 #include <cstdint>
@@ -10,6 +12,28 @@
 #include "positional/types.hpp"
 
 namespace positional {
+
+// Position interpolation (Chen et al., 2023): every position times trained_len / new_len.
+// Throws InputError when a length is not finite or ≤ 0, a position is not finite, a result overflows,
+// or there are more than kMaxOutputDoubles positions.
+Vector interpolate_positions(const Eigen::Ref<const Vector>& positions, double trained_len, double new_len);
+
+// NTK-aware scaling: base · scale^(d/(d−2)). The fastest pair keeps θ_0 = 1, the
+// slowest slows by exactly `scale`. Throws InputError when base is invalid,
+// scale is not finite or ≤ 0, or d is odd or < 4 (d = 2 has no slow pair: d/(d−2) is undefined).
+double ntk_scaled_base(double base, double scale, std::int64_t d);
+
+// Angle of the slowest pair at each position under the lesson's three treatments:
+// row 0 raw positions, row 1 position interpolation, row 2 NTK-aware base.
+// Also reports the top of the trained band (trained_len · θ_slowest).
+struct ContextExtensionCurves {
+  Matrix angles;           // (3 × positions.size())
+  double trained_max = 0;  // the largest slowest-pair angle seen in training
+};
+ContextExtensionCurves context_extension_curves(const Eigen::Ref<const Vector>& positions, double trained_len,
+                                                double new_len, std::int64_t d, double base = 10000.0);
+
+// ---- beyond the lesson: dynamic NTK, YaRN, Llama 3, LongRoPE ------------------------------------
 
 // The pair indices where YaRN's ramp runs (Peng et al., 2023; Hugging Face's
 // find_correction_range with truncation): pairs with index i below `low`

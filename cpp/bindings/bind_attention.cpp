@@ -1,0 +1,71 @@
+// Embind adapters for attention and permutations (positional/attention.hpp): scaled dot-product
+// attention, cosine similarity, and the permutations of the order-blindness argument.
+// Every result is a number, a Float64Array or a plain object: nothing for the caller to .delete().
+#include <emscripten/bind.h>
+
+#include <string>
+
+#include "js_interop.hpp"
+#include "positional/attention.hpp"
+
+namespace positional::js {
+namespace {
+
+Permutation permutation_from_js(const std::string& name, const val& array) {
+  const Vector values = vector_from_js(name, array);
+  Permutation perm(static_cast<std::size_t>(values.size()));
+  for (Eigen::Index j = 0; j < values.size(); ++j) {
+    perm[static_cast<std::size_t>(j)] =
+        checked_integer(name + "[" + std::to_string(j) + "]", values[j], 0, kMaxOutputDoubles);
+  }
+  return perm;
+}
+
+val attention_js(val q, val k, val v, val causal) {
+  return guarded([&] {
+    const AttentionResult result = scaled_dot_product_attention(
+        matrix_from_js("q", q), matrix_from_js("k", k), matrix_from_js("v", v), bool_arg("causal", causal));
+    val out = val::object();
+    out.set("output", matrix_to_js(result.output));
+    out.set("weights", matrix_to_js(result.weights));
+    out.set("scores", matrix_to_js(result.scores));
+    out.set("scaledScores", matrix_to_js(result.scaled_scores));
+    return out;
+  });
+}
+
+val cosine_similarity_js(val a, val b) {
+  return guarded([&] { return cosine_similarity(vector_from_js("a", a), vector_from_js("b", b)); });
+}
+
+val half_permutation_js(val d) {
+  return guarded([&] { return permutation_to_js(interleaved_to_half_permutation(dimension_arg(d))); });
+}
+
+val max_permuted_difference_js(val a, val b, val perm) {
+  return guarded([&] {
+    return max_permuted_difference(matrix_from_js("a", a), matrix_from_js("b", b),
+                                   permutation_from_js("perm", perm));
+  });
+}
+
+val reversal_permutation_js(val n) {
+  return guarded(
+      [&] { return permutation_to_js(reversal_permutation(integer_arg("n", n, 0, kMaxOutputDoubles))); });
+}
+
+}  // namespace
+
+// Each function is bound once with every argument; the defaults (causal false) live in the JavaScript
+// facade, engine-facade.mjs, which always passes them all.
+EMSCRIPTEN_BINDINGS(positional_attention) {
+  using emscripten::function;
+
+  function("attention", &attention_js);
+  function("cosineSimilarity", &cosine_similarity_js);
+  function("halfPermutation", &half_permutation_js);
+  function("maxPermutedDifference", &max_permuted_difference_js);
+  function("reversalPermutation", &reversal_permutation_js);
+}
+
+}  // namespace positional::js

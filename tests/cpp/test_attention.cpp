@@ -1,0 +1,164 @@
+// Attention against the lesson's hand-worked example, its permutation equivariance, the causal
+// mask, cosine similarity, the permutation helpers, and bad input.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "positional/attention.hpp"
+#include "positional/validate.hpp"
+
+#include "expect_error.hpp"
+
+namespace positional {
+namespace {
+
+using ::testing::HasSubstr;
+using testing_support::error_of;
+using testing_support::names_field_and_rule;
+
+// The lesson prints three decimals; 5e-4 is half a unit in that last place.
+constexpr double kPrinted3 = 5e-4;
+// Identities that hold exactly in real arithmetic differ only by rounding in a
+// handful of operations on values of order 1: 1e-12 leaves room for ~10^3 ulps.
+constexpr double kIdentity = 1e-12;
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+const double kInf = std::numeric_limits<double>::infinity();
+
+Vector random_vector(std::mt19937_64& rng, Eigen::Index n) {
+  std::normal_distribution<double> normal;
+  Vector v(n);
+  for (Eigen::Index i = 0; i < n; ++i) v[i] = normal(rng);
+  return v;
+}
+
+Matrix random_matrix(std::mt19937_64& rng, Eigen::Index rows, Eigen::Index cols) {
+  std::normal_distribution<double> normal;
+  Matrix m(rows, cols);
+  for (Eigen::Index r = 0; r < rows; ++r)
+    for (Eigen::Index c = 0; c < cols; ++c) m(r, c) = normal(rng);
+  return m;
+}
+
+// ---- attention -----------------------------------------------------------------------------
+
+TEST(Attention, LessonHandWorkedExample) {
+  // dog = (1, 0), bites = (0, 1), man = (1, 1); q = k = v = the word vector.
+  const Matrix x = (Matrix(3, 2) << 1, 0, 0, 1, 1, 1).finished();
+  const AttentionResult result = scaled_dot_product_attention(x, x, x);
+  EXPECT_EQ(result.scores(0, 0), 1);
+  EXPECT_EQ(result.scores(0, 1), 0);
+  EXPECT_EQ(result.scores(0, 2), 1);
+  EXPECT_NEAR(result.scaled_scores(0, 0), 0.707, kPrinted3);
+  EXPECT_NEAR(result.weights(0, 0), 0.401, kPrinted3);
+  EXPECT_NEAR(result.weights(0, 1), 0.198, kPrinted3);
+  EXPECT_NEAR(result.weights(0, 2), 0.401, kPrinted3);
+  const double expected[3][2] = {{0.802, 0.599}, {0.599, 0.802}, {0.752, 0.752}};
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 2; ++c) EXPECT_NEAR(result.output(r, c), expected[r][c], kPrinted3);
+}
+
+TEST(Attention, WithoutPositionsIsPermutationEquivariant) {
+  std::mt19937_64 rng(21);
+  const Matrix x = random_matrix(rng, 6, 8);
+  const Matrix wq = random_matrix(rng, 8, 8), wk = random_matrix(rng, 8, 8), wv = random_matrix(rng, 8, 8);
+  Eigen::PermutationMatrix<Eigen::Dynamic> p(6);
+  p.indices() << 5, 2, 0, 4, 1, 3;
+  const Matrix px = p * x;
+  const Matrix out = scaled_dot_product_attention(x * wq, x * wk, x * wv).output;
+  const Matrix out_p = scaled_dot_product_attention(px * wq, px * wk, px * wv).output;
+  const Matrix p_out = p * out;
+  EXPECT_TRUE(out_p.isApprox(p_out, 1e-13));
+}
+
+TEST(Attention, CausalMaskExcludesTheFuture) {
+  std::mt19937_64 rng(22);
+  const Matrix x = random_matrix(rng, 4, 6);
+  const AttentionResult masked = scaled_dot_product_attention(x, x, x, true);
+  for (Eigen::Index i = 0; i < 4; ++i) {
+    EXPECT_NEAR(masked.weights.row(i).sum(), 1.0, 1e-15);
+    for (Eigen::Index j = i + 1; j < 4; ++j) EXPECT_EQ(masked.weights(i, j), 0.0);
+  }
+  EXPECT_EQ(masked.weights(0, 0), 1.0);  // the first token sees only itself
+  EXPECT_TRUE(masked.output.row(0).isApprox(x.row(0)));
+}
+
+TEST(Attention, StableForHugeScores) {
+  const Matrix x = (Matrix(2, 1) << 1e3, -1e3).finished();  // scores of ±1e6 would overflow exp
+  const AttentionResult result = scaled_dot_product_attention(x, x, x);
+  EXPECT_TRUE(result.output.allFinite());
+  EXPECT_EQ(result.weights(0, 0), 1.0);
+}
+
+TEST(Attention, RejectsBadShapesAndValues) {
+  const Matrix a = Matrix::Ones(3, 4);
+  EXPECT_EQ(error_of([&] { scaled_dot_product_attention(a, Matrix::Ones(3, 5), a); }),
+            "k must have as many columns as q (4), got 5");
+  EXPECT_EQ(error_of([&] { scaled_dot_product_attention(a, a, Matrix::Ones(2, 4)); }),
+            "v must have one row per key (3), got 2");
+  EXPECT_EQ(error_of([&] { scaled_dot_product_attention(Matrix(0, 4), a, a); }), "q must not be empty");
+  Matrix bad = a;
+  bad(1, 2) = kInf;
+  EXPECT_EQ(error_of([&] { scaled_dot_product_attention(a, bad, a); }), "k[1][2] must be finite, got inf");
+  EXPECT_EQ(error_of([&] { scaled_dot_product_attention(a, Matrix::Ones(2, 4), Matrix::Ones(2, 4), true); }),
+            "a causal mask needs as many keys as queries (3), got 2");
+}
+
+TEST(Cosine, KnownValuesAndErrors) {
+  EXPECT_NEAR(cosine_similarity((Vector(2) << 1, 0).finished(), (Vector(2) << 0, 3).finished()), 0, 0);
+  EXPECT_NEAR(cosine_similarity((Vector(2) << 1, 1).finished(), (Vector(2) << 2, 2).finished()), 1, 1e-15);
+  EXPECT_EQ(error_of([] { cosine_similarity(Vector::Zero(3), Vector::Ones(3)); }),
+            "a and b must be non-zero vectors (a zero vector has no direction)");
+  EXPECT_EQ(error_of([] { cosine_similarity(Vector::Ones(3), Vector::Ones(2)); }),
+            "a and b must have the same length, got 3 and 2");
+}
+
+// ---- permutations ------------------------------------------------------------------------
+
+TEST(Permutation, InterleavedToHalves) {
+  const Permutation p = interleaved_to_half_permutation(8);
+  const Permutation expected = {0, 2, 4, 6, 1, 3, 5, 7};
+  EXPECT_EQ(p, expected);
+  EXPECT_THAT(error_of([&] { interleaved_to_half_permutation(7); }),
+              names_field_and_rule("d", "must be even"));
+  const Permutation r = reversal_permutation(3);
+  EXPECT_EQ(r, (Permutation{2, 1, 0}));
+}
+
+TEST(Permutation, PermuteChecksItsInput) {
+  Vector x(3);
+  x << 10, 20, 30;
+  const Vector y = permute(x, {2, 0, 1});
+  EXPECT_EQ(y[0], 30);
+  EXPECT_EQ(y[1], 10);
+  EXPECT_THAT(error_of([&] {
+                permute(x, {0, 0, 1});
+              }),
+              names_field_and_rule("perm[1]", "must be a distinct index from 0 to 2"));
+  EXPECT_THAT(error_of([&] {
+                permute(x, {0, 1});
+              }),
+              names_field_and_rule("perm length", "must be equal to 3"));
+  EXPECT_THAT(error_of([&] {
+                permute(x, {0, 1, 3});
+              }),
+              names_field_and_rule("perm[2]", "must be a distinct index from 0 to 2"));
+}
+
+TEST(Permutation, MaxPermutedDifference) {
+  Matrix a(3, 3);
+  a << 1, 2, 3, 4, 5, 6, 7, 8, 9;
+  Matrix b(3, 3);  // a with rows and columns reversed
+  b << 9, 8, 7, 6, 5, 4, 3, 2, 1;
+  EXPECT_EQ(max_permuted_difference(a, b, reversal_permutation(3)), 0.0);
+  EXPECT_EQ(max_permuted_difference(a, b, {0, 1, 2}), 8.0);
+  EXPECT_THAT(error_of([&] {
+                max_permuted_difference(a, Matrix::Zero(2, 2), {0, 1, 2});
+              }),
+              names_field_and_rule("b", "must have the shape of a (3 × 3)"));
+}
+
+}  // namespace
+}  // namespace positional
