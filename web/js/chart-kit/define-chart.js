@@ -18,16 +18,19 @@ import { createChartShell } from './shell.js';
  * - controls: { key → declaration } (see createDeclaredControls); order: the keys in display order.
  * - reconcile(state, controls): optional; settles one control against another (e.g. a head beyond
  *   the head count), calling controls[key].constrain(value, why). Runs before the computation.
- * - compute: { name → { reads: [state keys], after: [part names], run(state, engine, data) } } in
- *   dependency order; run returns the part's value, kept in data[name] until a key it reads (or a
- *   part it comes after) changes.
+ * - compute: { name → { reads: [state keys], after: [part names], run(state, engine, data, size) } }
+ *   in dependency order; run returns the part's value, kept in data[name] until a key it reads (or
+ *   a part it comes after) changes. The key '@size' is the first canvas's { width, height, ratio }
+ *   (CSS pixels and devicePixelRatio): a part reading it is recomputed on resize, before the draw.
+ * - coalesce: true to take control changes at once but compute at the next animation frame (a
+ *   dragged slider: one recompute per frame); chart.flush() does the pending work now.
  * - canvases: [{ label, aspect, minHeight, maxHeight, draw(ctx, width, height, colors, view),
  *   hit?(view, x, y, width, height) → part | null }]; view = { state, data, highlighted, layout }
  *   (layout: an object draw() may keep its scales in, for hit()).
  * - parts: the names highlight() accepts and the chart-part event announces; focusParts: { control
  *   key → part } announced while that control has focus.
- * - describe(view) → text; table(view) → table (or a function building one); csv(view) → { header,
- *   rows }; values(view) → what the chart's `values` getter returns (tests read it).
+ * - describe(view) → text; table(view, engine) → table (or a function building one, called only
+ *   while the Data view is open); csv(view, engine) → { header, rows } (built on demand); values(view) → what the chart's `values` getter returns (tests read it).
  * - extend(chart, context): optional; adds chart-specific members to the returned object.
  * Returns { id, controls, aliases, parts, create(slot, engine) → chart }.
  */
@@ -37,7 +40,8 @@ export function defineChart(spec) {
   const compute = Object.entries(spec.compute ?? {});
   for (const [name, part] of compute) {
     for (const key of part.reads ?? []) {
-      if (!(key in declarations)) throw new Error(`${id}: part "${name}" reads "${key}", which is not a control`);
+      if (key !== '@size' && !(key in declarations))
+        throw new Error(`${id}: part "${name}" reads "${key}", which is not a control`);
     }
   }
   return {
@@ -54,13 +58,17 @@ function mountChart(spec, order, compute, slot, engine) {
   const data = {};
   const seen = {}; // part name → the inputs it was last computed from
   const layout = {}; // what draw() last laid out, for hit() and tests (never engine data)
+  const marks = {}; // the reader's transient marks draw() shows (e.g. a keyboard cursor)
+  let size = null; // the first canvas's { width, height, ratio }, the '@size' input
   let highlighted = null;
   let canvases = [];
-  const view = () => ({ state, data, highlighted, layout });
+  let pending = 0; // requestAnimationFrame id of a coalesced update
+  let ready = false; // the first update has run (until then a resize only records the size)
+  const view = () => ({ state, data, highlighted, layout, marks, size });
   const shell = createChartShell(slot, id, {
     exports: {
       getCanvases: () => canvases.map((c) => c.canvas),
-      getCsv: () => spec.csv(view()),
+      getCsv: () => spec.csv(view(), engine),
     },
   });
   const { state, controls, writeUrl } = createDeclaredControls({
@@ -68,7 +76,7 @@ function mountChart(spec, order, compute, slot, engine) {
     aliases,
     declarations: spec.controls,
     shell,
-    onChange: update,
+    onChange: spec.coalesce ? request : update,
   });
   shell.controls.append(...order.map((key) => controls[key].element));
 
@@ -81,9 +89,18 @@ function mountChart(spec, order, compute, slot, engine) {
     announce(part);
   };
 
-  canvases = (spec.canvases ?? []).map((c) => {
+  canvases = (spec.canvases ?? []).map((c, index) => {
     const plot = createPlotCanvas(shell.plot, {
       ...c,
+      beforeDraw:
+        index === 0
+          ? (width, height) => {
+              const ratio = window.devicePixelRatio || 1;
+              if (size && size.width === width && size.height === height && size.ratio === ratio) return;
+              size = { width, height, ratio };
+              if (ready) recompute(); // the parts that read '@size'
+            }
+          : undefined,
       draw: (ctx, width, height, colors) => c.draw(ctx, width, height, colors, view()),
     });
     if (c.hit) {
@@ -105,14 +122,16 @@ function mountChart(spec, order, compute, slot, engine) {
   function recompute() {
     const fresh = new Set();
     for (const [name, part] of compute) {
-      const inputs = (part.reads ?? []).map((key) => state[key]);
+      const inputs = (part.reads ?? []).flatMap((key) =>
+        key === '@size' ? [size?.width, size?.height, size?.ratio] : [state[key]],
+      );
       const before = seen[name];
       const stale =
         !before ||
         inputs.some((v, i) => !Object.is(v, before[i])) ||
         (part.after ?? []).some((other) => fresh.has(other));
       if (!stale) continue;
-      data[name] = part.run(state, engine, data);
+      data[name] = part.run(state, engine, data, size);
       seen[name] = inputs;
       fresh.add(name);
     }
@@ -123,14 +142,29 @@ function mountChart(spec, order, compute, slot, engine) {
     for (const c of canvases) c.redraw();
   }
 
+  /** Takes a control's change now and does the work at the next animation frame. */
+  function request(patch) {
+    Object.assign(state, patch);
+    if (!pending) pending = requestAnimationFrame(flush);
+  }
+
+  /** Does any requested work now (benchmarks and tests call it to time or await a frame's work). */
+  function flush() {
+    if (pending) cancelAnimationFrame(pending);
+    pending = 0;
+    update();
+  }
+
   function update(patch = {}) {
+    if (pending) cancelAnimationFrame(pending);
+    pending = 0;
     Object.assign(state, patch);
     spec.reconcile?.(state, controls);
     writeUrl(state);
     recompute();
     redraw();
     if (spec.describe) shell.describe(spec.describe(view()));
-    if (spec.table) shell.setData(spec.table(view()));
+    if (spec.table) shell.setData(spec.table(view(), engine));
   }
 
   /** Applies `patch` through each control's own rules, as if the reader had typed the values. */
@@ -151,15 +185,18 @@ function mountChart(spec, order, compute, slot, engine) {
     redraw();
   }
 
+  ready = true;
   update(); // a failure here is the mount's: index.js shows it in the slot
   const chart = {
     id,
     update,
+    flush,
     set,
     controls,
     highlight,
     parts: [...parts],
     destroy() {
+      if (pending) cancelAnimationFrame(pending);
       for (const c of canvases) c.destroy();
       shell.destroy();
     },
@@ -173,6 +210,6 @@ function mountChart(spec, order, compute, slot, engine) {
       return highlighted;
     },
   };
-  spec.extend?.(chart, { state, data, layout, controls, shell, canvases, engine, update });
+  spec.extend?.(chart, { state, data, layout, marks, controls, shell, canvases, engine, update, view });
   return chart;
 }
