@@ -15,16 +15,10 @@ import {
   plotFrame,
 } from '../chart-kit/plot.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
+import { CHART_DECLARATIONS } from './declarations.js';
 
-/** The chart's controls, their ranges and defaults (URL parameters alibi.heads, alibi.head, …). */
-export const CONTROLS = {
-  heads: { kind: 'number', label: 'heads', value: 8, min: 1, max: 64, slider: true },
-  head: { kind: 'number', label: 'head shown', value: 1, min: 1, max: 64 },
-  length: { kind: 'number', label: 'sequence length', value: 8, min: 2, max: 24 },
-  d: { kind: 'number', label: 'RoPE d', value: 128, min: 2, max: 512, step: 2, even: true },
-  base: { kind: 'number', label: 'RoPE base', value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 },
-  distance: { kind: 'number', label: 'max distance', value: 256, min: 8, max: 4096 },
-};
+/** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
+export const { controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['alibi'];
 
 /** ALiBi slopes and bias beside RoPE's decay, on the chart skeleton. */
 export const ALIBI = defineChart({

@@ -14,18 +14,12 @@ import {
   plotFrame,
 } from '../chart-kit/plot.js';
 import { linearScale } from '../chart-kit/scales.js';
+import { CHART_DECLARATIONS, MAX_PAIRS } from './declarations.js';
 
 const N = 200;
-const MAX_PAIRS = 6;
 
-/** The chart's controls, their ranges and defaults (URL parameters rope-frequencies.d, .base, .pairs; formerly freq.*). */
-export const CONTROLS = {
-  d: { kind: 'number', label: 'd', value: 64, min: 2, max: 512, step: 2, even: true },
-  base: { kind: 'number', label: 'base', value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 },
-  pairs: { kind: 'text', label: `pairs (up to ${MAX_PAIRS}, comma-separated)`, value: '0,4,12,31', maxLength: 60 },
-};
-/** Earlier URL prefixes, still read so old links keep working. */
-export const URL_ALIASES = ['freq'];
+/** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
+export const { controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['rope-frequencies'];
 
 /** Parses "0, 4, 12" into distinct whole pair indices within 0..last; says what it dropped. */
 export function parsePairs(text, last) {

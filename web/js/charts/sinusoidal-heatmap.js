@@ -11,14 +11,10 @@ import { rdbu } from '../chart-kit/colormap.js';
 import { defineChart } from '../chart-kit/define-chart.js';
 import { drawAxes, drawColorBar, plotFrame } from '../chart-kit/plot.js';
 import { linearScale, niceTicks } from '../chart-kit/scales.js';
+import { CHART_DECLARATIONS } from './declarations.js';
 
-/** The chart's controls, their ranges and defaults (the URL parameters sinusoidal-heatmap.n, .d, .base; formerly heatmap.*). */
-export const CONTROLS = {
-  n: { kind: 'number', label: 'positions n', value: 200, min: 1, max: 4096, slider: true },
-  d: { kind: 'number', label: 'dimensions d', value: 64, min: 2, max: 512, step: 2, even: true, slider: true },
-  base: { kind: 'number', label: 'base', value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 },
-};
-export const URL_ALIASES = ['heatmap'];
+/** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
+export const { controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['sinusoidal-heatmap'];
 const LUT_MAX = rdbu.size - 1;
 
 const FRAME = { left: 56, right: 74 };
