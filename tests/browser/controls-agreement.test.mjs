@@ -20,7 +20,7 @@ before(async () => {
   const page = await browser.newPage();
   await page.goto(site.server.url);
   declarations = await page.evaluate(async () => {
-    const { CHART_CONTROLS } = await import('./js/charts/index.js');
+    const { CHART_DECLARATIONS: CHART_CONTROLS } = await import('./js/charts/declarations.js');
     return JSON.parse(JSON.stringify(CHART_CONTROLS));
   });
   await page.close();

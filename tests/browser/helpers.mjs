@@ -301,7 +301,7 @@ export async function mountAllCharts(page) {
     { timeout: 30000 },
   );
   await page.evaluate(async () => {
-    window.positionalCharts?.mountAll();
+    await window.positionalCharts?.mountAll();
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
   });
 }

@@ -52,7 +52,7 @@ before(async () => {
   });
   await page.goto(site.server.url);
   declarations = await page.evaluate(async () => {
-    const { CHART_CONTROLS } = await import('./js/charts/index.js');
+    const { CHART_DECLARATIONS: CHART_CONTROLS } = await import('./js/charts/declarations.js');
     return JSON.parse(JSON.stringify(CHART_CONTROLS));
   });
 });

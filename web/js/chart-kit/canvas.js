@@ -26,9 +26,11 @@ export function themeColors(element) {
 /**
  * A canvas inside `host` sized to its box, drawn by `draw(ctx, width, height, colors)` in CSS
  * pixels; `aspect` is height / width (or a function of the width). Redraws on resize (ResizeObserver), on data-theme changes and on prefers-color-scheme.
+ * beforeDraw(width, height), when given, runs first on every render (the chart skeleton recomputes
+ * what depends on the plot's size there, so draw itself never computes).
  * Returns { canvas, redraw(), destroy() }.
  */
-export function createPlotCanvas(host, { label, aspect = 0.6, minHeight = 220, maxHeight = 520, draw }) {
+export function createPlotCanvas(host, { label, aspect = 0.6, minHeight = 220, maxHeight = 520, draw, beforeDraw }) {
   const canvas = document.createElement('canvas');
   canvas.className = 'chart-canvas';
   canvas.setAttribute('role', 'img');
@@ -54,6 +56,7 @@ export function createPlotCanvas(host, { label, aspect = 0.6, minHeight = 220, m
       canvas.style.height = `${height}px`;
       styledHeight = height;
     }
+    beforeDraw?.(width, height);
     const ctx = canvas.getContext('2d');
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
     colors ??= themeColors(host);

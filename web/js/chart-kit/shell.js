@@ -3,6 +3,7 @@
 
 import { addExportButtons, renderDataTable } from './export.js';
 import { themeColors } from './canvas.js';
+import { failureText } from './failure.js';
 
 /**
  * Builds the chart's DOM inside `slot` (its .chart-mount when present).
@@ -77,8 +78,4 @@ export function createChartShell(slot, id, { exports }) {
   };
 }
 
-/** The text shown where a chart could not be drawn (text only, never markup). */
-export function failureText(error) {
-  const reason = String(error?.message ?? error).slice(0, 300);
-  return `This chart could not be drawn with these settings (${reason}). Change a control to try again; the rest of the page still works.`;
-}
+export { failureText } from './failure.js';

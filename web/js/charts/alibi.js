@@ -3,9 +3,8 @@
 
 import { rdbu } from '../chart-kit/colormap.js';
 import { fixed, grouped, sciUnicode, significant } from '../format.js';
-import { createDeclaredControls } from '../chart-kit/chart-controls.js';
+import { defineChart } from '../chart-kit/define-chart.js';
 import { drawCellHeatmap } from '../chart-kit/heatmap-cells.js';
-import { createPlotCanvas } from '../chart-kit/canvas.js';
 import {
   NARROW_LEGEND,
   drawAxes,
@@ -16,143 +15,18 @@ import {
   plotFrame,
 } from '../chart-kit/plot.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
-import { createChartShell } from '../chart-kit/shell.js';
+import { CHART_DECLARATIONS } from './declarations.js';
 
-/** The chart's controls, their ranges and defaults (URL parameters alibi.heads, alibi.head, …). */
-export const CONTROLS = {
-  heads: { kind: 'number', label: 'heads', value: 8, min: 1, max: 64, slider: true },
-  head: { kind: 'number', label: 'head shown', value: 1, min: 1, max: 64 },
-  length: { kind: 'number', label: 'sequence length', value: 8, min: 2, max: 24 },
-  d: { kind: 'number', label: 'RoPE d', value: 128, min: 2, max: 512, step: 2, even: true },
-  base: { kind: 'number', label: 'RoPE base', value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 },
-  distance: { kind: 'number', label: 'max distance', value: 256, min: 8, max: 4096 },
-};
+/** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
+export const { controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['alibi'];
 
-/** ALiBi slopes and bias beside RoPE's decay. */
-export function createAlibiChart(slot, engine) {
-  let slopes = null;
-  let bias = null;
-  let decay = null;
-  let decayInputs = '';
-  const shell = createChartShell(slot, 'alibi', {
-    exports: {
-      getCanvases: () => [top.canvas, bottom.canvas],
-      getCsv: () => ({
-        header: [
-          'distance',
-          'rope_decay_bound',
-          'rope_decay_relative',
-          ...Array.from(slopes, (_, h) => `alibi_bias_head${h + 1}`),
-        ],
-        rows: decayRows(),
-      }),
-    },
-  });
-  const { state, controls, writeUrl } = createDeclaredControls({
-    id: 'alibi',
-    declarations: CONTROLS,
-    shell,
-    onChange: update,
-  });
-
-  shell.controls.append(...Object.values(controls).map((c) => c.element));
-
-  function decayRows() {
-    return Array.from(decay, (v, m) => [m, v, v / decay[0], ...Array.from(slopes, (s) => -s * m)]);
-  }
-
-  const top = createPlotCanvas(shell.plot, {
-    label: 'Bar chart of ALiBi slopes per head, and a heatmap of one head’s causal bias matrix',
-    // Side by side from 560 px; below that the heatmap goes under the bars and needs the height.
-    aspect: (width) => (width < 560 ? 1.45 : 0.45),
-    minHeight: 300,
-    maxHeight: 640,
-    draw(ctx, width, height, colors) {
-      if (!slopes) return;
-      const stacked = width < 560;
-      const half = stacked ? width : width / 2;
-      const barsHeight = stacked ? Math.min(240, height * 0.45) : height;
-      const frame = plotFrame(half, barsHeight, { left: 56, bottom: 40 });
-      const x = linearScale(0.5, slopes.length + 0.5, frame.x, frame.x + frame.w);
-      const y = logScale(Math.min(...slopes) / 2, 1, frame.y + frame.h, frame.y);
-      drawAxes(ctx, frame, colors, {
-        x,
-        y,
-        xTicks: niceTicks(1, slopes.length, Math.min(8, slopes.length)).filter(Number.isInteger),
-        yTicks: logTicks(Math.min(...slopes) / 2, 1),
-        xLabel: 'head',
-        yLabel: 'slope (log)',
-        title: `ALiBi slopes for ${slopes.length} heads`,
-      });
-      const bw = Math.max(1, (frame.w / slopes.length) * 0.7);
-      slopes.forEach((s, h) => {
-        ctx.fillStyle = h + 1 === state.head ? colors.red : colors.blue;
-        ctx.fillRect(x(h + 1) - bw / 2, y(s), bw, frame.y + frame.h - y(s));
-      });
-      const size = stacked ? Math.min(width - 100, height - barsHeight - 56 - 12) : Math.min(half - 110, height - 80);
-      const box = stacked ? { x: 70, y: barsHeight + 56, size } : { x: half + 70, y: 60, size };
-      const slope = slopes[state.head - 1];
-      drawCellHeatmap(ctx, colors, bias, box, {
-        table: rdbu,
-        lo: -slope * (state.length - 1),
-        hi: slope * (state.length - 1),
-        rowLabels: Array.from({ length: state.length }, (_, i) => `q${i}`),
-        colLabels: Array.from({ length: state.length }, (_, j) => `k${j}`),
-        masked: (i, j) => j > i,
-        title: `head ${state.head}: bias −${formatSlope(slope)}·(i − j)`,
-        digits: 1,
-      });
-    },
-  });
-  const bottom = createPlotCanvas(shell.plot, {
-    label: 'Line chart: relative attention against distance for RoPE’s long-term decay and for the selected ALiBi head',
-    aspect: (width) => (width < NARROW_LEGEND ? 0.9 : 0.45),
-    minHeight: 220,
-    maxHeight: 380,
-    draw(ctx, width, height, colors) {
-      if (!decay) return;
-      const slope = slopes[state.head - 1];
-      const legend = [
-        { label: `RoPE bound (RoFormer), d\u00a0${grouped(state.d)}, relative to distance\u00a00`, color: colors.blue },
-        { label: `ALiBi head ${state.head}: e^(−${formatSlope(slope)}·distance)`, color: colors.red, dash: [6, 4] },
-      ];
-      const frame = plotFrame(width, height, { bottom: 46 + legendSpace(ctx, legend, width) });
-      const x = linearScale(0, state.distance, frame.x, frame.x + frame.w);
-      const y = linearScale(0, 1.05, frame.y + frame.h, frame.y);
-      drawAxes(ctx, frame, colors, {
-        x,
-        y,
-        xTicks: niceTicks(0, state.distance, 6),
-        yTicks: niceTicks(0, 1, 5),
-        xLabel: 'distance between query and key',
-        yLabel: 'relative weight',
-        title: 'Both prefer nearby tokens: RoPE gently, ALiBi by design',
-      });
-      const xs = Array.from(decay, (_, m) => m);
-      drawLine(
-        ctx,
-        frame,
-        x,
-        y,
-        xs,
-        Array.from(decay, (v) => v / decay[0]),
-        { color: colors.blue },
-      );
-      drawLine(
-        ctx,
-        frame,
-        x,
-        y,
-        xs,
-        xs.map((m) => Math.exp(-slope * m)),
-        { color: colors.red, dash: [6, 4] },
-      );
-      drawLegend(ctx, frame, colors, legend, legendCorner(width, 'tr'));
-    },
-  });
-
-  function update(patch = {}) {
-    Object.assign(state, patch);
+/** ALiBi slopes and bias beside RoPE's decay, on the chart skeleton. */
+export const ALIBI = defineChart({
+  id: 'alibi',
+  controls: CONTROLS,
+  parts: ['head'],
+  focusParts: { head: 'head' },
+  reconcile(state, controls) {
     if (state.head > state.heads) {
       state.head = state.heads;
       controls.head.constrain(
@@ -160,43 +34,173 @@ export function createAlibiChart(slot, engine) {
         `There are only ${grouped(state.heads)} heads; showing head ${grouped(state.heads)}.`,
       );
     }
-    writeUrl(state);
-    slopes = engine.alibiSlopes(state.heads);
-    bias = engine.alibiBias(slopes[state.head - 1], state.length);
+  },
+  compute: {
+    slopes: { reads: ['heads'], run: (state, engine) => engine.alibiSlopes(state.heads) },
+    bias: {
+      reads: ['head', 'length'],
+      after: ['slopes'],
+      run: (state, engine, data) => engine.alibiBias(data.slopes[state.head - 1], state.length),
+    },
     // The RoFormer bound costs d × distance (the most expensive call here): only when its inputs change.
-    const decayKey = `${state.d}|${state.base}|${state.distance}`;
-    if (decayKey !== decayInputs) decay = engine.ropeDecayCurve(state.d, state.base, state.distance);
-    decayInputs = decayKey;
-    top.redraw();
-    bottom.redraw();
+    decay: {
+      reads: ['d', 'base', 'distance'],
+      run: (state, engine) => engine.ropeDecayCurve(state.d, state.base, state.distance),
+    },
+  },
+  canvases: [
+    {
+      label: 'Bar chart of ALiBi slopes per head, and a heatmap of one head’s causal bias matrix',
+      // Side by side from 560 px; below that the heatmap goes under the bars and needs the height.
+      aspect: (width) => (width < 560 ? 1.45 : 0.45),
+      minHeight: 300,
+      maxHeight: 640,
+      draw: drawSlopesAndBias,
+      hit: (view, px, py, width, height) => {
+        const { bars, box } = topLayout(view, width, height);
+        const h = Math.round(bars.x.invert(px));
+        const onBar = py >= bars.frame.y && py <= bars.frame.y + bars.frame.h && h === view.state.head;
+        const onBox = px >= box.x && px <= box.x + box.size && py >= box.y && py <= box.y + box.size;
+        return onBar || onBox ? 'head' : null;
+      },
+    },
+    {
+      label:
+        'Line chart: relative attention against distance for RoPE’s long-term decay and for the selected ALiBi head',
+      aspect: (width) => (width < NARROW_LEGEND ? 0.9 : 0.45),
+      minHeight: 220,
+      maxHeight: 380,
+      draw: drawDecay,
+    },
+  ],
+  describe({ state, data: { slopes, decay } }) {
     const slope = slopes[state.head - 1];
     const half = Math.log(2) / slope;
-    shell.describe(
+    return (
       `${grouped(state.heads)} heads with slopes from ${formatSlope(slopes[0])} down to ${formatSlope(Math.min(...slopes))}. Head ${state.head} (slope ${formatSlope(slope)}) halves a key’s weight every ${fixed(half, 1)} positions; ` +
-        `RoPE’s bound at distance ${grouped(state.distance)} is ${fixed(decay[state.distance] / decay[0], 3)} of its value at distance 0.`,
+      `RoPE’s bound at distance ${grouped(state.distance)} is ${fixed(decay[state.distance] / decay[0], 3)} of its value at distance 0.`
     );
-    shell.setData({
-      caption: 'ALiBi slopes',
-      columns: ['head', 'slope'],
-      rows: Array.from(slopes, (s, h) => [h + 1, s]),
-    });
+  },
+  table: ({ data: { slopes } }) => ({
+    caption: 'ALiBi slopes',
+    columns: ['head', 'slope'],
+    rows: Array.from(slopes, (s, h) => [h + 1, s]),
+  }),
+  csv: ({ data: { slopes, decay } }) => ({
+    header: [
+      'distance',
+      'rope_decay_bound',
+      'rope_decay_relative',
+      ...Array.from(slopes, (_, h) => `alibi_bias_head${h + 1}`),
+    ],
+    rows: Array.from(decay, (v, m) => [m, v, v / decay[0], ...Array.from(slopes, (s) => -s * m)]),
+  }),
+  values: ({ data: { slopes, bias, decay } }) => ({ slopes, bias, decay }),
+});
+
+/** Mounts the ALiBi chart in `slot` (the factory index.js calls). */
+export const createAlibiChart = ALIBI.create;
+
+/** Where the bars and the bias heatmap go on a top canvas of width × height. */
+function topLayout({ data: { slopes } }, width, height) {
+  const stacked = width < 560;
+  const half = stacked ? width : width / 2;
+  const barsHeight = stacked ? Math.min(240, height * 0.45) : height;
+  const frame = plotFrame(half, barsHeight, { left: 56, bottom: 40 });
+  const x = linearScale(0.5, slopes.length + 0.5, frame.x, frame.x + frame.w);
+  const y = logScale(Math.min(...slopes) / 2, 1, frame.y + frame.h, frame.y);
+  const size = stacked ? Math.min(width - 100, height - barsHeight - 56 - 12) : Math.min(half - 110, height - 80);
+  const box = stacked ? { x: 70, y: barsHeight + 56, size } : { x: half + 70, y: 60, size };
+  return { bars: { frame, x, y }, box };
+}
+
+function drawSlopesAndBias(ctx, width, height, colors, view) {
+  const {
+    state,
+    data: { slopes, bias },
+    highlighted,
+  } = view;
+  if (!slopes) return;
+  const {
+    bars: { frame, x, y },
+    box,
+  } = topLayout(view, width, height);
+  drawAxes(ctx, frame, colors, {
+    x,
+    y,
+    xTicks: niceTicks(1, slopes.length, Math.min(8, slopes.length)).filter(Number.isInteger),
+    yTicks: logTicks(Math.min(...slopes) / 2, 1),
+    xLabel: 'head',
+    yLabel: 'slope (log)',
+    title: `ALiBi slopes for ${slopes.length} heads`,
+  });
+  const bw = Math.max(1, (frame.w / slopes.length) * 0.7);
+  slopes.forEach((s, h) => {
+    ctx.fillStyle = h + 1 === state.head ? colors.red : colors.blue;
+    ctx.fillRect(x(h + 1) - bw / 2, y(s), bw, frame.y + frame.h - y(s));
+  });
+  const slope = slopes[state.head - 1];
+  drawCellHeatmap(ctx, colors, bias, box, {
+    table: rdbu,
+    lo: -slope * (state.length - 1),
+    hi: slope * (state.length - 1),
+    rowLabels: Array.from({ length: state.length }, (_, i) => `q${i}`),
+    colLabels: Array.from({ length: state.length }, (_, j) => `k${j}`),
+    masked: (i, j) => j > i,
+    title: `head ${state.head}: bias −${formatSlope(slope)}·(i − j)`,
+    digits: 1,
+  });
+  if (highlighted === 'head') {
+    // The selected head emphasised: its bar and its bias matrix outlined in the foreground colour.
+    ctx.save();
+    ctx.strokeStyle = colors.fg;
+    ctx.lineWidth = 2.5;
+    const s = slopes[state.head - 1];
+    ctx.strokeRect(x(state.head) - bw / 2 - 2, y(s) - 2, bw + 4, frame.y + frame.h - y(s) + 2);
+    ctx.strokeRect(box.x - 3, box.y - 3, box.size + 6, box.size + 6);
+    ctx.restore();
   }
-  update();
-  return {
-    update,
-    controls,
-    destroy: () => {
-      top.destroy();
-      bottom.destroy();
-      shell.destroy();
-    },
-    get state() {
-      return { ...state };
-    },
-    get values() {
-      return { slopes, bias, decay };
-    },
-  };
+}
+
+function drawDecay(ctx, width, height, colors, { state, data: { slopes, decay }, highlighted }) {
+  if (!decay) return;
+  const slope = slopes[state.head - 1];
+  const legend = [
+    { label: `RoPE bound (RoFormer), d\u00a0${grouped(state.d)}, relative to distance\u00a00`, color: colors.blue },
+    { label: `ALiBi head ${state.head}: e^(−${formatSlope(slope)}·distance)`, color: colors.red, dash: [6, 4] },
+  ];
+  const frame = plotFrame(width, height, { bottom: 46 + legendSpace(ctx, legend, width) });
+  const x = linearScale(0, state.distance, frame.x, frame.x + frame.w);
+  const y = linearScale(0, 1.05, frame.y + frame.h, frame.y);
+  drawAxes(ctx, frame, colors, {
+    x,
+    y,
+    xTicks: niceTicks(0, state.distance, 6),
+    yTicks: niceTicks(0, 1, 5),
+    xLabel: 'distance between query and key',
+    yLabel: 'relative weight',
+    title: 'Both prefer nearby tokens: RoPE gently, ALiBi by design',
+  });
+  const xs = Array.from(decay, (_, m) => m);
+  drawLine(
+    ctx,
+    frame,
+    x,
+    y,
+    xs,
+    Array.from(decay, (v) => v / decay[0]),
+    { color: colors.blue },
+  );
+  drawLine(
+    ctx,
+    frame,
+    x,
+    y,
+    xs,
+    xs.map((m) => Math.exp(-slope * m)),
+    { color: colors.red, dash: [6, 4], ...(highlighted === 'head' ? { width: 3 } : {}) },
+  );
+  drawLegend(ctx, frame, colors, legend, legendCorner(width, 'tr'));
 }
 
 function formatSlope(s) {

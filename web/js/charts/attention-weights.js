@@ -9,22 +9,12 @@ import { drawCellHeatmap } from '../chart-kit/heatmap-cells.js';
 import { createPlotCanvas } from '../chart-kit/canvas.js';
 import { drawColorBar } from '../chart-kit/plot.js';
 import { createChartShell } from '../chart-kit/shell.js';
+import { CHART_DECLARATIONS, ATTENTION_SCHEMES as SCHEMES } from './declarations.js';
 
 const MAX_WORDS = 12;
-const SCHEMES = [
-  { value: 'none', label: 'no positions' },
-  { value: 'sinusoidal', label: 'sinusoidal' },
-  { value: 'rope', label: 'RoPE' },
-];
 
-/** The chart's controls, their ranges and defaults (URL parameters attention-weights.sentence, .scheme, .causal; formerly weights.*). */
-export const CONTROLS = {
-  sentence: { kind: 'text', label: 'Sentence', value: 'dog bites man', maxLength: 120 },
-  scheme: { kind: 'select', label: 'Positions', value: 'none', options: SCHEMES },
-  causal: { kind: 'checkbox', label: 'causal mask', value: false },
-};
-/** Earlier URL prefixes, still read so old links keep working. */
-export const URL_ALIASES = ['weights'];
+/** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
+export const { controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['attention-weights'];
 
 /** Attention weights of a sentence and its reverse, side by side. */
 export function createAttentionWeightsChart(slot, engine) {

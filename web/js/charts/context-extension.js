@@ -16,16 +16,10 @@ import {
 } from '../chart-kit/plot.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
 import { createChartShell } from '../chart-kit/shell.js';
+import { CHART_DECLARATIONS } from './declarations.js';
 
-/** The chart's controls, their ranges and defaults (URL parameters context-extension.trained, .target, .d, .base; formerly extension.*). */
-export const CONTROLS = {
-  trained: { kind: 'number', label: 'trained length', value: 4096, min: 16, max: 1048576 },
-  target: { kind: 'number', label: 'target length', value: 32768, min: 16, max: 2097152 },
-  d: { kind: 'number', label: 'head width d', value: 128, min: 4, max: 512, step: 2, even: true },
-  base: { kind: 'number', label: 'base', value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 },
-};
-/** Earlier URL prefixes, still read so old links keep working. */
-export const URL_ALIASES = ['extension'];
+/** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
+export const { controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['context-extension'];
 const METHODS = [
   { key: 'raw', label: 'raw positions (extended)', color: (c) => c.red, dash: [] },
   { key: 'pi', label: 'position interpolation', color: (c) => c.blue, dash: [] },

@@ -17,13 +17,10 @@ import {
 import { linearScale, niceTicks } from '../chart-kit/scales.js';
 import { drawFitted, fitText } from '../chart-kit/text-fit.js';
 import { createChartShell } from '../chart-kit/shell.js';
+import { CHART_DECLARATIONS } from './declarations.js';
 
-/** The chart's controls, their ranges and defaults (URL parameters conventions.d, .start, .base). */
-export const CONTROLS = {
-  d: { kind: 'number', label: 'd', value: 16, min: 2, max: 64, step: 2, even: true, slider: true },
-  start: { kind: 'number', label: 'query position', value: 100, min: 0, max: 1e6 },
-  base: { kind: 'number', label: 'base', value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 },
-};
+/** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
+export const { controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['conventions'];
 const MAX_DISTANCE = 59;
 
 /** The two RoPE layouts and the permutation between them. */

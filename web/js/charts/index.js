@@ -2,82 +2,47 @@
 // (figure.chart-slot[data-chart]) under root and mounts its chart when it scrolls into view.
 // window.positionalCharts.mountAll() (or ?charts=eager) mounts every pending chart at once.
 
-import { createAlibiChart, CONTROLS as AlibiControls } from './alibi.js';
-import {
-  createAttentionWeightsChart,
-  CONTROLS as AttentionWeightsControls,
-  URL_ALIASES as AttentionWeightsAliases,
-} from './attention-weights.js';
-import {
-  createContextExtensionChart,
-  CONTROLS as ContextExtensionControls,
-  URL_ALIASES as ContextExtensionAliases,
-} from './context-extension.js';
-import { createModelCardChart, CONTROLS as ModelCardControls, URL_ALIASES as ModelCardAliases } from './model-card.js';
-import { createConventionsChart, CONTROLS as ConventionsControls } from './conventions.js';
-import {
-  createOrderBlindnessChart,
-  CONTROLS as OrderBlindnessControls,
-  URL_ALIASES as OrderBlindnessAliases,
-} from './order-blindness.js';
-import { createPrecisionChart, CONTROLS as PrecisionControls } from './precision.js';
-import { createRopeClockChart, CONTROLS as RopeClockControls, URL_ALIASES as RopeClockAliases } from './rope-clock.js';
-import {
-  createRopeFrequenciesChart,
-  CONTROLS as RopeFrequenciesControls,
-  URL_ALIASES as RopeFrequenciesAliases,
-} from './rope-frequencies.js';
-import {
-  createRopeRelativeChart,
-  CONTROLS as RopeRelativeControls,
-  URL_ALIASES as RopeRelativeAliases,
-} from './rope-relative.js';
-import { failureText } from '../chart-kit/shell.js';
-import {
-  createSinusoidalHeatmapChart,
-  CONTROLS as SinusoidalHeatmapControls,
-  URL_ALIASES as SinusoidalHeatmapAliases,
-} from './sinusoidal-heatmap.js';
+import { failureText } from '../chart-kit/failure.js';
+import { CHART_DECLARATIONS } from './declarations.js';
 
-/** Chart id (the slot's data-chart) → factory(slot, engine) → { update(state), destroy() }. */
-export const CHARTS = {
-  'order-blindness': createOrderBlindnessChart,
-  'sinusoidal-heatmap': createSinusoidalHeatmapChart,
-  'rope-relative': createRopeRelativeChart,
-  'rope-frequencies': createRopeFrequenciesChart,
-  'context-extension': createContextExtensionChart,
-  'rope-clock': createRopeClockChart,
-  'attention-weights': createAttentionWeightsChart,
-  alibi: createAlibiChart,
-  conventions: createConventionsChart,
-  precision: createPrecisionChart,
-  'model-card': createModelCardChart,
+// Each chart's drawing module, loaded (import()) only when its figure nears the viewport. The
+// literal specifiers let the single-file build (esbuild) bundle them.
+const LOADERS = {
+  'order-blindness': () => import('./order-blindness.js').then((m) => m.createOrderBlindnessChart),
+  'sinusoidal-heatmap': () => import('./sinusoidal-heatmap.js').then((m) => m.createSinusoidalHeatmapChart),
+  'rope-relative': () => import('./rope-relative.js').then((m) => m.createRopeRelativeChart),
+  'rope-frequencies': () => import('./rope-frequencies.js').then((m) => m.createRopeFrequenciesChart),
+  'context-extension': () => import('./context-extension.js').then((m) => m.createContextExtensionChart),
+  'rope-clock': () => import('./rope-clock.js').then((m) => m.createRopeClockChart),
+  'attention-weights': () => import('./attention-weights.js').then((m) => m.createAttentionWeightsChart),
+  alibi: () => import('./alibi.js').then((m) => m.createAlibiChart),
+  conventions: () => import('./conventions.js').then((m) => m.createConventionsChart),
+  precision: () => import('./precision.js').then((m) => m.createPrecisionChart),
+  'model-card': () => import('./model-card.js').then((m) => m.createModelCardChart),
 };
 
 /**
- * Chart id → its declared URL state: { controls (key → kind, label, default value, range), aliases
- * (older URL prefixes still read) }. The URL parameters are `<id>.<key>`; the README's table and the
- * browser suites' URL sweep are generated from this.
+ * Chart id (the slot's data-chart) → async factory(slot, engine) → the chart object
+ * { update, set, state, controls, highlight, parts, destroy, … }. The factory loads the chart's
+ * module first.
  */
-export const CHART_CONTROLS = {
-  alibi: { controls: AlibiControls, aliases: [] },
-  'attention-weights': { controls: AttentionWeightsControls, aliases: AttentionWeightsAliases },
-  'context-extension': { controls: ContextExtensionControls, aliases: ContextExtensionAliases },
-  'model-card': { controls: ModelCardControls, aliases: ModelCardAliases },
-  conventions: { controls: ConventionsControls, aliases: [] },
-  'order-blindness': { controls: OrderBlindnessControls, aliases: OrderBlindnessAliases },
-  precision: { controls: PrecisionControls, aliases: [] },
-  'rope-clock': { controls: RopeClockControls, aliases: RopeClockAliases },
-  'rope-frequencies': { controls: RopeFrequenciesControls, aliases: RopeFrequenciesAliases },
-  'rope-relative': { controls: RopeRelativeControls, aliases: RopeRelativeAliases },
-  'sinusoidal-heatmap': { controls: SinusoidalHeatmapControls, aliases: SinusoidalHeatmapAliases },
-};
+export const CHARTS = Object.fromEntries(
+  Object.entries(LOADERS).map(([id, load]) => [id, async (slot, engine) => (await load())(slot, engine)]),
+);
 
-function mountOne(slot, engine, mounted) {
+/**
+ * Chart id → its declared URL state: { title, controls (key → kind, label, default value, range),
+ * aliases (older URL prefixes still read) }. The URL parameters are `<id>.<key>`; the README's
+ * table and the browser suites' URL sweep are generated from this (declarations.js).
+ */
+export const CHART_CONTROLS = CHART_DECLARATIONS;
+
+async function mountOne(slot, engine, mounted) {
   const id = slot.dataset.chart;
-  if (mounted.has(id) || slot.dataset.chartState === 'mounted') return;
+  if (mounted.has(id) || slot.dataset.chartState === 'mounted' || slot.dataset.chartState === 'loading') return;
+  slot.dataset.chartState = 'loading';
   try {
-    mounted.set(id, CHARTS[id](slot, engine));
+    mounted.set(id, await CHARTS[id](slot, engine));
     slot.dataset.chartState = 'mounted';
   } catch (error) {
     slot.dataset.chartState = 'failed';
@@ -100,10 +65,12 @@ export function mountCharts(engine, root = document, { eager = false } = {}) {
   const mounted = new Map();
   const slots = [...root.querySelectorAll('[data-chart]')].filter((slot) => CHARTS[slot.dataset.chart]);
   const pending = new Set(slots);
+  const loading = new Map(); // slot → the promise of its mount
   const mountSlot = (slot) => {
     pending.delete(slot);
     observer?.unobserve(slot);
-    mountOne(slot, engine, mounted);
+    if (!loading.has(slot)) loading.set(slot, mountOne(slot, engine, mounted));
+    return loading.get(slot);
   };
   const now =
     eager ||
@@ -123,9 +90,10 @@ export function mountCharts(engine, root = document, { eager = false } = {}) {
     mounted,
     /** Every chart's declared controls and URL aliases (CHART_CONTROLS). */
     declarations: CHART_CONTROLS,
-    /** Mounts every chart still waiting to scroll into view (used by tests and printing). */
-    mountAll() {
+    /** Mounts every chart still waiting to scroll into view (used by tests and printing); resolves to `mounted` once all are drawn. */
+    async mountAll() {
       for (const slot of [...pending]) mountSlot(slot);
+      await Promise.all(loading.values());
       return mounted;
     },
     destroy() {

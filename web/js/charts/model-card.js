@@ -23,17 +23,10 @@ import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.
 import { createChartShell } from '../chart-kit/shell.js';
 import { declaredDefaults } from '../chart-kit/chart-controls.js';
 import { readUrlParams, writeUrlState } from '../chart-kit/url-state.js';
+import { CHART_DECLARATIONS, MAX_PROMPT } from './declarations.js';
 
-const MAX_PROMPT = 1073741824; // the reader's cap on any length (kMaxConfigPositions)
-
-/** The chart's URL state, its ranges and defaults (URL parameters model-card.preset, .prompt; formerly card.*). */
-export const CONTROLS = {
-  // The options are the presets in model-presets.js, loaded on demand; an unknown id shows the pasted-config view.
-  preset: { kind: 'select', label: 'model (preset)', value: 'llama-3.1-8b' },
-  prompt: { kind: 'number', label: 'prompt length (tokens)', value: 32768, min: 1, max: MAX_PROMPT },
-};
-/** Earlier URL prefixes, still read so old links keep working. */
-export const URL_ALIASES = ['card'];
+/** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
+export const { controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['model-card'];
 const DEFAULTS = declaredDefaults(CONTROLS);
 const DEBOUNCE_MS = 300;
 const CUSTOM = 'custom';

@@ -9,14 +9,10 @@ import { drawAxes, plotFrame } from '../chart-kit/plot.js';
 import { linearScale, niceTicks } from '../chart-kit/scales.js';
 import { drawFitted, fitText, titleSpace } from '../chart-kit/text-fit.js';
 import { createChartShell } from '../chart-kit/shell.js';
+import { CHART_DECLARATIONS } from './declarations.js';
 
-/** The chart's controls, their ranges and defaults (URL parameters order-blindness.a, .b; formerly order.*). */
-export const CONTROLS = {
-  a: { kind: 'text', label: 'Sentence A', value: 'dog bites man', maxLength: 120 },
-  b: { kind: 'text', label: 'Sentence B', value: 'man bites dog', maxLength: 120 },
-};
-/** Earlier URL prefixes, still read so old links keep working. */
-export const URL_ALIASES = ['order'];
+/** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
+export const { controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['order-blindness'];
 const BARS = [
   { key: 'none', label: 'no positions' },
   { key: 'sinusoidal', label: 'sinusoidal' },

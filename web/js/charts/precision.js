@@ -18,14 +18,10 @@ import {
 import { logScale, logTicks } from '../chart-kit/scales.js';
 import { parsePairs } from './rope-frequencies.js';
 import { createChartShell } from '../chart-kit/shell.js';
+import { CHART_DECLARATIONS } from './declarations.js';
 
-/** The chart's controls, their ranges and defaults (URL parameters precision.max, .d, .base, .pairs). */
-export const CONTROLS = {
-  max: { kind: 'number', label: 'largest position', value: 1048576, min: 1024, max: 16777216 },
-  d: { kind: 'number', label: 'd', value: 128, min: 2, max: 512, step: 2, even: true },
-  base: { kind: 'number', label: 'base', value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 },
-  pairs: { kind: 'text', label: 'pairs (comma-separated)', value: '1,16,32,63', maxLength: 60 },
-};
+/** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
+export const { controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['precision'];
 const SAMPLES = 240;
 const FLOOR = 1e-10; // exact results (error 0) are drawn at this floor of the log axis
 

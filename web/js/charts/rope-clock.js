@@ -8,24 +8,10 @@ import { buttonControl } from '../chart-kit/controls.js';
 import { decimal, fixed, significant } from '../format.js';
 import { FONT, createPlotCanvas } from '../chart-kit/canvas.js';
 import { createChartShell } from '../chart-kit/shell.js';
+import { CHART_DECLARATIONS } from './declarations.js';
 
-/** The chart's controls, their ranges and defaults (URL parameters rope-clock.m, .n, .theta; formerly clock.*). */
-export const CONTROLS = {
-  m: { kind: 'number', label: 'query position m', value: 3, min: -100000, max: 100000, step: 1, integer: false },
-  n: { kind: 'number', label: 'key position n', value: 7, min: -100000, max: 100000, step: 1, integer: false },
-  theta: {
-    kind: 'number',
-    label: 'θ (rad per position)',
-    value: 1,
-    min: 0.0001,
-    max: 10,
-    step: 'any',
-    integer: false,
-    above: 0,
-  },
-};
-/** Earlier URL prefixes, still read so old links keep working. */
-export const URL_ALIASES = ['clock'];
+/** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
+export const { controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['rope-clock'];
 const fmt = (v, digits = 3) => fixed(v, digits);
 const HANDS = { m: 'query hand q', n: 'key hand k' };
 

@@ -2,9 +2,8 @@
 // pairs wrap every few tokens, slow pairs barely turn. Pair picker, d and base controls.
 
 import { decimal, grouped, significant, trueMinus } from '../format.js';
-import { createDeclaredControls } from '../chart-kit/chart-controls.js';
+import { defineChart } from '../chart-kit/define-chart.js';
 import { formatG2 } from '../format.js';
-import { createPlotCanvas } from '../chart-kit/canvas.js';
 import {
   NARROW_LEGEND,
   drawAxes,
@@ -15,19 +14,12 @@ import {
   plotFrame,
 } from '../chart-kit/plot.js';
 import { linearScale } from '../chart-kit/scales.js';
-import { createChartShell } from '../chart-kit/shell.js';
+import { CHART_DECLARATIONS, MAX_PAIRS } from './declarations.js';
 
 const N = 200;
-const MAX_PAIRS = 6;
 
-/** The chart's controls, their ranges and defaults (URL parameters rope-frequencies.d, .base, .pairs; formerly freq.*). */
-export const CONTROLS = {
-  d: { kind: 'number', label: 'd', value: 64, min: 2, max: 512, step: 2, even: true },
-  base: { kind: 'number', label: 'base', value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 },
-  pairs: { kind: 'text', label: `pairs (up to ${MAX_PAIRS}, comma-separated)`, value: '0,4,12,31', maxLength: 60 },
-};
-/** Earlier URL prefixes, still read so old links keep working. */
-export const URL_ALIASES = ['freq'];
+/** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
+export const { controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['rope-frequencies'];
 
 /** Parses "0, 4, 12" into distinct whole pair indices within 0..last; says what it dropped. */
 export function parsePairs(text, last) {
@@ -44,61 +36,15 @@ export function parsePairs(text, last) {
   return { pairs: out, dropped };
 }
 
-/** Pair angles over positions with a pair picker. */
-export function createRopeFrequenciesChart(slot, engine) {
-  let angles = null;
-  let theta = null;
-  let pairs = [];
-  const positions = Float64Array.from({ length: N }, (_, i) => i);
-  const shell = createChartShell(slot, 'rope-frequencies', {
-    exports: {
-      getCanvases: () => [plot.canvas],
-      getCsv: () => ({ header: ['position', ...pairs.map((p) => `pair ${p}`)], rows: rows() }),
-    },
-  });
-  const { state, controls, writeUrl } = createDeclaredControls({
-    id: 'rope-frequencies',
-    aliases: URL_ALIASES,
-    declarations: CONTROLS,
-    shell,
-    onChange: update,
-  });
-  shell.controls.append(controls.d.element, controls.base.element, controls.pairs.element);
-  const rows = () => Array.from({ length: N }, (_, j) => [j, ...pairs.map((_, r) => angles.data[r * N + j])]);
+const POSITIONS = Float64Array.from({ length: N }, (_, i) => i);
 
-  const plot = createPlotCanvas(shell.plot, {
-    label: 'Line chart: rotation angle modulo 2π of selected RoPE pairs over positions 0 to 199',
-    aspect: (width) => (width < NARROW_LEGEND ? 0.95 : 0.6),
-    draw(ctx, width, height, colors) {
-      const legend = angles
-        ? pairs.map((p, r) => ({ label: `pair ${p} (θ=${trueMinus(formatG2(theta[p]))})`, color: colors.cycle[r] }))
-        : [];
-      const frame = plotFrame(width, height, { bottom: 46 + legendSpace(ctx, legend, width) });
-      const x = linearScale(-10, N + 9, frame.x, frame.x + frame.w);
-      const y = linearScale(-0.32, 2 * Math.PI + 0.32, frame.y + frame.h, frame.y);
-      drawAxes(ctx, frame, colors, {
-        x,
-        y,
-        xTicks: [0, 25, 50, 75, 100, 125, 150, 175, 200],
-        yTicks: [0, 1, 2, 3, 4, 5, 6],
-        xLabel: 'position',
-        yLabel: 'rotation angle (mod 2π)',
-        title: 'RoPE: fast hands for local order, slow hands for long range',
-      });
-      if (!angles) return;
-      pairs.forEach((p, r) =>
-        drawLine(ctx, frame, x, y, positions, angles.data.subarray(r * N, (r + 1) * N), {
-          color: colors.cycle[r],
-          width: 1.5,
-        }),
-      );
-      drawLegend(ctx, frame, colors, legend, legendCorner(width, 'tr'));
-    },
-  });
-
-  function update(patch = {}) {
-    Object.assign(state, patch);
-    writeUrl(state);
+/** The pair-angle chart on the chart skeleton; its parts are the fastest and slowest pair shown. */
+export const ROPE_FREQUENCIES = defineChart({
+  id: 'rope-frequencies',
+  controls: CONTROLS,
+  aliases: URL_ALIASES,
+  parts: ['slowest-pair', 'fastest-pair'],
+  reconcile(state, controls) {
     const parsed = parsePairs(state.pairs, state.d / 2 - 1);
     controls.pairs.note(
       parsed.dropped.length
@@ -107,41 +53,103 @@ export function createRopeFrequenciesChart(slot, engine) {
           ? ''
           : 'Pick at least one pair.',
     );
-    pairs = parsed.pairs;
-    theta = engine.ropeFrequencies(state.d, state.base);
-    angles = pairs.length ? engine.ropePairAngles(positions, pairs, state.d, state.base, true) : null;
-    plot.redraw();
-    shell.describe(
-      pairs.length
-        ? `Angles of pairs ${pairs.join(', ')} for d ${grouped(state.d)}, base ${significant(state.base)}: ` +
-            pairs
-              .map(
-                (p) =>
-                  `pair ${p} turns ${trueMinus(formatG2(theta[p]))} rad per position${theta[p] * N > 2 * Math.PI ? `, a full turn every ${decimal((2 * Math.PI) / theta[p], 1, 1)} positions` : ', less than a full turn over 200 positions'}`,
-              )
-              .join('; ') +
-            '.'
-        : 'No pair selected.',
-    );
-    shell.setData({
-      caption: 'Angle (rad, mod 2π) by position',
-      columns: ['position', ...pairs.map((p) => `pair ${p}`)],
-      rows: angles ? rows() : [],
+  },
+  compute: {
+    pairs: { reads: ['pairs', 'd'], run: (state) => parsePairs(state.pairs, state.d / 2 - 1).pairs },
+    theta: { reads: ['d', 'base'], run: (state, engine) => engine.ropeFrequencies(state.d, state.base) },
+    angles: {
+      reads: ['d', 'base'],
+      after: ['pairs'],
+      run: (state, engine, { pairs }) =>
+        pairs.length ? engine.ropePairAngles(POSITIONS, pairs, state.d, state.base, true) : null,
+    },
+  },
+  canvases: [
+    {
+      label: 'Line chart: rotation angle modulo 2π of selected RoPE pairs over positions 0 to 199',
+      aspect: (width) => (width < NARROW_LEGEND ? 0.95 : 0.6),
+      draw: drawAngles,
+      hit({ data: { pairs, angles }, layout }, px, py) {
+        if (!angles || !layout.x) return null;
+        const j = Math.round(layout.x.invert(px));
+        if (j < 0 || j >= N) return null;
+        let nearest = -1;
+        let best = 10; // px: how close the pointer must be to a line
+        pairs.forEach((_, r) => {
+          const gap = Math.abs(layout.y(angles.data[r * N + j]) - py);
+          if (gap < best) [nearest, best] = [r, gap];
+        });
+        return nearest < 0 ? null : partOfPair(pairs, pairs[nearest]);
+      },
+    },
+  ],
+  describe: ({ state, data: { pairs, theta } }) =>
+    pairs.length
+      ? `Angles of pairs ${pairs.join(', ')} for d ${grouped(state.d)}, base ${significant(state.base)}: ` +
+        pairs
+          .map(
+            (p) =>
+              `pair ${p} turns ${trueMinus(formatG2(theta[p]))} rad per position${theta[p] * N > 2 * Math.PI ? `, a full turn every ${decimal((2 * Math.PI) / theta[p], 1, 1)} positions` : ', less than a full turn over 200 positions'}`,
+          )
+          .join('; ') +
+        '.'
+      : 'No pair selected.',
+  table: ({ data }) => ({
+    caption: 'Angle (rad, mod 2π) by position',
+    columns: ['position', ...data.pairs.map((p) => `pair ${p}`)],
+    rows: data.angles ? rows(data) : [],
+  }),
+  csv: ({ data }) => ({ header: ['position', ...data.pairs.map((p) => `pair ${p}`)], rows: rows(data) }),
+  values: ({ data }) => data.angles,
+  extend(chart, { layout, data }) {
+    /** Where pair `pair`'s line is drawn at `position`, in CSS pixels of the canvas (for tests). */
+    chart.pointOf = (pair, position) => {
+      const r = data.pairs.indexOf(pair);
+      return { x: layout.x(position), y: layout.y(data.angles.data[r * N + position]) };
+    };
+  },
+});
+
+/** Mounts the chart in `slot` (the factory index.js calls). */
+export const createRopeFrequenciesChart = ROPE_FREQUENCIES.create;
+
+const rows = ({ pairs, angles }) =>
+  Array.from({ length: N }, (_, j) => [j, ...pairs.map((_, r) => angles.data[r * N + j])]);
+
+/** 'fastest-pair' for the lowest pair index shown (the largest θ), 'slowest-pair' for the highest. */
+function partOfPair(pairs, pair) {
+  if (pair === Math.min(...pairs)) return 'fastest-pair';
+  if (pair === Math.max(...pairs)) return 'slowest-pair';
+  return null;
+}
+
+function drawAngles(ctx, width, height, colors, { data: { pairs, theta, angles }, highlighted, layout }) {
+  const legend = angles
+    ? pairs.map((p, r) => ({ label: `pair ${p} (θ=${trueMinus(formatG2(theta[p]))})`, color: colors.cycle[r] }))
+    : [];
+  const frame = plotFrame(width, height, { bottom: 46 + legendSpace(ctx, legend, width) });
+  const x = linearScale(-10, N + 9, frame.x, frame.x + frame.w);
+  const y = linearScale(-0.32, 2 * Math.PI + 0.32, frame.y + frame.h, frame.y);
+  Object.assign(layout, { x, y });
+  drawAxes(ctx, frame, colors, {
+    x,
+    y,
+    xTicks: [0, 25, 50, 75, 100, 125, 150, 175, 200],
+    yTicks: [0, 1, 2, 3, 4, 5, 6],
+    xLabel: 'position',
+    yLabel: 'rotation angle (mod 2π)',
+    title: 'RoPE: fast hands for local order, slow hands for long range',
+  });
+  if (!angles) return;
+  pairs.forEach((p, r) => {
+    const emphasised = highlighted && partOfPair(pairs, p) === highlighted;
+    ctx.save();
+    if (highlighted && !emphasised) ctx.globalAlpha = 0.3;
+    drawLine(ctx, frame, x, y, POSITIONS, angles.data.subarray(r * N, (r + 1) * N), {
+      color: colors.cycle[r],
+      width: emphasised ? 3.5 : 1.5,
     });
-  }
-  update();
-  return {
-    update,
-    controls,
-    destroy: () => {
-      plot.destroy();
-      shell.destroy();
-    },
-    get state() {
-      return { ...state };
-    },
-    get values() {
-      return angles;
-    },
-  };
+    ctx.restore();
+  });
+  drawLegend(ctx, frame, colors, legend, legendCorner(width, 'tr'));
 }

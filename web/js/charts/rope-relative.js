@@ -17,18 +17,10 @@ import {
 } from '../chart-kit/plot.js';
 import { linearScale, niceTicks } from '../chart-kit/scales.js';
 import { createChartShell } from '../chart-kit/shell.js';
+import { CHART_DECLARATIONS } from './declarations.js';
 
-/** The chart's controls, their ranges and defaults (URL parameters rope-relative.s0, .s1, .s2, .d, .base, .seed; formerly relative.*). */
-export const CONTROLS = {
-  s0: { kind: 'number', label: 'query start 1', value: 0, min: 0, max: 1e6 },
-  s1: { kind: 'number', label: 'query start 2', value: 100, min: 0, max: 1e6 },
-  s2: { kind: 'number', label: 'query start 3', value: 1000, min: 0, max: 1e6 },
-  d: { kind: 'number', label: 'd', value: 64, min: 2, max: 512, step: 2, even: true },
-  base: { kind: 'number', label: 'base', value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 },
-  seed: { kind: 'number', label: 'random q, k seed', value: 0, min: 0, max: 1e6 },
-};
-/** Earlier URL prefixes, still read so old links keep working. */
-export const URL_ALIASES = ['relative'];
+/** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
+export const { controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['rope-relative'];
 const MAX_DISTANCE = 59;
 const STYLES = [[], [7, 4], [2, 3]];
 

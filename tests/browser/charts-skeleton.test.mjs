@@ -1,0 +1,190 @@
+// The chart skeleton (web/js/chart-kit/define-chart.js) against the built site: a chart's parts are
+// recomputed only when the state keys they read change (counted through a spy engine: a Proxy over
+// an empty object that forwards to the page's engine and counts each call), drawing never calls the engine, and the contract object
+// (set through the controls' rules, highlight of a named part, the chart-part event on pointer and
+// focus) behaves as index.js and the prose expect.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { launchBrowser } from './helpers.mjs';
+
+const dist = process.env.POSITIONAL_DIST ?? new URL('../../dist/', import.meta.url).pathname;
+
+let browser;
+let server;
+let page;
+const problems = [];
+
+before(async () => {
+  const { startServer } = await import('../../web/build/serve.mjs');
+  server = await startServer({ root: dist, port: 0 });
+  browser = await launchBrowser();
+  page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+  page.on('pageerror', (e) => problems.push(e.message));
+  await page.goto(server.url);
+  await page.waitForFunction(() => window.positionalLesson?.engine !== undefined, null, { timeout: 30000 });
+  // A second ALiBi and rope-frequencies chart, mounted at the top of the page on a spy engine.
+  await page.evaluate(async () => {
+    window.engineCalls = {};
+    const real = window.positionalLesson.engine;
+    // The engine is frozen: the Proxy's target is an empty object and every read goes to the real one.
+    const spy = new Proxy(
+      {},
+      {
+        get(_, name) {
+          const value = real[name];
+          if (typeof value !== 'function') return value;
+          return (...args) => {
+            window.engineCalls[name] = (window.engineCalls[name] ?? 0) + 1;
+            return value.apply(real, args);
+          };
+        },
+      },
+    );
+    window.spyCharts = {};
+    for (const [id, path] of [
+      ['alibi', './js/charts/alibi.js'],
+      ['rope-frequencies', './js/charts/rope-frequencies.js'],
+    ]) {
+      const definition = Object.values(await import(path)).find((v) => v?.create && v.id === id);
+      const slot = document.createElement('figure');
+      slot.className = 'chart-slot';
+      slot.dataset.spy = id;
+      slot.style.width = '900px';
+      document.body.prepend(slot);
+      window.spyCharts[id] = definition.create(slot, spy);
+    }
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const calls = () => page.evaluate(() => ({ ...window.engineCalls }));
+const resetCalls = () => page.evaluate(() => (window.engineCalls = {}));
+
+/** Types `value` into the spy chart's control `key` as a reader would, and commits it with Enter. */
+async function type(id, key, value) {
+  const input = page.locator(`[data-spy="${id}"] [data-control="${key}"]`);
+  await input.click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type(String(value));
+  await page.keyboard.press('Enter');
+}
+
+test('ALiBi: a change of heads recomputes the slopes and bias, never the RoPE decay curve', async () => {
+  await resetCalls();
+  await type('alibi', 'heads', 12);
+  assert.equal(await page.evaluate(() => window.spyCharts.alibi.state.heads), 12);
+  const heads = await calls();
+  // Each keystroke that makes a valid count ("1", then "12") is a change: slopes once per change.
+  assert.equal(heads.alibiSlopes, 2, 'slopes once per accepted head count');
+  assert.equal(heads.alibiBias, heads.alibiSlopes, 'bias follows the slopes');
+  assert.equal(heads.ropeDecayCurve ?? 0, 0, 'the decay curve does not read heads');
+
+  await resetCalls();
+  await type('alibi', 'd', 64);
+  const d = await calls();
+  assert.equal(d.ropeDecayCurve, 2, 'd is an input of the decay curve ("6", then "64")');
+  assert.equal(d.alibiSlopes ?? 0, 0, 'slopes do not read d');
+  assert.equal(d.alibiBias ?? 0, 0, 'bias does not read d');
+
+  await resetCalls();
+  await type('alibi', 'head', 3);
+  const head = await calls();
+  assert.deepEqual(head, { alibiBias: 1 }, 'only the bias of the head shown');
+});
+
+test('drawing never calls the engine: resize, theme and highlight redraw from the data', async () => {
+  await resetCalls();
+  await page.evaluate(async () => {
+    document.documentElement.dataset.theme = 'dark';
+    for (const slot of document.querySelectorAll('[data-spy]')) slot.style.width = '420px';
+    for (const chart of Object.values(window.spyCharts)) chart.highlight(chart.parts[0]);
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    for (const chart of Object.values(window.spyCharts)) chart.highlight(null);
+    delete document.documentElement.dataset.theme;
+    for (const slot of document.querySelectorAll('[data-spy]')) slot.style.width = '900px';
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  });
+  assert.deepEqual(await calls(), {});
+});
+
+test('set() goes through the control’s own rules: out of range is clamped with its message', async () => {
+  const shown = await page.evaluate(() => {
+    const chart = window.spyCharts.alibi;
+    chart.set({ heads: 0 });
+    return { heads: chart.state.heads, message: chart.controls.heads.message() };
+  });
+  assert.equal(shown.heads, 1);
+  assert.match(shown.message, /at least 1/);
+  await page.evaluate(() => window.spyCharts.alibi.set({ heads: 8, head: 1 }));
+  await assert.rejects(
+    page.evaluate(() => window.spyCharts.alibi.set({ nonsense: 1 })),
+    /alibi: there is no control "nonsense"/,
+  );
+});
+
+test('highlight(part) draws the part emphasised; an unknown part is an error naming the known ones', async () => {
+  const pixels = (id) =>
+    page.evaluate((chartId) => {
+      const c = document.querySelector(`[data-spy="${chartId}"] canvas`);
+      const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+      let hash = 0;
+      for (let i = 0; i < data.length; i += 16) hash = (hash * 31 + data[i] + 3 * data[i + 1]) >>> 0;
+      return hash;
+    }, id);
+  for (const [id, parts] of [
+    ['alibi', ['head']],
+    ['rope-frequencies', ['slowest-pair', 'fastest-pair']],
+  ]) {
+    assert.deepEqual(await page.evaluate((c) => window.spyCharts[c].parts, id), parts);
+    const plain = await pixels(id);
+    for (const part of parts) {
+      await page.evaluate(([c, p]) => window.spyCharts[c].highlight(p), [id, part]);
+      assert.notEqual(await pixels(id), plain, `${id}: highlight('${part}') changes the picture`);
+    }
+    await page.evaluate((c) => window.spyCharts[c].highlight(null), id);
+    assert.equal(await pixels(id), plain, `${id}: highlight(null) restores the picture`);
+    await assert.rejects(
+      page.evaluate((c) => window.spyCharts[c].highlight('nowhere'), id),
+      new RegExp(`${id}: unknown part "nowhere" \\(known: ${parts.join(', ')}\\)`),
+    );
+  }
+});
+
+test('chart-part: the pointer over a part and the focus of its control announce it, leaving announces null', async () => {
+  await page.evaluate(() => {
+    document.activeElement?.blur();
+    window.partEvents = [];
+    document.addEventListener('chart-part', (e) => window.partEvents.push(e.detail));
+  });
+  // ALiBi: the bias matrix of the head shown is the 'head' part (right half of the top canvas).
+  const canvas = page.locator('[data-spy="alibi"] canvas').first();
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
+  await page.mouse.move(box.x + box.width * 0.75, box.y + box.height * 0.5);
+  await page.mouse.move(box.x + 2, box.y + 2);
+  // rope-frequencies: pair 0 (the fastest of 0,4,12,31) starts at angle 0 and turns by 1 rad a
+  // position; near position 2 its line is at angle 2 while pair 31's is near 0.
+  const freq = page.locator('[data-spy="rope-frequencies"] canvas').first();
+  await freq.scrollIntoViewIfNeeded();
+  const at = await page.evaluate(() => window.spyCharts['rope-frequencies'].pointOf(0, 2));
+  const fbox = await freq.boundingBox();
+  await page.mouse.move(fbox.x + at.x, fbox.y + at.y);
+  await page.mouse.move(fbox.x + 1, fbox.y + 1);
+  await page.locator('[data-spy="alibi"] [data-control="head"]').focus();
+  await page.keyboard.press('Tab');
+  const events = await page.evaluate(() => window.partEvents);
+  assert.deepEqual(events, [
+    { chart: 'alibi', part: 'head' },
+    { chart: 'alibi', part: null },
+    { chart: 'rope-frequencies', part: 'fastest-pair' },
+    { chart: 'rope-frequencies', part: null },
+    { chart: 'alibi', part: 'head' },
+    { chart: 'alibi', part: null },
+  ]);
+  assert.deepEqual(problems, []);
+});

@@ -1,0 +1,215 @@
+// One skeleton for every chart: a chart declares its controls, ONE computation from its state to
+// its data made of named parts (each part says which state keys and which other parts it reads,
+// and is recomputed only when those change), how it draws that data, and what it says about it.
+// The skeleton owns the rest: the URL state (read, validated and clamped by the controls, with the
+// message beside the control), the shell (description, data table, export), resizing and theme
+// (createPlotCanvas), the highlight of a named part and the `chart-part` event, and the object
+// the page keeps for each mounted chart:
+//   { update(patch), set(patch), state, controls, highlight(part | null), parts, destroy(), values }.
+// Drawing never calls the engine: everything a draw needs is in `data`.
+
+import { createDeclaredControls } from './chart-controls.js';
+import { createPlotCanvas } from './canvas.js';
+import { createChartShell } from './shell.js';
+
+/**
+ * Declares a chart. `spec`:
+ * - id: the slot's data-chart and the URL prefix (`id.key`); aliases: older URL prefixes still read.
+ * - controls: { key → declaration } (see createDeclaredControls); order: the keys in display order.
+ * - reconcile(state, controls): optional; settles one control against another (e.g. a head beyond
+ *   the head count), calling controls[key].constrain(value, why). Runs before the computation.
+ * - compute: { name → { reads: [state keys], after: [part names], run(state, engine, data, size) } }
+ *   in dependency order; run returns the part's value, kept in data[name] until a key it reads (or
+ *   a part it comes after) changes. The key '@size' is the first canvas's { width, height, ratio }
+ *   (CSS pixels and devicePixelRatio): a part reading it is recomputed on resize, before the draw.
+ * - coalesce: true to take control changes at once but compute at the next animation frame (a
+ *   dragged slider: one recompute per frame); chart.flush() does the pending work now.
+ * - canvases: [{ label, aspect, minHeight, maxHeight, draw(ctx, width, height, colors, view),
+ *   hit?(view, x, y, width, height) → part | null }]; view = { state, data, highlighted, layout }
+ *   (layout: an object draw() may keep its scales in, for hit()).
+ * - parts: the names highlight() accepts and the chart-part event announces; focusParts: { control
+ *   key → part } announced while that control has focus.
+ * - describe(view) → text; table(view, engine) → table (or a function building one, called only
+ *   while the Data view is open); csv(view, engine) → { header, rows } (built on demand); values(view) → what the chart's `values` getter returns (tests read it).
+ * - extend(chart, context): optional; adds chart-specific members to the returned object.
+ * Returns { id, controls, aliases, parts, create(slot, engine) → chart }.
+ */
+export function defineChart(spec) {
+  const { id, controls: declarations, aliases = [], parts = [] } = spec;
+  const order = spec.order ?? Object.keys(declarations);
+  const compute = Object.entries(spec.compute ?? {});
+  for (const [name, part] of compute) {
+    for (const key of part.reads ?? []) {
+      if (key !== '@size' && !(key in declarations))
+        throw new Error(`${id}: part "${name}" reads "${key}", which is not a control`);
+    }
+  }
+  return {
+    id,
+    controls: declarations,
+    aliases,
+    parts,
+    create: (slot, engine) => mountChart(spec, order, compute, slot, engine),
+  };
+}
+
+function mountChart(spec, order, compute, slot, engine) {
+  const { id, aliases = [], parts = [], focusParts = {} } = spec;
+  const data = {};
+  const seen = {}; // part name → the inputs it was last computed from
+  const layout = {}; // what draw() last laid out, for hit() and tests (never engine data)
+  const marks = {}; // the reader's transient marks draw() shows (e.g. a keyboard cursor)
+  let size = null; // the first canvas's { width, height, ratio }, the '@size' input
+  let highlighted = null;
+  let canvases = [];
+  let pending = 0; // requestAnimationFrame id of a coalesced update
+  let ready = false; // the first update has run (until then a resize only records the size)
+  const view = () => ({ state, data, highlighted, layout, marks, size });
+  const shell = createChartShell(slot, id, {
+    exports: {
+      getCanvases: () => canvases.map((c) => c.canvas),
+      getCsv: () => spec.csv(view(), engine),
+    },
+  });
+  const { state, controls, writeUrl } = createDeclaredControls({
+    id,
+    aliases,
+    declarations: spec.controls,
+    shell,
+    onChange: spec.coalesce ? request : update,
+  });
+  shell.controls.append(...order.map((key) => controls[key].element));
+
+  const announce = (part) =>
+    slot.dispatchEvent(new CustomEvent('chart-part', { bubbles: true, detail: { chart: id, part } }));
+  let pointed = null;
+  const point = (part) => {
+    if (part === pointed) return;
+    pointed = part;
+    announce(part);
+  };
+
+  canvases = (spec.canvases ?? []).map((c, index) => {
+    const plot = createPlotCanvas(shell.plot, {
+      ...c,
+      beforeDraw:
+        index === 0
+          ? (width, height) => {
+              const ratio = window.devicePixelRatio || 1;
+              if (size && size.width === width && size.height === height && size.ratio === ratio) return;
+              size = { width, height, ratio };
+              if (ready) recompute(); // the parts that read '@size'
+            }
+          : undefined,
+      draw: (ctx, width, height, colors) => c.draw(ctx, width, height, colors, view()),
+    });
+    if (c.hit) {
+      plot.canvas.addEventListener('pointermove', (event) => {
+        const box = plot.canvas.getBoundingClientRect();
+        point(c.hit(view(), event.clientX - box.left, event.clientY - box.top, box.width, box.height) ?? null);
+      });
+      plot.canvas.addEventListener('pointerleave', () => point(null));
+    }
+    return plot;
+  });
+  for (const [key, part] of Object.entries(focusParts)) {
+    const element = controls[key].element;
+    element.addEventListener('focusin', () => point(part));
+    element.addEventListener('focusout', () => point(null));
+  }
+
+  /** Recomputes the parts whose inputs changed; returns the names recomputed. */
+  function recompute() {
+    const fresh = new Set();
+    for (const [name, part] of compute) {
+      const inputs = (part.reads ?? []).flatMap((key) =>
+        key === '@size' ? [size?.width, size?.height, size?.ratio] : [state[key]],
+      );
+      const before = seen[name];
+      const stale =
+        !before ||
+        inputs.some((v, i) => !Object.is(v, before[i])) ||
+        (part.after ?? []).some((other) => fresh.has(other));
+      if (!stale) continue;
+      data[name] = part.run(state, engine, data, size);
+      seen[name] = inputs;
+      fresh.add(name);
+    }
+    return fresh;
+  }
+
+  function redraw() {
+    for (const c of canvases) c.redraw();
+  }
+
+  /** Takes a control's change now and does the work at the next animation frame. */
+  function request(patch) {
+    Object.assign(state, patch);
+    if (!pending) pending = requestAnimationFrame(flush);
+  }
+
+  /** Does any requested work now (benchmarks and tests call it to time or await a frame's work). */
+  function flush() {
+    if (pending) cancelAnimationFrame(pending);
+    pending = 0;
+    update();
+  }
+
+  function update(patch = {}) {
+    if (pending) cancelAnimationFrame(pending);
+    pending = 0;
+    Object.assign(state, patch);
+    spec.reconcile?.(state, controls);
+    writeUrl(state);
+    recompute();
+    redraw();
+    if (spec.describe) shell.describe(spec.describe(view()));
+    if (spec.table) shell.setData(spec.table(view(), engine));
+  }
+
+  /** Applies `patch` through each control's own rules, as if the reader had typed the values. */
+  function set(patch = {}) {
+    for (const [key, value] of Object.entries(patch)) {
+      if (!controls[key]) throw new Error(`${id}: there is no control "${key}"`);
+      controls[key].set(value);
+    }
+  }
+
+  /** Draws `part` emphasised (null: none); an unknown part is an error naming the known ones. */
+  function highlight(part) {
+    if (part !== null && !parts.includes(part)) {
+      throw new Error(`${id}: unknown part "${part}" (known: ${parts.join(', ') || 'none'})`);
+    }
+    if (part === highlighted) return;
+    highlighted = part;
+    redraw();
+  }
+
+  ready = true;
+  update(); // a failure here is the mount's: index.js shows it in the slot
+  const chart = {
+    id,
+    update,
+    flush,
+    set,
+    controls,
+    highlight,
+    parts: [...parts],
+    destroy() {
+      if (pending) cancelAnimationFrame(pending);
+      for (const c of canvases) c.destroy();
+      shell.destroy();
+    },
+    get state() {
+      return { ...state };
+    },
+    get values() {
+      return spec.values ? spec.values(view()) : { ...data };
+    },
+    get highlighted() {
+      return highlighted;
+    },
+  };
+  spec.extend?.(chart, { state, data, layout, marks, controls, shell, canvases, engine, update, view });
+  return chart;
+}
