@@ -46,21 +46,35 @@ function markUnavailable(element, reason) {
   element.classList.add('live-unavailable');
 }
 
-/** Fills every [data-live] element; returns the names that could not be computed. */
+/**
+ * Fills every [data-live] element with the engine's value. The build wrote each number's text into
+ * the page (data-prerendered) from the same engine: a text that differs from what this engine
+ * computes is shown as the engine's, marked, and reported, never silently replaced. Returns the
+ * names that could not be computed and those whose printed text disagreed.
+ */
 function fillLiveNumbers(results) {
   const failed = new Set();
+  const disagreed = new Set();
   for (const element of document.querySelectorAll('[data-live]')) {
     const name = element.dataset.live;
     try {
       if (!results && !LIVE_QUANTITIES[name]?.derived) throw new Error('engine unavailable');
-      element.textContent = liveText(name, results, element.dataset.format);
+      const text = liveText(name, results, element.dataset.format);
+      const printed = element.textContent;
+      if (element.dataset.prerendered !== undefined && printed !== text) {
+        disagreed.add(name);
+        element.classList.add('live-mismatch');
+        element.title = `The page was built with “${printed}”; the engine computes “${text}” here.`;
+      }
+      // Rewriting an unchanged text would only make the browser lay the line out again.
+      if (printed !== text) element.textContent = text;
       element.classList.add('live-filled');
     } catch (error) {
       failed.add(name);
       markUnavailable(element, error.message);
     }
   }
-  return failed;
+  return { failed, disagreed };
 }
 
 /** Compares each snippet's "→" claims with the engine's answers and sets its badge. */
@@ -117,32 +131,29 @@ function noteChartsUnavailable() {
   }
 }
 
+const idle = (callback) =>
+  typeof requestIdleCallback === 'function'
+    ? requestIdleCallback(callback, { timeout: 500 })
+    : setTimeout(callback, 16);
+
 /**
- * Lets the sections lesson.css skipped while the page loaded be laid out one per frame (laying
- * out all 200 KB at once is one long task that blocks input). Each section's formulas are checked
- * for sideways scrolling a frame later, once the browser has laid it out, so the check forces no
- * layout of its own. Then clears is-loading.
+ * Lets the sections lesson.css skipped while the page loaded be laid out, one per idle period
+ * (laying out all 200 KB at once is one long task that blocks input), and measures each formula
+ * once the browser has laid it out (scroll-regions.js: no measurement forces a layout of its own).
+ * Then clears is-loading.
  */
 function finishLoading(root) {
   const sections = [...document.querySelectorAll('section.lesson-section')];
   let next = 0;
-  let previous = null;
   const step = () => {
-    if (previous) {
-      const formulas = [...previous.querySelectorAll('.math-display')].filter(
-        (m) => m.closest('section.lesson-section') === previous,
-      );
-      keepScrollersFocusable(formulas, 'Formula (scrolls sideways)');
-    }
-    previous = sections[next++] ?? null;
-    if (previous) {
-      previous.dataset.laidOut = '';
-      requestAnimationFrame(step);
-    } else {
-      root.classList.remove('is-loading');
-    }
+    const section = sections[next++];
+    if (!section) return;
+    section.dataset.laidOut = '';
+    idle(step);
   };
-  requestAnimationFrame(step);
+  idle(step);
+  const formulas = [...document.querySelectorAll('.math-display')];
+  keepScrollersFocusable(formulas, 'Formula (scrolls sideways)').then(() => root.classList.remove('is-loading'));
 }
 
 async function start() {
@@ -156,7 +167,7 @@ async function start() {
     engine = null;
     results = null;
   }
-  const failed = fillLiveNumbers(results);
+  const { failed, disagreed } = fillLiveNumbers(results);
   const mismatches = checkSnippets(engine);
   performance.mark('positional-lesson:live-filled');
   const root = document.documentElement;
@@ -168,16 +179,22 @@ async function start() {
     root.dataset.liveState = 'failed';
   } else {
     if (failed.size) showBanner(`Some numbers could not be computed: ${[...failed].join(', ')}.`);
+    else if (disagreed.size)
+      showBanner(
+        `Some numbers printed in this page differ from what the engine computes (now shown, marked): ${[...disagreed].join(', ')}.`,
+      );
     else if (mismatches)
       showBanner('A code snippet’s printed result differs from what the engine computes; see the ✗ mark.');
-    root.dataset.liveState = failed.size ? 'partial' : 'ready';
+    root.dataset.liveState = failed.size ? 'partial' : disagreed.size ? 'mismatch' : 'ready';
   }
   finishLoading(root);
   const selfTest = setupSelfTest({ engine, results });
   startCourseTracking(selfTest);
   addShareControls(document);
   window.positionalLesson = { engine, results, selfTest };
-  dispatchEvent(new CustomEvent('positional-lesson:ready', { detail: { engine, failed: [...failed] } }));
+  dispatchEvent(
+    new CustomEvent('positional-lesson:ready', { detail: { engine, failed: [...failed], disagreed: [...disagreed] } }),
+  );
   if (engine) await mountChartsSafely(engine);
   if (embedId) postHeight();
 }
