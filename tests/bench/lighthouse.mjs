@@ -24,6 +24,7 @@ const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got ${values.runs}`);
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
+const DIAGNOSTICS = ['dom-size', 'bootup-time', 'mainthread-work-breakdown', 'long-tasks'];
 const METRICS = [
   'first-contentful-paint',
   'largest-contentful-paint',
@@ -91,6 +92,16 @@ try {
       ),
       metrics,
       shortfalls: below,
+      // Diagnostics that carry no weight in a score but that Lighthouse flags (a failing dom-size).
+      diagnostics: Object.fromEntries(
+        DIAGNOSTICS.map((d) => [
+          d,
+          {
+            median: median(samples.map((l) => l.audits[d]?.numericValue ?? NaN)),
+            passed: samples.every((l) => (l.audits[d]?.score ?? 1) >= 0.9),
+          },
+        ]),
+      ),
       lighthouseVersion: samples[0].lighthouseVersion,
     };
     console.log(

@@ -46,16 +46,29 @@ function markUnavailable(element, reason) {
   element.classList.add('live-unavailable');
 }
 
+/** Lets the browser handle pending input and paint before the next slice of work. */
+function yieldToInput() {
+  if (globalThis.scheduler?.yield) return globalThis.scheduler.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 /**
  * Fills every [data-live] element with the engine's value. The build wrote each number's text into
  * the page (data-prerendered) from the same engine: a text that differs from what this engine
  * computes is shown as the engine's, marked, and reported, never silently replaced. Returns the
  * names that could not be computed and those whose printed text disagreed.
  */
-function fillLiveNumbers(results) {
+async function fillLiveNumbers(results) {
   const failed = new Set();
   const disagreed = new Set();
+  let sliceStart = performance.now();
   for (const element of document.querySelectorAll('[data-live]')) {
+    // The numbers are already printed, so checking them can wait for input: yield every ~10 ms
+    // (the first engine calls compile and the first formatting loads the locale data).
+    if (performance.now() - sliceStart > 10) {
+      await yieldToInput();
+      sliceStart = performance.now();
+    }
     const name = element.dataset.live;
     try {
       if (!results && !LIVE_QUANTITIES[name]?.derived) throw new Error('engine unavailable');
@@ -167,7 +180,7 @@ async function start() {
     engine = null;
     results = null;
   }
-  const { failed, disagreed } = fillLiveNumbers(results);
+  const { failed, disagreed } = await fillLiveNumbers(results);
   const mismatches = checkSnippets(engine);
   performance.mark('positional-lesson:live-filled');
   const root = document.documentElement;
