@@ -5,6 +5,7 @@
 //   node tests/bench/lighthouse.mjs [--dist dist] [--runs 3] [--out tests/bench/results/lighthouse.json]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
@@ -121,6 +122,8 @@ const out = {
   measuredAt: new Date().toISOString(),
   runs,
   chrome: LAUNCH.executablePath,
+  // The machine's 1-minute load average when the runs ended: above its 2 cores, the times are inflated.
+  loadAverage: Math.round(loadavg()[0] * 10) / 10,
   note: "Served from 127.0.0.1 by web/build/serve.mjs on a shared 2-core machine; scores are medians of the runs. Mobile uses Lighthouse's simulated slow-4G/4x-CPU throttling, desktop its desktop preset.",
   ...results,
 };
