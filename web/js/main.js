@@ -144,29 +144,32 @@ function noteChartsUnavailable() {
   }
 }
 
-const idle = (callback) =>
-  typeof requestIdleCallback === 'function'
-    ? requestIdleCallback(callback, { timeout: 500 })
-    : setTimeout(callback, 16);
-
 /**
- * Lets the sections lesson.css skipped while the page loaded be laid out, one per idle period
- * (laying out all 200 KB at once is one long task that blocks input), and measures each formula
- * once the browser has laid it out (scroll-regions.js: no measurement forces a layout of its own).
- * Then clears is-loading.
+ * Lets the sections lesson.css skipped while the page loaded be laid out one per frame (laying
+ * out all 200 KB at once is one long task that blocks input). Each section's formulas are checked
+ * for sideways scrolling a frame later, once the browser has laid it out, so the check forces no
+ * layout of its own. Then clears is-loading.
  */
 function finishLoading(root) {
   const sections = [...document.querySelectorAll('section.lesson-section')];
   let next = 0;
+  let previous = null;
   const step = () => {
-    const section = sections[next++];
-    if (!section) return;
-    section.dataset.laidOut = '';
-    idle(step);
+    if (previous) {
+      const formulas = [...previous.querySelectorAll('.math-display')].filter(
+        (m) => m.closest('section.lesson-section') === previous,
+      );
+      keepScrollersFocusable(formulas, 'Formula (scrolls sideways)');
+    }
+    previous = sections[next++] ?? null;
+    if (previous) {
+      previous.dataset.laidOut = '';
+      requestAnimationFrame(step);
+    } else {
+      root.classList.remove('is-loading');
+    }
   };
-  idle(step);
-  const formulas = [...document.querySelectorAll('.math-display')];
-  keepScrollersFocusable(formulas, 'Formula (scrolls sideways)').then(() => root.classList.remove('is-loading'));
+  requestAnimationFrame(step);
 }
 
 async function start() {
