@@ -3,6 +3,7 @@
 // Usage: node tests/bench/run-benchmarks.mjs [--native BIN] [--dist DIR] [--samples N] [--rounds N]
 //          [--repetitions N] [--variant NAME=DIR=DESCRIPTION …] [--variant-samples N] [--markdown FILE]
 //          [--json FILE] [--render]   (--render: rewrite the Markdown from the saved JSON only)
+//          [--phone]   (also the throttled-phone page benchmark, phone-interaction.mjs)
 // --variant adds more WASM builds (a dist-like folder with engine.mjs + engine.wasm) to the
 // flags table: sizes and medians per variant.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -455,6 +456,14 @@ function markdown(results, values) {
   return lines.join('\n');
 }
 
+/** --phone: the lesson on a throttled phone (phone-interaction.mjs writes results/phone-interaction.json). */
+function runPhoneBenchmark(dist) {
+  console.error('phone (360 px, 4× CPU throttle) …');
+  run(process.execPath, [join(here, 'phone-interaction.mjs'), '--dist', dist], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+}
+
 async function main() {
   const { values } = parseArgs({
     options: {
@@ -468,8 +477,10 @@ async function main() {
       markdown: { type: 'string', default: join(repo, 'BENCHMARKS.md') },
       json: { type: 'string', default: join(here, 'results', 'engine.json') },
       render: { type: 'boolean', default: false },
+      phone: { type: 'boolean', default: false },
     },
   });
+  if (values.phone) runPhoneBenchmark(values.dist);
   if (values.render) {
     // Rewrites the Markdown from the saved JSON without measuring again.
     const saved = JSON.parse(readFileSync(values.json, 'utf8'));

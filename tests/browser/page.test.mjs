@@ -3,7 +3,7 @@
 // CSP, embed mode, reading controls and the engine-failure fallback.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -382,6 +382,70 @@ test('embed mode shows one piece alone and posts its height to the parent', asyn
   );
   await page.close();
   courseServer?.close();
+});
+
+test('the built page already prints every live number, as the engine computes it, for a reader without script', () => {
+  // The HTML as served, before any script: each live number's text is the build engine's.
+  const html = readFileSync(join(dist, 'index.html'), 'utf8');
+  const printed = [...html.matchAll(/<span class="live" data-live="([^"]+)"[^>]*>([^<]*)<\/span>/g)];
+  assert.ok(printed.length >= 60, `${printed.length} live numbers in the HTML`);
+  assert.deepEqual(
+    printed.filter(([span]) => !span.includes('data-prerendered')).map(([, name]) => name),
+    [],
+    'every live number is marked as printed by the build',
+  );
+  assert.deepEqual(
+    printed.filter(([, , text]) => text === '…' || text === '').map(([, name]) => name),
+    [],
+    'no placeholder is left',
+  );
+  // The values the lesson's prose states (a name may also print elsewhere in another format).
+  for (const [name, text] of Object.entries(LESSON_PRINTS))
+    assert.ok(
+      printed.some(([, n, t]) => n === name && t === text),
+      `${name} prints ${text}: ${printed.filter(([, n]) => n === name).map(([, , t]) => t)}`,
+    );
+});
+
+test('a printed number the engine does not confirm is shown as the engine’s, marked, and reported', async () => {
+  // A copy of the site whose page prints one number wrong: the page must say so, not quietly fix it.
+  const tampered = mkdtempSync(join(tmpdir(), 'positional-tampered-'));
+  cpSync(dist, tampered, { recursive: true });
+  const index = join(tampered, 'index.html');
+  const right = LESSON_PRINTS['ntk.base'];
+  const html = readFileSync(index, 'utf8');
+  const span = /<span class="live" data-live="ntk\.base"[^>]*>([^<]*)<\/span>/.exec(html);
+  assert.equal(span?.[1], right, 'the build printed ntk.base');
+  writeFileSync(index, html.replace(span[0], span[0].replace(`>${right}<`, '>82,686<')));
+  for (const copy of ['.br', '.gz']) rmSync(index + copy, { force: true });
+  const bare = await startServer({ root: tampered, port: 0 });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  try {
+    await page.goto(bare.url);
+    await page.waitForFunction(() => document.documentElement.dataset.liveState, null, { timeout: 20000 });
+    const state = await page.evaluate(() => {
+      const first = document.querySelector('[data-live="ntk.base"]');
+      const banner = document.querySelector('[data-engine-banner]');
+      return {
+        liveState: document.documentElement.dataset.liveState,
+        shown: first.textContent,
+        marked: first.classList.contains('live-mismatch'),
+        title: first.title,
+        banner: banner.hidden ? null : banner.textContent,
+        othersMarked: document.querySelectorAll('.live-mismatch').length,
+      };
+    });
+    assert.equal(state.liveState, 'mismatch');
+    assert.equal(state.shown, right, 'the engine’s value is shown');
+    assert.ok(state.marked);
+    assert.match(state.title, /82,686/);
+    assert.match(state.banner, /differ from what the engine computes.*ntk\.base/s);
+    assert.equal(state.othersMarked, 1, 'only the tampered number is marked');
+  } finally {
+    await page.close();
+    await bare.close();
+    rmSync(tampered, { recursive: true, force: true });
+  }
 });
 
 test('without the engine the full text still shows, with a banner and marked placeholders', async () => {

@@ -7,14 +7,14 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { hoistInlineStyles, renderLesson } from './render-lesson.mjs';
 import { extractCppSnippets } from './cpp-snippets.mjs';
 import { pageFonts, pruneKatexCss } from './fonts.mjs';
 import { COMPRESSIBLE_EXTENSIONS, CONTENT_SECURITY_POLICY } from './serve.mjs';
-import { LIVE_QUANTITIES } from '../js/live-values.js';
+import { computeEngineResults, LIVE_QUANTITIES, liveText } from '../js/live-values.js';
 import { CHARTS } from '../js/charts/index.js';
 
 const require = createRequire(import.meta.url);
@@ -131,14 +131,27 @@ function renderPage(lesson, bodyHtml, head, scripts, policy) {
   });
 }
 
+/**
+ * The live numbers' texts as the page shows them, from the engine build in `engineDir` run in Node
+ * (the same registry and formatting the browser uses): (name, format) → text. Null without an engine.
+ */
+export async function prerenderedLiveText(engineDir) {
+  const files = ['engine.mjs', 'engine-facade.mjs', 'engine-core.mjs', 'engine-core.wasm'];
+  if (!files.every((f) => existsSync(join(engineDir, f)))) return null;
+  const { default: createEngine } = await import(pathToFileURL(join(engineDir, 'engine.mjs')).href);
+  const engine = await createEngine({ wasmBinary: readFileSync(join(engineDir, 'engine-core.wasm')) });
+  const results = computeEngineResults(engine);
+  return (name, format) => liveText(name, results, format);
+}
+
 /** Renders lesson.md and returns the page parts with KaTeX's style attributes hoisted. */
-export function buildLesson() {
+export function buildLesson({ liveText } = {}) {
   const markdown = readFileSync(join(WEB, 'lesson', 'lesson.md'), 'utf8');
   const diagrams = JSON.parse(readFileSync(join(WEB, 'lesson', 'diagrams.json'), 'utf8'));
   const { links } = JSON.parse(readFileSync(join(WEB, 'site-config.json'), 'utf8'));
   const cppSnippets = extractCppSnippets(join(REPO, 'cpp', 'src'));
   const known = { liveQuantities: Object.keys(LIVE_QUANTITIES), charts: Object.keys(CHARTS) };
-  const lesson = renderLesson(markdown, { diagrams, links, cppSnippets, ...known });
+  const lesson = renderLesson(markdown, { diagrams, links, cppSnippets, ...known, liveText });
   const marker = '<!--split-header-body-->';
   const { html, css } = hoistInlineStyles(`${lesson.headerHtml}${marker}${lesson.bodyHtml}${marker}${lesson.tocHtml}`);
   const [header, body, toc] = html.split(marker);
@@ -233,7 +246,7 @@ async function main() {
   const missing = ENGINE_FILES.filter((f) => !existsSync(join(opts.engineDir, f)));
   if (missing.length && !opts.allowMissingEngine) fail(`${opts.engineDir} lacks ${missing.join(', ')}: build the wasm preset first (or pass --allow-missing-engine for a text-only site)`);
 
-  const { lesson, parts, hoistedCss } = buildLesson();
+  const { lesson, parts, hoistedCss } = buildLesson({ liveText: await prerenderedLiveText(opts.engineDir) });
   if (lesson.missingSnippets.length) fail(`C++ snippets not found in cpp/src (mark them // [snippet:NAME] … // [/snippet]): ${lesson.missingSnippets.join(', ')}`);
 
   rmSync(opts.out, { recursive: true, force: true });

@@ -103,8 +103,37 @@ function markerPlugin(md, context) {
     context.liveNames.add(name);
     const fmt = extra ? ` data-format="${escapeXml(extra)}"` : '';
     const derived = kind === 'derived' ? ' data-derived="true" title="Computed in the page from the quoted facts"' : '';
-    return `<span class="live" data-live="${escapeXml(name)}"${fmt}${derived}>${LIVE_PLACEHOLDER}</span>`;
+    const { text, prerendered } = liveDefaultText(context, name, extra);
+    const mark = prerendered ? ' data-prerendered=""' : '';
+    return `<span class="live" data-live="${escapeXml(name)}"${fmt}${derived}${mark}>${escapeXml(text)}</span>`;
   };
+}
+
+/**
+ * What a chart slot says where scripts do not run (the page without JavaScript, some readers and
+ * search engines): the caption below describes the figure; the text's numbers are printed in full.
+ * Inside <noscript>, so with scripts on it is neither rendered nor counted as elements.
+ */
+function chartNoScriptNote() {
+  return (
+    '<noscript><p class="chart-noscript">This figure is drawn in your browser by the lesson’s engine, which ' +
+    'needs JavaScript. Its caption below says what it shows; every number in the text is printed in full.</p></noscript>'
+  );
+}
+
+/**
+ * The text a live number has in the built page: the build engine's value in the page's own format
+ * (context.liveText(name, format), see build-site.mjs) so a reader without JavaScript, a printout
+ * and a search engine get the number; the browser recomputes it and compares. Without a build
+ * engine (or for a name the registry lacks, which checkKnownNames reports) the placeholder.
+ */
+function liveDefaultText(context, name, format) {
+  if (!context.liveText || !context.liveQuantities?.includes(name)) return { text: LIVE_PLACEHOLDER, prerendered: false };
+  try {
+    return { text: context.liveText(name, format), prerendered: true };
+  } catch (error) {
+    throw new Error(`lesson.md: the live number "${name}" could not be computed for the page: ${error.message}`);
+  }
 }
 
 function createMarkdown(context) {
@@ -168,7 +197,7 @@ function renderFence(token, context, md) {
     const caption = md.renderInline(token.content.trim());
     return (
       `<figure class="chart-slot" id="fig-${id}" data-chart="${id}">` +
-      `<div class="chart-mount" data-chart-mount="${id}"></div>` +
+      `<div class="chart-mount" data-chart-mount="${id}">${chartNoScriptNote()}</div>` +
       `<figcaption>${caption}</figcaption></figure>\n`
     );
   }
@@ -361,10 +390,13 @@ function checkKnownNames(context, { liveQuantities, charts }) {
 /**
  * Renders the lesson. Returns { title, summaryHtml, headerHtml, bodyHtml, tocHtml } plus the
  * inventory the tests and the builder check (liveNames, diagramIds, chartIds, snippetIds, …).
- * Throws on an unknown marker, live number, chart, diagram, link id or a KaTeX error.
+ * Throws on an unknown marker, live number, chart, diagram, link id or a KaTeX error. With
+ * liveText(name, format) every live number's text is written into the page (else a placeholder).
  */
-export function renderLesson(markdown, { diagrams, links, cppSnippets, liveQuantities, charts }) {
+export function renderLesson(markdown, { diagrams, links, cppSnippets, liveQuantities, charts, liveText }) {
   const context = {
+    liveText,
+    liveQuantities,
     diagrams,
     links,
     cppSnippets,

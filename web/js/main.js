@@ -46,21 +46,48 @@ function markUnavailable(element, reason) {
   element.classList.add('live-unavailable');
 }
 
-/** Fills every [data-live] element; returns the names that could not be computed. */
-function fillLiveNumbers(results) {
+/** Lets the browser handle pending input and paint before the next slice of work. */
+function yieldToInput() {
+  if (globalThis.scheduler?.yield) return globalThis.scheduler.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/**
+ * Fills every [data-live] element with the engine's value. The build wrote each number's text into
+ * the page (data-prerendered) from the same engine: a text that differs from what this engine
+ * computes is shown as the engine's, marked, and reported, never silently replaced. Returns the
+ * names that could not be computed and those whose printed text disagreed.
+ */
+async function fillLiveNumbers(results) {
   const failed = new Set();
+  const disagreed = new Set();
+  let sliceStart = performance.now();
   for (const element of document.querySelectorAll('[data-live]')) {
+    // The numbers are already printed, so checking them can wait for input: yield every ~10 ms
+    // (the first engine calls compile and the first formatting loads the locale data).
+    if (performance.now() - sliceStart > 10) {
+      await yieldToInput();
+      sliceStart = performance.now();
+    }
     const name = element.dataset.live;
     try {
       if (!results && !LIVE_QUANTITIES[name]?.derived) throw new Error('engine unavailable');
-      element.textContent = liveText(name, results, element.dataset.format);
+      const text = liveText(name, results, element.dataset.format);
+      const printed = element.textContent;
+      if (element.dataset.prerendered !== undefined && printed !== text) {
+        disagreed.add(name);
+        element.classList.add('live-mismatch');
+        element.title = `The page was built with “${printed}”; the engine computes “${text}” here.`;
+      }
+      // Rewriting an unchanged text would only make the browser lay the line out again.
+      if (printed !== text) element.textContent = text;
       element.classList.add('live-filled');
     } catch (error) {
       failed.add(name);
       markUnavailable(element, error.message);
     }
   }
-  return failed;
+  return { failed, disagreed };
 }
 
 /** Compares each snippet's "→" claims with the engine's answers and sets its badge. */
@@ -156,7 +183,7 @@ async function start() {
     engine = null;
     results = null;
   }
-  const failed = fillLiveNumbers(results);
+  const { failed, disagreed } = await fillLiveNumbers(results);
   const mismatches = checkSnippets(engine);
   performance.mark('positional-lesson:live-filled');
   const root = document.documentElement;
@@ -168,16 +195,22 @@ async function start() {
     root.dataset.liveState = 'failed';
   } else {
     if (failed.size) showBanner(`Some numbers could not be computed: ${[...failed].join(', ')}.`);
+    else if (disagreed.size)
+      showBanner(
+        `Some numbers printed in this page differ from what the engine computes (now shown, marked): ${[...disagreed].join(', ')}.`,
+      );
     else if (mismatches)
       showBanner('A code snippet’s printed result differs from what the engine computes; see the ✗ mark.');
-    root.dataset.liveState = failed.size ? 'partial' : 'ready';
+    root.dataset.liveState = failed.size ? 'partial' : disagreed.size ? 'mismatch' : 'ready';
   }
   finishLoading(root);
   const selfTest = setupSelfTest({ engine, results });
   startCourseTracking(selfTest);
   addShareControls(document);
   window.positionalLesson = { engine, results, selfTest };
-  dispatchEvent(new CustomEvent('positional-lesson:ready', { detail: { engine, failed: [...failed] } }));
+  dispatchEvent(
+    new CustomEvent('positional-lesson:ready', { detail: { engine, failed: [...failed], disagreed: [...disagreed] } }),
+  );
   if (engine) await mountChartsSafely(engine);
   if (embedId) postHeight();
 }

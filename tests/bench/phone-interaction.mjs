@@ -1,0 +1,207 @@
+// Benchmark (not a test): the lesson on a throttled phone. Chromium at 360 × 780 with the CPU slowed
+// 4× (CDP Emulation.setCPUThrottlingRate) loads the page and records
+//   - first paint (first-contentful-paint) and the moment every live number is in (the
+//     positional-lesson:live-filled mark), and their ratio;
+//   - every long task (> 50 ms) after first paint until the page is settled, and their blocking time;
+//   - for every chart: each control worked as a reader would (real mouse clicks and keys) at its
+//     defaults and then at its maximum (End), with Event Timing (PerformanceObserver type 'event',
+//     durationThreshold 16, buffered) giving each interaction's duration; p50 / p95 per chart.
+// Event Timing reports only interactions of 16 ms or more: one it did not report counts as 16 ms,
+// so a p50 of 16 means "at most 16". Writes tests/bench/results/phone-interaction.json.
+//   node tests/bench/phone-interaction.mjs [--dist dist] [--runs 3] [--out FILE]
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { cpus, loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { serveAndLaunch } from './browse.mjs';
+
+const { values } = parseArgs({
+  options: { dist: { type: 'string' }, runs: { type: 'string', default: '3' }, out: { type: 'string' } },
+});
+const repo = new URL('../../', import.meta.url).pathname;
+const dist = resolve(values.dist ?? process.env.POSITIONAL_DIST ?? join(repo, 'dist'));
+const out = resolve(values.out ?? join(repo, 'tests', 'bench', 'results', 'phone-interaction.json'));
+const RUNS = Number(values.runs);
+const THROTTLE = 4;
+const PHONE = { width: 360, height: 780 };
+const SETTLE_MS = 2500;
+
+const median = (xs) => quantile(xs, 0.5);
+function quantile(xs, p) {
+  if (!xs.length) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))];
+}
+const round = (x) => (x == null ? null : Math.round(x * 10) / 10);
+
+// Runs in the page before any of its scripts: keeps every long task and event-timing entry.
+function observe() {
+  window.__phone = { longTasks: [], events: [] };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__phone.longTasks.push({ start: e.startTime, duration: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      if (!e.interactionId) continue;
+      const chart = e.target?.closest?.('[data-chart]')?.dataset.chart ?? null;
+      window.__phone.events.push({ id: e.interactionId, name: e.name, duration: e.duration, chart });
+    }
+  }).observe({ type: 'event', durationThreshold: 16, buffered: true });
+}
+
+async function openThrottled(browser) {
+  const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: false });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLE });
+  await page.addInitScript(observe);
+  return { context, page };
+}
+
+/** One cold load: first paint, live numbers in, long tasks after first paint until settled. */
+async function loadFigures(browser, url) {
+  const { context, page } = await openThrottled(browser);
+  await page.goto(url);
+  await page.waitForFunction(
+    () => document.documentElement.dataset.liveState && !document.documentElement.classList.contains('is-loading'),
+    null,
+    { timeout: 60000 },
+  );
+  await page.waitForTimeout(SETTLE_MS);
+  const figures = await page.evaluate(() => {
+    const paint = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null;
+    const live = performance.getEntriesByName('positional-lesson:live-filled')[0]?.startTime ?? null;
+    const after = window.__phone.longTasks.filter((t) => paint != null && t.start >= paint);
+    return {
+      first_paint_ms: paint,
+      live_numbers_ms: live,
+      long_tasks_after_first_paint: after.length,
+      longest_task_after_first_paint_ms: after.reduce((m, t) => Math.max(m, t.duration), 0),
+      blocking_ms_after_first_paint: after.reduce((s, t) => s + Math.max(0, t.duration - 50), 0),
+      last_long_task_end_ms: after.reduce((m, t) => Math.max(m, t.start + t.duration), 0) || null,
+      elements: document.getElementsByTagName('*').length,
+    };
+  });
+  await context.close();
+  return figures;
+}
+
+/** Works every control of one chart with the mouse and keys; returns how many interactions it made. */
+async function workChart(page, id) {
+  const slot = page.locator(`[data-chart="${id}"]`);
+  await slot.scrollIntoViewIfNeeded();
+  await page.waitForFunction((chart) => window.positionalCharts?.mounted.has(chart), id, { timeout: 30000 });
+  await page.waitForTimeout(300);
+  let interactions = 0;
+  const controls = slot.locator('input, select, button');
+  const count = await controls.count();
+  for (let i = 0; i < count; i++) {
+    const control = controls.nth(i);
+    if (!(await control.isVisible()) || !(await control.isEnabled())) continue;
+    const kind = await control.evaluate((el) => (el.tagName === 'INPUT' ? el.type : el.tagName.toLowerCase()));
+    if (['hidden', 'text', 'url', 'search'].includes(kind)) continue;
+    await control.scrollIntoViewIfNeeded();
+    const box = await control.boundingBox();
+    if (!box) continue;
+    if (kind === 'button' || kind === 'checkbox' || kind === 'radio') {
+      // Click it, and for a toggle click again to leave the chart at its defaults.
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      interactions++;
+      await page.waitForTimeout(50);
+      if (kind === 'checkbox') {
+        await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+        interactions++;
+      }
+      continue;
+    }
+    if (kind === 'select') {
+      await control.focus();
+      for (const key of ['ArrowDown', 'ArrowUp']) {
+        await page.keyboard.press(key);
+        interactions++;
+        await page.waitForTimeout(50);
+      }
+      continue;
+    }
+    // A slider or a number field: a click on it (its own value, so the defaults), steps at the
+    // defaults, then the maximum (End), steps there, and back (Home).
+    if (kind === 'range') {
+      const x = await control.evaluate((el) => {
+        const min = Number(el.min || 0);
+        const max = Number(el.max || 100);
+        return (Number(el.value) - min) / (max - min || 1);
+      });
+      await page.mouse.click(box.x + 8 + x * (box.width - 16), box.y + box.height / 2);
+    } else await page.mouse.click(box.x + box.width - 10, box.y + box.height / 2);
+    interactions++;
+    for (const key of ['ArrowRight', 'ArrowLeft', 'End', 'ArrowLeft', 'ArrowRight', 'Home']) {
+      await page.keyboard.press(kind === 'range' ? key : key.replace('Right', 'Up').replace('Left', 'Down'));
+      interactions++;
+      await page.waitForTimeout(50);
+    }
+  }
+  return interactions;
+}
+
+async function interactionFigures(browser, url) {
+  const { context, page } = await openThrottled(browser);
+  await page.goto(url);
+  await page.waitForFunction(() => document.documentElement.dataset.liveState === 'ready', null, { timeout: 60000 });
+  const charts = await page.evaluate(() => [...document.querySelectorAll('[data-chart]')].map((s) => s.dataset.chart));
+  const made = {};
+  for (const id of charts) made[id] = await workChart(page, id);
+  await page.waitForTimeout(1000);
+  const events = await page.evaluate(() => window.__phone.events);
+  await context.close();
+  const perChart = {};
+  for (const id of charts) {
+    const byInteraction = new Map();
+    for (const e of events.filter((ev) => ev.chart === id))
+      byInteraction.set(e.id, Math.max(byInteraction.get(e.id) ?? 0, e.duration));
+    const reported = [...byInteraction.values()];
+    // Interactions Event Timing did not report took under 16 ms: counted as 16.
+    const all = [...reported, ...Array(Math.max(0, made[id] - reported.length)).fill(16)];
+    perChart[id] = {
+      interactions: made[id],
+      reported_over_16ms: reported.length,
+      p50_ms: round(quantile(all, 0.5)),
+      p95_ms: round(quantile(all, 0.95)),
+      max_ms: round(Math.max(0, ...reported)),
+    };
+  }
+  return perChart;
+}
+
+const { browser, server, close } = await serveAndLaunch(dist);
+try {
+  const loads = [];
+  for (let r = 0; r < RUNS; r++) loads.push(await loadFigures(browser, server.url));
+  const pick = (key) => round(median(loads.map((l) => l[key])));
+  const load = {
+    runs: RUNS,
+    first_paint_ms: pick('first_paint_ms'),
+    live_numbers_ms: pick('live_numbers_ms'),
+    live_over_first_paint:
+      Math.round((median(loads.map((l) => l.live_numbers_ms / l.first_paint_ms)) ?? 0) * 100) / 100,
+    long_tasks_after_first_paint: pick('long_tasks_after_first_paint'),
+    longest_task_after_first_paint_ms: pick('longest_task_after_first_paint_ms'),
+    blocking_ms_after_first_paint: pick('blocking_ms_after_first_paint'),
+    last_long_task_end_ms: pick('last_long_task_end_ms'),
+    elements: pick('elements'),
+    each_run: loads.map((l) => Object.fromEntries(Object.entries(l).map(([k, v]) => [k, round(v)]))),
+  };
+  const charts = await interactionFigures(browser, server.url);
+  const result = {
+    what: 'The lesson at 360 × 780, CPU throttled 4× (CDP), headless Chromium: load (medians of the runs) and every chart control worked by mouse and keys (Event Timing, durationThreshold 16; unreported interactions count as 16 ms).',
+    when: new Date().toISOString(),
+    browser: browser.version(),
+    machine: { cores: cpus().length, load_average_1min_at_end: Math.round(loadavg()[0] * 10) / 10 },
+    load,
+    charts,
+  };
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+  console.log(JSON.stringify({ load: { ...load, each_run: undefined }, charts }, null, 2));
+} finally {
+  await close();
+}
