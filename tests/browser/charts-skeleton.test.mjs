@@ -45,6 +45,7 @@ before(async () => {
     for (const [id, path] of [
       ['alibi', './js/charts/alibi.js'],
       ['rope-frequencies', './js/charts/rope-frequencies.js'],
+      ['rope-relative', './js/charts/rope-relative.js'],
     ]) {
       const definition = Object.values(await import(path)).find((v) => v?.create && v.id === id);
       const slot = document.createElement('figure');
@@ -97,6 +98,16 @@ test('ALiBi: a change of heads recomputes the slopes and bias, never the RoPE de
   assert.deepEqual(head, { alibiBias: 1 }, 'only the bias of the head shown');
 });
 
+test('rope-relative: a query start recomputes only the scores; the seed redraws q, k and the scores', async () => {
+  await resetCalls();
+  await type('rope-relative', 's1', 7);
+  assert.deepEqual(await calls(), { ropeScoresOverDistance: 1 }, 'q and k do not read the query starts');
+  await resetCalls();
+  await page.locator('[data-spy="rope-relative"] [data-control="new-qk"]').click();
+  assert.equal(await page.evaluate(() => window.spyCharts['rope-relative'].state.seed), 1);
+  assert.deepEqual(await calls(), { standardNormal: 1, ropeScoresOverDistance: 1 });
+});
+
 test('drawing never calls the engine: resize, theme and highlight redraw from the data', async () => {
   await resetCalls();
   await page.evaluate(async () => {
@@ -139,6 +150,7 @@ test('highlight(part) draws the part emphasised; an unknown part is an error nam
   for (const [id, parts] of [
     ['alibi', ['head']],
     ['rope-frequencies', ['slowest-pair', 'fastest-pair']],
+    ['rope-relative', ['query', 'key']],
   ]) {
     assert.deepEqual(await page.evaluate((c) => window.spyCharts[c].parts, id), parts);
     const plain = await pixels(id);
@@ -177,6 +189,9 @@ test('chart-part: the pointer over a part and the focus of its control announce 
   await page.mouse.move(fbox.x + 1, fbox.y + 1);
   await page.locator('[data-spy="alibi"] [data-control="head"]').focus();
   await page.keyboard.press('Tab');
+  await page.locator('[data-spy="rope-relative"] [data-control="s0"]').focus();
+  await page.keyboard.press('Tab'); // to s1: still a query position
+  await page.locator('[data-spy="rope-relative"] [data-control="seed"]').focus();
   const events = await page.evaluate(() => window.partEvents);
   assert.deepEqual(events, [
     { chart: 'alibi', part: 'head' },
@@ -185,6 +200,10 @@ test('chart-part: the pointer over a part and the focus of its control announce 
     { chart: 'rope-frequencies', part: null },
     { chart: 'alibi', part: 'head' },
     { chart: 'alibi', part: null },
+    { chart: 'rope-relative', part: 'query' },
+    { chart: 'rope-relative', part: null },
+    { chart: 'rope-relative', part: 'query' },
+    { chart: 'rope-relative', part: null },
   ]);
   assert.deepEqual(problems, []);
 });
