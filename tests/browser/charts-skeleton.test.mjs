@@ -46,6 +46,7 @@ before(async () => {
       ['alibi', './js/charts/alibi.js'],
       ['rope-frequencies', './js/charts/rope-frequencies.js'],
       ['rope-relative', './js/charts/rope-relative.js'],
+      ['order-blindness', './js/charts/order-blindness.js'],
     ]) {
       const definition = Object.values(await import(path)).find((v) => v?.create && v.id === id);
       const slot = document.createElement('figure');
@@ -108,6 +109,21 @@ test('rope-relative: a query start recomputes only the scores; the seed redraws 
   assert.deepEqual(await calls(), { standardNormal: 1, ropeScoresOverDistance: 1 });
 });
 
+test('order-blindness: the similarities are computed once per change of either sentence', async () => {
+  await resetCalls();
+  await page.locator('[data-spy="order-blindness"] [data-control="reverse"]').click();
+  const shown = await page.evaluate(() => window.spyCharts['order-blindness'].state);
+  assert.equal(shown.b, 'man bites dog', 'B is A reversed');
+  // The reversal of the default A is the default B: no change, no engine call.
+  assert.deepEqual(await calls(), {});
+  await page.evaluate(() => window.spyCharts['order-blindness'].set({ b: 'bites man dog' }));
+  assert.deepEqual(await calls(), { orderSimilarities: 1 });
+  await resetCalls();
+  await page.evaluate(() => window.spyCharts['order-blindness'].highlight('sentence-b'));
+  assert.deepEqual(await calls(), {}, 'highlight redraws from the data');
+  await page.evaluate(() => window.spyCharts['order-blindness'].highlight(null));
+});
+
 test('drawing never calls the engine: resize, theme and highlight redraw from the data', async () => {
   await resetCalls();
   await page.evaluate(async () => {
@@ -151,6 +167,7 @@ test('highlight(part) draws the part emphasised; an unknown part is an error nam
     ['alibi', ['head']],
     ['rope-frequencies', ['slowest-pair', 'fastest-pair']],
     ['rope-relative', ['query', 'key']],
+    ['order-blindness', ['sentence-a', 'sentence-b']],
   ]) {
     assert.deepEqual(await page.evaluate((c) => window.spyCharts[c].parts, id), parts);
     const plain = await pixels(id);
@@ -189,6 +206,14 @@ test('chart-part: the pointer over a part and the focus of its control announce 
   await page.mouse.move(fbox.x + 1, fbox.y + 1);
   await page.locator('[data-spy="alibi"] [data-control="head"]').focus();
   await page.keyboard.press('Tab');
+  // order-blindness: the title quotes sentence B at its end; focus on a field announces its sentence.
+  const spans = await page.evaluate(() => window.spyCharts['order-blindness'].titleSpans());
+  const ocanvas = page.locator('[data-spy="order-blindness"] canvas');
+  await ocanvas.scrollIntoViewIfNeeded();
+  const obox = await ocanvas.boundingBox();
+  const b = spans['sentence-b'];
+  await page.mouse.move(obox.x + (b.x0 + b.x1) / 2, obox.y + (b.y0 + b.y1) / 2);
+  await page.mouse.move(obox.x + 1, obox.y + obox.height - 1);
   await page.locator('[data-spy="rope-relative"] [data-control="s0"]').focus();
   await page.keyboard.press('Tab'); // to s1: still a query position
   await page.locator('[data-spy="rope-relative"] [data-control="seed"]').focus();
@@ -200,6 +225,8 @@ test('chart-part: the pointer over a part and the focus of its control announce 
     { chart: 'rope-frequencies', part: null },
     { chart: 'alibi', part: 'head' },
     { chart: 'alibi', part: null },
+    { chart: 'order-blindness', part: 'sentence-b' },
+    { chart: 'order-blindness', part: null },
     { chart: 'rope-relative', part: 'query' },
     { chart: 'rope-relative', part: null },
     { chart: 'rope-relative', part: 'query' },
