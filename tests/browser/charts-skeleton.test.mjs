@@ -47,6 +47,7 @@ before(async () => {
       ['rope-frequencies', './js/charts/rope-frequencies.js'],
       ['rope-relative', './js/charts/rope-relative.js'],
       ['order-blindness', './js/charts/order-blindness.js'],
+      ['precision', './js/charts/precision.js'],
     ]) {
       const definition = Object.values(await import(path)).find((v) => v?.create && v.id === id);
       const slot = document.createElement('figure');
@@ -124,6 +125,25 @@ test('order-blindness: the similarities are computed once per change of either s
   await page.evaluate(() => window.spyCharts['order-blindness'].highlight(null));
 });
 
+test('precision: the largest position resamples positions and errors; a dropped pair is noted', async () => {
+  await resetCalls();
+  const shown = await page.evaluate(() => {
+    const chart = window.spyCharts.precision;
+    chart.set({ pairs: '1, 16, 99' });
+    return chart.values.theta.length;
+  });
+  assert.equal(shown, 2, '99 is beyond d/2 − 1 = 63');
+  assert.deepEqual(await calls(), { float32AngleErrors: 1 });
+  assert.match(
+    await page.locator('[data-spy="precision"] .chart-message').last().textContent(),
+    /Ignored 99: pairs are whole numbers from 0 to 63/,
+  );
+  await resetCalls();
+  await page.evaluate(() => window.spyCharts.precision.set({ max: 2048 }));
+  assert.deepEqual(await calls(), { float32AngleErrors: 1 });
+  await page.evaluate(() => window.spyCharts.precision.set({ max: 1048576, pairs: '1,16,32,63' }));
+});
+
 test('drawing never calls the engine: resize, theme and highlight redraw from the data', async () => {
   await resetCalls();
   await page.evaluate(async () => {
@@ -168,6 +188,7 @@ test('highlight(part) draws the part emphasised; an unknown part is an error nam
     ['rope-frequencies', ['slowest-pair', 'fastest-pair']],
     ['rope-relative', ['query', 'key']],
     ['order-blindness', ['sentence-a', 'sentence-b']],
+    ['precision', ['fastest-pair', 'slowest-pair']],
   ]) {
     assert.deepEqual(await page.evaluate((c) => window.spyCharts[c].parts, id), parts);
     const plain = await pixels(id);
