@@ -48,6 +48,7 @@ before(async () => {
       ['rope-relative', './js/charts/rope-relative.js'],
       ['order-blindness', './js/charts/order-blindness.js'],
       ['precision', './js/charts/precision.js'],
+      ['attention-weights', './js/charts/attention-weights.js'],
     ]) {
       const definition = Object.values(await import(path)).find((v) => v?.create && v.id === id);
       const slot = document.createElement('figure');
@@ -144,6 +145,25 @@ test('precision: the largest position resamples positions and errors; a dropped 
   await page.evaluate(() => window.spyCharts.precision.set({ max: 1048576, pairs: '1,16,32,63' }));
 });
 
+test('attention-weights: the causal mask recomputes both matrices once; an over-long sentence calls nothing', async () => {
+  await resetCalls();
+  await page.locator('[data-spy="attention-weights"] [data-control="causal"]').click();
+  assert.deepEqual(await calls(), { demoAttention: 2, reversalPermutation: 1, maxPermutedDifference: 1 });
+  await resetCalls();
+  const shown = await page.evaluate(() => {
+    const chart = window.spyCharts['attention-weights'];
+    chart.set({ sentence: 'a b c d e f g h i j k l m' });
+    return chart.values.forward;
+  });
+  assert.equal(shown, null);
+  assert.deepEqual(await calls(), {});
+  assert.match(
+    await page.locator('[data-spy="attention-weights"] .chart-message').first().textContent(),
+    /At most 12 words fit this chart; you typed 13\./,
+  );
+  await page.evaluate(() => window.spyCharts['attention-weights'].set({ sentence: 'dog bites man', causal: false }));
+});
+
 test('drawing never calls the engine: resize, theme and highlight redraw from the data', async () => {
   await resetCalls();
   await page.evaluate(async () => {
@@ -189,6 +209,7 @@ test('highlight(part) draws the part emphasised; an unknown part is an error nam
     ['rope-relative', ['query', 'key']],
     ['order-blindness', ['sentence-a', 'sentence-b']],
     ['precision', ['fastest-pair', 'slowest-pair']],
+    ['attention-weights', ['sentence', 'reversed']],
   ]) {
     assert.deepEqual(await page.evaluate((c) => window.spyCharts[c].parts, id), parts);
     const plain = await pixels(id);
