@@ -49,6 +49,7 @@ before(async () => {
       ['order-blindness', './js/charts/order-blindness.js'],
       ['precision', './js/charts/precision.js'],
       ['attention-weights', './js/charts/attention-weights.js'],
+      ['context-extension', './js/charts/context-extension.js'],
     ]) {
       const definition = Object.values(await import(path)).find((v) => v?.create && v.id === id);
       const slot = document.createElement('figure');
@@ -164,6 +165,22 @@ test('attention-weights: the causal mask recomputes both matrices once; an over-
   await page.evaluate(() => window.spyCharts['attention-weights'].set({ sentence: 'dog bites man', causal: false }));
 });
 
+test('context-extension: a target below the trained length is raised to it; each length reaches both parts', async () => {
+  await resetCalls();
+  const shown = await page.evaluate(() => {
+    const chart = window.spyCharts['context-extension'];
+    chart.set({ target: 1024 });
+    return { target: chart.state.target, message: chart.controls.target.message() };
+  });
+  assert.equal(shown.target, 4096);
+  assert.match(shown.message, /at least the trained length; using 4,096/);
+  const raised = await calls();
+  assert.equal(raised.extensionCurves, 1);
+  assert.equal(raised.extensionInverseFrequencies, 1);
+  assert.equal(raised.pairWavelengths, 5, 'one per method');
+  await page.evaluate(() => window.spyCharts['context-extension'].set({ target: 32768 }));
+});
+
 test('drawing never calls the engine: resize, theme and highlight redraw from the data', async () => {
   await resetCalls();
   await page.evaluate(async () => {
@@ -210,6 +227,7 @@ test('highlight(part) draws the part emphasised; an unknown part is an error nam
     ['order-blindness', ['sentence-a', 'sentence-b']],
     ['precision', ['fastest-pair', 'slowest-pair']],
     ['attention-weights', ['sentence', 'reversed']],
+    ['context-extension', ['trained', 'target']],
   ]) {
     assert.deepEqual(await page.evaluate((c) => window.spyCharts[c].parts, id), parts);
     const plain = await pixels(id);
@@ -259,6 +277,13 @@ test('chart-part: the pointer over a part and the focus of its control announce 
   await page.locator('[data-spy="rope-relative"] [data-control="s0"]').focus();
   await page.keyboard.press('Tab'); // to s1: still a query position
   await page.locator('[data-spy="rope-relative"] [data-control="seed"]').focus();
+  // context-extension: the wavelength chart's mark of the trained length.
+  const waves = page.locator('[data-spy="context-extension"] canvas').nth(1);
+  await waves.scrollIntoViewIfNeeded();
+  const wbox = await waves.boundingBox();
+  const mark = await page.evaluate(() => window.spyCharts['context-extension'].markOf('trained'));
+  await page.mouse.move(wbox.x + mark.x, wbox.y + mark.y);
+  await page.mouse.move(wbox.x + 1, wbox.y + 1);
   const events = await page.evaluate(() => window.partEvents);
   assert.deepEqual(events, [
     { chart: 'alibi', part: 'head' },
@@ -273,6 +298,8 @@ test('chart-part: the pointer over a part and the focus of its control announce 
     { chart: 'rope-relative', part: null },
     { chart: 'rope-relative', part: 'query' },
     { chart: 'rope-relative', part: null },
+    { chart: 'context-extension', part: 'trained' },
+    { chart: 'context-extension', part: null },
   ]);
   assert.deepEqual(problems, []);
 });
