@@ -45,6 +45,11 @@ before(async () => {
     for (const [id, path] of [
       ['alibi', './js/charts/alibi.js'],
       ['rope-frequencies', './js/charts/rope-frequencies.js'],
+      ['rope-relative', './js/charts/rope-relative.js'],
+      ['order-blindness', './js/charts/order-blindness.js'],
+      ['precision', './js/charts/precision.js'],
+      ['attention-weights', './js/charts/attention-weights.js'],
+      ['context-extension', './js/charts/context-extension.js'],
     ]) {
       const definition = Object.values(await import(path)).find((v) => v?.create && v.id === id);
       const slot = document.createElement('figure');
@@ -97,6 +102,85 @@ test('ALiBi: a change of heads recomputes the slopes and bias, never the RoPE de
   assert.deepEqual(head, { alibiBias: 1 }, 'only the bias of the head shown');
 });
 
+test('rope-relative: a query start recomputes only the scores; the seed redraws q, k and the scores', async () => {
+  await resetCalls();
+  await type('rope-relative', 's1', 7);
+  assert.deepEqual(await calls(), { ropeScoresOverDistance: 1 }, 'q and k do not read the query starts');
+  await resetCalls();
+  await page.locator('[data-spy="rope-relative"] [data-control="new-qk"]').click();
+  assert.equal(await page.evaluate(() => window.spyCharts['rope-relative'].state.seed), 1);
+  assert.deepEqual(await calls(), { standardNormal: 1, ropeScoresOverDistance: 1 });
+});
+
+test('order-blindness: the similarities are computed once per change of either sentence', async () => {
+  await resetCalls();
+  await page.locator('[data-spy="order-blindness"] [data-control="reverse"]').click();
+  const shown = await page.evaluate(() => window.spyCharts['order-blindness'].state);
+  assert.equal(shown.b, 'man bites dog', 'B is A reversed');
+  // The reversal of the default A is the default B: no change, no engine call.
+  assert.deepEqual(await calls(), {});
+  await page.evaluate(() => window.spyCharts['order-blindness'].set({ b: 'bites man dog' }));
+  assert.deepEqual(await calls(), { orderSimilarities: 1 });
+  await resetCalls();
+  await page.evaluate(() => window.spyCharts['order-blindness'].highlight('sentence-b'));
+  assert.deepEqual(await calls(), {}, 'highlight redraws from the data');
+  await page.evaluate(() => window.spyCharts['order-blindness'].highlight(null));
+});
+
+test('precision: the largest position resamples positions and errors; a dropped pair is noted', async () => {
+  await resetCalls();
+  const shown = await page.evaluate(() => {
+    const chart = window.spyCharts.precision;
+    chart.set({ pairs: '1, 16, 99' });
+    return chart.values.theta.length;
+  });
+  assert.equal(shown, 2, '99 is beyond d/2 − 1 = 63');
+  assert.deepEqual(await calls(), { float32AngleErrors: 1 });
+  assert.match(
+    await page.locator('[data-spy="precision"] .chart-message').last().textContent(),
+    /Ignored 99: pairs are whole numbers from 0 to 63/,
+  );
+  await resetCalls();
+  await page.evaluate(() => window.spyCharts.precision.set({ max: 2048 }));
+  assert.deepEqual(await calls(), { float32AngleErrors: 1 });
+  await page.evaluate(() => window.spyCharts.precision.set({ max: 1048576, pairs: '1,16,32,63' }));
+});
+
+test('attention-weights: the causal mask recomputes both matrices once; an over-long sentence calls nothing', async () => {
+  await resetCalls();
+  await page.locator('[data-spy="attention-weights"] [data-control="causal"]').click();
+  assert.deepEqual(await calls(), { demoAttention: 2, reversalPermutation: 1, maxPermutedDifference: 1 });
+  await resetCalls();
+  const shown = await page.evaluate(() => {
+    const chart = window.spyCharts['attention-weights'];
+    chart.set({ sentence: 'a b c d e f g h i j k l m' });
+    return chart.values.forward;
+  });
+  assert.equal(shown, null);
+  assert.deepEqual(await calls(), {});
+  assert.match(
+    await page.locator('[data-spy="attention-weights"] .chart-message').first().textContent(),
+    /At most 12 words fit this chart; you typed 13\./,
+  );
+  await page.evaluate(() => window.spyCharts['attention-weights'].set({ sentence: 'dog bites man', causal: false }));
+});
+
+test('context-extension: a target below the trained length is raised to it; each length reaches both parts', async () => {
+  await resetCalls();
+  const shown = await page.evaluate(() => {
+    const chart = window.spyCharts['context-extension'];
+    chart.set({ target: 1024 });
+    return { target: chart.state.target, message: chart.controls.target.message() };
+  });
+  assert.equal(shown.target, 4096);
+  assert.match(shown.message, /at least the trained length; using 4,096/);
+  const raised = await calls();
+  assert.equal(raised.extensionCurves, 1);
+  assert.equal(raised.extensionInverseFrequencies, 1);
+  assert.equal(raised.pairWavelengths, 5, 'one per method');
+  await page.evaluate(() => window.spyCharts['context-extension'].set({ target: 32768 }));
+});
+
 test('drawing never calls the engine: resize, theme and highlight redraw from the data', async () => {
   await resetCalls();
   await page.evaluate(async () => {
@@ -139,6 +223,11 @@ test('highlight(part) draws the part emphasised; an unknown part is an error nam
   for (const [id, parts] of [
     ['alibi', ['head']],
     ['rope-frequencies', ['slowest-pair', 'fastest-pair']],
+    ['rope-relative', ['query', 'key']],
+    ['order-blindness', ['sentence-a', 'sentence-b']],
+    ['precision', ['fastest-pair', 'slowest-pair']],
+    ['attention-weights', ['sentence', 'reversed']],
+    ['context-extension', ['trained', 'target']],
   ]) {
     assert.deepEqual(await page.evaluate((c) => window.spyCharts[c].parts, id), parts);
     const plain = await pixels(id);
@@ -177,6 +266,24 @@ test('chart-part: the pointer over a part and the focus of its control announce 
   await page.mouse.move(fbox.x + 1, fbox.y + 1);
   await page.locator('[data-spy="alibi"] [data-control="head"]').focus();
   await page.keyboard.press('Tab');
+  // order-blindness: the title quotes sentence B at its end; focus on a field announces its sentence.
+  const spans = await page.evaluate(() => window.spyCharts['order-blindness'].titleSpans());
+  const ocanvas = page.locator('[data-spy="order-blindness"] canvas');
+  await ocanvas.scrollIntoViewIfNeeded();
+  const obox = await ocanvas.boundingBox();
+  const b = spans['sentence-b'];
+  await page.mouse.move(obox.x + (b.x0 + b.x1) / 2, obox.y + (b.y0 + b.y1) / 2);
+  await page.mouse.move(obox.x + 1, obox.y + obox.height - 1);
+  await page.locator('[data-spy="rope-relative"] [data-control="s0"]').focus();
+  await page.keyboard.press('Tab'); // to s1: still a query position
+  await page.locator('[data-spy="rope-relative"] [data-control="seed"]').focus();
+  // context-extension: the wavelength chart's mark of the trained length.
+  const waves = page.locator('[data-spy="context-extension"] canvas').nth(1);
+  await waves.scrollIntoViewIfNeeded();
+  const wbox = await waves.boundingBox();
+  const mark = await page.evaluate(() => window.spyCharts['context-extension'].markOf('trained'));
+  await page.mouse.move(wbox.x + mark.x, wbox.y + mark.y);
+  await page.mouse.move(wbox.x + 1, wbox.y + 1);
   const events = await page.evaluate(() => window.partEvents);
   assert.deepEqual(events, [
     { chart: 'alibi', part: 'head' },
@@ -185,6 +292,14 @@ test('chart-part: the pointer over a part and the focus of its control announce 
     { chart: 'rope-frequencies', part: null },
     { chart: 'alibi', part: 'head' },
     { chart: 'alibi', part: null },
+    { chart: 'order-blindness', part: 'sentence-b' },
+    { chart: 'order-blindness', part: null },
+    { chart: 'rope-relative', part: 'query' },
+    { chart: 'rope-relative', part: null },
+    { chart: 'rope-relative', part: 'query' },
+    { chart: 'rope-relative', part: null },
+    { chart: 'context-extension', part: 'trained' },
+    { chart: 'context-extension', part: null },
   ]);
   assert.deepEqual(problems, []);
 });

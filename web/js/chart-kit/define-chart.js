@@ -9,6 +9,7 @@
 // Drawing never calls the engine: everything a draw needs is in `data`.
 
 import { createDeclaredControls } from './chart-controls.js';
+import { buttonControl } from './controls.js';
 import { createPlotCanvas } from './canvas.js';
 import { createChartShell } from './shell.js';
 
@@ -16,6 +17,8 @@ import { createChartShell } from './shell.js';
  * Declares a chart. `spec`:
  * - id: the slot's data-chart and the URL prefix (`id.key`); aliases: older URL prefixes still read.
  * - controls: { key → declaration } (see createDeclaredControls); order: the keys in display order.
+ * - buttons: [{ name, label, onClick(state, controls) }]: buttons after the controls (a button sets
+ *   controls, e.g. controls.seed.set(…), so its change goes through their rules like typing).
  * - reconcile(state, controls): optional; settles one control against another (e.g. a head beyond
  *   the head count), calling controls[key].constrain(value, why). Runs before the computation.
  * - compute: { name → { reads: [state keys], after: [part names], run(state, engine, data, size) } }
@@ -29,6 +32,9 @@ import { createChartShell } from './shell.js';
  *   (layout: an object draw() may keep its scales in, for hit()).
  * - parts: the names highlight() accepts and the chart-part event announces; focusParts: { control
  *   key → part } announced while that control has focus.
+ * - notes(view) → { control key → text }: messages beside controls that depend on the computed
+ *   data (e.g. the engine's error for a sentence), set after each computation ('' clears).
+ * - note(view) → text: a paragraph under the canvases (p.chart-note), set after each computation.
  * - describe(view) → text; table(view, engine) → table (or a function building one, called only
  *   while the Data view is open); csv(view, engine) → { header, rows } (built on demand); values(view) → what the chart's `values` getter returns (tests read it).
  * - extend(chart, context): optional; adds chart-specific members to the returned object.
@@ -79,6 +85,9 @@ function mountChart(spec, order, compute, slot, engine) {
     onChange: spec.coalesce ? request : update,
   });
   shell.controls.append(...order.map((key) => controls[key].element));
+  for (const { name, label, onClick } of spec.buttons ?? []) {
+    shell.controls.append(buttonControl({ name, label, onClick: () => onClick(state, controls) }).element);
+  }
 
   const announce = (part) =>
     slot.dispatchEvent(new CustomEvent('chart-part', { bubbles: true, detail: { chart: id, part } }));
@@ -112,6 +121,12 @@ function mountChart(spec, order, compute, slot, engine) {
     }
     return plot;
   });
+  let note = null;
+  if (spec.note) {
+    note = document.createElement('p');
+    note.className = 'chart-note';
+    shell.plot.append(note);
+  }
   for (const [key, part] of Object.entries(focusParts)) {
     const element = controls[key].element;
     element.addEventListener('focusin', () => point(part));
@@ -162,7 +177,9 @@ function mountChart(spec, order, compute, slot, engine) {
     spec.reconcile?.(state, controls);
     writeUrl(state);
     recompute();
+    for (const [key, text] of Object.entries(spec.notes?.(view()) ?? {})) controls[key].note(text);
     redraw();
+    if (note) note.textContent = spec.note(view());
     if (spec.describe) shell.describe(spec.describe(view()));
     if (spec.table) shell.setData(spec.table(view(), engine));
   }

@@ -3,8 +3,7 @@
 // band of angles seen in training; and every pair's wavelength per method against the trained length.
 
 import { fixed, grouped, significant } from '../format.js';
-import { createDeclaredControls } from '../chart-kit/chart-controls.js';
-import { createPlotCanvas } from '../chart-kit/canvas.js';
+import { defineChart } from '../chart-kit/define-chart.js';
 import {
   NARROW_LEGEND,
   drawAxes,
@@ -15,7 +14,6 @@ import {
   plotFrame,
 } from '../chart-kit/plot.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
-import { createChartShell } from '../chart-kit/shell.js';
 import { CHART_DECLARATIONS } from './declarations.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
@@ -44,128 +42,18 @@ export function extensionPositions(target) {
   return Float64Array.from({ length: count }, (_, i) => i * step);
 }
 
-/** Context extension: angle curves and pair wavelengths. */
-export function createContextExtensionChart(slot, engine) {
-  let curves = null;
-  let positions = null;
-  let wavelengths = null; // 5 rows of d/2
-  const shell = createChartShell(slot, 'context-extension', {
-    exports: {
-      getCanvases: () => [plot.canvas, waves.canvas],
-      getCsv: () => ({ header: ['position', ...METHODS.map((m) => `${m.key} angle`)], rows: curveRows() }),
-    },
-  });
-  const { state, controls, writeUrl } = createDeclaredControls({
-    id: 'context-extension',
-    aliases: URL_ALIASES,
-    declarations: CONTROLS,
-    shell,
-    onChange: update,
-  });
-  shell.controls.append(...Object.values(controls).map((c) => c.element));
-  const note = document.createElement('p');
-  note.className = 'chart-note';
-
-  function curveRows() {
-    const n = positions.length;
-    return Array.from({ length: n }, (_, j) => [positions[j], ...METHODS.map((_, r) => curves.angles.data[r * n + j])]);
-  }
-
-  const plot = createPlotCanvas(shell.plot, {
-    label:
-      'Line chart: angle of the slowest RoPE pair over positions for five context-extension methods, with the band of angles seen in training',
-    aspect: (width) => (width < NARROW_LEGEND ? 1.05 : 0.6),
-    draw(ctx, width, height, colors) {
-      if (!curves) return;
-      const legend = [
-        { label: 'angles seen in training', fill: colors.grey },
-        ...METHODS.map((m) => ({ label: m.label, color: m.color(colors), dash: m.dash })),
-      ];
-      const frame = plotFrame(width, height, { bottom: 46 + legendSpace(ctx, legend, width) });
-      const n = positions.length;
-      const top = Math.max(curves.angles.data[n - 1], curves.trainedMax) * 1.05;
-      const x = linearScale(0, state.target, frame.x, frame.x + frame.w);
-      const y = linearScale(0, top, frame.y + frame.h, frame.y);
-      ctx.save();
-      ctx.fillStyle = colors.grey;
-      ctx.globalAlpha = 0.3;
-      ctx.fillRect(frame.x, y(curves.trainedMax), frame.w, y(0) - y(curves.trainedMax));
-      ctx.restore();
-      drawAxes(ctx, frame, colors, {
-        x,
-        y,
-        xTicks: niceTicks(0, state.target, 5),
-        yTicks: niceTicks(0, top, 5),
-        xLabel: 'position',
-        yLabel: 'angle of the slowest RoPE pair (rad)',
-        title: 'Keeping long contexts inside the trained range',
-      });
-      // The methods beyond the lesson go underneath: on the slowest pair YaRN coincides with
-      // interpolation, and the lesson's three lines must stay readable on top.
-      drawMethods(ctx, (m, r) =>
-        drawLine(ctx, frame, x, y, positions, curves.angles.data.subarray(r * n, (r + 1) * n), {
-          color: m.color(colors),
-          dash: m.dash,
-          width: m.added ? 4 : 1.6,
-        }),
-      );
-      drawLegend(ctx, frame, colors, legend, legendCorner(width, 'tl'));
-    },
-  });
-  const waves = createPlotCanvas(shell.plot, {
-    label: 'Line chart, log scale: wavelength of every RoPE pair under each method, against the trained length',
-    aspect: (width) => (width < NARROW_LEGEND ? 0.95 : 0.5),
-    minHeight: 200,
-    draw(ctx, width, height, colors) {
-      if (!wavelengths) return;
-      const legend = METHODS.map((m) => ({ label: m.label, color: m.color(colors), dash: m.dash }));
-      const frame = plotFrame(width, height, { bottom: 46 + legendSpace(ctx, legend, width) });
-      const pairs = state.d / 2;
-      let hi = state.target;
-      for (const row of wavelengths) for (const v of row) hi = Math.max(hi, v);
-      const x = linearScale(-0.5, pairs - 0.5, frame.x, frame.x + frame.w);
-      const y = logScale(1, hi * 2, frame.y + frame.h, frame.y);
-      drawAxes(ctx, frame, colors, {
-        x,
-        y,
-        xTicks: niceTicks(0, pairs - 1, 6),
-        yTicks: logTicks(1, hi * 2),
-        xLabel: 'pair i (0 turns fastest)',
-        yLabel: 'wavelength 2π/θᵢ (positions)',
-        title: 'Which pairs each method slows',
-      });
-      const xs = Array.from({ length: pairs }, (_, i) => i);
-      const marks =
-        state.target === state.trained
-          ? [[state.trained, 'trained = target length']]
-          : [
-              [state.trained, 'trained length'],
-              [state.target, 'target length'],
-            ];
-      // Two labels closer than a line of text apart go to opposite sides, so neither prints over the other.
-      const apart = marks.length < 2 || Math.abs(y(state.trained) - y(state.target)) >= 14;
-      marks.forEach(([value, label], k) => {
-        drawLine(ctx, frame, x, y, [-0.5, pairs - 0.5], [value, value], { color: colors.grey, width: 1, dash: [4, 3] });
-        ctx.fillStyle = colors.muted;
-        const right = !apart && k === 1;
-        ctx.textAlign = right ? 'right' : 'left';
-        ctx.textBaseline = 'bottom';
-        ctx.fillText(label, right ? frame.x + frame.w - 4 : frame.x + 4, y(value) - 2);
-      });
-      drawMethods(ctx, (m, r) =>
-        drawLine(ctx, frame, x, y, xs, wavelengths[r], {
-          color: m.color(colors),
-          dash: m.dash,
-          width: m.added ? 4 : 1.6,
-        }),
-      );
-      drawLegend(ctx, frame, colors, legend, legendCorner(width, 'br'));
-    },
-  });
-  shell.plot.append(note);
-
-  function update(patch = {}) {
-    Object.assign(state, patch);
+/**
+ * Context extension, on the chart skeleton: angle curves and pair wavelengths. Its parts are the
+ * two lengths, 'trained' and 'target' (their marks on the wavelength chart; on the angle chart
+ * the top of the trained band and the target's end of the position axis).
+ */
+export const CONTEXT_EXTENSION = defineChart({
+  id: 'context-extension',
+  controls: CONTROLS,
+  aliases: URL_ALIASES,
+  parts: ['trained', 'target'],
+  focusParts: { trained: 'trained', target: 'target' },
+  reconcile(state, controls) {
     if (state.target < state.trained) {
       state.target = state.trained;
       controls.target.constrain(
@@ -173,47 +61,189 @@ export function createContextExtensionChart(slot, engine) {
         `The target must be at least the trained length; using ${grouped(state.trained)}.`,
       );
     }
-    writeUrl(state);
-    positions = extensionPositions(state.target);
-    curves = engine.extensionCurves(positions, state.trained, state.target, state.d, state.base);
-    const inv = engine.extensionInverseFrequencies(state.d, state.base, state.trained, state.target);
-    wavelengths = METHODS.map((_, r) => engine.pairWavelengths(inv.data.subarray(r * inv.cols, (r + 1) * inv.cols)));
-    plot.redraw();
-    waves.redraw();
+  },
+  compute: {
+    positions: { reads: ['target'], run: (state) => extensionPositions(state.target) },
+    curves: {
+      reads: ['trained', 'target', 'd', 'base'],
+      after: ['positions'],
+      run: (state, engine, { positions }) =>
+        engine.extensionCurves(positions, state.trained, state.target, state.d, state.base),
+    },
+    // Every pair's wavelength per method (5 rows of d/2).
+    wavelengths: {
+      reads: ['trained', 'target', 'd', 'base'],
+      run(state, engine) {
+        const inv = engine.extensionInverseFrequencies(state.d, state.base, state.trained, state.target);
+        return METHODS.map((_, r) => engine.pairWavelengths(inv.data.subarray(r * inv.cols, (r + 1) * inv.cols)));
+      },
+    },
+  },
+  canvases: [
+    {
+      label:
+        'Line chart: angle of the slowest RoPE pair over positions for five context-extension methods, with the band of angles seen in training',
+      aspect: (width) => (width < NARROW_LEGEND ? 1.05 : 0.6),
+      draw: drawAngles,
+    },
+    {
+      label: 'Line chart, log scale: wavelength of every RoPE pair under each method, against the trained length',
+      aspect: (width) => (width < NARROW_LEGEND ? 0.95 : 0.5),
+      minHeight: 200,
+      draw: drawWavelengths,
+      hit({ state, layout: { waves } }, px, py) {
+        if (!waves || px < waves.frame.x || px > waves.frame.x + waves.frame.w) return null;
+        const near = (value) => Math.abs(waves.y(value) - py) <= 6;
+        if (near(state.trained)) return 'trained';
+        if (near(state.target)) return 'target';
+        return null;
+      },
+    },
+  ],
+  note({ state, data: { curves } }) {
     const scale = state.target / state.trained;
+    return (
+      `Stretch ${fixed(scale, 2)}×. NTK-aware base ${grouped(curves.ntkBase)}. ` +
+      `YaRN keeps pairs 0–${curves.yarnRange.low} at their trained speed, interpolates pairs from ${curves.yarnRange.high} on, ramps between, ` +
+      `and multiplies attention logits by the temperature factor ${fixed(curves.attentionFactor, 3)}² (0.1·ln s + 1 = ${fixed(curves.attentionFactor, 3)} on cos and sin).`
+    );
+  },
+  describe({ state, data: { positions, curves, wavelengths } }) {
     const n = positions.length;
     const last = (r) => curves.angles.data[r * n + n - 1];
     const inBand = METHODS.filter((_, r) => last(r) <= curves.trainedMax * (1 + 1e-9)).map((m) => m.label);
     const changed = (r) => wavelengths[r].filter((v, i) => Math.abs(v / wavelengths[0][i] - 1) > 1e-9).length;
-    note.textContent =
-      `Stretch ${fixed(scale, 2)}×. NTK-aware base ${grouped(curves.ntkBase)}. ` +
-      `YaRN keeps pairs 0–${curves.yarnRange.low} at their trained speed, interpolates pairs from ${curves.yarnRange.high} on, ramps between, ` +
-      `and multiplies attention logits by the temperature factor ${fixed(curves.attentionFactor, 3)}² (0.1·ln s + 1 = ${fixed(curves.attentionFactor, 3)} on cos and sin).`;
-    shell.describe(
+    return (
       `Trained at ${grouped(state.trained)}, stretched to ${grouped(state.target)} (d ${grouped(state.d)}, base ${significant(state.base)}). ` +
-        `At the last position the slowest pair's angle is ${fixed(last(0), 3)} rad raw against a trained maximum of ${fixed(curves.trainedMax, 3)}; ` +
-        `inside the band: ${inBand.length ? inBand.join(', ') : 'none'}. Pairs changed: interpolation ${changed(1)}, NTK ${changed(2)}, YaRN ${changed(3)}, dynamic NTK ${changed(4)} of ${grouped(state.d / 2)}.`,
+      `At the last position the slowest pair's angle is ${fixed(last(0), 3)} rad raw against a trained maximum of ${fixed(curves.trainedMax, 3)}; ` +
+      `inside the band: ${inBand.length ? inBand.join(', ') : 'none'}. Pairs changed: interpolation ${changed(1)}, NTK ${changed(2)}, YaRN ${changed(3)}, dynamic NTK ${changed(4)} of ${grouped(state.d / 2)}.`
     );
-    shell.setData({
-      caption: 'Slowest pair angle (rad) by position',
-      columns: ['position', ...METHODS.map((m) => m.label)],
-      rows: curveRows(),
+  },
+  table: ({ data }) => ({
+    caption: 'Slowest pair angle (rad) by position',
+    columns: ['position', ...METHODS.map((m) => m.label)],
+    rows: curveRows(data),
+  }),
+  csv: ({ data }) => ({ header: ['position', ...METHODS.map((m) => `${m.key} angle`)], rows: curveRows(data) }),
+  values: ({ data }) => data.curves,
+  extend(chart, { layout, state }) {
+    /** Where the wavelength chart marks `part`'s length, in CSS pixels of that canvas (for tests). */
+    chart.markOf = (part) => ({
+      x: layout.waves.frame.x + layout.waves.frame.w / 2,
+      y: layout.waves.y(state[part]),
     });
+  },
+});
+
+/** Mounts the chart in `slot` (the factory index.js calls). */
+export const createContextExtensionChart = CONTEXT_EXTENSION.create;
+
+function curveRows({ positions, curves }) {
+  const n = positions.length;
+  return Array.from({ length: n }, (_, j) => [positions[j], ...METHODS.map((_, r) => curves.angles.data[r * n + j])]);
+}
+
+function drawAngles(ctx, width, height, colors, { state, data: { positions, curves }, highlighted }) {
+  if (!curves) return;
+  const legend = [
+    { label: 'angles seen in training', fill: colors.grey },
+    ...METHODS.map((m) => ({ label: m.label, color: m.color(colors), dash: m.dash })),
+  ];
+  const frame = plotFrame(width, height, { bottom: 46 + legendSpace(ctx, legend, width) });
+  const n = positions.length;
+  const top = Math.max(curves.angles.data[n - 1], curves.trainedMax) * 1.05;
+  const x = linearScale(0, state.target, frame.x, frame.x + frame.w);
+  const y = linearScale(0, top, frame.y + frame.h, frame.y);
+  ctx.save();
+  ctx.fillStyle = colors.grey;
+  ctx.globalAlpha = 0.3;
+  ctx.fillRect(frame.x, y(curves.trainedMax), frame.w, y(0) - y(curves.trainedMax));
+  ctx.restore();
+  drawAxes(ctx, frame, colors, {
+    x,
+    y,
+    xTicks: niceTicks(0, state.target, 5),
+    yTicks: niceTicks(0, top, 5),
+    xLabel: 'position',
+    yLabel: 'angle of the slowest RoPE pair (rad)',
+    title: 'Keeping long contexts inside the trained range',
+  });
+  // The methods beyond the lesson go underneath: on the slowest pair YaRN coincides with
+  // interpolation, and the lesson's three lines must stay readable on top.
+  drawMethods(ctx, (m, r) =>
+    drawLine(ctx, frame, x, y, positions, curves.angles.data.subarray(r * n, (r + 1) * n), {
+      color: m.color(colors),
+      dash: m.dash,
+      width: m.added ? 4 : 1.6,
+    }),
+  );
+  if (highlighted) {
+    // The trained length: the top of the band of angles it saw; the target: the axis's far end.
+    ctx.save();
+    ctx.strokeStyle = colors.fg;
+    ctx.lineWidth = 3;
+    ctx.beginPath();
+    if (highlighted === 'trained') {
+      ctx.moveTo(frame.x, y(curves.trainedMax));
+      ctx.lineTo(frame.x + frame.w, y(curves.trainedMax));
+    } else {
+      ctx.moveTo(frame.x + frame.w, frame.y);
+      ctx.lineTo(frame.x + frame.w, frame.y + frame.h);
+    }
+    ctx.stroke();
+    ctx.restore();
   }
-  update();
-  return {
-    update,
-    controls,
-    destroy: () => {
-      plot.destroy();
-      waves.destroy();
-      shell.destroy();
-    },
-    get state() {
-      return { ...state };
-    },
-    get values() {
-      return curves;
-    },
-  };
+  drawLegend(ctx, frame, colors, legend, legendCorner(width, 'tl'));
+}
+
+function drawWavelengths(ctx, width, height, colors, { state, data: { wavelengths }, highlighted, layout }) {
+  if (!wavelengths) return;
+  const legend = METHODS.map((m) => ({ label: m.label, color: m.color(colors), dash: m.dash }));
+  const frame = plotFrame(width, height, { bottom: 46 + legendSpace(ctx, legend, width) });
+  const pairs = state.d / 2;
+  let hi = state.target;
+  for (const row of wavelengths) for (const v of row) hi = Math.max(hi, v);
+  const x = linearScale(-0.5, pairs - 0.5, frame.x, frame.x + frame.w);
+  const y = logScale(1, hi * 2, frame.y + frame.h, frame.y);
+  layout.waves = { frame, y };
+  drawAxes(ctx, frame, colors, {
+    x,
+    y,
+    xTicks: niceTicks(0, pairs - 1, 6),
+    yTicks: logTicks(1, hi * 2),
+    xLabel: 'pair i (0 turns fastest)',
+    yLabel: 'wavelength 2π/θᵢ (positions)',
+    title: 'Which pairs each method slows',
+  });
+  const xs = Array.from({ length: pairs }, (_, i) => i);
+  const marks =
+    state.target === state.trained
+      ? [[state.trained, 'trained = target length', null]]
+      : [
+          [state.trained, 'trained length', 'trained'],
+          [state.target, 'target length', 'target'],
+        ];
+  // Two labels closer than a line of text apart go to opposite sides, so neither prints over the other.
+  const apart = marks.length < 2 || Math.abs(y(state.trained) - y(state.target)) >= 14;
+  marks.forEach(([value, label, part], k) => {
+    const emphasised = highlighted && (part === highlighted || part === null);
+    drawLine(ctx, frame, x, y, [-0.5, pairs - 0.5], [value, value], {
+      color: emphasised ? colors.fg : colors.grey,
+      width: emphasised ? 2.5 : 1,
+      dash: [4, 3],
+    });
+    ctx.fillStyle = emphasised ? colors.fg : colors.muted;
+    const right = !apart && k === 1;
+    ctx.textAlign = right ? 'right' : 'left';
+    ctx.textBaseline = 'bottom';
+    ctx.fillText(label, right ? frame.x + frame.w - 4 : frame.x + 4, y(value) - 2);
+  });
+  drawMethods(ctx, (m, r) =>
+    drawLine(ctx, frame, x, y, xs, wavelengths[r], {
+      color: m.color(colors),
+      dash: m.dash,
+      width: m.added ? 4 : 1.6,
+    }),
+  );
+  drawLegend(ctx, frame, colors, legend, legendCorner(width, 'br'));
 }

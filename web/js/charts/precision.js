@@ -3,9 +3,8 @@
 // is only known to ~0.06 rad. Errors per pair and position from engine.float32AngleErrors.
 
 import { grouped, sciUnicode, significant, trueMinus } from '../format.js';
-import { createDeclaredControls } from '../chart-kit/chart-controls.js';
 import { formatG2 } from '../format.js';
-import { createPlotCanvas } from '../chart-kit/canvas.js';
+import { defineChart } from '../chart-kit/define-chart.js';
 import {
   NARROW_LEGEND,
   drawAxes,
@@ -17,7 +16,6 @@ import {
 } from '../chart-kit/plot.js';
 import { logScale, logTicks } from '../chart-kit/scales.js';
 import { parsePairs } from './rope-frequencies.js';
-import { createChartShell } from '../chart-kit/shell.js';
 import { CHART_DECLARATIONS } from './declarations.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
@@ -32,66 +30,15 @@ export function precisionPositions(max) {
   return Float64Array.from([...out].sort((a, b) => a - b));
 }
 
-/** float32 vs float64 RoPE rotation errors. */
-export function createPrecisionChart(slot, engine) {
-  let positions = null;
-  let pairs = [];
-  let errors = null;
-  const shell = createChartShell(slot, 'precision', {
-    exports: {
-      getCanvases: () => [plot.canvas],
-      getCsv: () => ({
-        header: ['position', ...pairs.flatMap((p) => [`pair${p}_angle_error`, `pair${p}_rotation_error`])],
-        rows: rows(),
-      }),
-    },
-  });
-  const { state, controls, writeUrl } = createDeclaredControls({
-    id: 'precision',
-    declarations: CONTROLS,
-    shell,
-    onChange: update,
-  });
-  shell.controls.append(...Object.values(controls).map((c) => c.element));
-  const n = () => positions.length;
-  const rows = () =>
-    Array.from(positions, (m, j) => [
-      m,
-      ...pairs.flatMap((_, r) => [errors.angleError.data[r * n() + j], errors.rotationError.data[r * n() + j]]),
-    ]);
-
-  const plot = createPlotCanvas(shell.plot, {
-    label: 'Log-log line chart: error of float32 RoPE rotations against float64 by position, per pair',
-    aspect: (width) => (width < NARROW_LEGEND ? 0.95 : 0.6),
-    draw(ctx, width, height, colors) {
-      if (!errors) return;
-      const legend = pairs.map((p, r) => ({
-        label: `pair ${p} (θ=${trueMinus(formatG2(errors.theta[r]))})`,
-        color: colors.cycle[r],
-      }));
-      const frame = plotFrame(width, height, { bottom: 46 + legendSpace(ctx, legend, width) });
-      const x = logScale(1, state.max, frame.x, frame.x + frame.w);
-      const y = logScale(FLOOR, 2, frame.y + frame.h, frame.y);
-      drawAxes(ctx, frame, colors, {
-        x,
-        y,
-        xTicks: logTicks(1, state.max),
-        yTicks: logTicks(FLOOR, 1),
-        xLabel: 'position m',
-        yLabel: 'float32 rotation error',
-        title: 'float32 loses the fast pairs at long positions',
-      });
-      pairs.forEach((p, r) => {
-        const ys = Array.from(errors.rotationError.data.subarray(r * n(), (r + 1) * n()), (v) => Math.max(v, FLOOR));
-        drawLine(ctx, frame, x, y, positions, ys, { color: colors.cycle[r], width: 1.5 });
-      });
-      drawLegend(ctx, frame, colors, legend, legendCorner(width, 'tl'));
-    },
-  });
-
-  function update(patch = {}) {
-    Object.assign(state, patch);
-    writeUrl(state);
+/**
+ * float32 vs float64 RoPE rotation errors, on the chart skeleton. Its parts are the fastest pair
+ * shown (the lowest index, the first to drift) and the slowest.
+ */
+export const PRECISION = defineChart({
+  id: 'precision',
+  controls: CONTROLS,
+  parts: ['fastest-pair', 'slowest-pair'],
+  reconcile(state, controls) {
     const parsed = parsePairs(state.pairs, state.d / 2 - 1);
     controls.pairs.note(
       parsed.dropped.length
@@ -100,40 +47,109 @@ export function createPrecisionChart(slot, engine) {
           ? ''
           : 'Pick at least one pair.',
     );
-    pairs = parsed.pairs;
-    positions = precisionPositions(state.max);
-    errors = pairs.length ? engine.float32AngleErrors(positions, pairs, state.d, state.base) : null;
-    plot.redraw();
-    if (!errors) {
-      shell.describe('No pair selected.');
-      shell.setData({ caption: 'Errors', columns: ['position'], rows: [] });
-      return;
-    }
-    const last = n() - 1;
+  },
+  compute: {
+    pairs: { reads: ['pairs', 'd'], run: (state) => parsePairs(state.pairs, state.d / 2 - 1).pairs },
+    positions: { reads: ['max'], run: (state) => precisionPositions(state.max) },
+    errors: {
+      reads: ['d', 'base'],
+      after: ['pairs', 'positions'],
+      run: (state, engine, { pairs, positions }) =>
+        pairs.length ? engine.float32AngleErrors(positions, pairs, state.d, state.base) : null,
+    },
+  },
+  canvases: [
+    {
+      label: 'Log-log line chart: error of float32 RoPE rotations against float64 by position, per pair',
+      aspect: (width) => (width < NARROW_LEGEND ? 0.95 : 0.6),
+      draw: drawErrors,
+      hit({ data: { pairs, positions, errors }, layout: { frame, x, y } }, px, py) {
+        if (!errors || !frame || px < frame.x || px > frame.x + frame.w) return null;
+        // The sample nearest the pointer along the (log) position axis.
+        let j = 0;
+        for (let k = 1; k < positions.length; k++) {
+          if (Math.abs(x(positions[k]) - px) < Math.abs(x(positions[j]) - px)) j = k;
+        }
+        const n = positions.length;
+        let nearest = -1;
+        let best = 10; // px: how close the pointer must be to a line
+        pairs.forEach((_, r) => {
+          const gap = Math.abs(y(Math.max(errors.rotationError.data[r * n + j], FLOOR)) - py);
+          if (gap < best) [nearest, best] = [r, gap];
+        });
+        return nearest < 0 ? null : partOfPair(pairs, pairs[nearest]);
+      },
+    },
+  ],
+  describe({ state, data: { pairs, positions, errors } }) {
+    if (!errors) return 'No pair selected.';
+    const n = positions.length;
+    const last = n - 1;
     const error = (v) => (v === 0 ? '0' : sciUnicode(v, 1));
-    const summary = pairs.map((p, r) => `pair ${p} ${error(errors.rotationError.data[r * n() + last])}`).join(', ');
-    shell.describe(
-      `At position ${grouped(state.max)} (d ${grouped(state.d)}, base ${significant(state.base)}) the float32 rotation is off by: ${summary}. The fastest pairs drift first.`,
-    );
-    shell.setData({
-      caption: 'float32 errors (rad) by position',
-      columns: ['position', ...pairs.flatMap((p) => [`pair ${p} angle`, `pair ${p} rotation`])],
-      rows: rows(),
-    });
-  }
-  update();
-  return {
-    update,
-    controls,
-    destroy: () => {
-      plot.destroy();
-      shell.destroy();
-    },
-    get state() {
-      return { ...state };
-    },
-    get values() {
-      return errors;
-    },
-  };
+    const summary = pairs.map((p, r) => `pair ${p} ${error(errors.rotationError.data[r * n + last])}`).join(', ');
+    return `At position ${grouped(state.max)} (d ${grouped(state.d)}, base ${significant(state.base)}) the float32 rotation is off by: ${summary}. The fastest pairs drift first.`;
+  },
+  table: ({ data }) =>
+    data.errors
+      ? {
+          caption: 'float32 errors (rad) by position',
+          columns: ['position', ...data.pairs.flatMap((p) => [`pair ${p} angle`, `pair ${p} rotation`])],
+          rows: rows(data),
+        }
+      : { caption: 'Errors', columns: ['position'], rows: [] },
+  csv: ({ data }) => ({
+    header: ['position', ...data.pairs.flatMap((p) => [`pair${p}_angle_error`, `pair${p}_rotation_error`])],
+    rows: rows(data),
+  }),
+  values: ({ data }) => data.errors,
+});
+
+/** Mounts the chart in `slot` (the factory index.js calls). */
+export const createPrecisionChart = PRECISION.create;
+
+const rows = ({ pairs, positions, errors }) =>
+  Array.from(positions, (m, j) => [
+    m,
+    ...pairs.flatMap((_, r) => [
+      errors.angleError.data[r * positions.length + j],
+      errors.rotationError.data[r * positions.length + j],
+    ]),
+  ]);
+
+/** 'fastest-pair' for the lowest pair index shown (the largest θ), 'slowest-pair' for the highest. */
+function partOfPair(pairs, pair) {
+  if (pair === Math.min(...pairs)) return 'fastest-pair';
+  if (pair === Math.max(...pairs)) return 'slowest-pair';
+  return null;
+}
+
+function drawErrors(ctx, width, height, colors, { state, data: { pairs, positions, errors }, highlighted, layout }) {
+  if (!errors) return;
+  const n = positions.length;
+  const legend = pairs.map((p, r) => ({
+    label: `pair ${p} (θ=${trueMinus(formatG2(errors.theta[r]))})`,
+    color: colors.cycle[r],
+  }));
+  const frame = plotFrame(width, height, { bottom: 46 + legendSpace(ctx, legend, width) });
+  const x = logScale(1, state.max, frame.x, frame.x + frame.w);
+  const y = logScale(FLOOR, 2, frame.y + frame.h, frame.y);
+  Object.assign(layout, { frame, x, y });
+  drawAxes(ctx, frame, colors, {
+    x,
+    y,
+    xTicks: logTicks(1, state.max),
+    yTicks: logTicks(FLOOR, 1),
+    xLabel: 'position m',
+    yLabel: 'float32 rotation error',
+    title: 'float32 loses the fast pairs at long positions',
+  });
+  pairs.forEach((p, r) => {
+    const ys = Array.from(errors.rotationError.data.subarray(r * n, (r + 1) * n), (v) => Math.max(v, FLOOR));
+    const emphasised = highlighted && partOfPair(pairs, p) === highlighted;
+    ctx.save();
+    if (highlighted && !emphasised) ctx.globalAlpha = 0.3;
+    drawLine(ctx, frame, x, y, positions, ys, { color: colors.cycle[r], width: emphasised ? 3.5 : 1.5 });
+    ctx.restore();
+  });
+  drawLegend(ctx, frame, colors, legend, legendCorner(width, 'tl'));
 }
