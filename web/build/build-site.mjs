@@ -23,7 +23,15 @@ const REPO = resolve(WEB, '..');
 // The engine as the page loads it (build file → dist file): the facade engine.mjs over the Emscripten
 // module engine-core.mjs, whose .wasm is served as engine.wasm. The single-file build bundles
 // engine-single.mjs (the same facade over engine-core-single.mjs, .wasm inlined).
-const PAGE_ENGINE_FILES = { 'engine.mjs': 'engine.mjs', 'engine-facade.mjs': 'engine-facade.mjs', 'engine-core.mjs': 'engine-core.mjs', 'engine-core.wasm': 'engine.wasm' };
+const PAGE_ENGINE_FILES = {
+  'engine.mjs': 'engine.mjs',
+  'engine-facade.mjs': 'engine-facade.mjs',
+  'engine-core.mjs': 'engine-core.mjs',
+  'engine-core.wasm': 'engine.wasm',
+  // The model-config reader, fetched when the model card mounts (engine.loadModelConfigReader()).
+  'engine-config.mjs': 'engine-config.mjs',
+  'engine-config.wasm': 'engine-config.wasm',
+};
 const SINGLE_ENGINE_FILES = ['engine-single.mjs', 'engine-core-single.mjs'];
 const ENGINE_FILES = [...Object.keys(PAGE_ENGINE_FILES), ...SINGLE_ENGINE_FILES];
 
