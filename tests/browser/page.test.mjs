@@ -545,6 +545,14 @@ test(
       checked: [...document.querySelectorAll('.check-badge')].every((b) => b.dataset.checkStatus === 'checked'),
       katex: document.querySelectorAll('.katex').length,
     }));
+    // One module carries the kernels and the model-config reader, unpacked from the page itself.
+    const scheme = await page.evaluate(async () => {
+      const { engine } = window.positionalLesson;
+      await engine.loadModelConfigReader();
+      return engine.readModelConfig('{"model_type": "llama", "max_position_embeddings": 4096, "head_dim": 128}', 10)
+        .scheme;
+    });
+    assert.equal(scheme, 'rope');
     assert.deepEqual(errors, []);
     assert.deepEqual(blocked, []);
     assert.equal(state.liveState, 'ready');
