@@ -12,16 +12,28 @@ const dist = resolve(values.dist ?? process.env.POSITIONAL_DIST ?? join(repo, 'd
 const out = resolve(values.out ?? join(repo, 'build/screenshots/charts'));
 mkdirSync(out, { recursive: true });
 
-await screenshotEachLook(dist, async (page, { theme, width, url }) => {
-  await page.goto(`${url}?charts=eager`);
-  await page.waitForFunction(() => window.positionalCharts?.mounted.size > 0, null, { timeout: 30000 });
-  await page.evaluate(() => window.positionalCharts.mountAll());
-  const ids = await page.evaluate(() => [...window.positionalCharts.mounted.keys()]);
-  for (const id of ids) {
-    const slot = page.locator(`[data-chart="${id}"]`);
-    await slot.scrollIntoViewIfNeeded();
-    await page.waitForTimeout(60);
-    await slot.screenshot({ path: join(out, `${id}-${theme}-${width}.png`) });
-  }
-});
+await screenshotEachLook(
+  dist,
+  async (page, { theme, width, url }) => {
+    await page.goto(`${url}?charts=eager`);
+    await page.waitForFunction(() => window.positionalCharts?.mounted.size > 0, null, { timeout: 30000 });
+    await page.evaluate(() => window.positionalCharts.mountAll());
+    const ids = await page.evaluate(() => [...window.positionalCharts.mounted.keys()]);
+    for (const id of ids) {
+      // Scrolled to by the page itself and cut from the viewport, which is tall enough for any figure:
+      // Playwright's element screenshot (which waits for two frames with the same box) and full-page
+      // captures of this 50,000 px page at 2× both stalled for 30 s at a time.
+      const clip = await page.evaluate(async (chart) => {
+        const slot = document.querySelector(`[data-chart="${chart}"]`);
+        slot.scrollIntoView({ block: 'start' });
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        const r = slot.getBoundingClientRect();
+        return { x: r.left, y: r.top, width: r.width, height: r.height };
+      }, id);
+      await page.waitForTimeout(60);
+      await page.screenshot({ path: join(out, `${id}-${theme}-${width}.png`), clip });
+    }
+  },
+  { viewport: (width) => ({ width, height: 2000 }) },
+);
 console.log(`screenshots in ${out}`);
