@@ -36,7 +36,8 @@ function createScope(section) {
   reset.className = 'param-reset';
   reset.textContent = RESET_LABEL;
   reset.hidden = true;
-  return { section, values: {}, handles: [], reset, last: null };
+  // charts: chart id → its state before this section first moved it (what reset restores).
+  return { section, values: {}, handles: [], reset, last: null, charts: new Map() };
 }
 
 /** The status line beside a handle, where a clamped value says why (role=status: read out politely). */
@@ -140,7 +141,21 @@ export function setupProseParameters(root, engine) {
   function followChart(scope, name) {
     const target = chartFor(scope, name);
     const chart = target && mountedChart(target.id);
-    if (chart) setChartControl(chart, target.key, current(scope, name));
+    if (!chart) return;
+    // A chart settles one control against another (a trained length past the target moves the
+    // target): remember all of its state before the prose first moved it, for reset.
+    if (!scope.charts.has(target.id)) scope.charts.set(target.id, { ...chart.state });
+    setChartControl(chart, target.key, current(scope, name));
+  }
+
+  /** Returns each figure this section moved to the state it had before. */
+  function restoreCharts(scope) {
+    for (const [id, state] of scope.charts) {
+      const chart = mountedChart(id);
+      if (!chart) continue;
+      for (const [key, value] of Object.entries(state)) setChartControl(chart, key, value);
+    }
+    scope.charts.clear();
   }
 
   function showReset(scope) {
@@ -154,10 +169,8 @@ export function setupProseParameters(root, engine) {
     const names = Object.keys(scope.values);
     scope.values = {};
     for (const handle of scope.handles) statusFor(handle).textContent = '';
-    for (const name of names) {
-      showValue(scope, name);
-      followChart(scope, name);
-    }
+    for (const name of names) showValue(scope, name);
+    restoreCharts(scope);
     recompute(scope, names);
     const focusBack = scope.last;
     showReset(scope);
