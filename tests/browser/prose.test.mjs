@@ -58,6 +58,13 @@ async function readHandle({ index, values }) {
   }
   // One dependent per family recomputed straight from the facade, not through the registry.
   const p = { ...live.PARAMETER_DEFAULTS, ...values };
+  // The text repeating a parameter (or the positions derived from it) follows too.
+  for (const element of section.querySelectorAll('[data-echo]')) {
+    const echo = live.PARAMETER_ECHOES[element.dataset.echo];
+    const want = formatValue(echo.value(p), echo.format);
+    if (element.textContent !== want)
+      wrong.push(`echo ${element.dataset.echo}: shows ${element.textContent}, wants ${want}`);
+  }
   const direct = {
     'interp.example-result': () =>
       formatValue(
@@ -67,7 +74,7 @@ async function readHandle({ index, values }) {
     'ntk.base': () =>
       formatValue(engine.ntkScaledBase(p['extension.base'], p['extension.scale'], p['extension.d']), 'int'),
     'rope.score-3-7': () =>
-      formatValue(engine.ropeClock([1, 0], [1, 0], p['rope.query'], p['rope.key'], p['rope.theta']).score, 'fixed3'),
+      formatValue(engine.ropeClock([1, 0], [1, 0], p['rope.query'], p['rope.key'], 1).score, 'fixed3'),
   };
   const facade = [];
   for (const [quantity, compute] of Object.entries(direct)) {
@@ -100,7 +107,9 @@ async function readHandle({ index, values }) {
 const sectionText = (id) =>
   page.evaluate(
     (sectionId) =>
-      [...document.getElementById(sectionId).querySelectorAll('[data-live], [data-param]')].map((e) => e.textContent),
+      [...document.getElementById(sectionId).querySelectorAll('[data-live], [data-param], [data-echo]')].map(
+        (e) => e.textContent,
+      ),
     id,
   );
 

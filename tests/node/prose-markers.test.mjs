@@ -11,6 +11,7 @@ import {
   dependentsOf,
   LIVE_PARAMETERS,
   LIVE_QUANTITIES,
+  PARAMETER_ECHOES,
   parameterText,
   validateParameter,
 } from '../../web/js/live-values.js';
@@ -24,6 +25,7 @@ const known = {
   liveQuantities: Object.keys(LIVE_QUANTITIES),
   charts: ['precision', 'context-extension'],
   liveParameters: LIVE_PARAMETERS,
+  parameterEchoes: PARAMETER_ECHOES,
   chartParts: CHART_PARTS,
 };
 const lesson = (body) => `# A lesson {#top}\n\nIntro.\n\n## One {#one}\n\n${body}\n`;
@@ -62,11 +64,20 @@ describe('prose markers at build time', () => {
     );
   });
 
-  test('a link to a declared part renders as focusable words naming the chart and part', () => {
+  test('an echo repeats a parameter or a position derived from the reader’s, and an unknown one is named', () => {
+    const { bodyHtml } = renderLesson(lesson('cos({{echo:rope.distance}}) at {{echo:rope.query-later}}'), known);
+    assert.match(bodyHtml, /<span class="param-echo" data-echo="rope\.distance">4<\/span>/);
+    assert.match(bodyHtml, /<span class="param-echo" data-echo="rope\.query-later">103<\/span>/);
+    assert.throws(() => renderLesson(lesson('{{echo:rope.distanse}}'), known), {
+      message: 'lesson.md: unknown echo "rope.distanse" (not in PARAMETER_ECHOES, web/js/live-values.js)',
+    });
+  });
+
+  test('a link to a declared part renders as a link to the figure naming the chart and part', () => {
     const { bodyHtml } = renderLesson(withChart('{{part:precision/slowest-pair|the slowest pair}} turns.'), known);
     assert.match(
       bodyHtml,
-      /<span class="part-link" tabindex="0" data-part-chart="precision" data-part="slowest-pair">the slowest pair<\/span>/,
+      /<a class="part-link" href="#fig-precision" data-part-chart="precision" data-part="slowest-pair">the slowest pair<\/a>/,
     );
   });
 
@@ -95,7 +106,7 @@ describe('prose markers at build time', () => {
   });
 
   test('a lesson with parameters or links cannot be rendered without their registries', () => {
-    const { liveParameters, chartParts: parts, ...rest } = known;
+    const { liveParameters, parameterEchoes, chartParts: parts, ...rest } = known;
     assert.throws(
       () => renderLesson(lesson('{{param:extension.d}}'), { ...rest, chartParts: parts }),
       /pass liveParameters/,
@@ -150,7 +161,7 @@ describe('the parameter registry', () => {
       value: 8,
       why: 'The stretch factor s must be a number; kept 8.',
     });
-    assert.deepEqual(validateParameter('rope.theta', 0.5), { value: 0.5, why: '' });
+    assert.deepEqual(validateParameter('rope.query', -3), { value: -3, why: '' });
     assert.equal(parameterText('extension.target', 65536), '65,536');
   });
 });

@@ -14,7 +14,7 @@ import { hoistInlineStyles, renderLesson } from './render-lesson.mjs';
 import { extractCppSnippets } from './cpp-snippets.mjs';
 import { pageFonts, pruneKatexCss } from './fonts.mjs';
 import { COMPRESSIBLE_EXTENSIONS, CONTENT_SECURITY_POLICY } from './serve.mjs';
-import { computeEngineResults, LIVE_PARAMETERS, LIVE_QUANTITIES, liveText } from '../js/live-values.js';
+import { computeEngineResults, LIVE_PARAMETERS, LIVE_QUANTITIES, liveText, PARAMETER_ECHOES } from '../js/live-values.js';
 import { CHARTS } from '../js/charts/index.js';
 import { chartParts } from './chart-parts.mjs';
 
@@ -158,6 +158,7 @@ export function buildLesson({ liveText } = {}) {
     liveQuantities: Object.keys(LIVE_QUANTITIES),
     charts: Object.keys(CHARTS),
     liveParameters: LIVE_PARAMETERS,
+    parameterEchoes: PARAMETER_ECHOES,
     chartParts: CHART_PARTS,
   };
   const lesson = renderLesson(markdown, { diagrams, links, cppSnippets, ...known, liveText });

@@ -82,7 +82,7 @@ function markerPlugin(md, context) {
     const end = state.src.indexOf('}}', state.pos);
     if (end < 0) return false;
     const body = state.src.slice(state.pos + 2, end);
-    const match = /^(live|derived|ref|link-only|param|part):([^|]+)(?:\|(.+))?$/.exec(body);
+    const match = /^(live|derived|ref|link-only|param|echo|part):([^|]+)(?:\|(.+))?$/.exec(body);
     if (!match) throw new Error(`lesson.md: unknown marker {{${body}}}`);
     if (!silent) {
       const token = state.push('lesson_marker', '', 0);
@@ -94,6 +94,7 @@ function markerPlugin(md, context) {
   md.renderer.rules.lesson_marker = (tokens, idx) => {
     const { kind, name, extra } = tokens[idx].meta;
     if (kind === 'param') return renderParameterHandle(context, name, extra);
+    if (kind === 'echo') return renderParameterEcho(context, name, extra);
     if (kind === 'part') return renderPartLink(context, name, extra);
     if (kind === 'ref' || kind === 'link-only') {
       if (!(name in context.links)) throw new Error(`lesson.md: {{${kind}:${name}}} is not listed in site-config.json "links"`);
@@ -131,8 +132,21 @@ function renderParameterHandle(context, name, extra) {
 }
 
 /**
- * A term linked to a part of a chart, {{part:CHART/PART|TEXT}}: pointing at it or focusing it
- * highlights that part of the figure, and the figure's own `chart-part` events mark the term
+ * The text repeating a parameter (or a position derived from the reader's), {{echo:NAME}}: the
+ * lesson's value, rewritten by prose-params.js when its section's parameter moves.
+ */
+function renderParameterEcho(context, name, extra) {
+  if (extra) throw new Error(`lesson.md: {{echo:${name}|${extra}}}: an echo prints its own value, with no text or format`);
+  context.echoNames.push(name);
+  const echo = context.parameterEchoes?.[name];
+  if (!echo) return escapeXml(name);
+  const defaults = Object.fromEntries(Object.entries(context.liveParameters ?? {}).map(([n, p]) => [n, p.value]));
+  return `<span class="param-echo" data-echo="${escapeXml(name)}">${escapeXml(formatValue(echo.value(defaults), echo.format))}</span>`;
+}
+
+/**
+ * A term linked to a part of a chart, {{part:CHART/PART|TEXT}}: a link to the figure; pointing at
+ * it or focusing it highlights that part of the figure, and the figure's own `chart-part` events mark the term
  * (web/js/prose-links.js). The chart and part are checked by checkKnownNames.
  */
 function renderPartLink(context, target, text) {
@@ -140,9 +154,10 @@ function renderPartLink(context, target, text) {
   if (!chart || !part || rest.length || !text)
     throw new Error(`lesson.md: {{part:${target}|${text ?? ''}}} must read {{part:CHART/PART|TEXT}}`);
   context.partLinks.push({ chart, part });
+  // A link to the figure: it has a role and a name, and following it shows the part it names.
   return (
-    `<span class="part-link" tabindex="0" data-part-chart="${escapeXml(chart)}" data-part="${escapeXml(part)}">` +
-    `${escapeXml(text)}</span>`
+    `<a class="part-link" href="#fig-${escapeXml(chart)}" data-part-chart="${escapeXml(chart)}" data-part="${escapeXml(part)}">` +
+    `${escapeXml(text)}</a>`
   );
 }
 
@@ -409,11 +424,16 @@ function renderToc(headings) {
   return `<ol>${html}</ol>`;
 }
 
-/** The problems with {{param:…}} names: each one LIVE_PARAMETERS lacks. */
-function unknownParameters(context, liveParameters) {
-  return [...new Set(context.parameterNames)]
-    .filter((name) => !Object.hasOwn(liveParameters ?? {}, name))
-    .map((name) => `unknown live parameter "${name}" (not in LIVE_PARAMETERS, web/js/live-values.js)`);
+/** The problems with {{param:…}} and {{echo:…}} names: each one LIVE_PARAMETERS (PARAMETER_ECHOES) lacks. */
+function unknownParameters(context, liveParameters, parameterEchoes) {
+  return [
+    ...[...new Set(context.parameterNames)]
+      .filter((name) => !Object.hasOwn(liveParameters ?? {}, name))
+      .map((name) => `unknown live parameter "${name}" (not in LIVE_PARAMETERS, web/js/live-values.js)`),
+    ...[...new Set(context.echoNames)]
+      .filter((name) => !Object.hasOwn(parameterEchoes ?? {}, name))
+      .map((name) => `unknown echo "${name}" (not in PARAMETER_ECHOES, web/js/live-values.js)`),
+  ];
 }
 
 /** The problems with {{part:CHART/PART}} links: a chart the lesson does not place, or a part it does not draw. */
@@ -431,16 +451,17 @@ function unknownParts(context, chartParts) {
  * Throws, naming every offender, when the lesson uses a live number or a chart the page does not
  * have: the page would otherwise show a dash or an empty figure.
  */
-function checkKnownNames(context, { liveQuantities, charts, liveParameters, chartParts }) {
+function checkKnownNames(context, { liveQuantities, charts, liveParameters, parameterEchoes, chartParts }) {
   if (!liveQuantities || !charts) throw new Error('renderLesson: pass liveQuantities (live-values.js) and charts (charts/index.js)');
-  if (context.parameterNames.length && !liveParameters) throw new Error('renderLesson: the lesson has {{param:…}} markers: pass liveParameters (LIVE_PARAMETERS, live-values.js)');
+  if ((context.parameterNames.length || context.echoNames.length) && (!liveParameters || !parameterEchoes))
+    throw new Error('renderLesson: the lesson has {{param:…}} or {{echo:…}} markers: pass liveParameters and parameterEchoes (live-values.js)');
   if (context.partLinks.length && !chartParts) throw new Error('renderLesson: the lesson has {{part:…}} markers: pass chartParts (web/build/chart-parts.mjs)');
   const live = new Set(liveQuantities);
   const chartIds = new Set(charts);
   const problems = [
     ...[...context.liveNames].filter((name) => !live.has(name)).map((name) => `unknown live number "${name}" (not in LIVE_QUANTITIES, web/js/live-values.js)`),
     ...context.chartIds.filter((id) => !chartIds.has(id)).map((id) => `unknown chart "${id}" (not in CHARTS, web/js/charts/index.js)`),
-    ...unknownParameters(context, liveParameters),
+    ...unknownParameters(context, liveParameters, parameterEchoes),
     ...unknownParts(context, chartParts),
   ];
   if (problems.length) throw new Error(`lesson.md: ${problems.join('; ')}`);
@@ -452,12 +473,14 @@ function checkKnownNames(context, { liveQuantities, charts, liveParameters, char
  * Throws on an unknown marker, live number, chart, diagram, link id or a KaTeX error. With
  * liveText(name, format) every live number's text is written into the page (else a placeholder).
  */
-export function renderLesson(markdown, { diagrams, links, cppSnippets, liveQuantities, charts, liveText, liveParameters, chartParts }) {
+export function renderLesson(markdown, { diagrams, links, cppSnippets, liveQuantities, charts, liveText, liveParameters, parameterEchoes, chartParts }) {
   const context = {
     liveText,
     liveQuantities,
     liveParameters,
+    parameterEchoes,
     parameterNames: [],
+    echoNames: [],
     partLinks: [],
     diagrams,
     links,
@@ -480,7 +503,7 @@ export function renderLesson(markdown, { diagrams, links, cppSnippets, liveQuant
   const headerHtml = renderBody(top.lines, md, context);
   const sections = top.children.map((c) => renderSection(c, md, context, 'all')).join('');
   if (context.katexErrors.length) throw new Error(`lesson.md: KaTeX failed:\n${context.katexErrors.join('\n')}`);
-  checkKnownNames(context, { liveQuantities, charts, liveParameters, chartParts });
+  checkKnownNames(context, { liveQuantities, charts, liveParameters, parameterEchoes, chartParts });
   const firstParagraph = /<p>([\s\S]*?)<\/p>/.exec(headerHtml);
   return {
     title: top.title,

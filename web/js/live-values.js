@@ -31,6 +31,11 @@ const NTK = { base: 10000, scale: 8, headDim: 128 };
 /** GPT-2's learned position table: 1,024 positions of 768 numbers (quoted facts, not computed). */
 const GPT2 = { positions: 1024, width: 768 };
 
+// The inputs each family of quantities reads (a dependent recomputes when one of them moves).
+const INTERPOLATION = ['extension.trained', 'extension.target'];
+const NTK_INPUTS = ['extension.base', 'extension.scale', 'extension.d'];
+const CLOCK = ['rope.query', 'rope.key'];
+
 // ---- the parameters the prose makes movable ------------------------------------------------------
 
 const chartControl = (chart, key) => {
@@ -127,19 +132,28 @@ export const LIVE_PARAMETERS = {
     ...chartControl('rope-clock', 'n'),
     integer: true,
   },
-  'rope.theta': {
-    label: 'θ, radians per position',
-    unit: 'rad',
-    value: ROPE.theta,
-    format: 'trimmed',
-    step: 0.1,
-    bigStep: 1,
-    ...chartControl('rope-clock', 'theta'),
-  },
 };
 
 /** The lesson's value of every parameter: name → number. */
 export const PARAMETER_DEFAULTS = Object.fromEntries(Object.entries(LIVE_PARAMETERS).map(([n, p]) => [n, p.value]));
+
+/**
+ * What {{echo:NAME}} repeats in the text: a parameter's value as its section holds it (each
+ * parameter is its own echo), or the positions the worked example derives from the reader's own
+ * (the gap n − m, both positions 100 later): name → { inputs, format, value(params) }. Echoes
+ * restate inputs; every number the lesson computes from them is a live quantity.
+ */
+export const PARAMETER_ECHOES = {
+  ...Object.fromEntries(
+    Object.entries(LIVE_PARAMETERS).map(([name, p]) => [
+      name,
+      { inputs: [name], format: p.format, value: (v) => v[name] },
+    ]),
+  ),
+  'rope.distance': { inputs: CLOCK, format: 'int', value: (v) => v['rope.key'] - v['rope.query'] },
+  'rope.query-later': { inputs: ['rope.query'], format: 'int', value: (v) => v['rope.query'] + 100 },
+  'rope.key-later': { inputs: ['rope.key'], format: 'int', value: (v) => v['rope.key'] + 100 },
+};
 
 /** A row-major matrix for the engine: { rows, cols, data }. */
 function matrix(rows) {
@@ -154,13 +168,8 @@ const interpolated = (engine, p, position) =>
   engine.interpolatePositions([position], p['extension.trained'], p['extension.target'])[0];
 /** One RoPE pair by hand (d = 2, q = k = (1, 0)): the query at m, the key at n, turning θ per position. */
 const ropeClock = (engine, p, m = p['rope.query'], n = p['rope.key']) =>
-  engine.ropeClock(ROPE.q, ROPE.k, m, n, p['rope.theta']);
+  engine.ropeClock(ROPE.q, ROPE.k, m, n, ROPE.theta);
 const ntkBase = (e, p) => e.ntkScaledBase(p['extension.base'], p['extension.scale'], p['extension.d']);
-
-// The inputs each family of quantities reads (a dependent recomputes when one of them moves).
-const INTERPOLATION = ['extension.trained', 'extension.target'];
-const NTK_INPUTS = ['extension.base', 'extension.scale', 'extension.d'];
-const CLOCK = ['rope.query', 'rope.key', 'rope.theta'];
 
 // ---- the registry ------------------------------------------------------------------------------
 

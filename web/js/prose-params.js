@@ -9,10 +9,12 @@ import {
   dependentsOf,
   LIVE_PARAMETERS,
   liveText,
-  parameterText,
   PARAMETER_DEFAULTS,
+  PARAMETER_ECHOES,
+  parameterText,
   validateParameter,
 } from './live-values.js';
+import { formatValue } from './format.js';
 import { mountedChart, setChartControl, watchChartMounts } from './prose-charts.js';
 
 /** Pixels of sideways pointer travel per step of a dragged number. */
@@ -91,9 +93,20 @@ export function setupProseParameters(root, engine) {
     throw new Error(`a prose parameter outside any section: ${handle.dataset.param}`);
   }
 
-  /** Writes the section's value into every handle of that parameter in it. */
+  /** Writes the section's value into every handle of that parameter in it, and every echo reading it. */
   function showValue(scope, name) {
     const value = current(scope, name);
+    const values = { ...PARAMETER_DEFAULTS, ...scope.values };
+    for (const echo of scope.section.querySelectorAll('[data-echo]')) {
+      const spec = PARAMETER_ECHOES[echo.dataset.echo];
+      if (!spec?.inputs.includes(name)) continue;
+      const text = formatValue(spec.value(values), spec.format);
+      if (echo.textContent !== text) echo.textContent = text;
+      echo.classList.toggle(
+        'is-moved',
+        spec.inputs.some((input) => input in scope.values),
+      );
+    }
     for (const handle of scope.handles) {
       if (handle.dataset.param !== name) continue;
       handle.textContent = parameterText(name, value);
