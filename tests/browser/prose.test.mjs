@@ -6,7 +6,9 @@
 // hover and focus, a chart's chart-part event marks them, and both work for a chart mounted later.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { launchBrowser, mountAllCharts, openPage } from './helpers.mjs';
+import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { launchBrowser, mountAllCharts, openPage, singleFile } from './helpers.mjs';
 import { startServer } from '../../web/build/serve.mjs';
 
 const dist = process.env.POSITIONAL_DIST ?? new URL('../../dist/', import.meta.url).pathname;
@@ -249,6 +251,55 @@ describe('live parameters in the prose', () => {
       await fresh.context().close();
     }
   });
+});
+
+describe('the handles wherever the lesson is shown', () => {
+  /** Presses → on the first stretch-factor handle and returns [handle text, the scaled base shown]. */
+  const moveScale = async (target) => {
+    const handle = target.locator('#extending-context [data-param="extension.scale"]').first();
+    await handle.focus();
+    await target.keyboard.press('ArrowRight');
+    return [
+      await handle.textContent(),
+      await target.locator('#extending-context [data-live="ntk.base"]:not([data-format])').first().textContent(),
+    ];
+  };
+  const scaledBase = (target, s) =>
+    target.evaluate(async (scale) => {
+      const { formatValue } = await import('./js/format.js');
+      return formatValue(window.positionalLesson.engine.ntkScaledBase(10000, scale, 128), 'int');
+    }, s);
+
+  test('one section embedded alone (?embed=extending-context): a handle moves its numbers', async () => {
+    const { page: framed, problems: seen } = await openPage(browser, `${server.url}?embed=extending-context`);
+    try {
+      assert.deepEqual(await moveScale(framed), ['9', await scaledBase(framed, 9)]);
+      assert.deepEqual(seen, []);
+    } finally {
+      await framed.context().close();
+    }
+  });
+
+  test(
+    'the single file from file://: a handle moves its numbers through the inlined engine',
+    { skip: !existsSync(singleFile) && 'no dist-single build' },
+    async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      try {
+        const single = await context.newPage();
+        await single.goto(pathToFileURL(singleFile).href);
+        await single.waitForFunction(() => document.documentElement.dataset.liveState === 'ready', null, {
+          timeout: 30000,
+        });
+        const [text, shown] = await moveScale(single);
+        const want = await single.evaluate(() => window.positionalLesson.engine.ntkScaledBase(10000, 9, 128));
+        assert.equal(text, '9');
+        assert.equal(shown, Math.round(want).toLocaleString('en-US'));
+      } finally {
+        await context.close();
+      }
+    },
+  );
 });
 
 describe('words linked to a figure', () => {
