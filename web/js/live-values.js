@@ -91,7 +91,7 @@ export const LIVE_PARAMETERS = {
   },
   'extension.scale': {
     label: 'stretch factor s',
-    unit: '×',
+    unit: 'times',
     value: NTK.scale,
     format: 'trimmed',
     step: 1,
