@@ -38,19 +38,9 @@ val hold_and_view(Matrix&& result) {
 // matrix's own memory) instead of js_interop.hpp's three (array → std::vector → Vector → Matrix).
 // The facade has already turned data into a Float64Array of rows × cols numbers.
 Matrix matrix_from_float64(const std::string& name, const val& object) {
-  if (object.isNull() || object.isUndefined() || !object["rows"].isNumber() || !object["cols"].isNumber()) {
-    throw InputError(name + " must be an object { rows, cols, data }");
-  }
-  const std::int64_t rows =
-      checked_integer(name + ".rows", object["rows"].as<double>(), 0, kMaxOutputDoubles);
-  const std::int64_t cols =
-      checked_integer(name + ".cols", object["cols"].as<double>(), 0, kMaxOutputDoubles);
+  const auto [rows, cols] = matrix_shape_from_js(name, object);
   const val data = object["data"];
   if (!data.instanceof (val::global("Float64Array"))) throw InputError(name + ".data must be a Float64Array");
-  if (rows * cols > kMaxOutputDoubles) {
-    fail(name + " size", "at most " + format_number(static_cast<double>(kMaxOutputDoubles)) + " numbers",
-         static_cast<double>(rows * cols));
-  }
   Matrix m(rows, cols);  // may grow the memory, which detaches a view passed in as data
   const double length = data["length"].as<double>();
   if (length != static_cast<double>(rows * cols)) {

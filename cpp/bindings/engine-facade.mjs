@@ -355,23 +355,66 @@ function wrap(fn, raw, params, onCall) {
   };
 }
 
+/** The functions of the model-config module (engine-config), loaded apart from the kernels. */
+export const MODEL_CONFIG_FUNCTIONS = Object.freeze(['readModelConfig']);
+
 /**
  * Wraps a raw Emscripten module (every signature bound once, every argument required) in the facade.
  * The returned object has one checked function per entry of `signatures`, `limits`,
- * `maxOutputDoubles`, and count_emval_handles (live JavaScript handles inside the module, for leak tests).
+ * `maxOutputDoubles`, count_emval_handles (live JavaScript handles inside the modules, for leak
+ * tests) and loadModelConfigReader().
+ *
+ * When `core` lacks the model-config functions (the page's engine-core), `loadConfigCore` resolves
+ * to the module that has them: readModelConfig throws until `await engine.loadModelConfigReader()`
+ * has loaded it, and works synchronously after. When `core` has them (the single file's module),
+ * loadModelConfigReader() resolves at once.
  */
-export function createFacade(core) {
+export function createFacade(core, { loadConfigCore = null } = {}) {
   const engine = {};
   const calls = { count: 0 };
   const onCall = () => {
     calls.count += 1;
   };
+  const apart = loadConfigCore && MODEL_CONFIG_FUNCTIONS.every((fn) => typeof core[fn] !== 'function');
+  let configCore = apart ? null : core;
   for (const [fn, params] of Object.entries(signatures)) {
+    if (apart && MODEL_CONFIG_FUNCTIONS.includes(fn)) {
+      let checked = null;
+      engine[fn] = function needsReader(...args) {
+        if (!configCore) {
+          throw new Error(
+            `${fn}: the model-config reader is a module of its own; await engine.loadModelConfigReader() once before calling ${fn}`,
+          );
+        }
+        checked ??= wrap(fn, configCore[fn].bind(configCore), params, onCall);
+        return checked(...args);
+      };
+      continue;
+    }
     if (typeof core[fn] !== 'function') throw new Error(`the engine module lacks ${fn}`);
     engine[fn] = wrap(fn, core[fn].bind(core), params, onCall);
   }
+  let loading = null;
+  engine.loadModelConfigReader = function loadModelConfigReader() {
+    if (configCore) return Promise.resolve();
+    loading ??= loadConfigCore().then(
+      (loaded) => {
+        for (const fn of MODEL_CONFIG_FUNCTIONS)
+          if (typeof loaded[fn] !== 'function') throw new Error(`the model-config module lacks ${fn}`);
+        configCore = loaded;
+      },
+      (error) => {
+        loading = null; // a failed fetch may be retried
+        throw new Error(
+          `loadModelConfigReader: the model-config module could not be loaded: ${error?.message ?? error}`,
+        );
+      },
+    );
+    return loading;
+  };
   engine.views = createViews(core, calls, onCall);
-  engine.count_emval_handles = () => (typeof core.count_emval_handles === 'function' ? core.count_emval_handles() : 0);
+  const handles = (module) => (typeof module?.count_emval_handles === 'function' ? module.count_emval_handles() : 0);
+  engine.count_emval_handles = () => handles(core) + (configCore && configCore !== core ? handles(configCore) : 0);
   engine.maxOutputDoubles = MAX;
   engine.limits = limits;
   return Object.freeze(engine);
@@ -428,15 +471,25 @@ function createViews(core, calls, onCall) {
 
 /**
  * The factory callers import: `createEngine(options)` resolves to the facade over a fresh module.
- * options are Emscripten's (Node passes { wasmBinary }); `wasmUrl` locates the .wasm when the
- * module is not single-file and no locateFile is given.
+ * options are Emscripten's (Node passes { wasmBinary }), plus `modelConfigWasmBinary` (Node: the
+ * bytes of engine-config.wasm, for loadModelConfigReader). `wasmUrl` locates the .wasm when the
+ * module is not single-file and no locateFile is given; `modelConfig` ({ load, wasmUrl }), when
+ * given, is the model-config module, loaded on demand.
  */
-export function facadeFactory(createCore, wasmUrl) {
+export function facadeFactory(createCore, wasmUrl, modelConfig = null) {
   return async function createEngine(options = {}) {
-    const coreOptions = { ...options };
-    if (wasmUrl && !coreOptions.locateFile) {
-      coreOptions.locateFile = (path, prefix) => (path.endsWith('.wasm') ? String(wasmUrl) : prefix + path);
-    }
-    return createFacade(await createCore(coreOptions));
+    const { modelConfigWasmBinary, ...coreOptions } = options;
+    const locate = (url) => (path, prefix) => (path.endsWith('.wasm') ? String(url) : prefix + path);
+    if (wasmUrl && !coreOptions.locateFile) coreOptions.locateFile = locate(wasmUrl);
+    const loadConfigCore =
+      modelConfig &&
+      (async () => {
+        const createConfigCore = await modelConfig.load();
+        const configOptions = {};
+        if (modelConfigWasmBinary) configOptions.wasmBinary = modelConfigWasmBinary;
+        else configOptions.locateFile = options.locateFile ?? locate(modelConfig.wasmUrl);
+        return createConfigCore(configOptions);
+      });
+    return createFacade(await createCore(coreOptions), { loadConfigCore });
   };
 }

@@ -135,8 +135,14 @@ inline Vector vector_from_js(const std::string& name, const val& array) {
   return Eigen::Map<const Vector>(values.data(), static_cast<Eigen::Index>(values.size()));
 }
 
-// Reads { rows, cols, data } (row-major), as matrix_to_js writes it.
-inline Matrix matrix_from_js(const std::string& name, const val& object) {
+// The rows and cols of a { rows, cols, data } object: whole numbers whose product fits the engine's
+// output limit. Both matrix readers (this file's and bind_views.cpp's one-copy reader) start here.
+struct MatrixShape {
+  std::int64_t rows;
+  std::int64_t cols;
+};
+
+inline MatrixShape matrix_shape_from_js(const std::string& name, const val& object) {
   if (object.isNull() || object.isUndefined() || !object["rows"].isNumber() || !object["cols"].isNumber()) {
     throw InputError(name + " must be an object { rows, cols, data }");
   }
@@ -144,6 +150,16 @@ inline Matrix matrix_from_js(const std::string& name, const val& object) {
       checked_integer(name + ".rows", object["rows"].as<double>(), 0, kMaxOutputDoubles);
   const std::int64_t cols =
       checked_integer(name + ".cols", object["cols"].as<double>(), 0, kMaxOutputDoubles);
+  if (rows * cols > kMaxOutputDoubles) {
+    fail(name + " size", "at most " + format_number(static_cast<double>(kMaxOutputDoubles)) + " numbers",
+         static_cast<double>(rows * cols));
+  }
+  return {rows, cols};
+}
+
+// Reads { rows, cols, data } (row-major), as matrix_to_js writes it.
+inline Matrix matrix_from_js(const std::string& name, const val& object) {
+  const auto [rows, cols] = matrix_shape_from_js(name, object);
   const Vector data = vector_from_js(name + ".data", object["data"]);
   if (data.size() != rows * cols) {
     throw InputError(name + ".data must hold rows × cols = " + std::to_string(rows * cols) +

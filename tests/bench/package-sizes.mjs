@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // The course-site packages' sizes, measured (a benchmark, not a test): builds the three zips from
 // dist/ and writes each one's bytes, file count and largest entries, and the single file's bytes,
-// gzip bytes and embedded fonts, to tests/bench/results/package-sizes.json.
+// gzip bytes and embedded fonts, and the page's WebAssembly, to tests/bench/results/package-sizes.json.
 //   node tests/bench/package-sizes.mjs [--dist dist]
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import { unzipSync } from 'fflate';
 import { packageLms } from '../../web/build/package-lms.mjs';
 
@@ -56,11 +56,28 @@ function singleFileSizes(file) {
   };
 }
 const singleFile = singleFileSizes(join(values.dist, 'positional-lesson.html'));
-const result = { measuredAt: new Date().toISOString(), packages, singleFile };
+// The WebAssembly the page fetches: engine.wasm (the kernels) on the first screen's path, and
+// engine-config.wasm (the model-config reader) when the model card mounts; gzip -9 and brotli 11 as
+// the build precompresses them.
+const wasm = ['engine.wasm', 'engine-config.wasm'].map((file) => {
+  const bytes = readFileSync(join(values.dist, file));
+  return {
+    file,
+    loaded: file === 'engine.wasm' ? 'with the page' : 'when the model card mounts',
+    bytes: bytes.length,
+    gzipBytes: gzipSync(bytes, { level: 9 }).length,
+    brotliBytes: brotliCompressSync(bytes, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+  };
+});
+const result = { measuredAt: new Date().toISOString(), packages, singleFile, wasm };
 mkdirSync(join(values.out, '..'), { recursive: true });
 writeFileSync(values.out, `${JSON.stringify(result, null, 2)}\n`);
 for (const p of packages)
   console.log(`${p.file}: ${p.kib} KiB zipped, ${(p.unpackedBytes / 1024).toFixed(0)} KiB unpacked, ${p.files} files`);
+for (const w of wasm)
+  console.log(
+    `${w.file} (${w.loaded}): ${(w.gzipBytes / 1024).toFixed(1)} KiB gzip, ${(w.brotliBytes / 1024).toFixed(1)} KiB brotli`,
+  );
 console.log(
   `positional-lesson.html: ${(singleFile.gzipBytes / 1024).toFixed(0)} KiB gzip, fonts ${(singleFile.fontBytes / 1024).toFixed(1)} KiB in ${singleFile.fonts.length} faces`,
 );

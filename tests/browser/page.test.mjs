@@ -127,6 +127,32 @@ describe('the served page', () => {
     assert.deepEqual(inline, { styleAttributes: 0, styleElements: 0, inlineScripts: 0 });
   });
 
+  test('the model-config reader is fetched only when the model card mounts, and the card reads with it', async () => {
+    const fetched = () =>
+      page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .map((e) => new URL(e.name).pathname.split('/').pop())
+          .filter((f) => f.startsWith('engine')),
+      );
+    const atLoad = await fetched();
+    assert.ok(atLoad.includes('engine.wasm'), `the kernels load with the page: ${atLoad}`);
+    assert.ok(!atLoad.some((f) => f.startsWith('engine-config')), `nothing of the reader yet: ${atLoad}`);
+    await page.evaluate(() => document.querySelector('[data-chart="model-card"]').scrollIntoView());
+    await page.waitForFunction(() => window.positionalCharts.mounted.has('model-card'), null, { timeout: 20000 });
+    const after = await fetched();
+    assert.ok(after.includes('engine-config.wasm') && after.includes('engine-config.mjs'), `${after}`);
+    const card = await page.evaluate(() => ({
+      state: document.querySelector('[data-chart="model-card"]').dataset.chartState,
+      errors: [...document.querySelectorAll('[data-chart="model-card"] .chart-error')].filter((e) =>
+        e.textContent.trim(),
+      ).length,
+      scheme: window.positionalLesson.engine.readModelConfig('{"model_type": "gpt2", "n_positions": 1024}', 10).scheme,
+    }));
+    assert.deepEqual(card, { state: 'mounted', errors: 0, scheme: 'learned' });
+    assert.deepEqual(problems, []);
+  });
+
   test('every live number is filled with what the engine returns for its quantity', async () => {
     const report = await page.evaluate(async () => {
       const live = await import('./js/live-values.js');
@@ -519,6 +545,14 @@ test(
       checked: [...document.querySelectorAll('.check-badge')].every((b) => b.dataset.checkStatus === 'checked'),
       katex: document.querySelectorAll('.katex').length,
     }));
+    // One module carries the kernels and the model-config reader, unpacked from the page itself.
+    const scheme = await page.evaluate(async () => {
+      const { engine } = window.positionalLesson;
+      await engine.loadModelConfigReader();
+      return engine.readModelConfig('{"model_type": "llama", "max_position_embeddings": 4096, "head_dim": 128}', 10)
+        .scheme;
+    });
+    assert.equal(scheme, 'rope');
     assert.deepEqual(errors, []);
     assert.deepEqual(blocked, []);
     assert.equal(state.liveState, 'ready');

@@ -11,36 +11,20 @@
 #include "positional/validate.hpp"
 
 #include "expect_error.hpp"
+#include "test_inputs.hpp"
 
 namespace positional {
 namespace {
 
 using ::testing::HasSubstr;
 using testing_support::error_of;
+using testing_support::kIdentity;
+using testing_support::kInf;
+using testing_support::kNaN;
+using testing_support::kPrinted3;
 using testing_support::names_field_and_rule;
-
-// The lesson prints three decimals; 5e-4 is half a unit in that last place.
-constexpr double kPrinted3 = 5e-4;
-// Identities that hold exactly in real arithmetic differ only by rounding in a
-// handful of operations on values of order 1: 1e-12 leaves room for ~10^3 ulps.
-constexpr double kIdentity = 1e-12;
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
-const double kInf = std::numeric_limits<double>::infinity();
-
-Vector random_vector(std::mt19937_64& rng, Eigen::Index n) {
-  std::normal_distribution<double> normal;
-  Vector v(n);
-  for (Eigen::Index i = 0; i < n; ++i) v[i] = normal(rng);
-  return v;
-}
-
-Matrix random_matrix(std::mt19937_64& rng, Eigen::Index rows, Eigen::Index cols) {
-  std::normal_distribution<double> normal;
-  Matrix m(rows, cols);
-  for (Eigen::Index r = 0; r < rows; ++r)
-    for (Eigen::Index c = 0; c < cols; ++c) m(r, c) = normal(rng);
-  return m;
-}
+using testing_support::random_matrix;
+using testing_support::random_vector;
 
 // ---- attention -----------------------------------------------------------------------------
 

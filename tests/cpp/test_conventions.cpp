@@ -12,6 +12,7 @@
 #include "positional/validate.hpp"
 
 #include "expect_error.hpp"
+#include "test_inputs.hpp"
 
 namespace positional {
 namespace {
@@ -21,10 +22,7 @@ using testing_support::names_field_and_rule;
 
 Vector random_vector(int n, unsigned seed) {
   std::mt19937 rng(seed);
-  std::normal_distribution<double> normal;
-  Vector v(n);
-  for (int i = 0; i < n; ++i) v[i] = normal(rng);
-  return v;
+  return testing_support::random_vector(rng, n);
 }
 
 TEST(RopeHalf, RotatesPairsIAndIPlusHalf) {

@@ -17,14 +17,15 @@
 #include "positional/rope_scaling.hpp"
 #include "positional/sinusoidal.hpp"
 #include "positional/validate.hpp"
+#include "test_inputs.hpp"
 
 namespace positional {
 namespace {
 
 using testing_support::error_of;
+using testing_support::kNaN;
 using testing_support::names_field_and_rule;
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kSmallestSubnormal = std::numeric_limits<double>::denorm_min();
 
 Vector vec(std::initializer_list<double> values) {

@@ -12,18 +12,16 @@
 #include "positional/rope.hpp"
 #include "positional/rope_scaling.hpp"
 #include "positional/validate.hpp"
+#include "test_inputs.hpp"
 
 namespace positional {
 namespace {
 
 using ::testing::HasSubstr;
 using testing_support::error_of;
+using testing_support::kIdentity;
+using testing_support::kNaN;
 using testing_support::names_field_and_rule;
-
-// Identities that hold exactly in real arithmetic differ only by rounding in a
-// handful of operations on values of order 1: 1e-12 leaves room for ~10^3 ulps.
-constexpr double kIdentity = 1e-12;
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Reference values below were computed with Hugging Face's _compute_yarn_parameters and
 // _compute_dynamic_ntk_parameters re-typed in numpy (float64); the engine must agree to

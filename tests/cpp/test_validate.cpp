@@ -6,13 +6,13 @@
 #include "positional/validate.hpp"
 
 #include "expect_error.hpp"
+#include "test_inputs.hpp"
 
 namespace positional {
 namespace {
 
 using testing_support::error_of;
-
-const double kNaN = std::numeric_limits<double>::quiet_NaN();
+using testing_support::kNaN;
 
 TEST(Validate, CheckedIntegerNamesTheRule) {
   EXPECT_EQ(checked_integer("n", 12, 0, 100), 12);

@@ -6,7 +6,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const distDir = process.env.POSITIONAL_DIST ?? fileURLToPath(new URL('../../dist/', import.meta.url));
 
+/** The page's engine (dist/engine.mjs) with its model-config reader loaded too. */
 export async function loadEngine() {
   const { default: createEngine } = await import(pathToFileURL(join(distDir, 'engine.mjs')).href);
-  return createEngine({ wasmBinary: readFileSync(join(distDir, 'engine.wasm')) });
+  const engine = await createEngine({
+    wasmBinary: readFileSync(join(distDir, 'engine.wasm')),
+    modelConfigWasmBinary: readFileSync(join(distDir, 'engine-config.wasm')),
+  });
+  await engine.loadModelConfigReader();
+  return engine;
 }

@@ -284,3 +284,48 @@ describe('every family the card explains', () => {
     assert.match(summary(r)['Your prompt'], /^1 token fits in the table/);
   });
 });
+
+// The reader ships as a module of its own (engine-config.wasm) so the first screen waits only for
+// the kernels (engine.wasm); the page loads it when the model card mounts.
+describe('the reader as a module of its own', () => {
+  const dist = new URL(`${process.env.POSITIONAL_DIST ?? new URL('dist/', repo).pathname}/`, 'file:');
+  const bytes = (name) => readFileSync(new URL(name, dist));
+  const fresh = async (options) => (await import(new URL('engine.mjs', dist).href)).default(options);
+
+  test('the kernels module does not carry it; the reader module carries nothing else', async () => {
+    const { default: createCore } = await import(new URL('engine-core.mjs', dist).href);
+    const core = await createCore({ wasmBinary: bytes('engine.wasm') });
+    assert.equal(typeof core.readModelConfig, 'undefined');
+    assert.equal(typeof core.sinusoidalEncoding, 'function');
+    const { default: createConfig } = await import(new URL('engine-config.mjs', dist).href);
+    const config = await createConfig({ wasmBinary: bytes('engine-config.wasm') });
+    assert.equal(typeof config.readModelConfig, 'function');
+    assert.equal(typeof config.sinusoidalEncoding, 'undefined');
+  });
+
+  test('readModelConfig says how to load it until loadModelConfigReader() has, then reads as the loaded engine does', async () => {
+    const lazy = await fresh({ wasmBinary: bytes('engine.wasm'), modelConfigWasmBinary: bytes('engine-config.wasm') });
+    const gpt2 = readText(new URL('gpt2.json', presetsDir));
+    assert.throws(() => lazy.readModelConfig(gpt2, 10), /readModelConfig: .*await engine\.loadModelConfigReader\(\)/);
+    assert.equal(lazy.ropeFrequencies(4, 10000)[1], 0.01, 'the kernels answer meanwhile');
+    const first = lazy.loadModelConfigReader();
+    assert.equal(lazy.loadModelConfigReader(), first, 'one load, however often it is asked for');
+    await first;
+    assert.deepEqual(lazy.readModelConfig(gpt2, 10), engine.readModelConfig(gpt2, 10));
+    // The facade's checks and the error rethrow hold for the loaded reader as for the kernels.
+    assert.throws(() => lazy.readModelConfig(gpt2, 0), /readModelConfig: promptLength/);
+    assert.throws(() => lazy.readModelConfig('{', 10), /^Error: readModelConfig: /);
+    await lazy.loadModelConfigReader(); // resolves again once loaded
+  });
+
+  test('a reader that fails to load says so, leaves the kernels working, and may be tried again', async () => {
+    const broken = await fresh({ wasmBinary: bytes('engine.wasm'), modelConfigWasmBinary: new Uint8Array([0, 1, 2]) });
+    await assert.rejects(
+      broken.loadModelConfigReader(),
+      /loadModelConfigReader: the model-config module could not be loaded/,
+    );
+    assert.throws(() => broken.readModelConfig('{}', 10), /loadModelConfigReader/);
+    assert.equal(broken.ropeFrequencies(4, 10000)[0], 1);
+    await assert.rejects(broken.loadModelConfigReader(), /could not be loaded/, 'a second try runs again');
+  });
+});

@@ -23,9 +23,17 @@ const WEB = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const REPO = resolve(WEB, '..');
 // The engine as the page loads it (build file → dist file): the facade engine.mjs over the Emscripten
 // module engine-core.mjs, whose .wasm is served as engine.wasm. The single-file build bundles
-// engine-single.mjs (the same facade over engine-core-single.mjs, .wasm inlined).
-const PAGE_ENGINE_FILES = { 'engine.mjs': 'engine.mjs', 'engine-facade.mjs': 'engine-facade.mjs', 'engine-core.mjs': 'engine-core.mjs', 'engine-core.wasm': 'engine.wasm' };
-const SINGLE_ENGINE_FILES = ['engine-single.mjs', 'engine-core-single.mjs'];
+// engine-single.mjs (the same facade over engine-core-single.mjs, its .wasm inlined gzip-compressed).
+const PAGE_ENGINE_FILES = {
+  'engine.mjs': 'engine.mjs',
+  'engine-facade.mjs': 'engine-facade.mjs',
+  'engine-core.mjs': 'engine-core.mjs',
+  'engine-core.wasm': 'engine.wasm',
+  // The model-config reader, fetched when the model card mounts (engine.loadModelConfigReader()).
+  'engine-config.mjs': 'engine-config.mjs',
+  'engine-config.wasm': 'engine-config.wasm',
+};
+const SINGLE_ENGINE_FILES = ['engine-single.mjs', 'engine-core-single.mjs', 'engine-core-single.wasm'];
 const ENGINE_FILES = [...Object.keys(PAGE_ENGINE_FILES), ...SINGLE_ENGINE_FILES];
 
 function fail(message) {
@@ -198,9 +206,15 @@ async function buildSingleFile({ engineDir, singleOut, css, fonts, lesson, parts
     name: 'single-file-engine',
     setup(build) {
       build.onResolve({ filter: /engine-source\.js$/ }, () => ({ path: 'engine-source', namespace: 'single' }));
-      build.onLoad({ filter: /.*/, namespace: 'single' }, () => ({
+      build.onResolve({ filter: /engine-single-wasm\.mjs$/ }, () => ({ path: 'engine-single-wasm', namespace: 'single' }));
+      build.onLoad({ filter: /^engine-source$/, namespace: 'single' }, () => ({
         contents: `import createEngine from ${JSON.stringify(engineSingle)};\nexport async function loadEngineFactory() { return createEngine; }\n`,
         resolveDir: dirname(engineSingle),
+        loader: 'js',
+      }));
+      // The single module's WebAssembly, gzip -9 and base64 (engine-single.mjs unpacks it).
+      build.onLoad({ filter: /^engine-single-wasm$/, namespace: 'single' }, () => ({
+        contents: `export const WASM_GZIP_BASE64 = ${JSON.stringify(gzipSync(readFileSync(join(engineDir, 'engine-core-single.wasm')), { level: 9 }).toString('base64'))};\n`,
         loader: 'js',
       }));
     },

@@ -18,7 +18,9 @@ const LOADERS = {
   alibi: () => import('./alibi.js').then((m) => m.createAlibiChart),
   conventions: () => import('./conventions.js').then((m) => m.createConventionsChart),
   precision: () => import('./precision.js').then((m) => m.createPrecisionChart),
-  'model-card': () => import('./model-card.js').then((m) => m.createModelCardChart),
+  // The model card also needs the engine's model-config reader, a module of its own fetched now.
+  'model-card': (engine) =>
+    Promise.all([import('./model-card.js'), engine.loadModelConfigReader()]).then(([m]) => m.createModelCardChart),
 };
 
 /**
@@ -27,7 +29,7 @@ const LOADERS = {
  * module first.
  */
 export const CHARTS = Object.fromEntries(
-  Object.entries(LOADERS).map(([id, load]) => [id, async (slot, engine) => (await load())(slot, engine)]),
+  Object.entries(LOADERS).map(([id, load]) => [id, async (slot, engine) => (await load(engine))(slot, engine)]),
 );
 
 /**
