@@ -9,8 +9,17 @@ import { before, describe, test } from 'node:test';
 import { renderDiagramSvg } from '../../web/build/diagrams.mjs';
 import { FORMULA_LABEL, renderLesson } from '../../web/build/render-lesson.mjs';
 import { extractCppSnippets } from '../../web/build/cpp-snippets.mjs';
-import { computeEngineResults, LIVE_QUANTITIES, liveText } from '../../web/js/live-values.js';
+import {
+  computeEngineResults,
+  LIVE_PARAMETERS,
+  LIVE_QUANTITIES,
+  liveText,
+  PARAMETER_ECHOES,
+} from '../../web/js/live-values.js';
 import { CHARTS } from '../../web/js/charts/index.js';
+import { chartParts } from '../../web/build/chart-parts.mjs';
+
+const CHART_PARTS = await chartParts();
 import { edgePoints, nodeBoxes } from './diagram-geometry.mjs';
 import { loadEngine } from './engine-loader.mjs';
 
@@ -26,6 +35,9 @@ const render = (links) =>
     cppSnippets,
     liveQuantities: Object.keys(LIVE_QUANTITIES),
     charts: Object.keys(CHARTS),
+    liveParameters: LIVE_PARAMETERS,
+    parameterEchoes: PARAMETER_ECHOES,
+    chartParts: CHART_PARTS,
   });
 const noLinks = Object.fromEntries(Object.keys(configuredLinks).map((k) => [k, null]));
 const allLinks = Object.fromEntries(Object.keys(configuredLinks).map((k) => [k, `https://course.example/${k}.html`]));

@@ -7,8 +7,9 @@ import { describe, test } from 'node:test';
 
 import { renderLesson } from '../../web/build/render-lesson.mjs';
 import { extractCppSnippets } from '../../web/build/cpp-snippets.mjs';
-import { LIVE_QUANTITIES } from '../../web/js/live-values.js';
+import { LIVE_PARAMETERS, LIVE_QUANTITIES, PARAMETER_ECHOES } from '../../web/js/live-values.js';
 import { CHARTS } from '../../web/js/charts/index.js';
+import { chartParts } from '../../web/build/chart-parts.mjs';
 import { compareInventories, lessonInventory, proseNumbers } from '../../web/i18n/lesson-inventory.mjs';
 
 const LESSON_DIR = new URL('../../web/lesson/', import.meta.url);
@@ -25,6 +26,9 @@ const options = {
   cppSnippets: extractCppSnippets(new URL('../../cpp/src', import.meta.url).pathname),
   liveQuantities: Object.keys(LIVE_QUANTITIES),
   charts: Object.keys(CHARTS),
+  liveParameters: LIVE_PARAMETERS,
+  parameterEchoes: PARAMETER_ECHOES,
+  chartParts: await chartParts(),
 };
 const renderedEnglish = renderLesson(english, options);
 

@@ -14,8 +14,9 @@ import { hoistInlineStyles, renderLesson } from './render-lesson.mjs';
 import { extractCppSnippets } from './cpp-snippets.mjs';
 import { pageFonts, pruneKatexCss } from './fonts.mjs';
 import { COMPRESSIBLE_EXTENSIONS, CONTENT_SECURITY_POLICY } from './serve.mjs';
-import { computeEngineResults, LIVE_QUANTITIES, liveText } from '../js/live-values.js';
+import { computeEngineResults, LIVE_PARAMETERS, LIVE_QUANTITIES, liveText, PARAMETER_ECHOES } from '../js/live-values.js';
 import { CHARTS } from '../js/charts/index.js';
+import { chartParts } from './chart-parts.mjs';
 
 const require = createRequire(import.meta.url);
 const WEB = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -152,13 +153,22 @@ export async function prerenderedLiveText(engineDir) {
   return (name, format) => liveText(name, results, format);
 }
 
+/** Chart id → its highlightable parts, read once from the chart modules (top-level await). */
+const CHART_PARTS = await chartParts();
+
 /** Renders lesson.md and returns the page parts with KaTeX's style attributes hoisted. */
 export function buildLesson({ liveText } = {}) {
   const markdown = readFileSync(join(WEB, 'lesson', 'lesson.md'), 'utf8');
   const diagrams = JSON.parse(readFileSync(join(WEB, 'lesson', 'diagrams.json'), 'utf8'));
   const { links } = JSON.parse(readFileSync(join(WEB, 'site-config.json'), 'utf8'));
   const cppSnippets = extractCppSnippets(join(REPO, 'cpp', 'src'));
-  const known = { liveQuantities: Object.keys(LIVE_QUANTITIES), charts: Object.keys(CHARTS) };
+  const known = {
+    liveQuantities: Object.keys(LIVE_QUANTITIES),
+    charts: Object.keys(CHARTS),
+    liveParameters: LIVE_PARAMETERS,
+    parameterEchoes: PARAMETER_ECHOES,
+    chartParts: CHART_PARTS,
+  };
   const lesson = renderLesson(markdown, { diagrams, links, cppSnippets, ...known, liveText });
   const marker = '<!--split-header-body-->';
   const { html, css } = hoistInlineStyles(`${lesson.headerHtml}${marker}${lesson.bodyHtml}${marker}${lesson.tocHtml}`);

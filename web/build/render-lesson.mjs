@@ -7,6 +7,7 @@ import hljs from 'highlight.js/lib/core';
 import python from 'highlight.js/lib/languages/python';
 import cpp from 'highlight.js/lib/languages/cpp';
 import { escapeXml, renderDiagramFigure } from './diagrams.mjs';
+import { formatValue } from '../js/format.js';
 
 hljs.registerLanguage('python', python);
 hljs.registerLanguage('cpp', cpp);
@@ -81,7 +82,7 @@ function markerPlugin(md, context) {
     const end = state.src.indexOf('}}', state.pos);
     if (end < 0) return false;
     const body = state.src.slice(state.pos + 2, end);
-    const match = /^(live|derived|ref|link-only):([^|]+)(?:\|(.+))?$/.exec(body);
+    const match = /^(live|derived|ref|link-only|param|echo|part):([^|]+)(?:\|(.+))?$/.exec(body);
     if (!match) throw new Error(`lesson.md: unknown marker {{${body}}}`);
     if (!silent) {
       const token = state.push('lesson_marker', '', 0);
@@ -92,6 +93,9 @@ function markerPlugin(md, context) {
   });
   md.renderer.rules.lesson_marker = (tokens, idx) => {
     const { kind, name, extra } = tokens[idx].meta;
+    if (kind === 'param') return renderParameterHandle(context, name, extra);
+    if (kind === 'echo') return renderParameterEcho(context, name, extra);
+    if (kind === 'part') return renderPartLink(context, name, extra);
     if (kind === 'ref' || kind === 'link-only') {
       if (!(name in context.links)) throw new Error(`lesson.md: {{${kind}:${name}}} is not listed in site-config.json "links"`);
       const url = context.links[name];
@@ -107,6 +111,54 @@ function markerPlugin(md, context) {
     const mark = prerendered ? ' data-prerendered=""' : '';
     return `<span class="live" data-live="${escapeXml(name)}"${fmt}${derived}${mark}>${escapeXml(text)}</span>`;
   };
+}
+
+/**
+ * A live parameter of the prose, {{param:NAME}}: the lesson's value as text in a slider the reader
+ * can move (web/js/prose-params.js), described from its LIVE_PARAMETERS entry. An unknown name is
+ * collected for checkKnownNames and rendered as plain text meanwhile.
+ */
+function renderParameterHandle(context, name, extra) {
+  if (extra) throw new Error(`lesson.md: {{param:${name}|${extra}}}: a parameter prints its own value, with no text or format`);
+  context.parameterNames.push(name);
+  const p = context.liveParameters?.[name];
+  if (!p) return escapeXml(name);
+  const text = formatValue(p.value, p.format);
+  const valueText = p.unit ? `${text} ${p.unit}` : text;
+  return (
+    `<span class="param" role="slider" tabindex="0" data-param="${escapeXml(name)}" aria-label="${escapeXml(p.label)}" ` +
+    `aria-valuemin="${p.min}" aria-valuemax="${p.max}" aria-valuenow="${p.value}" aria-valuetext="${escapeXml(valueText)}">${escapeXml(text)}</span>`
+  );
+}
+
+/**
+ * The text repeating a parameter (or a position derived from the reader's), {{echo:NAME}}: the
+ * lesson's value, rewritten by prose-params.js when its section's parameter moves.
+ */
+function renderParameterEcho(context, name, extra) {
+  if (extra) throw new Error(`lesson.md: {{echo:${name}|${extra}}}: an echo prints its own value, with no text or format`);
+  context.echoNames.push(name);
+  const echo = context.parameterEchoes?.[name];
+  if (!echo) return escapeXml(name);
+  const defaults = Object.fromEntries(Object.entries(context.liveParameters ?? {}).map(([n, p]) => [n, p.value]));
+  return `<span class="param-echo" data-echo="${escapeXml(name)}">${escapeXml(formatValue(echo.value(defaults), echo.format))}</span>`;
+}
+
+/**
+ * A term linked to a part of a chart, {{part:CHART/PART|TEXT}}: a link to the figure; pointing at
+ * it or focusing it highlights that part of the figure, and the figure's own `chart-part` events mark the term
+ * (web/js/prose-links.js). The chart and part are checked by checkKnownNames.
+ */
+function renderPartLink(context, target, text) {
+  const [chart, part, ...rest] = target.split('/');
+  if (!chart || !part || rest.length || !text)
+    throw new Error(`lesson.md: {{part:${target}|${text ?? ''}}} must read {{part:CHART/PART|TEXT}}`);
+  context.partLinks.push({ chart, part });
+  // A link to the figure: it has a role and a name, and following it shows the part it names.
+  return (
+    `<a class="part-link" href="#fig-${escapeXml(chart)}" data-part-chart="${escapeXml(chart)}" data-part="${escapeXml(part)}">` +
+    `${escapeXml(text)}</a>`
+  );
 }
 
 /**
@@ -372,17 +424,45 @@ function renderToc(headings) {
   return `<ol>${html}</ol>`;
 }
 
+/** The problems with {{param:…}} and {{echo:…}} names: each one LIVE_PARAMETERS (PARAMETER_ECHOES) lacks. */
+function unknownParameters(context, liveParameters, parameterEchoes) {
+  return [
+    ...[...new Set(context.parameterNames)]
+      .filter((name) => !Object.hasOwn(liveParameters ?? {}, name))
+      .map((name) => `unknown live parameter "${name}" (not in LIVE_PARAMETERS, web/js/live-values.js)`),
+    ...[...new Set(context.echoNames)]
+      .filter((name) => !Object.hasOwn(parameterEchoes ?? {}, name))
+      .map((name) => `unknown echo "${name}" (not in PARAMETER_ECHOES, web/js/live-values.js)`),
+  ];
+}
+
+/** The problems with {{part:CHART/PART}} links: a chart the lesson does not place, or a part it does not draw. */
+function unknownParts(context, chartParts) {
+  const problems = [];
+  for (const { chart, part } of context.partLinks) {
+    if (!context.chartIds.includes(chart)) problems.push(`{{part:${chart}/${part}}} links to chart "${chart}", which the lesson does not place`);
+    else if (!(chartParts?.[chart] ?? []).includes(part))
+      problems.push(`unknown part "${part}" of chart "${chart}" (its parts: ${(chartParts?.[chart] ?? []).join(', ') || 'none'})`);
+  }
+  return problems;
+}
+
 /**
  * Throws, naming every offender, when the lesson uses a live number or a chart the page does not
  * have: the page would otherwise show a dash or an empty figure.
  */
-function checkKnownNames(context, { liveQuantities, charts }) {
+function checkKnownNames(context, { liveQuantities, charts, liveParameters, parameterEchoes, chartParts }) {
   if (!liveQuantities || !charts) throw new Error('renderLesson: pass liveQuantities (live-values.js) and charts (charts/index.js)');
+  if ((context.parameterNames.length || context.echoNames.length) && (!liveParameters || !parameterEchoes))
+    throw new Error('renderLesson: the lesson has {{param:…}} or {{echo:…}} markers: pass liveParameters and parameterEchoes (live-values.js)');
+  if (context.partLinks.length && !chartParts) throw new Error('renderLesson: the lesson has {{part:…}} markers: pass chartParts (web/build/chart-parts.mjs)');
   const live = new Set(liveQuantities);
   const chartIds = new Set(charts);
   const problems = [
     ...[...context.liveNames].filter((name) => !live.has(name)).map((name) => `unknown live number "${name}" (not in LIVE_QUANTITIES, web/js/live-values.js)`),
     ...context.chartIds.filter((id) => !chartIds.has(id)).map((id) => `unknown chart "${id}" (not in CHARTS, web/js/charts/index.js)`),
+    ...unknownParameters(context, liveParameters, parameterEchoes),
+    ...unknownParts(context, chartParts),
   ];
   if (problems.length) throw new Error(`lesson.md: ${problems.join('; ')}`);
 }
@@ -393,10 +473,15 @@ function checkKnownNames(context, { liveQuantities, charts }) {
  * Throws on an unknown marker, live number, chart, diagram, link id or a KaTeX error. With
  * liveText(name, format) every live number's text is written into the page (else a placeholder).
  */
-export function renderLesson(markdown, { diagrams, links, cppSnippets, liveQuantities, charts, liveText }) {
+export function renderLesson(markdown, { diagrams, links, cppSnippets, liveQuantities, charts, liveText, liveParameters, parameterEchoes, chartParts }) {
   const context = {
     liveText,
     liveQuantities,
+    liveParameters,
+    parameterEchoes,
+    parameterNames: [],
+    echoNames: [],
+    partLinks: [],
     diagrams,
     links,
     cppSnippets,
@@ -418,7 +503,7 @@ export function renderLesson(markdown, { diagrams, links, cppSnippets, liveQuant
   const headerHtml = renderBody(top.lines, md, context);
   const sections = top.children.map((c) => renderSection(c, md, context, 'all')).join('');
   if (context.katexErrors.length) throw new Error(`lesson.md: KaTeX failed:\n${context.katexErrors.join('\n')}`);
-  checkKnownNames(context, { liveQuantities, charts });
+  checkKnownNames(context, { liveQuantities, charts, liveParameters, parameterEchoes, chartParts });
   const firstParagraph = /<p>([\s\S]*?)<\/p>/.exec(headerHtml);
   return {
     title: top.title,

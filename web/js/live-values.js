@@ -1,7 +1,10 @@
 // The registry of every live number on the page: the name lesson.md writes in {{live:NAME}} → the
 // engine call (with the worked example's inputs) and the format the lesson prints it in. main.js
 // fills data-live elements from it, the site build rejects a name it lacks, the browser test compares.
+// LIVE_PARAMETERS are the inputs the prose lets the reader move ({{param:NAME}}): each quantity
+// declares the parameters it reads (`inputs`), and the page recomputes those dependents.
 import { formatValue } from './format.js';
+import { CHART_DECLARATIONS } from './charts/declarations.js';
 
 // ---- the lesson's worked examples: each input the prose quotes, written once -----------------
 
@@ -19,14 +22,138 @@ export const ATTENTION_PX = [ATTENTION_X[2], ATTENTION_X[1], ATTENTION_X[0]];
 
 /** The sinusoidal table the lesson prints: positions 0..2, four dimensions; dot products at d = 32. */
 const SINUSOIDAL = { positions: 3, dim: 4, dotDim: 32 };
-/** RoPE on one pair: q = k = (1, 0); queries at 3, 103 and 0, keys up to 5 positions later. */
-const ROPE = { q: [1, 0], k: [1, 0], queryPositions: [3, 103, 0], maxDistance: 5, periodDim: 64 };
+/** RoPE on one pair: q = k = (1, 0), the query at 3 and the key at 7 (then both 100 later, and the key at 8). */
+const ROPE = { q: [1, 0], k: [1, 0], query: 3, key: 7, theta: 1, periodDim: 64 };
 /** Stretching a 4,096-token model to 32,768 tokens; position 32,000 as the example. */
 const EXTENSION = { trainedLength: 4096, targetLength: 32768, examplePosition: 32000 };
 /** NTK-aware scaling of base 10,000 by 8 for a head dimension of 128. */
 const NTK = { base: 10000, scale: 8, headDim: 128 };
 /** GPT-2's learned position table: 1,024 positions of 768 numbers (quoted facts, not computed). */
 const GPT2 = { positions: 1024, width: 768 };
+
+// The inputs each family of quantities reads (a dependent recomputes when one of them moves).
+const INTERPOLATION = ['extension.trained', 'extension.target'];
+const NTK_INPUTS = ['extension.base', 'extension.scale', 'extension.d'];
+const CLOCK = ['rope.query', 'rope.key'];
+
+// ---- the parameters the prose makes movable ------------------------------------------------------
+
+const chartControl = (chart, key) => {
+  const { min, max, integer = true, even = false, above } = CHART_DECLARATIONS[chart].controls[key];
+  return { min, max, integer, even, above, chart: { id: chart, key } };
+};
+
+/**
+ * Parameter name → { label, value (the lesson's), format (format.js), unit, step, bigStep (Shift),
+ * min, max, integer, even, above (the rules the engine and the chart's control apply), chart?: { id,
+ * key } (the nearby figure's control of the same meaning) }. A parameter moved in one section
+ * changes the live numbers of that section only; everywhere else the lesson's value holds.
+ */
+export const LIVE_PARAMETERS = {
+  'extension.trained': {
+    label: 'trained length',
+    unit: 'tokens',
+    value: EXTENSION.trainedLength,
+    format: 'int',
+    step: 256,
+    bigStep: 4096,
+    ...chartControl('context-extension', 'trained'),
+  },
+  'extension.target': {
+    label: 'target length',
+    unit: 'tokens',
+    value: EXTENSION.targetLength,
+    format: 'int',
+    step: 1024,
+    bigStep: 16384,
+    ...chartControl('context-extension', 'target'),
+  },
+  'extension.position': {
+    label: 'position to interpolate',
+    unit: '',
+    value: EXTENSION.examplePosition,
+    format: 'int',
+    step: 100,
+    bigStep: 4000,
+    // interpolatePositions takes any finite position; the lesson keeps to the target length's range.
+    min: 0,
+    max: 2097152,
+    integer: true,
+  },
+  'extension.base': {
+    label: 'RoPE base',
+    unit: '',
+    value: NTK.base,
+    format: 'int',
+    step: 1000,
+    bigStep: 10000,
+    ...chartControl('context-extension', 'base'),
+  },
+  'extension.scale': {
+    label: 'stretch factor s',
+    unit: 'times',
+    value: NTK.scale,
+    format: 'trimmed',
+    step: 1,
+    bigStep: 4,
+    // ntkScaledBase needs a positive scale; a stretch shorter than the trained length is not one.
+    // (at s = 1 the exponent the lesson prints, log(base′/base)/log s, is 0/0).
+    min: 1.5,
+    max: 1024,
+    integer: false,
+    above: 0,
+  },
+  'extension.d': {
+    label: 'head width d',
+    unit: '',
+    value: NTK.headDim,
+    format: 'int',
+    step: 2,
+    bigStep: 32,
+    ...chartControl('context-extension', 'd'),
+  },
+  'rope.query': {
+    label: 'query position m',
+    unit: '',
+    value: ROPE.query,
+    format: 'int',
+    step: 1,
+    bigStep: 10,
+    ...chartControl('rope-clock', 'm'),
+    integer: true,
+  },
+  'rope.key': {
+    label: 'key position n',
+    unit: '',
+    value: ROPE.key,
+    format: 'int',
+    step: 1,
+    bigStep: 10,
+    ...chartControl('rope-clock', 'n'),
+    integer: true,
+  },
+};
+
+/** The lesson's value of every parameter: name → number. */
+export const PARAMETER_DEFAULTS = Object.fromEntries(Object.entries(LIVE_PARAMETERS).map(([n, p]) => [n, p.value]));
+
+/**
+ * What {{echo:NAME}} repeats in the text: a parameter's value as its section holds it (each
+ * parameter is its own echo), or the positions the worked example derives from the reader's own
+ * (the gap n − m, both positions 100 later): name → { inputs, format, value(params) }. Echoes
+ * restate inputs; every number the lesson computes from them is a live quantity.
+ */
+export const PARAMETER_ECHOES = {
+  ...Object.fromEntries(
+    Object.entries(LIVE_PARAMETERS).map(([name, p]) => [
+      name,
+      { inputs: [name], format: p.format, value: (v) => v[name] },
+    ]),
+  ),
+  'rope.distance': { inputs: CLOCK, format: 'int', value: (v) => v['rope.key'] - v['rope.query'] },
+  'rope.query-later': { inputs: ['rope.query'], format: 'int', value: (v) => v['rope.query'] + 100 },
+  'rope.key-later': { inputs: ['rope.key'], format: 'int', value: (v) => v['rope.key'] + 100 },
+};
 
 /** A row-major matrix for the engine: { rows, cols, data }. */
 function matrix(rows) {
@@ -37,19 +164,20 @@ const at = (m, r, c) => m.data[r * m.cols + c];
 
 const attention = (engine, rows) => engine.attention(matrix(rows), matrix(rows), matrix(rows), false);
 const orderSimilarities = (engine) => engine.orderSimilarities(DOG_BITES_MAN, MAN_BITES_DOG);
-const interpolated = (engine, position) =>
-  engine.interpolatePositions([position], EXTENSION.trainedLength, EXTENSION.targetLength)[0];
-/** The RoPE score q·k for the query at `queryPosition` and the key `distance` positions later. */
-const ropeScore = (engine, queryPosition, distance) => {
-  const scores = engine.ropeScoresOverDistance(ROPE.q, ROPE.k, ROPE.queryPositions, ROPE.maxDistance);
-  return at(scores, ROPE.queryPositions.indexOf(queryPosition), distance);
-};
+const interpolated = (engine, p, position) =>
+  engine.interpolatePositions([position], p['extension.trained'], p['extension.target'])[0];
+/** One RoPE pair by hand (d = 2, q = k = (1, 0)): the query at m, the key at n, turning θ per position. */
+const ropeClock = (engine, p, m = p['rope.query'], n = p['rope.key']) =>
+  engine.ropeClock(ROPE.q, ROPE.k, m, n, ROPE.theta);
+const ntkBase = (e, p) => e.ntkScaledBase(p['extension.base'], p['extension.scale'], p['extension.d']);
 
 // ---- the registry ------------------------------------------------------------------------------
 
 /**
- * Live name → { format, value(engine, live) }: `value` calls the engine (live(name) reads another
- * entry, computed once). An entry marked derived multiplies quoted facts in the page and needs no engine.
+ * Live name → { format, inputs?, value(engine, live, params) }: `value` calls the engine (live(name)
+ * reads another entry, computed once; params[name] is a LIVE_PARAMETERS value, the lesson's unless
+ * the reader moved it). `inputs` names every parameter the value reads. An entry marked derived
+ * multiplies quoted facts in the page and needs no engine.
  */
 export const LIVE_QUANTITIES = {
   'order.none': { format: 'fixed3', value: (e) => orderSimilarities(e).none },
@@ -80,35 +208,80 @@ export const LIVE_QUANTITIES = {
   'sin.dot-70-73': { format: 'fixed4', value: (e) => e.sinusoidalDot(70, 73, SINUSOIDAL.dotDim) },
   'gpt2.position-parameters': { format: 'int', derived: true, value: () => GPT2.positions * GPT2.width },
   'rope.theta0': { format: 'trimmed', value: (e) => e.ropeFrequencies(2)[0] },
-  'rope.q-at-3': { format: 'fixed3-tuple', value: (e) => Array.from(e.applyRope(ROPE.q, 3)) },
-  'rope.q-at-3.x': { format: 'fixed3', value: (e, live) => live('rope.q-at-3')[0] },
-  'rope.q-at-3.y': { format: 'fixed3', value: (e, live) => live('rope.q-at-3')[1] },
-  'rope.k-at-7': { format: 'fixed3-tuple', value: (e) => Array.from(e.applyRope(ROPE.k, 7)) },
-  'rope.k-at-7.x': { format: 'fixed3', value: (e, live) => live('rope.k-at-7')[0] },
-  'rope.k-at-7.y': { format: 'fixed3', value: (e, live) => live('rope.k-at-7')[1] },
-  'rope.score-3-7': { format: 'fixed3', value: (e) => ropeScore(e, 3, 4) },
-  'rope.score-103-107': { format: 'fixed3', value: (e) => ropeScore(e, 103, 4) },
-  'rope.score-distance-4': { format: 'fixed3', value: (e) => ropeScore(e, 0, 4) },
-  'rope.score-3-8': { format: 'fixed3', value: (e) => ropeScore(e, 3, 5) },
+  'rope.q-at-3': {
+    format: 'fixed3-tuple',
+    inputs: CLOCK,
+    value: (e, live, p) => Array.from(ropeClock(e, p).qRotated),
+  },
+  'rope.q-at-3.x': { format: 'fixed3', inputs: CLOCK, value: (e, live) => live('rope.q-at-3')[0] },
+  'rope.q-at-3.y': { format: 'fixed3', inputs: CLOCK, value: (e, live) => live('rope.q-at-3')[1] },
+  'rope.k-at-7': {
+    format: 'fixed3-tuple',
+    inputs: CLOCK,
+    value: (e, live, p) => Array.from(ropeClock(e, p).kRotated),
+  },
+  'rope.k-at-7.x': { format: 'fixed3', inputs: CLOCK, value: (e, live) => live('rope.k-at-7')[0] },
+  'rope.k-at-7.y': { format: 'fixed3', inputs: CLOCK, value: (e, live) => live('rope.k-at-7')[1] },
+  'rope.score-3-7': { format: 'fixed3', inputs: CLOCK, value: (e, live, p) => ropeClock(e, p).score },
+  // "Move both 100 positions later."
+  'rope.score-103-107': {
+    format: 'fixed3',
+    inputs: CLOCK,
+    value: (e, live, p) => ropeClock(e, p, p['rope.query'] + 100, p['rope.key'] + 100).score,
+  },
+  // The same gap from position 0: cos((n − m)·θ).
+  'rope.score-distance-4': {
+    format: 'fixed3',
+    inputs: CLOCK,
+    value: (e, live, p) => ropeClock(e, p, 0, p['rope.key'] - p['rope.query']).score,
+  },
+  // The key one step further on.
+  'rope.score-3-8': {
+    format: 'fixed3',
+    inputs: CLOCK,
+    value: (e, live, p) => ropeClock(e, p, p['rope.query'], p['rope.key'] + 1).score,
+  },
   'rope.pair0-period': { format: 'int-plain', value: (e) => (2 * Math.PI) / e.ropeFrequencies(ROPE.periodDim)[0] },
-  'interp.ratio': { format: 'fraction', value: (e) => interpolated(e, 1) },
-  'interp.factor': { format: 'trimmed', value: (e, live) => 1 / live('interp.ratio') },
-  'interp.example-result': { format: 'int', value: (e) => interpolated(e, EXTENSION.examplePosition) },
-  'ntk.base': { format: 'int', value: (e) => e.ntkScaledBase(NTK.base, NTK.scale, NTK.headDim) },
-  'ntk.factor': { format: 'fixed2', value: (e, live) => live('ntk.base') / NTK.base },
-  'ntk.exponent': { format: 'fixed3', value: (e, live) => Math.log(live('ntk.base') / NTK.base) / Math.log(NTK.scale) },
-  'ntk.theta0-after': { format: 'trimmed', value: (e, live) => e.ropeFrequencies(NTK.headDim, live('ntk.base'))[0] },
-  'ntk.slowest-before': { format: 'sci-unicode', value: (e) => e.ropeFrequencies(NTK.headDim).at(-1) },
+  'interp.ratio': { format: 'fraction', inputs: INTERPOLATION, value: (e, live, p) => interpolated(e, p, 1) },
+  'interp.factor': { format: 'trimmed', inputs: INTERPOLATION, value: (e, live) => 1 / live('interp.ratio') },
+  'interp.example-result': {
+    format: 'int',
+    inputs: [...INTERPOLATION, 'extension.position'],
+    value: (e, live, p) => interpolated(e, p, p['extension.position']),
+  },
+  'ntk.base': { format: 'int', inputs: NTK_INPUTS, value: (e, live, p) => ntkBase(e, p) },
+  'ntk.factor': { format: 'fixed2', inputs: NTK_INPUTS, value: (e, live, p) => live('ntk.base') / p['extension.base'] },
+  'ntk.exponent': {
+    format: 'fixed3',
+    inputs: NTK_INPUTS,
+    value: (e, live, p) => Math.log(live('ntk.base') / p['extension.base']) / Math.log(p['extension.scale']),
+  },
+  'ntk.theta0-after': {
+    format: 'trimmed',
+    inputs: NTK_INPUTS,
+    value: (e, live, p) => e.ropeFrequencies(p['extension.d'], live('ntk.base'))[0],
+  },
+  'ntk.slowest-before': {
+    format: 'sci-unicode',
+    inputs: ['extension.base', 'extension.d'],
+    value: (e, live, p) => e.ropeFrequencies(p['extension.d'], p['extension.base']).at(-1),
+  },
   'ntk.slowest-after': {
     format: 'sci-unicode',
-    value: (e, live) => e.ropeFrequencies(NTK.headDim, live('ntk.base')).at(-1),
+    inputs: NTK_INPUTS,
+    value: (e, live, p) => e.ropeFrequencies(p['extension.d'], live('ntk.base')).at(-1),
   },
-  'ntk.slowdown': { format: 'trimmed', value: (e, live) => live('ntk.slowest-before') / live('ntk.slowest-after') },
+  'ntk.slowdown': {
+    format: 'trimmed',
+    inputs: NTK_INPUTS,
+    value: (e, live) => live('ntk.slowest-before') / live('ntk.slowest-after'),
+  },
   'extension.raw-over-band': {
     format: 'trimmed',
-    value: (e) => {
-      const { trainedLength, targetLength } = EXTENSION;
-      const curves = e.contextExtensionCurves([targetLength], trainedLength, targetLength, NTK.headDim);
+    inputs: [...INTERPOLATION, 'extension.d', 'extension.base'],
+    value: (e, live, p) => {
+      const [trained, target] = [p['extension.trained'], p['extension.target']];
+      const curves = e.contextExtensionCurves([target], trained, target, p['extension.d'], p['extension.base']);
       return curves.angles.data[0] / curves.trainedMax;
     },
   },
@@ -125,18 +298,64 @@ function unknownLiveName(name) {
   return new Error(`unknown live quantity "${name}"`);
 }
 
+function unknownParameter(name) {
+  return new Error(`unknown live parameter "${name}" (not in LIVE_PARAMETERS, web/js/live-values.js)`);
+}
+
+/** The live quantities whose declared inputs include parameter `name`. */
+export function dependentsOf(name) {
+  if (!LIVE_PARAMETERS[name]) throw unknownParameter(name);
+  return Object.keys(LIVE_QUANTITIES).filter((q) => LIVE_QUANTITIES[q].inputs?.includes(name));
+}
+
+/**
+ * The value parameter `name` takes for `raw`, by the rules its engine call and chart control apply
+ * (the same as the charts' number boxes: whole, even, above, then min and max), and why it changed
+ * ('' when it did not). A value that is not a number, or not above `above`, keeps `current`.
+ */
+export function validateParameter(name, raw, current = LIVE_PARAMETERS[name]?.value) {
+  const p = LIVE_PARAMETERS[name];
+  if (!p) throw unknownParameter(name);
+  let v = Number(raw);
+  if (raw === null || String(raw).trim() === '' || !Number.isFinite(v))
+    return { value: current, why: `The ${p.label} must be a number; kept ${current}.` };
+  if (p.above !== undefined && v <= p.above)
+    return { value: current, why: `The ${p.label} must be greater than ${p.above}; kept ${current}.` };
+  let why = '';
+  if (p.integer && !Number.isInteger(v)) {
+    v = Math.round(v);
+    why = `The ${p.label} must be a whole number; rounded to ${v}.`;
+  }
+  if (p.even && v % 2 !== 0) {
+    v += v + 1 <= p.max ? 1 : -1;
+    why = `The ${p.label} must be even (dimensions come in pairs); using ${v}.`;
+  }
+  if (v < p.min) [v, why] = [p.min, `The ${p.label} is at least ${formatValue(p.min, p.format)}.`];
+  if (v > p.max) [v, why] = [p.max, `The ${p.label} is at most ${formatValue(p.max, p.format)}.`];
+  return { value: v, why };
+}
+
+/** The text a parameter handle shows for `value`: the lesson's own format. */
+export function parameterText(name, value) {
+  const p = LIVE_PARAMETERS[name];
+  if (!p) throw unknownParameter(name);
+  return formatValue(value, p.format);
+}
+
 /**
  * The live numbers of one engine: { read(name) }, each computed on first read and kept. A call
  * that fails (say, a function this engine build lacks) fails only the quantities that read it.
  */
-export function computeEngineResults(engine) {
+export function computeEngineResults(engine, params = {}) {
+  for (const name of Object.keys(params)) if (!LIVE_PARAMETERS[name]) throw unknownParameter(name);
+  const values = { ...PARAMETER_DEFAULTS, ...params };
   const outcomes = new Map();
   const read = (name) => {
     const quantity = LIVE_QUANTITIES[name];
     if (!quantity) throw unknownLiveName(name);
     if (!outcomes.has(name)) {
       try {
-        outcomes.set(name, { value: quantity.value(engine, read) });
+        outcomes.set(name, { value: quantity.value(engine, read, values) });
       } catch (error) {
         outcomes.set(name, { error });
       }

@@ -10,6 +10,8 @@ import { setupContents, setupLevelMemory } from './reading-view.js';
 import { setupSelfTest } from './self-test.js';
 import { startCourseTracking } from './lms/tracking.js';
 import { addShareControls } from './share-embed.js';
+import { setupProseParameters } from './prose-params.js';
+import { setupProseLinks } from './prose-links.js';
 
 const UNAVAILABLE = '—';
 const UNAVAILABLE_TITLE = 'This number is computed by the lesson’s engine, which could not run in this browser.';
@@ -207,7 +209,10 @@ async function start() {
   const selfTest = setupSelfTest({ engine, results });
   startCourseTracking(selfTest);
   addShareControls(document);
-  window.positionalLesson = { engine, results, selfTest };
+  // After the printed numbers were checked at their defaults: only then may the reader move them.
+  const prose = engine ? safely('prose parameters', () => setupProseParameters(document, engine)) : undefined;
+  safely('prose links', () => setupProseLinks(document));
+  window.positionalLesson = { engine, results, selfTest, prose };
   dispatchEvent(
     new CustomEvent('positional-lesson:ready', { detail: { engine, failed: [...failed], disagreed: [...disagreed] } }),
   );

@@ -1,0 +1,386 @@
+// The prose's live parameters and figure links, used as a reader would: every {{param:…}} handle moved
+// by real keys (arrows, Shift, Home/End) and by a real mouse drag, each time checking that the handle,
+// every live number of its section (against the engine, window.positionalLesson.engine, computed here)
+// and the section's figure (its state and its canvas pixels) move together; the reset button restores
+// the lesson's exact text and the figure's exact pixels. Linked words highlight their chart part on
+// hover and focus, a chart's chart-part event marks them, and both work for a chart mounted later.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { launchBrowser, mountAllCharts, openPage, singleFile } from './helpers.mjs';
+import { startServer } from '../../web/build/serve.mjs';
+
+const dist = process.env.POSITIONAL_DIST ?? new URL('../../dist/', import.meta.url).pathname;
+
+let server;
+let browser;
+let page;
+let problems;
+let handles;
+
+/** In the page: tags every handle (data-qa-handle) and describes it. */
+function describeHandles() {
+  return [...document.querySelectorAll('[data-param]')].map((h, index) => {
+    h.dataset.qaHandle = String(index);
+    return { index, name: h.dataset.param, section: h.closest('section').id };
+  });
+}
+
+/**
+ * In the page: what handle `index` shows, whether every live number of its section matches the
+ * engine for the section's parameters at `values`, and the section's figure state and pixels.
+ */
+async function readHandle({ index, values }) {
+  const pixelDigest = async (slot) => {
+    const text = [...slot.querySelectorAll('canvas')].map((c) => c.toDataURL()).join('|');
+    const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+    return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  };
+  const live = await import('./js/live-values.js');
+  const { formatValue } = await import('./js/format.js');
+  const engine = window.positionalLesson.engine;
+  const handle = document.querySelector(`[data-qa-handle="${index}"]`);
+  const section = handle.closest('section');
+  const name = handle.dataset.param;
+  const results = live.computeEngineResults(engine, values);
+  const wrong = [];
+  const dependents = live.dependentsOf(name);
+  let dependentCount = 0;
+  for (const element of section.querySelectorAll('[data-live]')) {
+    let want;
+    try {
+      want = live.liveText(element.dataset.live, results, element.dataset.format);
+    } catch {
+      want = '—';
+    }
+    if (dependents.includes(element.dataset.live)) dependentCount++;
+    if (element.textContent !== want)
+      wrong.push(`${element.dataset.live}: shows ${element.textContent}, engine ${want}`);
+  }
+  // One dependent per family recomputed straight from the facade, not through the registry.
+  const p = { ...live.PARAMETER_DEFAULTS, ...values };
+  // The text repeating a parameter (or the positions derived from it) follows too.
+  for (const element of section.querySelectorAll('[data-echo]')) {
+    const echo = live.PARAMETER_ECHOES[element.dataset.echo];
+    const want = formatValue(echo.value(p), echo.format);
+    if (element.textContent !== want)
+      wrong.push(`echo ${element.dataset.echo}: shows ${element.textContent}, wants ${want}`);
+  }
+  const direct = {
+    'interp.example-result': () =>
+      formatValue(
+        engine.interpolatePositions([p['extension.position']], p['extension.trained'], p['extension.target'])[0],
+        'int',
+      ),
+    'ntk.base': () =>
+      formatValue(engine.ntkScaledBase(p['extension.base'], p['extension.scale'], p['extension.d']), 'int'),
+    'rope.score-3-7': () =>
+      formatValue(engine.ropeClock([1, 0], [1, 0], p['rope.query'], p['rope.key'], 1).score, 'fixed3'),
+  };
+  const facade = [];
+  for (const [quantity, compute] of Object.entries(direct)) {
+    if (!dependents.includes(quantity)) continue;
+    for (const element of section.querySelectorAll(`[data-live="${quantity}"]:not([data-format])`))
+      facade.push({ quantity, shown: element.textContent, engine: compute() });
+  }
+  const target = live.LIVE_PARAMETERS[name].chart;
+  const slot = target && section.querySelector(`[data-chart="${target.id}"]`);
+  const chart = slot && window.positionalCharts.mounted.get(target.id);
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const status = handle.nextElementSibling;
+  const reset = section.querySelector('.param-reset');
+  return {
+    text: handle.textContent,
+    now: Number(handle.getAttribute('aria-valuenow')),
+    valueText: handle.getAttribute('aria-valuetext'),
+    expectedText: live.parameterText(name, values[name] ?? live.PARAMETER_DEFAULTS[name]),
+    wrong,
+    dependentCount,
+    facade,
+    status: status?.getAttribute('role') === 'status' ? status.textContent : null,
+    resetShown: reset ? !reset.hidden : false,
+    chart: chart ? { key: target.key, value: chart.state[target.key] } : null,
+    pixels: slot ? await pixelDigest(slot) : null,
+  };
+}
+
+/** The text of every number of a section (handles and live numbers), in order. */
+const sectionText = (id) =>
+  page.evaluate(
+    (sectionId) =>
+      [...document.getElementById(sectionId).querySelectorAll('[data-live], [data-param], [data-echo]')].map(
+        (e) => e.textContent,
+      ),
+    id,
+  );
+
+const parameter = (name) => page.evaluate(async (n) => (await import('./js/live-values.js')).LIVE_PARAMETERS[n], name);
+
+/** Checks handle `h` reads `value` and everything that depends on it agrees. */
+async function expectMoved(h, value, { before, chart = true, why } = {}) {
+  const state = await page.evaluate(readHandle, { index: h.index, values: { [h.name]: value } });
+  const where = `${h.name} in #${h.section}`;
+  assert.equal(state.now, value, `${where}: aria-valuenow`);
+  assert.equal(state.text, state.expectedText, `${where}: its text`);
+  assert.ok(state.valueText.startsWith(state.expectedText), `${where}: aria-valuetext ${state.valueText}`);
+  assert.deepEqual(state.wrong, [], `${where}: live numbers of the section against the engine`);
+  assert.ok(state.dependentCount > 0, `${where}: the section has numbers that read it`);
+  for (const f of state.facade) assert.equal(f.shown, f.engine, `${where}: ${f.quantity} against the facade`);
+  assert.ok(state.resetShown, `${where}: the reset button shows once a value moved`);
+  if (why) assert.match(state.status, why, `${where}: the message beside the handle`);
+  else assert.equal(state.status, '', `${where}: no message`);
+  if (chart && state.chart) {
+    assert.equal(state.chart.value, value, `${where}: the figure's ${state.chart.key} follows`);
+    assert.notEqual(state.pixels, before.pixels, `${where}: the figure is redrawn`);
+  }
+  return state;
+}
+
+/** Checks the section reads exactly as the lesson again, and its figure is back pixel for pixel. */
+async function expectDefault(h, before, text) {
+  const state = await page.evaluate(readHandle, { index: h.index, values: {} });
+  assert.deepEqual(await sectionText(h.section), text, `${h.name}: the section's text after reset`);
+  assert.equal(state.resetShown, false, `${h.name}: the reset button hides`);
+  assert.equal(state.status, '', `${h.name}: no message after reset`);
+  if (state.chart) {
+    assert.deepEqual(state.chart, before.chart, `${h.name}: the figure's control after reset`);
+    assert.equal(state.pixels, before.pixels, `${h.name}: the figure's pixels after reset`);
+  }
+}
+
+before(async () => {
+  server = await startServer({ root: dist, port: 0 });
+  browser = await launchBrowser();
+  ({ page, problems } = await openPage(browser, server.url, { viewport: { width: 1280, height: 900 } }));
+  await mountAllCharts(page);
+  // The RoPE clock's first picture differs from a redraw of the same state (its first draw runs
+  // before the page's fonts settle): redraw every figure once so "back to the lesson" compares alike.
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    for (const chart of window.positionalCharts.mounted.values()) chart.update();
+  });
+  handles = await page.evaluate(describeHandles);
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('live parameters in the prose', () => {
+  test('the lesson has at least 8 distinct parameters, each a slider the keyboard reaches', async () => {
+    const names = new Set(handles.map((h) => h.name));
+    assert.ok(names.size >= 8, `parameters: ${[...names].join(', ')}`);
+    const roles = await page.evaluate(() =>
+      [...document.querySelectorAll('[data-param]')].map((h) => `${h.getAttribute('role')} ${h.tabIndex}`),
+    );
+    assert.ok(
+      roles.every((r) => r === 'slider 0'),
+      roles.join(', '),
+    );
+  });
+
+  test('every handle by keyboard: arrows, Shift, End (with its clamp message), Home, then reset', async (t) => {
+    for (const h of handles) {
+      await t.test(`${h.name} in #${h.section}`, async () => {
+        const p = await parameter(h.name);
+        const text = await sectionText(h.section);
+        const locator = page.locator(`[data-qa-handle="${h.index}"]`);
+        await locator.scrollIntoViewIfNeeded();
+        const before = await page.evaluate(readHandle, { index: h.index, values: {} });
+        await locator.focus();
+        await page.keyboard.press('ArrowRight');
+        await expectMoved(h, p.value + p.step, { before });
+        await page.keyboard.press('Shift+ArrowRight');
+        await expectMoved(h, Number((p.value + p.step + p.bigStep).toPrecision(12)), { before });
+        await page.keyboard.press('ArrowLeft');
+        await expectMoved(h, p.value + p.bigStep, { before });
+        await page.keyboard.press('End');
+        await page.keyboard.press('ArrowRight');
+        await expectMoved(h, p.max, { before, chart: false, why: /at most/ });
+        await page.keyboard.press('Home');
+        await expectMoved(h, p.min, { before, chart: false });
+        await page.locator(`#${h.section} .param-reset`).click();
+        await expectDefault(h, before, text);
+      });
+    }
+  });
+
+  test('every handle by a pointer drag on the number, then reset from the keyboard', async (t) => {
+    for (const h of handles) {
+      await t.test(`${h.name} in #${h.section}`, async () => {
+        const p = await parameter(h.name);
+        const text = await sectionText(h.section);
+        const locator = page.locator(`[data-qa-handle="${h.index}"]`);
+        await locator.scrollIntoViewIfNeeded();
+        const before = await page.evaluate(readHandle, { index: h.index, values: {} });
+        const box = await locator.boundingBox();
+        const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+        await page.mouse.move(x, y);
+        await page.mouse.down();
+        // 6 px per step (prose-params.js): 30 px right is 5 steps; then 60 px left of the start is −5.
+        await page.mouse.move(x + 30, y, { steps: 6 });
+        await expectMoved(h, Number((p.value + 5 * p.step).toPrecision(12)), { before });
+        await page.mouse.move(x - 30, y + 4, { steps: 6 });
+        await page.mouse.up();
+        await expectMoved(h, Number((p.value - 5 * p.step).toPrecision(12)), { before });
+        await page.locator(`#${h.section} .param-reset`).focus();
+        await page.keyboard.press('Enter');
+        await expectDefault(h, before, text);
+      });
+    }
+  });
+
+  test('a section moved before its figure mounted hands the figure its values when it does', async () => {
+    const { page: fresh } = await openPage(browser, server.url, { viewport: { width: 1280, height: 900 } });
+    try {
+      const handle = fresh.locator('#extending-context [data-param="extension.trained"]').first();
+      await handle.scrollIntoViewIfNeeded();
+      assert.notEqual(
+        await fresh.evaluate(() => document.querySelector('[data-chart="context-extension"]').dataset.chartState),
+        'mounted',
+        'the figure is not mounted yet',
+      );
+      await handle.focus();
+      await fresh.keyboard.press('Shift+ArrowRight');
+      await mountAllCharts(fresh);
+      const state = await fresh.evaluate(() => window.positionalCharts.mounted.get('context-extension').state);
+      assert.equal(state.trained, 4096 + 4096);
+    } finally {
+      await fresh.context().close();
+    }
+  });
+});
+
+describe('the handles wherever the lesson is shown', () => {
+  /** Presses → on the first stretch-factor handle and returns [handle text, the scaled base shown]. */
+  const moveScale = async (target) => {
+    const handle = target.locator('#extending-context [data-param="extension.scale"]').first();
+    await handle.focus();
+    await target.keyboard.press('ArrowRight');
+    return [
+      await handle.textContent(),
+      await target.locator('#extending-context [data-live="ntk.base"]:not([data-format])').first().textContent(),
+    ];
+  };
+  const scaledBase = (target, s) =>
+    target.evaluate(async (scale) => {
+      const { formatValue } = await import('./js/format.js');
+      return formatValue(window.positionalLesson.engine.ntkScaledBase(10000, scale, 128), 'int');
+    }, s);
+
+  test('one section embedded alone (?embed=extending-context): a handle moves its numbers', async () => {
+    const { page: framed, problems: seen } = await openPage(browser, `${server.url}?embed=extending-context`);
+    try {
+      assert.deepEqual(await moveScale(framed), ['9', await scaledBase(framed, 9)]);
+      assert.deepEqual(seen, []);
+    } finally {
+      await framed.context().close();
+    }
+  });
+
+  test(
+    'the single file from file://: a handle moves its numbers through the inlined engine',
+    { skip: !existsSync(singleFile) && 'no dist-single build' },
+    async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      try {
+        const single = await context.newPage();
+        await single.goto(pathToFileURL(singleFile).href);
+        await single.waitForFunction(() => document.documentElement.dataset.liveState === 'ready', null, {
+          timeout: 30000,
+        });
+        const [text, shown] = await moveScale(single);
+        const want = await single.evaluate(() => window.positionalLesson.engine.ntkScaledBase(10000, 9, 128));
+        assert.equal(text, '9');
+        assert.equal(shown, Math.round(want).toLocaleString('en-US'));
+      } finally {
+        await context.close();
+      }
+    },
+  );
+});
+
+describe('words linked to a figure', () => {
+  const links = () =>
+    page.evaluate(() =>
+      [...document.querySelectorAll('.part-link')].map((l, index) => {
+        l.dataset.qaLink = String(index);
+        return { index, chart: l.dataset.partChart, part: l.dataset.part };
+      }),
+    );
+  const chartState = (id) =>
+    page.evaluate(async (chartId) => {
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      const slot = document.querySelector(`[data-chart="${chartId}"]`);
+      const text = [...slot.querySelectorAll('canvas')].map((c) => c.toDataURL()).join('|');
+      const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+      return {
+        highlighted: window.positionalCharts.mounted.get(chartId).highlighted,
+        pixels: [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join(''),
+      };
+    }, id);
+  const pointed = (index) =>
+    page.evaluate((i) => document.querySelector(`[data-qa-link="${i}"]`).classList.contains('is-pointed'), index);
+
+  test('hovering or focusing linked words highlights that part, and leaving clears it', async (t) => {
+    for (const link of await links()) {
+      await t.test(`${link.chart}/${link.part}`, async () => {
+        const locator = page.locator(`[data-qa-link="${link.index}"]`);
+        await locator.scrollIntoViewIfNeeded();
+        await page.mouse.move(1, 1);
+        const plain = await chartState(link.chart);
+        assert.equal(plain.highlighted, null);
+        await locator.hover();
+        const hovered = await chartState(link.chart);
+        assert.equal(hovered.highlighted, link.part);
+        assert.notEqual(hovered.pixels, plain.pixels, 'the highlight changes the picture');
+        assert.ok(await pointed(link.index), 'the words are marked while pointed at');
+        await page.mouse.move(1, 1);
+        assert.deepEqual(await chartState(link.chart), plain, 'leaving restores the picture');
+        await locator.focus();
+        assert.equal((await chartState(link.chart)).highlighted, link.part, 'focus highlights too');
+        await page.evaluate(() => document.activeElement.blur());
+        assert.deepEqual(await chartState(link.chart), plain, 'blur restores the picture');
+        assert.equal(await pointed(link.index), false);
+      });
+    }
+  });
+
+  test("a chart's chart-part event marks the words naming that part, and only those", async () => {
+    const all = await links();
+    const control = page.locator('[data-chart="context-extension"] input[data-control="trained"]');
+    await control.scrollIntoViewIfNeeded();
+    await control.focus(); // the chart announces 'trained' while its trained-length box has focus
+    for (const link of all.filter((l) => l.chart === 'context-extension'))
+      assert.equal(await pointed(link.index), link.part === 'trained', `${link.part} while trained is announced`);
+    await page.keyboard.press('Tab'); // the target box: 'target'
+    for (const link of all.filter((l) => l.chart === 'context-extension'))
+      assert.equal(await pointed(link.index), link.part === 'target', `${link.part} while target is announced`);
+    await page.evaluate(() => document.activeElement.blur());
+    for (const link of all) assert.equal(await pointed(link.index), false, `${link.chart}/${link.part} after leaving`);
+  });
+
+  test('words pointed at before their chart mounted highlight it once it does', async () => {
+    const { page: fresh } = await openPage(browser, server.url, { viewport: { width: 1280, height: 900 } });
+    try {
+      const link = fresh.locator('.part-link[data-part-chart="rope-relative"][data-part="query"]').first();
+      await link.scrollIntoViewIfNeeded();
+      const slot = fresh.locator('[data-chart="rope-relative"]');
+      assert.notEqual(await slot.getAttribute('data-chart-state'), 'mounted', 'the figure is not mounted yet');
+      await link.focus();
+      await mountAllCharts(fresh);
+      assert.equal(
+        await fresh.evaluate(() => window.positionalCharts.mounted.get('rope-relative').highlighted),
+        'query',
+      );
+    } finally {
+      await fresh.context().close();
+    }
+  });
+
+  test('no console errors, page errors or CSP violations along the way', () => {
+    assert.deepEqual(problems, []);
+  });
+});

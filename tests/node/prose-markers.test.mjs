@@ -1,0 +1,167 @@
+// The prose's live parameters and figure links at build time: render-lesson.mjs turns {{param:NAME}}
+// into a slider holding the lesson's value and {{part:CHART/PART|TEXT}} into linked words, and
+// refuses, naming it, a parameter LIVE_PARAMETERS lacks or a part the chart does not declare. The
+// registry side: each parameter's dependents and the rules a moved value passes.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+
+import { renderLesson } from '../../web/build/render-lesson.mjs';
+import { chartParts } from '../../web/build/chart-parts.mjs';
+import {
+  dependentsOf,
+  LIVE_PARAMETERS,
+  LIVE_QUANTITIES,
+  PARAMETER_ECHOES,
+  parameterText,
+  validateParameter,
+} from '../../web/js/live-values.js';
+import { CHART_DECLARATIONS } from '../../web/js/charts/declarations.js';
+
+const CHART_PARTS = await chartParts();
+const known = {
+  diagrams: {},
+  links: {},
+  cppSnippets: new Map(),
+  liveQuantities: Object.keys(LIVE_QUANTITIES),
+  charts: ['precision', 'context-extension'],
+  liveParameters: LIVE_PARAMETERS,
+  parameterEchoes: PARAMETER_ECHOES,
+  chartParts: CHART_PARTS,
+};
+const lesson = (body) => `# A lesson {#top}\n\nIntro.\n\n## One {#one}\n\n${body}\n`;
+const withChart = (body) => lesson(`${body}\n\n\`\`\`chart precision\nA caption.\n\`\`\``);
+
+describe('prose markers at build time', () => {
+  test('a parameter renders as a slider with the lesson value, its range and its label', () => {
+    const { bodyHtml } = renderLesson(lesson('Trained on {{param:extension.trained}} tokens.'), known);
+    const p = LIVE_PARAMETERS['extension.trained'];
+    const handle = /<span class="param"[^>]*>([^<]*)<\/span>/.exec(bodyHtml);
+    assert.ok(handle, bodyHtml);
+    assert.equal(handle[1], '4,096');
+    for (const attribute of [
+      'role="slider"',
+      'tabindex="0"',
+      'data-param="extension.trained"',
+      `aria-label="${p.label}"`,
+      `aria-valuemin="${p.min}"`,
+      `aria-valuemax="${p.max}"`,
+      'aria-valuenow="4096"',
+      'aria-valuetext="4,096 tokens"',
+    ])
+      assert.ok(handle[0].includes(attribute), `${attribute} in ${handle[0]}`);
+  });
+
+  test('an unknown parameter fails the render, naming it and where parameters live', () => {
+    assert.throws(() => renderLesson(lesson('{{param:extension.traned}} and {{param:extension.d}}'), known), {
+      message: 'lesson.md: unknown live parameter "extension.traned" (not in LIVE_PARAMETERS, web/js/live-values.js)',
+    });
+  });
+
+  test('a parameter with text or a format is refused: it prints its own value', () => {
+    assert.throws(
+      () => renderLesson(lesson('{{param:extension.d|128}}'), known),
+      /\{\{param:extension\.d\|128\}\}: a parameter prints its own value/,
+    );
+  });
+
+  test('an echo repeats a parameter or a position derived from the reader’s, and an unknown one is named', () => {
+    const { bodyHtml } = renderLesson(lesson('cos({{echo:rope.distance}}) at {{echo:rope.query-later}}'), known);
+    assert.match(bodyHtml, /<span class="param-echo" data-echo="rope\.distance">4<\/span>/);
+    assert.match(bodyHtml, /<span class="param-echo" data-echo="rope\.query-later">103<\/span>/);
+    assert.throws(() => renderLesson(lesson('{{echo:rope.distanse}}'), known), {
+      message: 'lesson.md: unknown echo "rope.distanse" (not in PARAMETER_ECHOES, web/js/live-values.js)',
+    });
+  });
+
+  test('a link to a declared part renders as a link to the figure naming the chart and part', () => {
+    const { bodyHtml } = renderLesson(withChart('{{part:precision/slowest-pair|the slowest pair}} turns.'), known);
+    assert.match(
+      bodyHtml,
+      /<a class="part-link" href="#fig-precision" data-part-chart="precision" data-part="slowest-pair">the slowest pair<\/a>/,
+    );
+  });
+
+  test('a link to an unknown part fails the render, naming the part and the chart’s parts', () => {
+    assert.throws(() => renderLesson(withChart('{{part:precision/slow-pair|the slowest pair}}'), known), {
+      message: 'lesson.md: unknown part "slow-pair" of chart "precision" (its parts: fastest-pair, slowest-pair)',
+    });
+  });
+
+  test('a link to a chart the lesson does not place fails, naming it', () => {
+    assert.throws(
+      () => renderLesson(withChart('{{part:alibi/head|the head}}'), known),
+      /\{\{part:alibi\/head\}\} links to chart "alibi", which the lesson does not place/,
+    );
+  });
+
+  test('a link without words, or without a part, is refused with the form it needs', () => {
+    assert.throws(
+      () => renderLesson(withChart('{{part:precision/slowest-pair}}'), known),
+      /must read \{\{part:CHART\/PART\|TEXT\}\}/,
+    );
+    assert.throws(
+      () => renderLesson(withChart('{{part:precision|words}}'), known),
+      /must read \{\{part:CHART\/PART\|TEXT\}\}/,
+    );
+  });
+
+  test('a lesson with parameters or links cannot be rendered without their registries', () => {
+    const { liveParameters, parameterEchoes, chartParts: parts, ...rest } = known;
+    assert.throws(
+      () => renderLesson(lesson('{{param:extension.d}}'), { ...rest, chartParts: parts }),
+      /pass liveParameters/,
+    );
+    assert.throws(
+      () => renderLesson(withChart('{{part:precision/slowest-pair|it}}'), { ...rest, liveParameters }),
+      /pass chartParts/,
+    );
+  });
+});
+
+describe('the parameter registry', () => {
+  test('every quantity names only known parameters, and each parameter has dependents', () => {
+    for (const [name, quantity] of Object.entries(LIVE_QUANTITIES))
+      for (const input of quantity.inputs ?? []) assert.ok(LIVE_PARAMETERS[input], `${name} reads unknown ${input}`);
+    for (const name of Object.keys(LIVE_PARAMETERS)) assert.ok(dependentsOf(name).length > 0, name);
+    assert.throws(() => dependentsOf('extension.bsae'), /unknown live parameter "extension\.bsae"/);
+  });
+
+  test('a parameter tied to a chart control has that control’s range and rules', () => {
+    for (const [name, p] of Object.entries(LIVE_PARAMETERS)) {
+      if (!p.chart) continue;
+      const control = CHART_DECLARATIONS[p.chart.id].controls[p.chart.key];
+      assert.ok(control, `${name} → ${p.chart.id}.${p.chart.key}`);
+      assert.equal(p.min, control.min, name);
+      assert.equal(p.max, control.max, name);
+      assert.equal(p.even, control.even ?? false, name);
+      assert.equal(p.above, control.above, name);
+      assert.ok(p.value >= p.min && p.value <= p.max, `${name}: the lesson's value is in range`);
+    }
+  });
+
+  test('values are clamped, rounded and made even by the engine’s rules, each saying why', () => {
+    assert.deepEqual(validateParameter('extension.d', 129), {
+      value: 130,
+      why: 'The head width d must be even (dimensions come in pairs); using 130.',
+    });
+    assert.deepEqual(validateParameter('extension.d', 1000), { value: 512, why: 'The head width d is at most 512.' });
+    assert.deepEqual(validateParameter('extension.trained', 4096.6), {
+      value: 4097,
+      why: 'The trained length must be a whole number; rounded to 4097.',
+    });
+    assert.deepEqual(validateParameter('extension.trained', 4), {
+      value: 16,
+      why: 'The trained length is at least 16.',
+    });
+    assert.deepEqual(validateParameter('extension.base', 1, 20000), {
+      value: 20000,
+      why: 'The RoPE base must be greater than 1; kept 20000.',
+    });
+    assert.deepEqual(validateParameter('extension.scale', 'x', 8), {
+      value: 8,
+      why: 'The stretch factor s must be a number; kept 8.',
+    });
+    assert.deepEqual(validateParameter('rope.query', -3), { value: -3, why: '' });
+    assert.equal(parameterText('extension.target', 65536), '65,536');
+  });
+});

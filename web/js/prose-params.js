@@ -1,0 +1,252 @@
+// Live parameters in the prose: each {{param:NAME}} of lesson.md is a <span role="slider"> holding the
+// lesson's value. Arrow keys (Shift: a larger step), Page Up/Down, Home/End or a sideways drag move it;
+// the live numbers of its section that read it (LIVE_QUANTITIES inputs) are recomputed by the engine
+// in their own format, and the section's figure with a control of the same meaning follows through its
+// set(). Each section keeps its own values: elsewhere the lesson's numbers stand. A reset button,
+// shown once something moved, returns the section to the lesson's values.
+import {
+  computeEngineResults,
+  dependentsOf,
+  LIVE_PARAMETERS,
+  liveText,
+  PARAMETER_DEFAULTS,
+  PARAMETER_ECHOES,
+  parameterText,
+  validateParameter,
+} from './live-values.js';
+import { formatValue } from './format.js';
+import { mountedChart, setChartControl, watchChartMounts } from './prose-charts.js';
+
+/** Pixels of sideways pointer travel per step of a dragged number. */
+const DRAG_PX_PER_STEP = 6;
+const RESET_LABEL = 'Back to the lesson’s numbers';
+
+/** The block a handle sits in (where its section's reset button is shown). */
+const blockOf = (handle) => handle.closest('li, .table-wrap, p, figcaption') ?? handle.parentElement;
+
+/** The text a handle's slider role reads out: the value with its unit. */
+function valueText(name, value) {
+  const { unit } = LIVE_PARAMETERS[name];
+  const text = parameterText(name, value);
+  return unit ? `${text} ${unit}` : text;
+}
+
+/** A section's moved values and the elements that show them. */
+function createScope(section) {
+  const reset = document.createElement('button');
+  reset.type = 'button';
+  reset.className = 'param-reset';
+  reset.textContent = RESET_LABEL;
+  reset.hidden = true;
+  // charts: chart id → its state before this section first moved it (what reset restores).
+  return { section, values: {}, handles: [], reset, last: null, charts: new Map() };
+}
+
+/** The status line beside a handle, where a clamped value says why (role=status: read out politely). */
+function statusFor(handle) {
+  const next = handle.nextElementSibling;
+  if (next?.classList.contains('param-status')) return next;
+  const status = document.createElement('span');
+  status.className = 'param-status';
+  status.setAttribute('role', 'status');
+  handle.after(status);
+  return status;
+}
+
+/**
+ * Makes every [data-param] handle under `root` live with the loaded engine. Returns
+ * { scopes, set(handle, value), reset(section?) } for the page (and its tests).
+ */
+export function setupProseParameters(root, engine) {
+  const scopes = new Map();
+  for (const handle of root.querySelectorAll('[data-param]')) {
+    if (!LIVE_PARAMETERS[handle.dataset.param]) continue;
+    const section = handle.closest('section') ?? root.body ?? root;
+    if (!scopes.has(section)) scopes.set(section, createScope(section));
+    const scope = scopes.get(section);
+    scope.handles.push(handle);
+    statusFor(handle);
+    listen(handle, scope);
+  }
+  for (const scope of scopes.values()) scope.reset.addEventListener('click', () => resetScope(scope));
+
+  /** The value a handle's section holds for its parameter. */
+  const current = (scope, name) => scope.values[name] ?? PARAMETER_DEFAULTS[name];
+
+  /** Takes `raw` for the handle's parameter through the engine's rules and updates the section. */
+  function set(handle, raw, scope = scopeOf(handle)) {
+    const name = handle.dataset.param;
+    const { value, why } = validateParameter(name, raw, current(scope, name));
+    statusFor(handle).textContent = why;
+    if (value === current(scope, name)) return;
+    if (value === PARAMETER_DEFAULTS[name]) delete scope.values[name];
+    else scope.values[name] = value;
+    showValue(scope, name);
+    recompute(scope, [name]);
+    followChart(scope, name);
+    scope.last = handle;
+    showReset(scope);
+  }
+
+  function scopeOf(handle) {
+    for (const scope of scopes.values()) if (scope.handles.includes(handle)) return scope;
+    throw new Error(`a prose parameter outside any section: ${handle.dataset.param}`);
+  }
+
+  /** Writes the section's value into every handle of that parameter in it, and every echo reading it. */
+  function showValue(scope, name) {
+    const value = current(scope, name);
+    const values = { ...PARAMETER_DEFAULTS, ...scope.values };
+    for (const echo of scope.section.querySelectorAll('[data-echo]')) {
+      const spec = PARAMETER_ECHOES[echo.dataset.echo];
+      if (!spec?.inputs.includes(name)) continue;
+      const text = formatValue(spec.value(values), spec.format);
+      if (echo.textContent !== text) echo.textContent = text;
+      echo.classList.toggle(
+        'is-moved',
+        spec.inputs.some((input) => input in scope.values),
+      );
+    }
+    for (const handle of scope.handles) {
+      if (handle.dataset.param !== name) continue;
+      handle.textContent = parameterText(name, value);
+      handle.setAttribute('aria-valuenow', String(value));
+      handle.setAttribute('aria-valuetext', valueText(name, value));
+      handle.classList.toggle('is-moved', value !== PARAMETER_DEFAULTS[name]);
+    }
+  }
+
+  /** Recomputes, through the engine, the section's live numbers that read any of `names`. */
+  function recompute(scope, names) {
+    const dependents = new Set(names.flatMap(dependentsOf));
+    let results;
+    try {
+      results = computeEngineResults(engine, scope.values);
+    } catch (error) {
+      results = null;
+      console.warn('The prose parameters could not be computed:', error);
+    }
+    for (const element of scope.section.querySelectorAll('[data-live]')) {
+      if (!dependents.has(element.dataset.live)) continue;
+      let text;
+      try {
+        text = liveText(element.dataset.live, results, element.dataset.format);
+        element.classList.remove('live-unavailable');
+        element.removeAttribute('title');
+      } catch (error) {
+        // A value the engine refuses (say, a base so large the scaled one overflows) is said, not hidden.
+        text = '—';
+        element.classList.add('live-unavailable');
+        element.title = error.message;
+      }
+      if (element.textContent !== text) element.textContent = text;
+      element.classList.toggle('is-moved', Object.keys(scope.values).length > 0);
+    }
+  }
+
+  /** The section's figure with a control of the same meaning, if it is in this section. */
+  function chartFor(scope, name) {
+    const target = LIVE_PARAMETERS[name].chart;
+    if (!target || !scope.section.querySelector(`[data-chart="${target.id}"]`)) return null;
+    return target;
+  }
+
+  function followChart(scope, name) {
+    const target = chartFor(scope, name);
+    const chart = target && mountedChart(target.id);
+    if (!chart) return;
+    // A chart settles one control against another (a trained length past the target moves the
+    // target): remember all of its state before the prose first moved it, for reset.
+    if (!scope.charts.has(target.id)) scope.charts.set(target.id, { ...chart.state });
+    setChartControl(chart, target.key, current(scope, name));
+  }
+
+  /** Returns each figure this section moved to the state it had before. */
+  function restoreCharts(scope) {
+    for (const [id, state] of scope.charts) {
+      const chart = mountedChart(id);
+      if (!chart) continue;
+      for (const [key, value] of Object.entries(state)) setChartControl(chart, key, value);
+    }
+    scope.charts.clear();
+  }
+
+  function showReset(scope) {
+    const moved = Object.keys(scope.values).length > 0;
+    if (moved && scope.last) blockOf(scope.last).after(scope.reset);
+    scope.reset.hidden = !moved;
+  }
+
+  /** Returns a section (or every section) to the lesson's values, its figure too. */
+  function resetScope(scope) {
+    const names = Object.keys(scope.values);
+    scope.values = {};
+    for (const handle of scope.handles) statusFor(handle).textContent = '';
+    for (const name of names) showValue(scope, name);
+    restoreCharts(scope);
+    recompute(scope, names);
+    const focusBack = scope.last;
+    showReset(scope);
+    if (focusBack && document.activeElement === scope.reset) focusBack.focus();
+  }
+
+  function listen(handle, scope) {
+    const name = handle.dataset.param;
+    const { step, bigStep, min, max } = LIVE_PARAMETERS[name];
+    handle.addEventListener('keydown', (event) => {
+      const now = current(scope, name);
+      const by = event.shiftKey ? bigStep : step;
+      const next = {
+        ArrowRight: now + by,
+        ArrowUp: now + by,
+        ArrowLeft: now - by,
+        ArrowDown: now - by,
+        PageUp: now + bigStep,
+        PageDown: now - bigStep,
+        Home: min,
+        End: max,
+      }[event.key];
+      if (next === undefined || event.altKey || event.ctrlKey || event.metaKey) return;
+      event.preventDefault();
+      // Steps land on the value a reader would type: no 0.30000000000000004.
+      set(handle, Number(next.toPrecision(12)), scope);
+    });
+    let drag = null;
+    handle.addEventListener('pointerdown', (event) => {
+      if (event.button !== 0) return;
+      event.preventDefault(); // no text selection while dragging; focus by hand instead
+      handle.focus();
+      handle.setPointerCapture(event.pointerId);
+      drag = { id: event.pointerId, x: event.clientX, from: current(scope, name) };
+      handle.classList.add('is-dragged');
+    });
+    handle.addEventListener('pointermove', (event) => {
+      if (!drag || event.pointerId !== drag.id) return;
+      const steps = Math.trunc((event.clientX - drag.x) / DRAG_PX_PER_STEP);
+      set(handle, Number((drag.from + steps * step).toPrecision(12)), scope);
+    });
+    const end = (event) => {
+      if (!drag || event.pointerId !== drag.id) return;
+      drag = null;
+      handle.classList.remove('is-dragged');
+      if (handle.hasPointerCapture(event.pointerId)) handle.releasePointerCapture(event.pointerId);
+    };
+    handle.addEventListener('pointerup', end);
+    handle.addEventListener('pointercancel', end);
+  }
+
+  // A figure that mounts after its section moved starts from the section's values.
+  watchChartMounts(root.body ?? root, (id) => {
+    for (const scope of scopes.values()) {
+      for (const name of Object.keys(scope.values)) if (chartFor(scope, name)?.id === id) followChart(scope, name);
+    }
+  });
+
+  return {
+    scopes,
+    set,
+    reset(section) {
+      for (const scope of scopes.values()) if (!section || scope.section === section) resetScope(scope);
+    },
+  };
+}
