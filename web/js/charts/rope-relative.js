@@ -14,6 +14,7 @@ import {
   plotFrame,
 } from '../chart-kit/plot.js';
 import { linearScale, niceTicks } from '../chart-kit/scales.js';
+import { drawKnob } from '../chart-kit/handles.js';
 import { CHART_DECLARATIONS } from './declarations.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
@@ -21,6 +22,26 @@ export const { controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['
 const MAX_DISTANCE = 59;
 const STYLES = [[], [7, 4], [2, 3]];
 const DISTANCES = Array.from({ length: MAX_DISTANCE + 1 }, (_, j) => j);
+
+/**
+ * The key as a handle on the distance axis: a vertical marker at δ = n − m, its knob near the
+ * bottom of the plot, the whole marker grabbable; each query's score at that key is ringed.
+ */
+const KEY_HANDLE = {
+  key: 'delta',
+  part: 'key',
+  label: 'key distance δ (key position n = m + δ)',
+  axis: 'x',
+  scale: ({ layout: { x } }) => x ?? null,
+  across: ({ layout: { frame } }) => frame.y + frame.h - 12,
+  near: ({ state, layout: { frame, x } }, px, py) =>
+    Boolean(frame) && py >= frame.y && py <= frame.y + frame.h && Math.abs(x(state.delta) - px) <= 5,
+  snap: Math.round,
+  step: 1,
+  bigStep: 10,
+  valueText: (v, { state }) =>
+    `distance ${v}: keys at ${[state.s0, state.s1, state.s2].map((s) => grouped(s + v)).join(', ')}`,
+};
 
 /**
  * Scores over distance for three query positions, with a new-random-q,k button, on the chart
@@ -32,7 +53,8 @@ export const ROPE_RELATIVE = defineChart({
   controls: CONTROLS,
   aliases: URL_ALIASES,
   parts: ['query', 'key'],
-  focusParts: { s0: 'query', s1: 'query', s2: 'query' },
+  focusParts: { s0: 'query', s1: 'query', s2: 'query', delta: 'key' },
+  handles: [KEY_HANDLE],
   buttons: [
     {
       name: 'new-qk',
@@ -84,7 +106,8 @@ export const ROPE_RELATIVE = defineChart({
     }
     return (
       `Scores for queries at ${starts.map(grouped).join(', ')} with q, k from seed ${state.seed} (d ${grouped(state.d)}, base ${significant(state.base)}): ` +
-      `at distance 0 the score is ${fixed(scores.data[0], 3)}; the three curves differ by at most ${spread === 0 ? '0' : sciUnicode(spread, 1)}, so only the distance matters.`
+      `at distance 0 the score is ${fixed(scores.data[0], 3)}; the three curves differ by at most ${spread === 0 ? '0' : sciUnicode(spread, 1)}, so only the distance matters. ` +
+      `Keys at distance ${state.delta} (positions ${starts.map((s) => grouped(s + state.delta)).join(', ')}) all score ${fixed(scores.data[state.delta], 3)}.`
     );
   },
   table: ({ data }) => ({
@@ -103,7 +126,7 @@ export const createRopeRelativeChart = ROPE_RELATIVE.create;
 const rows = ({ starts, scores }) =>
   DISTANCES.map((j) => [j, ...starts.map((_, r) => scores.data[r * scores.cols + j])]);
 
-function drawScores(ctx, width, height, colors, { data: { starts, scores }, highlighted, layout }) {
+function drawScores(ctx, width, height, colors, { state, data: { starts, scores }, highlighted, layout, marks }) {
   if (!scores) return;
   const legend = starts.map((s, r) => ({
     label: `query at position ${grouped(s)}`,
@@ -148,5 +171,25 @@ function drawScores(ctx, width, height, colors, { data: { starts, scores }, high
       ...(highlighted === 'query' ? { width: 3.5 } : {}),
     });
   });
+  // The key marker: a vertical line at δ, each query's score there ringed, and the handle's knob.
+  const kx = x(state.delta);
+  ctx.save();
+  ctx.strokeStyle = colors.fg;
+  ctx.lineWidth = highlighted === 'key' ? 2.5 : 1.2;
+  ctx.setLineDash([3, 3]);
+  ctx.beginPath();
+  ctx.moveTo(kx, frame.y);
+  ctx.lineTo(kx, frame.y + frame.h);
+  ctx.stroke();
+  ctx.setLineDash([]);
+  ctx.lineWidth = 2;
+  starts.forEach((_, r) => {
+    ctx.strokeStyle = colors.cycle[r];
+    ctx.beginPath();
+    ctx.arc(kx, y(scores.data[r * scores.cols + state.delta]), 4 + 2.5 * r, 0, 2 * Math.PI);
+    ctx.stroke();
+  });
+  ctx.restore();
+  drawKnob(ctx, kx, frame.y + frame.h - 12, colors, marks.handle === 'delta');
   drawLegend(ctx, frame, colors, legend, legendCorner(width, 'tr'));
 }
