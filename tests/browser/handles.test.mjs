@@ -18,6 +18,11 @@ const HANDLES = [
   { chart: 'sinusoidal-heatmap', key: 'position', part: 'position', press: [-60, 0], drag: [0, 60] },
   { chart: 'alibi', key: 'head', part: 'head', press: [0, 30], drag: 'next-bars' },
   { chart: 'rope-relative', key: 'delta', part: 'key', press: [0, -60], drag: [60, 0] },
+  // The query positions' number line: the knob itself is pressed (the three share one line).
+  { chart: 'rope-relative', key: 's0', part: 'query', press: [0, 0], drag: [50, 0] },
+  { chart: 'rope-relative', key: 's1', part: 'query', press: [0, 0], drag: [50, 0] },
+  { chart: 'rope-relative', key: 's2', part: 'query', press: [0, 0], drag: [-50, 0] },
+  { chart: 'precision', key: 'position', part: 'position', press: [0, -60], drag: [60, 0] },
 ];
 /** The charts with motion, the state key each animates, and another control of theirs to type in. */
 const MOTION = [
@@ -178,8 +183,16 @@ for (const handle of HANDLES) {
     await listenForParts(page);
     const x = start.knob.x + handle.press[0];
     const y = start.knob.y + handle.press[1];
-    const onCanvas = await page.evaluate(([px, py]) => document.elementFromPoint(px, py)?.tagName, [x, y]);
-    assert.equal(onCanvas, 'CANVAS', 'the press lands on the canvas, on the handle’s line, not on its knob');
+    const under = await page.evaluate(
+      ([px, py]) => {
+        const el = document.elementFromPoint(px, py);
+        return el?.tagName === 'CANVAS' ? 'canvas' : (el?.dataset.handle ?? el?.tagName);
+      },
+      [x, y],
+    );
+    if (handle.press[0] || handle.press[1])
+      assert.equal(under, 'canvas', 'the press lands on the canvas, on the handle’s line, away from its knob');
+    else assert.equal(under, handle.key, 'the press lands on the knob');
     // ALiBi's bars: two bars to the right, the spacing measured from where the knob sits for heads 1 and 2.
     const [dx, dy] = handle.drag === 'next-bars' ? [2 * (await barSpacing(page)), 0] : handle.drag;
     await page.mouse.move(x, y);

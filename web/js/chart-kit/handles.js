@@ -11,17 +11,17 @@ const REACH = { mouse: 12, touch: 22 };
 
 /**
  * Draws a handle's knob at (x, y): a ring in the foreground colour, filled in the accent colour
- * while the reader holds or focuses it (`active`). Charts call it at their handle's
+ * while the reader holds or focuses it (`active`); `ring` colours the ring (e.g. as its series). Charts call it at their handle's
  * (scale(value), across) — knobAt() gives that point from the same declaration.
  */
-export function drawKnob(ctx, x, y, colors, active = false) {
+export function drawKnob(ctx, x, y, colors, active = false, ring = colors.fg) {
   ctx.save();
   ctx.beginPath();
   ctx.arc(x, y, 7, 0, 2 * Math.PI);
   ctx.fillStyle = active ? colors.blue : colors.bg;
   ctx.fill();
   ctx.lineWidth = 2.5;
-  ctx.strokeStyle = colors.fg;
+  ctx.strokeStyle = ring;
   ctx.stroke();
   ctx.restore();
 }
@@ -35,12 +35,13 @@ export function knobAt(handle, view) {
   return handle.axis === 'y' ? { x: across, y: along } : { x: along, y: across };
 }
 
-/** Draws the knob of every handle in `handles` that lives on canvas `canvas`, at knobAt(). */
+/** Draws the knob of every handle in `handles` that lives on canvas `canvas`, at knobAt() (ring: handle.ring(colors)). */
 export function drawKnobs(ctx, colors, view, handles, canvas = 0) {
   for (const handle of handles) {
     if ((handle.canvas ?? 0) !== canvas) continue;
     const knob = knobAt(handle, view);
-    if (knob) drawKnob(ctx, knob.x, knob.y, colors, view.marks?.handle === handle.key);
+    const ring = handle.ring?.(colors) ?? colors.fg;
+    if (knob) drawKnob(ctx, knob.x, knob.y, colors, view.marks?.handle === handle.key, ring);
   }
 }
 

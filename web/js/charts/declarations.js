@@ -129,6 +129,8 @@ export const CHART_DECLARATIONS = {
       d: { kind: 'number', label: 'd', value: 128, min: 2, max: 512, step: 2, even: true },
       base: { kind: 'number', label: 'base', value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 },
       pairs: { kind: 'text', label: 'pairs (comma-separated)', value: '1,16,32,63', maxLength: 60 },
+      // The position whose errors are read off the curves (the position marker's handle).
+      position: { kind: 'number', label: 'position read', value: 65536, min: 1, max: 16777216 },
     },
     aliases: [],
   },

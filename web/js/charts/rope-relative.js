@@ -14,7 +14,8 @@ import {
   plotFrame,
 } from '../chart-kit/plot.js';
 import { linearScale, niceTicks } from '../chart-kit/scales.js';
-import { drawKnob } from '../chart-kit/handles.js';
+import { drawKnobs } from '../chart-kit/handles.js';
+import { FONT } from '../chart-kit/canvas.js';
 import { CHART_DECLARATIONS } from './declarations.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
@@ -43,6 +44,38 @@ const KEY_HANDLE = {
     `distance ${v}: keys at ${[state.s0, state.s1, state.s2].map((s) => grouped(s + v)).join(', ')}`,
 };
 
+const RULER = 1; // the canvas with the query positions' number line
+const LARGEST_START = 1e6;
+
+/**
+ * The number line of query positions: log-like (log₁₀(1 + m)), so 0, 100 and 1,000 sit apart at
+ * any width and the whole range 0 to 1,000,000 fits without the scale following the value.
+ */
+function rulerScale(frame) {
+  const top = Math.log10(1 + LARGEST_START);
+  const f = (m) => frame.x + (Math.log10(1 + Math.max(0, m)) / top) * frame.w;
+  f.invert = (px) => 10 ** (((px - frame.x) / frame.w) * top) - 1;
+  return f;
+}
+
+/** The three query starts as handles on the ruler, each knob ringed in its curve's colour. */
+const QUERY_HANDLES = ['s0', 's1', 's2'].map((key, r) => ({
+  key,
+  part: 'query',
+  label: `query position ${r + 1}`,
+  canvas: RULER,
+  axis: 'x',
+  ring: (colors) => colors.cycle[r],
+  scale: ({ layout: { ruler } }) => (ruler ? rulerScale(ruler) : null),
+  across: ({ layout: { ruler } }) => ruler.y,
+  // Even steps on the log-like line: an arrow moves a tenth further (at least 1), Shift doubles (at least 10).
+  keyStep: (v, direction, big) => {
+    const [k, least] = big ? [2, 10] : [1.1, 1];
+    return direction > 0 ? Math.max(v + least, Math.round(v * k)) : Math.min(v - least, Math.round(v / k));
+  },
+  valueText: (v) => `query at position ${grouped(v)}`,
+}));
+
 /**
  * Scores over distance for three query positions, with a new-random-q,k button, on the chart
  * skeleton. Its parts: 'query' (the three query positions, one curve each) and 'key' (the key's
@@ -54,7 +87,7 @@ export const ROPE_RELATIVE = defineChart({
   aliases: URL_ALIASES,
   parts: ['query', 'key'],
   focusParts: { s0: 'query', s1: 'query', s2: 'query', delta: 'key' },
-  handles: [KEY_HANDLE],
+  handles: [KEY_HANDLE, ...QUERY_HANDLES],
   buttons: [
     {
       name: 'new-qk',
@@ -83,7 +116,10 @@ export const ROPE_RELATIVE = defineChart({
     {
       label: 'Line chart: RoPE attention score against the distance between key and query, for three query positions',
       aspect: (width) => (width < NARROW_LEGEND ? 0.95 : 0.6),
-      draw: drawScores,
+      draw: (ctx, width, height, colors, view) => {
+        drawScores(ctx, width, height, colors, view);
+        drawKnobs(ctx, colors, view, [KEY_HANDLE]);
+      },
       hit({ data: { scores }, layout: { frame, x, y } }, px, py) {
         if (!frame) return null;
         const inX = px >= frame.x && px <= frame.x + frame.w;
@@ -95,6 +131,17 @@ export const ROPE_RELATIVE = defineChart({
           if (Math.abs(y(scores.data[r * scores.cols + j]) - py) < 10) return 'query';
         }
         return null;
+      },
+    },
+    {
+      label:
+        'Number line of the three query positions, from 0 to 1,000,000 (logarithmic): drag one and its curve stays on the others',
+      aspect: 0.12,
+      minHeight: 74,
+      maxHeight: 84,
+      draw: (ctx, width, height, colors, view) => {
+        drawRuler(ctx, width, height, colors, view);
+        drawKnobs(ctx, colors, view, QUERY_HANDLES, RULER);
       },
     },
   ],
@@ -126,7 +173,7 @@ export const createRopeRelativeChart = ROPE_RELATIVE.create;
 const rows = ({ starts, scores }) =>
   DISTANCES.map((j) => [j, ...starts.map((_, r) => scores.data[r * scores.cols + j])]);
 
-function drawScores(ctx, width, height, colors, { state, data: { starts, scores }, highlighted, layout, marks }) {
+function drawScores(ctx, width, height, colors, { state, data: { starts, scores }, highlighted, layout }) {
   if (!scores) return;
   const legend = starts.map((s, r) => ({
     label: `query at position ${grouped(s)}`,
@@ -190,6 +237,41 @@ function drawScores(ctx, width, height, colors, { state, data: { starts, scores 
     ctx.stroke();
   });
   ctx.restore();
-  drawKnob(ctx, kx, frame.y + frame.h - 12, colors, marks.handle === 'delta');
   drawLegend(ctx, frame, colors, legend, legendCorner(width, 'tr'));
+}
+
+/** The query positions' number line: ticks at 0, 1, 10, … 1,000,000; the knobs are the handles. */
+function drawRuler(ctx, width, height, colors, { highlighted, layout }) {
+  const frame = { x: 24, w: width - 48, y: 22 };
+  layout.ruler = frame;
+  const x = rulerScale(frame);
+  ctx.save();
+  ctx.strokeStyle = colors.muted;
+  ctx.lineWidth = highlighted === 'query' ? 2.5 : 1;
+  ctx.beginPath();
+  ctx.moveTo(frame.x, frame.y);
+  ctx.lineTo(frame.x + frame.w, frame.y);
+  ctx.stroke();
+  ctx.font = `11px ${FONT}`;
+  ctx.fillStyle = colors.muted;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'top';
+  ctx.lineWidth = 1;
+  for (let e = -1; e <= 6; e++) {
+    const m = e < 0 ? 0 : 10 ** e;
+    const px = x(m);
+    ctx.beginPath();
+    ctx.moveTo(px, frame.y - 4);
+    ctx.lineTo(px, frame.y + 4);
+    ctx.stroke();
+    if (width >= 420 || e % 2 === 1 || e === 6) ctx.fillText(m >= 1e6 ? '1M' : grouped(m), px, frame.y + 11);
+  }
+  ctx.fillStyle = colors.fg;
+  ctx.textBaseline = 'bottom';
+  ctx.fillText(
+    width >= 420 ? 'query positions m: drag one, its curve stays on the others' : 'query positions m (drag one)',
+    width / 2,
+    height - 2,
+  );
+  ctx.restore();
 }
