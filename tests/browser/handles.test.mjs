@@ -28,6 +28,7 @@ const HANDLES = [
 const MOTION = [
   { chart: 'context-extension', key: 'target', other: 'd' },
   { chart: 'sinusoidal-heatmap', key: 'position', other: 'base' },
+  { chart: 'rope-relative', key: 's0', other: 'd' },
 ];
 
 let site;

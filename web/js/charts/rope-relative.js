@@ -88,6 +88,13 @@ export const ROPE_RELATIVE = defineChart({
   parts: ['query', 'key'],
   focusParts: { s0: 'query', s1: 'query', s2: 'query', delta: 'key' },
   handles: [KEY_HANDLE, ...QUERY_HANDLES],
+  // The first query carried from where it is out to a million: its curve never leaves the others.
+  motion: {
+    label: 'Play: carry query 1 to a million',
+    duration: 5000,
+    start: ({ state }) => ({ from: Math.log10(1 + state.s0), to: Math.log10(1 + LARGEST_START) }),
+    frame: (t, { from, to }) => ({ s0: Math.round(10 ** (from + (to - from) * t) - 1) }),
+  },
   buttons: [
     {
       name: 'new-qk',
