@@ -60,8 +60,8 @@ export function drawKnobs(ctx, colors, view, handles, canvas = 0) {
  * - step, bigStep: arrow and Shift+arrow / Page keys (default 1 and 10); or
  *   keyStep(value, direction, big, view) → the next value (e.g. doubling on a log axis).
  * - valueText(value, view): what a screen reader hears (default the grouped number).
- * context: { controls, declared (the control declarations), plots, host, view, set, point,
- * highlight, marks, onTakeControl }. Returns { place(), destroy(), elements }.
+ * context: { declared (the control declarations), plots (the chart's canvases), host (the element
+ * the overlays go in), view, set, point, highlight, marks, onTakeControl }. Returns { place(), destroy(), elements }.
  */
 export function attachHandles(declarations, context) {
   const { declared, plots, host, view, set, point, highlight, marks, onTakeControl } = context;
@@ -111,15 +111,25 @@ export function attachHandles(declarations, context) {
     highlight(null);
   };
 
+  // Where each canvas sits in the host, read again only when the plot's size changes: a drag or a
+  // motion redraws every frame, and reading layout after the frame's writes would force a second one.
+  let offsetsOf = null;
+  const offsets = new Map();
+
   /** Puts each overlay over its knob and brings its ARIA values up to date (after every draw). */
   function place() {
     const v = view();
+    if (offsetsOf !== v.size) {
+      offsetsOf = v.size;
+      for (const plot of plots) offsets.set(plot, { left: plot.canvas.offsetLeft, top: plot.canvas.offsetTop });
+    }
     for (const h of handles) {
       const knob = h.plot && at(h, v);
       h.element.hidden = !knob;
       if (!knob) continue;
-      h.element.style.left = `${h.plot.canvas.offsetLeft + knob.x}px`;
-      h.element.style.top = `${h.plot.canvas.offsetTop + knob.y}px`;
+      const { left, top } = offsets.get(h.plot);
+      h.element.style.left = `${left + knob.x}px`;
+      h.element.style.top = `${top + knob.y}px`;
       const value = v.state[h.spec.key];
       const { min, max } = bounds(h);
       h.element.setAttribute('aria-valuemin', String(min));
