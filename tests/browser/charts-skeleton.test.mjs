@@ -135,15 +135,20 @@ test('precision: the largest position resamples positions and errors; a dropped 
     return chart.values.theta.length;
   });
   assert.equal(shown, 2, '99 is beyond d/2 − 1 = 63');
-  assert.deepEqual(await calls(), { float32AngleErrors: 1 });
+  // The sampled curves and the marked position's errors both read the pairs.
+  assert.deepEqual(await calls(), { float32AngleErrors: 2 });
   assert.match(
-    await page.locator('[data-spy="precision"] .chart-message').last().textContent(),
+    await page.locator('[data-spy="precision"] [data-control="pairs"] ~ .chart-message').textContent(),
     /Ignored 99: pairs are whole numbers from 0 to 63/,
   );
   await resetCalls();
   await page.evaluate(() => window.spyCharts.precision.set({ max: 2048 }));
-  assert.deepEqual(await calls(), { float32AngleErrors: 1 });
-  await page.evaluate(() => window.spyCharts.precision.set({ max: 1048576, pairs: '1,16,32,63' }));
+  // The curves resample; the marked position (65,536) is held to the new largest, so it is read again.
+  assert.deepEqual(await calls(), { float32AngleErrors: 2 });
+  await resetCalls();
+  await page.evaluate(() => window.spyCharts.precision.set({ position: 100 }));
+  assert.deepEqual(await calls(), { float32AngleErrors: 1 }, 'moving the marked position reads only it');
+  await page.evaluate(() => window.spyCharts.precision.set({ max: 1048576, pairs: '1,16,32,63', position: 65536 }));
 });
 
 test('attention-weights: the causal mask recomputes both matrices once; an over-long sentence calls nothing', async () => {
@@ -225,7 +230,7 @@ test('highlight(part) draws the part emphasised; an unknown part is an error nam
     ['rope-frequencies', ['slowest-pair', 'fastest-pair']],
     ['rope-relative', ['query', 'key']],
     ['order-blindness', ['sentence-a', 'sentence-b']],
-    ['precision', ['fastest-pair', 'slowest-pair']],
+    ['precision', ['fastest-pair', 'slowest-pair', 'position']],
     ['attention-weights', ['sentence', 'reversed']],
     ['context-extension', ['trained', 'target']],
   ]) {

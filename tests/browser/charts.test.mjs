@@ -363,7 +363,7 @@ test('descriptions, notes and tables use the page number format', async () => {
 test('heatmap: hover reads the engine’s value for that cell; drags recompute once per frame', async () => {
   await setControl('sinusoidal-heatmap', 'd', '64');
   await setControl('sinusoidal-heatmap', 'n', '1000');
-  const canvas = page.locator('[data-chart="sinusoidal-heatmap"] canvas');
+  const canvas = page.locator('[data-chart="sinusoidal-heatmap"] canvas').first();
   await canvas.scrollIntoViewIfNeeded();
   const box = await canvas.boundingBox();
   for (const [fx, fy] of [
@@ -426,11 +426,12 @@ test('heatmap: hover reads the engine’s value for that cell; drags recompute o
 test('heatmap: the readout is reachable and usable from the keyboard, and announced', async () => {
   await setControl('sinusoidal-heatmap', 'd', '64');
   await setControl('sinusoidal-heatmap', 'n', '200');
-  const canvas = page.locator('[data-chart="sinusoidal-heatmap"] canvas');
+  const canvas = page.locator('[data-chart="sinusoidal-heatmap"] canvas').first();
   const readout = page.locator('[data-chart="sinusoidal-heatmap"] .chart-readout');
   assert.equal(await readout.getAttribute('aria-live'), 'polite');
-  await page.locator('[data-chart="sinusoidal-heatmap"] [data-control="base"]').focus();
-  await page.keyboard.press('Tab'); // the next stop after the last control is the heatmap itself
+  // The last stop of the controls row is the sweep's Play button; the next is the heatmap itself.
+  await page.locator('[data-chart="sinusoidal-heatmap"] [data-control="play"]').focus();
+  await page.keyboard.press('Tab');
   assert.equal(await canvas.evaluate((c) => document.activeElement === c), true, 'Tab reaches the heatmap');
   const read = async () =>
     /^position ([\d,]+), dimension (\d+) /

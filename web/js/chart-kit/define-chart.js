@@ -12,6 +12,8 @@ import { createDeclaredControls } from './chart-controls.js';
 import { buttonControl } from './controls.js';
 import { createPlotCanvas } from './canvas.js';
 import { createChartShell } from './shell.js';
+import { attachHandles } from './handles.js';
+import { attachMotion } from './motion.js';
 
 /**
  * Declares a chart. `spec`:
@@ -37,6 +39,10 @@ import { createChartShell } from './shell.js';
  * - note(view) → text: a paragraph under the canvases (p.chart-note), set after each computation.
  * - describe(view) → text; table(view, engine) → table (or a function building one, called only
  *   while the Data view is open); csv(view, engine) → { header, rows } (built on demand); values(view) → what the chart's `values` getter returns (tests read it).
+ * - handles: [{ key, part, canvas, axis, at(view), from(view, px), … }]: values the reader drags on
+ *   the canvas or moves with the keys of a focusable slider over it (see handles.js); motion:
+ *   { label, duration, start(view), frame(t, plan, view) } for a Play button (see motion.js). Both
+ *   act only through set(), and the reader's own input stops any motion.
  * - extend(chart, context): optional; adds chart-specific members to the returned object.
  * Returns { id, controls, aliases, parts, create(slot, engine) → chart }.
  */
@@ -70,6 +76,7 @@ function mountChart(spec, order, compute, slot, engine) {
   let canvases = [];
   let pending = 0; // requestAnimationFrame id of a coalesced update
   let ready = false; // the first update has run (until then a resize only records the size)
+  let abilities = null; // { handles, motion } once attached
   const view = () => ({ state, data, highlighted, layout, marks, size });
   const shell = createChartShell(slot, id, {
     exports: {
@@ -110,7 +117,10 @@ function mountChart(spec, order, compute, slot, engine) {
               if (ready) recompute(); // the parts that read '@size'
             }
           : undefined,
-      draw: (ctx, width, height, colors) => c.draw(ctx, width, height, colors, view()),
+      draw: (ctx, width, height, colors) => {
+        c.draw(ctx, width, height, colors, view());
+        abilities?.handles?.place();
+      },
     });
     if (c.hit) {
       plot.canvas.addEventListener('pointermove', (event) => {
@@ -131,6 +141,35 @@ function mountChart(spec, order, compute, slot, engine) {
     const element = controls[key].element;
     element.addEventListener('focusin', () => point(part));
     element.addEventListener('focusout', () => point(null));
+  }
+
+  // Direct manipulation and motion: both change the chart only through set(), like typing.
+  abilities = {
+    // A motion already runs once per frame: its changes are drawn in that frame, never coalesced to the next.
+    motion: spec.motion
+      ? attachMotion(spec.motion, {
+          root: shell.root,
+          toolbar: shell.controls,
+          view,
+          set: (patch) => {
+            set(patch);
+            flush();
+          },
+        })
+      : null,
+  };
+  if (spec.handles) {
+    abilities.handles = attachHandles(spec.handles, {
+      declared: spec.controls,
+      plots: canvases,
+      host: shell.plot,
+      view,
+      set,
+      point,
+      highlight,
+      marks,
+      onTakeControl: () => abilities.motion?.stop(),
+    });
   }
 
   /** Recomputes the parts whose inputs changed; returns the names recomputed. */
@@ -214,6 +253,8 @@ function mountChart(spec, order, compute, slot, engine) {
     parts: [...parts],
     destroy() {
       if (pending) cancelAnimationFrame(pending);
+      abilities.motion?.destroy();
+      abilities.handles?.destroy();
       for (const c of canvases) c.destroy();
       shell.destroy();
     },
@@ -226,6 +267,7 @@ function mountChart(spec, order, compute, slot, engine) {
     get highlighted() {
       return highlighted;
     },
+    motion: abilities.motion,
   };
   spec.extend?.(chart, { state, data, layout, marks, controls, shell, canvases, engine, update, view });
   return chart;

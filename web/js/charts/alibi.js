@@ -15,10 +15,35 @@ import {
   plotFrame,
 } from '../chart-kit/plot.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
+import { drawKnobs } from '../chart-kit/handles.js';
 import { CHART_DECLARATIONS } from './declarations.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
 export const { controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['alibi'];
+
+/**
+ * The head shown as a handle on the slope bars: its knob rides on top of the selected bar, and a
+ * drag across the bars (or anywhere on that bar) picks the head under the pointer.
+ */
+const HEAD_HANDLE = {
+  key: 'head',
+  part: 'head',
+  label: 'head shown',
+  axis: 'x',
+  scale: ({ layout: { bars } }) => bars?.x ?? null,
+  across: ({ state, data: { slopes }, layout: { bars } }) =>
+    Math.max(bars.frame.y + 8, bars.y(slopes[state.head - 1]) - 10),
+  near: ({ state, layout: { bars } }, px, py) =>
+    Boolean(bars) &&
+    Math.round(bars.x.invert(px)) === state.head &&
+    py >= bars.frame.y &&
+    py <= bars.frame.y + bars.frame.h,
+  snap: Math.round,
+  max: ({ state }) => state.heads,
+  step: 1,
+  bigStep: 4,
+  valueText: (v, { data: { slopes } }) => `head ${v} of ${slopes.length}, slope ${formatSlope(slopes[v - 1])}`,
+};
 
 /** ALiBi slopes and bias beside RoPE's decay, on the chart skeleton. */
 export const ALIBI = defineChart({
@@ -26,6 +51,7 @@ export const ALIBI = defineChart({
   controls: CONTROLS,
   parts: ['head'],
   focusParts: { head: 'head' },
+  handles: [HEAD_HANDLE],
   reconcile(state, controls) {
     if (state.head > state.heads) {
       state.head = state.heads;
@@ -55,7 +81,10 @@ export const ALIBI = defineChart({
       aspect: (width) => (width < 560 ? 1.45 : 0.45),
       minHeight: 300,
       maxHeight: 640,
-      draw: drawSlopesAndBias,
+      draw: (ctx, width, height, colors, view) => {
+        drawSlopesAndBias(ctx, width, height, colors, view);
+        drawKnobs(ctx, colors, view, [HEAD_HANDLE]);
+      },
       hit: (view, px, py, width, height) => {
         const { bars, box } = topLayout(view, width, height);
         const h = Math.round(bars.x.invert(px));
@@ -125,6 +154,7 @@ function drawSlopesAndBias(ctx, width, height, colors, view) {
     bars: { frame, x, y },
     box,
   } = topLayout(view, width, height);
+  view.layout.bars = { frame, x, y };
   drawAxes(ctx, frame, colors, {
     x,
     y,

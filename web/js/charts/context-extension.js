@@ -14,6 +14,7 @@ import {
   plotFrame,
 } from '../chart-kit/plot.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
+import { drawKnobs } from '../chart-kit/handles.js';
 import { CHART_DECLARATIONS } from './declarations.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
@@ -35,6 +36,40 @@ function drawMethods(ctx, draw) {
   METHODS.forEach((m, r) => !m.added && draw(m, r));
 }
 
+const WAVES = 1; // the wavelength chart's canvas, where the two lengths are lines to drag
+
+/** Arrow keys move a length by 1,024 tokens; Shift (and Page Up/Down) doubles or halves it. */
+const lengthStep = (value, direction, big) =>
+  big ? (direction > 0 ? value * 2 : value / 2) : value + direction * 1024;
+
+/**
+ * The two lengths as handles on the wavelength chart: each knob on its dashed line (trained left
+ * of target, so they never sit on each other), dragged up and down the log axis.
+ */
+const HANDLES = [
+  ['trained', 0.56],
+  ['target', 0.72],
+].map(([key, across]) => ({
+  key,
+  part: key,
+  label: key === 'trained' ? 'trained length' : 'target length',
+  canvas: WAVES,
+  axis: 'y',
+  scale: ({ layout }) => layout.waves?.y ?? null,
+  across: ({ layout }) => layout.waves.frame.x + layout.waves.frame.w * across,
+  // The whole dashed line grabs too.
+  near: ({ state, layout: { waves } }, px, py) =>
+    Boolean(waves) &&
+    px >= waves.frame.x &&
+    px <= waves.frame.x + waves.frame.w &&
+    Math.abs(waves.y(state[key]) - py) <= 5,
+  snap: (v) => Math.round(v / 16) * 16,
+  min: key === 'target' ? ({ state }) => state.trained : undefined,
+  keyStep: lengthStep,
+  valueText: (v, { state }) =>
+    `${grouped(v)} tokens` + (key === 'target' ? `, ${fixed(v / state.trained, 2)}× the trained length` : ''),
+}));
+
 /** The positions the curves sample: the lesson's step of 64, coarser past 256K. */
 export function extensionPositions(target) {
   const step = target <= 262144 ? 64 : 64 * Math.ceil(target / 262144);
@@ -53,6 +88,14 @@ export const CONTEXT_EXTENSION = defineChart({
   aliases: URL_ALIASES,
   parts: ['trained', 'target'],
   focusParts: { trained: 'trained', target: 'target' },
+  handles: HANDLES,
+  // The stretch played out: the target sweeps from the trained length to its largest, on a log scale.
+  motion: {
+    label: 'Play the stretch',
+    duration: 5000,
+    start: ({ state }) => ({ from: state.trained, to: CONTROLS.target.max }),
+    frame: (t, { from, to }) => ({ target: Math.max(from, Math.round((from * (to / from) ** t) / 16) * 16) }),
+  },
   reconcile(state, controls) {
     if (state.target < state.trained) {
       state.target = state.trained;
@@ -90,7 +133,10 @@ export const CONTEXT_EXTENSION = defineChart({
       label: 'Line chart, log scale: wavelength of every RoPE pair under each method, against the trained length',
       aspect: (width) => (width < NARROW_LEGEND ? 0.95 : 0.5),
       minHeight: 200,
-      draw: drawWavelengths,
+      draw: (ctx, width, height, colors, view) => {
+        drawWavelengths(ctx, width, height, colors, view);
+        drawKnobs(ctx, colors, view, HANDLES, WAVES);
+      },
       hit({ state, layout: { waves } }, px, py) {
         if (!waves || px < waves.frame.x || px > waves.frame.x + waves.frame.w) return null;
         const near = (value) => Math.abs(waves.y(value) - py) <= 6;

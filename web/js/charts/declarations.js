@@ -27,6 +27,8 @@ export const CHART_DECLARATIONS = {
       n: { kind: 'number', label: 'positions n', value: 200, min: 1, max: 4096, slider: true },
       d: { kind: 'number', label: 'dimensions d', value: 64, min: 2, max: 512, step: 2, even: true, slider: true },
       base: { kind: 'number', label: 'base', value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 },
+      // The row whose code is read out below the heatmap (the row marker's handle).
+      position: { kind: 'number', label: 'position read', value: 40, min: 0, max: 4095 },
     },
     aliases: ['heatmap'],
   },
@@ -39,6 +41,8 @@ export const CHART_DECLARATIONS = {
       d: { kind: 'number', label: 'd', value: 64, min: 2, max: 512, step: 2, even: true },
       base: { kind: 'number', label: 'base', value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 },
       seed: { kind: 'number', label: 'random q, k seed', value: 0, min: 0, max: 1e6 },
+      // The key read off the curves (the distance marker's handle): n = m + δ for every query.
+      delta: { kind: 'number', label: 'key distance δ', value: 12, min: 0, max: 59 },
     },
     aliases: ['relative'],
   },
@@ -125,6 +129,8 @@ export const CHART_DECLARATIONS = {
       d: { kind: 'number', label: 'd', value: 128, min: 2, max: 512, step: 2, even: true },
       base: { kind: 'number', label: 'base', value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 },
       pairs: { kind: 'text', label: 'pairs (comma-separated)', value: '1,16,32,63', maxLength: 60 },
+      // The position whose errors are read off the curves (the position marker's handle).
+      position: { kind: 'number', label: 'position read', value: 65536, min: 1, max: 16777216 },
     },
     aliases: [],
   },

@@ -16,6 +16,7 @@ import {
 } from '../chart-kit/plot.js';
 import { logScale, logTicks } from '../chart-kit/scales.js';
 import { parsePairs } from './rope-frequencies.js';
+import { drawKnobs } from '../chart-kit/handles.js';
 import { CHART_DECLARATIONS } from './declarations.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
@@ -31,14 +32,44 @@ export function precisionPositions(max) {
 }
 
 /**
+ * The position read as a handle on the (log) position axis: a vertical marker with each pair's
+ * error there ringed. Arrows move it by a quarter (×1.25), Shift doubles or halves it.
+ */
+const POSITION_HANDLE = {
+  key: 'position',
+  part: 'position',
+  label: 'position read',
+  axis: 'x',
+  scale: ({ layout: { x } }) => x ?? null,
+  across: ({ layout: { frame } }) => frame.y + frame.h - 12,
+  near: ({ state, layout: { frame, x } }, px, py) =>
+    Boolean(frame) && py >= frame.y && py <= frame.y + frame.h && Math.abs(x(state.position) - px) <= 5,
+  max: ({ state }) => state.max,
+  keyStep: (v, direction, big) => {
+    const k = big ? 2 : 1.25;
+    return direction > 0 ? Math.max(v + 1, Math.round(v * k)) : Math.min(v - 1, Math.round(v / k));
+  },
+  valueText: (v) => `position ${grouped(v)}`,
+};
+
+/**
  * float32 vs float64 RoPE rotation errors, on the chart skeleton. Its parts are the fastest pair
  * shown (the lowest index, the first to drift) and the slowest.
  */
 export const PRECISION = defineChart({
   id: 'precision',
   controls: CONTROLS,
-  parts: ['fastest-pair', 'slowest-pair'],
+  parts: ['fastest-pair', 'slowest-pair', 'position'],
+  focusParts: { position: 'position' },
+  handles: [POSITION_HANDLE],
   reconcile(state, controls) {
+    if (state.position > state.max) {
+      state.position = state.max;
+      controls.position.constrain(
+        state.position,
+        `The largest position shown is ${grouped(state.max)}; reading position ${grouped(state.max)}.`,
+      );
+    }
     const parsed = parsePairs(state.pairs, state.d / 2 - 1);
     controls.pairs.note(
       parsed.dropped.length
@@ -57,12 +88,22 @@ export const PRECISION = defineChart({
       run: (state, engine, { pairs, positions }) =>
         pairs.length ? engine.float32AngleErrors(positions, pairs, state.d, state.base) : null,
     },
+    // The errors at the marked position, exactly (not read off the sampled curves).
+    marked: {
+      reads: ['position', 'd', 'base'],
+      after: ['pairs'],
+      run: (state, engine, { pairs }) =>
+        pairs.length ? engine.float32AngleErrors([state.position], pairs, state.d, state.base) : null,
+    },
   },
   canvases: [
     {
       label: 'Log-log line chart: error of float32 RoPE rotations against float64 by position, per pair',
       aspect: (width) => (width < NARROW_LEGEND ? 0.95 : 0.6),
-      draw: drawErrors,
+      draw: (ctx, width, height, colors, view) => {
+        drawErrors(ctx, width, height, colors, view);
+        if (view.data.errors) drawKnobs(ctx, colors, view, [POSITION_HANDLE]);
+      },
       hit({ data: { pairs, positions, errors }, layout: { frame, x, y } }, px, py) {
         if (!errors || !frame || px < frame.x || px > frame.x + frame.w) return null;
         // The sample nearest the pointer along the (log) position axis.
@@ -81,13 +122,18 @@ export const PRECISION = defineChart({
       },
     },
   ],
-  describe({ state, data: { pairs, positions, errors } }) {
+  describe({ state, data }) {
+    const { pairs, positions, errors } = data;
     if (!errors) return 'No pair selected.';
     const n = positions.length;
     const last = n - 1;
     const error = (v) => (v === 0 ? '0' : sciUnicode(v, 1));
     const summary = pairs.map((p, r) => `pair ${p} ${error(errors.rotationError.data[r * n + last])}`).join(', ');
-    return `At position ${grouped(state.max)} (d ${grouped(state.d)}, base ${significant(state.base)}) the float32 rotation is off by: ${summary}. The fastest pairs drift first.`;
+    const marked = pairs.map((p, r) => `pair ${p} ${error(data.marked.rotationError.data[r])}`).join(', ');
+    return (
+      `At position ${grouped(state.max)} (d ${grouped(state.d)}, base ${significant(state.base)}) the float32 rotation is off by: ${summary}. The fastest pairs drift first. ` +
+      `At the marked position ${grouped(state.position)}: ${marked}.`
+    );
   },
   table: ({ data }) =>
     data.errors
@@ -123,7 +169,13 @@ function partOfPair(pairs, pair) {
   return null;
 }
 
-function drawErrors(ctx, width, height, colors, { state, data: { pairs, positions, errors }, highlighted, layout }) {
+function drawErrors(
+  ctx,
+  width,
+  height,
+  colors,
+  { state, data: { pairs, positions, errors, marked }, highlighted, layout },
+) {
   if (!errors) return;
   const n = positions.length;
   const legend = pairs.map((p, r) => ({
@@ -151,5 +203,24 @@ function drawErrors(ctx, width, height, colors, { state, data: { pairs, position
     drawLine(ctx, frame, x, y, positions, ys, { color: colors.cycle[r], width: emphasised ? 3.5 : 1.5 });
     ctx.restore();
   });
+  // The position marker: a vertical line at the marked position, each pair's error there ringed.
+  const mx = x(state.position);
+  ctx.save();
+  ctx.strokeStyle = colors.fg;
+  ctx.lineWidth = highlighted === 'position' ? 2.5 : 1.2;
+  ctx.setLineDash([3, 3]);
+  ctx.beginPath();
+  ctx.moveTo(mx, frame.y);
+  ctx.lineTo(mx, frame.y + frame.h);
+  ctx.stroke();
+  ctx.setLineDash([]);
+  ctx.lineWidth = 2;
+  pairs.forEach((_, r) => {
+    ctx.strokeStyle = colors.cycle[r];
+    ctx.beginPath();
+    ctx.arc(mx, y(Math.max(marked.rotationError.data[r], FLOOR)), 5, 0, 2 * Math.PI);
+    ctx.stroke();
+  });
+  ctx.restore();
   drawLegend(ctx, frame, colors, legend, legendCorner(width, 'tl'));
 }

@@ -14,6 +14,8 @@ import {
   plotFrame,
 } from '../chart-kit/plot.js';
 import { linearScale, niceTicks } from '../chart-kit/scales.js';
+import { drawKnobs } from '../chart-kit/handles.js';
+import { FONT } from '../chart-kit/canvas.js';
 import { CHART_DECLARATIONS } from './declarations.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
@@ -21,6 +23,58 @@ export const { controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['
 const MAX_DISTANCE = 59;
 const STYLES = [[], [7, 4], [2, 3]];
 const DISTANCES = Array.from({ length: MAX_DISTANCE + 1 }, (_, j) => j);
+
+/**
+ * The key as a handle on the distance axis: a vertical marker at δ = n − m, its knob near the
+ * bottom of the plot, the whole marker grabbable; each query's score at that key is ringed.
+ */
+const KEY_HANDLE = {
+  key: 'delta',
+  part: 'key',
+  label: 'key distance δ (key position n = m + δ)',
+  axis: 'x',
+  scale: ({ layout: { x } }) => x ?? null,
+  across: ({ layout: { frame } }) => frame.y + frame.h - 12,
+  near: ({ state, layout: { frame, x } }, px, py) =>
+    Boolean(frame) && py >= frame.y && py <= frame.y + frame.h && Math.abs(x(state.delta) - px) <= 5,
+  snap: Math.round,
+  step: 1,
+  bigStep: 10,
+  valueText: (v, { state }) =>
+    `distance ${v}: keys at ${[state.s0, state.s1, state.s2].map((s) => grouped(s + v)).join(', ')}`,
+};
+
+const RULER = 1; // the canvas with the query positions' number line
+const LARGEST_START = 1e6;
+
+/**
+ * The number line of query positions: log-like (log₁₀(1 + m)), so 0, 100 and 1,000 sit apart at
+ * any width and the whole range 0 to 1,000,000 fits without the scale following the value.
+ */
+function rulerScale(frame) {
+  const top = Math.log10(1 + LARGEST_START);
+  const f = (m) => frame.x + (Math.log10(1 + Math.max(0, m)) / top) * frame.w;
+  f.invert = (px) => 10 ** (((px - frame.x) / frame.w) * top) - 1;
+  return f;
+}
+
+/** The three query starts as handles on the ruler, each knob ringed in its curve's colour. */
+const QUERY_HANDLES = ['s0', 's1', 's2'].map((key, r) => ({
+  key,
+  part: 'query',
+  label: `query position ${r + 1}`,
+  canvas: RULER,
+  axis: 'x',
+  ring: (colors) => colors.cycle[r],
+  scale: ({ layout: { ruler } }) => (ruler ? rulerScale(ruler) : null),
+  across: ({ layout: { ruler } }) => ruler.y,
+  // Even steps on the log-like line: an arrow moves a tenth further (at least 1), Shift doubles (at least 10).
+  keyStep: (v, direction, big) => {
+    const [k, least] = big ? [2, 10] : [1.1, 1];
+    return direction > 0 ? Math.max(v + least, Math.round(v * k)) : Math.min(v - least, Math.round(v / k));
+  },
+  valueText: (v) => `query at position ${grouped(v)}`,
+}));
 
 /**
  * Scores over distance for three query positions, with a new-random-q,k button, on the chart
@@ -32,7 +86,15 @@ export const ROPE_RELATIVE = defineChart({
   controls: CONTROLS,
   aliases: URL_ALIASES,
   parts: ['query', 'key'],
-  focusParts: { s0: 'query', s1: 'query', s2: 'query' },
+  focusParts: { s0: 'query', s1: 'query', s2: 'query', delta: 'key' },
+  handles: [KEY_HANDLE, ...QUERY_HANDLES],
+  // The first query carried from where it is out to a million: its curve never leaves the others.
+  motion: {
+    label: 'Play: carry query 1 to a million',
+    duration: 5000,
+    start: ({ state }) => ({ from: Math.log10(1 + state.s0), to: Math.log10(1 + LARGEST_START) }),
+    frame: (t, { from, to }) => ({ s0: Math.round(10 ** (from + (to - from) * t) - 1) }),
+  },
   buttons: [
     {
       name: 'new-qk',
@@ -61,7 +123,10 @@ export const ROPE_RELATIVE = defineChart({
     {
       label: 'Line chart: RoPE attention score against the distance between key and query, for three query positions',
       aspect: (width) => (width < NARROW_LEGEND ? 0.95 : 0.6),
-      draw: drawScores,
+      draw: (ctx, width, height, colors, view) => {
+        drawScores(ctx, width, height, colors, view);
+        drawKnobs(ctx, colors, view, [KEY_HANDLE]);
+      },
       hit({ data: { scores }, layout: { frame, x, y } }, px, py) {
         if (!frame) return null;
         const inX = px >= frame.x && px <= frame.x + frame.w;
@@ -75,6 +140,17 @@ export const ROPE_RELATIVE = defineChart({
         return null;
       },
     },
+    {
+      label:
+        'Number line of the three query positions, from 0 to 1,000,000 (logarithmic): drag one and its curve stays on the others',
+      aspect: 0.12,
+      minHeight: 74,
+      maxHeight: 84,
+      draw: (ctx, width, height, colors, view) => {
+        drawRuler(ctx, width, height, colors, view);
+        drawKnobs(ctx, colors, view, QUERY_HANDLES, RULER);
+      },
+    },
   ],
   describe({ state, data: { starts, scores } }) {
     let spread = 0;
@@ -84,7 +160,8 @@ export const ROPE_RELATIVE = defineChart({
     }
     return (
       `Scores for queries at ${starts.map(grouped).join(', ')} with q, k from seed ${state.seed} (d ${grouped(state.d)}, base ${significant(state.base)}): ` +
-      `at distance 0 the score is ${fixed(scores.data[0], 3)}; the three curves differ by at most ${spread === 0 ? '0' : sciUnicode(spread, 1)}, so only the distance matters.`
+      `at distance 0 the score is ${fixed(scores.data[0], 3)}; the three curves differ by at most ${spread === 0 ? '0' : sciUnicode(spread, 1)}, so only the distance matters. ` +
+      `Keys at distance ${state.delta} (positions ${starts.map((s) => grouped(s + state.delta)).join(', ')}) all score ${fixed(scores.data[state.delta], 3)}.`
     );
   },
   table: ({ data }) => ({
@@ -103,7 +180,7 @@ export const createRopeRelativeChart = ROPE_RELATIVE.create;
 const rows = ({ starts, scores }) =>
   DISTANCES.map((j) => [j, ...starts.map((_, r) => scores.data[r * scores.cols + j])]);
 
-function drawScores(ctx, width, height, colors, { data: { starts, scores }, highlighted, layout }) {
+function drawScores(ctx, width, height, colors, { state, data: { starts, scores }, highlighted, layout }) {
   if (!scores) return;
   const legend = starts.map((s, r) => ({
     label: `query at position ${grouped(s)}`,
@@ -148,5 +225,60 @@ function drawScores(ctx, width, height, colors, { data: { starts, scores }, high
       ...(highlighted === 'query' ? { width: 3.5 } : {}),
     });
   });
+  // The key marker: a vertical line at δ, each query's score there ringed, and the handle's knob.
+  const kx = x(state.delta);
+  ctx.save();
+  ctx.strokeStyle = colors.fg;
+  ctx.lineWidth = highlighted === 'key' ? 2.5 : 1.2;
+  ctx.setLineDash([3, 3]);
+  ctx.beginPath();
+  ctx.moveTo(kx, frame.y);
+  ctx.lineTo(kx, frame.y + frame.h);
+  ctx.stroke();
+  ctx.setLineDash([]);
+  ctx.lineWidth = 2;
+  starts.forEach((_, r) => {
+    ctx.strokeStyle = colors.cycle[r];
+    ctx.beginPath();
+    ctx.arc(kx, y(scores.data[r * scores.cols + state.delta]), 4 + 2.5 * r, 0, 2 * Math.PI);
+    ctx.stroke();
+  });
+  ctx.restore();
   drawLegend(ctx, frame, colors, legend, legendCorner(width, 'tr'));
+}
+
+/** The query positions' number line: ticks at 0, 1, 10, … 1,000,000; the knobs are the handles. */
+function drawRuler(ctx, width, height, colors, { highlighted, layout }) {
+  const frame = { x: 24, w: width - 48, y: 22 };
+  layout.ruler = frame;
+  const x = rulerScale(frame);
+  ctx.save();
+  ctx.strokeStyle = colors.muted;
+  ctx.lineWidth = highlighted === 'query' ? 2.5 : 1;
+  ctx.beginPath();
+  ctx.moveTo(frame.x, frame.y);
+  ctx.lineTo(frame.x + frame.w, frame.y);
+  ctx.stroke();
+  ctx.font = `11px ${FONT}`;
+  ctx.fillStyle = colors.muted;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'top';
+  ctx.lineWidth = 1;
+  for (let e = -1; e <= 6; e++) {
+    const m = e < 0 ? 0 : 10 ** e;
+    const px = x(m);
+    ctx.beginPath();
+    ctx.moveTo(px, frame.y - 4);
+    ctx.lineTo(px, frame.y + 4);
+    ctx.stroke();
+    if (width >= 420 || e % 2 === 1 || e === 6) ctx.fillText(m >= 1e6 ? '1M' : grouped(m), px, frame.y + 11);
+  }
+  ctx.fillStyle = colors.fg;
+  ctx.textBaseline = 'bottom';
+  ctx.fillText(
+    width >= 420 ? 'query positions m: drag one, its curve stays on the others' : 'query positions m (drag one)',
+    width / 2,
+    height - 2,
+  );
+  ctx.restore();
 }

@@ -9,7 +9,8 @@
 import { decimal, fixed, grouped, significant } from '../format.js';
 import { rdbu } from '../chart-kit/colormap.js';
 import { defineChart } from '../chart-kit/define-chart.js';
-import { drawAxes, drawColorBar, plotFrame } from '../chart-kit/plot.js';
+import { drawAxes, drawColorBar, drawLine, plotFrame } from '../chart-kit/plot.js';
+import { drawKnobs } from '../chart-kit/handles.js';
 import { linearScale, niceTicks } from '../chart-kit/scales.js';
 import { CHART_DECLARATIONS } from './declarations.js';
 
@@ -19,12 +20,55 @@ const LUT_MAX = rdbu.size - 1;
 
 const FRAME = { left: 56, right: 74 };
 
+/**
+ * The row marker: a handle on the position axis. The knob sits on the marked row's centre near
+ * the heatmap's right edge; the whole row line grabs too.
+ */
+const ROW_HANDLE = {
+  key: 'position',
+  part: 'position',
+  label: 'position read (row marker)',
+  axis: 'y',
+  scale({ layout: { rows } }) {
+    if (!rows) return null;
+    const centre = (v) => rows(v + 0.5);
+    centre.invert = (py) => rows.invert(py) - 0.5;
+    return centre;
+  },
+  across: ({ layout: { frame } }) => frame.x + frame.w - 14,
+  near: ({ state, layout: { frame, rows } }, px, py) =>
+    Boolean(rows) && px >= frame.x && px <= frame.x + frame.w && Math.abs(rows(state.position + 0.5) - py) <= 4,
+  max: ({ state }) => state.n - 1,
+  step: 1,
+  bigStep: 10,
+  valueText: (v) => `position ${grouped(v)}`,
+};
+
 /** The sinusoidal heatmap with n, d and base controls, on the chart skeleton. */
 export const SINUSOIDAL_HEATMAP = defineChart({
   id: 'sinusoidal-heatmap',
   controls: CONTROLS,
   aliases: URL_ALIASES,
   coalesce: true,
+  parts: ['position'],
+  focusParts: { position: 'position' },
+  handles: [ROW_HANDLE],
+  // The marker swept down the rows: the code below changes fast on the left, slowly on the right.
+  motion: {
+    label: 'Sweep the positions',
+    duration: 6000,
+    start: ({ state }) => ({ last: state.n - 1 }),
+    frame: (t, { last }) => ({ position: Math.round(t * last) }),
+  },
+  reconcile(state, controls) {
+    if (state.position > state.n - 1) {
+      state.position = state.n - 1;
+      controls.position.constrain(
+        state.position,
+        `There are only ${grouped(state.n)} positions; reading position ${grouped(state.n - 1)}.`,
+      );
+    }
+  },
   compute: {
     // State and plot size → the displayed rows. Image row y shows position ⌊(y + ½)·n / h⌋, the
     // nearest entry to the pixel's centre, so a 4,096 × 512 table asks the engine for only as many
@@ -49,6 +93,11 @@ export const SINUSOIDAL_HEATMAP = defineChart({
     },
     // The rows painted into an offscreen image, one pixel per displayed entry (no engine call).
     image: { after: ['sample'], run: (_state, _engine, { sample, image }) => paint(sample, image) },
+    // The marked position's whole code, exactly (one row from the engine).
+    code: {
+      reads: ['position', 'd', 'base'],
+      run: (state, engine) => engine.sinusoidalEncodingRows([state.position], state.d, state.base).data.slice(),
+    },
   },
   canvases: [
     {
@@ -56,15 +105,26 @@ export const SINUSOIDAL_HEATMAP = defineChart({
         'Heatmap of sinusoidal position codes: rows are positions, columns are dimensions, colour is the value from −1 to +1',
       aspect: 0.72,
       maxHeight: 560,
-      draw: drawHeatmap,
+      draw: (ctx, width, height, colors, view) => {
+        drawHeatmap(ctx, width, height, colors, view);
+        drawKnobs(ctx, colors, view, [ROW_HANDLE]);
+      },
+    },
+    {
+      label: 'Line chart: the code of the marked position, its value in every dimension',
+      aspect: 0.3,
+      minHeight: 170,
+      maxHeight: 230,
+      draw: drawCode,
     },
   ],
-  describe({ state }) {
+  describe({ state, data: { code } }) {
     const slowest = (2 * Math.PI) / state.base ** (-(state.d - 2) / state.d);
     return (
       `Sinusoidal codes for ${grouped(state.n)} positions and ${grouped(state.d)} dimensions with base ${significant(state.base)}: ` +
       `the first columns flip colour every few positions (pair 0 repeats every ${decimal(2 * Math.PI, 1, 1)} positions), ` +
-      `the last pair repeats only every ${grouped(slowest)} positions.`
+      `the last pair repeats only every ${grouped(slowest)} positions. ` +
+      `Position ${grouped(state.position)} reads ${fixed(code[0], 3)} in dimension 0 and ${fixed(code[state.d - 1], 3)} in dimension ${state.d - 1}.`
     );
   },
   // Built only when the Data view is open: the full table's first rows (sinusoidalEncoding
@@ -134,11 +194,12 @@ function paint(sample, image) {
   return image;
 }
 
-function drawHeatmap(ctx, width, height, colors, { state, data: { image }, layout, marks }) {
+function drawHeatmap(ctx, width, height, colors, { state, data: { image }, layout, marks, highlighted }) {
   const frame = plotFrame(width, height, FRAME);
   layout.frame = frame;
   const x = linearScale(0, state.d, frame.x, frame.x + frame.w);
   const y = linearScale(0, state.n, frame.y, frame.y + frame.h);
+  layout.rows = y;
   if (image) {
     ctx.imageSmoothingEnabled = false;
     ctx.drawImage(image.canvas, frame.x, frame.y, frame.w, frame.h);
@@ -162,6 +223,21 @@ function drawHeatmap(ctx, width, height, colors, { state, data: { image }, layou
     label: 'value',
     ticks: [-1, -0.5, 0, 0.5, 1],
   });
+  // The row marker: the marked position's row, a line with a halo so it shows on red and blue.
+  const my = y(state.position + 0.5);
+  ctx.save();
+  for (const [color, lineWidth] of [
+    [colors.bg, highlighted === 'position' ? 6 : 4],
+    [colors.fg, highlighted === 'position' ? 3 : 1.5],
+  ]) {
+    ctx.strokeStyle = color;
+    ctx.lineWidth = lineWidth;
+    ctx.beginPath();
+    ctx.moveTo(frame.x, my);
+    ctx.lineTo(frame.x + frame.w, my);
+    ctx.stroke();
+  }
+  ctx.restore();
   const { cursor } = marks;
   if (cursor && document.activeElement === ctx.canvas) {
     const cx = Math.min(x(cursor.col), frame.x + frame.w - 3);
@@ -177,6 +253,45 @@ function drawHeatmap(ctx, width, height, colors, { state, data: { image }, layou
     );
     ctx.restore();
   }
+}
+
+/** The marked position's code: its value in every dimension, sin and cos of each pair in turn. */
+function drawCode(ctx, width, height, colors, { state, data: { code }, highlighted }) {
+  if (!code) return;
+  const frame = plotFrame(width, height, { ...FRAME, top: 30, bottom: 40 });
+  const x = linearScale(-0.5, state.d - 0.5, frame.x, frame.x + frame.w);
+  const y = linearScale(-1.15, 1.15, frame.y + frame.h, frame.y);
+  drawAxes(ctx, frame, colors, {
+    x,
+    y,
+    xTicks: niceTicks(0, state.d - 1, 6),
+    yTicks: [-1, 0, 1],
+    xLabel: 'dimension',
+    yLabel: 'value',
+    title: `Position ${grouped(state.position)}: sin (solid) and cos (dashed) of each pair`,
+  });
+  // The sin entries (even dimensions) and the cos entries (odd) as two curves over the dimensions.
+  for (const [first, dash] of [
+    [0, []],
+    [1, [5, 3]],
+  ]) {
+    const dims = [];
+    const values = [];
+    for (let c = first; c < state.d; c += 2) {
+      dims.push(c);
+      values.push(code[c]);
+    }
+    drawLine(ctx, frame, x, y, dims, values, { color: colors.fg, dash, width: highlighted === 'position' ? 2.5 : 1.2 });
+  }
+  const r = Math.max(1.2, Math.min(3, frame.w / state.d / 3));
+  ctx.save();
+  code.forEach((v, c) => {
+    ctx.fillStyle = v >= 0 ? colors.blue : colors.red; // as in the heatmap: RdBu, −1 red … +1 blue
+    ctx.beginPath();
+    ctx.arc(x(c), y(v), r, 0, 2 * Math.PI);
+    ctx.fill();
+  });
+  ctx.restore();
 }
 
 // The keyboard's way to the readout: arrows move one cell, Page Up/Down ten positions.

@@ -1,0 +1,358 @@
+// The figures' handles and motion (web/js/chart-kit/handles.js, motion.js) used as a reader would:
+// every handle moved by real keys (arrows, Shift+arrow, Home, End) and dragged by the real mouse on
+// its canvas, each step checked for the chart's state, its number box, the slider's
+// aria-valuenow/valuetext, the canvas pixels and the URL all moving together; the Play button
+// animating and stopping when the reader takes a key or the pointer; no motion at all (no button,
+// a sentence why, nothing changing over time) when the reader asks for reduced motion.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { mountAllCharts, openPage, startSite, twoFrames } from './helpers.mjs';
+
+/**
+ * Every handle the lesson declares, and where on its line the mouse presses the canvas (px from
+ * the knob's centre, outside the knob's own overlay) and how far it drags (along the axis).
+ */
+const HANDLES = [
+  { chart: 'context-extension', key: 'trained', part: 'trained', press: [-60, 0], drag: [0, -25] },
+  { chart: 'context-extension', key: 'target', part: 'target', press: [-60, 0], drag: [0, -25] },
+  { chart: 'sinusoidal-heatmap', key: 'position', part: 'position', press: [-60, 0], drag: [0, 60] },
+  { chart: 'alibi', key: 'head', part: 'head', press: [0, 30], drag: 'next-bars' },
+  { chart: 'rope-relative', key: 'delta', part: 'key', press: [0, -60], drag: [60, 0] },
+  // The query positions' number line: the knob itself is pressed (the three share one line).
+  { chart: 'rope-relative', key: 's0', part: 'query', press: [0, 0], drag: [50, 0] },
+  { chart: 'rope-relative', key: 's1', part: 'query', press: [0, 0], drag: [50, 0] },
+  { chart: 'rope-relative', key: 's2', part: 'query', press: [0, 0], drag: [-50, 0] },
+  { chart: 'precision', key: 'position', part: 'position', press: [0, -60], drag: [60, 0] },
+];
+/** The charts with motion, the state key each animates, and another control of theirs to type in. */
+const MOTION = [
+  { chart: 'context-extension', key: 'target', other: 'd' },
+  { chart: 'sinusoidal-heatmap', key: 'position', other: 'base' },
+  { chart: 'rope-relative', key: 's0', other: 'd' },
+];
+
+let site;
+let page;
+let problems;
+
+before(async () => {
+  site = await startSite();
+  ({ page, problems } = await openPage(site.browser, `${site.server.url}?charts=eager`, {
+    viewport: { width: 1100, height: 900 },
+  }));
+  await mountAllCharts(page);
+});
+
+after(async () => {
+  await site?.close();
+});
+
+/** Everything that must move together, read from the page at once. */
+function read(page, { chart, key }) {
+  return page.evaluate(
+    ([id, name]) => {
+      const root = document.querySelector(`[data-chart-root="${id}"]`);
+      const handle = root.querySelector(`[data-handle="${name}"]`);
+      // A cheap hash of every canvas of the chart (FNV-1a over the pixels).
+      let hash = 2166136261;
+      for (const canvas of root.querySelectorAll('canvas')) {
+        const pixels = new Uint32Array(
+          canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data.buffer,
+        );
+        for (let i = 0; i < pixels.length; i += 3) hash = Math.imul(hash ^ pixels[i], 16777619) >>> 0;
+      }
+      const box = handle.getBoundingClientRect();
+      return {
+        state: window.positionalCharts.mounted.get(id).state[name],
+        highlighted: window.positionalCharts.mounted.get(id).highlighted,
+        box: root.querySelector(`input[data-control="${name}"]`).value,
+        now: handle.getAttribute('aria-valuenow'),
+        min: handle.getAttribute('aria-valuemin'),
+        max: handle.getAttribute('aria-valuemax'),
+        text: handle.getAttribute('aria-valuetext'),
+        url: new URL(location.href).searchParams.get(`${id}.${name}`),
+        pixels: hash,
+        knob: { x: box.x + box.width / 2, y: box.y + box.height / 2 },
+        focused: document.activeElement === handle,
+      };
+    },
+    [chart, key],
+  );
+}
+
+/** Waits for the chart's redraw and the URL write that follow a change. */
+async function settle(page, { chart, key }) {
+  await twoFrames(page);
+  await page.waitForFunction(
+    ([id, name]) => {
+      const value = window.positionalCharts.mounted.get(id).state[name];
+      const declared = window.positionalCharts.declarations[id].controls[name].value;
+      const url = new URL(location.href).searchParams.get(`${id}.${name}`);
+      return value === declared ? url === null : url === String(value);
+    },
+    [chart, key],
+    { timeout: 5000 },
+  );
+}
+
+/** Puts a chart back to its declared defaults through its own set(). */
+async function reset(page, chart) {
+  await page.evaluate((id) => {
+    const defaults = Object.fromEntries(
+      Object.entries(window.positionalCharts.declarations[id].controls).map(([k, c]) => [k, c.value]),
+    );
+    window.positionalCharts.mounted.get(id).set(defaults);
+  }, chart);
+  await twoFrames(page);
+}
+
+/** The state, number box, slider values, pixels and URL all say the chart moved from `before` to a new value. */
+function assertMovedTogether(before, now, what) {
+  assert.notEqual(now.state, before.state, `${what}: the state changes`);
+  assert.equal(now.box, String(now.state), `${what}: the number box shows the new value`);
+  assert.equal(now.now, String(now.state), `${what}: aria-valuenow follows`);
+  assert.ok(now.text && now.text !== before.text, `${what}: aria-valuetext follows (${now.text})`);
+  assert.notEqual(now.pixels, before.pixels, `${what}: the canvas is redrawn`);
+}
+
+test('the lesson declares exactly the handles this suite drives, each a labelled slider', async () => {
+  const found = await page.evaluate(() =>
+    [...document.querySelectorAll('.chart-handle')].map((h) => ({
+      chart: h.closest('[data-chart-root]').dataset.chartRoot,
+      key: h.dataset.handle,
+      role: h.getAttribute('role'),
+      label: h.getAttribute('aria-label'),
+      tabIndex: h.tabIndex,
+    })),
+  );
+  assert.deepEqual(found.map((h) => `${h.chart}.${h.key}`).sort(), HANDLES.map((h) => `${h.chart}.${h.key}`).sort());
+  for (const h of found) {
+    assert.equal(h.role, 'slider', `${h.chart}.${h.key} is a slider`);
+    assert.ok(h.label, `${h.chart}.${h.key} has an accessible name`);
+    assert.equal(h.tabIndex, 0, `${h.chart}.${h.key} is in the tab order`);
+  }
+});
+
+for (const handle of HANDLES) {
+  const name = `${handle.chart}.${handle.key}`;
+
+  test(`${name}: arrows, Shift+arrow, End and Home move state, box, slider, pixels and URL together`, async () => {
+    await reset(page, handle.chart);
+    await page.locator(`[data-chart-root="${handle.chart}"] [data-handle="${handle.key}"]`).scrollIntoViewIfNeeded();
+    await listenForParts(page);
+    await page.locator(`[data-chart-root="${handle.chart}"] [data-handle="${handle.key}"]`).focus();
+    await twoFrames(page);
+    const start = await read(page, handle);
+    assert.equal(start.focused, true, 'the handle takes focus');
+    assert.equal(start.highlighted, handle.part, 'focus highlights the handle’s part');
+    assert.ok(await announced(page, handle), 'focus announces the part (chart-part)');
+
+    await page.keyboard.press('ArrowRight');
+    await settle(page, handle);
+    const one = await read(page, handle);
+    assertMovedTogether(start, one, 'ArrowRight');
+    assert.ok(one.state > start.state, 'ArrowRight increases the value');
+
+    await page.keyboard.press('Shift+ArrowRight');
+    await settle(page, handle);
+    const big = await read(page, handle);
+    assertMovedTogether(one, big, 'Shift+ArrowRight');
+    assert.ok(big.state - one.state > one.state - start.state, 'Shift takes a larger step than the plain arrow');
+
+    await page.keyboard.press('End');
+    await settle(page, handle);
+    const end = await read(page, handle);
+    assertMovedTogether(big, end, 'End');
+    assert.equal(end.now, end.max, 'End goes to aria-valuemax');
+
+    await page.keyboard.press('Home');
+    await settle(page, handle);
+    const home = await read(page, handle);
+    assertMovedTogether(end, home, 'Home');
+    assert.equal(home.now, home.min, 'Home goes to aria-valuemin');
+    assert.equal(home.focused, true, 'the handle keeps focus throughout');
+    await page.evaluate(() => document.activeElement?.blur());
+    assert.equal((await read(page, handle)).highlighted, null, 'leaving the handle clears the highlight');
+    await reset(page, handle.chart);
+  });
+
+  test(`${name}: a mouse drag on the canvas moves state, box, slider, pixels and URL together`, async () => {
+    await reset(page, handle.chart);
+    await page.locator(`[data-chart-root="${handle.chart}"] [data-handle="${handle.key}"]`).scrollIntoViewIfNeeded();
+    await twoFrames(page);
+    const start = await read(page, handle);
+    await listenForParts(page);
+    const x = start.knob.x + handle.press[0];
+    const y = start.knob.y + handle.press[1];
+    const under = await page.evaluate(
+      ([px, py]) => {
+        const el = document.elementFromPoint(px, py);
+        return el?.tagName === 'CANVAS' ? 'canvas' : (el?.dataset.handle ?? el?.tagName);
+      },
+      [x, y],
+    );
+    if (handle.press[0] || handle.press[1])
+      assert.equal(under, 'canvas', 'the press lands on the canvas, on the handle’s line, away from its knob');
+    else assert.equal(under, handle.key, 'the press lands on the knob');
+    // ALiBi's bars: two bars to the right, the spacing measured from where the knob sits for heads 1 and 2.
+    const [dx, dy] = handle.drag === 'next-bars' ? [2 * (await barSpacing(page)), 0] : handle.drag;
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    const held = await read(page, handle);
+    assert.equal(held.highlighted, handle.part, 'holding the handle highlights its part');
+    for (let k = 1; k <= 5; k++) await page.mouse.move(x + (dx * k) / 5, y + (dy * k) / 5);
+    await page.mouse.up();
+    await settle(page, handle);
+    const moved = await read(page, handle);
+    assertMovedTogether(start, moved, 'the drag');
+    assert.ok(await announced(page, handle), 'the drag announces the part (chart-part)');
+    await reset(page, handle.chart);
+    await page.evaluate(() => document.activeElement?.blur());
+  });
+}
+
+/** Starts recording the chart-part events the page dispatches. */
+function listenForParts(page) {
+  return page.evaluate(() => {
+    window.handleParts = [];
+    if (!window.handlePartsListening) {
+      window.handlePartsListening = true;
+      document.addEventListener('chart-part', (e) => window.handleParts.push(e.detail));
+    }
+  });
+}
+
+/** Whether `handle`'s part was announced since listenForParts. */
+function announced(page, { chart, part }) {
+  return page.evaluate(
+    ([id, name]) => window.handleParts.some((d) => d.chart === id && d.part === name),
+    [chart, part],
+  );
+}
+
+/** The distance between two neighbouring ALiBi bars, in CSS px (from the slider at heads 1 and 2). */
+async function barSpacing(page) {
+  const at = (head) =>
+    page.evaluate((h) => {
+      window.positionalCharts.mounted.get('alibi').set({ head: h });
+    }, head);
+  const knob = () =>
+    page.evaluate(() => {
+      const r = document.querySelector('[data-chart-root="alibi"] [data-handle="head"]').getBoundingClientRect();
+      return r.x + r.width / 2;
+    });
+  await at(2);
+  await twoFrames(page);
+  const two = await knob();
+  await at(1);
+  await twoFrames(page);
+  return two - (await knob());
+}
+
+/** The animated value and the chart's pixels now, and whether it says it is playing. */
+function motionNow(page, { chart, key }) {
+  return read(page, { chart, key }).then(async (r) => ({
+    ...r,
+    playing: await page.evaluate((id) => window.positionalCharts.mounted.get(id).motion.playing, chart),
+    pressed: await page.locator(`[data-chart-root="${chart}"] .chart-play`).getAttribute('aria-pressed'),
+  }));
+}
+
+/** Asserts that nothing of the chart changes over `ms`. */
+async function assertStill(page, motion, ms, what) {
+  const a = await motionNow(page, motion);
+  await page.waitForTimeout(ms);
+  const b = await motionNow(page, motion);
+  assert.equal(b.state, a.state, `${what}: the value stays put`);
+  assert.equal(b.pixels, a.pixels, `${what}: the picture stays put`);
+  assert.equal(b.playing, false, `${what}: not playing`);
+}
+
+for (const motion of MOTION) {
+  test(`${motion.chart}: Play animates through set(); a key or a press on the chart stops it`, async () => {
+    await reset(page, motion.chart);
+    const button = page.locator(`[data-chart-root="${motion.chart}"] .chart-play`);
+    await button.scrollIntoViewIfNeeded();
+    assert.equal(await button.isVisible(), true, 'the Play button is there');
+    assert.equal(await page.locator(`[data-chart-root="${motion.chart}"] .chart-motion-note`).isVisible(), false);
+    const start = await motionNow(page, motion);
+    await button.click();
+    await page.waitForTimeout(400);
+    const a = await motionNow(page, motion);
+    await page.waitForTimeout(400);
+    const b = await motionNow(page, motion);
+    assert.equal(a.playing, true, 'Play starts the motion');
+    assert.equal(a.pressed, 'true', 'the button says it is pressed');
+    for (const [x, y, when] of [
+      [start, a, 'after 0.4 s'],
+      [a, b, 'after 0.8 s'],
+    ]) {
+      assert.notEqual(y.state, x.state, `the value moves (${when})`);
+      assert.notEqual(y.pixels, x.pixels, `the picture moves (${when})`);
+      assert.equal(y.box, String(y.state), `the number box follows (${when})`);
+      assert.equal(y.now, String(y.state), `the handle's aria-valuenow follows (${when})`);
+    }
+
+    // A key: focus another control (focus alone does not stop it), then press Shift there.
+    await page.locator(`[data-chart-root="${motion.chart}"] input[data-control="${motion.other}"]`).focus();
+    await page.waitForTimeout(150);
+    assert.equal((await motionNow(page, motion)).playing, true, 'moving focus alone does not stop it');
+    await page.keyboard.press('Shift');
+    assert.equal((await motionNow(page, motion)).pressed, 'false', 'a key stops it');
+    await assertStill(page, motion, 400, 'after a key');
+
+    // A press: Play again, then press the mouse on the canvas's title (not on any handle).
+    await button.click();
+    await page.waitForTimeout(300);
+    assert.equal((await motionNow(page, motion)).playing, true, 'Play starts it again');
+    const canvas = await page
+      .locator(`[data-chart-root="${motion.chart}"] canvas`)
+      .first()
+      .evaluate((c) => {
+        const r = c.getBoundingClientRect();
+        return { x: r.x + r.width / 2, y: r.y + 8 };
+      });
+    await page.mouse.move(canvas.x, canvas.y);
+    await page.mouse.down();
+    await page.mouse.up();
+    await assertStill(page, motion, 400, 'after a press');
+    await reset(page, motion.chart);
+  });
+}
+
+test('reduced motion: no Play button, a sentence why, and nothing moves over time', async () => {
+  const reduced = await openPage(site.browser, `${site.server.url}?charts=eager`, {
+    viewport: { width: 1100, height: 900 },
+    contextOptions: { reducedMotion: 'reduce' },
+  });
+  try {
+    const other = reduced.page;
+    await mountAllCharts(other);
+    assert.equal(
+      await other.evaluate(() => matchMedia('(prefers-reduced-motion: reduce)').matches),
+      true,
+      'the browser reports reduced motion',
+    );
+    for (const motion of MOTION) {
+      const root = `[data-chart-root="${motion.chart}"]`;
+      await other.locator(root).scrollIntoViewIfNeeded();
+      assert.equal(await other.locator(`${root} .chart-play`).isVisible(), false, `${motion.chart}: no Play button`);
+      assert.match(
+        await other.locator(`${root} .chart-motion-note`).textContent(),
+        /reduced motion/,
+        `${motion.chart}: the chart says why there is no animation`,
+      );
+      assert.equal(await other.locator(`${root} .chart-motion-note`).isVisible(), true);
+      // Even asked directly, the chart does not animate.
+      await other.evaluate((id) => window.positionalCharts.mounted.get(id).motion.play(), motion.chart);
+      await assertStill(other, motion, 600, `${motion.chart} under reduced motion`);
+    }
+    assert.deepEqual(reduced.problems, []);
+  } finally {
+    await reduced.context.close();
+  }
+});
+
+test('no console errors while handles were used', () => {
+  assert.deepEqual(problems, []);
+});

@@ -1,0 +1,255 @@
+// Direct manipulation for the chart skeleton: a chart declares handles (a state key it can drag on
+// its own canvas), and this module gives each one a pointer drag on the canvas and a focusable
+// slider over it for the keyboard and screen readers. Every change goes through the chart's own
+// set(patch), so clamping, the URL, the number boxes, the description and the live text follow
+// exactly as if the value had been typed. The chart draws the knob (drawKnob) where at() says.
+
+import { grouped } from '../format.js';
+
+/** How far (CSS px) from a knob a mouse press still grabs it; a finger gets more. */
+const REACH = { mouse: 12, touch: 22 };
+
+/**
+ * Draws a handle's knob at (x, y): a ring in the foreground colour, filled in the accent colour
+ * while the reader holds or focuses it (`active`); `ring` colours the ring (e.g. as its series). Charts call it at their handle's
+ * (scale(value), across) — knobAt() gives that point from the same declaration.
+ */
+export function drawKnob(ctx, x, y, colors, active = false, ring = colors.fg) {
+  ctx.save();
+  ctx.beginPath();
+  ctx.arc(x, y, 7, 0, 2 * Math.PI);
+  ctx.fillStyle = active ? colors.blue : colors.bg;
+  ctx.fill();
+  ctx.lineWidth = 2.5;
+  ctx.strokeStyle = ring;
+  ctx.stroke();
+  ctx.restore();
+}
+
+/** Where `handle` (a declaration) puts its knob for `view`: { x, y } in CSS px, or null. */
+export function knobAt(handle, view) {
+  const scale = handle.scale(view);
+  if (!scale) return null;
+  const along = scale(view.state[handle.key]);
+  const across = handle.across(view);
+  return handle.axis === 'y' ? { x: across, y: along } : { x: along, y: across };
+}
+
+/** Draws the knob of every handle in `handles` that lives on canvas `canvas`, at knobAt() (ring: handle.ring(colors)). */
+export function drawKnobs(ctx, colors, view, handles, canvas = 0) {
+  for (const handle of handles) {
+    if ((handle.canvas ?? 0) !== canvas) continue;
+    const knob = knobAt(handle, view);
+    const ring = handle.ring?.(colors) ?? colors.fg;
+    if (knob) drawKnob(ctx, knob.x, knob.y, colors, view.marks?.handle === handle.key, ring);
+  }
+}
+
+/**
+ * Attaches `declarations` (spec.handles) to a mounted chart. Each declaration:
+ * - key: the state key (a number control) the handle moves; part: the part it announces and
+ *   highlights; label: its accessible name (default: the control's label).
+ * - canvas: the index of the canvas it lives on (default 0); axis: 'x' or 'y' (the drag direction).
+ * - scale(view) → the chart's scale along the axis (value → CSS px of that canvas, with .invert),
+ *   from draw()'s layout, or null while there is none; across(view) → the knob's other coordinate.
+ *   The knob sits at scale(value) on the axis; a drag reads values through the scale as it was
+ *   when the drag began (so a chart whose axis follows the value does not run away under it).
+ * - near(view, px, py) → boolean: optional; a press there grabs the handle too (e.g. its whole line).
+ * - snap(value) → value: optional; where a dragged value settles (default: the nearest whole number).
+ * - min(view), max(view): optional bounds (default: the control's declared min and max).
+ * - step, bigStep: arrow and Shift+arrow / Page keys (default 1 and 10); or
+ *   keyStep(value, direction, big, view) → the next value (e.g. doubling on a log axis).
+ * - valueText(value, view): what a screen reader hears (default the grouped number).
+ * context: { declared (the control declarations), plots (the chart's canvases), host (the element
+ * the overlays go in), view, set, point, highlight, marks, onTakeControl }. Returns { place(), destroy(), elements }.
+ */
+export function attachHandles(declarations, context) {
+  const { declared, plots, host, view, set, point, highlight, marks, onTakeControl } = context;
+  let dragging = null; // { handle, pointerId, scale (as the drag began) }
+  const handles = declarations.map((spec) => {
+    const control = declared[spec.key];
+    if (!control) throw new Error(`handle "${spec.key}": there is no control "${spec.key}"`);
+    const element = document.createElement('div');
+    element.className = 'chart-handle';
+    element.tabIndex = 0;
+    element.setAttribute('role', 'slider');
+    element.setAttribute('aria-label', spec.label ?? control.label);
+    element.setAttribute('aria-orientation', spec.axis === 'y' ? 'vertical' : 'horizontal');
+    element.dataset.handle = spec.key;
+    host.append(element);
+    return { spec, control, element, plot: plots[spec.canvas ?? 0] };
+  });
+
+  const bounds = (h) => ({
+    min: h.spec.min?.(view()) ?? h.control.min ?? 0,
+    max: h.spec.max?.(view()) ?? h.control.max ?? Infinity,
+  });
+  const clampTo = (h, v) => {
+    const { min, max } = bounds(h);
+    const whole = h.control.integer === false ? v : Math.round(v);
+    return Math.min(max, Math.max(min, whole));
+  };
+  /** The knob's centre in CSS px of its canvas, or null while the chart has not laid it out. */
+  const at = (h, v = view()) => {
+    const knob = knobAt(h.spec, v);
+    return knob && Number.isFinite(knob.x) && Number.isFinite(knob.y) ? knob : null;
+  };
+  const move = (h, value) => {
+    const next = clampTo(h, value);
+    if (next !== view().state[h.spec.key]) set({ [h.spec.key]: next });
+  };
+  const activate = (h) => {
+    onTakeControl?.();
+    marks.handle = h.spec.key;
+    point(h.spec.part ?? null);
+    if (h.spec.part) highlight(h.spec.part);
+  };
+  const release = (h) => {
+    if (marks.handle !== h.spec.key) return;
+    marks.handle = null;
+    point(null);
+    highlight(null);
+  };
+
+  // Where each canvas sits in the host, read again only when the plot's size changes: a drag or a
+  // motion redraws every frame, and reading layout after the frame's writes would force a second one.
+  let offsetsOf = null;
+  const offsets = new Map();
+
+  /** Puts each overlay over its knob and brings its ARIA values up to date (after every draw). */
+  function place() {
+    const v = view();
+    if (offsetsOf !== v.size) {
+      offsetsOf = v.size;
+      for (const plot of plots) offsets.set(plot, { left: plot.canvas.offsetLeft, top: plot.canvas.offsetTop });
+    }
+    for (const h of handles) {
+      const knob = h.plot && at(h, v);
+      h.element.hidden = !knob;
+      if (!knob) continue;
+      const { left, top } = offsets.get(h.plot);
+      h.element.style.left = `${left + knob.x}px`;
+      h.element.style.top = `${top + knob.y}px`;
+      const value = v.state[h.spec.key];
+      const { min, max } = bounds(h);
+      h.element.setAttribute('aria-valuemin', String(min));
+      h.element.setAttribute('aria-valuemax', String(max));
+      h.element.setAttribute('aria-valuenow', String(value));
+      h.element.setAttribute('aria-valuetext', h.spec.valueText?.(value, v) ?? grouped(value));
+    }
+  }
+
+  /** The handle a press at (px, py) on `plot`'s canvas grabs, if any. */
+  function grabbed(plot, px, py, reach) {
+    const v = view();
+    let best = null;
+    let bestGap = reach;
+    for (const h of handles) {
+      if (h.plot !== plot || h.element.hidden) continue;
+      const knob = at(h, v);
+      if (!knob) continue;
+      const gap = Math.hypot(knob.x - px, knob.y - py);
+      if (gap <= bestGap) [best, bestGap] = [h, gap];
+    }
+    return best ?? handles.find((h) => h.plot === plot && !h.element.hidden && h.spec.near?.(v, px, py)) ?? null;
+  }
+
+  const along = (h, event) => {
+    const box = h.plot.canvas.getBoundingClientRect();
+    return h.spec.axis === 'y' ? event.clientY - box.top : event.clientX - box.left;
+  };
+  function startDrag(h, event) {
+    event.preventDefault();
+    h.element.focus({ preventScroll: true });
+    // Captured by the overlay, so the rest of the drag reaches it wherever the pointer goes.
+    h.element.setPointerCapture?.(event.pointerId);
+    dragging = { handle: h, pointerId: event.pointerId, scale: h.spec.scale(view()) };
+    h.element.classList.add('is-dragging');
+    h.plot.canvas.classList.add('is-dragging');
+    activate(h);
+    h.plot.redraw();
+  }
+  function endDrag(event) {
+    if (!dragging || event.pointerId !== dragging.pointerId) return;
+    const { handle: h } = dragging;
+    dragging = null;
+    h.element.releasePointerCapture?.(event.pointerId);
+    h.element.classList.remove('is-dragging');
+    h.plot.canvas.classList.remove('is-dragging');
+    if (document.activeElement !== h.element) release(h);
+    h.plot.redraw();
+  }
+
+  const listeners = [];
+  const listen = (target, type, fn, options) => {
+    target.addEventListener(type, fn, options);
+    listeners.push(() => target.removeEventListener(type, fn, options));
+  };
+  for (const plot of new Set(handles.map((h) => h.plot).filter(Boolean))) {
+    const canvas = plot.canvas;
+    const local = (event) => {
+      const box = canvas.getBoundingClientRect();
+      return [event.clientX - box.left, event.clientY - box.top];
+    };
+    listen(canvas, 'pointerdown', (event) => {
+      if (event.button !== 0) return;
+      const h = grabbed(plot, ...local(event), event.pointerType === 'touch' ? REACH.touch : REACH.mouse);
+      if (h) startDrag(h, event);
+    });
+    listen(canvas, 'pointermove', (event) => {
+      if (dragging) return;
+      canvas.classList.toggle('is-grabbable', Boolean(grabbed(plot, ...local(event), REACH.mouse)));
+    });
+    listen(canvas, 'pointerleave', () => canvas.classList.remove('is-grabbable'));
+  }
+  for (const h of handles) {
+    const { element, spec } = h;
+    listen(element, 'pointerdown', (event) => {
+      if (event.button !== 0) return;
+      startDrag(h, event);
+    });
+    listen(element, 'pointermove', (event) => {
+      if (dragging?.handle !== h || event.pointerId !== dragging.pointerId) return;
+      move(h, (spec.snap ?? ((x) => x))(dragging.scale.invert(along(h, event))));
+    });
+    listen(element, 'pointerup', endDrag);
+    listen(element, 'pointercancel', endDrag);
+    listen(element, 'lostpointercapture', endDrag);
+    listen(element, 'focus', () => {
+      activate(h);
+      h.plot.redraw();
+    });
+    listen(element, 'blur', () => {
+      if (dragging?.handle === h) return;
+      release(h);
+      h.plot.redraw();
+    });
+    listen(element, 'keydown', (event) => {
+      const value = view().state[spec.key];
+      const { min, max } = bounds(h);
+      const up = ['ArrowRight', 'ArrowUp', 'PageUp'].includes(event.key);
+      const down = ['ArrowLeft', 'ArrowDown', 'PageDown'].includes(event.key);
+      let next;
+      if (event.key === 'Home') next = min;
+      else if (event.key === 'End') next = max;
+      else if (up || down) {
+        const big = event.shiftKey || event.key.startsWith('Page');
+        const direction = up ? 1 : -1;
+        next = spec.keyStep
+          ? spec.keyStep(value, direction, big, view())
+          : value + direction * (big ? (spec.bigStep ?? 10) : (spec.step ?? 1));
+      } else return;
+      event.preventDefault();
+      onTakeControl?.();
+      move(h, next);
+    });
+  }
+  return {
+    place,
+    elements: handles.map((h) => h.element),
+    destroy() {
+      for (const off of listeners) off();
+      for (const h of handles) h.element.remove();
+    },
+  };
+}
