@@ -37,7 +37,10 @@ import { createChartShell } from './shell.js';
  * - note(view) → text: a paragraph under the canvases (p.chart-note), set after each computation.
  * - describe(view) → text; table(view, engine) → table (or a function building one, called only
  *   while the Data view is open); csv(view, engine) → { header, rows } (built on demand); values(view) → what the chart's `values` getter returns (tests read it).
- * - extend(chart, context): optional; adds chart-specific members to the returned object.
+ * - extend(chart, context): optional; adds chart-specific members to the returned object. The context
+ *   holds the mount's state, data, layout, marks, controls, shell, canvases, engine, update and view,
+ *   and afterUpdate(fn): fn(view) then runs after every later update (e.g. to keep a focusable
+ *   canvas's aria-valuenow in step with the state).
  * Returns { id, controls, aliases, parts, create(slot, engine) → chart }.
  */
 export function defineChart(spec) {
@@ -70,6 +73,7 @@ function mountChart(spec, order, compute, slot, engine) {
   let canvases = [];
   let pending = 0; // requestAnimationFrame id of a coalesced update
   let ready = false; // the first update has run (until then a resize only records the size)
+  const afterUpdates = []; // what extend() asked to run after each update
   const view = () => ({ state, data, highlighted, layout, marks, size });
   const shell = createChartShell(slot, id, {
     exports: {
@@ -182,6 +186,7 @@ function mountChart(spec, order, compute, slot, engine) {
     if (note) note.textContent = spec.note(view());
     if (spec.describe) shell.describe(spec.describe(view()));
     if (spec.table) shell.setData(spec.table(view(), engine));
+    for (const fn of afterUpdates) fn(view());
   }
 
   /** Applies `patch` through each control's own rules, as if the reader had typed the values. */
@@ -227,6 +232,7 @@ function mountChart(spec, order, compute, slot, engine) {
       return highlighted;
     },
   };
-  spec.extend?.(chart, { state, data, layout, marks, controls, shell, canvases, engine, update, view });
+  const afterUpdate = (fn) => afterUpdates.push(fn);
+  spec.extend?.(chart, { state, data, layout, marks, controls, shell, canvases, engine, update, view, afterUpdate });
   return chart;
 }
