@@ -52,6 +52,7 @@ before(async () => {
       ['context-extension', './js/charts/context-extension.js'],
       ['conventions', './js/charts/conventions.js'],
       ['rope-clock', './js/charts/rope-clock.js'],
+      ['model-card', './js/charts/model-card.js'],
     ]) {
       const definition = Object.values(await import(path)).find((v) => v?.create && v.id === id);
       const slot = document.createElement('figure');
@@ -236,6 +237,35 @@ test('rope-clock: one reading per accepted change, by the fields, the keys and a
   await page.evaluate(() => window.spyCharts['rope-clock'].set({ m: 3, n: 7 }));
 });
 
+test('model-card: one reading per change of the config or the prompt; a preset fills the box', async () => {
+  await resetCalls();
+  await page.locator('[data-spy="model-card"] select[data-control="preset"]').selectOption('llama-2-7b');
+  assert.deepEqual(await calls(), { readModelConfig: 1 }, 'the preset’s text, read once');
+  const box = page.locator('[data-spy="model-card"] textarea');
+  assert.match(await box.inputValue(), /"max_position_embeddings": 4096/);
+  await resetCalls();
+  await page.evaluate(() => window.spyCharts['model-card'].set({ prompt: 1000 }));
+  assert.deepEqual(await calls(), { readModelConfig: 1 });
+  await resetCalls();
+  // Typing waits for a pause; the Analyse button reads at once, and once.
+  await box.click();
+  await page.keyboard.press('End');
+  await page.keyboard.type(' ');
+  await page.locator('[data-spy="model-card"] [data-control="analyse"]').click();
+  assert.deepEqual(await calls(), { readModelConfig: 1 });
+  assert.equal(
+    await page.evaluate(() => window.spyCharts['model-card'].state.preset),
+    'custom',
+    'an edited box is your config',
+  );
+  await page.waitForTimeout(400); // past the pause: nothing more to read
+  assert.deepEqual(await calls(), { readModelConfig: 1 });
+  await resetCalls();
+  await page.evaluate(() => window.spyCharts['model-card'].set({ preset: 'llama-2-7b', prompt: 32768 }));
+  assert.deepEqual(await calls(), { readModelConfig: 2 }, 'the preset’s text, then the prompt');
+  assert.equal(await page.evaluate(() => window.spyCharts['model-card'].values.beyondCount > 0), true);
+});
+
 test('drawing never calls the engine: resize, theme and highlight redraw from the data', async () => {
   await resetCalls();
   await page.evaluate(async () => {
@@ -286,6 +316,7 @@ test('highlight(part) draws the part emphasised; an unknown part is an error nam
     ['context-extension', ['trained', 'target']],
     ['conventions', ['permutation', 'unpermuted']],
     ['rope-clock', ['query', 'key', 'angle']],
+    ['model-card', ['trained', 'prompt', 'beyond']],
   ]) {
     assert.deepEqual(await page.evaluate((c) => window.spyCharts[c].parts, id), parts);
     const plain = await pixels(id);
@@ -365,6 +396,15 @@ test('chart-part: the pointer over a part and the focus of its control announce 
   await page.mouse.move(kbox.x + kbox.width - 1, kbox.y + 1);
   await page.locator('[data-spy="rope-clock"] [data-control="theta"]').focus();
   await page.locator('[data-spy="rope-clock"] [data-control="theta"]').blur();
+  // model-card (Llama 2 at 32,768 tokens): the trained length's line, then the prompt field.
+  const card = page.locator('[data-spy="model-card"] canvas');
+  await card.scrollIntoViewIfNeeded();
+  const mbox = await card.boundingBox();
+  const line = await page.evaluate(() => window.spyCharts['model-card'].lineOf('trained'));
+  await page.mouse.move(mbox.x + line.x, mbox.y + line.y);
+  await page.mouse.move(mbox.x + 1, mbox.y + 1);
+  await page.locator('[data-spy="model-card"] [data-control="prompt"]').focus();
+  await page.locator('[data-spy="model-card"] [data-control="prompt"]').blur();
   const events = await page.evaluate(() => window.partEvents);
   assert.deepEqual(events, [
     { chart: 'alibi', part: 'head' },
@@ -391,6 +431,10 @@ test('chart-part: the pointer over a part and the focus of its control announce 
     { chart: 'rope-clock', part: null },
     { chart: 'rope-clock', part: 'angle' },
     { chart: 'rope-clock', part: null },
+    { chart: 'model-card', part: 'trained' },
+    { chart: 'model-card', part: null },
+    { chart: 'model-card', part: 'prompt' },
+    { chart: 'model-card', part: null },
   ]);
   assert.deepEqual(problems, []);
 });
