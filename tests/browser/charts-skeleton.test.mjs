@@ -42,6 +42,8 @@ before(async () => {
       },
     );
     window.spyCharts = {};
+    // The model card reads configs with the engine's model-config reader, where that is a module loaded on demand.
+    await real.loadModelConfigReader?.();
     for (const [id, path] of [
       ['alibi', './js/charts/alibi.js'],
       ['rope-frequencies', './js/charts/rope-frequencies.js'],
