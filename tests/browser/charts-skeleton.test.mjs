@@ -42,6 +42,8 @@ before(async () => {
       },
     );
     window.spyCharts = {};
+    // The model card reads configs with the engine's model-config reader, where that is a module loaded on demand.
+    await real.loadModelConfigReader?.();
     for (const [id, path] of [
       ['alibi', './js/charts/alibi.js'],
       ['rope-frequencies', './js/charts/rope-frequencies.js'],
@@ -50,6 +52,9 @@ before(async () => {
       ['precision', './js/charts/precision.js'],
       ['attention-weights', './js/charts/attention-weights.js'],
       ['context-extension', './js/charts/context-extension.js'],
+      ['conventions', './js/charts/conventions.js'],
+      ['rope-clock', './js/charts/rope-clock.js'],
+      ['model-card', './js/charts/model-card.js'],
     ]) {
       const definition = Object.values(await import(path)).find((v) => v?.create && v.id === id);
       const slot = document.createElement('figure');
@@ -186,6 +191,88 @@ test('context-extension: a target below the trained length is raised to it; each
   await page.evaluate(() => window.spyCharts['context-extension'].set({ target: 32768 }));
 });
 
+test('conventions: the query position recomputes only the comparison; d draws q, k again', async () => {
+  await resetCalls();
+  await type('conventions', 'start', 7);
+  assert.deepEqual(await calls(), { compareRopeConventions: 1 }, 'q and k do not read the query position');
+  assert.equal(await page.evaluate(() => window.spyCharts.conventions.state.start), 7);
+  await resetCalls();
+  await page.evaluate(() => window.spyCharts.conventions.set({ d: 8 }));
+  assert.deepEqual(await calls(), { standardNormal: 1, compareRopeConventions: 1 });
+  assert.equal(await page.evaluate(() => window.spyCharts.conventions.values.permutation.length), 8);
+  await page.evaluate(() => window.spyCharts.conventions.set({ d: 16, start: 100 }));
+});
+
+test('rope-clock: one reading per accepted change, by the fields, the keys and a dragged hand', async () => {
+  const clock = page.locator('[data-spy="rope-clock"] canvas');
+  await resetCalls();
+  await type('rope-clock', 'theta', 0.5);
+  // "0" is refused (θ must be above 0), "0." is the same number, "0.5" is the one change.
+  assert.deepEqual(await calls(), { ropeClock: 1 });
+  await page.evaluate(() => window.spyCharts['rope-clock'].set({ theta: 1 }));
+  await resetCalls();
+  await page.locator('[data-spy="rope-clock"] [data-control="preset-103-107"]').click();
+  assert.deepEqual(await calls(), { ropeClock: 2 }, 'the preset sets m, then n, each through its control');
+  await resetCalls();
+  await clock.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter'); // to the k hand: a redraw, no reading
+  await page.keyboard.press('PageDown');
+  assert.deepEqual(await calls(), { ropeClock: 2 });
+  const afterKeys = await page.evaluate(() => window.spyCharts['rope-clock'].state);
+  assert.deepEqual([afterKeys.m, afterKeys.n], [104, 97]);
+  assert.equal(await clock.getAttribute('aria-valuenow'), '97', 'the slider follows the selected hand');
+  assert.equal(await clock.getAttribute('aria-valuetext'), 'key hand k at position 97');
+  // Dragging the q hand a quarter turn back (clockwise): m falls by about π/2 / θ.
+  await page.evaluate(() => window.spyCharts['rope-clock'].set({ m: 0, n: 2 }));
+  await clock.scrollIntoViewIfNeeded();
+  const box = await clock.boundingBox();
+  const tip = await page.evaluate(() => window.spyCharts['rope-clock'].tipOf('query'));
+  const centre = await page.evaluate(() => window.spyCharts['rope-clock'].face());
+  await page.mouse.move(box.x + tip.x, box.y + tip.y);
+  await page.mouse.down();
+  const reach = tip.x - centre.cx;
+  for (const step of [1, 2, 3, 4]) {
+    const a = (-step * Math.PI) / 8;
+    await page.mouse.move(box.x + centre.cx + reach * Math.cos(a), box.y + centre.cy - reach * Math.sin(a));
+  }
+  await page.mouse.up();
+  const dragged = await page.evaluate(() => window.spyCharts['rope-clock'].state);
+  // Within 0.05 of −π/2: the pointer's pixel positions round the angle, and m is kept to 0.01.
+  assert.ok(Math.abs(dragged.m + Math.PI / 2) < 0.05, `m after the drag: ${dragged.m}`);
+  assert.equal(dragged.n, 2, 'the k hand stays');
+  await page.evaluate(() => window.spyCharts['rope-clock'].set({ m: 3, n: 7 }));
+});
+
+test('model-card: one reading per change of the config or the prompt; a preset fills the box', async () => {
+  await resetCalls();
+  await page.locator('[data-spy="model-card"] select[data-control="preset"]').selectOption('llama-2-7b');
+  assert.deepEqual(await calls(), { readModelConfig: 1 }, 'the preset’s text, read once');
+  const box = page.locator('[data-spy="model-card"] textarea');
+  assert.match(await box.inputValue(), /"max_position_embeddings": 4096/);
+  await resetCalls();
+  await page.evaluate(() => window.spyCharts['model-card'].set({ prompt: 1000 }));
+  assert.deepEqual(await calls(), { readModelConfig: 1 });
+  await resetCalls();
+  // Typing waits for a pause; the Analyse button reads at once, and once.
+  await box.click();
+  await page.keyboard.press('End');
+  await page.keyboard.type(' ');
+  await page.locator('[data-spy="model-card"] [data-control="analyse"]').click();
+  assert.deepEqual(await calls(), { readModelConfig: 1 });
+  assert.equal(
+    await page.evaluate(() => window.spyCharts['model-card'].state.preset),
+    'custom',
+    'an edited box is your config',
+  );
+  await page.waitForTimeout(400); // past the pause: nothing more to read
+  assert.deepEqual(await calls(), { readModelConfig: 1 });
+  await resetCalls();
+  await page.evaluate(() => window.spyCharts['model-card'].set({ preset: 'llama-2-7b', prompt: 32768 }));
+  assert.deepEqual(await calls(), { readModelConfig: 2 }, 'the preset’s text, then the prompt');
+  assert.equal(await page.evaluate(() => window.spyCharts['model-card'].values.beyondCount > 0), true);
+});
+
 test('drawing never calls the engine: resize, theme and highlight redraw from the data', async () => {
   await resetCalls();
   await page.evaluate(async () => {
@@ -219,10 +306,11 @@ test('set() goes through the control’s own rules: out of range is clamped with
 test('highlight(part) draws the part emphasised; an unknown part is an error naming the known ones', async () => {
   const pixels = (id) =>
     page.evaluate((chartId) => {
-      const c = document.querySelector(`[data-spy="${chartId}"] canvas`);
-      const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
       let hash = 0;
-      for (let i = 0; i < data.length; i += 16) hash = (hash * 31 + data[i] + 3 * data[i + 1]) >>> 0;
+      for (const c of document.querySelectorAll(`[data-spy="${chartId}"] canvas`)) {
+        const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+        for (let i = 0; i < data.length; i += 16) hash = (hash * 31 + data[i] + 3 * data[i + 1]) >>> 0;
+      }
       return hash;
     }, id);
   for (const [id, parts] of [
@@ -233,6 +321,9 @@ test('highlight(part) draws the part emphasised; an unknown part is an error nam
     ['precision', ['fastest-pair', 'slowest-pair', 'position']],
     ['attention-weights', ['sentence', 'reversed']],
     ['context-extension', ['trained', 'target']],
+    ['conventions', ['permutation', 'unpermuted']],
+    ['rope-clock', ['query', 'key', 'angle']],
+    ['model-card', ['trained', 'prompt', 'beyond']],
   ]) {
     assert.deepEqual(await page.evaluate((c) => window.spyCharts[c].parts, id), parts);
     const plain = await pixels(id);
@@ -289,6 +380,38 @@ test('chart-part: the pointer over a part and the focus of its control announce 
   const mark = await page.evaluate(() => window.spyCharts['context-extension'].markOf('trained'));
   await page.mouse.move(wbox.x + mark.x, wbox.y + mark.y);
   await page.mouse.move(wbox.x + 1, wbox.y + 1);
+  // conventions: the diagram's wires are the permutation, and so is the d field that sets it.
+  const wires = page.locator('[data-spy="conventions"] canvas').first();
+  await wires.scrollIntoViewIfNeeded();
+  const cbox = await wires.boundingBox();
+  const band = await page.evaluate(() => window.spyCharts.conventions.wires());
+  await page.mouse.move(cbox.x + (band.left + band.right) / 2, cbox.y + (band.top + band.bottom) / 2);
+  await page.mouse.move(cbox.x + 1, cbox.y + 1);
+  const lines = page.locator('[data-spy="conventions"] canvas').nth(1);
+  await lines.scrollIntoViewIfNeeded();
+  const lbox = await lines.boundingBox();
+  const grey = await page.evaluate(() => window.spyCharts.conventions.pointOf('unpermuted', 30));
+  await page.mouse.move(lbox.x + grey.x, lbox.y + grey.y);
+  await page.mouse.move(lbox.x + 1, lbox.y + 1);
+  await page.locator('[data-spy="conventions"] [data-control="d"]').focus();
+  // rope-clock: the q hand under the pointer; the θ field sets the angle between the hands.
+  const clock = page.locator('[data-spy="rope-clock"] canvas');
+  await clock.scrollIntoViewIfNeeded();
+  const kbox = await clock.boundingBox();
+  const tip = await page.evaluate(() => window.spyCharts['rope-clock'].tipOf('query'));
+  await page.mouse.move(kbox.x + tip.x, kbox.y + tip.y);
+  await page.mouse.move(kbox.x + kbox.width - 1, kbox.y + 1);
+  await page.locator('[data-spy="rope-clock"] [data-control="theta"]').focus();
+  await page.locator('[data-spy="rope-clock"] [data-control="theta"]').blur();
+  // model-card (Llama 2 at 32,768 tokens): the trained length's line, then the prompt field.
+  const card = page.locator('[data-spy="model-card"] canvas');
+  await card.scrollIntoViewIfNeeded();
+  const mbox = await card.boundingBox();
+  const line = await page.evaluate(() => window.spyCharts['model-card'].lineOf('trained'));
+  await page.mouse.move(mbox.x + line.x, mbox.y + line.y);
+  await page.mouse.move(mbox.x + 1, mbox.y + 1);
+  await page.locator('[data-spy="model-card"] [data-control="prompt"]').focus();
+  await page.locator('[data-spy="model-card"] [data-control="prompt"]').blur();
   const events = await page.evaluate(() => window.partEvents);
   assert.deepEqual(events, [
     { chart: 'alibi', part: 'head' },
@@ -305,6 +428,20 @@ test('chart-part: the pointer over a part and the focus of its control announce 
     { chart: 'rope-relative', part: null },
     { chart: 'context-extension', part: 'trained' },
     { chart: 'context-extension', part: null },
+    { chart: 'conventions', part: 'permutation' },
+    { chart: 'conventions', part: null },
+    { chart: 'conventions', part: 'unpermuted' },
+    { chart: 'conventions', part: null },
+    { chart: 'conventions', part: 'permutation' },
+    { chart: 'conventions', part: null },
+    { chart: 'rope-clock', part: 'query' },
+    { chart: 'rope-clock', part: null },
+    { chart: 'rope-clock', part: 'angle' },
+    { chart: 'rope-clock', part: null },
+    { chart: 'model-card', part: 'trained' },
+    { chart: 'model-card', part: null },
+    { chart: 'model-card', part: 'prompt' },
+    { chart: 'model-card', part: null },
   ]);
   assert.deepEqual(problems, []);
 });

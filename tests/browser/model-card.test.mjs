@@ -151,7 +151,7 @@ const paste = (p, text) =>
     await p.click(`${ROOT} [data-control="analyse"]`);
   });
 const summaryText = (p) => p.$eval(`${ROOT} .model-card-summary`, (el) => el.textContent.replace(/\s+/g, ' '));
-const errorText = (p) => p.$eval(`${ROOT} .model-card-error`, (el) => el.textContent);
+const errorText = (p) => p.$eval(`${ROOT} .chart-textarea-error`, (el) => el.textContent);
 
 /** The engine's own reading of what the widget shows (same text, same prompt length). */
 const engineReport = (p) =>
@@ -363,7 +363,17 @@ describe('URL state', () => {
       await bogus.$eval(`${ROOT} input[data-control="prompt"] ~ .chart-message`, (m) => m.textContent),
       /at least 1; using 1/,
     );
+    // The preset goes through the select's own rule too: the markup is named as text, not run.
+    assert.equal(
+      await bogus.$eval(`${ROOT} select[data-control="preset"] ~ .chart-message`, (m) => m.textContent),
+      'model (preset): no such choice; showing Llama 3.1 8B.',
+    );
     await bogus.close();
+    // "Your pasted config" is never written; a link naming it, with nothing pasted, shows the default preset.
+    const custom = await openCard(`&card.preset=custom`);
+    assert.equal(await custom.$eval(`${ROOT} select`, (s) => s.value), 'llama-3.1-8b');
+    assert.match(await summaryText(custom), /Llama 3\.1 8B, for a prompt of 32,768 tokens/);
+    await custom.close();
     await paste(page, readFileSync(join(presetsDir, 'gpt2.json'), 'utf8'));
     await urlHas(null, '65536');
     assert.ok(!page.url().includes('n_positions'), 'the pasted text stays out of the URL');
@@ -403,7 +413,7 @@ describe('broken and hostile pastes', () => {
       const message = await errorText(page);
       assert.ok(message.includes(c.expect), `message “${message.slice(0, 300)}” lacks “${c.expect}”`);
       assert.ok(message.length < 600, 'a long paste is not echoed back whole');
-      assert.equal(await page.$eval(`${ROOT} .model-card-error`, (el) => el.getAttribute('role')), 'alert');
+      assert.equal(await page.$eval(`${ROOT} .chart-textarea-error`, (el) => el.getAttribute('role')), 'alert');
       assert.equal(await page.$eval(`${ROOT} textarea`, (t) => t.getAttribute('aria-invalid')), 'true');
       assert.equal(await page.$eval(ROOT, (el) => el.dataset.cardState), 'error');
       assert.equal(await page.$$eval(`${ROOT} .model-card-summary li`, (li) => li.length), 0, 'no stale summary');

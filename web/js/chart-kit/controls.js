@@ -206,6 +206,10 @@ export function selectControl({ name, label, value, fallback, options, onChange 
       select.value = v;
       onChange(v);
     },
+    /** Shows `v` imposed by another control (e.g. "your pasted config" once the text is edited), without onChange. */
+    constrain(v) {
+      select.value = v;
+    },
   };
 }
 
@@ -244,4 +248,71 @@ export function buttonControl({ name, label, onClick }) {
   button.dataset.control = name;
   button.addEventListener('click', onClick);
   return { element: button, input: button };
+}
+
+/**
+ * A multi-line text box for a pasted file (a config.json). onChange(text) fires once typing pauses
+ * for `debounce` ms (at once when 0), or at once on commit() (an "Analyse" button); maxLength bounds
+ * it. note(text) shows a message under the box (role="alert": the reader's paste did not read) and
+ * marks the box invalid while one is shown; className is added to the field (its look).
+ * Returns { element, input, get(), set(text), commit(), constrain(text), note(text), message() }.
+ */
+export function textAreaControl({ name, label, value = '', rows = 10, maxLength, debounce = 0, className, onChange }) {
+  const input = document.createElement('textarea');
+  input.id = nextId(name);
+  input.name = name;
+  input.rows = rows;
+  if (maxLength !== undefined) input.maxLength = maxLength;
+  input.spellcheck = false;
+  input.autocomplete = 'off';
+  input.dataset.control = name;
+  input.value = value;
+  const wrap = document.createElement('div');
+  wrap.className = className ? `chart-field ${className}` : 'chart-field';
+  const labelEl = document.createElement('label');
+  labelEl.htmlFor = input.id;
+  labelEl.textContent = label;
+  const message = document.createElement('p');
+  message.className = 'chart-textarea-error';
+  message.id = `${input.id}-message`;
+  message.setAttribute('role', 'alert');
+  input.setAttribute('aria-describedby', message.id);
+  wrap.append(labelEl, input, message);
+  let current = input.value;
+  let timer = 0;
+  const accept = () => {
+    clearTimeout(timer);
+    timer = 0;
+    if (input.value === current) return;
+    current = input.value;
+    onChange(current);
+  };
+  input.addEventListener('input', () => {
+    clearTimeout(timer);
+    if (debounce > 0) timer = setTimeout(accept, debounce);
+    else accept();
+  });
+  return {
+    element: wrap,
+    input,
+    get: () => current,
+    set(v) {
+      input.value = String(v);
+      accept();
+    },
+    /** Takes what is being typed now, without waiting for the pause. */
+    commit: accept,
+    /** Shows `text` imposed by another control (e.g. a chosen preset's file), without onChange. */
+    constrain(v) {
+      clearTimeout(timer);
+      input.value = String(v);
+      current = input.value;
+    },
+    note(text) {
+      message.textContent = text;
+      if (text) input.setAttribute('aria-invalid', 'true');
+      else input.removeAttribute('aria-invalid');
+    },
+    message: () => message.textContent,
+  };
 }

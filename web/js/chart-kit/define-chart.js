@@ -18,18 +18,20 @@ import { attachMotion } from './motion.js';
 /**
  * Declares a chart. `spec`:
  * - id: the slot's data-chart and the URL prefix (`id.key`); aliases: older URL prefixes still read.
- * - controls: { key → declaration } (see createDeclaredControls); order: the keys in display order.
+ * - controls: { key → declaration } (see createDeclaredControls); order: the keys in display order
+ *   (it may name a button to place it among them).
  * - buttons: [{ name, label, onClick(state, controls) }]: buttons after the controls (a button sets
  *   controls, e.g. controls.seed.set(…), so its change goes through their rules like typing).
- * - reconcile(state, controls): optional; settles one control against another (e.g. a head beyond
- *   the head count), calling controls[key].constrain(value, why). Runs before the computation.
+ * - reconcile(state, controls, patch): optional; settles one control against another (e.g. a head
+ *   beyond the head count), calling controls[key].constrain(value, why); patch holds the keys that
+ *   just changed. Runs before the computation.
  * - compute: { name → { reads: [state keys], after: [part names], run(state, engine, data, size) } }
  *   in dependency order; run returns the part's value, kept in data[name] until a key it reads (or
  *   a part it comes after) changes. The key '@size' is the first canvas's { width, height, ratio }
  *   (CSS pixels and devicePixelRatio): a part reading it is recomputed on resize, before the draw.
  * - coalesce: true to take control changes at once but compute at the next animation frame (a
  *   dragged slider: one recompute per frame); chart.flush() does the pending work now.
- * - canvases: [{ label, aspect, minHeight, maxHeight, draw(ctx, width, height, colors, view),
+ * - canvases: [{ label, aspect (a ratio, or aspect(width, view)), minHeight, maxHeight, draw(ctx, width, height, colors, view),
  *   hit?(view, x, y, width, height) → part | null }]; view = { state, data, highlighted, layout }
  *   (layout: an object draw() may keep its scales in, for hit()).
  * - parts: the names highlight() accepts and the chart-part event announces; focusParts: { control
@@ -43,7 +45,10 @@ import { attachMotion } from './motion.js';
  *   the canvas or moves with the keys of a focusable slider over it (see handles.js); motion:
  *   { label, duration, start(view), frame(t, plan, view) } for a Play button (see motion.js). Both
  *   act only through set(), and the reader's own input stops any motion.
- * - extend(chart, context): optional; adds chart-specific members to the returned object.
+ * - extend(chart, context): optional; adds chart-specific members to the returned object. The context
+ *   holds the mount's state, data, layout, marks, controls, shell, canvases, engine, update and view,
+ *   and afterUpdate(fn): fn(view) then runs after every later update (e.g. to keep a focusable
+ *   canvas's aria-valuenow in step with the state).
  * Returns { id, controls, aliases, parts, create(slot, engine) → chart }.
  */
 export function defineChart(spec) {
@@ -77,6 +82,7 @@ function mountChart(spec, order, compute, slot, engine) {
   let pending = 0; // requestAnimationFrame id of a coalesced update
   let ready = false; // the first update has run (until then a resize only records the size)
   let abilities = null; // { handles, motion } once attached
+  const afterUpdates = []; // what extend() asked to run after each update
   const view = () => ({ state, data, highlighted, layout, marks, size });
   const shell = createChartShell(slot, id, {
     exports: {
@@ -91,10 +97,14 @@ function mountChart(spec, order, compute, slot, engine) {
     shell,
     onChange: spec.coalesce ? request : update,
   });
-  shell.controls.append(...order.map((key) => controls[key].element));
-  for (const { name, label, onClick } of spec.buttons ?? []) {
-    shell.controls.append(buttonControl({ name, label, onClick: () => onClick(state, controls) }).element);
-  }
+  const buttons = new Map(
+    (spec.buttons ?? []).map(({ name, label, onClick }) => [
+      name,
+      buttonControl({ name, label, onClick: () => onClick(state, controls) }).element,
+    ]),
+  );
+  shell.controls.append(...order.map((key) => controls[key]?.element ?? buttons.get(key)));
+  shell.controls.append(...[...buttons].filter(([name]) => !order.includes(name)).map(([, element]) => element));
 
   const announce = (part) =>
     slot.dispatchEvent(new CustomEvent('chart-part', { bubbles: true, detail: { chart: id, part } }));
@@ -108,6 +118,7 @@ function mountChart(spec, order, compute, slot, engine) {
   canvases = (spec.canvases ?? []).map((c, index) => {
     const plot = createPlotCanvas(shell.plot, {
       ...c,
+      aspect: typeof c.aspect === 'function' ? (width) => c.aspect(width, view()) : c.aspect,
       beforeDraw:
         index === 0
           ? (width, height) => {
@@ -213,7 +224,7 @@ function mountChart(spec, order, compute, slot, engine) {
     if (pending) cancelAnimationFrame(pending);
     pending = 0;
     Object.assign(state, patch);
-    spec.reconcile?.(state, controls);
+    spec.reconcile?.(state, controls, patch);
     writeUrl(state);
     recompute();
     for (const [key, text] of Object.entries(spec.notes?.(view()) ?? {})) controls[key].note(text);
@@ -221,6 +232,7 @@ function mountChart(spec, order, compute, slot, engine) {
     if (note) note.textContent = spec.note(view());
     if (spec.describe) shell.describe(spec.describe(view()));
     if (spec.table) shell.setData(spec.table(view(), engine));
+    for (const fn of afterUpdates) fn(view());
   }
 
   /** Applies `patch` through each control's own rules, as if the reader had typed the values. */
@@ -269,6 +281,7 @@ function mountChart(spec, order, compute, slot, engine) {
     },
     motion: abilities.motion,
   };
-  spec.extend?.(chart, { state, data, layout, marks, controls, shell, canvases, engine, update, view });
+  const afterUpdate = (fn) => afterUpdates.push(fn);
+  spec.extend?.(chart, { state, data, layout, marks, controls, shell, canvases, engine, update, view, afterUpdate });
   return chart;
 }

@@ -1,0 +1,251 @@
+// The drawing of the "Read your model's card" widget, from a readModelConfig report alone: per RoPE
+// pair each wavelength before and after the config's scaling against the trained and prompt
+// lengths, or for the other schemes the trained positions against the prompt's. Its parts are
+// 'trained' (the trained length), 'prompt' (the prompt's length) and 'beyond' (what goes past
+// training: the red pairs or positions); the layout it leaves behind lets partAt() find them.
+
+import { grouped } from '../format.js';
+import { FONT } from '../chart-kit/canvas.js';
+import { drawAxes, drawLegend, drawLine, plotFrame } from '../chart-kit/plot.js';
+import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
+import { noLengthMessage } from './model-card-text.js';
+
+const LEGEND_ROW = 16; // drawLegend's row height
+const LINE_HIT = 6; // px: how close the pointer must be to a length's line
+
+/** A length or count as the lesson prints it: "131,072". */
+const count = (n) => grouped(n);
+
+/** Height / width of the plot for `report` (null: the config did not read) at `width` CSS px. */
+export function cardAspect(width, report) {
+  if (report && report.scheme !== 'rope' && !(report.trainedLength > 0)) return width < 480 ? 0.4 : 0.14; // one message
+  return report && report.scheme !== 'rope' ? (width < 480 ? 0.8 : 0.36) : width < 480 ? 1.15 : 0.5;
+}
+
+/** Draws the report (or, with none, `message`); records where the parts are in `layout`. */
+export function drawCard(ctx, width, height, colors, { report, message, highlighted, layout }) {
+  layout.pairs = null;
+  layout.positions = null;
+  if (!report) drawMessage(ctx, width, height, colors, message);
+  else if (report.scheme === 'rope') drawPairs(ctx, width, height, colors, report, highlighted, layout);
+  else drawPositions(ctx, width, height, colors, report, highlighted, layout);
+}
+
+/** The part at (px, py) of what drawCard last drew: 'trained', 'prompt', 'beyond' or null. */
+export function partAt(report, layout, px, py) {
+  if (!report) return null;
+  if (layout.pairs) {
+    const { frame, x, y, band } = layout.pairs;
+    if (px < frame.x || px > frame.x + frame.w || py < frame.y || py > frame.y + frame.h) return null;
+    if (Math.abs(py - y(report.trainedLength)) <= LINE_HIT) return 'trained';
+    if (Math.abs(py - y(report.promptLength)) <= LINE_HIT) return 'prompt';
+    const i = Math.round(x.invert(px));
+    return i >= 0 && i < report.beyond.length && report.beyond[i] && Math.abs(x(i) - px) <= band / 2 ? 'beyond' : null;
+  }
+  if (layout.positions) {
+    const { x, rows, rowH } = layout.positions;
+    const inRow = (row) => py >= row.top && py <= row.top + rowH;
+    if (inRow(rows[0]) && px >= x(0) && px <= x(report.trainedLength)) return 'trained';
+    if (inRow(rows[1]) && px >= x(0) && px <= x(report.promptLength)) {
+      return px > x(report.trainedLength) ? 'beyond' : 'prompt';
+    }
+  }
+  return null;
+}
+
+/** Draws a centred, muted message (the empty and error states, and schemes with nothing to plot). */
+function drawMessage(ctx, width, height, colors, text) {
+  ctx.save();
+  ctx.fillStyle = colors.muted;
+  ctx.font = `13px ${FONT}`;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  // Wrapped onto as many lines as the width needs, rather than squeezed onto one.
+  const lines = [];
+  for (const word of text.split(' ')) {
+    const last = lines.length ? `${lines[lines.length - 1]} ${word}` : word;
+    if (lines.length && ctx.measureText(last).width <= width - 24) lines[lines.length - 1] = last;
+    else lines.push(word);
+  }
+  const lineHeight = 18;
+  lines.forEach((line, k) =>
+    ctx.fillText(line, width / 2, height / 2 + (k - (lines.length - 1) / 2) * lineHeight, width - 24),
+  );
+  ctx.restore();
+}
+
+/** Bottom margin for a plot whose legend of `rows` items sits under the x-axis label (narrow canvases). */
+const bottomWithLegend = (rows) => 46 + rows * LEGEND_ROW + 14;
+
+/** Draws the legend under the frame's x-axis label instead of over the data. */
+function drawLegendBelow(ctx, frame, colors, items) {
+  drawLegend(
+    ctx,
+    { x: frame.x - 6, y: frame.y + frame.h + 40, w: frame.w, h: items.length * LEGEND_ROW + 8 },
+    colors,
+    items,
+    'tl',
+  );
+}
+
+/** Per pair: wavelength before (grey) and after (blue / red) scaling against the trained and prompt lengths. */
+function drawPairs(ctx, width, height, colors, r, highlighted, layout) {
+  const narrow = width < 480;
+  const legend = [
+    { label: 'before scaling', color: colors.grey, dash: [4, 3] },
+    { label: 'after scaling, within training', fill: colors.blue },
+    { label: 'after scaling, beyond training', fill: colors.red },
+  ];
+  const frame = plotFrame(width, height, {
+    left: 68,
+    right: 14,
+    bottom: narrow ? bottomWithLegend(legend.length) : 46,
+  });
+  const pairs = r.wavelengths.length;
+  const L = r.trainedLength;
+  const n = r.promptLength;
+  let lo = Math.min(L, n);
+  let hi = Math.max(L, n);
+  for (const arr of [r.wavelengths, r.baseWavelengths]) {
+    for (const v of arr) {
+      lo = Math.min(lo, v);
+      hi = Math.max(hi, v);
+    }
+  }
+  lo /= 2;
+  hi *= 3;
+  const x = linearScale(-0.5, pairs - 0.5, frame.x, frame.x + frame.w);
+  const y = logScale(lo, hi, frame.y + frame.h, frame.y);
+  const band = frame.w / pairs;
+  layout.pairs = { frame, x, y, band };
+  const beyond = highlighted === 'beyond';
+  ctx.save();
+  ctx.fillStyle = colors.red;
+  ctx.globalAlpha = beyond ? 0.3 : 0.12;
+  for (let i = 0; i < pairs; i++) if (r.beyond[i]) ctx.fillRect(x(i) - band / 2, frame.y, band, frame.h);
+  ctx.restore();
+  drawAxes(ctx, frame, colors, {
+    x,
+    y,
+    xTicks: niceTicks(0, pairs - 1, narrow ? 4 : 8).filter((v) => Number.isInteger(v)),
+    yTicks: logTicks(lo, hi),
+    xLabel: 'pair i (0 turns fastest)',
+    yLabel: 'wavelength 2π/θᵢ (tokens)',
+    title: narrow ? 'Wavelength per pair' : 'Each pair’s wavelength before and after the config’s scaling',
+  });
+  const xs = Array.from({ length: pairs }, (_, i) => i);
+  // The trained and prompt lengths as horizontal lines, labelled above (or, when close, below) the line.
+  const lines = [
+    { value: L, label: `trained ${count(L)}`, color: colors.fg, dash: [6, 4], parts: ['trained'] },
+    { value: n, label: `prompt ${count(n)}`, color: colors.muted, dash: [2, 3], parts: ['prompt'] },
+  ];
+  const close = Math.abs(y(L) - y(n)) < 14;
+  if (L === n)
+    lines.splice(0, 2, {
+      value: L,
+      label: `trained = prompt ${count(L)}`,
+      color: colors.fg,
+      dash: [6, 4],
+      parts: ['trained', 'prompt'],
+    });
+  lines.forEach((line, k) => {
+    drawLine(ctx, frame, x, y, [-0.5, pairs - 0.5], [line.value, line.value], {
+      color: line.color,
+      width: line.parts.includes(highlighted) ? 3 : 1.2,
+      dash: line.dash,
+    });
+    ctx.save();
+    ctx.fillStyle = line.color;
+    ctx.font = `${line.parts.includes(highlighted) ? '600 ' : ''}11px ${FONT}`;
+    ctx.textAlign = 'left';
+    const below = close && k === (y(L) > y(n) ? 0 : 1);
+    ctx.textBaseline = below ? 'top' : 'bottom';
+    ctx.fillText(line.label, frame.x + 4, y(line.value) + (below ? 3 : -3));
+    ctx.restore();
+  });
+  drawLine(ctx, frame, x, y, xs, r.baseWavelengths, { color: colors.grey, width: 1.5, dash: [4, 3] });
+  drawLine(ctx, frame, x, y, xs, r.wavelengths, { color: colors.muted, width: 1 });
+  const radius = band >= 6 ? 3 : 2.2;
+  for (let i = 0; i < pairs; i++) {
+    ctx.beginPath();
+    ctx.fillStyle = r.beyond[i] ? colors.red : colors.blue;
+    ctx.arc(x(i), y(r.wavelengths[i]), beyond && r.beyond[i] ? radius + 1.5 : radius, 0, 2 * Math.PI);
+    ctx.fill();
+  }
+  if (narrow) drawLegendBelow(ctx, frame, colors, legend);
+  else drawLegend(ctx, frame, colors, legend, 'br');
+}
+
+/** Schemes without rotary pairs: the trained positions against the prompt's, past-the-end in red. */
+function drawPositions(ctx, width, height, colors, r, highlighted, layout) {
+  const L = r.trainedLength;
+  const n = r.promptLength;
+  if (!(L > 0)) {
+    drawMessage(ctx, width, height, colors, noLengthMessage(r));
+    return;
+  }
+  const legend = [{ label: 'prompt within', fill: colors.blue }];
+  if (n > L)
+    legend.push({ label: r.scheme === 'learned' ? 'past the table' : 'past the trained length', fill: colors.red });
+  const frame = plotFrame(width, height, { left: 70, right: 18, bottom: bottomWithLegend(legend.length) });
+  const x = linearScale(0, Math.max(L, n) * 1.06, frame.x, frame.x + frame.w);
+  const rowH = Math.min(36, frame.h / 4);
+  const rows = [
+    { label: r.scheme === 'learned' ? 'table rows' : 'trained', top: frame.y + frame.h * 0.3 - rowH / 2 },
+    { label: 'prompt', top: frame.y + frame.h * 0.7 - rowH / 2 },
+  ];
+  layout.positions = { x, rows, rowH };
+  drawAxes(ctx, frame, colors, {
+    x,
+    y: linearScale(0, 1, frame.y + frame.h, frame.y),
+    xTicks: niceTicks(0, Math.max(L, n) * 1.06, width < 480 ? 3 : 6),
+    yTicks: [],
+    xLabel: 'position (tokens)',
+    title:
+      width < 480
+        ? 'Trained positions vs prompt'
+        : r.scheme === 'learned'
+          ? 'The table’s rows against your prompt'
+          : 'Trained positions against your prompt',
+  });
+  const px = (v) => Math.max(1.5, x(v) - x(0));
+  // Each bar as [row, from, length, colour, part].
+  const bars = [
+    [rows[0], 0, L, colors.grey, 'trained'],
+    [rows[1], 0, Math.min(n, L), colors.blue, 'prompt'],
+  ];
+  if (n > L) bars.push([rows[1], L, n - L, colors.red, 'beyond']);
+  ctx.save();
+  for (const [row, from, length, color] of bars) {
+    ctx.fillStyle = color;
+    ctx.fillRect(x(from), row.top, px(length), rowH);
+  }
+  // The highlighted part outlined in the text colour.
+  for (const [row, from, length, , part] of bars) {
+    if (part !== highlighted) continue;
+    ctx.strokeStyle = colors.fg;
+    ctx.lineWidth = 2.5;
+    ctx.strokeRect(x(from), row.top, px(length), rowH);
+  }
+  ctx.fillStyle = colors.fg;
+  ctx.font = `12px ${FONT}`;
+  ctx.textAlign = 'right';
+  ctx.textBaseline = 'middle';
+  for (const row of rows) ctx.fillText(row.label, frame.x - 6, row.top + rowH / 2);
+  ctx.restore();
+  drawLine(ctx, frame, x, linearScale(0, 1, frame.y + frame.h, frame.y), [L, L], [0, 1], {
+    color: colors.fg,
+    width: 1.2,
+    dash: [6, 4],
+  });
+  ctx.save();
+  ctx.fillStyle = colors.fg;
+  ctx.font = `11px ${FONT}`;
+  ctx.textBaseline = 'top';
+  const label = `${r.scheme === 'learned' ? 'table ends at' : 'trained'} ${count(L)}`;
+  const right = x(L) + 4 + ctx.measureText(label).width > frame.x + frame.w;
+  ctx.textAlign = right ? 'right' : 'left';
+  ctx.fillText(label, x(L) + (right ? -4 : 4), frame.y + 4);
+  ctx.restore();
+  drawLegendBelow(ctx, frame, colors, legend);
+}
