@@ -2,7 +2,7 @@
 // colour bars (scales in scales.js, text fitting in text-fit.js, the canvas in canvas.js).
 
 import { FONT, cssSize } from './canvas.js';
-import { niceTicks, tickLabel } from './scales.js';
+import { logAxisPowers, niceTicks, tickLabel } from './scales.js';
 import { clampCentre, drawFitted, ellipsize, fitText, fitTitle, wrapLines } from './text-fit.js';
 
 /** The plot area inside a (width × height) canvas, leaving room for title, labels and ticks. */
@@ -21,8 +21,10 @@ export function drawAxes(ctx, frame, colors, opts) {
   ctx.font = `11px ${FONT}`;
   ctx.fillStyle = colors.muted;
   ctx.strokeStyle = colors.grid;
-  const xLabelOf = opts.xTickLabel ?? ((v) => tickLabel(v, x.log));
-  const yLabelOf = opts.yTickLabel ?? ((v) => tickLabel(v, y.log));
+  const xPowers = x.log && logAxisPowers(opts.xTicks ?? []);
+  const yPowers = y.log && logAxisPowers(opts.yTicks ?? []);
+  const xLabelOf = opts.xTickLabel ?? ((v) => tickLabel(v, x.log, xPowers));
+  const yLabelOf = opts.yTickLabel ?? ((v) => tickLabel(v, y.log, yPowers));
   ctx.textAlign = 'center';
   ctx.textBaseline = 'top';
   let lastRight = -Infinity;
@@ -136,17 +138,18 @@ function flowLegend(ctx, items, width) {
   return { placed, height: items.length ? y + 16 + 8 : 0 };
 }
 
-/**
- * The extra bottom margin a plot needs for its legend: 0 on wide canvases (the legend sits in a
- * corner of the frame), the height of the legend under the x label on narrow ones.
- */
+/** The extra bottom margin a plot needs for its legend: the height of the legend flowed under the x label. */
 export function legendSpace(ctx, items, width) {
-  return width < NARROW_LEGEND ? flowLegend(ctx, items, width).height + 4 : 0;
+  return flowLegend(ctx, items, width).height + 4;
 }
 
-/** The legend's place for drawLegend(): `corner` on wide canvases, 'below' on narrow ones (see legendSpace). */
+/**
+ * The legend's place for drawLegend(): 'below' the plot at every width, so a legend never covers
+ * the data (a corner box sat on RoPE's sawtooth lines at desktop widths). `corner` is kept for
+ * callers that name where a box would go.
+ */
 export function legendCorner(width, corner) {
-  return width < NARROW_LEGEND ? 'below' : corner;
+  return 'below';
 }
 
 /**

@@ -63,13 +63,25 @@ export function logTicks(lo, hi) {
   return ticks;
 }
 
-/** A tick label: "1,000", "0.25", "−0.5", or "10⁻³" for powers of ten on log axes. */
-export function tickLabel(v, log = false) {
+/**
+ * A tick label: "1,000", "0.25", "−0.5"; on log axes "1" to "10,000", or "10⁻³" — all of an axis's
+ * ticks as powers (`powers`, from logAxisPowers) once any of them needs one, so one axis never mixes
+ * "10,000" with "10⁵".
+ */
+export function tickLabel(v, log = false, powers = false) {
   if (log) {
     const e = Math.round(Math.log10(v));
-    if (e >= 0 && e <= 4) return (10 ** e).toLocaleString('en-US');
+    if (!powers && e >= 0 && e <= 4) return (10 ** e).toLocaleString('en-US');
     return powerOfTen(e);
   }
   const text = Math.abs(v) >= 1000 ? Math.round(v).toLocaleString('en-US') : String(Number(v.toPrecision(6)));
   return text.replace('-', '\u2212');
+}
+
+/** Whether a log axis with these ticks labels them all as powers of ten (one is below 1 or over 10⁴). */
+export function logAxisPowers(ticks) {
+  return ticks.some((v) => {
+    const e = Math.round(Math.log10(v));
+    return e < 0 || e > 4;
+  });
 }

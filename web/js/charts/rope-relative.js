@@ -2,7 +2,7 @@
 // starts. The curves coincide: the score depends only on distance. q and k are numpy's
 // default_rng(seed).standard_normal(d) drawn twice (seed 0 is the lesson's figure).
 
-import { fixed, grouped, sciUnicode, significant } from '../format.js';
+import { fixed, grouped, powerOfTen, sciUnicode, significant } from '../format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
 import {
   NARROW_LEGEND,
@@ -271,7 +271,7 @@ function drawRuler(ctx, width, height, colors, { highlighted, layout }) {
     ctx.moveTo(px, frame.y - 4);
     ctx.lineTo(px, frame.y + 4);
     ctx.stroke();
-    if (width >= 420 || e % 2 === 1 || e === 6) ctx.fillText(m >= 1e6 ? '1M' : grouped(m), px, frame.y + 11);
+    if (width >= 420 || e % 2 === 1 || e === 6) ctx.fillText(e < 0 ? '0' : powerOfTen(e), px, frame.y + 11); // one notation: powers of ten
   }
   ctx.fillStyle = colors.fg;
   ctx.textBaseline = 'bottom';
