@@ -1,7 +1,9 @@
-// The charts' scales and tick labels (web/js/chart-kit/scales.js): each log axis speaks one notation.
+// The charts' scales, tick labels and colour maps (web/js/chart-kit/): each log axis speaks one
+// notation, and a number on a heatmap cell stays readable.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
+import { blues, rdbu, textColorOn } from '../../web/js/chart-kit/colormap.js';
 import { logAxisPowers, logTicks, tickLabel } from '../../web/js/chart-kit/scales.js';
 
 const SUPERSCRIPT = /10[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+$/;
@@ -37,4 +39,26 @@ test('a log axis reaching past 10,000 or below 1 reads as powers of ten, every t
 test('linear ticks keep grouped numbers and the minus sign', () => {
   assert.equal(tickLabel(-0.5), '\u22120.5');
   assert.equal(tickLabel(32768), '32,768');
+});
+
+test('numbers written on heatmap cells take the text colour with the higher contrast, at both ends of RdBu', () => {
+  // ALiBi's bias matrix runs into RdBu's darkest red: near-black text there was unreadable.
+  const contrast = (a, b) => (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  const WHITE = 1;
+  const DARK = 0.0103; // #111827
+  for (const table of [rdbu, blues]) {
+    for (let i = 0; i < table.size; i += 7) {
+      const color = textColorOn(table, i);
+      const chosen = contrast(table.luminance[i], color === '#ffffff' ? WHITE : DARK);
+      const other = contrast(table.luminance[i], color === '#ffffff' ? DARK : WHITE);
+      assert.ok(chosen >= other, `entry ${i}: ${color} gives ${chosen.toFixed(2)}, the other ${other.toFixed(2)}`);
+      // The better of white and #111827 gives any colour at least √(1.05 / 0.0603) ≈ 4.17 (where
+      // the two tie, at luminance 0.2); 4.1 leaves room for the table's steps. WCAG's 4.5 cannot be
+      // had there with either colour: 62 of 1,280 entries fall between 4.15 and 4.5.
+      assert.ok(chosen >= 4.1, `entry ${i} (${table.css[i]}): best text contrast ${chosen.toFixed(2)} < 4.1`);
+    }
+  }
+  assert.equal(textColorOn(rdbu, 0), '#ffffff', "RdBu's dark red end takes white");
+  assert.equal(textColorOn(rdbu, rdbu.size - 1), '#ffffff', 'and so does its dark blue end');
+  assert.equal(textColorOn(rdbu, rdbu.size >> 1), '#111827', 'its pale middle takes near-black');
 });

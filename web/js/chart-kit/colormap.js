@@ -26,6 +26,7 @@ function buildTable(anchors, size) {
   const rgb = anchors.map(hexToRgb);
   const packed = new Uint32Array(size);
   const css = new Array(size);
+  const luminance = new Float64Array(size);
   const little = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
   for (let i = 0; i < size; i++) {
     const t = (i / (size - 1)) * (rgb.length - 1);
@@ -36,8 +37,31 @@ function buildTable(anchors, size) {
       ? (255 << 24) | (c[2] << 16) | (c[1] << 8) | c[0]
       : (c[0] << 24) | (c[1] << 16) | (c[2] << 8) | 255;
     css[i] = `rgb(${c[0]},${c[1]},${c[2]})`;
+    luminance[i] = relativeLuminance(c);
   }
-  return { packed, css, size };
+  return { packed, css, luminance, size };
+}
+
+/** WCAG 2 relative luminance of an sRGB colour [r, g, b] (0–255). */
+function relativeLuminance(rgb) {
+  const [r, g, b] = rgb.map((v) => {
+    const s = v / 255;
+    return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+const DARK_TEXT = '#111827';
+const DARK_TEXT_LUMINANCE = relativeLuminance(hexToRgb(DARK_TEXT));
+
+/**
+ * The text colour for a number written on entry i of `table`: white or near-black, whichever has the
+ * higher WCAG contrast on that cell (both ends of a diverging map are dark, so it is not a threshold
+ * on the value).
+ */
+export function textColorOn(table, i) {
+  const l = table.luminance[i];
+  return 1.05 / (l + 0.05) >= (l + 0.05) / (DARK_TEXT_LUMINANCE + 0.05) ? '#ffffff' : DARK_TEXT;
 }
 
 /** RdBu with 1,024 entries: packed[i] is an RGBA pixel (ImageData byte order), css[i] a CSS colour. */

@@ -4,7 +4,7 @@
 import { fixed } from '../format.js';
 import { FONT } from './canvas.js';
 import { drawFitted, ellipsize, fitText } from './text-fit.js';
-import { colorIndex } from './colormap.js';
+import { colorIndex, textColorOn } from './colormap.js';
 
 /**
  * Draws matrix m ({ rows, cols, data }) into the box { x, y, size } with colour `table` over
@@ -34,11 +34,11 @@ export function drawCellHeatmap(
     for (let j = 0; j < cols; j++) {
       const v = data[i * cols + j];
       const off = masked?.(i, j);
-      ctx.fillStyle = off ? colors.grid : table.css[colorIndex(table, v, lo, hi)];
+      const index = colorIndex(table, v, lo, hi);
+      ctx.fillStyle = off ? colors.grid : table.css[index];
       ctx.fillRect(box.x + j * cell, box.y + i * cell, Math.ceil(cell), Math.ceil(cell));
       if (!off && cell >= 30) {
-        const t = (v - lo) / (hi - lo);
-        ctx.fillStyle = t > 0.55 ? '#ffffff' : '#111827';
+        ctx.fillStyle = textColorOn(table, index);
         ctx.font = `${cell >= 44 ? 12 : 10}px ${FONT}`;
         ctx.textBaseline = 'middle';
         ctx.fillText(fixed(v, digits), box.x + (j + 0.5) * cell, box.y + (i + 0.5) * cell);
