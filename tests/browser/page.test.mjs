@@ -363,6 +363,29 @@ test('at 360 px the page has no horizontal scroll and diagrams draw top to botto
   await page.close();
 });
 
+test('on wide screens a figure takes part of the margin; the text keeps its measure; nothing scrolls sideways', async () => {
+  const measure = () => {
+    const slot = document.querySelector('[data-chart="context-extension"]').getBoundingClientRect();
+    const text = document.querySelector('main p').getBoundingClientRect();
+    return { slot: slot.width, text: text.width, right: slot.right, scrollWidth: document.documentElement.scrollWidth };
+  };
+  const widths = {};
+  for (const width of [1000, 1600]) {
+    const { page, problems } = await openPage('', { viewport: { width, height: 900 } });
+    widths[width] = await page.evaluate(measure);
+    assert.ok(widths[width].scrollWidth <= width, `${width}: the page is ${widths[width].scrollWidth} px wide`);
+    assert.ok(widths[width].right <= width, `${width}: the figure ends at ${widths[width].right}`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  }
+  assert.ok(Math.abs(widths[1000].slot - widths[1000].text) < 2, `at 1000 px figure and text share the column`);
+  assert.ok(
+    widths[1600].slot >= widths[1600].text + 200,
+    `at 1600 px: figure ${widths[1600].slot}, text ${widths[1600].text}`,
+  );
+  assert.ok(Math.abs(widths[1600].text - widths[1000].text) < 2, 'the text column keeps its measure');
+});
+
 test('embed mode shows one piece alone and posts its height to the parent', async () => {
   const page = await browser.newPage({ viewport: { width: 900, height: 700 } });
   // A stand-in course page on the same server (fulfilled by the test, so without the lesson's CSP):
