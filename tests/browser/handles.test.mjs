@@ -29,6 +29,8 @@ const MOTION = [
   { chart: 'context-extension', key: 'target', other: 'd' },
   { chart: 'sinusoidal-heatmap', key: 'position', other: 'base' },
   { chart: 'rope-relative', key: 's0', other: 'd' },
+  // The clock's own slider is its face (role="slider", the selected hand: q, position m).
+  { chart: 'rope-clock', key: 'm', other: 'theta', handle: 'canvas[role="slider"]' },
 ];
 
 let site;
@@ -48,11 +50,11 @@ after(async () => {
 });
 
 /** Everything that must move together, read from the page at once. */
-function read(page, { chart, key }) {
+function read(page, { chart, key, handle: handleSelector }) {
   return page.evaluate(
-    ([id, name]) => {
+    ([id, name, selector]) => {
       const root = document.querySelector(`[data-chart-root="${id}"]`);
-      const handle = root.querySelector(`[data-handle="${name}"]`);
+      const handle = root.querySelector(selector ?? `[data-handle="${name}"]`);
       // A cheap hash of every canvas of the chart (FNV-1a over the pixels).
       let hash = 2166136261;
       for (const canvas of root.querySelectorAll('canvas')) {
@@ -76,7 +78,7 @@ function read(page, { chart, key }) {
         focused: document.activeElement === handle,
       };
     },
-    [chart, key],
+    [chart, key, handleSelector],
   );
 }
 
@@ -250,8 +252,8 @@ async function barSpacing(page) {
 }
 
 /** The animated value and the chart's pixels now, and whether it says it is playing. */
-function motionNow(page, { chart, key }) {
-  return read(page, { chart, key }).then(async (r) => ({
+function motionNow(page, { chart, key, handle }) {
+  return read(page, { chart, key, handle }).then(async (r) => ({
     ...r,
     playing: await page.evaluate((id) => window.positionalCharts.mounted.get(id).motion.playing, chart),
     pressed: await page.locator(`[data-chart-root="${chart}"] .chart-play`).getAttribute('aria-pressed'),

@@ -26,6 +26,9 @@ const PRESETS = [
  * The RoPE clock, on the chart skeleton. Its parts: 'query' (the q hand, turned by m·θ), 'key'
  * (the k hand, turned by n·θ) and 'angle' (the arc between them, which alone sets the score).
  */
+/** How far Play carries both positions. */
+const PLAY_POSITIONS = 24;
+
 export const ROPE_CLOCK = defineChart({
   id: 'rope-clock',
   controls: CONTROLS,
@@ -40,6 +43,16 @@ export const ROPE_CLOCK = defineChart({
       controls.n.set(n);
     },
   })),
+  // Both hands carried on together, 24 positions in 8 s: each turns, the angle between them does not.
+  motion: {
+    label: 'Play: move both on',
+    duration: 8000,
+    start: ({ state }) => ({ m: state.m, n: state.n }),
+    frame: (t, from) => ({
+      m: Math.round((from.m + PLAY_POSITIONS * t) * 100) / 100,
+      n: Math.round((from.n + PLAY_POSITIONS * t) * 100) / 100,
+    }),
+  },
   compute: {
     clock: {
       reads: ['m', 'n', 'theta'],
