@@ -83,7 +83,8 @@ describe('prose markers at build time', () => {
 
   test('a link to an unknown part fails the render, naming the part and the chart’s parts', () => {
     assert.throws(() => renderLesson(withChart('{{part:precision/slow-pair|the slowest pair}}'), known), {
-      message: 'lesson.md: unknown part "slow-pair" of chart "precision" (its parts: fastest-pair, slowest-pair, position)',
+      message:
+        'lesson.md: unknown part "slow-pair" of chart "precision" (its parts: fastest-pair, slowest-pair, position)',
     });
   });
 
