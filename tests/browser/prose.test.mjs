@@ -168,6 +168,16 @@ after(async () => {
   await server?.close();
 });
 
+/** Handle `h` scrolled into view, with its parameter, its section's text and what it reads before a move. */
+async function openHandle(h) {
+  const p = await parameter(h.name);
+  const text = await sectionText(h.section);
+  const locator = page.locator(`[data-qa-handle="${h.index}"]`);
+  await locator.scrollIntoViewIfNeeded();
+  const before = await page.evaluate(readHandle, { index: h.index, values: {} });
+  return { p, text, locator, before };
+}
+
 describe('live parameters in the prose', () => {
   test('the lesson has at least 8 distinct parameters, each a slider the keyboard reaches', async () => {
     const names = new Set(handles.map((h) => h.name));
@@ -184,11 +194,7 @@ describe('live parameters in the prose', () => {
   test('every handle by keyboard: arrows, Shift, End (with its clamp message), Home, then reset', async (t) => {
     for (const h of handles) {
       await t.test(`${h.name} in #${h.section}`, async () => {
-        const p = await parameter(h.name);
-        const text = await sectionText(h.section);
-        const locator = page.locator(`[data-qa-handle="${h.index}"]`);
-        await locator.scrollIntoViewIfNeeded();
-        const before = await page.evaluate(readHandle, { index: h.index, values: {} });
+        const { p, text, locator, before } = await openHandle(h);
         await locator.focus();
         await page.keyboard.press('ArrowRight');
         await expectMoved(h, p.value + p.step, { before });
@@ -210,11 +216,7 @@ describe('live parameters in the prose', () => {
   test('every handle by a pointer drag on the number, then reset from the keyboard', async (t) => {
     for (const h of handles) {
       await t.test(`${h.name} in #${h.section}`, async () => {
-        const p = await parameter(h.name);
-        const text = await sectionText(h.section);
-        const locator = page.locator(`[data-qa-handle="${h.index}"]`);
-        await locator.scrollIntoViewIfNeeded();
-        const before = await page.evaluate(readHandle, { index: h.index, values: {} });
+        const { p, text, locator, before } = await openHandle(h);
         const box = await locator.boundingBox();
         const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
         await page.mouse.move(x, y);

@@ -36,6 +36,13 @@ const INTERPOLATION = ['extension.trained', 'extension.target'];
 const NTK_INPUTS = ['extension.base', 'extension.scale', 'extension.d'];
 const CLOCK = ['rope.query', 'rope.key'];
 
+/** A rotated vector of the clock (`field` of ropeClock) as live number `name`, with its parts `name`.x and `name`.y. */
+const clockVector = (name, field) => ({
+  [name]: { format: 'fixed3-tuple', inputs: CLOCK, value: (e, live, p) => Array.from(ropeClock(e, p)[field]) },
+  [`${name}.x`]: { format: 'fixed3', inputs: CLOCK, value: (e, live) => live(name)[0] },
+  [`${name}.y`]: { format: 'fixed3', inputs: CLOCK, value: (e, live) => live(name)[1] },
+});
+
 // ---- the parameters the prose makes movable ------------------------------------------------------
 
 const chartControl = (chart, key) => {
@@ -208,20 +215,8 @@ export const LIVE_QUANTITIES = {
   'sin.dot-70-73': { format: 'fixed4', value: (e) => e.sinusoidalDot(70, 73, SINUSOIDAL.dotDim) },
   'gpt2.position-parameters': { format: 'int', derived: true, value: () => GPT2.positions * GPT2.width },
   'rope.theta0': { format: 'trimmed', value: (e) => e.ropeFrequencies(2)[0] },
-  'rope.q-at-3': {
-    format: 'fixed3-tuple',
-    inputs: CLOCK,
-    value: (e, live, p) => Array.from(ropeClock(e, p).qRotated),
-  },
-  'rope.q-at-3.x': { format: 'fixed3', inputs: CLOCK, value: (e, live) => live('rope.q-at-3')[0] },
-  'rope.q-at-3.y': { format: 'fixed3', inputs: CLOCK, value: (e, live) => live('rope.q-at-3')[1] },
-  'rope.k-at-7': {
-    format: 'fixed3-tuple',
-    inputs: CLOCK,
-    value: (e, live, p) => Array.from(ropeClock(e, p).kRotated),
-  },
-  'rope.k-at-7.x': { format: 'fixed3', inputs: CLOCK, value: (e, live) => live('rope.k-at-7')[0] },
-  'rope.k-at-7.y': { format: 'fixed3', inputs: CLOCK, value: (e, live) => live('rope.k-at-7')[1] },
+  ...clockVector('rope.q-at-3', 'qRotated'),
+  ...clockVector('rope.k-at-7', 'kRotated'),
   'rope.score-3-7': { format: 'fixed3', inputs: CLOCK, value: (e, live, p) => ropeClock(e, p).score },
   // "Move both 100 positions later."
   'rope.score-103-107': {

@@ -26,6 +26,31 @@ export function drawKnob(ctx, x, y, colors, active = false, ring = colors.fg) {
   ctx.restore();
 }
 
+/**
+ * Draws a marked position on a plot: a dashed vertical line at x across `frame` (bold while the
+ * marker is `bold`, e.g. its part is highlighted), and a ring around each curve where it crosses:
+ * `rings` is [{ y, color, radius }] (radius defaults to 5 CSS px).
+ */
+export function drawMarker(ctx, frame, x, rings, colors, bold = false) {
+  ctx.save();
+  ctx.strokeStyle = colors.fg;
+  ctx.lineWidth = bold ? 2.5 : 1.2;
+  ctx.setLineDash([3, 3]);
+  ctx.beginPath();
+  ctx.moveTo(x, frame.y);
+  ctx.lineTo(x, frame.y + frame.h);
+  ctx.stroke();
+  ctx.setLineDash([]);
+  ctx.lineWidth = 2;
+  for (const { y, color, radius = 5 } of rings) {
+    ctx.strokeStyle = color;
+    ctx.beginPath();
+    ctx.arc(x, y, radius, 0, 2 * Math.PI);
+    ctx.stroke();
+  }
+  ctx.restore();
+}
+
 /** Where `handle` (a declaration) puts its knob for `view`: { x, y } in CSS px, or null. */
 export function knobAt(handle, view) {
   const scale = handle.scale(view);

@@ -16,7 +16,7 @@ import {
 } from '../chart-kit/plot.js';
 import { logScale, logTicks } from '../chart-kit/scales.js';
 import { parsePairs } from './rope-frequencies.js';
-import { drawKnobs } from '../chart-kit/handles.js';
+import { drawKnobs, drawMarker } from '../chart-kit/handles.js';
 import { CHART_DECLARATIONS } from './declarations.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
@@ -204,23 +204,7 @@ function drawErrors(
     ctx.restore();
   });
   // The position marker: a vertical line at the marked position, each pair's error there ringed.
-  const mx = x(state.position);
-  ctx.save();
-  ctx.strokeStyle = colors.fg;
-  ctx.lineWidth = highlighted === 'position' ? 2.5 : 1.2;
-  ctx.setLineDash([3, 3]);
-  ctx.beginPath();
-  ctx.moveTo(mx, frame.y);
-  ctx.lineTo(mx, frame.y + frame.h);
-  ctx.stroke();
-  ctx.setLineDash([]);
-  ctx.lineWidth = 2;
-  pairs.forEach((_, r) => {
-    ctx.strokeStyle = colors.cycle[r];
-    ctx.beginPath();
-    ctx.arc(mx, y(Math.max(marked.rotationError.data[r], FLOOR)), 5, 0, 2 * Math.PI);
-    ctx.stroke();
-  });
-  ctx.restore();
+  const rings = pairs.map((_, r) => ({ y: y(Math.max(marked.rotationError.data[r], FLOOR)), color: colors.cycle[r] }));
+  drawMarker(ctx, frame, x(state.position), rings, colors, highlighted === 'position');
   drawLegend(ctx, frame, colors, legend, legendCorner(width, 'tl'));
 }

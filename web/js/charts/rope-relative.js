@@ -14,7 +14,7 @@ import {
   plotFrame,
 } from '../chart-kit/plot.js';
 import { linearScale, niceTicks } from '../chart-kit/scales.js';
-import { drawKnobs } from '../chart-kit/handles.js';
+import { drawKnobs, drawMarker } from '../chart-kit/handles.js';
 import { FONT } from '../chart-kit/canvas.js';
 import { CHART_DECLARATIONS } from './declarations.js';
 
@@ -225,25 +225,13 @@ function drawScores(ctx, width, height, colors, { state, data: { starts, scores 
       ...(highlighted === 'query' ? { width: 3.5 } : {}),
     });
   });
-  // The key marker: a vertical line at δ, each query's score there ringed, and the handle's knob.
-  const kx = x(state.delta);
-  ctx.save();
-  ctx.strokeStyle = colors.fg;
-  ctx.lineWidth = highlighted === 'key' ? 2.5 : 1.2;
-  ctx.setLineDash([3, 3]);
-  ctx.beginPath();
-  ctx.moveTo(kx, frame.y);
-  ctx.lineTo(kx, frame.y + frame.h);
-  ctx.stroke();
-  ctx.setLineDash([]);
-  ctx.lineWidth = 2;
-  starts.forEach((_, r) => {
-    ctx.strokeStyle = colors.cycle[r];
-    ctx.beginPath();
-    ctx.arc(kx, y(scores.data[r * scores.cols + state.delta]), 4 + 2.5 * r, 0, 2 * Math.PI);
-    ctx.stroke();
-  });
-  ctx.restore();
+  // The key marker: a vertical line at δ, each query's score there ringed (the rings nest: the curves coincide).
+  const rings = starts.map((_, r) => ({
+    y: y(scores.data[r * scores.cols + state.delta]),
+    color: colors.cycle[r],
+    radius: 4 + 2.5 * r,
+  }));
+  drawMarker(ctx, frame, x(state.delta), rings, colors, highlighted === 'key');
   drawLegend(ctx, frame, colors, legend, legendCorner(width, 'tr'));
 }
 
