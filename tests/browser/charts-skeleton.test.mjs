@@ -315,7 +315,7 @@ test('highlight(part) draws the part emphasised; an unknown part is an error nam
     }, id);
   for (const [id, parts] of [
     ['alibi', ['head']],
-    ['rope-frequencies', ['slowest-pair', 'fastest-pair']],
+    ['rope-frequencies', ['slowest-pair', 'fastest-pair', 'position']],
     ['rope-relative', ['query', 'key']],
     ['order-blindness', ['sentence-a', 'sentence-b']],
     ['precision', ['fastest-pair', 'slowest-pair', 'position']],

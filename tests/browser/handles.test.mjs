@@ -23,6 +23,7 @@ const HANDLES = [
   { chart: 'rope-relative', key: 's1', part: 'query', press: [0, 0], drag: [50, 0] },
   { chart: 'rope-relative', key: 's2', part: 'query', press: [0, 0], drag: [-50, 0] },
   { chart: 'precision', key: 'position', part: 'position', press: [0, -60], drag: [60, 0] },
+  { chart: 'rope-frequencies', key: 'position', part: 'position', press: [0, 60], drag: [60, 0] },
 ];
 /** The charts with motion, the state key each animates, and another control of theirs to type in. */
 const MOTION = [

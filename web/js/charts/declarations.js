@@ -52,6 +52,8 @@ export const CHART_DECLARATIONS = {
       d: { kind: 'number', label: 'd', value: 64, min: 2, max: 512, step: 2, even: true },
       base: { kind: 'number', label: 'base', value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 },
       pairs: { kind: 'text', label: `pairs (up to ${MAX_PAIRS}, comma-separated)`, value: '0,4,12,31', maxLength: 60 },
+      // The position whose angles are read off the lines (the position marker's handle).
+      position: { kind: 'number', label: 'position read', value: 100, min: 0, max: 199 },
     },
     aliases: ['freq'],
   },

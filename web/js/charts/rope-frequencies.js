@@ -14,6 +14,7 @@ import {
   plotFrame,
 } from '../chart-kit/plot.js';
 import { linearScale } from '../chart-kit/scales.js';
+import { drawKnobs, drawMarker } from '../chart-kit/handles.js';
 import { CHART_DECLARATIONS, MAX_PAIRS } from './declarations.js';
 
 const N = 200;
@@ -38,12 +39,31 @@ export function parsePairs(text, last) {
 
 const POSITIONS = Float64Array.from({ length: N }, (_, i) => i);
 
+/**
+ * The position read as a handle on the position axis: a vertical marker with each pair's angle
+ * there ringed (the angles are the hands of the clock at that position).
+ */
+const POSITION_HANDLE = {
+  key: 'position',
+  part: 'position',
+  label: 'position read',
+  axis: 'x',
+  scale: ({ layout: { x } }) => x ?? null,
+  // At the top of the frame, above 2π, where no line runs (the slow pairs crowd the bottom).
+  across: ({ layout: { frame } }) => frame.y + 7,
+  near: ({ state, layout: { frame, x } }, px, py) =>
+    Boolean(frame) && py >= frame.y && py <= frame.y + frame.h && Math.abs(x(state.position) - px) <= 5,
+  valueText: (v) => `position ${grouped(v)}`,
+};
+
 /** The pair-angle chart on the chart skeleton; its parts are the fastest and slowest pair shown. */
 export const ROPE_FREQUENCIES = defineChart({
   id: 'rope-frequencies',
   controls: CONTROLS,
   aliases: URL_ALIASES,
-  parts: ['slowest-pair', 'fastest-pair'],
+  parts: ['slowest-pair', 'fastest-pair', 'position'],
+  focusParts: { position: 'position' },
+  handles: [POSITION_HANDLE],
   reconcile(state, controls) {
     const parsed = parsePairs(state.pairs, state.d / 2 - 1);
     controls.pairs.note(
@@ -68,7 +88,10 @@ export const ROPE_FREQUENCIES = defineChart({
     {
       label: 'Line chart: rotation angle modulo 2π of selected RoPE pairs over positions 0 to 199',
       aspect: (width) => (width < NARROW_LEGEND ? 0.95 : 0.6),
-      draw: drawAngles,
+      draw: (ctx, width, height, colors, view) => {
+        drawAngles(ctx, width, height, colors, view);
+        if (view.data.angles) drawKnobs(ctx, colors, view, [POSITION_HANDLE]);
+      },
       hit({ data: { pairs, angles }, layout }, px, py) {
         if (!angles || !layout.x) return null;
         const j = Math.round(layout.x.invert(px));
@@ -83,7 +106,7 @@ export const ROPE_FREQUENCIES = defineChart({
       },
     },
   ],
-  describe: ({ state, data: { pairs, theta } }) =>
+  describe: ({ state, data: { pairs, theta, angles } }) =>
     pairs.length
       ? `Angles of pairs ${pairs.join(', ')} for d ${grouped(state.d)}, base ${significant(state.base)}: ` +
         pairs
@@ -92,6 +115,8 @@ export const ROPE_FREQUENCIES = defineChart({
               `pair ${p} turns ${trueMinus(formatG2(theta[p]))} rad per position${theta[p] * N > 2 * Math.PI ? `, a full turn every ${decimal((2 * Math.PI) / theta[p], 1, 1)} positions` : ', less than a full turn over 200 positions'}`,
           )
           .join('; ') +
+        `. At the marked position ${grouped(state.position)}: ` +
+        pairs.map((p, r) => `pair ${p} at ${decimal(angles.data[r * N + state.position], 2, 2)} rad`).join(', ') +
         '.'
       : 'No pair selected.',
   table: ({ data }) => ({
@@ -123,14 +148,14 @@ function partOfPair(pairs, pair) {
   return null;
 }
 
-function drawAngles(ctx, width, height, colors, { data: { pairs, theta, angles }, highlighted, layout }) {
+function drawAngles(ctx, width, height, colors, { state, data: { pairs, theta, angles }, highlighted, layout }) {
   const legend = angles
     ? pairs.map((p, r) => ({ label: `pair ${p} (θ=${trueMinus(formatG2(theta[p]))})`, color: colors.cycle[r] }))
     : [];
   const frame = plotFrame(width, height, { bottom: 46 + legendSpace(ctx, legend, width) });
   const x = linearScale(-10, N + 9, frame.x, frame.x + frame.w);
   const y = linearScale(-0.32, 2 * Math.PI + 0.32, frame.y + frame.h, frame.y);
-  Object.assign(layout, { x, y });
+  Object.assign(layout, { frame, x, y });
   drawAxes(ctx, frame, colors, {
     x,
     y,
@@ -151,5 +176,8 @@ function drawAngles(ctx, width, height, colors, { data: { pairs, theta, angles }
     });
     ctx.restore();
   });
+  // The position marker: each pair's angle at the marked position ringed.
+  const rings = pairs.map((_, r) => ({ y: y(angles.data[r * N + state.position]), color: colors.cycle[r] }));
+  drawMarker(ctx, frame, x(state.position), rings, colors, highlighted === 'position');
   drawLegend(ctx, frame, colors, legend, legendCorner(width, 'tr'));
 }
