@@ -99,7 +99,8 @@ describe('axe finds no WCAG 2.1 A/AA violation', () => {
   const views = [
     // The first view runs every rule on every element; the others skip KaTeX's glyph layer (see axeViolations).
     { name: 'light theme, 1280 px', viewport: { width: 1280, height: 900 }, colorScheme: 'light', full: true },
-    { name: 'dark theme (system setting), 1280 px', viewport: { width: 1280, height: 900 }, colorScheme: 'dark' },
+    // 1600 px: the asides sit in the margin, in the muted colour, and the figures take part of it.
+    { name: 'dark theme (system setting), 1600 px', viewport: { width: 1600, height: 900 }, colorScheme: 'dark' },
     { name: 'light theme, 360 px', viewport: { width: 360, height: 780 }, colorScheme: 'light' },
     { name: 'dark theme (toggle), 360 px', viewport: { width: 360, height: 780 }, colorScheme: 'light', toggle: true },
   ];

@@ -386,6 +386,47 @@ test('on wide screens a figure takes part of the margin; the text keeps its meas
   assert.ok(Math.abs(widths[1600].text - widths[1000].text) < 2, 'the text column keeps its measure');
 });
 
+test('asides (the symbol tables) sit in the margin on wide screens, clear of the text and the figures, and in the text on narrower ones', async () => {
+  const measure = () => {
+    const box = (e) => {
+      const r = e.getBoundingClientRect();
+      return { left: r.left + scrollX, right: r.right + scrollX, top: r.top + scrollY, bottom: r.bottom + scrollY };
+    };
+    const text = document.querySelector('main p').getBoundingClientRect();
+    return {
+      text: { left: text.left, right: text.right },
+      notes: [...document.querySelectorAll('.margin-note')].map(box),
+      figures: [...document.querySelectorAll('.chart-slot')].map(box),
+      scrollWidth: document.documentElement.scrollWidth,
+    };
+  };
+  const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  for (const width of [1000, 1600]) {
+    const { page, problems } = await openPage('', { viewport: { width, height: 900 } });
+    // Once every section is laid out (while loading, far sections are skipped: content-visibility).
+    await page.waitForFunction(() => !document.documentElement.classList.contains('is-loading'));
+    const { text, notes, figures, scrollWidth } = await page.evaluate(measure);
+    assert.ok(notes.length >= 7, `${notes.length} asides`);
+    assert.ok(scrollWidth <= width, `${width}: the page is ${scrollWidth} px wide`);
+    for (const [i, note] of notes.entries()) {
+      if (width === 1600) {
+        assert.ok(
+          note.left >= text.right + 8 && note.right <= width,
+          `aside ${i} at ${note.left}–${note.right}, text ends at ${text.right}`,
+        );
+        for (const [j, figure] of figures.entries())
+          assert.ok(!overlap(note, figure), `aside ${i} covers figure ${j}: ${JSON.stringify([note, figure])}`);
+        for (const other of notes.slice(i + 1))
+          assert.ok(!overlap(note, other), `aside ${i} covers the next: ${JSON.stringify([note, other])}`);
+      } else {
+        assert.ok(Math.abs(note.left - text.left) < 2 && note.right <= text.right + 2, `aside ${i} in the column`);
+      }
+    }
+    assert.deepEqual(problems, []);
+    await page.close();
+  }
+});
+
 test('embed mode shows one piece alone and posts its height to the parent', async () => {
   const page = await browser.newPage({ viewport: { width: 900, height: 700 } });
   // A stand-in course page on the same server (fulfilled by the test, so without the lesson's CSP):

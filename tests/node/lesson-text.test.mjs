@@ -53,7 +53,8 @@ function paragraphs(markdown) {
       continue;
     }
     if (inFence) continue;
-    if (!line.trim()) {
+    // A container's own line (::: aside, ::: question …, :::) is not prose: it ends a paragraph.
+    if (!line.trim() || /^:::/.test(line)) {
       if (current.length) out.push(current.join(' '));
       current = [];
     } else current.push(line.trim());

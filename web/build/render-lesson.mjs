@@ -22,7 +22,7 @@ const PROSE_CELL_CHARS = 24;
 export const LIVE_PLACEHOLDER = '…';
 
 const HEADING = /^(#{1,3}) (.+?) \{#([a-z0-9-]+)\}\s*$/;
-const CONTAINER_OPEN = /^::: (walkthrough|step|question)(?: (.+))?$/;
+const CONTAINER_OPEN = /^::: (walkthrough|step|question|aside)(?: (.+))?$/;
 const CONTAINER_CLOSE = /^:::\s*$/;
 const FENCE = /^```/;
 
@@ -322,7 +322,7 @@ function parseSections(markdown) {
   return root;
 }
 
-/** Renders a section body, turning ::: containers into the walkthrough and self-test blocks. */
+/** Renders a section body, turning ::: containers into the walkthrough, the self-test blocks and the margin notes. */
 function renderBody(lines, md, context) {
   const out = [];
   let buffer = [];
@@ -366,6 +366,12 @@ function renderContainer(node, md, context) {
     return `<details class="self-test"><summary>${md.renderInline(node.title)}</summary><div class="self-test-answer">${text(node.parts)}</div></details>\n`;
   }
   if (node.kind === 'step') return text(node.parts);
+  // An aside (a symbol table, a pointer elsewhere): in the text on narrow screens, in the margin
+  // beside it on wide ones. role="note": parenthetic to the text, and not a landmark of its own.
+  if (node.kind === 'aside') {
+    const title = node.title ? `<p class="margin-note-title">${md.renderInline(node.title)}</p>` : '';
+    return `<div class="margin-note" role="note"${node.title ? ` aria-label="${escapeXml(node.title)}"` : ''}>${title}${text(node.parts)}</div>\n`;
+  }
   // walkthrough: its children are steps
   const steps = node.parts.filter((p) => typeof p !== 'string');
   const total = steps.length;
