@@ -24,6 +24,7 @@ const HANDLES = [
   { chart: 'rope-relative', key: 's2', part: 'query', press: [0, 0], drag: [-50, 0] },
   { chart: 'precision', key: 'position', part: 'position', press: [0, -60], drag: [60, 0] },
   { chart: 'rope-frequencies', key: 'position', part: 'position', press: [0, 60], drag: [60, 0] },
+  { chart: 'model-card', key: 'prompt', part: 'prompt', press: [-60, 0], drag: [0, -25] },
 ];
 /** The charts with motion, the state key each animates, and another control of theirs to type in. */
 const MOTION = [
@@ -74,6 +75,8 @@ function read(page, { chart, key, handle: handleSelector }) {
         max: handle.getAttribute('aria-valuemax'),
         text: handle.getAttribute('aria-valuetext'),
         url: new URL(location.href).searchParams.get(`${id}.${name}`),
+        // The chart's description: the numbers it reads off the figure for the new value.
+        description: root.querySelector('.chart-description').textContent,
         pixels: hash,
         knob: { x: box.x + box.width / 2, y: box.y + box.height / 2 },
         focused: document.activeElement === handle,
@@ -116,6 +119,7 @@ function assertMovedTogether(before, now, what) {
   assert.equal(now.now, String(now.state), `${what}: aria-valuenow follows`);
   assert.ok(now.text && now.text !== before.text, `${what}: aria-valuetext follows (${now.text})`);
   assert.notEqual(now.pixels, before.pixels, `${what}: the canvas is redrawn`);
+  assert.notEqual(now.description, before.description, `${what}: the description's numbers follow`);
 }
 
 test('the lesson declares exactly the handles this suite drives, each a labelled slider', async () => {

@@ -18,6 +18,7 @@ import {
 } from './model-card-text.js';
 import { cardAspect, drawCard, partAt } from './model-card-draw.js';
 import { defineChart } from '../chart-kit/define-chart.js';
+import { drawKnobs } from '../chart-kit/handles.js';
 import { MODEL_PRESETS } from './model-presets.js';
 import { CHART_DECLARATIONS } from './declarations.js';
 
@@ -28,6 +29,32 @@ const CUSTOM = 'custom';
 const MAX_ERROR_TEXT = 400;
 
 export { formatPairValue, modelCardSummary, pairRanges };
+
+/**
+ * The prompt length as a handle on the wavelength plot's (log) axis: its dashed line, dragged up or
+ * down, lengthens or shortens the prompt, and the pairs it turns past training go red as it moves.
+ * Arrows move it by a quarter (×1.25), Shift doubles or halves it. Only the RoPE plot has the axis.
+ */
+const PROMPT_HANDLE = {
+  key: 'prompt',
+  part: 'prompt',
+  label: 'prompt length',
+  axis: 'y',
+  scale: ({ layout }) => layout.pairs?.y ?? null,
+  across: ({ layout: { pairs } }) => pairs.frame.x + pairs.frame.w - 12,
+  near: ({ state, layout: { pairs } }, px, py) =>
+    Boolean(pairs) &&
+    px >= pairs.frame.x &&
+    px <= pairs.frame.x + pairs.frame.w &&
+    Math.abs(pairs.y(state.prompt) - py) <= 5,
+  // Three significant figures while dragging (32,768 is one keystroke or a typed value away).
+  snap: (v) => Number(v.toPrecision(3)),
+  keyStep: (v, direction, big) => {
+    const k = big ? 2 : 1.25;
+    return direction > 0 ? Math.max(v + 1, Math.round(v * k)) : Math.min(v - 1, Math.round(v / k));
+  },
+  valueText: (v) => `prompt ${grouped(v)} tokens`,
+};
 
 /**
  * The widget's controls: the declared preset (its options the presets, and "your pasted config",
@@ -78,6 +105,7 @@ export const MODEL_CARD = defineChart({
   order: ['preset', 'prompt', 'analyse', 'config'],
   parts: ['trained', 'prompt', 'beyond'],
   focusParts: { prompt: 'prompt' },
+  handles: [PROMPT_HANDLE],
   buttons: [{ name: 'analyse', label: 'Analyse', onClick: (state, controls) => controls.config.commit() }],
   /** A chosen preset fills the box; an edited box is "your pasted config"; an empty box at the start takes the preset. */
   reconcile(state, controls, patch) {
@@ -113,13 +141,15 @@ export const MODEL_CARD = defineChart({
     {
       label: 'Chart of the model’s position scheme',
       aspect: (width, { data }) => cardAspect(width, data.card?.report ?? null),
-      draw: (ctx, width, height, colors, { data, highlighted, layout }) =>
+      draw: (ctx, width, height, colors, view) => {
         drawCard(ctx, width, height, colors, {
-          report: data.card?.report ?? null,
+          report: view.data.card?.report ?? null,
           message: 'Nothing to draw until the config reads cleanly.',
-          highlighted,
-          layout,
-        }),
+          highlighted: view.highlighted,
+          layout: view.layout,
+        });
+        if (view.layout.pairs) drawKnobs(ctx, colors, view, [PROMPT_HANDLE]);
+      },
       hit: ({ data, layout }, px, py) => partAt(data.card?.report ?? null, layout, px, py),
     },
   ],
