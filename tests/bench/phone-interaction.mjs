@@ -3,8 +3,9 @@
 //   - first paint (first-contentful-paint) and the moment every live number is in (the
 //     positional-lesson:live-filled mark), and their ratio;
 //   - every long task (> 50 ms) after first paint until the page is settled, and their blocking time;
-//   - for every chart: each control worked as a reader would (real mouse clicks and keys) at its
-//     defaults and then at its maximum (End), with Event Timing (PerformanceObserver type 'event',
+//   - for every chart: each control and each handle on the figure worked as a reader would (real
+//     mouse clicks, drags and keys) at its defaults and then at its maximum (End), and likewise the
+//     live parameters in the prose (as 'prose'), with Event Timing (PerformanceObserver type 'event',
 //     durationThreshold 16, buffered) giving each interaction's duration; p50 / p95 per chart.
 // Event Timing reports only interactions of 16 ms or more: one it did not report counts as 16 ms,
 // so a p50 of 16 means "at most 16". Writes tests/bench/results/phone-interaction.json.
@@ -43,7 +44,8 @@ function observe() {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
       if (!e.interactionId) continue;
-      const chart = e.target?.closest?.('[data-chart]')?.dataset.chart ?? null;
+      const chart =
+        e.target?.closest?.('[data-chart]')?.dataset.chart ?? (e.target?.closest?.('[data-param]') ? 'prose' : null);
       window.__phone.events.push({ id: e.interactionId, name: e.name, duration: e.duration, chart });
     }
   }).observe({ type: 'event', durationThreshold: 16, buffered: true });
@@ -140,6 +142,36 @@ async function workChart(page, id) {
       await page.waitForTimeout(50);
     }
   }
+  // The figure's handles (role="slider" over the canvas, and the clock's face): each pressed and
+  // dragged by the pointer, then stepped with keys at the defaults, at the maximum and back.
+  interactions += await workSliders(page, slot.locator('[role="slider"]'));
+  return interactions;
+}
+
+/** Presses, drags (40 px, then back) and arrow-keys every visible slider `sliders` holds. */
+async function workSliders(page, sliders) {
+  let interactions = 0;
+  const count = await sliders.count();
+  for (let i = 0; i < count; i++) {
+    const slider = sliders.nth(i);
+    if (!(await slider.isVisible())) continue;
+    await slider.scrollIntoViewIfNeeded();
+    const box = await slider.boundingBox();
+    if (!box) continue;
+    const vertical = (await slider.getAttribute('aria-orientation')) === 'vertical';
+    const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    await page.mouse.move(vertical ? x : x + 40, vertical ? y - 40 : y, { steps: 4 });
+    await page.mouse.move(x, y, { steps: 4 });
+    await page.mouse.up();
+    interactions++; // a drag is one interaction (pointerdown … pointerup)
+    for (const key of ['ArrowRight', 'ArrowLeft', 'End', 'ArrowLeft', 'ArrowRight', 'Home']) {
+      await page.keyboard.press(key);
+      interactions++;
+      await page.waitForTimeout(50);
+    }
+  }
   return interactions;
 }
 
@@ -150,11 +182,13 @@ async function interactionFigures(browser, url) {
   const charts = await page.evaluate(() => [...document.querySelectorAll('[data-chart]')].map((s) => s.dataset.chart));
   const made = {};
   for (const id of charts) made[id] = await workChart(page, id);
+  // The live parameters in the prose: the same presses, drags and keys, then each section's reset.
+  made.prose = await workSliders(page, page.locator('[data-param]'));
   await page.waitForTimeout(1000);
   const events = await page.evaluate(() => window.__phone.events);
   await context.close();
   const perChart = {};
-  for (const id of charts) {
+  for (const id of [...charts, 'prose']) {
     const byInteraction = new Map();
     for (const e of events.filter((ev) => ev.chart === id))
       byInteraction.set(e.id, Math.max(byInteraction.get(e.id) ?? 0, e.duration));
