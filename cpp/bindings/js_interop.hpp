@@ -12,6 +12,7 @@
 #include <emscripten/val.h>
 
 #include <cstdint>
+#include <cstring>  // std::memcpy
 #include <exception>
 #include <new>  // std::bad_alloc
 #include <string>
@@ -131,8 +132,13 @@ inline Vector vector_from_js(const std::string& name, const val& array) {
   if (!(length <= static_cast<double>(kMaxOutputDoubles))) {
     fail(name + " length", "at most " + format_number(static_cast<double>(kMaxOutputDoubles)), length);
   }
-  const std::vector<double> values = emscripten::convertJSArrayToNumberVector<double>(array);
-  return Eigen::Map<const Vector>(values.data(), static_cast<Eigen::Index>(values.size()));
+  if (!(length >= 0)) throw InputError(name + " must be an array of numbers");
+  // One bulk copy from JavaScript into the vector's own storage (Float64Array.prototype.set on a
+  // view, which reads each element with Number(), as convertJSArrayToNumberVector does).
+  Vector out(static_cast<Eigen::Index>(length));
+  val(emscripten::typed_memory_view(static_cast<std::size_t>(out.size()), out.data()))
+      .call<void>("set", array);
+  return out;
 }
 
 // The rows and cols of a { rows, cols, data } object: whole numbers whose product fits the engine's
@@ -160,12 +166,16 @@ inline MatrixShape matrix_shape_from_js(const std::string& name, const val& obje
 // Reads { rows, cols, data } (row-major), as matrix_to_js writes it.
 inline Matrix matrix_from_js(const std::string& name, const val& object) {
   const auto [rows, cols] = matrix_shape_from_js(name, object);
-  const Vector data = vector_from_js(name + ".data", object["data"]);
+  Vector data = vector_from_js(name + ".data", object["data"]);
   if (data.size() != rows * cols) {
     throw InputError(name + ".data must hold rows × cols = " + std::to_string(rows * cols) +
                      " numbers, got " + std::to_string(data.size()));
   }
-  return Eigen::Map<const Matrix>(data.data(), rows, cols);
+  // Row-major storage is the data in order: one memcpy, not a coefficient loop.
+  Matrix out(rows, cols);
+  if (data.size() > 0)
+    std::memcpy(out.data(), data.data(), static_cast<std::size_t>(data.size()) * sizeof(double));
+  return out;
 }
 
 // A permutation as a new JavaScript-owned Float64Array of its indices.
