@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { hoistInlineStyles, renderLesson } from './render-lesson.mjs';
 import { extractCppSnippets } from './cpp-snippets.mjs';
-import { pageFonts, pruneKatexCss } from './fonts.mjs';
+import { TEXT_FACES, pageFonts, pruneKatexCss } from './fonts.mjs';
 import { COMPRESSIBLE_EXTENSIONS, CONTENT_SECURITY_POLICY } from './serve.mjs';
 import { computeEngineResults, LIVE_PARAMETERS, LIVE_QUANTITIES, liveText, PARAMETER_ECHOES } from '../js/live-values.js';
 import { CHARTS } from '../js/charts/index.js';
@@ -287,6 +287,9 @@ async function main() {
     // The theme script first: a classic script after a stylesheet waits for it, and would hold the parser.
     '<script src="js/theme-init.js"></script>',
     '<link rel="stylesheet" href="css/site.css">',
+    // The text faces, fetched beside the stylesheet rather than after it is parsed and the first
+    // text laid out: a face that arrives after the first paint reflows the opening (a layout shift).
+    ...TEXT_FACES.map((face) => `<link rel="preload" href="fonts/${face.file}" as="font" type="font/woff2" crossorigin>`),
     '<script type="module" async src="js/engine-boot.js"></script>',
     '<link rel="preload" href="engine.wasm" as="fetch" type="application/wasm" crossorigin>',
     // Every module main.js loads before the live numbers (all of web/js/ but the charts), named in
