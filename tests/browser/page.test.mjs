@@ -626,3 +626,94 @@ test(
     await context.close();
   },
 );
+
+describe('each language is a page of its own', () => {
+  /** Every live number on the page at `path`, name → text, once the page is ready. */
+  const liveNumbers = (page) =>
+    page.evaluate(() =>
+      Object.fromEntries([...document.querySelectorAll('[data-live]')].map((el) => [el.dataset.live, el.textContent])),
+    );
+
+  test('dist/zh-Hans/index.html: its lang, hreflang both ways, the switch, and every live number the English page has', async () => {
+    const { page: english, problems: englishProblems } = await openPage('');
+    const { page, problems } = await openPage('zh-Hans/index.html');
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-Hans');
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.liveState), 'ready');
+    // The lesson in Chinese: its title and its headings are the translation's, not the English.
+    assert.match(await page.evaluate(() => document.title), /[\u4e00-\u9fff]/);
+    // Every number the engine computes, the same in both languages (the same registry and formats).
+    const zhNumbers = await liveNumbers(page);
+    assert.deepEqual(zhNumbers, await liveNumbers(english));
+    assert.equal(zhNumbers['order.causal'], LESSON_PRINTS['order.causal']);
+    // hreflang: each page names both, and x-default is English; every link resolves to a page.
+    for (const [p, lang] of [
+      [english, 'en'],
+      [page, 'zh-Hans'],
+    ]) {
+      const alternates = await p.evaluate(() =>
+        [...document.querySelectorAll('link[rel="alternate"][hreflang]')].map((l) => [l.hreflang, l.href]),
+      );
+      assert.deepEqual(alternates.map(([h]) => h).sort(), ['en', 'x-default', 'zh-Hans'], `${lang}: ${alternates}`);
+      for (const [hreflang, href] of alternates) {
+        const [status, text] = await p.evaluate(async (url) => {
+          const r = await fetch(url);
+          return [r.status, await r.text()];
+        }, href);
+        assert.equal(status, 200, `${lang} → ${hreflang}: ${href}`);
+        const wanted = hreflang === 'x-default' ? 'en' : hreflang;
+        assert.match(text, new RegExp(`<html lang="${wanted}"`), `${lang} → ${hreflang}`);
+      }
+    }
+    // The switch: the current language marked, the other a link a reader follows with a real click.
+    const current = await page.evaluate(() => document.querySelector('.language-switch [aria-current="page"]').lang);
+    assert.equal(current, 'zh-Hans');
+    await page.click('.language-switch a[hreflang="en"]');
+    await page.waitForFunction(
+      () => document.documentElement.lang === 'en' && document.documentElement.dataset.liveState,
+    );
+    assert.equal(await page.evaluate(() => location.pathname), '/index.html');
+    assert.deepEqual(problems, []);
+    assert.deepEqual(englishProblems, []);
+    await english.close();
+    await page.close();
+  });
+
+  test('embed mode and URL state work the same on the Chinese page', async () => {
+    const { page, problems } = await openPage('zh-Hans/index.html?embed=fig-alibi&alibi.heads=16');
+    await page.waitForFunction(() => window.positionalCharts?.mounted.get('alibi'), null, { timeout: 20000 });
+    const state = await page.evaluate(() => ({
+      embed: document.documentElement.classList.contains('embed'),
+      heads: window.positionalCharts.mounted.get('alibi').state.heads,
+      figures: [...document.querySelectorAll('figure.chart-slot')].filter((f) => f.offsetParent).length,
+    }));
+    assert.deepEqual(state, { embed: true, heads: 16, figures: 1 });
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});
+
+test(
+  'the Chinese single file works from file:// on its own (no switch to pages it cannot reach)',
+  { skip: !existsSync(singleFile.replace(/\.html$/, '.zh-Hans.html')) && 'no dist-single build' },
+  async () => {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(pathToFileURL(singleFile.replace(/\.html$/, '.zh-Hans.html')).href);
+    await page.waitForFunction(() => document.documentElement.dataset.liveState, null, { timeout: 20000 });
+    const state = await page.evaluate(() => ({
+      lang: document.documentElement.lang,
+      liveState: document.documentElement.dataset.liveState,
+      causal: document.querySelector('[data-live="order.causal"]').textContent,
+      languageLinks: document.querySelectorAll('.language-switch, link[rel="alternate"]').length,
+    }));
+    assert.deepEqual(state, {
+      lang: 'zh-Hans',
+      liveState: 'ready',
+      causal: LESSON_PRINTS['order.causal'],
+      languageLinks: 0,
+    });
+    assert.deepEqual(errors, []);
+    await page.close();
+  },
+);

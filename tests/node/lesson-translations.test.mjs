@@ -10,6 +10,7 @@ import { extractCppSnippets } from '../../web/build/cpp-snippets.mjs';
 import { LIVE_PARAMETERS, LIVE_QUANTITIES, PARAMETER_ECHOES } from '../../web/js/live-values.js';
 import { CHARTS } from '../../web/js/charts/index.js';
 import { chartParts } from '../../web/build/chart-parts.mjs';
+import { lessonLanguages } from '../../web/build/build-site.mjs';
 import { compareInventories, lessonInventory, proseNumbers } from '../../web/i18n/lesson-inventory.mjs';
 
 const LESSON_DIR = new URL('../../web/lesson/', import.meta.url);
@@ -180,4 +181,26 @@ describe('lesson translations', () => {
       assert.throws(() => renderLesson(edited, options), /unknown live number "ntk\.bsae"/);
     });
   });
+});
+
+describe('each language page has its interface strings', () => {
+  const I18N = new URL('../../web/i18n/', import.meta.url);
+  const strings = (code) => JSON.parse(readFileSync(new URL(`page.${code}.json`, I18N), 'utf8'));
+  const keys = Object.keys(strings('en')).sort();
+
+  test('the site build finds English and every translation, each with its page strings', () => {
+    const codes = lessonLanguages().map((l) => l.code);
+    assert.deepEqual(codes, ['en', ...translations.map((t) => t.lang)]);
+  });
+
+  for (const { lang: code } of translations) {
+    test(`web/i18n/page.${code}.json: every key web/i18n/page.en.json has, none empty, none left in English`, () => {
+      const own = strings(code);
+      assert.deepEqual(Object.keys(own).sort(), keys);
+      for (const key of keys) {
+        assert.ok(own[key].trim(), `${key} is empty`);
+        if (key !== 'name') assert.notEqual(own[key], strings('en')[key], `${key} is the English text`);
+      }
+    });
+  }
 });

@@ -36,6 +36,23 @@ const PAGE_ENGINE_FILES = {
 const SINGLE_ENGINE_FILES = ['engine-single.mjs', 'engine-core-single.mjs', 'engine-core-single.wasm'];
 const ENGINE_FILES = [...Object.keys(PAGE_ENGINE_FILES), ...SINGLE_ENGINE_FILES];
 
+/**
+ * The lesson's languages, found from the files: web/lesson/lesson.md is English, at the site's root;
+ * each web/lesson/lesson.LANG.md is LANG (a BCP 47 tag, e.g. zh-Hans), built into dist/LANG/. Each
+ * needs its interface strings, web/i18n/page.LANG.json. English first.
+ */
+export function lessonLanguages() {
+  const files = readdirSync(join(WEB, 'lesson')).filter((f) => /^lesson(\.[A-Za-z]{2,3}(-[A-Za-z0-9]+)*)?\.md$/.test(f));
+  return files
+    .map((file) => {
+      const code = file === 'lesson.md' ? 'en' : file.slice('lesson.'.length, -'.md'.length);
+      const stringsFile = join(WEB, 'i18n', `page.${code}.json`);
+      if (!existsSync(stringsFile)) throw new Error(`web/lesson/${file} has no interface strings: add web/i18n/page.${code}.json (web/i18n/page.en.json lists the keys)`);
+      return { code, file, dir: code === 'en' ? '' : code, strings: JSON.parse(readFileSync(stringsFile, 'utf8')) };
+    })
+    .sort((a, b) => (a.code === 'en' ? -1 : b.code === 'en' ? 1 : a.code.localeCompare(b.code)));
+}
+
 function fail(message) {
   console.error(`build-site: ${message}`);
   process.exit(1);
@@ -126,8 +143,40 @@ export function singleFilePolicy({ scripts, styles }) {
   ].join('; ');
 }
 
-function renderPage(lesson, bodyHtml, head, scripts, policy) {
+/**
+ * The page of `language` among `languages`: its lang, its interface strings, and (unless `single`,
+ * a file that stands alone) the links to the same lesson in the other languages, in <head> for
+ * search engines (hreflang) and in the header for the reader.
+ */
+function renderPage(lesson, bodyHtml, head, scripts, policy, { language, languages, single = false }) {
+  const english = languages.find((l) => l.code === 'en');
+  const path = (from, to) =>
+    from.dir === to.dir ? 'index.html' : `${from.dir ? '../' : ''}${to.dir ? `${to.dir}/` : ''}index.html`;
+  const ui = Object.fromEntries(Object.keys(english.strings).map((key) => {
+    if (!(key in language.strings)) throw new Error(`web/i18n/page.${language.code}.json lacks "${key}"`);
+    return [`ui_${key}`, language.strings[key]];
+  }));
+  const others = single || languages.length < 2 ? [] : languages;
+  const alternates = [
+    ...others.map((l) => `<link rel="alternate" hreflang="${l.code}" href="${path(language, l)}">`),
+    ...(others.length ? [`<link rel="alternate" hreflang="x-default" href="${path(language, english)}">`] : []),
+  ].join('\n');
+  const languageSwitch = others.length
+    ? `<nav class="language-switch" aria-label="${escapeAttr(language.strings.language)}">` +
+      others
+        .map((l) =>
+          l === language
+            ? `<a href="${path(language, l)}" lang="${l.code}" aria-current="page">${l.strings.name}</a>`
+            : `<a href="${path(language, l)}" lang="${l.code}" hreflang="${l.code}">${l.strings.name}</a>`,
+        )
+        .join('') +
+      '</nav>'
+    : '';
   return fillTemplate(readFileSync(join(WEB, 'lesson', 'page.html'), 'utf8'), {
+    lang: language.code,
+    alternates,
+    languageSwitch,
+    ...ui,
     csp: `<meta http-equiv="Content-Security-Policy" content="${escapeAttr(policy)}">`,
     title: lesson.title,
     titleHtml: lesson.titleHtml,
@@ -157,8 +206,8 @@ export async function prerenderedLiveText(engineDir) {
 const CHART_PARTS = await chartParts();
 
 /** Renders lesson.md and returns the page parts with KaTeX's style attributes hoisted. */
-export function buildLesson({ liveText } = {}) {
-  const markdown = readFileSync(join(WEB, 'lesson', 'lesson.md'), 'utf8');
+export function buildLesson({ liveText, file = 'lesson.md', classPrefix = 'ks' } = {}) {
+  const markdown = readFileSync(join(WEB, 'lesson', file), 'utf8');
   const diagrams = JSON.parse(readFileSync(join(WEB, 'lesson', 'diagrams.json'), 'utf8'));
   const { links } = JSON.parse(readFileSync(join(WEB, 'site-config.json'), 'utf8'));
   const cppSnippets = extractCppSnippets(join(REPO, 'cpp', 'src'));
@@ -171,7 +220,7 @@ export function buildLesson({ liveText } = {}) {
   };
   const lesson = renderLesson(markdown, { diagrams, links, cppSnippets, ...known, liveText });
   const marker = '<!--split-header-body-->';
-  const { html, css } = hoistInlineStyles(`${lesson.headerHtml}${marker}${lesson.bodyHtml}${marker}${lesson.tocHtml}`);
+  const { html, css } = hoistInlineStyles(`${lesson.headerHtml}${marker}${lesson.bodyHtml}${marker}${lesson.tocHtml}`, classPrefix);
   const [header, body, toc] = html.split(marker);
   lesson.tocHtml = toc;
   return { lesson, parts: { header, body }, hoistedCss: css };
@@ -199,7 +248,7 @@ export function inlineFonts(css, fonts) {
   });
 }
 
-async function buildSingleFile({ engineDir, singleOut, css, fonts, lesson, parts }) {
+async function buildSingleFile({ engineDir, singleOut, css, fonts, lesson, parts, language, languages }) {
   const esbuild = await import('esbuild');
   const engineSingle = join(engineDir, 'engine-single.mjs');
   const swapEngine = {
@@ -235,7 +284,11 @@ async function buildSingleFile({ engineDir, singleOut, css, fonts, lesson, parts
   const [styleText, themeText, moduleText] = [`\n${inlinedCss}\n`, `\n${themeInit}\n`, `\n${js}\n`];
   const head = `<style>${styleText}</style>\n<script>${themeText}</script>`;
   const policy = singleFilePolicy({ scripts: [themeText, moduleText], styles: [styleText] });
-  const html = renderPage(lesson, parts, head, `<script type="module">${moduleText}</script>`, policy);
+  const html = renderPage(lesson, parts, head, `<script type="module">${moduleText}</script>`, policy, {
+    language,
+    languages,
+    single: true,
+  });
   mkdirSync(dirname(singleOut), { recursive: true });
   writeFileSync(singleOut, html);
 }
@@ -270,55 +323,78 @@ async function main() {
   const missing = ENGINE_FILES.filter((f) => !existsSync(join(opts.engineDir, f)));
   if (missing.length && !opts.allowMissingEngine) fail(`${opts.engineDir} lacks ${missing.join(', ')}: build the wasm preset first (or pass --allow-missing-engine for a text-only site)`);
 
-  const { lesson, parts, hoistedCss } = buildLesson({ liveText: await prerenderedLiveText(opts.engineDir) });
-  if (lesson.missingSnippets.length) fail(`C++ snippets not found in cpp/src (mark them // [snippet:NAME] … // [/snippet]): ${lesson.missingSnippets.join(', ')}`);
+  const liveText = await prerenderedLiveText(opts.engineDir);
+  const languages = lessonLanguages();
+  // Each language's page, its KaTeX classes prefixed by language so one stylesheet serves them all.
+  const pages = languages.map((language) => ({
+    language,
+    ...buildLesson({ liveText, file: language.file, classPrefix: language.dir ? `ks-${language.code}-` : 'ks' }),
+  }));
+  for (const { lesson, language } of pages) {
+    if (lesson.missingSnippets.length) fail(`C++ snippets not found in cpp/src (mark them // [snippet:NAME] … // [/snippet]), named in ${language.file}: ${lesson.missingSnippets.join(', ')}`);
+  }
 
   rmSync(opts.out, { recursive: true, force: true });
   mkdirSync(join(opts.out, 'css'), { recursive: true });
   mkdirSync(join(opts.out, 'fonts'), { recursive: true });
-  const { css, files: fonts } = await pageFonts(parts.header + parts.body, siteCss(hoistedCss, parts.header + parts.body + lesson.tocHtml));
+  const allText = pages.map(({ parts }) => parts.header + parts.body).join('');
+  const allHtml = pages.map(({ parts, lesson }) => parts.header + parts.body + lesson.tocHtml).join('');
+  const { css, files: fonts } = await pageFonts(allText, siteCss(pages.map((p) => p.hoistedCss).join('\n'), allHtml));
   writeFileSync(join(opts.out, 'css', 'site.css'), css);
   for (const [file, bytes] of fonts) writeFileSync(join(opts.out, 'fonts', file), bytes);
   copyDir(join(WEB, 'js'), join(opts.out, 'js'));
   copyDir(join(WEB, 'presets'), join(opts.out, 'presets'));
   for (const [from, to] of Object.entries(PAGE_ENGINE_FILES)) if (!missing.includes(from)) cpSync(join(opts.engineDir, from), join(opts.out, to));
 
-  const head = [
-    // The theme script first: a classic script after a stylesheet waits for it, and would hold the parser.
-    '<script src="js/theme-init.js"></script>',
-    '<link rel="stylesheet" href="css/site.css">',
-    // The text faces, fetched beside the stylesheet rather than after it is parsed and the first
-    // text laid out: a face that arrives after the first paint reflows the opening (a layout shift).
-    ...TEXT_FACES.map((face) => `<link rel="preload" href="fonts/${face.file}" as="font" type="font/woff2" crossorigin>`),
-    '<script type="module" async src="js/engine-boot.js"></script>',
-    '<link rel="preload" href="engine.wasm" as="fetch" type="application/wasm" crossorigin>',
-    // Every module main.js loads before the live numbers (all of web/js/ but the charts), named in
-    // <head>: the preload scanner would otherwise see main.js only after 200 KB of lesson HTML.
-    ...pageModules().map((f) => `<link rel="modulepreload" href="js/${f}">`),
-    ...['engine.mjs', 'engine-facade.mjs', 'engine-core.mjs'].map((f) => `<link rel="modulepreload" href="${f}">`),
-  ].join('\n');
-  writeFileSync(join(opts.out, 'index.html'), renderPage(lesson, parts, head, '<script type="module" src="js/main.js"></script>', metaPolicy()));
-  const manifest = {
-    liveNames: [...lesson.liveNames].sort(),
-    diagrams: lesson.diagramIds,
-    charts: lesson.chartIds,
-    snippets: lesson.snippetIds,
-    headings: lesson.headings.map(({ id, level, title }) => ({ id, level, title })),
-    questions: lesson.questionCount,
-    walkthroughSteps: lesson.walkthroughSteps,
-  };
-  writeFileSync(join(opts.out, 'lesson-manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-
+  /** The <head> of a page `up` folders below the site's root ('' or '../'): every path from there. */
+  const headOf = (up) =>
+    [
+      // The theme script first: a classic script after a stylesheet waits for it, and would hold the parser.
+      `<script src="${up}js/theme-init.js"></script>`,
+      `<link rel="stylesheet" href="${up}css/site.css">`,
+      // The text faces, fetched beside the stylesheet rather than after it is parsed and the first
+      // text laid out: a face that arrives after the first paint reflows the opening (a layout shift).
+      ...TEXT_FACES.map((face) => `<link rel="preload" href="${up}fonts/${face.file}" as="font" type="font/woff2" crossorigin>`),
+      `<script type="module" async src="${up}js/engine-boot.js"></script>`,
+      `<link rel="preload" href="${up}engine.wasm" as="fetch" type="application/wasm" crossorigin>`,
+      // Every module main.js loads before the live numbers (all of web/js/ but the charts), named in
+      // <head>: the preload scanner would otherwise see main.js only after 200 KB of lesson HTML.
+      ...pageModules().map((f) => `<link rel="modulepreload" href="${up}js/${f}">`),
+      ...['engine.mjs', 'engine-facade.mjs', 'engine-core.mjs'].map((f) => `<link rel="modulepreload" href="${up}${f}">`),
+    ].join('\n');
   const singleMissing = SINGLE_ENGINE_FILES.some((f) => missing.includes(f));
   if (singleMissing) console.warn('build-site: no engine-single.mjs / engine-core-single.mjs, so no single-file build');
-  else {
-    await buildSingleFile({ engineDir: opts.engineDir, singleOut: opts.singleOut, css, fonts, lesson, parts });
-    // The page links to the single file as a download, so the site carries a copy.
-    cpSync(opts.singleOut, join(opts.out, 'positional-lesson.html'));
+  const singles = [];
+  for (const { language, lesson, parts } of pages) {
+    const dir = join(opts.out, language.dir);
+    const up = language.dir ? '../' : '';
+    mkdirSync(dir, { recursive: true });
+    const scripts = `<script type="module" src="${up}js/main.js"></script>`;
+    writeFileSync(join(dir, 'index.html'), renderPage(lesson, parts, headOf(up), scripts, metaPolicy(), { language, languages }));
+    const manifest = {
+      lang: language.code,
+      liveNames: [...lesson.liveNames].sort(),
+      diagrams: lesson.diagramIds,
+      charts: lesson.chartIds,
+      snippets: lesson.snippetIds,
+      headings: lesson.headings.map(({ id, level, title }) => ({ id, level, title })),
+      questions: lesson.questionCount,
+      walkthroughSteps: lesson.walkthroughSteps,
+    };
+    writeFileSync(join(dir, 'lesson-manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    if (!singleMissing) {
+      // dist-single/positional-lesson.html, and positional-lesson.LANG.html for each other language.
+      const singleOut = language.dir ? opts.singleOut.replace(/\.html$/, `.${language.code}.html`) : opts.singleOut;
+      await buildSingleFile({ engineDir: opts.engineDir, singleOut, css, fonts, lesson, parts, language, languages });
+      // Each page links to its single file as a download, so the site carries a copy beside it.
+      cpSync(singleOut, join(dir, 'positional-lesson.html'));
+      singles.push(relative(process.cwd(), singleOut));
+    }
   }
   const precompressed = writePrecompressed(opts.out);
-  console.log(`build-site: ${relative(process.cwd(), opts.out) || '.'} (${manifest.liveNames.length} live quantities, ${manifest.diagrams.length} diagrams, ${manifest.snippets.length} snippets, ${precompressed} .br/.gz copies)` +
-    (singleMissing ? '' : `, ${relative(process.cwd(), opts.singleOut)}`));
+  const [{ lesson }] = pages;
+  console.log(`build-site: ${relative(process.cwd(), opts.out) || '.'} (${languages.map((l) => l.code).join(', ')}; ${lesson.liveNames.size ?? lesson.liveNames.length} live quantities, ${lesson.diagramIds.length} diagrams, ${lesson.snippetIds.length} snippets, ${precompressed} .br/.gz copies)` +
+    (singles.length ? `, ${singles.join(', ')}` : ''));
 }
 
 if (process.argv[1] && basename(process.argv[1]) === 'build-site.mjs') {

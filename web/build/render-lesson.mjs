@@ -525,9 +525,9 @@ export function renderLesson(markdown, { diagrams, links, cppSnippets, liveQuant
 /**
  * Moves every style="…" attribute into a generated class (KaTeX emits them; the page's CSP
  * forbids them). Declarations get !important so they keep the precedence an inline style had.
- * Returns { html, css }.
+ * Returns { html, css }; the classes are `prefix`0, `prefix`1 … (each language's page has its own prefix).
  */
-export function hoistInlineStyles(html) {
+export function hoistInlineStyles(html, prefix = 'ks') {
   const classes = new Map();
   const out = html.replace(/<([a-zA-Z][\w:-]*)(\s[^<>]*?)?\sstyle="([^"]*)"([^<>]*)>/g, (whole, tag, before = '', style, after) => {
     const decls = style
@@ -536,7 +536,7 @@ export function hoistInlineStyles(html) {
       .filter(Boolean)
       .map((d) => `${d} !important`)
       .join(';');
-    if (!classes.has(decls)) classes.set(decls, `ks${classes.size}`);
+    if (!classes.has(decls)) classes.set(decls, `${prefix}${classes.size}`);
     const cls = classes.get(decls);
     let attrs = `${before}${after}`;
     if (/\sclass="/.test(attrs)) attrs = attrs.replace(/\sclass="([^"]*)"/, (_, c) => ` class="${c} ${cls}"`);
