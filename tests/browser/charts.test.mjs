@@ -9,20 +9,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { ENGINE, WEBKIT_MIN_WIDTH, downloadOf, launchBrowser } from './helpers.mjs';
+import { CHART_DECLARATIONS } from '../../web/js/charts/declarations.js';
 
 const dist = process.env.POSITIONAL_DIST ?? new URL('../../dist/', import.meta.url).pathname;
-const IDS = [
-  'order-blindness',
-  'sinusoidal-heatmap',
-  'rope-relative',
-  'rope-frequencies',
-  'context-extension',
-  'rope-clock',
-  'attention-weights',
-  'alibi',
-  'conventions',
-  'precision',
-];
+// Every chart but the model card (its own suite, model-card.test.mjs), in the lesson's order.
+const IDS = Object.keys(CHART_DECLARATIONS).filter((id) => id !== 'model-card');
 // One control per chart that must change the picture, and the value to give it.
 const MOVES = {
   'order-blindness': ['a', 'the cat sat on the mat'],

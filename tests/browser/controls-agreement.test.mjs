@@ -4,7 +4,8 @@
 // and the description and data table, which must be what the same address gives on a fresh load.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSite, watchProblems } from './helpers.mjs';
+import { startSite, waitForChart, watchProblems } from './helpers.mjs';
+import { CHART_DECLARATIONS } from '../../web/js/charts/declarations.js';
 
 const BOX_KEYS = ['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End'];
 const SLIDER_KEYS = ['ArrowRight', 'ArrowUp', 'ArrowLeft', 'ArrowDown', 'PageUp', 'PageDown', 'End', 'Home'];
@@ -39,22 +40,6 @@ async function openChart(url, id) {
   await page.goto(url);
   await waitForChart(page, id);
   return { context, page, problems };
-}
-
-async function waitForChart(page, id) {
-  await page.waitForFunction(
-    (chart) =>
-      window.positionalCharts?.mounted.get(chart) &&
-      document.querySelector(`[data-chart="${chart}"]`).dataset.chartState === 'mounted',
-    id,
-    { timeout: 30000 },
-  );
-  if (id === 'model-card')
-    await page.waitForFunction(
-      () => document.querySelector('[data-card-state]')?.dataset.cardState !== 'loading',
-      null,
-      { timeout: 30000 },
-    );
 }
 
 /** Every view of `key` in chart `id`, after the chart's pending frame and the URL write have run. */
@@ -126,19 +111,7 @@ function typedValue(spec) {
   return v;
 }
 
-for (const id of [
-  'order-blindness',
-  'sinusoidal-heatmap',
-  'rope-relative',
-  'rope-frequencies',
-  'context-extension',
-  'rope-clock',
-  'attention-weights',
-  'alibi',
-  'conventions',
-  'precision',
-  'model-card',
-]) {
+for (const id of Object.keys(CHART_DECLARATIONS)) {
   test(`${id}: every control agrees with every view, by keyboard and pointer`, async () => {
     const { controls } = declarations[id];
     const { context, page, problems } = await openChart(`${site.server.url}?embed=fig-${id}`, id);

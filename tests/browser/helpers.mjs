@@ -77,6 +77,24 @@ function replaceNumberFill(anyLocator) {
   prototype.fill = replacing;
 }
 
+/**
+ * Waits until chart `id` is in one of `states` (its slot's data-chart-state: the chart is in
+ * window.positionalCharts.mounted once 'mounted'), and the model card until it has read its config.
+ */
+export async function waitForChart(page, id, states = ['mounted']) {
+  await page.waitForFunction(
+    ([chart, wanted]) => wanted.includes(document.querySelector(`[data-chart="${chart}"]`)?.dataset.chartState),
+    [id, states],
+    { timeout: 30000 },
+  );
+  if (id === 'model-card')
+    await page.waitForFunction(
+      () => document.querySelector('[data-card-state]')?.dataset.cardState !== 'loading',
+      null,
+      { timeout: 30000 },
+    );
+}
+
 /** Launches the engine (a Playwright Browser, or for WebKit the WebDriver adapter with the same API). */
 export async function launchBrowser() {
   if (ENGINE === 'webkit') {

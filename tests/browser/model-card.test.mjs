@@ -5,8 +5,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { startServer } from '../../web/build/serve.mjs';
+import { launchBrowser } from './helpers.mjs';
 
 const repo = new URL('../../', import.meta.url).pathname;
 const dist = process.env.POSITIONAL_DIST ?? join(repo, 'dist');
@@ -15,17 +15,6 @@ const brokenDir = join(repo, 'tests', 'fixtures', 'configs', 'broken');
 const presetIndex = JSON.parse(readFileSync(join(presetsDir, 'index.json'), 'utf8')).presets;
 const brokenExpected = JSON.parse(readFileSync(join(brokenDir, 'expected.json'), 'utf8')).expected;
 
-const LAUNCH = {
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-};
 const ROOT = '[data-chart-root="model-card"]';
 
 // What each preset's summary must say, from the published config.json each file copies (see its
@@ -95,7 +84,7 @@ const problems = [];
 before(async () => {
   assert.ok(existsSync(join(dist, 'index.html')), `no built site at ${dist}: run the wasm build's site target first`);
   server = await startServer({ root: dist, port: 0 });
-  browser = await chromium.launch(LAUNCH);
+  browser = await launchBrowser();
   page = await openCard('');
 });
 

@@ -5,7 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pathToFileURL } from 'node:url';
-import { recordViolations, singleFile, startSite, watchProblems } from './helpers.mjs';
+import { recordViolations, singleFile, startSite, waitForChart, watchProblems } from './helpers.mjs';
 
 // A task over 200 ms is a visible freeze; before the fix, ?embed=fig-context-extension&extension.d=1e7
 // blocked the main thread for over two minutes. Counted from the moment the live numbers are in:
@@ -112,20 +112,8 @@ async function loadOnce(url, id) {
   problems.length = 0;
   await page.goto(url);
   await page.waitForFunction(() => document.documentElement.dataset.liveState, null, { timeout: 30000 });
-  if (id) {
-    await page.waitForFunction(
-      (chart) => ['mounted', 'failed'].includes(document.querySelector(`[data-chart="${chart}"]`)?.dataset.chartState),
-      id,
-      { timeout: 30000 },
-    );
-    // The model card loads its presets before its first analysis (and URL write).
-    if (id === 'model-card')
-      await page.waitForFunction(
-        () => document.querySelector('[data-card-state]')?.dataset.cardState !== 'loading',
-        null,
-        { timeout: 30000 },
-      );
-  }
+  // The model card loads its presets before its first analysis (and URL write).
+  if (id) await waitForChart(page, id, ['mounted', 'failed']);
   return page.evaluate(async () => {
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     return {

@@ -1,5 +1,6 @@
 // Loads dist/engine.mjs in Node for the test suites: Emscripten 3.1.6's web build cannot fetch
 // a file path, so the .wasm bytes are handed to the factory directly.
+import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -15,4 +16,13 @@ export async function loadEngine() {
   });
   await engine.loadModelConfigReader();
   return engine;
+}
+
+/** Asserts that call() throws an Error (not a RuntimeError or a thrown string) whose message includes `message`. */
+export function assertThrowsMessage(call, message, name = message) {
+  assert.throws(call, (error) => {
+    assert.ok(error instanceof Error, `${name}: threw ${typeof error}, not an Error`);
+    assert.ok(error.message.includes(message), `${name}: message was "${error.message}"`);
+    return true;
+  });
 }

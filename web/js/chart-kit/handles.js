@@ -51,6 +51,29 @@ export function drawMarker(ctx, frame, x, rings, colors, bold = false) {
   ctx.restore();
 }
 
+/** A keyStep for values spread over decades: an arrow moves by a quarter (×1.25), Shift doubles or halves. */
+export function geometricKeyStep(v, direction, big) {
+  const k = big ? 2 : 1.25;
+  return direction > 0 ? Math.max(v + 1, Math.round(v * k)) : Math.min(v - 1, Math.round(v / k));
+}
+
+/**
+ * A handle on a marked position of a plot: state[key] on the plot's x scale (layout.x, laid out in
+ * layout.frame by draw()), its knob at across(view), grabbed anywhere along its vertical line.
+ * `rest` adds or overrides the other declaration fields (label, snap, keyStep, valueText …).
+ */
+export function markerHandle({ key, part = key, ...rest }) {
+  return {
+    key,
+    part,
+    axis: 'x',
+    scale: ({ layout: { x } }) => x ?? null,
+    near: ({ state, layout: { frame, x } }, px, py) =>
+      Boolean(frame) && py >= frame.y && py <= frame.y + frame.h && Math.abs(x(state[key]) - px) <= 5,
+    ...rest,
+  };
+}
+
 /** Where `handle` (a declaration) puts its knob for `view`: { x, y } in CSS px, or null. */
 export function knobAt(handle, view) {
   const scale = handle.scale(view);

@@ -5,15 +5,7 @@ import { rdbu } from '../chart-kit/colormap.js';
 import { fixed, grouped, sciUnicode, significant } from '../format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
 import { drawCellHeatmap } from '../chart-kit/heatmap-cells.js';
-import {
-  NARROW_LEGEND,
-  drawAxes,
-  drawLegend,
-  drawLine,
-  legendCorner,
-  legendSpace,
-  plotFrame,
-} from '../chart-kit/plot.js';
+import * as plot from '../chart-kit/plot.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
 import { drawKnobs } from '../chart-kit/handles.js';
 import { CHART_DECLARATIONS } from './declarations.js';
@@ -96,7 +88,7 @@ export const ALIBI = defineChart({
     {
       label:
         'Line chart: relative attention against distance for RoPE’s long-term decay and for the selected ALiBi head',
-      aspect: (width) => (width < NARROW_LEGEND ? 0.9 : 0.45),
+      aspect: (width) => (width < plot.NARROW_LEGEND ? 0.9 : 0.45),
       minHeight: 220,
       maxHeight: 380,
       draw: drawDecay,
@@ -135,7 +127,7 @@ function topLayout({ data: { slopes } }, width, height) {
   const stacked = width < 560;
   const half = stacked ? width : width / 2;
   const barsHeight = stacked ? Math.min(240, height * 0.45) : height;
-  const frame = plotFrame(half, barsHeight, { left: 56, bottom: 40 });
+  const frame = plot.plotFrame(half, barsHeight, { left: 56, bottom: 40 });
   const x = linearScale(0.5, slopes.length + 0.5, frame.x, frame.x + frame.w);
   const y = logScale(Math.min(...slopes) / 2, 1, frame.y + frame.h, frame.y);
   const size = stacked ? Math.min(width - 100, height - barsHeight - 56 - 12) : Math.min(half - 110, height - 80);
@@ -155,7 +147,7 @@ function drawSlopesAndBias(ctx, width, height, colors, view) {
     box,
   } = topLayout(view, width, height);
   view.layout.bars = { frame, x, y };
-  drawAxes(ctx, frame, colors, {
+  plot.drawAxes(ctx, frame, colors, {
     x,
     y,
     xTicks: niceTicks(1, slopes.length, Math.min(8, slopes.length)).filter(Number.isInteger),
@@ -199,10 +191,10 @@ function drawDecay(ctx, width, height, colors, { state, data: { slopes, decay },
     { label: `RoPE bound (RoFormer), d\u00a0${grouped(state.d)}, relative to distance\u00a00`, color: colors.blue },
     { label: `ALiBi head ${state.head}: e^(−${formatSlope(slope)}·distance)`, color: colors.red, dash: [6, 4] },
   ];
-  const frame = plotFrame(width, height, { bottom: 46 + legendSpace(ctx, legend, width) });
+  const frame = plot.plotFrame(width, height, { bottom: 46 + plot.legendSpace(ctx, legend, width) });
   const x = linearScale(0, state.distance, frame.x, frame.x + frame.w);
   const y = linearScale(0, 1.05, frame.y + frame.h, frame.y);
-  drawAxes(ctx, frame, colors, {
+  plot.drawAxes(ctx, frame, colors, {
     x,
     y,
     xTicks: niceTicks(0, state.distance, 6),
@@ -212,7 +204,7 @@ function drawDecay(ctx, width, height, colors, { state, data: { slopes, decay },
     title: 'Both prefer nearby tokens: RoPE gently, ALiBi by design',
   });
   const xs = Array.from(decay, (_, m) => m);
-  drawLine(
+  plot.drawLine(
     ctx,
     frame,
     x,
@@ -221,7 +213,7 @@ function drawDecay(ctx, width, height, colors, { state, data: { slopes, decay },
     Array.from(decay, (v) => v / decay[0]),
     { color: colors.blue },
   );
-  drawLine(
+  plot.drawLine(
     ctx,
     frame,
     x,
@@ -230,7 +222,7 @@ function drawDecay(ctx, width, height, colors, { state, data: { slopes, decay },
     xs.map((m) => Math.exp(-slope * m)),
     { color: colors.red, dash: [6, 4], ...(highlighted === 'head' ? { width: 3 } : {}) },
   );
-  drawLegend(ctx, frame, colors, legend, legendCorner(width, 'tr'));
+  plot.drawLegend(ctx, frame, colors, legend, plot.legendCorner(width, 'tr'));
 }
 
 function formatSlope(s) {

@@ -4,15 +4,7 @@
 
 import { fixed, grouped, significant } from '../format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
-import {
-  NARROW_LEGEND,
-  drawAxes,
-  drawLegend,
-  drawLine,
-  legendCorner,
-  legendSpace,
-  plotFrame,
-} from '../chart-kit/plot.js';
+import * as plot from '../chart-kit/plot.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
 import { drawKnobs } from '../chart-kit/handles.js';
 import { CHART_DECLARATIONS } from './declarations.js';
@@ -126,12 +118,12 @@ export const CONTEXT_EXTENSION = defineChart({
     {
       label:
         'Line chart: angle of the slowest RoPE pair over positions for five context-extension methods, with the band of angles seen in training',
-      aspect: (width) => (width < NARROW_LEGEND ? 1.05 : 0.6),
+      aspect: (width) => (width < plot.NARROW_LEGEND ? 1.05 : 0.6),
       draw: drawAngles,
     },
     {
       label: 'Line chart, log scale: wavelength of every RoPE pair under each method, against the trained length',
-      aspect: (width) => (width < NARROW_LEGEND ? 0.95 : 0.5),
+      aspect: (width) => (width < plot.NARROW_LEGEND ? 0.95 : 0.5),
       minHeight: 200,
       draw: (ctx, width, height, colors, view) => {
         drawWavelengths(ctx, width, height, colors, view);
@@ -195,7 +187,7 @@ function drawAngles(ctx, width, height, colors, { state, data: { positions, curv
     { label: 'angles seen in training', fill: colors.grey },
     ...METHODS.map((m) => ({ label: m.label, color: m.color(colors), dash: m.dash })),
   ];
-  const frame = plotFrame(width, height, { bottom: 46 + legendSpace(ctx, legend, width) });
+  const frame = plot.plotFrame(width, height, { bottom: 46 + plot.legendSpace(ctx, legend, width) });
   const n = positions.length;
   const top = Math.max(curves.angles.data[n - 1], curves.trainedMax) * 1.05;
   const x = linearScale(0, state.target, frame.x, frame.x + frame.w);
@@ -205,7 +197,7 @@ function drawAngles(ctx, width, height, colors, { state, data: { positions, curv
   ctx.globalAlpha = 0.3;
   ctx.fillRect(frame.x, y(curves.trainedMax), frame.w, y(0) - y(curves.trainedMax));
   ctx.restore();
-  drawAxes(ctx, frame, colors, {
+  plot.drawAxes(ctx, frame, colors, {
     x,
     y,
     xTicks: niceTicks(0, state.target, 5),
@@ -217,7 +209,7 @@ function drawAngles(ctx, width, height, colors, { state, data: { positions, curv
   // The methods beyond the lesson go underneath: on the slowest pair YaRN coincides with
   // interpolation, and the lesson's three lines must stay readable on top.
   drawMethods(ctx, (m, r) =>
-    drawLine(ctx, frame, x, y, positions, curves.angles.data.subarray(r * n, (r + 1) * n), {
+    plot.drawLine(ctx, frame, x, y, positions, curves.angles.data.subarray(r * n, (r + 1) * n), {
       color: m.color(colors),
       dash: m.dash,
       width: m.added ? 4 : 1.6,
@@ -239,20 +231,20 @@ function drawAngles(ctx, width, height, colors, { state, data: { positions, curv
     ctx.stroke();
     ctx.restore();
   }
-  drawLegend(ctx, frame, colors, legend, legendCorner(width, 'tl'));
+  plot.drawLegend(ctx, frame, colors, legend, plot.legendCorner(width, 'tl'));
 }
 
 function drawWavelengths(ctx, width, height, colors, { state, data: { wavelengths }, highlighted, layout }) {
   if (!wavelengths) return;
   const legend = METHODS.map((m) => ({ label: m.label, color: m.color(colors), dash: m.dash }));
-  const frame = plotFrame(width, height, { bottom: 46 + legendSpace(ctx, legend, width) });
+  const frame = plot.plotFrame(width, height, { bottom: 46 + plot.legendSpace(ctx, legend, width) });
   const pairs = state.d / 2;
   let hi = state.target;
   for (const row of wavelengths) for (const v of row) hi = Math.max(hi, v);
   const x = linearScale(-0.5, pairs - 0.5, frame.x, frame.x + frame.w);
   const y = logScale(1, hi * 2, frame.y + frame.h, frame.y);
   layout.waves = { frame, y };
-  drawAxes(ctx, frame, colors, {
+  plot.drawAxes(ctx, frame, colors, {
     x,
     y,
     xTicks: niceTicks(0, pairs - 1, 6),
@@ -273,7 +265,7 @@ function drawWavelengths(ctx, width, height, colors, { state, data: { wavelength
   const apart = marks.length < 2 || Math.abs(y(state.trained) - y(state.target)) >= 14;
   marks.forEach(([value, label, part], k) => {
     const emphasised = highlighted && (part === highlighted || part === null);
-    drawLine(ctx, frame, x, y, [-0.5, pairs - 0.5], [value, value], {
+    plot.drawLine(ctx, frame, x, y, [-0.5, pairs - 0.5], [value, value], {
       color: emphasised ? colors.fg : colors.grey,
       width: emphasised ? 2.5 : 1,
       dash: [4, 3],
@@ -285,11 +277,11 @@ function drawWavelengths(ctx, width, height, colors, { state, data: { wavelength
     ctx.fillText(label, right ? frame.x + frame.w - 4 : frame.x + 4, y(value) - 2);
   });
   drawMethods(ctx, (m, r) =>
-    drawLine(ctx, frame, x, y, xs, wavelengths[r], {
+    plot.drawLine(ctx, frame, x, y, xs, wavelengths[r], {
       color: m.color(colors),
       dash: m.dash,
       width: m.added ? 4 : 1.6,
     }),
   );
-  drawLegend(ctx, frame, colors, legend, legendCorner(width, 'br'));
+  plot.drawLegend(ctx, frame, colors, legend, plot.legendCorner(width, 'br'));
 }

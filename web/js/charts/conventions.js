@@ -5,15 +5,7 @@
 import { fixed, grouped, sciUnicode } from '../format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
 import { FONT } from '../chart-kit/canvas.js';
-import {
-  NARROW_LEGEND,
-  drawAxes,
-  drawLegend,
-  drawLine,
-  legendCorner,
-  legendSpace,
-  plotFrame,
-} from '../chart-kit/plot.js';
+import * as plot from '../chart-kit/plot.js';
 import { linearScale, niceTicks } from '../chart-kit/scales.js';
 import { drawFitted, fitText } from '../chart-kit/text-fit.js';
 import { CHART_DECLARATIONS } from './declarations.js';
@@ -65,7 +57,7 @@ export const CONVENTIONS = defineChart({
     },
     {
       label: 'Line chart: RoPE scores over distance in both layouts; with the permutation the lines coincide',
-      aspect: (width) => (width < NARROW_LEGEND ? 0.95 : 0.5),
+      aspect: (width) => (width < plot.NARROW_LEGEND ? 0.95 : 0.5),
       draw: drawScores,
       hit({ data: { comparison }, layout: { scores } }, px, py) {
         if (!scores) return null;
@@ -183,7 +175,7 @@ function drawScores(ctx, width, height, colors, { state, data: { comparison: r }
     { label: 'split halves, dimensions permuted', color: colors.red, dash: [5, 4] },
     { label: 'split halves, same q, k unpermuted', color: colors.grey },
   ];
-  const frame = plotFrame(width, height, { bottom: 46 + legendSpace(ctx, legend, width) });
+  const frame = plot.plotFrame(width, height, { bottom: 46 + plot.legendSpace(ctx, legend, width) });
   const all = [...r.interleavedScores, ...r.unpermutedHalfScores];
   const lo = Math.min(...all);
   const hi = Math.max(...all);
@@ -191,7 +183,7 @@ function drawScores(ctx, width, height, colors, { state, data: { comparison: r }
   const x = linearScale(-2, MAX_DISTANCE + 2, frame.x, frame.x + frame.w);
   const y = linearScale(lo - pad, hi + pad, frame.y + frame.h, frame.y);
   layout.scores = { frame, x, y };
-  drawAxes(ctx, frame, colors, {
+  plot.drawAxes(ctx, frame, colors, {
     x,
     y,
     xTicks: niceTicks(0, MAX_DISTANCE, 6),
@@ -202,8 +194,12 @@ function drawScores(ctx, width, height, colors, { state, data: { comparison: r }
   });
   const xs = Array.from(r.interleavedScores, (_, j) => j);
   const bold = (part, width) => (highlighted === part ? width + 2 : width);
-  drawLine(ctx, frame, x, y, xs, r.unpermutedHalfScores, { color: colors.grey, width: bold('unpermuted', 1.5) });
-  drawLine(ctx, frame, x, y, xs, r.interleavedScores, { color: colors.blue, width: 3 });
-  drawLine(ctx, frame, x, y, xs, r.halfScores, { color: colors.red, width: bold('permutation', 1.5), dash: [5, 4] });
-  drawLegend(ctx, frame, colors, legend, legendCorner(width, 'tr'));
+  plot.drawLine(ctx, frame, x, y, xs, r.unpermutedHalfScores, { color: colors.grey, width: bold('unpermuted', 1.5) });
+  plot.drawLine(ctx, frame, x, y, xs, r.interleavedScores, { color: colors.blue, width: 3 });
+  plot.drawLine(ctx, frame, x, y, xs, r.halfScores, {
+    color: colors.red,
+    width: bold('permutation', 1.5),
+    dash: [5, 4],
+  });
+  plot.drawLegend(ctx, frame, colors, legend, plot.legendCorner(width, 'tr'));
 }

@@ -18,7 +18,7 @@ import {
 } from './model-card-text.js';
 import { cardAspect, drawCard, partAt } from './model-card-draw.js';
 import { defineChart } from '../chart-kit/define-chart.js';
-import { drawKnobs } from '../chart-kit/handles.js';
+import { drawKnobs, geometricKeyStep } from '../chart-kit/handles.js';
 import { MODEL_PRESETS } from './model-presets.js';
 import { CHART_DECLARATIONS } from './declarations.js';
 
@@ -49,10 +49,7 @@ const PROMPT_HANDLE = {
     Math.abs(pairs.y(state.prompt) - py) <= 5,
   // Three significant figures while dragging (32,768 is one keystroke or a typed value away).
   snap: (v) => Number(v.toPrecision(3)),
-  keyStep: (v, direction, big) => {
-    const k = big ? 2 : 1.25;
-    return direction > 0 ? Math.max(v + 1, Math.round(v * k)) : Math.min(v - 1, Math.round(v / k));
-  },
+  keyStep: geometricKeyStep,
   valueText: (v) => `prompt ${grouped(v)} tokens`,
 };
 

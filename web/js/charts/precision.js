@@ -2,21 +2,12 @@
 // beyond. The fast pairs' rotations drift first: float32 keeps 24 bits, so an angle of 10⁶ rad
 // is only known to ~0.06 rad. Errors per pair and position from engine.float32AngleErrors.
 
-import { grouped, sciUnicode, significant, trueMinus } from '../format.js';
-import { formatG2 } from '../format.js';
+import { formatG2, grouped, sciUnicode, significant, trueMinus } from '../format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
-import {
-  NARROW_LEGEND,
-  drawAxes,
-  drawLegend,
-  drawLine,
-  legendCorner,
-  legendSpace,
-  plotFrame,
-} from '../chart-kit/plot.js';
+import * as plot from '../chart-kit/plot.js';
 import { logScale, logTicks } from '../chart-kit/scales.js';
 import { parsePairs } from './rope-frequencies.js';
-import { drawKnobs, drawMarker } from '../chart-kit/handles.js';
+import { drawKnobs, drawMarker, geometricKeyStep, markerHandle } from '../chart-kit/handles.js';
 import { CHART_DECLARATIONS } from './declarations.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
@@ -35,22 +26,14 @@ export function precisionPositions(max) {
  * The position read as a handle on the (log) position axis: a vertical marker with each pair's
  * error there ringed. Arrows move it by a quarter (×1.25), Shift doubles or halves it.
  */
-const POSITION_HANDLE = {
+const POSITION_HANDLE = markerHandle({
   key: 'position',
-  part: 'position',
   label: 'position read',
-  axis: 'x',
-  scale: ({ layout: { x } }) => x ?? null,
   across: ({ layout: { frame } }) => frame.y + frame.h - 12,
-  near: ({ state, layout: { frame, x } }, px, py) =>
-    Boolean(frame) && py >= frame.y && py <= frame.y + frame.h && Math.abs(x(state.position) - px) <= 5,
   max: ({ state }) => state.max,
-  keyStep: (v, direction, big) => {
-    const k = big ? 2 : 1.25;
-    return direction > 0 ? Math.max(v + 1, Math.round(v * k)) : Math.min(v - 1, Math.round(v / k));
-  },
+  keyStep: geometricKeyStep,
   valueText: (v) => `position ${grouped(v)}`,
-};
+});
 
 /**
  * float32 vs float64 RoPE rotation errors, on the chart skeleton. Its parts are the fastest pair
@@ -99,7 +82,7 @@ export const PRECISION = defineChart({
   canvases: [
     {
       label: 'Log-log line chart: error of float32 RoPE rotations against float64 by position, per pair',
-      aspect: (width) => (width < NARROW_LEGEND ? 0.95 : 0.6),
+      aspect: (width) => (width < plot.NARROW_LEGEND ? 0.95 : 0.6),
       draw: (ctx, width, height, colors, view) => {
         drawErrors(ctx, width, height, colors, view);
         if (view.data.errors) drawKnobs(ctx, colors, view, [POSITION_HANDLE]);
@@ -182,11 +165,11 @@ function drawErrors(
     label: `pair ${p} (θ=${trueMinus(formatG2(errors.theta[r]))})`,
     color: colors.cycle[r],
   }));
-  const frame = plotFrame(width, height, { bottom: 46 + legendSpace(ctx, legend, width) });
+  const frame = plot.plotFrame(width, height, { bottom: 46 + plot.legendSpace(ctx, legend, width) });
   const x = logScale(1, state.max, frame.x, frame.x + frame.w);
   const y = logScale(FLOOR, 2, frame.y + frame.h, frame.y);
   Object.assign(layout, { frame, x, y });
-  drawAxes(ctx, frame, colors, {
+  plot.drawAxes(ctx, frame, colors, {
     x,
     y,
     xTicks: logTicks(1, state.max),
@@ -200,11 +183,11 @@ function drawErrors(
     const emphasised = highlighted && partOfPair(pairs, p) === highlighted;
     ctx.save();
     if (highlighted && !emphasised) ctx.globalAlpha = 0.3;
-    drawLine(ctx, frame, x, y, positions, ys, { color: colors.cycle[r], width: emphasised ? 3.5 : 1.5 });
+    plot.drawLine(ctx, frame, x, y, positions, ys, { color: colors.cycle[r], width: emphasised ? 3.5 : 1.5 });
     ctx.restore();
   });
   // The position marker: a vertical line at the marked position, each pair's error there ringed.
   const rings = pairs.map((_, r) => ({ y: y(Math.max(marked.rotationError.data[r], FLOOR)), color: colors.cycle[r] }));
   drawMarker(ctx, frame, x(state.position), rings, colors, highlighted === 'position');
-  drawLegend(ctx, frame, colors, legend, legendCorner(width, 'tl'));
+  plot.drawLegend(ctx, frame, colors, legend, plot.legendCorner(width, 'tl'));
 }

@@ -4,17 +4,9 @@
 import { decimal, grouped, significant, trueMinus } from '../format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
 import { formatG2 } from '../format.js';
-import {
-  NARROW_LEGEND,
-  drawAxes,
-  drawLegend,
-  drawLine,
-  legendCorner,
-  legendSpace,
-  plotFrame,
-} from '../chart-kit/plot.js';
+import * as plot from '../chart-kit/plot.js';
 import { linearScale } from '../chart-kit/scales.js';
-import { drawKnobs, drawMarker } from '../chart-kit/handles.js';
+import { drawKnobs, drawMarker, markerHandle } from '../chart-kit/handles.js';
 import { CHART_DECLARATIONS, MAX_PAIRS } from './declarations.js';
 
 const N = 200;
@@ -43,18 +35,13 @@ const POSITIONS = Float64Array.from({ length: N }, (_, i) => i);
  * The position read as a handle on the position axis: a vertical marker with each pair's angle
  * there ringed (the angles are the hands of the clock at that position).
  */
-const POSITION_HANDLE = {
+const POSITION_HANDLE = markerHandle({
   key: 'position',
-  part: 'position',
   label: 'position read',
-  axis: 'x',
-  scale: ({ layout: { x } }) => x ?? null,
   // At the top of the frame, above 2π, where no line runs (the slow pairs crowd the bottom).
   across: ({ layout: { frame } }) => frame.y + 7,
-  near: ({ state, layout: { frame, x } }, px, py) =>
-    Boolean(frame) && py >= frame.y && py <= frame.y + frame.h && Math.abs(x(state.position) - px) <= 5,
   valueText: (v) => `position ${grouped(v)}`,
-};
+});
 
 /** The pair-angle chart on the chart skeleton; its parts are the fastest and slowest pair shown. */
 export const ROPE_FREQUENCIES = defineChart({
@@ -87,7 +74,7 @@ export const ROPE_FREQUENCIES = defineChart({
   canvases: [
     {
       label: 'Line chart: rotation angle modulo 2π of selected RoPE pairs over positions 0 to 199',
-      aspect: (width) => (width < NARROW_LEGEND ? 0.95 : 0.6),
+      aspect: (width) => (width < plot.NARROW_LEGEND ? 0.95 : 0.6),
       draw: (ctx, width, height, colors, view) => {
         drawAngles(ctx, width, height, colors, view);
         if (view.data.angles) drawKnobs(ctx, colors, view, [POSITION_HANDLE]);
@@ -152,11 +139,11 @@ function drawAngles(ctx, width, height, colors, { state, data: { pairs, theta, a
   const legend = angles
     ? pairs.map((p, r) => ({ label: `pair ${p} (θ=${trueMinus(formatG2(theta[p]))})`, color: colors.cycle[r] }))
     : [];
-  const frame = plotFrame(width, height, { bottom: 46 + legendSpace(ctx, legend, width) });
+  const frame = plot.plotFrame(width, height, { bottom: 46 + plot.legendSpace(ctx, legend, width) });
   const x = linearScale(-10, N + 9, frame.x, frame.x + frame.w);
   const y = linearScale(-0.32, 2 * Math.PI + 0.32, frame.y + frame.h, frame.y);
   Object.assign(layout, { frame, x, y });
-  drawAxes(ctx, frame, colors, {
+  plot.drawAxes(ctx, frame, colors, {
     x,
     y,
     xTicks: [0, 25, 50, 75, 100, 125, 150, 175, 200],
@@ -170,7 +157,7 @@ function drawAngles(ctx, width, height, colors, { state, data: { pairs, theta, a
     const emphasised = highlighted && partOfPair(pairs, p) === highlighted;
     ctx.save();
     if (highlighted && !emphasised) ctx.globalAlpha = 0.3;
-    drawLine(ctx, frame, x, y, POSITIONS, angles.data.subarray(r * N, (r + 1) * N), {
+    plot.drawLine(ctx, frame, x, y, POSITIONS, angles.data.subarray(r * N, (r + 1) * N), {
       color: colors.cycle[r],
       width: emphasised ? 3.5 : 1.5,
     });
@@ -179,5 +166,5 @@ function drawAngles(ctx, width, height, colors, { state, data: { pairs, theta, a
   // The position marker: each pair's angle at the marked position ringed.
   const rings = pairs.map((_, r) => ({ y: y(angles.data[r * N + state.position]), color: colors.cycle[r] }));
   drawMarker(ctx, frame, x(state.position), rings, colors, highlighted === 'position');
-  drawLegend(ctx, frame, colors, legend, legendCorner(width, 'tr'));
+  plot.drawLegend(ctx, frame, colors, legend, plot.legendCorner(width, 'tr'));
 }

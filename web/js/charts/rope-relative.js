@@ -4,17 +4,9 @@
 
 import { fixed, grouped, powerOfTen, sciUnicode, significant } from '../format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
-import {
-  NARROW_LEGEND,
-  drawAxes,
-  drawLegend,
-  drawLine,
-  legendCorner,
-  legendSpace,
-  plotFrame,
-} from '../chart-kit/plot.js';
+import * as plot from '../chart-kit/plot.js';
 import { linearScale, niceTicks } from '../chart-kit/scales.js';
-import { drawKnobs, drawMarker } from '../chart-kit/handles.js';
+import { drawKnobs, drawMarker, markerHandle } from '../chart-kit/handles.js';
 import { FONT } from '../chart-kit/canvas.js';
 import { CHART_DECLARATIONS } from './declarations.js';
 
@@ -28,21 +20,17 @@ const DISTANCES = Array.from({ length: MAX_DISTANCE + 1 }, (_, j) => j);
  * The key as a handle on the distance axis: a vertical marker at δ = n − m, its knob near the
  * bottom of the plot, the whole marker grabbable; each query's score at that key is ringed.
  */
-const KEY_HANDLE = {
+const KEY_HANDLE = markerHandle({
   key: 'delta',
   part: 'key',
   label: 'key distance δ (key position n = m + δ)',
-  axis: 'x',
-  scale: ({ layout: { x } }) => x ?? null,
   across: ({ layout: { frame } }) => frame.y + frame.h - 12,
-  near: ({ state, layout: { frame, x } }, px, py) =>
-    Boolean(frame) && py >= frame.y && py <= frame.y + frame.h && Math.abs(x(state.delta) - px) <= 5,
   snap: Math.round,
   step: 1,
   bigStep: 10,
   valueText: (v, { state }) =>
     `distance ${v}: keys at ${[state.s0, state.s1, state.s2].map((s) => grouped(s + v)).join(', ')}`,
-};
+});
 
 const RULER = 1; // the canvas with the query positions' number line
 const LARGEST_START = 1e6;
@@ -122,7 +110,7 @@ export const ROPE_RELATIVE = defineChart({
   canvases: [
     {
       label: 'Line chart: RoPE attention score against the distance between key and query, for three query positions',
-      aspect: (width) => (width < NARROW_LEGEND ? 0.95 : 0.6),
+      aspect: (width) => (width < plot.NARROW_LEGEND ? 0.95 : 0.6),
       draw: (ctx, width, height, colors, view) => {
         drawScores(ctx, width, height, colors, view);
         drawKnobs(ctx, colors, view, [KEY_HANDLE]);
@@ -187,7 +175,7 @@ function drawScores(ctx, width, height, colors, { state, data: { starts, scores 
     color: colors.cycle[r],
     dash: STYLES[r],
   }));
-  const frame = plotFrame(width, height, { bottom: 46 + legendSpace(ctx, legend, width) });
+  const frame = plot.plotFrame(width, height, { bottom: 46 + plot.legendSpace(ctx, legend, width) });
   let lo = Infinity;
   let hi = -Infinity;
   for (const v of scores.data) {
@@ -198,7 +186,7 @@ function drawScores(ctx, width, height, colors, { state, data: { starts, scores 
   const x = linearScale(-3, MAX_DISTANCE + 3, frame.x, frame.x + frame.w);
   const y = linearScale(lo - pad, hi + pad, frame.y + frame.h, frame.y);
   Object.assign(layout, { frame, x, y });
-  drawAxes(ctx, frame, colors, {
+  plot.drawAxes(ctx, frame, colors, {
     x,
     y,
     xTicks: niceTicks(0, MAX_DISTANCE, 6),
@@ -219,11 +207,19 @@ function drawScores(ctx, width, height, colors, { state, data: { starts, scores 
     ctx.restore();
   }
   starts.forEach((s, r) => {
-    drawLine(ctx, frame, x, y, DISTANCES, Array.from(scores.data.subarray(r * scores.cols, (r + 1) * scores.cols)), {
-      color: colors.cycle[r],
-      dash: STYLES[r],
-      ...(highlighted === 'query' ? { width: 3.5 } : {}),
-    });
+    plot.drawLine(
+      ctx,
+      frame,
+      x,
+      y,
+      DISTANCES,
+      Array.from(scores.data.subarray(r * scores.cols, (r + 1) * scores.cols)),
+      {
+        color: colors.cycle[r],
+        dash: STYLES[r],
+        ...(highlighted === 'query' ? { width: 3.5 } : {}),
+      },
+    );
   });
   // The key marker: a vertical line at δ, each query's score there ringed (the rings nest: the curves coincide).
   const rings = starts.map((_, r) => ({
@@ -232,7 +228,7 @@ function drawScores(ctx, width, height, colors, { state, data: { starts, scores 
     radius: 4 + 2.5 * r,
   }));
   drawMarker(ctx, frame, x(state.delta), rings, colors, highlighted === 'key');
-  drawLegend(ctx, frame, colors, legend, legendCorner(width, 'tr'));
+  plot.drawLegend(ctx, frame, colors, legend, plot.legendCorner(width, 'tr'));
 }
 
 /** The query positions' number line: ticks at 0, 1, 10, … 1,000,000; the knobs are the handles. */
