@@ -113,7 +113,7 @@ export function drawKnobs(ctx, colors, view, handles, canvas = 0) {
  */
 export function attachHandles(declarations, context) {
   const { declared, plots, host, view, set, point, highlight, marks, onTakeControl } = context;
-  let dragging = null; // { handle, pointerId, scale (as the drag began) }
+  let dragging = null; // { handle, pointerId, scale and canvas box (both as the drag began) }
   const handles = declarations.map((spec) => {
     const control = declared[spec.key];
     if (!control) throw new Error(`handle "${spec.key}": there is no control "${spec.key}"`);
@@ -202,8 +202,11 @@ export function attachHandles(declarations, context) {
     return best ?? handles.find((h) => h.plot === plot && !h.element.hidden && h.spec.near?.(v, px, py)) ?? null;
   }
 
+  // The pointer's place along the axis, in CSS px of the canvas as it lay when the drag began: a
+  // chart whose text above the plot changes height with the value (the model card's summary) moves
+  // the canvas under a still pointer, which read against the moving canvas would run away.
   const along = (h, event) => {
-    const box = h.plot.canvas.getBoundingClientRect();
+    const { box } = dragging;
     return h.spec.axis === 'y' ? event.clientY - box.top : event.clientX - box.left;
   };
   function startDrag(h, event) {
@@ -211,7 +214,12 @@ export function attachHandles(declarations, context) {
     h.element.focus({ preventScroll: true });
     // Captured by the overlay, so the rest of the drag reaches it wherever the pointer goes.
     h.element.setPointerCapture?.(event.pointerId);
-    dragging = { handle: h, pointerId: event.pointerId, scale: h.spec.scale(view()) };
+    dragging = {
+      handle: h,
+      pointerId: event.pointerId,
+      scale: h.spec.scale(view()),
+      box: h.plot.canvas.getBoundingClientRect(),
+    };
     h.element.classList.add('is-dragging');
     h.plot.canvas.classList.add('is-dragging');
     activate(h);
