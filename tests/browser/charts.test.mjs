@@ -10,8 +10,36 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { ENGINE, WEBKIT_MIN_WIDTH, downloadOf, launchBrowser } from './helpers.mjs';
 import { CHART_DECLARATIONS } from '../../web/js/charts/declarations.js';
+import { interfaceStrings } from '../../web/build/build-site.mjs';
+import { translate } from '../../web/js/i18n.js';
 
 const dist = process.env.POSITIONAL_DIST ?? new URL('../../dist/', import.meta.url).pathname;
+// The page under test: the English one, or a translation's (POSITIONAL_PAGE=zh-Hans/index.html).
+// Texts the suite expects are the interface table's, in that page's language.
+const PAGE = process.env.POSITIONAL_PAGE ?? '';
+const LANG = PAGE ? PAGE.split('/')[0] : 'en';
+const TABLE = interfaceStrings(LANG);
+const say = (english, params) => translate(TABLE, LANG, english, params);
+
+/**
+ * The heatmap's readout ("position 393, dimension 16 (sin of pair 8): 0.9995" in English) read back
+ * through the page language's own template: [position, dimension, kind, pair, value] or null.
+ */
+function parseReadout(text) {
+  const patterns = {
+    position: '[\\d,]+',
+    dimension: '\\d+',
+    kind: 'sin|cos',
+    pair: '\\d+',
+    value: '\u2212?\\d\\.\\d{4}',
+  };
+  const template = say('position {position}, dimension {dimension} ({kind} of pair {pair}): {value}');
+  const source = template
+    .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+    .replace(/\{(\w+)\}/g, (_, name) => `(?<${name}>${patterns[name]})`);
+  const groups = new RegExp(`^${source}$`).exec(text)?.groups;
+  return groups ? [groups.position, groups.dimension, groups.kind, groups.pair, groups.value] : null;
+}
 // Every chart but the model card (its own suite, model-card.test.mjs), in the lesson's order.
 const IDS = Object.keys(CHART_DECLARATIONS).filter((id) => id !== 'model-card');
 // One control per chart that must change the picture, and the value to give it.
@@ -47,7 +75,7 @@ before(async () => {
   page = await browser.newPage({ viewport: { width: 1100, height: 900 }, acceptDownloads: true });
   page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
   page.on('pageerror', (e) => problems.push(e.message));
-  await page.goto(server.url);
+  await page.goto(`${server.url}${PAGE}`);
   await page.waitForFunction(() => window.positionalCharts !== undefined, null, { timeout: 30000 });
   await page.evaluate(() => window.positionalCharts.mountAll());
 });
@@ -151,7 +179,7 @@ test('typed sentences change the bars and equal engine.orderSimilarities', async
   await setControl('order-blindness', 'a', 'dog bites man');
   await setControl('order-blindness', 'b', 'man bites dog');
   const text = await page.locator('[data-chart="order-blindness"] .chart-description').textContent();
-  assert.match(text, /no positions 1\.000/);
+  assert.ok(text.includes(`${say('no positions')} 1.000`), text);
 });
 
 test('PNG export is a PNG; CSV numbers equal the engine', async () => {
@@ -212,19 +240,46 @@ test('URL state round-trips', async () => {
 });
 
 test('clamped input shows its message and raises no console error', async () => {
+  // [chart, control, typed, the message (its English text and numbers), the value kept]
   const cases = [
-    ['sinusoidal-heatmap', 'd', '7', /even/, '8'],
-    ['sinusoidal-heatmap', 'base', '1', /greater than 1/, null],
-    ['sinusoidal-heatmap', 'n', '999999', /at most 4096/, '4096'],
-    ['rope-frequencies', 'd', '65', /even/, '66'],
-    ['context-extension', 'd', '2', /at least 4/, '4'],
-    ['alibi', 'heads', '0', /at least 1/, '1'],
+    [
+      'sinusoidal-heatmap',
+      'd',
+      '7',
+      ['{label} must be even (dimensions come in pairs); using {value}.', { value: 8 }],
+      '8',
+    ],
+    [
+      'sinusoidal-heatmap',
+      'base',
+      '1',
+      ['{label} must be greater than {above}; kept {value}.', { above: 1, value: '10,000' }],
+      null,
+    ],
+    [
+      'sinusoidal-heatmap',
+      'n',
+      '999999',
+      ['{label} is at most {max}; using {value}.', { max: '4,096', value: '4,096' }],
+      '4096',
+    ],
+    [
+      'rope-frequencies',
+      'd',
+      '65',
+      ['{label} must be even (dimensions come in pairs); using {value}.', { value: 66 }],
+      '66',
+    ],
+    ['context-extension', 'd', '2', ['{label} must be at least {min}; using {value}.', { min: 4, value: 4 }], '4'],
+    ['alibi', 'heads', '0', ['{label} must be at least {min}; using {value}.', { min: 1, value: 1 }], '1'],
   ];
-  for (const [id, name, value, message, shown] of cases) {
+  for (const [id, name, value, [message, params], shown] of cases) {
     const before = await page.locator(`[data-chart="${id}"] [data-control="${name}"]`).inputValue();
     await setControl(id, name, value);
     const note = await page.locator(`[data-chart="${id}"] [data-control="${name}"] ~ .chart-message`).textContent();
-    assert.match(note, message, `${id}.${name} = ${value}: "${note}"`);
+    const label = say(CHART_DECLARATIONS[id].controls[name].label);
+    // Its numbers as the page prints them: grouped, in the page's language.
+    assert.equal(note, say(message, { label, ...params }), `${id}.${name} = ${value}`);
     assert.equal(await page.locator(`[data-chart="${id}"] [data-control="${name}"]`).inputValue(), shown ?? before);
   }
   await setControl('order-blindness', 'a', '<img src=x onerror=alert(1)>');
@@ -281,7 +336,7 @@ test('no canvas text is squeezed or runs off its canvas, at 360 and 1280 px', as
   narrow.on('pageerror', (e) => errors.push(e.message));
   await narrow.addInitScript(watchCanvasText);
   await narrow.goto(
-    `${server.url}?charts=eager&order.a=the+quick+brown+fox+jumps+over+the+lazy+dog&order.b=dog+lazy+the+over+jumps+fox+brown+quick+the`,
+    `${server.url}${PAGE}?charts=eager&order.a=the+quick+brown+fox+jumps+over+the+lazy+dog&order.b=dog+lazy+the+over+jumps+fox+brown+quick+the`,
   );
   await narrow.waitForFunction(() => window.positionalCharts?.mounted.size >= 10, null, { timeout: 30000 });
   // MiniBrowser's window is never narrower than about 450 px (and WebDriver sets no device scale):
@@ -326,8 +381,11 @@ test('descriptions, notes and tables use the page number format', async () => {
     assert.doesNotMatch(text, /\de[+-]\d/, `${id}: computer exponent notation in "${text}"`);
   }
   const relative = texts.find(([id]) => id === 'rope-relative')[1];
-  assert.match(relative, /base 10,000/);
-  assert.match(relative, /queries at 0, 100, 1,000/);
+  const list = new Intl.ListFormat(LANG, { type: 'conjunction', style: 'narrow' }).format(['0', '100', '1,000']);
+  assert.equal(list, LANG === 'en' ? '0, 100, 1,000' : list);
+  assert.ok(relative.includes(list), `the three starts, "${list}", in "${relative}"`);
+  assert.ok(relative.includes('10,000'), relative);
+  if (LANG === 'en') assert.match(relative, /queries at 0, 100, 1,000 .* base 10,000/);
   // The Data table: headers and cells in the page format (true minus signs); the CSV keeps plain numbers.
   const details = page.locator('[data-chart="rope-relative"] details.chart-data');
   await details.locator('summary').click();
@@ -339,7 +397,10 @@ test('descriptions, notes and tables use the page number format', async () => {
       (td) => td.textContent,
     ),
   }));
-  assert.deepEqual(table.head, ['distance', 'start 0', 'start 100', 'start 1,000']);
+  assert.deepEqual(table.head, [
+    say('distance'),
+    ...['0', '100', '1,000'].map((start) => say('start {start}', { start })),
+  ]);
   assert.ok(
     table.cells.some((c) => c.startsWith('\u2212')),
     'some score is negative',
@@ -364,10 +425,10 @@ test('heatmap: hover reads the engine’s value for that cell; drags recompute o
   ]) {
     await page.mouse.move(box.x + box.width * fx, box.y + box.height * fy);
     const text = await page.locator('[data-chart="sinusoidal-heatmap"] .chart-readout').textContent();
-    const m = /^position ([\d,]+), dimension (\d+) \((sin|cos) of pair (\d+)\): (\u2212?\d\.\d{4})$/.exec(text);
+    const m = parseReadout(text);
     assert.ok(m, `readout "${text}"`);
-    const row = Number(m[1].replace(/,/g, ''));
-    const col = Number(m[2]);
+    const row = Number(m[0].replace(/,/g, ''));
+    const col = Number(m[1]);
     const { full, cell } = await page.evaluate(
       ([r, c]) => {
         const table = window.positionalLesson.engine.sinusoidalEncoding(1000, 64, 10000);
@@ -381,7 +442,7 @@ test('heatmap: hover reads the engine’s value for that cell; drags recompute o
     // The angle p·ω rounds differently in the full table (angle addition) and the one-row
     // computation: 8 ulps of the largest angle (as tests/node/sampling.test.mjs).
     assert.ok(Math.abs(cell - full) <= 8 * 2 ** -53 * (row + 1), `cell (${row}, ${col}): ${cell} vs ${full}`);
-    assert.equal(m[5], full.toFixed(4).replace('-', '\u2212'));
+    assert.equal(m[4], full.toFixed(4).replace('-', '\u2212'));
   }
   // Ten slider moves within one frame: no engine work while the events arrive, then one
   // recompute at the frame for the last value.
@@ -425,9 +486,8 @@ test('heatmap: the readout is reachable and usable from the keyboard, and announ
   await page.keyboard.press('Tab');
   assert.equal(await canvas.evaluate((c) => document.activeElement === c), true, 'Tab reaches the heatmap');
   const read = async () =>
-    /^position ([\d,]+), dimension (\d+) /
-      .exec(await readout.textContent())
-      ?.slice(1)
+    parseReadout(await readout.textContent())
+      ?.slice(0, 2)
       .map((v) => Number(v.replace(/,/g, '')));
   assert.deepEqual(await read(), [0, 0], 'focus reads the first cell');
   for (const [key, want] of [
@@ -473,10 +533,13 @@ test('the RoPE clock turns by keyboard', async () => {
   await page.keyboard.press('PageDown');
   await page.keyboard.press('ArrowLeft');
   assert.deepEqual([(await state()).m, (await state()).n], [5, -4]);
-  assert.match(await clock.getAttribute('aria-valuetext'), /key hand k at position \u22124/);
+  assert.equal(
+    await clock.getAttribute('aria-valuetext'),
+    say('key hand k at position {position}', { position: '\u22124' }),
+  );
   await page.evaluate(() => new Promise(requestAnimationFrame));
   const after = await fingerprint('rope-clock');
   assert.notEqual(after.hash, before.hash);
-  assert.match(after.description, /k at position \u22124/);
+  assert.match(after.description, LANG === 'en' ? /k at position \u22124/ : /\u22124/);
   assert.deepEqual(problems, []);
 });

@@ -201,7 +201,8 @@ describe('presets', () => {
     );
     assert.deepEqual(
       options.slice(0, -1),
-      presetIndex.map((p) => [p.id, p.label]),
+      // The model's name, and what it shows in parentheses where index.json gives a note.
+      presetIndex.map((p) => [p.id, p.note ? `${p.label} (${p.note})` : p.label]),
     );
     assert.equal(options.at(-1)[0], 'custom');
     assert.equal(await page.$eval(`${ROOT} select`, (s) => s.value), 'llama-3.1-8b', 'the default preset');

@@ -1,10 +1,11 @@
-// The charts' scales, tick labels and colour maps (web/js/chart-kit/): each log axis speaks one
-// notation, and a number on a heatmap cell stays readable.
+// The charts' scales, tick labels, colour maps and text wrapping (web/js/chart-kit/): each log axis
+// speaks one notation, a number on a heatmap cell stays readable, and a Chinese title wraps.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { blues, rdbu, textColorOn } from '../../web/js/chart-kit/colormap.js';
 import { logAxisPowers, logTicks, tickLabel } from '../../web/js/chart-kit/scales.js';
+import { wrapLines } from '../../web/js/chart-kit/text-fit.js';
 
 const SUPERSCRIPT = /10[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+$/;
 const labels = (lo, hi) => {
@@ -61,4 +62,24 @@ test('numbers written on heatmap cells take the text colour with the higher cont
   assert.equal(textColorOn(rdbu, 0), '#ffffff', "RdBu's dark red end takes white");
   assert.equal(textColorOn(rdbu, rdbu.size - 1), '#ffffff', 'and so does its dark blue end');
   assert.equal(textColorOn(rdbu, rdbu.size >> 1), '#111827', 'its pale middle takes near-black');
+});
+
+test('canvas text wraps at spaces in English and between characters in Chinese, never before closing punctuation', () => {
+  // A stand-in for measureText: 6 px per Latin character, 12 px per CJK one (full width).
+  const ctx = { measureText: (s) => ({ width: [...s].reduce((w, c) => w + (/[\u2e80-\uffff]/.test(c) ? 12 : 6), 0) }) };
+  assert.deepEqual(wrapLines(ctx, 'Both prefer nearby tokens: RoPE gently, ALiBi by design', 120), [
+    'Both prefer nearby',
+    'tokens: RoPE gently,',
+    'ALiBi by design',
+  ]);
+  // A no-break space holds its words together.
+  assert.deepEqual(wrapLines(ctx, 'distance\u00a0between query', 50), ['distance\u00a0between', 'query']);
+  const lines = wrapLines(ctx, '两者都偏好近处的词元：RoPE 温和地，ALiBi 按设计（对数）。', 100);
+  assert.deepEqual(lines, ['两者都偏好近处的', '词元：RoPE 温和', '地，ALiBi 按设计', '（对数）。']);
+  for (const line of lines) {
+    assert.ok(ctx.measureText(line).width <= 100, line);
+    assert.doesNotMatch(line, /^[，。：；）]/, `${line} begins with closing punctuation`);
+  }
+  // A break between two characters takes nothing away and adds nothing.
+  assert.equal(lines.join(''), '两者都偏好近处的词元：RoPE 温和地，ALiBi 按设计（对数）。');
 });

@@ -48,9 +48,44 @@ export function lessonLanguages() {
       const code = file === 'lesson.md' ? 'en' : file.slice('lesson.'.length, -'.md'.length);
       const stringsFile = join(WEB, 'i18n', `page.${code}.json`);
       if (!existsSync(stringsFile)) throw new Error(`web/lesson/${file} has no interface strings: add web/i18n/page.${code}.json (web/i18n/page.en.json lists the keys)`);
-      return { code, file, dir: code === 'en' ? '' : code, strings: JSON.parse(readFileSync(stringsFile, 'utf8')) };
+      return {
+        code,
+        file,
+        dir: code === 'en' ? '' : code,
+        strings: JSON.parse(readFileSync(stringsFile, 'utf8')),
+        interface: interfaceStrings(code),
+      };
     })
     .sort((a, b) => (a.code === 'en' ? -1 : b.code === 'en' ? 1 : a.code.localeCompare(b.code)));
+}
+
+/**
+ * The scripts' words in language `code`: every web/i18n/CODE/*.json merged (English text →
+ * translation; split by area so translators can work side by side). English has none: its text is
+ * the key. A text given two different translations is an error naming both files.
+ */
+export function interfaceStrings(code) {
+  const dir = join(WEB, 'i18n', code);
+  const table = {};
+  const from = {};
+  if (code === 'en' || !existsSync(dir)) return table;
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+    for (const [english, text] of Object.entries(JSON.parse(readFileSync(join(dir, file), 'utf8')))) {
+      if (english in table && JSON.stringify(table[english]) !== JSON.stringify(text)) {
+        throw new Error(`web/i18n/${code}/${file} and ${from[english]} translate "${english}" differently`);
+      }
+      table[english] = text;
+      from[english] = file;
+    }
+  }
+  return table;
+}
+
+/** The page's interface table as a JSON data block for web/js/i18n.js ('' in English), safe inside HTML. */
+function interfaceBlock(language) {
+  if (!Object.keys(language.interface).length) return '';
+  const json = JSON.stringify(language.interface).replace(/</g, '\\u003c');
+  return `<script type="application/json" id="ui-strings">${json}</script>`;
 }
 
 function fail(message) {
@@ -175,6 +210,7 @@ function renderPage(lesson, bodyHtml, head, scripts, policy, { language, languag
   return fillTemplate(readFileSync(join(WEB, 'lesson', 'page.html'), 'utf8'), {
     lang: language.code,
     alternates,
+    uiStrings: interfaceBlock(language),
     languageSwitch,
     ...ui,
     csp: `<meta http-equiv="Content-Security-Policy" content="${escapeAttr(policy)}">`,
@@ -205,8 +241,11 @@ export async function prerenderedLiveText(engineDir) {
 /** Chart id → its highlightable parts, read once from the chart modules (top-level await). */
 const CHART_PARTS = await chartParts();
 
-/** Renders lesson.md and returns the page parts with KaTeX's style attributes hoisted. */
-export function buildLesson({ liveText, file = 'lesson.md', classPrefix = 'ks' } = {}) {
+/**
+ * Renders lesson.md (or `file`) and returns the page parts with KaTeX's style attributes hoisted.
+ * `language` (from lessonLanguages()) is the page's language, for the texts the renderer writes.
+ */
+export function buildLesson({ liveText, file = 'lesson.md', classPrefix = 'ks', language } = {}) {
   const markdown = readFileSync(join(WEB, 'lesson', file), 'utf8');
   const diagrams = JSON.parse(readFileSync(join(WEB, 'lesson', 'diagrams.json'), 'utf8'));
   const { links } = JSON.parse(readFileSync(join(WEB, 'site-config.json'), 'utf8'));
@@ -218,7 +257,7 @@ export function buildLesson({ liveText, file = 'lesson.md', classPrefix = 'ks' }
     parameterEchoes: PARAMETER_ECHOES,
     chartParts: CHART_PARTS,
   };
-  const lesson = renderLesson(markdown, { diagrams, links, cppSnippets, ...known, liveText });
+  const lesson = renderLesson(markdown, { diagrams, links, cppSnippets, ...known, liveText, language });
   const marker = '<!--split-header-body-->';
   const { html, css } = hoistInlineStyles(`${lesson.headerHtml}${marker}${lesson.bodyHtml}${marker}${lesson.tocHtml}`, classPrefix);
   const [header, body, toc] = html.split(marker);
@@ -328,7 +367,7 @@ async function main() {
   // Each language's page, its KaTeX classes prefixed by language so one stylesheet serves them all.
   const pages = languages.map((language) => ({
     language,
-    ...buildLesson({ liveText, file: language.file, classPrefix: language.dir ? `ks-${language.code}-` : 'ks' }),
+    ...buildLesson({ liveText, file: language.file, classPrefix: language.dir ? `ks-${language.code}-` : 'ks', language }),
   }));
   for (const { lesson, language } of pages) {
     if (lesson.missingSnippets.length) fail(`C++ snippets not found in cpp/src (mark them // [snippet:NAME] … // [/snippet]), named in ${language.file}: ${lesson.missingSnippets.join(', ')}`);

@@ -1,6 +1,7 @@
 // Draws the lesson's flow diagrams as inline SVG at build time from a declarative description
 // (web/lesson/diagrams.json): a layered layout, left to right for wide screens and top to bottom
 // for narrow ones. Colours come from CSS classes and custom properties, never inline styles.
+import { translate } from '../js/i18n.js';
 
 const FONT_PX = 13;
 const LINE_PX = 17;
@@ -11,6 +12,9 @@ const LAYER_GAP = 34; // between layers, widened for edge labels
 const MAX_WIDE_WIDTH = 740; // wider left-to-right drawings would shrink their text: draw top to bottom instead
 const MARGIN = 6;
 const DUMMY_SIZE = 2;
+
+/** The texts in English: the default where no page language's t is given. */
+const inEnglish = (english, params) => translate({}, 'en', english, params);
 
 /** Escapes text for SVG/HTML content and attribute values. */
 export function escapeXml(text) {
@@ -25,6 +29,8 @@ function textWidth(line) {
     if ("il.,:;|!'`()[]{} ".includes(ch)) w += 4.2;
     else if ('mwMW@×≥'.includes(ch)) w += 11;
     else if (ch >= 'A' && ch <= 'Z') w += 8.6;
+    // CJK ideographs, kana and full-width punctuation are about 1 em wide.
+    else if (/[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef]/.test(ch)) w += 13.5;
     else w += 7.3;
   }
   return w * (FONT_PX / 13);
@@ -210,16 +216,28 @@ function drawNode(n) {
   return `<g class="${cls}">${shape}<text class="diagram-label" dominant-baseline="central">${labelLines(n.label, n.x, n.y)}</text></g>`;
 }
 
-/** A plain-text reading of the diagram for screen readers: every edge in order. */
-export function describeDiagram(spec) {
+/**
+ * A plain-text reading of the diagram for screen readers: every edge in order, each sentence in the
+ * page's language (`t`, see render-lesson.mjs).
+ */
+export function describeDiagram(spec, t = inEnglish) {
   const label = new Map(spec.nodes.map((n) => [n.id, n.label.replace(/\n/g, ' ')]));
   return spec.edges
-    .map((e) => `${label.get(e.from)} ${e.style === 'dotted' ? 'cannot lead to' : 'leads to'}${e.label ? ` (${e.label})` : ''} ${label.get(e.to)}.`)
+    .map((e) => {
+      const params = { from: label.get(e.from), to: label.get(e.to), label: e.label };
+      if (e.style === 'dotted') {
+        return e.label ? t('{from} cannot lead to ({label}) {to}.', params) : t('{from} cannot lead to {to}.', params);
+      }
+      return e.label ? t('{from} leads to ({label}) {to}.', params) : t('{from} leads to {to}.', params);
+    })
     .join(' ');
 }
 
-/** One SVG of `spec` in `direction` ('LR' or 'TB'); `uid` keeps marker ids unique in the page. */
-export function renderDiagramSvg(spec, direction, uid) {
+/**
+ * One SVG of `spec` in `direction` ('LR' or 'TB'); `uid` keeps marker ids unique in the page; `t`
+ * writes the texts the code adds (the description's sentences) in the page's language.
+ */
+export function renderDiagramSvg(spec, direction, uid, { t = inEnglish } = {}) {
   const lr = direction === 'LR';
   const { nodes, routes, width, height } = layout(spec, direction);
   const marker = `${uid}-arrow`;
@@ -238,7 +256,7 @@ export function renderDiagramSvg(spec, direction, uid) {
   const body = nodes.map(drawNode).join('');
   return (
     `<svg class="diagram-svg diagram-${lr ? 'wide' : 'narrow'}" viewBox="0 0 ${f(width)} ${f(height)}" width="${f(width)}" height="${f(height)}" role="img" aria-labelledby="${uid}-title ${uid}-desc">` +
-    `<title id="${uid}-title">${escapeXml(spec.title)}</title><desc id="${uid}-desc">${escapeXml(describeDiagram(spec))}</desc>` +
+    `<title id="${uid}-title">${escapeXml(spec.title)}</title><desc id="${uid}-desc">${escapeXml(describeDiagram(spec, t))}</desc>` +
     `<defs><marker id="${marker}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path class="diagram-arrowhead" d="M0,0 L10,5 L0,10 z"/></marker></defs>` +
     `<g class="diagram-edges">${edges.join('')}</g>${body}</svg>`
   );
@@ -247,15 +265,22 @@ export function renderDiagramSvg(spec, direction, uid) {
 /**
  * The figure for one diagram: a wide (left-to-right) drawing and a narrow (top-to-bottom) one, and
  * CSS shows one per screen width. A left-to-right drawing too wide for the text column is left out,
- * so the top-to-bottom one shows everywhere at full text size.
+ * so the top-to-bottom one shows everywhere at full text size. `t`: as for renderDiagramSvg.
  */
-export function renderDiagramFigure(id, spec) {
-  validateDiagram(id, spec);
+export function renderDiagramFigure(id, original, { t = inEnglish, translateData = (text) => text } = {}) {
+  validateDiagram(id, original);
+  // The diagram in the page's language: its title and every node and edge label.
+  const spec = {
+    ...original,
+    title: translateData(original.title),
+    nodes: original.nodes.map((n) => ({ ...n, label: translateData(n.label) })),
+    edges: original.edges.map((e) => (e.label ? { ...e, label: translateData(e.label) } : e)),
+  };
   const wide = layout(spec, 'LR').width <= MAX_WIDE_WIDTH;
   return (
     `<figure class="diagram${wide ? '' : ' diagram-tall'}" id="diagram-${escapeXml(id)}" data-diagram="${escapeXml(id)}">` +
-    (wide ? renderDiagramSvg(spec, 'LR', `dg-${id}-lr`) : '') +
-    renderDiagramSvg(spec, 'TB', `dg-${id}-tb`) +
+    (wide ? renderDiagramSvg(spec, 'LR', `dg-${id}-lr`, { t }) : '') +
+    renderDiagramSvg(spec, 'TB', `dg-${id}-tb`, { t }) +
     `</figure>`
   );
 }

@@ -8,11 +8,13 @@ import python from 'highlight.js/lib/languages/python';
 import cpp from 'highlight.js/lib/languages/cpp';
 import { escapeXml, renderDiagramFigure } from './diagrams.mjs';
 import { formatValue } from '../js/format.js';
+import { translate } from '../js/i18n.js';
 
 hljs.registerLanguage('python', python);
 hljs.registerLanguage('cpp', cpp);
 
-/** The accessible name of a display formula's box, which may scroll sideways. */
+/** The accessible name of a display formula's box, which may scroll sideways, in English (mathPlugin
+ * writes it in the page's language). */
 export const FORMULA_LABEL = 'Formula (scrolls sideways)';
 
 /** Tables whose cells average more characters than this are prose: narrow screens stack their rows. */
@@ -26,9 +28,16 @@ const CONTAINER_OPEN = /^::: (walkthrough|step|question|aside)(?: (.+))?$/;
 const CONTAINER_CLOSE = /^:::\s*$/;
 const FENCE = /^```/;
 
+/**
+ * A translated interface text for HTML text or a double-quoted attribute: & < > " escaped, and the
+ * apostrophe kept (the English texts' own apostrophes were written as they are).
+ */
+const escapeText = (text) => String(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+
 // ---- markdown-it with the lesson's inline syntax -----------------------------------------
 
-function mathPlugin(md, katexErrors) {
+function mathPlugin(md, context) {
+  const { katexErrors, t } = context;
   const renderMath = (tex, displayMode) => {
     try {
       return katex.renderToString(tex, { output: 'htmlAndMathml', displayMode, throwOnError: true, strict: 'error' });
@@ -73,10 +82,11 @@ function mathPlugin(md, katexErrors) {
   // Focusable from the first paint: on a phone a wide formula scrolls sideways before any script
   // runs, and the keyboard must reach it then. scroll-regions.js drops the tab stop where it fits.
   md.renderer.rules.math_block = (tokens, idx) =>
-    `<div class="math-display" tabindex="0" role="group" aria-label="${FORMULA_LABEL}" data-scroll-region>${renderMath(tokens[idx].content, true)}</div>\n`;
+    `<div class="math-display" tabindex="0" role="group" aria-label="${escapeText(t('Formula (scrolls sideways)'))}" data-scroll-region>${renderMath(tokens[idx].content, true)}</div>\n`;
 }
 
 function markerPlugin(md, context) {
+  const { t } = context;
   md.inline.ruler.before('escape', 'lesson_marker', (state, silent) => {
     if (!state.src.startsWith('{{', state.pos)) return false;
     const end = state.src.indexOf('}}', state.pos);
@@ -106,7 +116,8 @@ function markerPlugin(md, context) {
     }
     context.liveNames.add(name);
     const fmt = extra ? ` data-format="${escapeXml(extra)}"` : '';
-    const derived = kind === 'derived' ? ' data-derived="true" title="Computed in the page from the quoted facts"' : '';
+    const derived =
+      kind === 'derived' ? ` data-derived="true" title="${escapeText(t('Computed in the page from the quoted facts'))}"` : '';
     const { text, prerendered } = liveDefaultText(context, name, extra);
     const mark = prerendered ? ' data-prerendered=""' : '';
     return `<span class="live" data-live="${escapeXml(name)}"${fmt}${derived}${mark}>${escapeXml(text)}</span>`;
@@ -124,9 +135,11 @@ function renderParameterHandle(context, name, extra) {
   const p = context.liveParameters?.[name];
   if (!p) return escapeXml(name);
   const text = formatValue(p.value, p.format);
-  const valueText = p.unit ? `${text} ${p.unit}` : text;
+  // The label and unit in the page's language (live-values.js writes them in English for Node).
+  const unit = p.unit && context.translateData(p.unit);
+  const valueText = unit ? `${text} ${unit}` : text;
   return (
-    `<span class="param" role="slider" tabindex="0" data-param="${escapeXml(name)}" aria-label="${escapeXml(p.label)}" ` +
+    `<span class="param" role="slider" tabindex="0" data-param="${escapeXml(name)}" aria-label="${escapeXml(context.translateData(p.label))}" ` +
     `aria-valuemin="${p.min}" aria-valuemax="${p.max}" aria-valuenow="${p.value}" aria-valuetext="${escapeXml(valueText)}">${escapeXml(text)}</span>`
   );
 }
@@ -166,11 +179,12 @@ function renderPartLink(context, target, text) {
  * search engines): the caption below describes the figure; the text's numbers are printed in full.
  * Inside <noscript>, so with scripts on it is neither rendered nor counted as elements.
  */
-function chartNoScriptNote() {
-  return (
-    '<noscript><p class="chart-noscript">This figure is drawn in your browser by the lesson’s engine, which ' +
-    'needs JavaScript. Its caption below says what it shows; every number in the text is printed in full.</p></noscript>'
+function chartNoScriptNote(t) {
+  // One literal: tests/node/interface-strings.test.mjs reads the text from the call.
+  const note = t(
+    'This figure is drawn in your browser by the lesson’s engine, which needs JavaScript. Its caption below says what it shows; every number in the text is printed in full.',
   );
+  return `<noscript><p class="chart-noscript">${escapeText(note)}</p></noscript>`;
 }
 
 /**
@@ -190,7 +204,8 @@ function liveDefaultText(context, name, format) {
 
 function createMarkdown(context) {
   const md = new MarkdownIt({ html: true, linkify: false, typographer: false });
-  mathPlugin(md, context.katexErrors);
+  const { t } = context;
+  mathPlugin(md, context);
   markerPlugin(md, context);
   const tableLabels = new Map();
   // Each table's scroll box is a named region (landmark names must differ): named by its columns.
@@ -201,10 +216,12 @@ function createMarkdown(context) {
     }
     let heading = '';
     for (let i = idx - 1; i >= 0 && !heading; i--) if (tokens[i].type === 'heading_open') heading = tokens[i + 1].content.replace(/\s*\{#[^}]*\}\s*$/, '').replace(/[*`$\\]/g, '').trim();
-    const base = `Table: ${headers.filter(Boolean).join(', ') || 'lesson table'}${heading ? ` (${heading})` : ''}`;
+    const named = headers.filter(Boolean);
+    const columns = named.length ? named.reduce((list, item) => t('{list}, {item}', { list, item })) : t('lesson table');
+    const base = heading ? t('Table: {columns} ({heading})', { columns, heading }) : t('Table: {columns}', { columns });
     const seen = (tableLabels.get(base) ?? 0) + 1;
     tableLabels.set(base, seen);
-    const label = seen > 1 ? `${base}, ${seen}` : base;
+    const label = seen > 1 ? t('{label}, {count}', { label: base, count: seen }) : base;
     // Each body cell carries its column's heading, which a stacked row shows beside the value.
     let column = 0;
     let cells = 0;
@@ -222,7 +239,7 @@ function createMarkdown(context) {
   };
   md.renderer.rules.table_close = () => '</table></div>\n';
   md.renderer.rules.fence = (tokens, idx) => renderFence(tokens[idx], context, md);
-  const defaultLink = md.renderer.rules.link_open ?? ((t, i, o, e, self) => self.renderToken(t, i, o));
+  const defaultLink = md.renderer.rules.link_open ?? ((tokens, idx, options, env, self) => self.renderToken(tokens, idx, options));
   md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
     const href = tokens[idx].attrGet('href') ?? '';
     if (/^https?:/.test(href)) tokens[idx].attrSet('rel', 'noopener');
@@ -234,13 +251,14 @@ function createMarkdown(context) {
 // ---- fences: diagrams, chart slots, checked snippets --------------------------------------
 
 function renderFence(token, context, md) {
+  const { t } = context;
   const [lang, ...args] = token.info.trim().split(/\s+/);
   if (lang === 'diagram') {
     const id = args[0];
     const spec = context.diagrams[id];
     if (!spec) throw new Error(`lesson.md: diagram ${id} is not described in diagrams.json`);
     context.diagramIds.push(id);
-    return renderDiagramFigure(id, spec);
+    return renderDiagramFigure(id, spec, { t, translateData: context.translateData });
   }
   if (lang === 'chart') {
     const id = args[0];
@@ -249,7 +267,7 @@ function renderFence(token, context, md) {
     const caption = md.renderInline(token.content.trim());
     return (
       `<figure class="chart-slot" id="fig-${id}" data-chart="${id}">` +
-      `<div class="chart-mount" data-chart-mount="${id}">${chartNoScriptNote()}</div>` +
+      `<div class="chart-mount" data-chart-mount="${id}">${chartNoScriptNote(t)}</div>` +
       `<figcaption>${caption}</figcaption></figure>\n`
     );
   }
@@ -257,7 +275,7 @@ function renderFence(token, context, md) {
   const language = hljs.getLanguage(lang) ? lang : 'plaintext';
   const body = language === 'plaintext' ? escapeXml(token.content) : hljs.highlight(token.content, { language }).value;
   // tabindex: a code block that scrolls sideways must be reachable from the keyboard.
-  return `<pre tabindex="0" role="region" aria-label="Code"><code class="hljs language-${language}">${body}</code></pre>\n`;
+  return `<pre tabindex="0" role="region" aria-label="${escapeText(t('Code'))}"><code class="hljs language-${language}">${body}</code></pre>\n`;
 }
 
 // The claim after "# → " in each line becomes a span the page compares with the engine.
@@ -268,6 +286,7 @@ function markClaims(html) {
 }
 
 function renderSnippet(code, options, context) {
+  const { t } = context;
   const id = options.check;
   if (!id) throw new Error('lesson.md: every python snippet needs check=ID');
   if (context.snippetIds.includes(id)) throw new Error(`lesson.md: snippet id ${id} is used twice`);
@@ -275,29 +294,34 @@ function renderSnippet(code, options, context) {
   const { html, count } = markClaims(hljs.highlight(code, { language: 'python' }).value);
   if (count === 0) throw new Error(`lesson.md: snippet ${id} has no "# → " claim to check`);
   const functions = options.cpp ? options.cpp.split(',') : [];
-  const tabs = [{ key: 'python', label: 'Python (the lesson)', body: `<pre><code class="hljs language-python">${html}</code></pre>` }];
+  const tabs = [{ key: 'python', label: t('Python (the lesson)'), body: `<pre><code class="hljs language-python">${html}</code></pre>` }];
   if (functions.length) {
     const blocks = functions.map((name) => {
       const snippet = context.cppSnippets.get(name);
       if (!snippet) {
         context.missingSnippets.push(name);
-        return `<p class="snippet-source">positional::${escapeXml(name)}: source not found in cpp/src when the site was built.</p>`;
+        const missing = t('{function}: source not found in cpp/src when the site was built.', { function: `positional::${name}` });
+        return `<p class="snippet-source">${escapeXml(missing)}</p>`;
       }
       const source = hljs.highlight(snippet.code, { language: 'cpp' }).value;
-      return `<p class="snippet-source"><code>positional::${escapeXml(name)}</code> in <code>${escapeXml(snippet.file)}</code></p><pre><code class="hljs language-cpp">${source}</code></pre>`;
+      const where = t('{function} in {file}', {
+        function: `<code>positional::${escapeXml(name)}</code>`,
+        file: `<code>${escapeXml(snippet.file)}</code>`,
+      });
+      return `<p class="snippet-source">${where}</p><pre><code class="hljs language-cpp">${source}</code></pre>`;
     });
-    tabs.push({ key: 'cpp', label: 'C++ (the engine)', body: blocks.join('') });
+    tabs.push({ key: 'cpp', label: t('C++ (the engine)'), body: blocks.join('') });
   }
   const tablist = tabs
-    .map((t, i) => `<button type="button" role="tab" id="tab-${id}-${t.key}" aria-controls="panel-${id}-${t.key}" aria-selected="${i === 0}" tabindex="${i === 0 ? 0 : -1}">${t.label}</button>`)
+    .map((tab, i) => `<button type="button" role="tab" id="tab-${id}-${tab.key}" aria-controls="panel-${id}-${tab.key}" aria-selected="${i === 0}" tabindex="${i === 0 ? 0 : -1}">${escapeText(tab.label)}</button>`)
     .join('');
   const panels = tabs
-    .map((t, i) => `<div class="snippet-panel" role="tabpanel" id="panel-${id}-${t.key}" aria-labelledby="tab-${id}-${t.key}" tabindex="0"${i === 0 ? '' : ' hidden'}>${t.body}</div>`)
+    .map((tab, i) => `<div class="snippet-panel" role="tabpanel" id="panel-${id}-${tab.key}" aria-labelledby="tab-${id}-${tab.key}" tabindex="0"${i === 0 ? '' : ' hidden'}>${tab.body}</div>`)
     .join('');
   return (
     `<div class="snippet" id="snippet-${id}" data-check="${id}" data-claims="${count}">` +
-    `<div class="snippet-bar"><div class="snippet-tabs" role="tablist" aria-label="Code: the lesson's Python and the engine's C++">${tablist}</div>` +
-    `<span class="check-badge" data-check-status="pending">not checked yet</span></div>${panels}</div>\n`
+    `<div class="snippet-bar"><div class="snippet-tabs" role="tablist" aria-label="${escapeText(t("Code: the lesson's Python and the engine's C++"))}">${tablist}</div>` +
+    `<span class="check-badge" data-check-status="pending">${escapeText(t('not checked yet'))}</span></div>${panels}</div>\n`
   );
 }
 
@@ -360,6 +384,7 @@ function renderBody(lines, md, context) {
 }
 
 function renderContainer(node, md, context) {
+  const { t } = context;
   const text = (parts) => parts.map((p) => (typeof p === 'string' ? p : p.html)).join('');
   if (node.kind === 'question') {
     context.questionCount++;
@@ -379,19 +404,19 @@ function renderContainer(node, md, context) {
   const body = steps
     .map(({ node: step, html }, i) => {
       const n = i + 1;
-      return `<section class="walkthrough-step" id="walkthrough-step-${n}" data-step="${n}" aria-labelledby="walkthrough-step-${n}-title"><h4 id="walkthrough-step-${n}-title"><span class="walkthrough-count">Step ${n} of ${total}.</span> ${md.renderInline(step.title)}</h4>${html}</section>`;
+      return `<section class="walkthrough-step" id="walkthrough-step-${n}" data-step="${n}" aria-labelledby="walkthrough-step-${n}-title"><h4 id="walkthrough-step-${n}-title"><span class="walkthrough-count">${escapeText(t('Step {step} of {steps}.', { step: n, steps: total }))}</span> ${md.renderInline(step.title)}</h4>${html}</section>`;
     })
     .join('');
   return (
     `<div class="walkthrough" data-walkthrough>` +
-    `<div class="walkthrough-controls" hidden><button type="button" data-walk="prev">← Previous</button>` +
-    `<span class="walkthrough-status" aria-live="polite">Step 1 of ${total}</span>` +
-    `<button type="button" data-walk="next">Next →</button></div>${body}</div>\n`
+    `<div class="walkthrough-controls" hidden><button type="button" data-walk="prev">${escapeText(t('← Previous'))}</button>` +
+    `<span class="walkthrough-status" aria-live="polite">${escapeText(t('Step {step} of {steps}', { step: 1, steps: total }))}</span>` +
+    `<button type="button" data-walk="next">${escapeText(t('Next →'))}</button></div>${body}</div>\n`
   );
 }
 
-function permalink(id, title) {
-  return `<a class="permalink" href="#${id}" aria-label="Link to this section: ${escapeXml(title)}">#</a>`;
+function permalink(id, title, t) {
+  return `<a class="permalink" href="#${id}" aria-label="${escapeXml(t('Link to this section: {title}', { title }))}">#</a>`;
 }
 
 function renderSection(node, md, context, levelAttr) {
@@ -402,7 +427,7 @@ function renderSection(node, md, context, levelAttr) {
   const children = node.children.map((c) => renderSection(c, md, context, level)).join('');
   return (
     `<section id="${node.id}" class="lesson-section depth-${node.level}" data-level="${level}" aria-labelledby="${node.id}-title">` +
-    `<${tag} id="${node.id}-title">${titleHtml} ${permalink(node.id, node.title)}</${tag}>` +
+    `<${tag} id="${node.id}-title">${titleHtml} ${permalink(node.id, node.title, context.t)}</${tag}>` +
     `${renderBody(node.lines, md, context)}${children}</section>\n`
   );
 }
@@ -478,9 +503,21 @@ function checkKnownNames(context, { liveQuantities, charts, liveParameters, para
  * inventory the tests and the builder check (liveNames, diagramIds, chartIds, snippetIds, …).
  * Throws on an unknown marker, live number, chart, diagram, link id or a KaTeX error. With
  * liveText(name, format) every live number's text is written into the page (else a placeholder).
+ * `language` ({ code, interface }, from build-site.mjs's lessonLanguages()) is the page's language:
+ * the texts the renderer itself writes (labels, captions, the walkthrough's controls) come from its
+ * interface table, web/i18n/CODE/*.json. English by default.
  */
-export function renderLesson(markdown, { diagrams, links, cppSnippets, liveQuantities, charts, liveText, liveParameters, parameterEchoes, chartParts }) {
+export function renderLesson(
+  markdown,
+  { diagrams, links, cppSnippets, liveQuantities, charts, liveText, liveParameters, parameterEchoes, chartParts, language = { code: 'en', interface: {} } },
+) {
+  const t = (english, params) => translate(language.interface ?? {}, language.code, english, params);
+  // The lesson's data in the page's language (diagram titles and labels from diagrams.json): texts
+  // read from a file, not written in a call, which tests/node/interface-strings collects from there.
+  const translateData = (english) => translate(language.interface ?? {}, language.code, english);
   const context = {
+    t,
+    translateData,
     liveText,
     liveQuantities,
     liveParameters,

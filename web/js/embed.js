@@ -2,6 +2,7 @@
 // iframe, and tells the parent page its height on load and on every resize in the three ways course
 // sites listen for: the lesson's own message (with the frame id echoed back), Canvas's
 // lti.frameResize, and the H5P resizer's handshake that Moodle pages load.
+import { t } from './i18n.js';
 
 const OWN_MESSAGE = 'positional-lesson:height';
 
@@ -72,7 +73,7 @@ export function applyEmbed(id) {
   if (!target || !main.contains(target)) {
     const note = document.createElement('p');
     note.className = 'embed-missing';
-    note.textContent = `This lesson has no section or figure with the id "${id}".`;
+    note.textContent = t('This lesson has no section or figure with the id "{id}".', { id });
     const heading = document.createElement('h1');
     heading.className = 'visually-hidden';
     heading.textContent = document.title;

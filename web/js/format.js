@@ -1,7 +1,23 @@
 // Number formatting for the page: the lesson's own print formats (fixed decimals, thousands
 // separators, the true minus sign U+2212) and Python's repr, used to check the snippets' claims.
 
+import { pageLanguage } from './i18n.js';
+
 const MINUS = '\u2212';
+
+// Grouping and decimals in the page's language (Intl), each formatter made once: the lesson's own
+// rules (the true minus, no exponent in prose) stay the same in every language.
+const formatters = new Map();
+function numberFormat(options) {
+  const key = JSON.stringify(options);
+  if (!formatters.has(key)) formatters.set(key, new Intl.NumberFormat(pageLanguage(), options));
+  return formatters.get(key);
+}
+
+/** x in the page's locale with Intl.NumberFormat `options`, its minus sign the true one. */
+export function localeNumber(x, options = {}) {
+  return trueMinus(numberFormat(options).format(x));
+}
 const SUPERSCRIPT = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
 
 /** Replaces ASCII hyphen-minus signs with U+2212 (and drops the sign of a rounded −0). */
@@ -15,19 +31,24 @@ export function fixed(x, digits) {
   return trueMinus(x.toFixed(digits));
 }
 
+/** `items` (texts, or numbers as written) as a list in the page's language: "0, 4, 12" in English, "0、4、12" in Chinese. */
+export function listed(items) {
+  return new Intl.ListFormat(pageLanguage(), { type: 'conjunction', style: 'narrow' }).format(items.map(String));
+}
+
 /** An integer with thousands separators: 82685.4 → "82,685". */
 export function grouped(x) {
-  return trueMinus(Math.round(x).toLocaleString('en-US'));
+  return localeNumber(Math.round(x));
 }
 
 /** Up to `maxDigits` decimals (at least `minDigits`), with thousands separators: 12345.678 → "12,345.68". */
 export function decimal(x, maxDigits = 2, minDigits = 0) {
-  return trueMinus(x.toLocaleString('en-US', { minimumFractionDigits: minDigits, maximumFractionDigits: maxDigits }));
+  return localeNumber(x, { minimumFractionDigits: minDigits, maximumFractionDigits: maxDigits });
 }
 
 /** Up to `digits` significant digits with thousands separators: 10000 → "10,000", 0.0001 → "0.0001". */
 export function significant(x, digits = 6) {
-  return trueMinus(x.toLocaleString('en-US', { maximumSignificantDigits: digits }));
+  return localeNumber(x, { maximumSignificantDigits: digits });
 }
 
 /** Up to `digits` decimals with trailing zeros dropped: 0.7071 → "0.707", 1.0 → "1", 0 → "0". */

@@ -4,6 +4,7 @@
 // LIVE_PARAMETERS are the inputs the prose lets the reader move ({{param:NAME}}): each quantity
 // declares the parameters it reads (`inputs`), and the page recomputes those dependents.
 import { formatValue } from './format.js';
+import { t } from './i18n.js';
 import { CHART_DECLARATIONS } from './charts/declarations.js';
 
 // ---- the lesson's worked examples: each input the prose quotes, written once -----------------
@@ -58,8 +59,8 @@ const chartControl = (chart, key) => {
  */
 export const LIVE_PARAMETERS = {
   'extension.trained': {
-    label: 'trained length',
-    unit: 'tokens',
+    label: t('trained length'),
+    unit: t('tokens'),
     value: EXTENSION.trainedLength,
     format: 'int',
     step: 256,
@@ -67,8 +68,8 @@ export const LIVE_PARAMETERS = {
     ...chartControl('context-extension', 'trained'),
   },
   'extension.target': {
-    label: 'target length',
-    unit: 'tokens',
+    label: t('target length'),
+    unit: t('tokens'),
     value: EXTENSION.targetLength,
     format: 'int',
     step: 1024,
@@ -76,7 +77,7 @@ export const LIVE_PARAMETERS = {
     ...chartControl('context-extension', 'target'),
   },
   'extension.position': {
-    label: 'position to interpolate',
+    label: t('position to interpolate'),
     unit: '',
     value: EXTENSION.examplePosition,
     format: 'int',
@@ -88,7 +89,7 @@ export const LIVE_PARAMETERS = {
     integer: true,
   },
   'extension.base': {
-    label: 'RoPE base',
+    label: t('RoPE base'),
     unit: '',
     value: NTK.base,
     format: 'int',
@@ -97,8 +98,8 @@ export const LIVE_PARAMETERS = {
     ...chartControl('context-extension', 'base'),
   },
   'extension.scale': {
-    label: 'stretch factor s',
-    unit: 'times',
+    label: t('stretch factor s'),
+    unit: t('times'),
     value: NTK.scale,
     format: 'trimmed',
     step: 1,
@@ -111,7 +112,7 @@ export const LIVE_PARAMETERS = {
     above: 0,
   },
   'extension.d': {
-    label: 'head width d',
+    label: t('head width d'),
     unit: '',
     value: NTK.headDim,
     format: 'int',
@@ -120,7 +121,7 @@ export const LIVE_PARAMETERS = {
     ...chartControl('context-extension', 'd'),
   },
   'rope.query': {
-    label: 'query position m',
+    label: t('query position m'),
     unit: '',
     value: ROPE.query,
     format: 'int',
@@ -130,7 +131,7 @@ export const LIVE_PARAMETERS = {
     integer: true,
   },
   'rope.key': {
-    label: 'key position n',
+    label: t('key position n'),
     unit: '',
     value: ROPE.key,
     format: 'int',
@@ -313,20 +314,32 @@ export function validateParameter(name, raw, current = LIVE_PARAMETERS[name]?.va
   if (!p) throw unknownParameter(name);
   let v = Number(raw);
   if (raw === null || String(raw).trim() === '' || !Number.isFinite(v))
-    return { value: current, why: `The ${p.label} must be a number; kept ${current}.` };
+    return {
+      value: current,
+      why: t('The {label} must be a number; kept {value}.', { label: p.label, value: current }),
+    };
   if (p.above !== undefined && v <= p.above)
-    return { value: current, why: `The ${p.label} must be greater than ${p.above}; kept ${current}.` };
+    return {
+      value: current,
+      why: t('The {label} must be greater than {above}; kept {value}.', {
+        label: p.label,
+        above: p.above,
+        value: current,
+      }),
+    };
   let why = '';
   if (p.integer && !Number.isInteger(v)) {
     v = Math.round(v);
-    why = `The ${p.label} must be a whole number; rounded to ${v}.`;
+    why = t('The {label} must be a whole number; rounded to {value}.', { label: p.label, value: v });
   }
   if (p.even && v % 2 !== 0) {
     v += v + 1 <= p.max ? 1 : -1;
-    why = `The ${p.label} must be even (dimensions come in pairs); using ${v}.`;
+    why = t('The {label} must be even (dimensions come in pairs); using {value}.', { label: p.label, value: v });
   }
-  if (v < p.min) [v, why] = [p.min, `The ${p.label} is at least ${formatValue(p.min, p.format)}.`];
-  if (v > p.max) [v, why] = [p.max, `The ${p.label} is at most ${formatValue(p.max, p.format)}.`];
+  if (v < p.min)
+    [v, why] = [p.min, t('The {label} is at least {min}.', { label: p.label, min: formatValue(p.min, p.format) })];
+  if (v > p.max)
+    [v, why] = [p.max, t('The {label} is at most {max}.', { label: p.label, max: formatValue(p.max, p.format) })];
   return { value: v, why };
 }
 

@@ -12,9 +12,9 @@ import { startCourseTracking } from './lms/tracking.js';
 import { addShareControls } from './share-embed.js';
 import { setupProseParameters } from './prose-params.js';
 import { setupProseLinks } from './prose-links.js';
+import { t } from './i18n.js';
 
 const UNAVAILABLE = '—';
-const UNAVAILABLE_TITLE = 'This number is computed by the lesson’s engine, which could not run in this browser.';
 
 /** Runs one piece of page setup; a failure is reported and the page still starts (no URL, fragment or stored value may stop it). */
 function safely(what, setup) {
@@ -44,7 +44,9 @@ function showBanner(message) {
 
 function markUnavailable(element, reason) {
   element.textContent = UNAVAILABLE;
-  element.title = `${UNAVAILABLE_TITLE} (${reason})`;
+  element.title = t('This number is computed by the lesson’s engine, which could not run in this browser. ({reason})', {
+    reason,
+  });
   element.classList.add('live-unavailable');
 }
 
@@ -73,13 +75,16 @@ async function fillLiveNumbers(results) {
     }
     const name = element.dataset.live;
     try {
-      if (!results && !LIVE_QUANTITIES[name]?.derived) throw new Error('engine unavailable');
+      if (!results && !LIVE_QUANTITIES[name]?.derived) throw new Error(t('engine unavailable'));
       const text = liveText(name, results, element.dataset.format);
       const printed = element.textContent;
       if (element.dataset.prerendered !== undefined && printed !== text) {
         disagreed.add(name);
         element.classList.add('live-mismatch');
-        element.title = `The page was built with “${printed}”; the engine computes “${text}” here.`;
+        element.title = t('The page was built with “{printed}”; the engine computes “{computed}” here.', {
+          printed,
+          computed: text,
+        });
       }
       // Rewriting an unchanged text would only make the browser lay the line out again.
       if (printed !== text) element.textContent = text;
@@ -100,28 +105,28 @@ function checkSnippets(engine) {
     const check = SNIPPET_CHECKS[snippet.dataset.check];
     const claims = [...snippet.querySelectorAll('.claim')];
     try {
-      if (!check) throw new Error(`no check named ${snippet.dataset.check}`);
-      if (!engine && check.source === 'engine') throw new Error('engine unavailable');
+      if (!check) throw new Error(t('no check named {name}', { name: snippet.dataset.check }));
+      if (!engine && check.source === 'engine') throw new Error(t('engine unavailable'));
       const answers = check.claims(engine);
       const wrong = claims.filter((claim, i) => claim.textContent.trim() !== answers[i]);
       if (answers.length !== claims.length || wrong.length) {
         mismatches++;
         badge.dataset.checkStatus = 'mismatch';
-        badge.textContent = `✗ the engine gives ${answers.join('; ')}`;
+        badge.textContent = t('✗ the engine gives {answers}', { answers: answers.join('; ') });
         for (const claim of wrong) claim.classList.add('claim-mismatch');
         continue;
       }
       for (const claim of claims) claim.classList.add('claim-checked');
       badge.dataset.checkStatus = 'checked';
       badge.textContent =
-        check.source === 'engine' ? '✓ checked against the engine' : '✓ checked in the page (plain arithmetic)';
+        check.source === 'engine' ? t('✓ checked against the engine') : t('✓ checked in the page (plain arithmetic)');
       badge.title =
         check.source === 'engine'
-          ? 'The result in the comment was recomputed by the engine when this page loaded.'
-          : 'The engine has no learned table; the page recomputed this addition when it loaded.';
+          ? t('The result in the comment was recomputed by the engine when this page loaded.')
+          : t('The engine has no learned table; the page recomputed this addition when it loaded.');
     } catch (error) {
       badge.dataset.checkStatus = 'unavailable';
-      badge.textContent = 'not checked: the engine did not load';
+      badge.textContent = t('not checked: the engine did not load');
       badge.title = error.message;
     }
   }
@@ -141,7 +146,7 @@ function noteChartsUnavailable() {
   for (const slot of document.querySelectorAll('.chart-slot .chart-mount')) {
     const note = document.createElement('p');
     note.className = 'chart-unavailable';
-    note.textContent = 'This figure is drawn by the lesson’s engine, which could not run in this browser.';
+    note.textContent = t('This figure is drawn by the lesson’s engine, which could not run in this browser.');
     slot.replaceChildren(note);
   }
 }
@@ -161,7 +166,7 @@ function finishLoading(root) {
       const formulas = [...previous.querySelectorAll('.math-display')].filter(
         (m) => m.closest('section.lesson-section') === previous,
       );
-      keepScrollersFocusable(formulas, 'Formula (scrolls sideways)');
+      keepScrollersFocusable(formulas, t('Formula (scrolls sideways)'));
     }
     previous = sections[next++] ?? null;
     if (previous) {
@@ -191,18 +196,22 @@ async function start() {
   const root = document.documentElement;
   if (!results) {
     showBanner(
-      'The lesson’s engine (WebAssembly) could not run in this browser, so the numbers it computes show as “—”. The text is complete.',
+      t(
+        'The lesson’s engine (WebAssembly) could not run in this browser, so the numbers it computes show as “—”. The text is complete.',
+      ),
     );
     noteChartsUnavailable();
     root.dataset.liveState = 'failed';
   } else {
-    if (failed.size) showBanner(`Some numbers could not be computed: ${[...failed].join(', ')}.`);
+    if (failed.size) showBanner(t('Some numbers could not be computed: {names}.', { names: [...failed].join(', ') }));
     else if (disagreed.size)
       showBanner(
-        `Some numbers printed in this page differ from what the engine computes (now shown, marked): ${[...disagreed].join(', ')}.`,
+        t('Some numbers printed in this page differ from what the engine computes (now shown, marked): {names}.', {
+          names: [...disagreed].join(', '),
+        }),
       );
     else if (mismatches)
-      showBanner('A code snippet’s printed result differs from what the engine computes; see the ✗ mark.');
+      showBanner(t('A code snippet’s printed result differs from what the engine computes; see the ✗ mark.'));
     root.dataset.liveState = failed.size ? 'partial' : disagreed.size ? 'mismatch' : 'ready';
   }
   finishLoading(root);

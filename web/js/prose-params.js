@@ -16,10 +16,11 @@ import {
 } from './live-values.js';
 import { formatValue } from './format.js';
 import { mountedChart, setChartControl, watchChartMounts } from './prose-charts.js';
+import { t } from './i18n.js';
 
 /** Pixels of sideways pointer travel per step of a dragged number. */
 const DRAG_PX_PER_STEP = 6;
-const RESET_LABEL = 'Back to the lesson’s numbers';
+const RESET_LABEL = t('Back to the lesson’s numbers');
 
 /** The block a handle sits in (where its section's reset button is shown). */
 const blockOf = (handle) => handle.closest('li, .table-wrap, p, figcaption') ?? handle.parentElement;
@@ -65,6 +66,10 @@ export function setupProseParameters(root, engine) {
     if (!scopes.has(section)) scopes.set(section, createScope(section));
     const scope = scopes.get(section);
     scope.handles.push(handle);
+    // The build names the handle in English (it runs in Node); say its name and value in the page's language.
+    const name = handle.dataset.param;
+    handle.setAttribute('aria-label', LIVE_PARAMETERS[name].label);
+    handle.setAttribute('aria-valuetext', valueText(name, PARAMETER_DEFAULTS[name]));
     statusFor(handle);
     listen(handle, scope);
   }

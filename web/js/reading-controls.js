@@ -1,5 +1,6 @@
 // The page's reading controls: theme toggle, Level 1 / Level 2 switch (one URL per section),
 // ARIA tabs for the snippets, and the step-through walkthrough.
+import { t } from './i18n.js';
 
 const THEME_KEY = 'positional-lesson:theme';
 
@@ -15,7 +16,7 @@ export function setupThemeToggle(button) {
   const render = () => {
     const dark = effectiveTheme() === 'dark';
     button.setAttribute('aria-pressed', String(dark));
-    button.querySelector('.theme-label').textContent = dark ? 'Dark' : 'Light';
+    button.querySelector('.theme-label').textContent = dark ? t('Dark') : t('Light');
   };
   button.addEventListener('click', () => {
     const next = effectiveTheme() === 'dark' ? 'light' : 'dark';
@@ -78,11 +79,11 @@ export function setupTabs(root) {
   for (const list of root.querySelectorAll('[role="tablist"]')) {
     const tabs = [...list.querySelectorAll('[role="tab"]')];
     const select = (tab, focus) => {
-      for (const t of tabs) {
-        const selected = t === tab;
-        t.setAttribute('aria-selected', String(selected));
-        t.tabIndex = selected ? 0 : -1;
-        document.getElementById(t.getAttribute('aria-controls')).hidden = !selected;
+      for (const other of tabs) {
+        const selected = other === tab;
+        other.setAttribute('aria-selected', String(selected));
+        other.tabIndex = selected ? 0 : -1;
+        document.getElementById(other.getAttribute('aria-controls')).hidden = !selected;
       }
       if (focus) tab.focus();
     };
@@ -113,7 +114,7 @@ export function setupWalkthrough(root) {
       steps.forEach((s, k) => s.classList.toggle('is-hidden-step', k !== current));
       prev.disabled = current === 0;
       next.disabled = current === steps.length - 1;
-      status.textContent = `Step ${current + 1} of ${steps.length}`;
+      status.textContent = t('Step {step} of {steps}', { step: current + 1, steps: steps.length });
       if (focus) steps[current].querySelector('h4').focus();
     };
     for (const s of steps) s.querySelector('h4').tabIndex = -1;

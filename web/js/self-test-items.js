@@ -1,5 +1,18 @@
 // The graded self-test's items: numeric answers checked against the engine, multiple choice whose
 // every wrong choice names its misconception, and predict-then-reveal prompts for Level 2's sections.
+// Every text the reader sees is in the page's language, through i18n.js; ids, answers and tolerances are data.
+import { t } from './i18n.js';
+
+/**
+ * A reveal's parts from its sentence (in the page's language): the text around each {name}, and
+ * { live: quantity } where `lives` maps that name to a live quantity.
+ */
+function reveal(sentence, lives) {
+  return sentence
+    .split(/\{(\w+)\}/)
+    .map((piece, i) => (i % 2 ? { live: lives[piece] } : piece))
+    .filter((part) => part !== '');
+}
 
 /**
  * Each item: { id, level (1 or 2), kind ('numeric' | 'choice' | 'predict'), prompt, … }.
@@ -15,25 +28,28 @@ export const SELF_TEST_ITEMS = [
     id: 'why-positions',
     level: 1,
     kind: 'choice',
-    prompt:
+    prompt: t(
       'Without any positional information, why does attention give "dog bites man" and "man bites dog" the same pooled vector?',
+    ),
     choices: [
       {
-        text: 'Attention compares tokens by content only, so shuffling the input only shuffles the output rows.',
+        text: t('Attention compares tokens by content only, so shuffling the input only shuffles the output rows.'),
         correct: true,
-        why: 'Attention is permutation-equivariant: order is invisible until something adds it.',
+        why: t('Attention is permutation-equivariant: order is invisible until something adds it.'),
       },
       {
-        text: 'The word vectors are random, so the model cannot tell the words apart.',
-        why: 'Random vectors still differ from word to word; the words are told apart, only their order is lost.',
+        text: t('The word vectors are random, so the model cannot tell the words apart.'),
+        why: t('Random vectors still differ from word to word; the words are told apart, only their order is lost.'),
       },
       {
-        text: 'Softmax throws away the sign of the scores.',
-        why: 'Softmax keeps the ordering of scores; the loss of word order comes from attention treating the input as a set.',
+        text: t('Softmax throws away the sign of the scores.'),
+        why: t(
+          'Softmax keeps the ordering of scores; the loss of word order comes from attention treating the input as a set.',
+        ),
       },
       {
-        text: 'The sentences are too short for attention to work.',
-        why: 'Length is not the problem: a shuffled sentence of any length pools to the same vector.',
+        text: t('The sentences are too short for attention to work.'),
+        why: t('Length is not the problem: a shuffled sentence of any length pools to the same vector.'),
       },
     ],
   },
@@ -41,24 +57,30 @@ export const SELF_TEST_ITEMS = [
     id: 'choose-long-context',
     level: 1,
     kind: 'choice',
-    prompt: 'A RoPE model trained on 4,096 tokens must read 32,768. What is the usual fix?',
+    prompt: t('A RoPE model trained on 4,096 tokens must read 32,768. What is the usual fix?'),
     choices: [
       {
-        text: 'Rescale positions or frequencies (position interpolation, NTK-aware scaling or YaRN), then fine-tune briefly.',
+        text: t(
+          'Rescale positions or frequencies (position interpolation, NTK-aware scaling or YaRN), then fine-tune briefly.',
+        ),
         correct: true,
-        why: 'Rescaling keeps every angle inside the range the model saw in training.',
+        why: t('Rescaling keeps every angle inside the range the model saw in training.'),
       },
       {
-        text: 'Nothing: RoPE is relative, so it works at any length.',
-        why: 'Relative scores do not make unseen angles safe: beyond training the slow pairs turn further than they ever did.',
+        text: t('Nothing: RoPE is relative, so it works at any length.'),
+        why: t(
+          'Relative scores do not make unseen angles safe: beyond training the slow pairs turn further than they ever did.',
+        ),
       },
       {
-        text: 'Switch to learned absolute positions.',
-        why: 'A learned table has no row beyond its size: it cannot represent position 4,096 at all without retraining.',
+        text: t('Switch to learned absolute positions.'),
+        why: t(
+          'A learned table has no row beyond its size: it cannot represent position 4,096 at all without retraining.',
+        ),
       },
       {
-        text: 'Drop positions and rely on the causal mask.',
-        why: 'The mask leaks only a weak sense of order; models that drop positions still need training for it.',
+        text: t('Drop positions and rely on the causal mask.'),
+        why: t('The mask leaks only a weak sense of order; models that drop positions still need training for it.'),
       },
     ],
   },
@@ -66,15 +88,16 @@ export const SELF_TEST_ITEMS = [
     id: 'alibi-where',
     level: 1,
     kind: 'choice',
-    prompt:
+    prompt: t(
       'Which scheme changes neither the token vectors nor the queries and keys, and instead subtracts a penalty that grows with distance from each attention score?',
+    ),
     choices: [
-      { text: 'ALiBi', correct: true, why: 'ALiBi adds a linear distance bias to the scores, one slope per head.' },
-      { text: 'RoPE', why: 'RoPE rotates the queries and keys; it changes them, not the scores afterwards.' },
-      { text: 'Sinusoidal codes', why: 'Sinusoidal codes are added to the token vectors before attention.' },
+      { text: 'ALiBi', correct: true, why: t('ALiBi adds a linear distance bias to the scores, one slope per head.') },
+      { text: 'RoPE', why: t('RoPE rotates the queries and keys; it changes them, not the scores afterwards.') },
+      { text: t('Sinusoidal codes'), why: t('Sinusoidal codes are added to the token vectors before attention.') },
       {
-        text: 'Learned absolute positions',
-        why: 'A learned table is also added to the token vectors, one trained row per position.',
+        text: t('Learned absolute positions'),
+        why: t('A learned table is also added to the token vectors, one trained row per position.'),
       },
     ],
   },
@@ -82,20 +105,20 @@ export const SELF_TEST_ITEMS = [
     id: 'learned-limit',
     level: 1,
     kind: 'choice',
-    prompt: 'GPT-2 learned a table of 1,024 positions. What happens to a token at position 1,024?',
+    prompt: t('GPT-2 learned a table of 1,024 positions. What happens to a token at position 1,024?'),
     choices: [
       {
-        text: 'It has no row in the table, so it cannot be encoded without a longer table and more training.',
+        text: t('It has no row in the table, so it cannot be encoded without a longer table and more training.'),
         correct: true,
-        why: 'A learned table covers only the positions it was trained with.',
+        why: t('A learned table covers only the positions it was trained with.'),
       },
       {
-        text: 'It reuses row 0: positions wrap around.',
-        why: 'Nothing in a learned table wraps: that would be a periodic code, which a learned table is not.',
+        text: t('It reuses row 0: positions wrap around.'),
+        why: t('Nothing in a learned table wraps: that would be a periodic code, which a learned table is not.'),
       },
       {
-        text: 'The model extrapolates the table smoothly.',
-        why: 'Learned rows are free parameters with no formula to extend; there is nothing to extrapolate from.',
+        text: t('The model extrapolates the table smoothly.'),
+        why: t('Learned rows are free parameters with no formula to extend; there is nothing to extrapolate from.'),
       },
     ],
   },
@@ -103,68 +126,73 @@ export const SELF_TEST_ITEMS = [
     id: 'rope-score-3-7',
     level: 2,
     kind: 'numeric',
-    prompt:
+    prompt: t(
       'RoPE with 2 dimensions and θ = 1: q = k = (1, 0), the query at position 3 and the key at 7. What is the score q·k after rotation?',
+    ),
     answer: (engine) => dot(engine.applyRope([1, 0], 3), engine.applyRope([1, 0], 7)),
     tolerance: 0.005,
-    toleranceText: 'within ±0.005 (three decimals)',
-    explain: 'The score is cos(7 − 3) = cos 4: only the distance counts.',
+    toleranceText: t('within ±0.005 (three decimals)'),
+    explain: t('The score is cos(7 − 3) = cos 4: only the distance counts.'),
   },
   {
     id: 'ntk-base-8-128',
     level: 2,
     kind: 'numeric',
-    prompt:
+    prompt: t(
       'NTK-aware scaling stretches a RoPE model with base 10,000 and d = 128 by s = 8. What is the new base, base · s^(d/(d−2))?',
+    ),
     answer: (engine) => engine.ntkScaledBase(10000, 8, 128),
     tolerance: 0.005,
     relative: true,
-    toleranceText: 'within 0.5% (three significant figures)',
-    explain: 'The exponent d/(d−2) is just above 1, so the base grows a little more than 8×.',
+    toleranceText: t('within 0.5% (three significant figures)'),
+    explain: t('The exponent d/(d−2) is just above 1, so the base grows a little more than 8×.'),
   },
   {
     id: 'interpolate-6000',
     level: 2,
     kind: 'numeric',
-    prompt:
+    prompt: t(
       'Position interpolation stretches a model trained on 4,096 tokens to 16,384. Which position does token 6,000 take?',
+    ),
     answer: (engine) => engine.interpolatePositions([6000], 4096, 16384)[0],
     tolerance: 0.5,
-    toleranceText: 'within ±0.5 (the nearest whole position)',
-    explain: 'pos′ = pos · L_train / L_new: every position shrinks by the same factor.',
+    toleranceText: t('within ±0.5 (the nearest whole position)'),
+    explain: t('pos′ = pos · L_train / L_new: every position shrinks by the same factor.'),
   },
   {
     id: 'sinusoidal-pe-1-0',
     level: 2,
     kind: 'numeric',
-    prompt: "Sinusoidal codes with d = 4: what is the first entry of position 1's code, sin(1 · ω₀)?",
+    prompt: t("Sinusoidal codes with d = 4: what is the first entry of position 1's code, sin(1 · ω₀)?"),
     answer: (engine) => engine.sinusoidalEncoding(2, 4).data[4],
     tolerance: 0.005,
-    toleranceText: 'within ±0.005 (three decimals)',
-    explain: 'ω₀ = 1 for the first pair, so the entry is sin 1.',
+    toleranceText: t('within ±0.005 (three decimals)'),
+    explain: t('ω₀ = 1 for the first pair, so the entry is sin 1.'),
   },
   {
     id: 'rope-depends-on',
     level: 2,
     kind: 'choice',
-    prompt: 'After RoPE, the score between a query at position m and a key at position n depends on…',
+    prompt: t('After RoPE, the score between a query at position m and a key at position n depends on…'),
     choices: [
       {
-        text: '…only the distance n − m (and the two vectors).',
+        text: t('…only the distance n − m (and the two vectors).'),
         correct: true,
-        why: 'Rotating both by their positions leaves only the rotation by n − m between them.',
+        why: t('Rotating both by their positions leaves only the rotation by n − m between them.'),
       },
       {
-        text: '…both absolute positions m and n.',
-        why: 'Each vector is rotated by its absolute position, but the rotations cancel down to their difference in the dot product.',
+        text: t('…both absolute positions m and n.'),
+        why: t(
+          'Each vector is rotated by its absolute position, but the rotations cancel down to their difference in the dot product.',
+        ),
       },
       {
-        text: '…the sum m + n.',
-        why: 'Rotations compose by adding angles, but the dot product subtracts the two: the sum never appears.',
+        text: t('…the sum m + n.'),
+        why: t('Rotations compose by adding angles, but the dot product subtracts the two: the sum never appears.'),
       },
       {
-        text: '…neither: RoPE leaves the score unchanged.',
-        why: 'The rotation does change the score, by the angle between the two positions.',
+        text: t('…neither: RoPE leaves the score unchanged.'),
+        why: t('The rotation does change the score, by the angle between the two positions.'),
       },
     ],
   },
@@ -172,128 +200,128 @@ export const SELF_TEST_ITEMS = [
     id: 'predict-bag',
     level: 2,
     kind: 'predict',
-    prompt:
+    prompt: t(
       'Predict before you read on: with no positions, what is the cosine similarity between the pooled vectors of "dog bites man" and "man bites dog"?',
+    ),
     choices: [
-      { text: 'Exactly 1: the same vector.', correct: true, why: 'Pooling adds the same three rows in another order.' },
       {
-        text: 'About 0.5: half the words moved.',
-        why: 'Moving words changes nothing when nothing records where they are: the sum is the same.',
+        text: t('Exactly 1: the same vector.'),
+        correct: true,
+        why: t('Pooling adds the same three rows in another order.'),
       },
       {
-        text: 'About 0: different sentences.',
-        why: 'The vectors come from the words, not from the sentence: the same words give the same sum.',
+        text: t('About 0.5: half the words moved.'),
+        why: t('Moving words changes nothing when nothing records where they are: the sum is the same.'),
+      },
+      {
+        text: t('About 0: different sentences.'),
+        why: t('The vectors come from the words, not from the sentence: the same words give the same sum.'),
       },
     ],
-    reveal: ['The engine gives ', { live: 'order.none' }, ': the two orders are one bag.'],
+    reveal: reveal(t('The engine gives {none}: the two orders are one bag.'), { none: 'order.none' }),
     figure: 'fig-order-blindness',
   },
   {
     id: 'predict-sinusoidal-speed',
     level: 2,
     kind: 'predict',
-    prompt:
+    prompt: t(
       'Predict before you look at the heatmap: as the pair index i grows, do the sinusoidal waves turn faster or slower?',
+    ),
     choices: [
       {
-        text: 'Slower: ω_i = 10000^(−2i/d) falls with i.',
+        text: t('Slower: ω_i = 10000^(−2i/d) falls with i.'),
         correct: true,
-        why: 'The first pairs tell neighbours apart; the last ones change slowly over thousands of positions.',
+        why: t('The first pairs tell neighbours apart; the last ones change slowly over thousands of positions.'),
       },
       {
-        text: 'Faster: later dimensions carry finer detail.',
-        why: 'The exponent is negative, so each pair is slower than the one before.',
+        text: t('Faster: later dimensions carry finer detail.'),
+        why: t('The exponent is negative, so each pair is slower than the one before.'),
       },
       {
-        text: 'The same speed, shifted in phase.',
-        why: 'A phase shift alone would give positions that repeat every 2π; the many speeds are what make each code unique.',
+        text: t('The same speed, shifted in phase.'),
+        why: t(
+          'A phase shift alone would give positions that repeat every 2π; the many speeds are what make each code unique.',
+        ),
       },
     ],
-    reveal: [
-      'The first pair turns at ω₀ = ',
-      { live: 'sin.omega0' },
-      ' per position, the second once every ',
-      { live: 'sin.omega1-inverse' },
-      " positions: the heatmap's right-hand columns change slowly.",
-    ],
+    reveal: reveal(
+      t(
+        "The first pair turns at ω₀ = {omega0} per position, the second once every {period} positions: the heatmap's right-hand columns change slowly.",
+      ),
+      { omega0: 'sin.omega0', period: 'sin.omega1-inverse' },
+    ),
     figure: 'fig-sinusoidal-heatmap',
   },
   {
     id: 'predict-rope-shift',
     level: 2,
     kind: 'predict',
-    prompt:
+    prompt: t(
       'Predict: the query moves from position 3 to 103 and the key from 7 to 107. What happens to the RoPE score?',
+    ),
     choices: [
-      { text: 'It stays the same.', correct: true, why: 'The distance is still 4.' },
+      { text: t('It stays the same.'), correct: true, why: t('The distance is still 4.') },
       {
-        text: 'It shrinks: far positions attend less.',
-        why: 'RoPE scores depend on distance, not on how far into the text the pair sits.',
+        text: t('It shrinks: far positions attend less.'),
+        why: t('RoPE scores depend on distance, not on how far into the text the pair sits.'),
       },
       {
-        text: 'It grows: the angles are larger.',
-        why: 'Both angles grow by the same 100, and the score sees only their difference.',
+        text: t('It grows: the angles are larger.'),
+        why: t('Both angles grow by the same 100, and the score sees only their difference.'),
       },
     ],
-    reveal: [
-      'The engine gives ',
-      { live: 'rope.score-3-7' },
-      ' at 3 and 7 and ',
-      { live: 'rope.score-103-107' },
-      ' at 103 and 107.',
-    ],
+    reveal: reveal(t('The engine gives {near} at 3 and 7 and {far} at 103 and 107.'), {
+      near: 'rope.score-3-7',
+      far: 'rope.score-103-107',
+    }),
     figure: 'fig-rope-relative',
   },
   {
     id: 'predict-ntk-pairs',
     level: 2,
     kind: 'predict',
-    prompt: 'Predict: NTK-aware scaling with s = 8 and d = 128. Which pairs slow down the most?',
+    prompt: t('Predict: NTK-aware scaling with s = 8 and d = 128. Which pairs slow down the most?'),
     choices: [
       {
-        text: 'The slowest pairs: they slow by about 8×, the fastest hardly at all.',
+        text: t('The slowest pairs: they slow by about 8×, the fastest hardly at all.'),
         correct: true,
-        why: 'A larger base stretches the low frequencies and leaves the high ones nearly alone.',
+        why: t('A larger base stretches the low frequencies and leaves the high ones nearly alone.'),
       },
       {
-        text: 'Every pair by 8×, like position interpolation.',
-        why: 'That is what position interpolation does; NTK changes the base, which spares the fast pairs.',
+        text: t('Every pair by 8×, like position interpolation.'),
+        why: t('That is what position interpolation does; NTK changes the base, which spares the fast pairs.'),
       },
-      { text: 'The fastest pairs.', why: 'The first pair has θ₀ = 1 whatever the base: it cannot slow down.' },
+      { text: t('The fastest pairs.'), why: t('The first pair has θ₀ = 1 whatever the base: it cannot slow down.') },
     ],
-    reveal: [
-      'The first pair keeps θ₀ = ',
-      { live: 'ntk.theta0-after' },
-      '; the slowest slows ',
-      { live: 'ntk.slowdown' },
-      '×.',
-    ],
+    reveal: reveal(t('The first pair keeps θ₀ = {theta0}; the slowest slows {slowdown}×.'), {
+      theta0: 'ntk.theta0-after',
+      slowdown: 'ntk.slowdown',
+    }),
     figure: 'fig-context-extension',
   },
   {
     id: 'predict-causal',
     level: 2,
     kind: 'predict',
-    prompt:
+    prompt: t(
       'Predict: still no positions, but with the causal mask on. Do "dog bites man" and "man bites dog" still pool to the same vector?',
+    ),
     choices: [
       {
-        text: 'No: each word sees only the words before it, so the order leaks in.',
+        text: t('No: each word sees only the words before it, so the order leaks in.'),
         correct: true,
-        why: 'Which words a token can see depends on where it sits.',
+        why: t('Which words a token can see depends on where it sits.'),
       },
       {
-        text: 'Yes: the mask changes nothing without positions.',
-        why: 'The mask itself depends on order: word 1 sees one word, word 3 sees three.',
+        text: t('Yes: the mask changes nothing without positions.'),
+        why: t('The mask itself depends on order: word 1 sees one word, word 3 sees three.'),
       },
     ],
-    reveal: [
-      'With the mask the similarity is ',
-      { live: 'order.causal' },
-      ', against ',
-      { live: 'order.none' },
-      ' without it.',
-    ],
+    reveal: reveal(t('With the mask the similarity is {causal}, against {none} without it.'), {
+      causal: 'order.causal',
+      none: 'order.none',
+    }),
     figure: null,
   },
 ];

@@ -3,6 +3,7 @@
 // score for the visit and in storage where the browser allows it, and announces every answer.
 import { SELF_TEST_ITEMS, MASTERY_SCORE } from './self-test-items.js';
 import { liveText } from './live-values.js';
+import { t } from './i18n.js';
 
 const STORAGE_KEY = 'positional-lesson:self-test:v1';
 const EVENT = 'positional-lesson:self-test';
@@ -87,13 +88,24 @@ export function setupSelfTest({ engine, results, root = document } = {}) {
   const showScore = () => {
     if (!scoreLine) return;
     const s = summary();
+    const counts = {
+      correct: s.correct,
+      answered: s.answered,
+      total: s.total,
+      score: Math.round(s.scaled * 100),
+      mastery: Math.round(MASTERY_SCORE * 100),
+    };
     scoreLine.textContent =
       s.answered === 0
-        ? `${s.total} questions to answer; ${Math.round(MASTERY_SCORE * 100)}% right passes.`
-        : `${s.correct} right of ${s.answered} answered (${s.total} in all)` +
-          (s.completed
-            ? `: ${Math.round(s.scaled * 100)}%, ${s.passed ? 'passed' : `below the ${Math.round(MASTERY_SCORE * 100)}% pass mark`}.`
-            : '.');
+        ? t('{total} questions to answer; {mastery}% right passes.', counts)
+        : !s.completed
+          ? t('{correct} right of {answered} answered ({total} in all).', counts)
+          : s.passed
+            ? t('{correct} right of {answered} answered ({total} in all): {score}%, passed.', counts)
+            : t(
+                '{correct} right of {answered} answered ({total} in all): {score}%, below the {mastery}% pass mark.',
+                counts,
+              );
     scoreLine.dataset.answered = String(s.answered);
     scoreLine.dataset.correct = String(s.correct);
   };
@@ -145,9 +157,9 @@ function numericView(item, slot, engine, onAnswer) {
     spellcheck: false,
   });
   input.setAttribute('aria-describedby', `${id}-tolerance ${id}-feedback`);
-  const button = element('button', 'graded-check', 'Check');
+  const button = element('button', 'graded-check', t('Check'));
   button.type = 'button';
-  const tolerance = element('p', 'graded-tolerance', `Accepted ${item.toleranceText}.`);
+  const tolerance = element('p', 'graded-tolerance', t('Accepted {tolerance}.', { tolerance: item.toleranceText }));
   tolerance.id = `${id}-tolerance`;
   const feedback = element('p', 'graded-feedback');
   feedback.id = `${id}-feedback`;
@@ -158,14 +170,17 @@ function numericView(item, slot, engine, onAnswer) {
   slot.dataset.kind = 'numeric';
   if (!engine) {
     input.disabled = button.disabled = true;
-    feedback.textContent = 'This question is checked by the lesson’s engine, which could not run in this browser.';
+    feedback.textContent = t('This question is checked by the lesson’s engine, which could not run in this browser.');
   }
 
   const check = () => {
     const given = parseNumber(input.value);
     if (given === null) {
       feedback.dataset.result = 'invalid';
-      feedback.textContent = `“${input.value.trim() || 'an empty answer'}” is not a number: type digits, e.g. 0.5 or −1.25.`;
+      const typed = input.value.trim();
+      feedback.textContent = typed
+        ? t('“{answer}” is not a number: type digits, e.g. 0.5 or −1.25.', { answer: typed })
+        : t('“an empty answer” is not a number: type digits, e.g. 0.5 or −1.25.');
       input.setAttribute('aria-invalid', 'true');
       return;
     }
@@ -188,7 +203,9 @@ function numericView(item, slot, engine, onAnswer) {
         .replace(/\.?0+$/, '')
         .replace(/^-/, '−');
       feedback.dataset.result = answer.correct ? 'correct' : 'wrong';
-      feedback.textContent = `${answer.correct ? 'Right' : 'Not within the tolerance'}: the engine gives ${shown}. ${item.explain}`;
+      feedback.textContent = answer.correct
+        ? t('Right: the engine gives {value}. {explain}', { value: shown, explain: item.explain })
+        : t('Not within the tolerance: the engine gives {value}. {explain}', { value: shown, explain: item.explain });
       slot.dataset.answered = answer.correct ? 'correct' : 'wrong';
     },
   };
@@ -207,7 +224,7 @@ function choiceView(item, slot, results, onAnswer) {
     fieldset.append(label);
     return radio;
   });
-  const button = element('button', 'graded-check', item.kind === 'predict' ? 'Check my prediction' : 'Check');
+  const button = element('button', 'graded-check', item.kind === 'predict' ? t('Check my prediction') : t('Check'));
   button.type = 'button';
   const feedback = element('p', 'graded-feedback');
   feedback.setAttribute('role', 'status');
@@ -220,7 +237,7 @@ function choiceView(item, slot, results, onAnswer) {
     const chosen = radios.findIndex((r) => r.checked);
     if (chosen < 0) {
       feedback.dataset.result = 'invalid';
-      feedback.textContent = 'Choose one answer first.';
+      feedback.textContent = t('Choose one answer first.');
       return;
     }
     onAnswer({ response: LETTERS[chosen], correct: Boolean(item.choices[chosen].correct) });
@@ -237,9 +254,10 @@ function choiceView(item, slot, results, onAnswer) {
       const choice = item.choices[chosen];
       const right = item.choices.find((c) => c.correct);
       feedback.dataset.result = answer.correct ? 'correct' : 'wrong';
+      const why = choice?.why ?? '';
       feedback.textContent = answer.correct
-        ? `Right. ${choice?.why ?? ''}`
-        : `Not quite. ${choice?.why ?? ''} The answer: ${right.text} ${right.why}`;
+        ? t('Right. {why}', { why })
+        : t('Not quite. {why} The answer: {answer} {answerWhy}', { why, answer: right.text, answerWhy: right.why });
       slot.dataset.answered = answer.correct ? 'correct' : 'wrong';
       if (item.reveal) showReveal(item, reveal, results);
     },
@@ -248,23 +266,33 @@ function choiceView(item, slot, results, onAnswer) {
 
 function showReveal(item, reveal, results) {
   const text = element('p');
-  for (const part of item.reveal) {
-    if (typeof part === 'string') text.append(part);
-    else {
-      let value;
-      try {
-        value = liveText(part.live, results);
-      } catch {
-        value = '—'; // the engine did not run: the reveal still reads, without the number
+  const revealParts = () => {
+    for (const part of item.reveal) {
+      if (typeof part === 'string') text.append(part);
+      else {
+        let value;
+        try {
+          value = liveText(part.live, results);
+        } catch {
+          value = '—'; // the engine did not run: the reveal still reads, without the number
+        }
+        text.append(element('span', 'live-value', value));
       }
-      text.append(element('span', 'live-value', value));
     }
-  }
+  };
   if (item.figure && document.getElementById(item.figure)) {
-    const link = element('a', 'graded-figure-link', 'See it in the figure');
+    const link = element('a', 'graded-figure-link', t('See it in the figure'));
     link.href = `#${item.figure}`;
-    text.append(' ', link, '.');
-  }
+    // The reveal, then the link as a sentence of its own, in the order the page's language puts them.
+    for (const [i, piece] of t('{reveal} {link}.')
+      .split(/\{(reveal|link)\}/)
+      .entries()) {
+      if (i % 2 === 0) {
+        if (piece) text.append(piece);
+      } else if (piece === 'reveal') revealParts();
+      else text.append(link);
+    }
+  } else revealParts();
   reveal.replaceChildren(text);
   reveal.hidden = false;
 }

@@ -1,6 +1,7 @@
 // The "Share / embed" control on every section heading and chart: builds a link and an iframe
 // snippet for that piece, carrying the charts' current state (read from the page URL, where every
 // chart keeps its `?<prefix>.<key>=…` parameters), a theme and a frame id, and copies them.
+import { t } from './i18n.js';
 
 const THEMES = ['auto', 'light', 'dark'];
 
@@ -53,16 +54,17 @@ let counter = 0;
 function sharePanel(pieceId, title) {
   const details = element('details', 'share-embed');
   details.dataset.sharePiece = pieceId;
-  const summary = element('summary', 'share-embed-toggle', 'Share / embed');
-  summary.setAttribute('aria-label', `Share or embed: ${title}`);
+  const summary = element('summary', 'share-embed-toggle', t('Share / embed'));
+  summary.setAttribute('aria-label', t('Share or embed: {title}', { title }));
   details.append(summary);
   let built = null;
 
   const build = () => {
     const n = ++counter;
     const panel = element('div', 'share-embed-panel');
-    const field = (labelText, control) => {
-      const id = `share-${n}-${labelText.toLowerCase().replace(/\W+/g, '-')}`;
+    // `key` names the element ids (share-N-theme …), whatever language the label is in.
+    const field = (key, labelText, control) => {
+      const id = `share-${n}-${key}`;
       control.id = id;
       const label = element('label', 'share-embed-label', labelText);
       label.htmlFor = id;
@@ -71,13 +73,14 @@ function sharePanel(pieceId, title) {
       panel.append(row);
       return control;
     };
-    const theme = field('Theme', element('select'));
-    for (const t of THEMES) theme.append(new Option(t === 'auto' ? 'auto (follows the reader’s system)' : t, t));
+    const theme = field('theme', t('Theme'), element('select'));
+    const themeNames = { auto: t('auto (follows the reader’s system)'), light: t('light'), dark: t('dark') };
+    for (const name of THEMES) theme.append(new Option(themeNames[name], name));
     const current = document.documentElement.getAttribute('data-theme');
     theme.value = THEMES.includes(current) ? current : 'auto';
     // Link and snippet are shown as text, not as fields: there is nothing to type into them.
-    const shown = (labelText, tag) => {
-      const id = `share-${n}-${labelText.toLowerCase()}`;
+    const shown = (key, labelText, regionName, tag) => {
+      const id = `share-${n}-${key}`;
       const label = element('span', 'share-embed-label', labelText);
       label.setAttribute('aria-hidden', 'true'); // the region's own name says it
       const value = element(tag, 'share-embed-value');
@@ -85,17 +88,17 @@ function sharePanel(pieceId, title) {
       value.tabIndex = 0; // it may scroll sideways: reachable from the keyboard
       value.setAttribute('role', 'region');
       // A region's name must be unique on the page: every panel has a Link and a Snippet.
-      value.setAttribute('aria-label', `${labelText}: ${title}`);
+      value.setAttribute('aria-label', regionName);
       const row = element('div', 'share-embed-field');
       row.append(label, value);
       panel.append(row);
       return value;
     };
-    const link = shown('Link', 'code');
-    const snippet = shown('Snippet', 'pre');
+    const link = shown('link', t('Link'), t('Link: {title}', { title }), 'code');
+    const snippet = shown('snippet', t('Snippet'), t('Snippet: {title}', { title }), 'pre');
     const buttons = element('div', 'share-embed-buttons');
-    const copyLink = element('button', 'share-embed-copy', 'Copy link');
-    const copySnippet = element('button', 'share-embed-copy', 'Copy snippet');
+    const copyLink = element('button', 'share-embed-copy', t('Copy link'));
+    const copySnippet = element('button', 'share-embed-copy', t('Copy snippet'));
     copyLink.type = copySnippet.type = 'button';
     buttons.append(copyLink, copySnippet);
     const status = element('p', 'share-embed-status');
@@ -109,23 +112,28 @@ function sharePanel(pieceId, title) {
       link.textContent = url;
       snippet.textContent = embedSnippet(url, title);
     };
-    const copy = async (control, what) => {
+    // `said`: what the status line says once it is copied, or selected for the reader to copy.
+    const copy = async (control, said) => {
       refresh();
       try {
         await navigator.clipboard.writeText(control.textContent);
-        status.textContent = `${what} copied.`;
+        status.textContent = said.copied;
       } catch {
         // Clipboard refused (no permission, an insecure page): select it for Ctrl+C instead.
         const range = document.createRange();
         range.selectNodeContents(control);
         getSelection().removeAllRanges();
         getSelection().addRange(range);
-        status.textContent = `${what} selected: press Ctrl+C (⌘C) to copy.`;
+        status.textContent = said.selected;
       }
     };
     theme.addEventListener('change', refresh);
-    copyLink.addEventListener('click', () => copy(link, 'Link'));
-    copySnippet.addEventListener('click', () => copy(snippet, 'Snippet'));
+    copyLink.addEventListener('click', () =>
+      copy(link, { copied: t('Link copied.'), selected: t('Link selected: press Ctrl+C (⌘C) to copy.') }),
+    );
+    copySnippet.addEventListener('click', () =>
+      copy(snippet, { copied: t('Snippet copied.'), selected: t('Snippet selected: press Ctrl+C (⌘C) to copy.') }),
+    );
     details.append(panel);
     return { refresh };
   };
@@ -145,7 +153,8 @@ export function addShareControls(root = document) {
   const panels = [];
   for (const figure of root.querySelectorAll('figure.chart-slot[id]')) {
     const caption = figure.querySelector('figcaption');
-    const title = caption?.textContent.trim().split(/(?<=\.)\s/)[0] || figure.id;
+    // The caption's first sentence (an English one ends at ". ", a Chinese one at "。").
+    const title = caption?.textContent.trim().split(/(?<=\.)\s|(?<=。)/)[0] || figure.id;
     const { details, refresh } = sharePanel(figure.id, title);
     figure.append(details);
     panels.push(refresh);

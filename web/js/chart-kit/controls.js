@@ -2,6 +2,9 @@
 // checkboxes and buttons. Every value, typed, dragged or read from the URL, passes the same rules;
 // a value that had to change is clamped and the control says why beside itself.
 
+import { t } from '../i18n.js';
+import { decimal } from '../format.js';
+
 let uid = 0;
 const nextId = (name) => `chart-${name}-${++uid}`;
 
@@ -65,29 +68,33 @@ export function numberControl({
   if (range) range.setAttribute('aria-label', label);
   let current = Number(fallback);
 
-  /** The accepted value for `raw` and, when it had to change, why. */
+  /** The accepted value for `raw` and, when it had to change, why (its numbers as the page prints them). */
   function validate(raw) {
+    const n = (x) => decimal(x, 6);
     let v = Number(raw);
     if (String(raw).trim() === '' || !Number.isFinite(v))
-      return { value: current, why: `${label} must be a number; kept ${current}.` };
+      return { value: current, why: t('{label} must be a number; kept {value}.', { label, value: n(current) }) };
     let why = '';
     if (above !== undefined && v <= above)
-      return { value: current, why: `${label} must be greater than ${above}; kept ${current}.` };
+      return {
+        value: current,
+        why: t('{label} must be greater than {above}; kept {value}.', { label, above: n(above), value: n(current) }),
+      };
     if (integer && !Number.isInteger(v)) {
       v = Math.round(v);
-      why = `${label} must be a whole number; rounded to ${v}.`;
+      why = t('{label} must be a whole number; rounded to {value}.', { label, value: n(v) });
     }
     if (even && v % 2 !== 0) {
       v += v + 1 <= (max ?? Infinity) ? 1 : -1;
-      why = `${label} must be even (dimensions come in pairs); using ${v}.`;
+      why = t('{label} must be even (dimensions come in pairs); using {value}.', { label, value: n(v) });
     }
     if (min !== undefined && v < min) {
       v = min;
-      why = `${label} must be at least ${min}; using ${v}.`;
+      why = t('{label} must be at least {min}; using {value}.', { label, min: n(min), value: n(v) });
     }
     if (max !== undefined && v > max) {
       v = max;
-      why = `${label} is at most ${max}; using ${v}.`;
+      why = t('{label} is at most {max}; using {value}.', { label, max: n(max), value: n(v) });
     }
     return { value: v, why };
   }
@@ -150,7 +157,7 @@ export function textControl({ name, label, value, maxLength = 120, onChange }) {
   let shortened = '';
   if (String(value).length > maxLength) {
     input.value = String(value).slice(0, maxLength);
-    shortened = `${label} takes at most ${maxLength} characters; shortened.`;
+    shortened = t('{label} takes at most {max} characters; shortened.', { label, max: maxLength });
   }
   let chartNote = '';
   const note = (text) => {
@@ -194,7 +201,10 @@ export function selectControl({ name, label, value, fallback, options, onChange 
   const known = options.some((o) => o.value === value);
   select.value = known ? value : (fallback ?? options[0]?.value);
   if (!known) {
-    message.textContent = `${label}: no such choice; showing ${select.selectedOptions[0]?.textContent ?? select.value}.`;
+    message.textContent = t('{label}: no such choice; showing {choice}.', {
+      label,
+      choice: select.selectedOptions[0]?.textContent ?? select.value,
+    });
     wrap.classList.add('has-message');
   }
   select.addEventListener('change', () => onChange(select.value));

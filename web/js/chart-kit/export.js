@@ -1,6 +1,7 @@
 // PNG and CSV export buttons and the "Data" table shared by every chart.
 
 import { grouped, sciUnicode, significant } from '../format.js';
+import { t } from '../i18n.js';
 
 /** CSV text from a header and rows of numbers/strings; numbers keep full precision (String(x)). */
 export function toCsv(header, rows) {
@@ -61,13 +62,13 @@ export function addExportButtons(container, id, { getCanvases, getCsv, getBackgr
   png.type = 'button';
   png.className = 'chart-button';
   png.dataset.export = 'png';
-  png.textContent = 'Download PNG';
+  png.textContent = t('Download PNG');
   png.addEventListener('click', async () => download(await pngBlob(getCanvases(), getBackground()), `${id}.png`));
   const csv = document.createElement('button');
   csv.type = 'button';
   csv.className = 'chart-button';
   csv.dataset.export = 'csv';
-  csv.textContent = 'Download CSV';
+  csv.textContent = t('Download CSV');
   csv.addEventListener('click', () => {
     const { header, rows } = getCsv();
     download(new Blob([toCsv(header, rows)], { type: 'text/csv' }), `${id}.csv`);
@@ -111,7 +112,15 @@ export function renderDataTable(details, { caption, columns, rows, limit = 50, n
   if (left > 0 || note) {
     const p = document.createElement('p');
     p.className = 'chart-table-note';
-    p.textContent = [left > 0 ? `First ${limit} of ${rows.length} rows; the CSV has them all.` : '', note ?? '']
+    p.textContent = [
+      left > 0
+        ? t('First {limit} of {rows} rows; the CSV has them all.', {
+            limit: grouped(limit),
+            rows: grouped(rows.length),
+          })
+        : '',
+      note ?? '',
+    ]
       .join(' ')
       .trim();
     extra.push(p);

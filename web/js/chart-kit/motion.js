@@ -4,6 +4,8 @@
 // sentence says why. Any motion stops as soon as the reader takes control (a press, a key, a
 // control's input) anywhere in the chart.
 
+import { t } from '../i18n.js';
+
 const REDUCED = '(prefers-reduced-motion: reduce)';
 
 /**
@@ -22,8 +24,9 @@ export function attachMotion(spec, { root, toolbar, view, set }) {
   button.dataset.control = 'play';
   const why = document.createElement('p');
   why.className = 'chart-motion-note';
-  why.textContent =
-    'The animation is off because your device asks for reduced motion; drag the handles or use their arrow keys instead.';
+  why.textContent = t(
+    'The animation is off because your device asks for reduced motion; drag the handles or use their arrow keys instead.',
+  );
   toolbar.append(button, why);
   let frame = 0;
   let plan = null;
@@ -33,16 +36,16 @@ export function attachMotion(spec, { root, toolbar, view, set }) {
     const reduced = media.matches;
     button.hidden = reduced;
     why.hidden = !reduced;
-    button.textContent = frame ? 'Pause' : spec.label;
+    button.textContent = frame ? t('Pause') : spec.label;
     button.setAttribute('aria-pressed', String(Boolean(frame)));
     root.classList.toggle('is-playing', Boolean(frame));
   };
 
   function tick(now) {
     started ||= now;
-    const t = Math.min(1, (now - started) / duration);
-    set(spec.frame(t, plan, view()));
-    if (t < 1 && frame) frame = requestAnimationFrame(tick);
+    const progress = Math.min(1, (now - started) / duration);
+    set(spec.frame(progress, plan, view()));
+    if (progress < 1 && frame) frame = requestAnimationFrame(tick);
     else stop();
   }
 

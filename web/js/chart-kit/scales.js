@@ -1,7 +1,7 @@
 // Scales and axis ticks: linear and logarithmic maps, round tick values and their labels.
 // Every tick generator is bounded: whatever the range (huge, infinite, NaN), at most a few dozen ticks.
 
-import { powerOfTen } from '../format.js';
+import { grouped, powerOfTen } from '../format.js';
 
 /** Linear map from [d0, d1] to [r0, r1], with .invert. */
 export function linearScale(d0, d1, r0, r1) {
@@ -71,10 +71,10 @@ export function logTicks(lo, hi) {
 export function tickLabel(v, log = false, powers = false) {
   if (log) {
     const e = Math.round(Math.log10(v));
-    if (!powers && e >= 0 && e <= 4) return (10 ** e).toLocaleString('en-US');
+    if (!powers && e >= 0 && e <= 4) return grouped(10 ** e);
     return powerOfTen(e);
   }
-  const text = Math.abs(v) >= 1000 ? Math.round(v).toLocaleString('en-US') : String(Number(v.toPrecision(6)));
+  const text = Math.abs(v) >= 1000 ? grouped(v) : String(Number(v.toPrecision(6)));
   return text.replace('-', '\u2212');
 }
 

@@ -4,6 +4,8 @@
 import { addExportButtons, renderDataTable } from './export.js';
 import { themeColors } from './canvas.js';
 import { failureText } from './failure.js';
+import { t } from '../i18n.js';
+import { CHART_DECLARATIONS } from '../charts/declarations.js';
 
 /**
  * Builds the chart's DOM inside `slot` (its .chart-mount when present).
@@ -31,13 +33,14 @@ export function createChartShell(slot, id, { exports }) {
   const details = document.createElement('details');
   details.className = 'chart-data';
   const summary = document.createElement('summary');
-  summary.textContent = 'Data';
+  summary.textContent = t('Data');
   const wrap = document.createElement('div');
   wrap.className = 'chart-table-wrap';
   // The table scrolls inside its box: keyboard users need to reach it to scroll it (WCAG 2.1.1).
   wrap.tabIndex = 0;
   wrap.setAttribute('role', 'region');
-  wrap.setAttribute('aria-label', `${id}: data table`);
+  // Named by the chart's title (in the page's language), not its id.
+  wrap.setAttribute('aria-label', t('{title}: data table', { title: CHART_DECLARATIONS[id]?.title ?? id }));
   details.append(summary, wrap);
   root.append(controls, problem, plot, status, tools, details);
   const caption = slot.querySelector('figcaption');

@@ -1,21 +1,35 @@
-// Fitting text into a canvas: wrapping at spaces, shortening with an ellipsis, and shrinking or
+// Fitting text into a canvas: wrapping at spaces and between CJK characters, shortening with an ellipsis, and shrinking or
 // wrapping titles and labels rather than squeezing them.
 
 import { FONT } from './canvas.js';
 
-/** Splits `text` at spaces (not no-break spaces) into lines no wider than maxWidth at the current font (a word wider than that gets a line of its own). */
+// Where a line may break in Chinese or Japanese text: between any two characters, except before
+// closing punctuation (，。）…) or after opening punctuation (（《…), which stay with their neighbour.
+const CJK = '\u2e80-\u2fff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff';
+const CLOSING = '\u3001\u3002\u300b\u300d\u300f\u3011\uff01\uff09\uff0c\uff1a\uff1b\uff1f';
+const OPENING = '\u300a\u300c\u300e\u3010\uff08';
+const PIECE = new RegExp(`[${OPENING}]*(?:[${CJK}]|[^${CJK}${OPENING}${CLOSING}]+)[${CLOSING}]*|.`, 'gu');
+
+/**
+ * Splits `text` into lines no wider than maxWidth at the current font: at spaces (not no-break
+ * spaces, which hold words together) and between CJK characters. A piece wider than maxWidth
+ * gets a line of its own.
+ */
 export function wrapLines(ctx, text, maxWidth) {
   const lines = [];
   let line = '';
-  for (const word of String(text)
+  for (const [i, word] of String(text)
     .split(/[ \t\n]+/)
-    .filter(Boolean)) {
-    // a no-break space (U+00A0) holds words together
-    const next = line ? `${line} ${word}` : word;
-    if (!line || ctx.measureText(next).width <= maxWidth) line = next;
-    else {
-      lines.push(line);
-      line = word;
+    .filter(Boolean)
+    .entries()) {
+    for (const [j, piece] of word.match(PIECE).entries()) {
+      const gap = i > 0 && j === 0 ? ' ' : '';
+      const next = line ? `${line}${gap}${piece}` : piece;
+      if (!line || ctx.measureText(next).width <= maxWidth) line = next;
+      else {
+        lines.push(line);
+        line = piece;
+      }
     }
   }
   if (line) lines.push(line);

@@ -9,6 +9,7 @@ import * as plot from '../chart-kit/plot.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
 import { drawKnobs } from '../chart-kit/handles.js';
 import { CHART_DECLARATIONS } from './declarations.js';
+import { t } from '../i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
 export const { controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['alibi'];
@@ -20,7 +21,7 @@ export const { controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['
 const HEAD_HANDLE = {
   key: 'head',
   part: 'head',
-  label: 'head shown',
+  label: t('head shown'),
   axis: 'x',
   scale: ({ layout: { bars } }) => bars?.x ?? null,
   across: ({ state, data: { slopes }, layout: { bars } }) =>
@@ -34,7 +35,8 @@ const HEAD_HANDLE = {
   max: ({ state }) => state.heads,
   step: 1,
   bigStep: 4,
-  valueText: (v, { data: { slopes } }) => `head ${v} of ${slopes.length}, slope ${formatSlope(slopes[v - 1])}`,
+  valueText: (v, { data: { slopes } }) =>
+    t('head {head} of {heads}, slope {slope}', { head: v, heads: slopes.length, slope: formatSlope(slopes[v - 1]) }),
 };
 
 /** ALiBi slopes and bias beside RoPE's decay, on the chart skeleton. */
@@ -49,7 +51,7 @@ export const ALIBI = defineChart({
       state.head = state.heads;
       controls.head.constrain(
         state.head,
-        `There are only ${grouped(state.heads)} heads; showing head ${grouped(state.heads)}.`,
+        t('There are only {heads} heads; showing head {heads}.', { heads: grouped(state.heads) }),
       );
     }
   },
@@ -68,7 +70,7 @@ export const ALIBI = defineChart({
   },
   canvases: [
     {
-      label: 'Bar chart of ALiBi slopes per head, and a heatmap of one head’s causal bias matrix',
+      label: t('Bar chart of ALiBi slopes per head, and a heatmap of one head’s causal bias matrix'),
       // Side by side from 560 px; below that the heatmap goes under the bars and needs the height.
       aspect: (width) => (width < 560 ? 1.45 : 0.45),
       minHeight: 300,
@@ -86,8 +88,9 @@ export const ALIBI = defineChart({
       },
     },
     {
-      label:
+      label: t(
         'Line chart: relative attention against distance for RoPE’s long-term decay and for the selected ALiBi head',
+      ),
       aspect: (width) => (width < plot.NARROW_LEGEND ? 0.9 : 0.45),
       minHeight: 220,
       maxHeight: 380,
@@ -97,14 +100,23 @@ export const ALIBI = defineChart({
   describe({ state, data: { slopes, decay } }) {
     const slope = slopes[state.head - 1];
     const half = Math.log(2) / slope;
-    return (
-      `${grouped(state.heads)} heads with slopes from ${formatSlope(slopes[0])} down to ${formatSlope(Math.min(...slopes))}. Head ${state.head} (slope ${formatSlope(slope)}) halves a key’s weight every ${fixed(half, 1)} positions; ` +
-      `RoPE’s bound at distance ${grouped(state.distance)} is ${fixed(decay[state.distance] / decay[0], 3)} of its value at distance 0.`
+    return t(
+      '{heads} heads with slopes from {first} down to {last}. Head {head} (slope {slope}) halves a key’s weight every {half} positions; RoPE’s bound at distance {distance} is {ratio} of its value at distance 0.',
+      {
+        heads: grouped(state.heads),
+        first: formatSlope(slopes[0]),
+        last: formatSlope(Math.min(...slopes)),
+        head: state.head,
+        slope: formatSlope(slope),
+        half: fixed(half, 1),
+        distance: grouped(state.distance),
+        ratio: fixed(decay[state.distance] / decay[0], 3),
+      },
     );
   },
   table: ({ data: { slopes } }) => ({
-    caption: 'ALiBi slopes',
-    columns: ['head', 'slope'],
+    caption: t('ALiBi slopes'),
+    columns: [t('head'), t('slope')],
     rows: Array.from(slopes, (s, h) => [h + 1, s]),
   }),
   csv: ({ data: { slopes, decay } }) => ({
@@ -152,9 +164,9 @@ function drawSlopesAndBias(ctx, width, height, colors, view) {
     y,
     xTicks: niceTicks(1, slopes.length, Math.min(8, slopes.length)).filter(Number.isInteger),
     yTicks: logTicks(Math.min(...slopes) / 2, 1),
-    xLabel: 'head',
-    yLabel: 'slope (log)',
-    title: `ALiBi slopes for ${slopes.length} heads`,
+    xLabel: t('head'),
+    yLabel: t('slope (log)'),
+    title: t('ALiBi slopes for {heads} heads', { heads: slopes.length }),
   });
   const bw = Math.max(1, (frame.w / slopes.length) * 0.7);
   slopes.forEach((s, h) => {
@@ -169,7 +181,7 @@ function drawSlopesAndBias(ctx, width, height, colors, view) {
     rowLabels: Array.from({ length: state.length }, (_, i) => `q${i}`),
     colLabels: Array.from({ length: state.length }, (_, j) => `k${j}`),
     masked: (i, j) => j > i,
-    title: `head ${state.head}: bias −${formatSlope(slope)}·(i − j)`,
+    title: t('head {head}: bias −{slope}·(i − j)', { head: state.head, slope: formatSlope(slope) }),
     digits: 1,
   });
   if (highlighted === 'head') {
@@ -188,8 +200,15 @@ function drawDecay(ctx, width, height, colors, { state, data: { slopes, decay },
   if (!decay) return;
   const slope = slopes[state.head - 1];
   const legend = [
-    { label: `RoPE bound (RoFormer), d\u00a0${grouped(state.d)}, relative to distance\u00a00`, color: colors.blue },
-    { label: `ALiBi head ${state.head}: e^(−${formatSlope(slope)}·distance)`, color: colors.red, dash: [6, 4] },
+    {
+      label: t('RoPE bound (RoFormer), d\u00a0{d}, relative to distance\u00a00', { d: grouped(state.d) }),
+      color: colors.blue,
+    },
+    {
+      label: t('ALiBi head {head}: e^(−{slope}·distance)', { head: state.head, slope: formatSlope(slope) }),
+      color: colors.red,
+      dash: [6, 4],
+    },
   ];
   const frame = plot.plotFrame(width, height, { bottom: 46 + plot.legendSpace(ctx, legend, width) });
   const x = linearScale(0, state.distance, frame.x, frame.x + frame.w);
@@ -199,9 +218,9 @@ function drawDecay(ctx, width, height, colors, { state, data: { slopes, decay },
     y,
     xTicks: niceTicks(0, state.distance, 6),
     yTicks: niceTicks(0, 1, 5),
-    xLabel: 'distance between query and key',
-    yLabel: 'relative weight',
-    title: 'Both prefer nearby tokens: RoPE gently, ALiBi by design',
+    xLabel: t('distance between query and key'),
+    yLabel: t('relative weight'),
+    title: t('Both prefer nearby tokens: RoPE gently, ALiBi by design'),
   });
   const xs = Array.from(decay, (_, m) => m);
   plot.drawLine(

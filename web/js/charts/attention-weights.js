@@ -8,13 +8,18 @@ import { defineChart } from '../chart-kit/define-chart.js';
 import { drawCellHeatmap } from '../chart-kit/heatmap-cells.js';
 import { drawColorBar } from '../chart-kit/plot.js';
 import { CHART_DECLARATIONS, ATTENTION_SCHEMES as SCHEMES } from './declarations.js';
+import { t } from '../i18n.js';
 
 const MAX_WORDS = 12;
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
 export const { controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['attention-weights'];
 
+// The CSV's columns and matrix names stay English (machine-readable); the Data view's are translated.
 const COLUMNS = ['matrix', 'query', 'key', 'weight'];
+const TABLE_COLUMNS = [t('matrix'), t('query'), t('key'), t('weight')];
+const CSV_NAMES = ['sentence', 'reversed'];
+const TABLE_NAMES = [t('sentence'), t('reversed')];
 
 /**
  * Attention weights of a sentence and its reverse, side by side, on the chart skeleton. Its parts
@@ -32,9 +37,12 @@ export const ATTENTION_WEIGHTS = defineChart({
       run(state) {
         const words = state.sentence.trim().split(/\s+/).filter(Boolean);
         let error = '';
-        if (words.length === 0) error = 'Type a sentence of at least one word.';
+        if (words.length === 0) error = t('Type a sentence of at least one word.');
         else if (words.length > MAX_WORDS)
-          error = `At most ${MAX_WORDS} words fit this chart; you typed ${words.length}.`;
+          error = t('At most {max} words fit this chart; you typed {count}.', {
+            max: MAX_WORDS,
+            count: words.length,
+          });
         return { words, error };
       },
     },
@@ -58,11 +66,14 @@ export const ATTENTION_WEIGHTS = defineChart({
   notes: ({ data: { weights } }) => ({ sentence: weights.error }),
   note: ({ data: { weights } }) =>
     weights.forward
-      ? `Largest difference between the reversed sentence’s weights and the original’s with rows and columns reversed: ${weights.gap === 0 ? '0' : sciUnicode(weights.gap, 2)}.`
+      ? t(
+          'Largest difference between the reversed sentence’s weights and the original’s with rows and columns reversed: {gap}.',
+          { gap: weights.gap === 0 ? '0' : sciUnicode(weights.gap, 2) },
+        )
       : '',
   canvases: [
     {
-      label: 'Two heatmaps of attention weights: the typed sentence and the same words reversed',
+      label: t('Two heatmaps of attention weights: the typed sentence and the same words reversed'),
       aspect: (width) => (width < 520 ? 1.75 : 0.55),
       minHeight: 300,
       maxHeight: 760,
@@ -79,18 +90,37 @@ export const ATTENTION_WEIGHTS = defineChart({
     if (!weights.forward) return weights.error;
     const permuted = weights.gap < 1e-12;
     const scheme = SCHEMES.find((s) => s.value === state.scheme).label;
-    return (
-      `Attention weights for “${words.words.join(' ')}” and its reverse with ${scheme}${state.causal ? ' and a causal mask' : ''}: ` +
-      (permuted
-        ? 'reversing the words only reverses the rows and columns of the weights; the layer cannot see the order.'
-        : `the reversed sentence gets different weights (largest gap ${fixed(weights.gap, 3)}), so the layer sees the order.`)
-    );
+    const params = { sentence: words.words.join(' '), scheme, gap: fixed(weights.gap, 3) };
+    if (permuted)
+      return state.causal
+        ? t(
+            'Attention weights for “{sentence}” and its reverse with {scheme} and a causal mask: reversing the words only reverses the rows and columns of the weights; the layer cannot see the order.',
+            params,
+          )
+        : t(
+            'Attention weights for “{sentence}” and its reverse with {scheme}: reversing the words only reverses the rows and columns of the weights; the layer cannot see the order.',
+            params,
+          );
+    return state.causal
+      ? t(
+          'Attention weights for “{sentence}” and its reverse with {scheme} and a causal mask: the reversed sentence gets different weights (largest gap {gap}), so the layer sees the order.',
+          params,
+        )
+      : t(
+          'Attention weights for “{sentence}” and its reverse with {scheme}: the reversed sentence gets different weights (largest gap {gap}), so the layer sees the order.',
+          params,
+        );
   },
   table: ({ data }) =>
     data.weights.forward
-      ? { caption: 'Attention weights (query → key)', columns: COLUMNS, rows: rows(data), limit: 60 }
-      : { caption: 'Attention weights', columns: COLUMNS, rows: [] },
-  csv: ({ data }) => ({ header: COLUMNS, rows: rows(data) }),
+      ? {
+          caption: t('Attention weights (query → key)'),
+          columns: TABLE_COLUMNS,
+          rows: rows(data, TABLE_NAMES),
+          limit: 60,
+        }
+      : { caption: t('Attention weights'), columns: TABLE_COLUMNS, rows: [] },
+  csv: ({ data }) => ({ header: COLUMNS, rows: rows(data, CSV_NAMES) }),
   values: ({ data: { weights } }) => ({ forward: weights.forward, reversed: weights.reversed, gap: weights.gap }),
   extend(chart, { layout }) {
     /** Where each matrix is drawn, in CSS pixels of the canvas (for tests). */
@@ -101,11 +131,12 @@ export const ATTENTION_WEIGHTS = defineChart({
 /** Mounts the chart in `slot` (the factory index.js calls). */
 export const createAttentionWeightsChart = ATTENTION_WEIGHTS.create;
 
-function rows({ words: { words }, weights: { forward, reversed } }) {
+/** The weights as rows [matrix, query, key, weight]; `names` names the two matrices. */
+function rows({ words: { words }, weights: { forward, reversed } }, names) {
   const out = [];
   for (const [name, m, labels] of [
-    ['sentence', forward, words],
-    ['reversed', reversed, [...words].reverse()],
+    [names[0], forward, words],
+    [names[1], reversed, [...words].reverse()],
   ]) {
     if (!m) continue;
     for (let i = 0; i < m.rows; i++)
@@ -159,7 +190,7 @@ function drawMatrices(ctx, width, height, colors, { state, data: { words, weight
     rowLabels: rev,
     colLabels: rev,
     masked,
-    title: `reversed: “${clip(rev.join(' '))}”`,
+    title: t('reversed: “{sentence}”', { sentence: clip(rev.join(' ')) }),
   });
   const bar = stacked ? { x: width - 46, y: top, h: size } : { x: boxes[1].x + size + 12, y: top, h: size };
   drawColorBar(ctx, colors, blues, 0, 1, { ...bar, label: '', ticks: [0, 0.5, 1] });

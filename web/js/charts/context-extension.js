@@ -2,22 +2,25 @@
 // position interpolation, NTK-aware base (the lesson's three), YaRN and dynamic NTK, with the
 // band of angles seen in training; and every pair's wavelength per method against the trained length.
 
-import { fixed, grouped, significant } from '../format.js';
+import { fixed, grouped, listed, significant } from '../format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
 import * as plot from '../chart-kit/plot.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
 import { drawKnobs } from '../chart-kit/handles.js';
 import { CHART_DECLARATIONS } from './declarations.js';
+import { t } from '../i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
 export const { controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['context-extension'];
 const METHODS = [
-  { key: 'raw', label: 'raw positions (extended)', color: (c) => c.red, dash: [] },
-  { key: 'pi', label: 'position interpolation', color: (c) => c.blue, dash: [] },
-  { key: 'ntk', label: 'NTK-aware base', color: (c) => c.black, dash: [6, 4] },
+  { key: 'raw', label: t('raw positions (extended)'), color: (c) => c.red, dash: [] },
+  { key: 'pi', label: t('position interpolation'), color: (c) => c.blue, dash: [] },
+  { key: 'ntk', label: t('NTK-aware base'), color: (c) => c.black, dash: [6, 4] },
   { key: 'yarn', label: 'YaRN', color: (c) => c.cycle[2], dash: [], added: true },
-  { key: 'dynamic', label: 'dynamic NTK', color: (c) => c.cycle[4], dash: [2, 3], added: true },
+  { key: 'dynamic', label: t('dynamic NTK'), color: (c) => c.cycle[4], dash: [2, 3], added: true },
 ];
+
+/** Method names as a list in the page's language: "a, b, c" in English, "a、b、c" in Chinese. */
 
 /** Calls draw(method, row) for the methods beyond the lesson first (wide, faint, underneath), then the lesson's three on top. */
 function drawMethods(ctx, draw) {
@@ -44,7 +47,7 @@ const HANDLES = [
 ].map(([key, across]) => ({
   key,
   part: key,
-  label: key === 'trained' ? 'trained length' : 'target length',
+  label: key === 'trained' ? t('trained length') : t('target length'),
   canvas: WAVES,
   axis: 'y',
   scale: ({ layout }) => layout.waves?.y ?? null,
@@ -59,7 +62,9 @@ const HANDLES = [
   min: key === 'target' ? ({ state }) => state.trained : undefined,
   keyStep: lengthStep,
   valueText: (v, { state }) =>
-    `${grouped(v)} tokens` + (key === 'target' ? `, ${fixed(v / state.trained, 2)}× the trained length` : ''),
+    key === 'target'
+      ? t('{length} tokens, {ratio}× the trained length', { length: grouped(v), ratio: fixed(v / state.trained, 2) })
+      : t('{length} tokens', { length: grouped(v) }),
 }));
 
 /** The positions the curves sample: the lesson's step of 64, coarser past 256K. */
@@ -83,17 +88,19 @@ export const CONTEXT_EXTENSION = defineChart({
   handles: HANDLES,
   // The stretch played out: the target sweeps from the trained length to its largest, on a log scale.
   motion: {
-    label: 'Play the stretch',
+    label: t('Play the stretch'),
     duration: 5000,
     start: ({ state }) => ({ from: state.trained, to: CONTROLS.target.max }),
-    frame: (t, { from, to }) => ({ target: Math.max(from, Math.round((from * (to / from) ** t) / 16) * 16) }),
+    frame: (progress, { from, to }) => ({
+      target: Math.max(from, Math.round((from * (to / from) ** progress) / 16) * 16),
+    }),
   },
   reconcile(state, controls) {
     if (state.target < state.trained) {
       state.target = state.trained;
       controls.target.constrain(
         state.target,
-        `The target must be at least the trained length; using ${grouped(state.trained)}.`,
+        t('The target must be at least the trained length; using {trained}.', { trained: grouped(state.trained) }),
       );
     }
   },
@@ -116,13 +123,14 @@ export const CONTEXT_EXTENSION = defineChart({
   },
   canvases: [
     {
-      label:
+      label: t(
         'Line chart: angle of the slowest RoPE pair over positions for five context-extension methods, with the band of angles seen in training',
+      ),
       aspect: (width) => (width < plot.NARROW_LEGEND ? 1.05 : 0.6),
       draw: drawAngles,
     },
     {
-      label: 'Line chart, log scale: wavelength of every RoPE pair under each method, against the trained length',
+      label: t('Line chart, log scale: wavelength of every RoPE pair under each method, against the trained length'),
       aspect: (width) => (width < plot.NARROW_LEGEND ? 0.95 : 0.5),
       minHeight: 200,
       draw: (ctx, width, height, colors, view) => {
@@ -140,10 +148,15 @@ export const CONTEXT_EXTENSION = defineChart({
   ],
   note({ state, data: { curves } }) {
     const scale = state.target / state.trained;
-    return (
-      `Stretch ${fixed(scale, 2)}×. NTK-aware base ${grouped(curves.ntkBase)}. ` +
-      `YaRN keeps pairs 0–${curves.yarnRange.low} at their trained speed, interpolates pairs from ${curves.yarnRange.high} on, ramps between, ` +
-      `and multiplies attention logits by the temperature factor ${fixed(curves.attentionFactor, 3)}² (0.1·ln s + 1 = ${fixed(curves.attentionFactor, 3)} on cos and sin).`
+    return t(
+      'Stretch {scale}×. NTK-aware base {base}. YaRN keeps pairs 0–{low} at their trained speed, interpolates pairs from {high} on, ramps between, and multiplies attention logits by the temperature factor {factor}² (0.1·ln s + 1 = {factor} on cos and sin).',
+      {
+        scale: fixed(scale, 2),
+        base: grouped(curves.ntkBase),
+        low: curves.yarnRange.low,
+        high: curves.yarnRange.high,
+        factor: fixed(curves.attentionFactor, 3),
+      },
     );
   },
   describe({ state, data: { positions, curves, wavelengths } }) {
@@ -151,15 +164,33 @@ export const CONTEXT_EXTENSION = defineChart({
     const last = (r) => curves.angles.data[r * n + n - 1];
     const inBand = METHODS.filter((_, r) => last(r) <= curves.trainedMax * (1 + 1e-9)).map((m) => m.label);
     const changed = (r) => wavelengths[r].filter((v, i) => Math.abs(v / wavelengths[0][i] - 1) > 1e-9).length;
-    return (
-      `Trained at ${grouped(state.trained)}, stretched to ${grouped(state.target)} (d ${grouped(state.d)}, base ${significant(state.base)}). ` +
-      `At the last position the slowest pair's angle is ${fixed(last(0), 3)} rad raw against a trained maximum of ${fixed(curves.trainedMax, 3)}; ` +
-      `inside the band: ${inBand.length ? inBand.join(', ') : 'none'}. Pairs changed: interpolation ${changed(1)}, NTK ${changed(2)}, YaRN ${changed(3)}, dynamic NTK ${changed(4)} of ${grouped(state.d / 2)}.`
-    );
+    const params = {
+      trained: grouped(state.trained),
+      target: grouped(state.target),
+      d: grouped(state.d),
+      base: significant(state.base),
+      angle: fixed(last(0), 3),
+      max: fixed(curves.trainedMax, 3),
+      methods: listed(inBand),
+      pi: changed(1),
+      ntk: changed(2),
+      yarn: changed(3),
+      dynamic: changed(4),
+      pairs: grouped(state.d / 2),
+    };
+    return inBand.length
+      ? t(
+          "Trained at {trained}, stretched to {target} (d {d}, base {base}). At the last position the slowest pair's angle is {angle} rad raw against a trained maximum of {max}; inside the band: {methods}. Pairs changed: interpolation {pi}, NTK {ntk}, YaRN {yarn}, dynamic NTK {dynamic} of {pairs}.",
+          params,
+        )
+      : t(
+          "Trained at {trained}, stretched to {target} (d {d}, base {base}). At the last position the slowest pair's angle is {angle} rad raw against a trained maximum of {max}; inside the band: none. Pairs changed: interpolation {pi}, NTK {ntk}, YaRN {yarn}, dynamic NTK {dynamic} of {pairs}.",
+          params,
+        );
   },
   table: ({ data }) => ({
-    caption: 'Slowest pair angle (rad) by position',
-    columns: ['position', ...METHODS.map((m) => m.label)],
+    caption: t('Slowest pair angle (rad) by position'),
+    columns: [t('position'), ...METHODS.map((m) => m.label)],
     rows: curveRows(data),
   }),
   csv: ({ data }) => ({ header: ['position', ...METHODS.map((m) => `${m.key} angle`)], rows: curveRows(data) }),
@@ -184,7 +215,7 @@ function curveRows({ positions, curves }) {
 function drawAngles(ctx, width, height, colors, { state, data: { positions, curves }, highlighted }) {
   if (!curves) return;
   const legend = [
-    { label: 'angles seen in training', fill: colors.grey },
+    { label: t('angles seen in training'), fill: colors.grey },
     ...METHODS.map((m) => ({ label: m.label, color: m.color(colors), dash: m.dash })),
   ];
   const frame = plot.plotFrame(width, height, { bottom: 46 + plot.legendSpace(ctx, legend, width) });
@@ -202,9 +233,9 @@ function drawAngles(ctx, width, height, colors, { state, data: { positions, curv
     y,
     xTicks: niceTicks(0, state.target, 5),
     yTicks: niceTicks(0, top, 5),
-    xLabel: 'position',
-    yLabel: 'angle of the slowest RoPE pair (rad)',
-    title: 'Keeping long contexts inside the trained range',
+    xLabel: t('position'),
+    yLabel: t('angle of the slowest RoPE pair (rad)'),
+    title: t('Keeping long contexts inside the trained range'),
   });
   // The methods beyond the lesson go underneath: on the slowest pair YaRN coincides with
   // interpolation, and the lesson's three lines must stay readable on top.
@@ -249,17 +280,17 @@ function drawWavelengths(ctx, width, height, colors, { state, data: { wavelength
     y,
     xTicks: niceTicks(0, pairs - 1, 6),
     yTicks: logTicks(1, hi * 2),
-    xLabel: 'pair i (0 turns fastest)',
-    yLabel: 'wavelength 2π/θᵢ (positions)',
-    title: 'Which pairs each method slows',
+    xLabel: t('pair i (0 turns fastest)'),
+    yLabel: t('wavelength 2π/θᵢ (positions)'),
+    title: t('Which pairs each method slows'),
   });
   const xs = Array.from({ length: pairs }, (_, i) => i);
   const marks =
     state.target === state.trained
-      ? [[state.trained, 'trained = target length', null]]
+      ? [[state.trained, t('trained = target length'), null]]
       : [
-          [state.trained, 'trained length', 'trained'],
-          [state.target, 'target length', 'target'],
+          [state.trained, t('trained length'), 'trained'],
+          [state.target, t('target length'), 'target'],
         ];
   // Two labels closer than a line of text apart go to opposite sides, so neither prints over the other.
   const apart = marks.length < 2 || Math.abs(y(state.trained) - y(state.target)) >= 14;

@@ -9,6 +9,7 @@ import * as plot from '../chart-kit/plot.js';
 import { linearScale, niceTicks } from '../chart-kit/scales.js';
 import { drawFitted, fitText } from '../chart-kit/text-fit.js';
 import { CHART_DECLARATIONS } from './declarations.js';
+import { t } from '../i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
 export const { controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['conventions'];
@@ -44,7 +45,7 @@ export const CONVENTIONS = defineChart({
   },
   canvases: [
     {
-      label: 'Diagram: where each dimension of the interleaved layout goes in the split-halves layout',
+      label: t('Diagram: where each dimension of the interleaved layout goes in the split-halves layout'),
       aspect: 0.3,
       minHeight: 210,
       maxHeight: 240,
@@ -56,7 +57,7 @@ export const CONVENTIONS = defineChart({
       },
     },
     {
-      label: 'Line chart: RoPE scores over distance in both layouts; with the permutation the lines coincide',
+      label: t('Line chart: RoPE scores over distance in both layouts; with the permutation the lines coincide'),
       aspect: (width) => (width < plot.NARROW_LEGEND ? 0.95 : 0.5),
       draw: drawScores,
       hit({ data: { comparison }, layout: { scores } }, px, py) {
@@ -72,20 +73,31 @@ export const CONVENTIONS = defineChart({
     },
   ],
   note({ data: { comparison: r } }) {
-    return (
-      `Max |score difference| with the permutation: ${small(r.maxScoreDifference)}; without it: ${fixed(r.maxUnpermutedDifference, 3)}. ` +
-      `Sinusoidal tables, interleaved with the same permutation vs concatenated: max difference ${small(r.sinusoidalMaxDifference)}.`
+    return t(
+      'Max |score difference| with the permutation: {permuted}; without it: {unpermuted}. Sinusoidal tables, interleaved with the same permutation vs concatenated: max difference {sinusoidal}.',
+      {
+        permuted: small(r.maxScoreDifference),
+        unpermuted: fixed(r.maxUnpermutedDifference, 3),
+        sinusoidal: small(r.sinusoidalMaxDifference),
+      },
     );
   },
   describe({ state, data: { comparison: r } }) {
-    return (
-      `d ${grouped(state.d)}: the permutation sends interleaved dimensions ${Array.from(r.permutation.slice(0, Math.min(8, state.d))).join(', ')}${state.d > 8 ? ', …' : ''} to split-halves slots 0, 1, 2, …; ` +
-      `scores then agree to ${small(r.maxScoreDifference)}, while the unpermuted vectors differ by up to ${fixed(r.maxUnpermutedDifference, 3)}.`
+    // The first dimensions as a list of numbers, "…" when there are more.
+    const dimensions = Array.from(r.permutation.slice(0, Math.min(8, state.d))).join(', ') + (state.d > 8 ? ', …' : '');
+    return t(
+      'd {d}: the permutation sends interleaved dimensions {dimensions} to split-halves slots 0, 1, 2, …; scores then agree to {agree}, while the unpermuted vectors differ by up to {differ}.',
+      {
+        d: grouped(state.d),
+        dimensions,
+        agree: small(r.maxScoreDifference),
+        differ: fixed(r.maxUnpermutedDifference, 3),
+      },
     );
   },
   table: ({ data }) => ({
-    caption: 'Scores by distance',
-    columns: ['distance', 'interleaved', 'split halves (permuted)', 'split halves (unpermuted)'],
+    caption: t('Scores by distance'),
+    columns: [t('distance'), t('interleaved'), t('split halves (permuted)'), t('split halves (unpermuted)')],
     rows: rows(data),
     limit: 60,
   }),
@@ -123,8 +135,8 @@ function drawPermutation(ctx, width, height, colors, { data: { comparison: r }, 
   const box = Math.min(cell - 2, 26);
   // The two captions shrink or wrap onto a second line on narrow screens, never squeezed.
   const fit = (text) => fitText(ctx, text, width - 2 * left, { sizes: [12, 11], weight: '600', maxLines: 2 });
-  const topCaption = fit('interleaved: pair i at dimensions 2i, 2i+1 (RoFormer, this lesson)');
-  const bottomCaption = fit('split halves: pair i at i and i + d/2 (rotate_half, Hugging Face Llama)');
+  const topCaption = fit(t('interleaved: pair i at dimensions 2i, 2i+1 (RoFormer, this lesson)'));
+  const bottomCaption = fit(t('split halves: pair i at i and i + d/2 (rotate_half, Hugging Face Llama)'));
   const topY = 8 + topCaption.height + 6;
   const bottomY = height - 8 - bottomCaption.height - 6 - box;
   layout.diagram = { left, right: width - left, wiresTop: topY + box, wiresBottom: bottomY };
@@ -171,9 +183,9 @@ function drawPermutation(ctx, width, height, colors, { data: { comparison: r }, 
 function drawScores(ctx, width, height, colors, { state, data: { comparison: r }, highlighted, layout }) {
   if (!r) return;
   const legend = [
-    { label: 'interleaved', color: colors.blue },
-    { label: 'split halves, dimensions permuted', color: colors.red, dash: [5, 4] },
-    { label: 'split halves, same q, k unpermuted', color: colors.grey },
+    { label: t('interleaved'), color: colors.blue },
+    { label: t('split halves, dimensions permuted'), color: colors.red, dash: [5, 4] },
+    { label: t('split halves, same q, k unpermuted'), color: colors.grey },
   ];
   const frame = plot.plotFrame(width, height, { bottom: 46 + plot.legendSpace(ctx, legend, width) });
   const all = [...r.interleavedScores, ...r.unpermutedHalfScores];
@@ -188,9 +200,9 @@ function drawScores(ctx, width, height, colors, { state, data: { comparison: r }
     y,
     xTicks: niceTicks(0, MAX_DISTANCE, 6),
     yTicks: niceTicks(lo - pad, hi + pad, 5),
-    xLabel: 'distance between key and query',
-    yLabel: 'score q·k',
-    title: `Same scores up to a permutation (query at ${grouped(state.start)})`,
+    xLabel: t('distance between key and query'),
+    yLabel: t('score q·k'),
+    title: t('Same scores up to a permutation (query at {position})', { position: grouped(state.start) }),
   });
   const xs = Array.from(r.interleavedScores, (_, j) => j);
   const bold = (part, width) => (highlighted === part ? width + 2 : width);

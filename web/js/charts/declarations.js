@@ -1,80 +1,123 @@
 // Every chart's declaration — id, title, controls with their ranges and defaults, and the older URL
 // prefixes still read — in one light module: index.js, the README's parameter table
 // (web/build/chart-parameters.mjs) and the URL sweep read it without loading any chart's drawing code.
-// Nothing here touches the DOM: the build imports it in Node.
+// Nothing here touches the DOM: the build imports it in Node, where the labels stay English.
+
+import { t } from '../i18n.js';
 
 export const MAX_PAIRS = 6;
 export const ATTENTION_SCHEMES = [
-  { value: 'none', label: 'no positions' },
-  { value: 'sinusoidal', label: 'sinusoidal' },
-  { value: 'rope', label: 'RoPE' },
+  { value: 'none', label: t('no positions') },
+  { value: 'sinusoidal', label: t('sinusoidal') },
+  { value: 'rope', label: t('RoPE') },
 ];
 export const MAX_PROMPT = 1073741824; // the reader's cap on any length (kMaxConfigPositions)
 
 /** Chart id → { title, controls: { key → declaration }, aliases: [older URL prefixes] }. The URL parameters are `<id>.<key>`. */
 export const CHART_DECLARATIONS = {
   'order-blindness': {
-    title: 'Order blindness',
+    title: t('Order blindness'),
     controls: {
-      a: { kind: 'text', label: 'Sentence A', value: 'dog bites man', maxLength: 120 },
-      b: { kind: 'text', label: 'Sentence B', value: 'man bites dog', maxLength: 120 },
+      a: { kind: 'text', label: t('Sentence A'), value: 'dog bites man', maxLength: 120 },
+      b: { kind: 'text', label: t('Sentence B'), value: 'man bites dog', maxLength: 120 },
     },
     aliases: ['order'],
   },
   'sinusoidal-heatmap': {
-    title: 'Sinusoidal position codes',
+    title: t('Sinusoidal position codes'),
     controls: {
-      n: { kind: 'number', label: 'positions n', value: 200, min: 1, max: 4096, slider: true },
-      d: { kind: 'number', label: 'dimensions d', value: 64, min: 2, max: 512, step: 2, even: true, slider: true },
-      base: { kind: 'number', label: 'base', value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 },
+      n: { kind: 'number', label: t('positions n'), value: 200, min: 1, max: 4096, slider: true },
+      d: { kind: 'number', label: t('dimensions d'), value: 64, min: 2, max: 512, step: 2, even: true, slider: true },
+      base: {
+        kind: 'number',
+        label: t('base'),
+        value: 10000,
+        min: 1.5,
+        max: 1e9,
+        step: 'any',
+        integer: false,
+        above: 1,
+      },
       // The row whose code is read out below the heatmap (the row marker's handle).
-      position: { kind: 'number', label: 'position read', value: 40, min: 0, max: 4095 },
+      position: { kind: 'number', label: t('position read'), value: 40, min: 0, max: 4095 },
     },
     aliases: ['heatmap'],
   },
   'rope-relative': {
-    title: 'RoPE scores depend on the offset only',
+    title: t('RoPE scores depend on the offset only'),
     controls: {
-      s0: { kind: 'number', label: 'query start 1', value: 0, min: 0, max: 1e6 },
-      s1: { kind: 'number', label: 'query start 2', value: 100, min: 0, max: 1e6 },
-      s2: { kind: 'number', label: 'query start 3', value: 1000, min: 0, max: 1e6 },
-      d: { kind: 'number', label: 'd', value: 64, min: 2, max: 512, step: 2, even: true },
-      base: { kind: 'number', label: 'base', value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 },
-      seed: { kind: 'number', label: 'random q, k seed', value: 0, min: 0, max: 1e6 },
+      s0: { kind: 'number', label: t('query start 1'), value: 0, min: 0, max: 1e6 },
+      s1: { kind: 'number', label: t('query start 2'), value: 100, min: 0, max: 1e6 },
+      s2: { kind: 'number', label: t('query start 3'), value: 1000, min: 0, max: 1e6 },
+      d: { kind: 'number', label: t('d'), value: 64, min: 2, max: 512, step: 2, even: true },
+      base: {
+        kind: 'number',
+        label: t('base'),
+        value: 10000,
+        min: 1.5,
+        max: 1e9,
+        step: 'any',
+        integer: false,
+        above: 1,
+      },
+      seed: { kind: 'number', label: t('random q, k seed'), value: 0, min: 0, max: 1e6 },
       // The key read off the curves (the distance marker's handle): n = m + δ for every query.
-      delta: { kind: 'number', label: 'key distance δ', value: 12, min: 0, max: 59 },
+      delta: { kind: 'number', label: t('key distance δ'), value: 12, min: 0, max: 59 },
     },
     aliases: ['relative'],
   },
   'rope-frequencies': {
-    title: 'RoPE pair angles over positions',
+    title: t('RoPE pair angles over positions'),
     controls: {
-      d: { kind: 'number', label: 'd', value: 64, min: 2, max: 512, step: 2, even: true },
-      base: { kind: 'number', label: 'base', value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 },
-      pairs: { kind: 'text', label: `pairs (up to ${MAX_PAIRS}, comma-separated)`, value: '0,4,12,31', maxLength: 60 },
+      d: { kind: 'number', label: t('d'), value: 64, min: 2, max: 512, step: 2, even: true },
+      base: {
+        kind: 'number',
+        label: t('base'),
+        value: 10000,
+        min: 1.5,
+        max: 1e9,
+        step: 'any',
+        integer: false,
+        above: 1,
+      },
+      pairs: {
+        kind: 'text',
+        label: t('pairs (up to {max}, comma-separated)', { max: MAX_PAIRS }),
+        value: '0,4,12,31',
+        maxLength: 60,
+      },
       // The position whose angles are read off the lines (the position marker's handle).
-      position: { kind: 'number', label: 'position read', value: 100, min: 0, max: 199 },
+      position: { kind: 'number', label: t('position read'), value: 100, min: 0, max: 199 },
     },
     aliases: ['freq'],
   },
   'context-extension': {
-    title: 'Context extension',
+    title: t('Context extension'),
     controls: {
-      trained: { kind: 'number', label: 'trained length', value: 4096, min: 16, max: 1048576 },
-      target: { kind: 'number', label: 'target length', value: 32768, min: 16, max: 2097152 },
-      d: { kind: 'number', label: 'head width d', value: 128, min: 4, max: 512, step: 2, even: true },
-      base: { kind: 'number', label: 'base', value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 },
+      trained: { kind: 'number', label: t('trained length'), value: 4096, min: 16, max: 1048576 },
+      target: { kind: 'number', label: t('target length'), value: 32768, min: 16, max: 2097152 },
+      d: { kind: 'number', label: t('head width d'), value: 128, min: 4, max: 512, step: 2, even: true },
+      base: {
+        kind: 'number',
+        label: t('base'),
+        value: 10000,
+        min: 1.5,
+        max: 1e9,
+        step: 'any',
+        integer: false,
+        above: 1,
+      },
     },
     aliases: ['extension'],
   },
   'rope-clock': {
-    title: 'The RoPE clock',
+    title: t('The RoPE clock'),
     controls: {
-      m: { kind: 'number', label: 'query position m', value: 3, min: -100000, max: 100000, step: 1, integer: false },
-      n: { kind: 'number', label: 'key position n', value: 7, min: -100000, max: 100000, step: 1, integer: false },
+      m: { kind: 'number', label: t('query position m'), value: 3, min: -100000, max: 100000, step: 1, integer: false },
+      n: { kind: 'number', label: t('key position n'), value: 7, min: -100000, max: 100000, step: 1, integer: false },
       theta: {
         kind: 'number',
-        label: 'θ (rad per position)',
+        label: t('θ (rad per position)'),
         value: 1,
         min: 0.0001,
         max: 10,
@@ -86,24 +129,24 @@ export const CHART_DECLARATIONS = {
     aliases: ['clock'],
   },
   'attention-weights': {
-    title: 'Attention weights',
+    title: t('Attention weights'),
     controls: {
-      sentence: { kind: 'text', label: 'Sentence', value: 'dog bites man', maxLength: 120 },
-      scheme: { kind: 'select', label: 'Positions', value: 'none', options: ATTENTION_SCHEMES },
-      causal: { kind: 'checkbox', label: 'causal mask', value: false },
+      sentence: { kind: 'text', label: t('Sentence'), value: 'dog bites man', maxLength: 120 },
+      scheme: { kind: 'select', label: t('Positions'), value: 'none', options: ATTENTION_SCHEMES },
+      causal: { kind: 'checkbox', label: t('causal mask'), value: false },
     },
     aliases: ['weights'],
   },
   alibi: {
-    title: 'ALiBi slopes and bias beside RoPE decay',
+    title: t('ALiBi slopes and bias beside RoPE decay'),
     controls: {
-      heads: { kind: 'number', label: 'heads', value: 8, min: 1, max: 64, slider: true },
-      head: { kind: 'number', label: 'head shown', value: 1, min: 1, max: 64 },
-      length: { kind: 'number', label: 'sequence length', value: 8, min: 2, max: 24 },
-      d: { kind: 'number', label: 'RoPE d', value: 128, min: 2, max: 512, step: 2, even: true },
+      heads: { kind: 'number', label: t('heads'), value: 8, min: 1, max: 64, slider: true },
+      head: { kind: 'number', label: t('head shown'), value: 1, min: 1, max: 64 },
+      length: { kind: 'number', label: t('sequence length'), value: 8, min: 2, max: 24 },
+      d: { kind: 'number', label: t('RoPE d'), value: 128, min: 2, max: 512, step: 2, even: true },
       base: {
         kind: 'number',
-        label: 'RoPE base',
+        label: t('RoPE base'),
         value: 10000,
         min: 1.5,
         max: 1e9,
@@ -111,37 +154,55 @@ export const CHART_DECLARATIONS = {
         integer: false,
         above: 1,
       },
-      distance: { kind: 'number', label: 'max distance', value: 256, min: 8, max: 4096 },
+      distance: { kind: 'number', label: t('max distance'), value: 256, min: 8, max: 4096 },
     },
     aliases: [],
   },
   conventions: {
-    title: 'RoPE conventions',
+    title: t('RoPE conventions'),
     controls: {
-      d: { kind: 'number', label: 'd', value: 16, min: 2, max: 64, step: 2, even: true, slider: true },
-      start: { kind: 'number', label: 'query position', value: 100, min: 0, max: 1e6 },
-      base: { kind: 'number', label: 'base', value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 },
+      d: { kind: 'number', label: t('d'), value: 16, min: 2, max: 64, step: 2, even: true, slider: true },
+      start: { kind: 'number', label: t('query position'), value: 100, min: 0, max: 1e6 },
+      base: {
+        kind: 'number',
+        label: t('base'),
+        value: 10000,
+        min: 1.5,
+        max: 1e9,
+        step: 'any',
+        integer: false,
+        above: 1,
+      },
     },
     aliases: [],
   },
   precision: {
-    title: 'Angle precision',
+    title: t('Angle precision'),
     controls: {
-      max: { kind: 'number', label: 'largest position', value: 1048576, min: 1024, max: 16777216 },
-      d: { kind: 'number', label: 'd', value: 128, min: 2, max: 512, step: 2, even: true },
-      base: { kind: 'number', label: 'base', value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 },
-      pairs: { kind: 'text', label: 'pairs (comma-separated)', value: '1,16,32,63', maxLength: 60 },
+      max: { kind: 'number', label: t('largest position'), value: 1048576, min: 1024, max: 16777216 },
+      d: { kind: 'number', label: t('d'), value: 128, min: 2, max: 512, step: 2, even: true },
+      base: {
+        kind: 'number',
+        label: t('base'),
+        value: 10000,
+        min: 1.5,
+        max: 1e9,
+        step: 'any',
+        integer: false,
+        above: 1,
+      },
+      pairs: { kind: 'text', label: t('pairs (comma-separated)'), value: '1,16,32,63', maxLength: 60 },
       // The position whose errors are read off the curves (the position marker's handle).
-      position: { kind: 'number', label: 'position read', value: 65536, min: 1, max: 16777216 },
+      position: { kind: 'number', label: t('position read'), value: 65536, min: 1, max: 16777216 },
     },
     aliases: [],
   },
   'model-card': {
-    title: 'Model card',
+    title: t('Model card'),
     controls: {
       // The options are the presets in model-presets.js, loaded on demand; an unknown id shows the pasted-config view.
-      preset: { kind: 'select', label: 'model (preset)', value: 'llama-3.1-8b' },
-      prompt: { kind: 'number', label: 'prompt length (tokens)', value: 32768, min: 1, max: MAX_PROMPT },
+      preset: { kind: 'select', label: t('model (preset)'), value: 'llama-3.1-8b' },
+      prompt: { kind: 'number', label: t('prompt length (tokens)'), value: 32768, min: 1, max: MAX_PROMPT },
     },
     aliases: ['card'],
   },

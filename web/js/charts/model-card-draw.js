@@ -9,6 +9,7 @@ import { FONT } from '../chart-kit/canvas.js';
 import { drawAxes, drawLegend, drawLine, plotFrame } from '../chart-kit/plot.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
 import { noLengthMessage } from './model-card-text.js';
+import { t } from '../i18n.js';
 
 const LEGEND_ROW = 16; // drawLegend's row height
 const LINE_HIT = 6; // px: how close the pointer must be to a length's line
@@ -62,16 +63,40 @@ function drawMessage(ctx, width, height, colors, text) {
   ctx.textBaseline = 'middle';
   // Wrapped onto as many lines as the width needs, rather than squeezed onto one.
   const lines = [];
-  for (const word of text.split(' ')) {
-    const last = lines.length ? `${lines[lines.length - 1]} ${word}` : word;
+  for (const { piece, glued } of breakPoints(text)) {
+    const last = lines.length ? `${lines[lines.length - 1]}${glued ? '' : ' '}${piece}` : piece;
     if (lines.length && ctx.measureText(last).width <= width - 24) lines[lines.length - 1] = last;
-    else lines.push(word);
+    else lines.push(piece);
   }
   const lineHeight = 18;
   lines.forEach((line, k) =>
     ctx.fillText(line, width / 2, height / 2 + (k - (lines.length - 1) / 2) * lineHeight, width - 24),
   );
   ctx.restore();
+}
+
+// CJK ideographs, kana and full-width forms, which a line may break between without a space;
+// but never before closing punctuation nor after opening punctuation.
+const WIDE = /[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]/u;
+const CLOSING = /[，。、；：？！）》」』】”’]/u;
+const OPENING = /[（《「『【“‘]/u;
+
+/**
+ * `text` as the pieces a line may break between: its space-separated words, each cut further beside
+ * wide characters; `glued` marks a piece that joins the one before without a space.
+ */
+function breakPoints(text) {
+  return text.split(' ').flatMap((word) => {
+    const pieces = [{ piece: '', glued: false }];
+    let prev = '';
+    for (const ch of word) {
+      const breaks = prev && (WIDE.test(ch) || WIDE.test(prev)) && !CLOSING.test(ch) && !OPENING.test(prev);
+      if (breaks) pieces.push({ piece: '', glued: true });
+      pieces[pieces.length - 1].piece += ch;
+      prev = ch;
+    }
+    return pieces;
+  });
 }
 
 /** Bottom margin for a plot whose legend of `rows` items sits under the x-axis label (narrow canvases). */
@@ -92,9 +117,9 @@ function drawLegendBelow(ctx, frame, colors, items) {
 function drawPairs(ctx, width, height, colors, r, highlighted, layout) {
   const narrow = width < 480;
   const legend = [
-    { label: 'before scaling', color: colors.grey, dash: [4, 3] },
-    { label: 'after scaling, within training', fill: colors.blue },
-    { label: 'after scaling, beyond training', fill: colors.red },
+    { label: t('before scaling'), color: colors.grey, dash: [4, 3] },
+    { label: t('after scaling, within training'), fill: colors.blue },
+    { label: t('after scaling, beyond training'), fill: colors.red },
   ];
   const frame = plotFrame(width, height, {
     left: 68,
@@ -129,21 +154,33 @@ function drawPairs(ctx, width, height, colors, r, highlighted, layout) {
     y,
     xTicks: niceTicks(0, pairs - 1, narrow ? 4 : 8).filter((v) => Number.isInteger(v)),
     yTicks: logTicks(lo, hi),
-    xLabel: 'pair i (0 turns fastest)',
-    yLabel: 'wavelength 2π/θᵢ (tokens)',
-    title: narrow ? 'Wavelength per pair' : 'Each pair’s wavelength before and after the config’s scaling',
+    xLabel: t('pair i (0 turns fastest)'),
+    yLabel: t('wavelength 2π/θᵢ (tokens)'),
+    title: narrow ? t('Wavelength per pair') : t('Each pair’s wavelength before and after the config’s scaling'),
   });
   const xs = Array.from({ length: pairs }, (_, i) => i);
   // The trained and prompt lengths as horizontal lines, labelled above (or, when close, below) the line.
   const lines = [
-    { value: L, label: `trained ${count(L)}`, color: colors.fg, dash: [6, 4], parts: ['trained'] },
-    { value: n, label: `prompt ${count(n)}`, color: colors.muted, dash: [2, 3], parts: ['prompt'] },
+    {
+      value: L,
+      label: t('trained {length}', { length: count(L) }),
+      color: colors.fg,
+      dash: [6, 4],
+      parts: ['trained'],
+    },
+    {
+      value: n,
+      label: t('prompt {length}', { length: count(n) }),
+      color: colors.muted,
+      dash: [2, 3],
+      parts: ['prompt'],
+    },
   ];
   const close = Math.abs(y(L) - y(n)) < 14;
   if (L === n)
     lines.splice(0, 2, {
       value: L,
-      label: `trained = prompt ${count(L)}`,
+      label: t('trained = prompt {length}', { length: count(L) }),
       color: colors.fg,
       dash: [6, 4],
       parts: ['trained', 'prompt'],
@@ -184,15 +221,18 @@ function drawPositions(ctx, width, height, colors, r, highlighted, layout) {
     drawMessage(ctx, width, height, colors, noLengthMessage(r));
     return;
   }
-  const legend = [{ label: 'prompt within', fill: colors.blue }];
+  const legend = [{ label: t('prompt within'), fill: colors.blue }];
   if (n > L)
-    legend.push({ label: r.scheme === 'learned' ? 'past the table' : 'past the trained length', fill: colors.red });
+    legend.push({
+      label: r.scheme === 'learned' ? t('past the table') : t('past the trained length'),
+      fill: colors.red,
+    });
   const frame = plotFrame(width, height, { left: 70, right: 18, bottom: bottomWithLegend(legend.length) });
   const x = linearScale(0, Math.max(L, n) * 1.06, frame.x, frame.x + frame.w);
   const rowH = Math.min(36, frame.h / 4);
   const rows = [
-    { label: r.scheme === 'learned' ? 'table rows' : 'trained', top: frame.y + frame.h * 0.3 - rowH / 2 },
-    { label: 'prompt', top: frame.y + frame.h * 0.7 - rowH / 2 },
+    { label: r.scheme === 'learned' ? t('table rows') : t('trained'), top: frame.y + frame.h * 0.3 - rowH / 2 },
+    { label: t('prompt'), top: frame.y + frame.h * 0.7 - rowH / 2 },
   ];
   layout.positions = { x, rows, rowH };
   drawAxes(ctx, frame, colors, {
@@ -200,13 +240,13 @@ function drawPositions(ctx, width, height, colors, r, highlighted, layout) {
     y: linearScale(0, 1, frame.y + frame.h, frame.y),
     xTicks: niceTicks(0, Math.max(L, n) * 1.06, width < 480 ? 3 : 6),
     yTicks: [],
-    xLabel: 'position (tokens)',
+    xLabel: t('position (tokens)'),
     title:
       width < 480
-        ? 'Trained positions vs prompt'
+        ? t('Trained positions vs prompt')
         : r.scheme === 'learned'
-          ? 'The table’s rows against your prompt'
-          : 'Trained positions against your prompt',
+          ? t('The table’s rows against your prompt')
+          : t('Trained positions against your prompt'),
   });
   const px = (v) => Math.max(1.5, x(v) - x(0));
   // Each bar as [row, from, length, colour, part].
@@ -242,7 +282,10 @@ function drawPositions(ctx, width, height, colors, r, highlighted, layout) {
   ctx.fillStyle = colors.fg;
   ctx.font = `11px ${FONT}`;
   ctx.textBaseline = 'top';
-  const label = `${r.scheme === 'learned' ? 'table ends at' : 'trained'} ${count(L)}`;
+  const label =
+    r.scheme === 'learned'
+      ? t('table ends at {length}', { length: count(L) })
+      : t('trained {length}', { length: count(L) });
   const right = x(L) + 4 + ctx.measureText(label).width > frame.x + frame.w;
   ctx.textAlign = right ? 'right' : 'left';
   ctx.fillText(label, x(L) + (right ? -4 : 4), frame.y + 4);

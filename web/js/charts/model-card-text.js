@@ -2,7 +2,8 @@
 // readModelConfig report to the summary's sentences, the headings and the short description,
 // in the lesson's terms (learned table, sinusoidal codes, RoPE pairs, ALiBi, buckets, none).
 
-import { grouped, sciUnicode, trimmed } from '../format.js';
+import { grouped, sciUnicode, significant, trimmed } from '../format.js';
+import { t, tn } from '../i18n.js';
 
 const MAX_SHOWN_TEXT = 80; // longest model_type or message fragment echoed into the summary
 
@@ -13,7 +14,7 @@ export const clip = (text, max) => (text.length > max ? `${text.slice(0, max - 1
 const count = (n) => grouped(n);
 
 /** A number of tokens with the noun in agreement: "1 token", "4,096 tokens". */
-export const tokens = (n) => `${count(n)} ${n === 1 ? 'token' : 'tokens'}`;
+export const tokens = (n) => tn('{count} token', '{count} tokens', n, { count: count(n) });
 
 /** A positive quantity with thousands separators when large, a few decimals when small. */
 export function quantity(x) {
@@ -25,7 +26,7 @@ export function quantity(x) {
 export function formatPairValue(v) {
   if (!Number.isFinite(v)) return String(v);
   if (v !== 0 && Math.abs(v) < 1e-3) return sciUnicode(v, 5);
-  return v.toLocaleString('en-US', { maximumSignificantDigits: 6 }).replace('-', '\u2212');
+  return significant(v, 6);
 }
 
 /** Pair indices where flags[i] is set, as ranges: "46–63" or "3, 7–9". */
@@ -45,25 +46,51 @@ function ratio(a, b) {
   return trimmed(a / b, a / b >= 10 ? 0 : 1);
 }
 
+/** Each rope_type's method in a sentence or two; `factor` is the scaling factor as printed. */
 const METHODS = {
-  linear: () =>
-    'Position interpolation: every pair turns factor times slower, so the stretched positions map back into the trained range.',
+  linear: (r, factor) =>
+    t(
+      'Position interpolation: every pair turns {factor} times slower, so the stretched positions map back into the trained range.',
+      { factor },
+    ),
   dynamic: (r) =>
-    `Dynamic NTK: the base grows only once a prompt passes the trained length${
-      r.dynamicBase > r.base
-        ? `; at ${tokens(r.promptLength)} it is ${quantity(r.dynamicBase)} instead of ${quantity(r.base)}`
-        : ', so at this prompt length nothing changes'
-    }.`,
-  yarn: (r) =>
-    `YaRN: the fast pairs keep their speed, the slow pairs turn factor times slower, a ramp joins them, and cos and sin are multiplied by ${trimmed(r.attentionFactor, 3)}${
-      r.softmaxScaleFactor !== 1
-        ? `; the attention’s softmax scale is also multiplied by ${trimmed(r.softmaxScaleFactor, 3)} (mscale_all_dim, squared)`
-        : ''
-    }.`,
+    r.dynamicBase > r.base
+      ? t(
+          'Dynamic NTK: the base grows only once a prompt passes the trained length; at {tokens} it is {dynamicBase} instead of {base}.',
+          { tokens: tokens(r.promptLength), dynamicBase: quantity(r.dynamicBase), base: quantity(r.base) },
+        )
+      : t(
+          'Dynamic NTK: the base grows only once a prompt passes the trained length, so at this prompt length nothing changes.',
+        ),
+  yarn: (r, factor) =>
+    r.softmaxScaleFactor !== 1
+      ? t(
+          'YaRN: the fast pairs keep their speed, the slow pairs turn {factor} times slower, a ramp joins them, and cos and sin are multiplied by {attention}; the attention’s softmax scale is also multiplied by {softmax} (mscale_all_dim, squared).',
+          {
+            factor,
+            attention: trimmed(r.attentionFactor, 3),
+            softmax: trimmed(r.softmaxScaleFactor, 3),
+          },
+        )
+      : t(
+          'YaRN: the fast pairs keep their speed, the slow pairs turn {factor} times slower, a ramp joins them, and cos and sin are multiplied by {attention}.',
+          { factor, attention: trimmed(r.attentionFactor, 3) },
+        ),
   longrope: (r) =>
-    `LongRoPE: one divisor per pair, from the ${r.longropeLongFactor ? 'long' : 'short'} list at this prompt length, and cos and sin are multiplied by ${trimmed(r.attentionFactor, 3)}.`,
-  llama3: () =>
-    'Llama 3’s recipe: the slow pairs turn factor times slower, the fast pairs keep their speed, and a ramp joins them.',
+    r.longropeLongFactor
+      ? t(
+          'LongRoPE: one divisor per pair, from the long list at this prompt length, and cos and sin are multiplied by {attention}.',
+          { attention: trimmed(r.attentionFactor, 3) },
+        )
+      : t(
+          'LongRoPE: one divisor per pair, from the short list at this prompt length, and cos and sin are multiplied by {attention}.',
+          { attention: trimmed(r.attentionFactor, 3) },
+        ),
+  llama3: (r, factor) =>
+    t(
+      'Llama 3’s recipe: the slow pairs turn {factor} times slower, the fast pairs keep their speed, and a ramp joins them.',
+      { factor },
+    ),
 };
 
 /** Layer indices as a short list: "4, 12, 20, 28". */
@@ -72,40 +99,83 @@ const layerList = (layers) => layers.join(', ');
 /** One line per runtime where they read the config differently: factor, cos/sin factor, length. */
 export function runtimeLine(readings) {
   const parts = readings.map((reading) => {
-    const scale = reading.attentionFactor !== 1 ? `, cos and sin × ${trimmed(reading.attentionFactor, 3)}` : '';
-    const length = reading.length > 0 ? `, takes ${tokens(reading.length)} as the limit` : '';
-    const verb = reading.runtime.includes(' and ') ? 'use' : 'uses';
-    return `${reading.runtime} ${verb} factor ${trimmed(reading.factor, 3)}${scale}${length}`;
+    const values = {
+      runtime: reading.runtime,
+      factor: trimmed(reading.factor, 3),
+      attention: trimmed(reading.attentionFactor, 3),
+      tokens: tokens(reading.length),
+    };
+    const scaled = reading.attentionFactor !== 1;
+    const limited = reading.length > 0;
+    // "transformers 4.4x–4.5x and 5" (the engine's name for two runtimes) takes the plural verb.
+    if (reading.runtime.includes(' and ')) {
+      if (scaled && limited)
+        return t('{runtime} use factor {factor}, cos and sin × {attention}, takes {tokens} as the limit', values);
+      if (scaled) return t('{runtime} use factor {factor}, cos and sin × {attention}', values);
+      if (limited) return t('{runtime} use factor {factor}, takes {tokens} as the limit', values);
+      return t('{runtime} use factor {factor}', values);
+    }
+    if (scaled && limited)
+      return t('{runtime} uses factor {factor}, cos and sin × {attention}, takes {tokens} as the limit', values);
+    if (scaled) return t('{runtime} uses factor {factor}, cos and sin × {attention}', values);
+    if (limited) return t('{runtime} uses factor {factor}, takes {tokens} as the limit', values);
+    return t('{runtime} uses factor {factor}', values);
   });
-  return `${parts.join('; ')}. This reader follows transformers 5; check which one serves your model.`;
+  return t('{readings}. This reader follows transformers 5; check which one serves your model.', {
+    readings: parts.join(t('; ')),
+  });
 }
 
 function learnedItems(r, type, add) {
   const n = r.promptLength;
   const A = r.advertisedLength;
-  const rows =
-    r.learnedOffset > 0
-      ? ` (the table holds ${count(r.learnedTableRows)} rows: this family shifts every position by ${r.learnedOffset}, so the first ${r.learnedOffset} rows are never a token’s position)`
-      : '';
-  add('Scheme', `a learned position table (${type}): one trained vector per position, ${count(A)} of them${rows}.`);
   add(
-    'Limit',
-    `hard. There is no vector for position ${count(A)} or later, so a longer input fails or is truncated; no scaling setting changes that.`,
+    t('Scheme'),
+    r.learnedOffset > 0
+      ? t(
+          'a learned position table ({type}): one trained vector per position, {length} of them (the table holds {rows} rows: this family shifts every position by {offset}, so the first {offset} rows are never a token’s position).',
+          { type, length: count(A), rows: count(r.learnedTableRows), offset: r.learnedOffset },
+        )
+      : t('a learned position table ({type}): one trained vector per position, {length} of them.', {
+          type,
+          length: count(A),
+        }),
+  );
+  add(
+    t('Limit'),
+    t(
+      'hard. There is no vector for position {length} or later, so a longer input fails or is truncated; no scaling setting changes that.',
+      { length: count(A) },
+    ),
   );
   if (n <= A) {
     add(
-      'Your prompt',
-      `${tokens(n)} ${n === 1 ? 'fits' : 'fit'} in the table, with ${count(A - n)} positions to spare.`,
+      t('Your prompt'),
+      tn(
+        '{tokens} fits in the table, with {spare} positions to spare.',
+        '{tokens} fit in the table, with {spare} positions to spare.',
+        n,
+        { tokens: tokens(n), spare: count(A - n) },
+      ),
     );
-    add('What to do', `nothing for this length. Longer documents: chunk them to at most ${tokens(A)} each.`);
+    add(
+      t('What to do'),
+      t('nothing for this length. Longer documents: chunk them to at most {tokens} each.', { tokens: tokens(A) }),
+    );
   } else {
     add(
-      'Your prompt',
-      `${tokens(n)} is ${count(n - A)} more than the table has rows (${ratio(n, A)}× its length): the model cannot read it in one piece.`,
+      t('Your prompt'),
+      t(
+        '{tokens} is {excess} more than the table has rows ({ratio}× its length): the model cannot read it in one piece.',
+        { tokens: tokens(n), excess: count(n - A), ratio: ratio(n, A) },
+      ),
     );
     add(
-      'What to do',
-      `chunk the input to at most ${tokens(A)} per piece (retrieve the chunks that matter), or choose a model with a longer window.`,
+      t('What to do'),
+      t(
+        'chunk the input to at most {tokens} per piece (retrieve the chunks that matter), or choose a model with a longer window.',
+        { tokens: tokens(A) },
+      ),
     );
   }
 }
@@ -114,19 +184,27 @@ function sinusoidalItems(r, type, add) {
   const n = r.promptLength;
   const L = r.trainedLength;
   add(
-    'Scheme',
-    `fixed sinusoidal codes (${type}): a code exists for every position, so there is no table to run out of.`,
+    t('Scheme'),
+    t('fixed sinusoidal codes ({type}): a code exists for every position, so there is no table to run out of.', {
+      type,
+    }),
   );
-  add('Trained length', `${count(L)} positions.`);
+  add(t('Trained length'), t('{length} positions.', { length: count(L) }));
   if (n <= L) {
-    add('Your prompt', `${tokens(n)} is within the trained length.`);
-    add('What to do', 'nothing for this length; evaluate at the length you will run.');
+    add(t('Your prompt'), t('{tokens} is within the trained length.', { tokens: tokens(n) }));
+    add(t('What to do'), t('nothing for this length; evaluate at the length you will run.'));
   } else {
     add(
-      'Your prompt',
-      `${tokens(n)} goes ${count(n - L)} past the positions the model saw in training: the codes exist, but the model never learned to read them.`,
+      t('Your prompt'),
+      t(
+        '{tokens} goes {excess} past the positions the model saw in training: the codes exist, but the model never learned to read them.',
+        { tokens: tokens(n), excess: count(n - L) },
+      ),
     );
-    add('What to do', `chunk to ${tokens(L)}, or test at ${tokens(n)} before relying on it.`);
+    add(
+      t('What to do'),
+      t('chunk to {trained}, or test at {tokens} before relying on it.', { trained: tokens(L), tokens: tokens(n) }),
+    );
   }
 }
 
@@ -134,24 +212,35 @@ function alibiItems(r, type, add) {
   const n = r.promptLength;
   const L = r.trainedLength;
   add(
-    'Scheme',
-    `ALiBi (${type}): no position vectors; each score is lowered in proportion to the distance between the two tokens.`,
+    t('Scheme'),
+    t(
+      'ALiBi ({type}): no position vectors; each score is lowered in proportion to the distance between the two tokens.',
+      { type },
+    ),
   );
   if (L > 0) {
-    add('Trained length', `${tokens(L)}.`);
+    add(t('Trained length'), t('{tokens}.', { tokens: tokens(L) }));
     add(
-      'Your prompt',
+      t('Your prompt'),
       n <= L
-        ? `${tokens(n)} is within the trained length.`
-        : `${tokens(n)} is ${ratio(n, L)}× the trained length. ALiBi was designed to run past it, but its penalty favours nearby tokens, so distant text counts for little.`,
+        ? t('{tokens} is within the trained length.', { tokens: tokens(n) })
+        : t(
+            '{tokens} is {ratio}× the trained length. ALiBi was designed to run past it, but its penalty favours nearby tokens, so distant text counts for little.',
+            { tokens: tokens(n), ratio: ratio(n, L) },
+          ),
     );
   } else {
-    add('Trained length', 'the config states none.');
-    add('Your prompt', `${tokens(n)}; with no trained length on the card, there is nothing to compare it with.`);
+    add(t('Trained length'), t('the config states none.'));
+    add(
+      t('Your prompt'),
+      t('{tokens}; with no trained length on the card, there is nothing to compare it with.', { tokens: tokens(n) }),
+    );
   }
   add(
-    'What to do',
-    'evaluate at the length you will run, with the answer placed at the start, the middle and the end of the prompt.',
+    t('What to do'),
+    t(
+      'evaluate at the length you will run, with the answer placed at the start, the middle and the end of the prompt.',
+    ),
   );
 }
 
@@ -160,23 +249,44 @@ function relativeItems(r, type, add) {
   const reach = r.relativeMaxDistance;
   const perDirection = r.relativeBuckets / 2;
   add(
-    'Scheme',
-    `relative position buckets (${type}): no position vectors; each head adds a learned bias to a score, chosen by the bucket of the distance between the two tokens. ` +
-      `${count(r.relativeBuckets)} buckets (relative_attention_num_buckets): the encoder gives ${count(perDirection)} to each direction, distances 0–${count(r.relativeExactEncoder - 1)} one bucket each, then buckets that widen logarithmically up to ${count(reach)} (relative_attention_max_distance); the decoder looks one way only, with distances 0–${count(r.relativeExactDecoder - 1)} exact and the same reach.`,
+    t('Scheme'),
+    t(
+      'relative position buckets ({type}): no position vectors; each head adds a learned bias to a score, chosen by the bucket of the distance between the two tokens. {buckets} buckets (relative_attention_num_buckets): the encoder gives {perDirection} to each direction, distances 0–{encoderExact} one bucket each, then buckets that widen logarithmically up to {reach} (relative_attention_max_distance); the decoder looks one way only, with distances 0–{decoderExact} exact and the same reach.',
+      {
+        type,
+        buckets: count(r.relativeBuckets),
+        perDirection: count(perDirection),
+        encoderExact: count(r.relativeExactEncoder - 1),
+        reach: count(reach),
+        decoderExact: count(r.relativeExactDecoder - 1),
+      },
+    ),
   );
   add(
-    'Limit',
-    `none from a table: any length can be fed. But every distance of ${count(reach)} tokens or more shares the last bucket, so beyond that reach the model cannot tell near from far.`,
+    t('Limit'),
+    t(
+      'none from a table: any length can be fed. But every distance of {reach} tokens or more shares the last bucket, so beyond that reach the model cannot tell near from far.',
+      { reach: count(reach) },
+    ),
   );
   add(
-    'Your prompt',
+    t('Your prompt'),
     n - 1 < reach
-      ? `${tokens(n)}: every distance in it (at most ${count(n - 1)}) falls inside the buckets’ reach.`
-      : `${tokens(n)}: distances from ${count(reach)} to ${count(n - 1)} all land in one bucket, so order over those spans is only “far”.`,
+      ? t('{tokens}: every distance in it (at most {longest}) falls inside the buckets’ reach.', {
+          tokens: tokens(n),
+          longest: count(n - 1),
+        })
+      : t(
+          '{tokens}: distances from {reach} to {longest} all land in one bucket, so order over those spans is only “far”.',
+          { tokens: tokens(n), reach: count(reach), longest: count(n - 1) },
+        ),
   );
   add(
-    'What to do',
-    `for tasks that need exact order over long spans, keep the relevant text within ${tokens(reach)} of each other, and evaluate at the length you will run.`,
+    t('What to do'),
+    t(
+      'for tasks that need exact order over long spans, keep the relevant text within {tokens} of each other, and evaluate at the length you will run.',
+      { tokens: tokens(reach) },
+    ),
   );
 }
 
@@ -184,22 +294,42 @@ function noneItems(r, type, add) {
   const n = r.promptLength;
   const hybrid = r.attentionLayers.length > 0;
   add(
-    'Scheme',
+    t('Scheme'),
     hybrid
-      ? `none (${type}): a hybrid of state-space (Mamba) layers and attention layers. The state-space layers read the tokens in order through a recurrence, so order is built into them; the attention layers (${layerList(r.attentionLayers)}: ${count(r.attentionLayers.length)} of ${count(r.numLayers)}) have no position encoding at all and learn order only from the layers around them.`
-      : `none (${type}): a state-space model. It reads the tokens one after another through a recurrence, so order is built in, and no position encoding exists: no table, no codes, no rotary pairs.`,
+      ? t(
+          'none ({type}): a hybrid of state-space (Mamba) layers and attention layers. The state-space layers read the tokens in order through a recurrence, so order is built into them; the attention layers ({layers}: {attention} of {total}) have no position encoding at all and learn order only from the layers around them.',
+          {
+            type,
+            layers: layerList(r.attentionLayers),
+            attention: count(r.attentionLayers.length),
+            total: count(r.numLayers),
+          },
+        )
+      : t(
+          'none ({type}): a state-space model. It reads the tokens one after another through a recurrence, so order is built in, and no position encoding exists: no table, no codes, no rotary pairs.',
+          { type },
+        ),
   );
   add(
-    'Limit',
-    'nothing in the config caps the length: there are no positions to run out of. How much of a long prompt the model keeps is a matter of its fixed-size state, which no position field describes.',
+    t('Limit'),
+    t(
+      'nothing in the config caps the length: there are no positions to run out of. How much of a long prompt the model keeps is a matter of its fixed-size state, which no position field describes.',
+    ),
   );
   add(
-    'Your prompt',
-    `${tokens(n)}${r.advertisedLength > 0 ? `; the config states max_position_embeddings ${count(r.advertisedLength)}, a length it was set up for rather than a position table` : ''}.`,
+    t('Your prompt'),
+    r.advertisedLength > 0
+      ? t(
+          '{tokens}; the config states max_position_embeddings {advertised}, a length it was set up for rather than a position table.',
+          { tokens: tokens(n), advertised: count(r.advertisedLength) },
+        )
+      : t('{tokens}.', { tokens: tokens(n) }),
   );
   add(
-    'What to do',
-    'evaluate at the length you will run, with the answer at the start, the middle and the end: the recurrence can forget early text however the positions are handled.',
+    t('What to do'),
+    t(
+      'evaluate at the length you will run, with the answer at the start, the middle and the end: the recurrence can forget early text however the positions are handled.',
+    ),
   );
 }
 
@@ -209,76 +339,155 @@ function ropeItems(r, type, add) {
   const A = r.advertisedLength;
   const pairs = r.rotaryDim / 2;
   const stretched = A !== L && A > 0;
-  const width =
-    r.mlaQkHeadDim > 0
-      ? `multi-head latent attention: ${count(pairs)} rotary pairs turn the qk_rope_head_dim ${count(r.rotaryDim)} dimensions of each ${count(r.mlaQkHeadDim)}-dimensional query and key; the other ${count(r.mlaQkHeadDim - r.rotaryDim)} (qk_nope_head_dim) carry no position`
-      : `${count(pairs)} rotary pairs per head (rotary_dim ${count(r.rotaryDim)} of head_dim ${count(r.headDim)})`;
-  add('Scheme', `RoPE (${type}): ${width}, base rope_theta ${quantity(r.base)}.`);
   add(
-    'Lengths',
+    t('Scheme'),
+    r.mlaQkHeadDim > 0
+      ? t(
+          'RoPE ({type}): multi-head latent attention: {pairs} rotary pairs turn the qk_rope_head_dim {rotaryDim} dimensions of each {qkHeadDim}-dimensional query and key; the other {nope} (qk_nope_head_dim) carry no position, base rope_theta {base}.',
+          {
+            type,
+            pairs: count(pairs),
+            rotaryDim: count(r.rotaryDim),
+            qkHeadDim: count(r.mlaQkHeadDim),
+            nope: count(r.mlaQkHeadDim - r.rotaryDim),
+            base: quantity(r.base),
+          },
+        )
+      : t(
+          'RoPE ({type}): {pairs} rotary pairs per head (rotary_dim {rotaryDim} of head_dim {headDim}), base rope_theta {base}.',
+          {
+            type,
+            pairs: count(pairs),
+            rotaryDim: count(r.rotaryDim),
+            headDim: count(r.headDim),
+            base: quantity(r.base),
+          },
+        ),
+  );
+  add(
+    t('Lengths'),
     stretched
-      ? `trained ${tokens(L)} (original_max_position_embeddings); advertised ${count(A)} (max_position_embeddings), ${ratio(A, L)}× longer.`
-      : `trained and advertised ${tokens(L)} (max_position_embeddings).`,
+      ? t(
+          'trained {tokens} (original_max_position_embeddings); advertised {advertised} (max_position_embeddings), {ratio}× longer.',
+          { tokens: tokens(L), advertised: count(A), ratio: ratio(A, L) },
+        )
+      : t('trained and advertised {tokens} (max_position_embeddings).', { tokens: tokens(L) }),
   );
   if (r.localBase > 0) {
-    const pattern =
-      r.globalEvery > 0
-        ? `one layer in every ${count(r.globalEvery)} is global, the others local`
-        : 'the layers alternate between global and local';
+    const local = {
+      pattern:
+        r.globalEvery > 0
+          ? t('one layer in every {every} is global, the others local', { every: count(r.globalEvery) })
+          : t('the layers alternate between global and local'),
+      window: tokens(r.localWindow),
+      localBase: quantity(r.localBase),
+      base: quantity(r.base),
+      wavelength: quantity(r.localWavelengths[r.localWavelengths.length - 1]),
+    };
     add(
-      'Local layers',
-      `${pattern}. A local layer attends only within a window of ${tokens(r.localWindow)} and turns its pairs at base ${quantity(r.localBase)}${
-        r.localBase !== r.base
-          ? ` (the global layers use ${quantity(r.base)})`
-          : ' (the same base as the global layers)'
-      }; its slowest pair’s wavelength is ${quantity(r.localWavelengths[r.localWavelengths.length - 1])} tokens. Only the global layers see distances beyond the window, so only they can run past the trained angles.`,
+      t('Local layers'),
+      r.localBase !== r.base
+        ? t(
+            '{pattern}. A local layer attends only within a window of {window} and turns its pairs at base {localBase} (the global layers use {base}); its slowest pair’s wavelength is {wavelength} tokens. Only the global layers see distances beyond the window, so only they can run past the trained angles.',
+            local,
+          )
+        : t(
+            '{pattern}. A local layer attends only within a window of {window} and turns its pairs at base {localBase} (the same base as the global layers); its slowest pair’s wavelength is {wavelength} tokens. Only the global layers see distances beyond the window, so only they can run past the trained angles.',
+            local,
+          ),
     );
   }
   if (r.ropeType === 'default') {
     add(
-      'Stretch',
+      t('Stretch'),
       stretched
-        ? 'the config names no scaling method, yet advertises more than it was trained at: treat the advertised length as untested.'
-        : 'none: no scaling entry, so the model runs at the frequencies it was trained with.',
+        ? t(
+            'the config names no scaling method, yet advertises more than it was trained at: treat the advertised length as untested.',
+          )
+        : t('none: no scaling entry, so the model runs at the frequencies it was trained with.'),
     );
   } else {
     const factor = trimmed(r.scalingFactor, 3);
-    const method = METHODS[r.ropeType](r).replace('factor times', `${factor} times`);
-    const mismatch =
-      stretched && Math.abs(r.scalingFactor - A / L) > 1e-9 * (A / L)
-        ? ` Note that the factor (${factor}) is not the ratio of the two lengths (${ratio(A, L)}).`
-        : '';
+    const stretch = { ropeType: r.ropeType, factor, method: METHODS[r.ropeType](r, factor), ratio: ratio(A, L) };
     add(
-      'Stretch',
-      `rope_type ${r.ropeType} with factor ${factor}. ${method} An entry with a factor means the model was trained shorter and stretched, so test it at the lengths you will use rather than trusting the stretched number.${mismatch}`,
+      t('Stretch'),
+      stretched && Math.abs(r.scalingFactor - A / L) > 1e-9 * (A / L)
+        ? t(
+            'rope_type {ropeType} with factor {factor}. {method} An entry with a factor means the model was trained shorter and stretched, so test it at the lengths you will use rather than trusting the stretched number. Note that the factor ({factor}) is not the ratio of the two lengths ({ratio}).',
+            stretch,
+          )
+        : t(
+            'rope_type {ropeType} with factor {factor}. {method} An entry with a factor means the model was trained shorter and stretched, so test it at the lengths you will use rather than trusting the stretched number.',
+            stretch,
+          ),
     );
   }
-  if (r.runtimeReadings.length > 0) add('Runtimes disagree', runtimeLine(r.runtimeReadings));
-  const past = A > 0 && n > A ? ` It is also past the advertised ${count(A)}.` : '';
+  if (r.runtimeReadings.length > 0) add(t('Runtimes disagree'), runtimeLine(r.runtimeReadings));
+  const pastAdvertised = A > 0 && n > A;
+  const values = {
+    tokens: tokens(n),
+    beyond: count(r.beyondCount),
+    pairs: count(pairs),
+    ranges: pairRanges(r.beyond),
+    trainedTokens: tokens(L),
+    trained: count(L),
+    advertised: count(A),
+  };
   if (r.beyondCount > 0) {
     add(
-      'Your prompt',
-      `${tokens(n)}: ${count(r.beyondCount)} of ${count(pairs)} pairs (${pairRanges(r.beyond)}) need angles beyond what training showed. They are the slow pairs, which never completed a turn in ${tokens(L)}.${past}`,
+      t('Your prompt'),
+      pastAdvertised
+        ? t(
+            '{tokens}: {beyond} of {pairs} pairs ({ranges}) need angles beyond what training showed. They are the slow pairs, which never completed a turn in {trainedTokens}. It is also past the advertised {advertised}.',
+            values,
+          )
+        : t(
+            '{tokens}: {beyond} of {pairs} pairs ({ranges}) need angles beyond what training showed. They are the slow pairs, which never completed a turn in {trainedTokens}.',
+            values,
+          ),
     );
     add(
-      'What to do',
+      t('What to do'),
       r.ropeType === 'default'
-        ? `do not raise the serving engine’s context limit on its own: past the trained angles RoPE degrades silently. Keep prompts within ${tokens(L)}, or set a scaling (linear, dynamic or YaRN) and test before shipping; for long documents, interpolation or YaRN plus a short fine-tune on long text.`
-        : `the config’s scaling does not keep these pairs inside the angles of the original ${count(L)}-token training. A long-context fine-tune after the stretch may have shown them to the model, which the config cannot say: evaluate at ${tokens(n)}, with the answer at the start, the middle and the end, before relying on it.`,
+        ? t(
+            'do not raise the serving engine’s context limit on its own: past the trained angles RoPE degrades silently. Keep prompts within {trainedTokens}, or set a scaling (linear, dynamic or YaRN) and test before shipping; for long documents, interpolation or YaRN plus a short fine-tune on long text.',
+            values,
+          )
+        : t(
+            'the config’s scaling does not keep these pairs inside the angles of the original {trained}-token training. A long-context fine-tune after the stretch may have shown them to the model, which the config cannot say: evaluate at {tokens}, with the answer at the start, the middle and the end, before relying on it.',
+            values,
+          ),
     );
   } else if (n <= L) {
-    add('Your prompt', `${tokens(n)} is within the trained length: every pair’s angles are ones training showed.`);
-    add('What to do', 'nothing for this length; evaluate at the length you will run anyway.');
+    add(
+      t('Your prompt'),
+      t('{tokens} is within the trained length: every pair’s angles are ones training showed.', values),
+    );
+    add(t('What to do'), t('nothing for this length; evaluate at the length you will run anyway.'));
   } else {
     add(
-      'Your prompt',
-      `${tokens(n)} is past the trained ${count(L)}, but with the config’s scaling no pair needs an angle beyond what training showed.${past}`,
+      t('Your prompt'),
+      pastAdvertised
+        ? t(
+            '{tokens} is past the trained {trained}, but with the config’s scaling no pair needs an angle beyond what training showed. It is also past the advertised {advertised}.',
+            values,
+          )
+        : t(
+            '{tokens} is past the trained {trained}, but with the config’s scaling no pair needs an angle beyond what training showed.',
+            values,
+          ),
     );
     add(
-      'What to do',
-      A > 0 && n > A
-        ? `the advertised length is ${count(A)}: a serving engine refuses longer prompts unless its limit is raised, and raising it alone is what breaks. Test at ${tokens(n)} before relying on it.`
-        : `serve it with this scaling entry exactly as given (a dropped or mistyped entry makes it read positions it never learned), and test at ${tokens(n)} rather than trusting the advertised ${count(A)}.`,
+      t('What to do'),
+      pastAdvertised
+        ? t(
+            'the advertised length is {advertised}: a serving engine refuses longer prompts unless its limit is raised, and raising it alone is what breaks. Test at {tokens} before relying on it.',
+            values,
+          )
+        : t(
+            'serve it with this scaling entry exactly as given (a dropped or mistyped entry makes it read positions it never learned), and test at {tokens} rather than trusting the advertised {advertised}.',
+            values,
+          ),
     );
   }
 }
@@ -297,56 +506,88 @@ const SCHEME_ITEMS = {
  * "What breaks": [{ term, text }] (scheme, lengths, stretch, runtimes, the prompt, what to do, notes).
  */
 export function modelCardSummary(r) {
-  const type = r.modelType ? `model_type “${clip(r.modelType, MAX_SHOWN_TEXT)}”` : 'no model_type';
+  const type = r.modelType
+    ? t('model_type “{modelType}”', { modelType: clip(r.modelType, MAX_SHOWN_TEXT) })
+    : t('no model_type');
   const items = [];
   const add = (term, text) => items.push({ term, text });
   SCHEME_ITEMS[r.scheme](r, type, add);
   if (r.slidingWindow > 0 && !(r.localBase > 0))
-    add('Window', `each token attends to at most the previous ${tokens(r.slidingWindow)} (sliding_window).`);
+    add(
+      t('Window'),
+      t('each token attends to at most the previous {tokens} (sliding_window).', { tokens: tokens(r.slidingWindow) }),
+    );
+  // The notes are the engine's own sentences (English, as its error messages are).
   if (r.notes.length)
-    add('Reader’s notes', `${r.notes.map((note) => clip(note, 2 * MAX_SHOWN_TEXT + 80)).join('; ')}.`);
+    add(t('Reader’s notes'), `${r.notes.map((note) => clip(note, 2 * MAX_SHOWN_TEXT + 80)).join('; ')}.`);
   return items;
 }
 
 /** The summary's heading: "Llama 2 7B, for a prompt of 4,096 tokens:". */
-export const summaryHeading = (name, r) => `${name}, for a prompt of ${tokens(r.promptLength)}:`;
+export const summaryHeading = (name, r) =>
+  t('{name}, for a prompt of {tokens}:', { name, tokens: tokens(r.promptLength) });
 
 /** The heading while the config does not read; the message itself is shown once, below the text box. */
 export const errorHeading = () =>
-  'Nothing to report until the config reads cleanly: the message below the text box says what to fix.';
+  t('Nothing to report until the config reads cleanly: the message below the text box says what to fix.');
 
 /** The chart description while the config does not read (without repeating the message). */
-export const errorSummary = () => 'The config could not be read; the message below the text box says what to fix.';
+export const errorSummary = () => t('The config could not be read; the message below the text box says what to fix.');
 
-const SCHEME_WORDS = {
-  learned: 'learned position table',
-  sinusoidal: 'sinusoidal codes',
-  alibi: 'ALiBi',
-  relative: 'relative position buckets',
-  none: 'no position encoding',
-};
+/** Each scheme's name in the short description (a function: the words are the page language's). */
+const schemeWords = (scheme) =>
+  ({
+    learned: () => t('learned position table'),
+    sinusoidal: () => t('sinusoidal codes'),
+    alibi: () => 'ALiBi',
+    relative: () => t('relative position buckets'),
+    none: () => t('no position encoding'),
+  })[scheme]?.();
 
 /** One line for screen readers: the scheme, the lengths and what the chart shows. */
 export function shortDescription(r, name) {
-  const n = tokens(r.promptLength);
+  const values = {
+    name,
+    tokens: tokens(r.promptLength),
+    trained: count(r.trainedLength),
+    scheme: schemeWords(r.scheme),
+  };
   if (r.scheme === 'rope') {
-    return (
-      `${name}: RoPE, rope_type ${r.ropeType}, trained ${count(r.trainedLength)}, advertised ${count(r.advertisedLength)}. ` +
-      `At ${n} ${count(r.beyondCount)} of ${count(r.rotaryDim / 2)} pairs need angles beyond training` +
-      `${r.beyondCount ? ` (pairs ${pairRanges(r.beyond)})` : ''}. Wavelengths after scaling run from ${quantity(r.wavelengths[0])} to ${quantity(r.wavelengths[r.wavelengths.length - 1])} tokens.`
-    );
+    Object.assign(values, {
+      ropeType: r.ropeType,
+      advertised: count(r.advertisedLength),
+      beyond: count(r.beyondCount),
+      pairs: count(r.rotaryDim / 2),
+      ranges: pairRanges(r.beyond),
+      fastest: quantity(r.wavelengths[0]),
+      slowest: quantity(r.wavelengths[r.wavelengths.length - 1]),
+    });
+    return r.beyondCount
+      ? t(
+          '{name}: RoPE, rope_type {ropeType}, trained {trained}, advertised {advertised}. At {tokens} {beyond} of {pairs} pairs need angles beyond training (pairs {ranges}). Wavelengths after scaling run from {fastest} to {slowest} tokens.',
+          values,
+        )
+      : t(
+          '{name}: RoPE, rope_type {ropeType}, trained {trained}, advertised {advertised}. At {tokens} {beyond} of {pairs} pairs need angles beyond training. Wavelengths after scaling run from {fastest} to {slowest} tokens.',
+          values,
+        );
   }
   if (!(r.trainedLength > 0))
-    return `${name}: ${SCHEME_WORDS[r.scheme]}; the config states no length to compare a prompt of ${n} with.`;
-  return `${name}: ${SCHEME_WORDS[r.scheme]}, trained at ${count(r.trainedLength)} positions; a prompt of ${n} ${
-    r.promptLength > r.trainedLength ? `goes ${count(r.promptLength - r.trainedLength)} past it` : 'fits'
-  }.`;
+    return t('{name}: {scheme}; the config states no length to compare a prompt of {tokens} with.', values);
+  if (r.promptLength > r.trainedLength)
+    return t('{name}: {scheme}, trained at {trained} positions; a prompt of {tokens} goes {excess} past it.', {
+      ...values,
+      excess: count(r.promptLength - r.trainedLength),
+    });
+  return t('{name}: {scheme}, trained at {trained} positions; a prompt of {tokens} fits.', values);
 }
 
 /** What the chart says where a scheme states no length to draw against. */
 export function noLengthMessage(r) {
   if (r.scheme === 'relative')
-    return `No length to draw: T5’s buckets reach ${tokens(r.relativeMaxDistance)}, and any prompt length can be fed.`;
-  if (r.scheme === 'none') return 'No positions to draw: a state-space model carries order in its recurrence.';
-  return 'The config states no trained length: nothing to compare the prompt with.';
+    return t('No length to draw: T5’s buckets reach {tokens}, and any prompt length can be fed.', {
+      tokens: tokens(r.relativeMaxDistance),
+    });
+  if (r.scheme === 'none') return t('No positions to draw: a state-space model carries order in its recurrence.');
+  return t('The config states no trained length: nothing to compare the prompt with.');
 }

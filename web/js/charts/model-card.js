@@ -21,6 +21,7 @@ import { defineChart } from '../chart-kit/define-chart.js';
 import { drawKnobs, geometricKeyStep } from '../chart-kit/handles.js';
 import { MODEL_PRESETS } from './model-presets.js';
 import { CHART_DECLARATIONS } from './declarations.js';
+import { t } from '../i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
 export const { controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['model-card'];
@@ -38,7 +39,7 @@ export { formatPairValue, modelCardSummary, pairRanges };
 const PROMPT_HANDLE = {
   key: 'prompt',
   part: 'prompt',
-  label: 'prompt length',
+  label: t('prompt length'),
   axis: 'y',
   scale: ({ layout }) => layout.pairs?.y ?? null,
   across: ({ layout: { pairs } }) => pairs.frame.x + pairs.frame.w - 12,
@@ -50,7 +51,7 @@ const PROMPT_HANDLE = {
   // Three significant figures while dragging (32,768 is one keystroke or a typed value away).
   snap: (v) => Number(v.toPrecision(3)),
   keyStep: geometricKeyStep,
-  valueText: (v) => `prompt ${grouped(v)} tokens`,
+  valueText: (v) => t('prompt {prompt} tokens', { prompt: grouped(v) }),
 };
 
 /**
@@ -62,14 +63,14 @@ const WIDGET_CONTROLS = {
     ...CONTROLS.preset,
     options: [
       ...MODEL_PRESETS.map((p) => ({ value: p.id, label: p.label })),
-      { value: CUSTOM, label: 'Your pasted config' },
+      { value: CUSTOM, label: t('Your pasted config') },
     ],
     unlinked: [CUSTOM],
   },
   prompt: CONTROLS.prompt,
   config: {
     kind: 'textarea',
-    label: 'config.json (paste your model’s, or edit the preset’s)',
+    label: t('config.json (paste your model’s, or edit the preset’s)'),
     value: '',
     rows: 10,
     debounce: DEBOUNCE_MS,
@@ -80,6 +81,7 @@ const WIDGET_CONTROLS = {
 
 const presetOf = (id) => MODEL_PRESETS.find((p) => p.id === id);
 
+/** The CSV's columns (machine-readable: English in every language). */
 const PAIR_COLUMNS = [
   'pair i',
   'θᵢ before (rad/token)',
@@ -87,6 +89,16 @@ const PAIR_COLUMNS = [
   'wavelength before (tokens)',
   'wavelength after',
   'beyond training',
+];
+
+/** The data table's columns, the CSV's in the page's language. */
+const pairHeadings = () => [
+  t('pair i'),
+  t('θᵢ before (rad/token)'),
+  t('θᵢ after'),
+  t('wavelength before (tokens)'),
+  t('wavelength after'),
+  t('beyond training'),
 ];
 
 /**
@@ -103,7 +115,7 @@ export const MODEL_CARD = defineChart({
   parts: ['trained', 'prompt', 'beyond'],
   focusParts: { prompt: 'prompt' },
   handles: [PROMPT_HANDLE],
-  buttons: [{ name: 'analyse', label: 'Analyse', onClick: (state, controls) => controls.config.commit() }],
+  buttons: [{ name: 'analyse', label: t('Analyse'), onClick: (state, controls) => controls.config.commit() }],
   /** A chosen preset fills the box; an edited box is "your pasted config"; an empty box at the start takes the preset. */
   reconcile(state, controls, patch) {
     if ('config' in patch) {
@@ -136,12 +148,12 @@ export const MODEL_CARD = defineChart({
   },
   canvases: [
     {
-      label: 'Chart of the model’s position scheme',
+      label: t('Chart of the model’s position scheme'),
       aspect: (width, { data }) => cardAspect(width, data.card?.report ?? null),
       draw: (ctx, width, height, colors, view) => {
         drawCard(ctx, width, height, colors, {
           report: view.data.card?.report ?? null,
-          message: 'Nothing to draw until the config reads cleanly.',
+          message: t('Nothing to draw until the config reads cleanly.'),
           highlighted: view.highlighted,
           layout: view.layout,
         });
@@ -150,24 +162,39 @@ export const MODEL_CARD = defineChart({
       hit: ({ data, layout }, px, py) => partAt(data.card?.report ?? null, layout, px, py),
     },
   ],
-  notes: ({ data: { card } }) => ({ config: card.error ? `This config could not be read: ${card.error}` : '' }),
+  // The reader's own message (English, as the engine's errors are) follows the page's sentence.
+  notes: ({ data: { card } }) => ({
+    config: card.error ? t('This config could not be read: {error}', { error: card.error }) : '',
+  }),
   describe: ({ state, data: { card } }) =>
     card.report ? shortDescription(card.report, nameOf(state)) : errorSummary(),
   table({ state, data: { card } }) {
     const r = card.report;
-    if (!r) return { caption: 'No data: the config could not be read', columns: ['quantity', 'value'], rows: [] };
+    const columns = [t('quantity'), t('value')];
+    if (!r) return { caption: t('No data: the config could not be read'), columns, rows: [] };
     const name = nameOf(state);
+    const [yes, no] = [t('yes'), t('no')];
     return r.scheme === 'rope'
       ? {
-          caption: `${name}: each pair’s frequency and wavelength before and after scaling, for a prompt of ${tokens(r.promptLength)}`,
-          columns: PAIR_COLUMNS,
-          rows: pairRows(r).map((row) => [row[0], ...row.slice(1, 5).map(formatPairValue), row[5]]),
+          caption: t(
+            '{name}: each pair’s frequency and wavelength before and after scaling, for a prompt of {tokens}',
+            { name, tokens: tokens(r.promptLength) },
+          ),
+          columns: pairHeadings(),
+          rows: pairRows(r).map((row) => [
+            row[0],
+            ...row.slice(1, 5).map(formatPairValue),
+            row[5] === 'yes' ? yes : no,
+          ]),
           limit: 4096,
         }
       : {
-          caption: `${name}: lengths (tokens)`,
-          columns: ['quantity', 'value'],
-          rows: lengthRows(r).map(([k, v]) => [k, grouped(v)]),
+          caption: t('{name}: lengths (tokens)', { name }),
+          columns,
+          rows: lengthRows(r, [t('trained length'), t('advertised length'), t('prompt length')]).map(([k, v]) => [
+            k,
+            grouped(v),
+          ]),
         };
   },
   csv({ data: { card } }) {
@@ -194,7 +221,7 @@ export const MODEL_CARD = defineChart({
 export const createModelCardChart = MODEL_CARD.create;
 
 /** The name the summary gives the model: the preset's label, or "Your config". */
-const nameOf = (state) => presetOf(state.preset)?.label ?? 'Your config';
+const nameOf = (state) => presetOf(state.preset)?.label ?? t('Your config');
 
 const pairRows = (r) =>
   Array.from(r.wavelengths, (_, i) => [
@@ -206,10 +233,11 @@ const pairRows = (r) =>
     r.beyond[i] ? 'yes' : 'no',
   ]);
 
-const lengthRows = (r) => [
-  ['trained length', r.trainedLength],
-  ['advertised length', r.advertisedLength],
-  ['prompt length', r.promptLength],
+/** The lengths as [name, value] rows; `names` in the CSV's words (English) unless given. */
+const lengthRows = (r, names = ['trained length', 'advertised length', 'prompt length']) => [
+  [names[0], r.trainedLength],
+  [names[1], r.advertisedLength],
+  [names[2], r.promptLength],
 ];
 
 /**
@@ -240,7 +268,7 @@ function addSummary(chart, { shell, canvases: [plot], afterUpdate, view }) {
     if (!r) {
       heading.textContent = errorHeading();
       list.replaceChildren();
-      plot.canvas.setAttribute('aria-label', 'Empty chart: the config could not be read');
+      plot.canvas.setAttribute('aria-label', t('Empty chart: the config could not be read'));
       return;
     }
     heading.textContent = summaryHeading(name, r);
@@ -248,7 +276,7 @@ function addSummary(chart, { shell, canvases: [plot], afterUpdate, view }) {
       ...modelCardSummary(r).map(({ term, text }) => {
         const li = document.createElement('li');
         const strong = document.createElement('strong');
-        strong.textContent = `${term}: `;
+        strong.textContent = t('{term}: ', { term });
         li.append(strong, document.createTextNode(text));
         return li;
       }),
@@ -256,8 +284,12 @@ function addSummary(chart, { shell, canvases: [plot], afterUpdate, view }) {
     plot.canvas.setAttribute(
       'aria-label',
       r.scheme === 'rope'
-        ? 'Chart, log scale: wavelength 2π/θ of each RoPE pair before and after the config’s scaling, against the trained and prompt lengths; pairs beyond training in red'
-        : 'Chart: the positions the model was trained on against the prompt’s positions; positions past the trained length in red',
+        ? t(
+            'Chart, log scale: wavelength 2π/θ of each RoPE pair before and after the config’s scaling, against the trained and prompt lengths; pairs beyond training in red',
+          )
+        : t(
+            'Chart: the positions the model was trained on against the prompt’s positions; positions past the trained length in red',
+          ),
     );
   };
   sync(view());

@@ -1,6 +1,7 @@
 // The model configs the "Read your model's card" widget offers, read from web/presets/ as JSON
 // modules: the served site fetches them same-origin beside the page, the single-file build inlines them.
 
+import { t, tData } from '../i18n.js';
 import index from '../../presets/index.json' with { type: 'json' };
 import bertBaseUncased from '../../presets/bert-base-uncased.json' with { type: 'json' };
 import bloom560m from '../../presets/bloom-560m.json' with { type: 'json' };
@@ -38,9 +39,13 @@ const FILES = {
   'yarn-llama-2-7b-64k.json': yarnLlama27b,
 };
 
-/** [{ id, label, file, text }] in index.json's order; text is the config as indented JSON. */
-export const MODEL_PRESETS = index.presets.map(({ id, label, file }) => {
+/**
+ * [{ id, label, file, text }] in index.json's order; text is the config as indented JSON, label the
+ * model's name with its note (what it shows) in parentheses, the note in the page's language.
+ */
+export const MODEL_PRESETS = index.presets.map(({ id, label: name, note, file }) => {
   const config = FILES[file];
   if (!config) throw new Error(`presets/index.json names ${file}, which model-presets.js does not import`);
+  const label = note ? t('{name} ({note})', { name, note: tData(note) }) : name;
   return { id, label, file, text: JSON.stringify(config, null, 2) };
 });

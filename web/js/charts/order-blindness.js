@@ -8,16 +8,18 @@ import { drawAxes, plotFrame } from '../chart-kit/plot.js';
 import { linearScale, niceTicks } from '../chart-kit/scales.js';
 import { clampCentre, drawFitted, fitText, fitTitle, titleSpace } from '../chart-kit/text-fit.js';
 import { CHART_DECLARATIONS } from './declarations.js';
+import { t } from '../i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
 export const { controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['order-blindness'];
+// Each scheme's bar: `label` shown (translated), `name` in the CSV (English, machine-readable).
 const BARS = [
-  { key: 'none', label: 'no positions' },
-  { key: 'sinusoidal', label: 'sinusoidal' },
-  { key: 'rope', label: 'RoPE' },
-  { key: 'causal', label: 'causal mask only' },
+  { key: 'none', name: 'no positions', label: t('no positions') },
+  { key: 'sinusoidal', name: 'sinusoidal', label: t('sinusoidal') },
+  { key: 'rope', name: 'RoPE', label: 'RoPE' },
+  { key: 'causal', name: 'causal mask only', label: t('causal mask only') },
 ];
-const EMPTY = 'Type at least one word.';
+const EMPTY = t('Type at least one word.');
 
 /**
  * The lesson's order-blindness bars for the sentences in the two text fields, on the chart
@@ -32,7 +34,7 @@ export const ORDER_BLINDNESS = defineChart({
   buttons: [
     {
       name: 'reverse',
-      label: 'B = A reversed',
+      label: t('B = A reversed'),
       onClick: (state, controls) => controls.b.set(state.a.trim().split(/\s+/).reverse().join(' ')),
     },
   ],
@@ -43,7 +45,7 @@ export const ORDER_BLINDNESS = defineChart({
       run(state, engine) {
         const a = state.a.trim();
         const b = state.b.trim();
-        if (!a || !b) return { a, b, sims: null, error: 'Type a sentence in both fields.' };
+        if (!a || !b) return { a, b, sims: null, error: t('Type a sentence in both fields.') };
         try {
           return { a, b, sims: engine.orderSimilarities(a, b), error: '' };
         } catch (e) {
@@ -58,7 +60,7 @@ export const ORDER_BLINDNESS = defineChart({
   }),
   canvases: [
     {
-      label: 'Bar chart: cosine similarity of the two sentences’ pooled attention outputs for four position schemes',
+      label: t('Bar chart: cosine similarity of the two sentences’ pooled attention outputs for four position schemes'),
       aspect: 0.56,
       draw: drawBars,
       hit({ layout: { spans } }, px, py) {
@@ -73,19 +75,32 @@ export const ORDER_BLINDNESS = defineChart({
     if (!s.sims) return s.error;
     const { sims } = s;
     const same = Math.abs(sims.none - 1) < 5e-4;
-    return (
-      `Cosine similarity of “${s.a}” and “${s.b}”: no positions ${fixed(sims.none, 3)}, sinusoidal ${fixed(sims.sinusoidal, 3)}, RoPE ${fixed(sims.rope, 3)}, causal mask only ${fixed(sims.causal, 3)}.` +
-      (same ? ' Without positions the two are indistinguishable.' : '')
-    );
+    const params = {
+      a: s.a,
+      b: s.b,
+      none: fixed(sims.none, 3),
+      sinusoidal: fixed(sims.sinusoidal, 3),
+      rope: fixed(sims.rope, 3),
+      causal: fixed(sims.causal, 3),
+    };
+    return same
+      ? t(
+          'Cosine similarity of “{a}” and “{b}”: no positions {none}, sinusoidal {sinusoidal}, RoPE {rope}, causal mask only {causal}. Without positions the two are indistinguishable.',
+          params,
+        )
+      : t(
+          'Cosine similarity of “{a}” and “{b}”: no positions {none}, sinusoidal {sinusoidal}, RoPE {rope}, causal mask only {causal}.',
+          params,
+        );
   },
   table: ({ data: { similarity: s } }) => ({
-    caption: 'Cosine similarity per scheme',
-    columns: ['scheme', 'cosine'],
+    caption: t('Cosine similarity per scheme'),
+    columns: [t('scheme'), t('cosine')],
     rows: s.sims ? BARS.map((bar) => [bar.label, s.sims[bar.key]]) : [],
   }),
   csv: ({ data: { similarity: s } }) => ({
     header: ['scheme', 'cosine'],
-    rows: s.sims ? BARS.map((b) => [b.label, s.sims[b.key]]) : [],
+    rows: s.sims ? BARS.map((b) => [b.name, s.sims[b.key]]) : [],
   }),
   values: ({ data }) => data.similarity.sims,
   extend(chart, { layout }) {
@@ -101,7 +116,8 @@ function drawBars(ctx, width, height, colors, { state, data: { similarity }, hig
   if (!similarity) return; // the canvas's first paint comes before the first computation
   const { sims, error } = similarity;
   const quoted = { 'sentence-a': `'${truncate(state.a)}'`, 'sentence-b': `'${truncate(state.b)}'` };
-  const title = `${quoted['sentence-a']} vs ${quoted['sentence-b']}`;
+  // Sentence A opens the title and sentence B closes it, in every language (titleSpans relies on it).
+  const title = t('{a} vs {b}', { a: quoted['sentence-a'], b: quoted['sentence-b'] });
   // The bar names wrap onto up to three lines under their bar; the bottom margin grows to hold them.
   const left = 58;
   const right = 16;
@@ -110,7 +126,10 @@ function drawBars(ctx, width, height, colors, { state, data: { similarity }, hig
   const layouts = [12, 11, 10].map((size) =>
     BARS.map((bar) => fitText(ctx, bar.label, band - 2, { sizes: [size], maxLines: 3 })),
   );
-  const whole = (fitted, i) => fitted.lines.join(' ') === BARS[i].label;
+  // Whole: the lines hold every character of the name (compared without spaces, as Chinese names
+  // wrap between characters, not at spaces).
+  const bare = (text) => text.replace(/\s+/g, '');
+  const whole = (fitted, i) => bare(fitted.lines.join('')) === bare(BARS[i].label);
   const names = layouts.find((set) => set.every(whole)) ?? layouts[layouts.length - 1];
   const nameLines = Math.max(...names.map((f) => f.lines.length));
   const bottom = 12 + nameLines * names[0].lineHeight;
@@ -130,7 +149,7 @@ function drawBars(ctx, width, height, colors, { state, data: { similarity }, hig
     y,
     xTicks: [],
     yTicks: niceTicks(lo, Math.min(hi, 1.05), 5),
-    yLabel: 'cosine similarity of pooled outputs',
+    yLabel: t('cosine similarity of pooled outputs'),
     title,
   });
   layout.spans = titleSpans(ctx, title, quoted, frame, width);
@@ -198,6 +217,6 @@ function titleSpans(ctx, title, quoted, frame, width) {
 }
 
 function truncate(text, n = 28) {
-  const t = text.trim();
-  return t.length > n ? `${t.slice(0, n - 1)}…` : t;
+  const trimmed = text.trim();
+  return trimmed.length > n ? `${trimmed.slice(0, n - 1)}…` : trimmed;
 }

@@ -2,18 +2,21 @@
 // beyond. The fast pairs' rotations drift first: float32 keeps 24 bits, so an angle of 10⁶ rad
 // is only known to ~0.06 rad. Errors per pair and position from engine.float32AngleErrors.
 
-import { formatG2, grouped, sciUnicode, significant, trueMinus } from '../format.js';
+import { formatG2, grouped, listed, sciUnicode, significant, trueMinus } from '../format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
 import * as plot from '../chart-kit/plot.js';
 import { logScale, logTicks } from '../chart-kit/scales.js';
 import { parsePairs } from './rope-frequencies.js';
 import { drawKnobs, drawMarker, geometricKeyStep, markerHandle } from '../chart-kit/handles.js';
-import { CHART_DECLARATIONS } from './declarations.js';
+import { CHART_DECLARATIONS, MAX_PAIRS } from './declarations.js';
+import { t } from '../i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
 export const { controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['precision'];
 const SAMPLES = 240;
 const FLOOR = 1e-10; // exact results (error 0) are drawn at this floor of the log axis
+
+/** Items as a list in the page's language: "a, b, c" in English, "a、b、c" in Chinese. */
 
 /** Log-spaced whole positions from 1 to max (distinct). */
 export function precisionPositions(max) {
@@ -28,11 +31,11 @@ export function precisionPositions(max) {
  */
 const POSITION_HANDLE = markerHandle({
   key: 'position',
-  label: 'position read',
+  label: t('position read'),
   across: ({ layout: { frame } }) => frame.y + frame.h - 12,
   max: ({ state }) => state.max,
   keyStep: geometricKeyStep,
-  valueText: (v) => `position ${grouped(v)}`,
+  valueText: (v) => t('position {position}', { position: grouped(v) }),
 });
 
 /**
@@ -50,16 +53,20 @@ export const PRECISION = defineChart({
       state.position = state.max;
       controls.position.constrain(
         state.position,
-        `The largest position shown is ${grouped(state.max)}; reading position ${grouped(state.max)}.`,
+        t('The largest position shown is {max}; reading position {max}.', { max: grouped(state.max) }),
       );
     }
     const parsed = parsePairs(state.pairs, state.d / 2 - 1);
     controls.pairs.note(
       parsed.dropped.length
-        ? `Ignored ${parsed.dropped.join(', ')}: pairs are whole numbers from 0 to ${state.d / 2 - 1}, at most 6.`
+        ? t('Ignored {dropped}: pairs are whole numbers from 0 to {last}, at most {max}.', {
+            dropped: parsed.dropped.join(', '),
+            last: state.d / 2 - 1,
+            max: MAX_PAIRS,
+          })
         : parsed.pairs.length
           ? ''
-          : 'Pick at least one pair.',
+          : t('Pick at least one pair.'),
     );
   },
   compute: {
@@ -81,7 +88,7 @@ export const PRECISION = defineChart({
   },
   canvases: [
     {
-      label: 'Log-log line chart: error of float32 RoPE rotations against float64 by position, per pair',
+      label: t('Log-log line chart: error of float32 RoPE rotations against float64 by position, per pair'),
       aspect: (width) => (width < plot.NARROW_LEGEND ? 0.95 : 0.6),
       draw: (ctx, width, height, colors, view) => {
         drawErrors(ctx, width, height, colors, view);
@@ -107,25 +114,36 @@ export const PRECISION = defineChart({
   ],
   describe({ state, data }) {
     const { pairs, positions, errors } = data;
-    if (!errors) return 'No pair selected.';
+    if (!errors) return t('No pair selected.');
     const n = positions.length;
     const last = n - 1;
     const error = (v) => (v === 0 ? '0' : sciUnicode(v, 1));
-    const summary = pairs.map((p, r) => `pair ${p} ${error(errors.rotationError.data[r * n + last])}`).join(', ');
-    const marked = pairs.map((p, r) => `pair ${p} ${error(data.marked.rotationError.data[r])}`).join(', ');
-    return (
-      `At position ${grouped(state.max)} (d ${grouped(state.d)}, base ${significant(state.base)}) the float32 rotation is off by: ${summary}. The fastest pairs drift first. ` +
-      `At the marked position ${grouped(state.position)}: ${marked}.`
+    const item = (p, v) => t('pair {pair} {error}', { pair: p, error: error(v) });
+    const summary = listed(pairs.map((p, r) => item(p, errors.rotationError.data[r * n + last])));
+    const marked = listed(pairs.map((p, r) => item(p, data.marked.rotationError.data[r])));
+    return t(
+      'At position {max} (d {d}, base {base}) the float32 rotation is off by: {summary}. The fastest pairs drift first. At the marked position {position}: {marked}.',
+      {
+        max: grouped(state.max),
+        d: grouped(state.d),
+        base: significant(state.base),
+        summary,
+        position: grouped(state.position),
+        marked,
+      },
     );
   },
   table: ({ data }) =>
     data.errors
       ? {
-          caption: 'float32 errors (rad) by position',
-          columns: ['position', ...data.pairs.flatMap((p) => [`pair ${p} angle`, `pair ${p} rotation`])],
+          caption: t('float32 errors (rad) by position'),
+          columns: [
+            t('position'),
+            ...data.pairs.flatMap((p) => [t('pair {pair} angle', { pair: p }), t('pair {pair} rotation', { pair: p })]),
+          ],
           rows: rows(data),
         }
-      : { caption: 'Errors', columns: ['position'], rows: [] },
+      : { caption: t('Errors'), columns: [t('position')], rows: [] },
   csv: ({ data }) => ({
     header: ['position', ...data.pairs.flatMap((p) => [`pair${p}_angle_error`, `pair${p}_rotation_error`])],
     rows: rows(data),
@@ -162,7 +180,7 @@ function drawErrors(
   if (!errors) return;
   const n = positions.length;
   const legend = pairs.map((p, r) => ({
-    label: `pair ${p} (θ=${trueMinus(formatG2(errors.theta[r]))})`,
+    label: t('pair {pair} (θ={theta})', { pair: p, theta: trueMinus(formatG2(errors.theta[r])) }),
     color: colors.cycle[r],
   }));
   const frame = plot.plotFrame(width, height, { bottom: 46 + plot.legendSpace(ctx, legend, width) });
@@ -174,9 +192,9 @@ function drawErrors(
     y,
     xTicks: logTicks(1, state.max),
     yTicks: logTicks(FLOOR, 1),
-    xLabel: 'position m',
-    yLabel: 'float32 rotation error',
-    title: 'float32 loses the fast pairs at long positions',
+    xLabel: t('position m'),
+    yLabel: t('float32 rotation error'),
+    title: t('float32 loses the fast pairs at long positions'),
   });
   pairs.forEach((p, r) => {
     const ys = Array.from(errors.rotationError.data.subarray(r * n, (r + 1) * n), (v) => Math.max(v, FLOOR));

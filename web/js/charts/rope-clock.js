@@ -7,11 +7,11 @@ import { decimal, fixed, significant } from '../format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
 import { FONT } from '../chart-kit/canvas.js';
 import { CHART_DECLARATIONS } from './declarations.js';
+import { t } from '../i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
 export const { controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['rope-clock'];
 const fmt = (v, digits = 3) => fixed(v, digits);
-const HANDS = { m: 'query hand q', n: 'key hand k' };
 const Q_LENGTH = 0.75; // the hands' lengths, as fractions of the clock's radius
 const K_LENGTH = 0.9;
 const ARC_RADIUS = 0.3;
@@ -45,12 +45,12 @@ export const ROPE_CLOCK = defineChart({
   })),
   // Both hands carried on together, 24 positions in 8 s: each turns, the angle between them does not.
   motion: {
-    label: 'Play: move both on',
+    label: t('Play: move both on'),
     duration: 8000,
     start: ({ state }) => ({ m: state.m, n: state.n }),
-    frame: (t, from) => ({
-      m: Math.round((from.m + PLAY_POSITIONS * t) * 100) / 100,
-      n: Math.round((from.n + PLAY_POSITIONS * t) * 100) / 100,
+    frame: (frac, from) => ({
+      m: Math.round((from.m + PLAY_POSITIONS * frac) * 100) / 100,
+      n: Math.round((from.n + PLAY_POSITIONS * frac) * 100) / 100,
     }),
   },
   compute: {
@@ -61,8 +61,9 @@ export const ROPE_CLOCK = defineChart({
   },
   canvases: [
     {
-      label:
+      label: t(
         'Clock face: the query and key of one RoPE pair as hands turned by their positions, with the angle between them',
+      ),
       aspect: 0.62,
       minHeight: 260,
       maxHeight: 440,
@@ -71,17 +72,29 @@ export const ROPE_CLOCK = defineChart({
     },
   ],
   note: () =>
-    'Keyboard: focus the clock, then ← → (or ↑ ↓) turn the selected hand one position, Page Up/Down ten; Enter switches between q and k. The m and n fields take exact positions.',
+    t(
+      'Keyboard: focus the clock, then ← → (or ↑ ↓) turn the selected hand one position, Page Up/Down ten; Enter switches between q and k. The m and n fields take exact positions.',
+    ),
   describe: ({ state, data: { clock } }) =>
-    `q at position ${trim(state.m)} and k at position ${trim(state.n)}, θ ${significant(state.theta)}: the hands are ${fmt(Math.abs(clock.angleBetween))} rad apart and the score is ${fmt(clock.score)}, ` +
-    `the same as ⟨q, R_(n−m) k⟩ = ${fmt(clock.relativeScore)} for distance ${trim(state.n - state.m)}.`,
+    t(
+      'q at position {m} and k at position {n}, θ {theta}: the hands are {apart} rad apart and the score is {score}, the same as ⟨q, R_(n−m) k⟩ = {relative} for distance {distance}.',
+      {
+        m: trim(state.m),
+        n: trim(state.n),
+        theta: significant(state.theta),
+        apart: fmt(Math.abs(clock.angleBetween)),
+        score: fmt(clock.score),
+        relative: fmt(clock.relativeScore),
+        distance: trim(state.n - state.m),
+      },
+    ),
   table: ({ state, data: { clock } }) => ({
-    caption: 'The two hands',
-    columns: ['hand', 'position', 'turned (rad)', 'x', 'y'],
+    caption: t('The two hands'),
+    columns: [t('hand'), t('position'), t('turned (rad)'), 'x', 'y'],
     rows: [
       ['q', state.m, state.m * state.theta, clock.qRotated[0], clock.qRotated[1]],
       ['k', state.n, state.n * state.theta, clock.kRotated[0], clock.kRotated[1]],
-      ['score', '', '', clock.score, ''],
+      [t('score'), '', '', clock.score, ''],
     ],
   }),
   csv: ({ state, data: { clock } }) => ({
@@ -185,8 +198,17 @@ function drawClock(ctx, width, height, colors, { state, data: { clock }, highlig
   ctx.arc(cx, cy, r * ARC_RADIUS, -qa, -(qa + clock.angleBetween), clock.angleBetween > 0);
   ctx.stroke();
   const handWidth = (part) => (highlighted === part ? 6 : 3.5);
-  hand(ctx, cx, cy, r * K_LENGTH, clock.kAngle, colors.blue, handWidth('key'), `k at n = ${trim(state.n)}`);
-  hand(ctx, cx, cy, r * Q_LENGTH, clock.qAngle, colors.red, handWidth('query'), `q at m = ${trim(state.m)}`);
+  hand(ctx, cx, cy, r * K_LENGTH, clock.kAngle, colors.blue, handWidth('key'), t('k at n = {n}', { n: trim(state.n) }));
+  hand(
+    ctx,
+    cx,
+    cy,
+    r * Q_LENGTH,
+    clock.qAngle,
+    colors.red,
+    handWidth('query'),
+    t('q at m = {m}', { m: trim(state.m) }),
+  );
   if (marks.focused) {
     // The hand the arrow keys turn: a ring at its tip.
     const selected = marks.selected ?? 'm';
@@ -204,11 +226,22 @@ function drawClock(ctx, width, height, colors, { state, data: { clock }, highlig
   ctx.fill();
   // Readout beside the clock (below it on narrow screens).
   const lines = [
-    `q turned by m·θ = ${fmt(state.m * state.theta, 2)} rad → (${fmt(clock.qRotated[0])}, ${fmt(clock.qRotated[1])})`,
-    `k turned by n·θ = ${fmt(state.n * state.theta, 2)} rad → (${fmt(clock.kRotated[0])}, ${fmt(clock.kRotated[1])})`,
-    `angle from q to k: ${fmt(clock.angleBetween)} rad`,
-    `score ⟨R_m q, R_n k⟩ = ${fmt(clock.score)}`,
-    `⟨q, R_(n−m) k⟩ = ${fmt(clock.relativeScore)} (distance ${trim(state.n - state.m)})`,
+    t('q turned by m·θ = {angle} rad → ({x}, {y})', {
+      angle: fmt(state.m * state.theta, 2),
+      x: fmt(clock.qRotated[0]),
+      y: fmt(clock.qRotated[1]),
+    }),
+    t('k turned by n·θ = {angle} rad → ({x}, {y})', {
+      angle: fmt(state.n * state.theta, 2),
+      x: fmt(clock.kRotated[0]),
+      y: fmt(clock.kRotated[1]),
+    }),
+    t('angle from q to k: {angle} rad', { angle: fmt(clock.angleBetween) }),
+    t('score ⟨R_m q, R_n k⟩ = {score}', { score: fmt(clock.score) }),
+    t('⟨q, R_(n−m) k⟩ = {relative} (distance {distance})', {
+      relative: fmt(clock.relativeScore),
+      distance: trim(state.n - state.m),
+    }),
   ];
   ctx.textAlign = 'left';
   ctx.textBaseline = 'top';
@@ -273,7 +306,7 @@ function addDragAndKeys(chart, { state, data, layout, marks, controls, canvases:
   canvas.setAttribute('aria-valuemax', String(controls.m.input.max));
   canvas.setAttribute(
     'aria-label',
-    'RoPE clock. Arrow keys turn the selected hand by one position, Enter switches between the q and k hands',
+    t('RoPE clock. Arrow keys turn the selected hand by one position, Enter switches between the q and k hands'),
   );
   function select(which) {
     marks.selected = which;
@@ -281,7 +314,13 @@ function addDragAndKeys(chart, { state, data, layout, marks, controls, canvases:
   }
   function syncSlider() {
     canvas.setAttribute('aria-valuenow', String(state[marks.selected]));
-    canvas.setAttribute('aria-valuetext', `${HANDS[marks.selected]} at position ${trim(state[marks.selected])}`);
+    const position = trim(state[marks.selected]);
+    canvas.setAttribute(
+      'aria-valuetext',
+      marks.selected === 'm'
+        ? t('query hand q at position {position}', { position })
+        : t('key hand k at position {position}', { position }),
+    );
   }
   canvas.addEventListener('keydown', (event) => {
     const steps = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: 10, PageDown: -10 };

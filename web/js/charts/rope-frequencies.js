@@ -1,13 +1,14 @@
 // Figure 4, live: the rotation angle (mod 2π) of a few RoPE pairs over positions 0..199. Fast
 // pairs wrap every few tokens, slow pairs barely turn. Pair picker, d and base controls.
 
-import { decimal, grouped, significant, trueMinus } from '../format.js';
+import { decimal, grouped, listed, significant, trueMinus } from '../format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
 import { formatG2 } from '../format.js';
 import * as plot from '../chart-kit/plot.js';
 import { linearScale } from '../chart-kit/scales.js';
 import { drawKnobs, drawMarker, markerHandle } from '../chart-kit/handles.js';
 import { CHART_DECLARATIONS, MAX_PAIRS } from './declarations.js';
+import { t } from '../i18n.js';
 
 const N = 200;
 
@@ -37,10 +38,10 @@ const POSITIONS = Float64Array.from({ length: N }, (_, i) => i);
  */
 const POSITION_HANDLE = markerHandle({
   key: 'position',
-  label: 'position read',
+  label: t('position read'),
   // At the top of the frame, above 2π, where no line runs (the slow pairs crowd the bottom).
   across: ({ layout: { frame } }) => frame.y + 7,
-  valueText: (v) => `position ${grouped(v)}`,
+  valueText: (v) => t('position {position}', { position: grouped(v) }),
 });
 
 /** The pair-angle chart on the chart skeleton; its parts are the fastest and slowest pair shown. */
@@ -55,10 +56,14 @@ export const ROPE_FREQUENCIES = defineChart({
     const parsed = parsePairs(state.pairs, state.d / 2 - 1);
     controls.pairs.note(
       parsed.dropped.length
-        ? `Ignored ${parsed.dropped.join(', ')}: pairs are whole numbers from 0 to ${state.d / 2 - 1}, at most ${MAX_PAIRS}.`
+        ? t('Ignored {dropped}: pairs are whole numbers from 0 to {last}, at most {max}.', {
+            dropped: listed(parsed.dropped),
+            last: state.d / 2 - 1,
+            max: MAX_PAIRS,
+          })
         : parsed.pairs.length
           ? ''
-          : 'Pick at least one pair.',
+          : t('Pick at least one pair.'),
     );
   },
   compute: {
@@ -73,7 +78,7 @@ export const ROPE_FREQUENCIES = defineChart({
   },
   canvases: [
     {
-      label: 'Line chart: rotation angle modulo 2π of selected RoPE pairs over positions 0 to 199',
+      label: t('Line chart: rotation angle modulo 2π of selected RoPE pairs over positions 0 to 199'),
       aspect: (width) => (width < plot.NARROW_LEGEND ? 0.95 : 0.6),
       draw: (ctx, width, height, colors, view) => {
         drawAngles(ctx, width, height, colors, view);
@@ -95,20 +100,22 @@ export const ROPE_FREQUENCIES = defineChart({
   ],
   describe: ({ state, data: { pairs, theta, angles } }) =>
     pairs.length
-      ? `Angles of pairs ${pairs.join(', ')} for d ${grouped(state.d)}, base ${significant(state.base)}: ` +
-        pairs
-          .map(
-            (p) =>
-              `pair ${p} turns ${trueMinus(formatG2(theta[p]))} rad per position${theta[p] * N > 2 * Math.PI ? `, a full turn every ${decimal((2 * Math.PI) / theta[p], 1, 1)} positions` : ', less than a full turn over 200 positions'}`,
-          )
-          .join('; ') +
-        `. At the marked position ${grouped(state.position)}: ` +
-        pairs.map((p, r) => `pair ${p} at ${decimal(angles.data[r * N + state.position], 2, 2)} rad`).join(', ') +
-        '.'
-      : 'No pair selected.',
+      ? t('Angles of pairs {pairs} for d {d}, base {base}: {turns}. At the marked position {position}: {angles}.', {
+          pairs: listed(pairs),
+          d: grouped(state.d),
+          base: significant(state.base),
+          turns: clauseListOf(pairs.map((p) => pairTurn(p, theta[p]))),
+          position: grouped(state.position),
+          angles: listed(
+            pairs.map((p, r) =>
+              t('pair {pair} at {angle} rad', { pair: p, angle: decimal(angles.data[r * N + state.position], 2, 2) }),
+            ),
+          ),
+        })
+      : t('No pair selected.'),
   table: ({ data }) => ({
-    caption: 'Angle (rad, mod 2π) by position',
-    columns: ['position', ...data.pairs.map((p) => `pair ${p}`)],
+    caption: t('Angle (rad, mod 2π) by position'),
+    columns: [t('position'), ...data.pairs.map((p) => t('pair {pair}', { pair: p }))],
     rows: data.angles ? rows(data) : [],
   }),
   csv: ({ data }) => ({ header: ['position', ...data.pairs.map((p) => `pair ${p}`)], rows: rows(data) }),
@@ -128,6 +135,14 @@ export const createRopeFrequenciesChart = ROPE_FREQUENCIES.create;
 const rows = ({ pairs, angles }) =>
   Array.from({ length: N }, (_, j) => [j, ...pairs.map((_, r) => angles.data[r * N + j])]);
 
+/** How far pair `pair` turns per position (θ = `theta`), and how often it comes round, for describe(). */
+function pairTurn(pair, theta) {
+  const params = { pair, theta: trueMinus(formatG2(theta)), period: decimal((2 * Math.PI) / theta, 1, 1), n: N };
+  return theta * N > 2 * Math.PI
+    ? t('pair {pair} turns {theta} rad per position, a full turn every {period} positions', params)
+    : t('pair {pair} turns {theta} rad per position, less than a full turn over {n} positions', params);
+}
+
 /** 'fastest-pair' for the lowest pair index shown (the largest θ), 'slowest-pair' for the highest. */
 function partOfPair(pairs, pair) {
   if (pair === Math.min(...pairs)) return 'fastest-pair';
@@ -137,7 +152,10 @@ function partOfPair(pairs, pair) {
 
 function drawAngles(ctx, width, height, colors, { state, data: { pairs, theta, angles }, highlighted, layout }) {
   const legend = angles
-    ? pairs.map((p, r) => ({ label: `pair ${p} (θ=${trueMinus(formatG2(theta[p]))})`, color: colors.cycle[r] }))
+    ? pairs.map((p, r) => ({
+        label: t('pair {pair} (θ={theta})', { pair: p, theta: trueMinus(formatG2(theta[p])) }),
+        color: colors.cycle[r],
+      }))
     : [];
   const frame = plot.plotFrame(width, height, { bottom: 46 + plot.legendSpace(ctx, legend, width) });
   const x = linearScale(-10, N + 9, frame.x, frame.x + frame.w);
@@ -148,9 +166,9 @@ function drawAngles(ctx, width, height, colors, { state, data: { pairs, theta, a
     y,
     xTicks: [0, 25, 50, 75, 100, 125, 150, 175, 200],
     yTicks: [0, 1, 2, 3, 4, 5, 6],
-    xLabel: 'position',
-    yLabel: 'rotation angle (mod 2π)',
-    title: 'RoPE: fast hands for local order, slow hands for long range',
+    xLabel: t('position'),
+    yLabel: t('rotation angle (mod 2π)'),
+    title: t('RoPE: fast hands for local order, slow hands for long range'),
   });
   if (!angles) return;
   pairs.forEach((p, r) => {
@@ -167,4 +185,9 @@ function drawAngles(ctx, width, height, colors, { state, data: { pairs, theta, a
   const rings = pairs.map((_, r) => ({ y: y(angles.data[r * N + state.position]), color: colors.cycle[r] }));
   drawMarker(ctx, frame, x(state.position), rings, colors, highlighted === 'position');
   plot.drawLegend(ctx, frame, colors, legend, plot.legendCorner(width, 'tr'));
+}
+
+/** `items` (clauses that may hold commas) as a list: "a; b; c" in English; a translation picks its own separator. */
+function clauseListOf(items) {
+  return items.reduce((list, item) => t('{list}; {item}', { list, item }));
 }

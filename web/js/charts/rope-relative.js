@@ -2,13 +2,14 @@
 // starts. The curves coincide: the score depends only on distance. q and k are numpy's
 // default_rng(seed).standard_normal(d) drawn twice (seed 0 is the lesson's figure).
 
-import { fixed, grouped, powerOfTen, sciUnicode, significant } from '../format.js';
+import { fixed, grouped, listed, powerOfTen, sciUnicode, significant } from '../format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
 import * as plot from '../chart-kit/plot.js';
 import { linearScale, niceTicks } from '../chart-kit/scales.js';
 import { drawKnobs, drawMarker, markerHandle } from '../chart-kit/handles.js';
 import { FONT } from '../chart-kit/canvas.js';
 import { CHART_DECLARATIONS } from './declarations.js';
+import { t } from '../i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
 export const { controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['rope-relative'];
@@ -23,13 +24,16 @@ const DISTANCES = Array.from({ length: MAX_DISTANCE + 1 }, (_, j) => j);
 const KEY_HANDLE = markerHandle({
   key: 'delta',
   part: 'key',
-  label: 'key distance δ (key position n = m + δ)',
+  label: t('key distance δ (key position n = m + δ)'),
   across: ({ layout: { frame } }) => frame.y + frame.h - 12,
   snap: Math.round,
   step: 1,
   bigStep: 10,
   valueText: (v, { state }) =>
-    `distance ${v}: keys at ${[state.s0, state.s1, state.s2].map((s) => grouped(s + v)).join(', ')}`,
+    t('distance {distance}: keys at {keys}', {
+      distance: v,
+      keys: listed([state.s0, state.s1, state.s2].map((s) => grouped(s + v))),
+    }),
 });
 
 const RULER = 1; // the canvas with the query positions' number line
@@ -50,7 +54,7 @@ function rulerScale(frame) {
 const QUERY_HANDLES = ['s0', 's1', 's2'].map((key, r) => ({
   key,
   part: 'query',
-  label: `query position ${r + 1}`,
+  label: t('query position {index}', { index: r + 1 }),
   canvas: RULER,
   axis: 'x',
   ring: (colors) => colors.cycle[r],
@@ -61,7 +65,7 @@ const QUERY_HANDLES = ['s0', 's1', 's2'].map((key, r) => ({
     const [k, least] = big ? [2, 10] : [1.1, 1];
     return direction > 0 ? Math.max(v + least, Math.round(v * k)) : Math.min(v - least, Math.round(v / k));
   },
-  valueText: (v) => `query at position ${grouped(v)}`,
+  valueText: (v) => t('query at position {position}', { position: grouped(v) }),
 }));
 
 /**
@@ -78,15 +82,15 @@ export const ROPE_RELATIVE = defineChart({
   handles: [KEY_HANDLE, ...QUERY_HANDLES],
   // The first query carried from where it is out to a million: its curve never leaves the others.
   motion: {
-    label: 'Play: carry query 1 to a million',
+    label: t('Play: carry query 1 to a million'),
     duration: 5000,
     start: ({ state }) => ({ from: Math.log10(1 + state.s0), to: Math.log10(1 + LARGEST_START) }),
-    frame: (t, { from, to }) => ({ s0: Math.round(10 ** (from + (to - from) * t) - 1) }),
+    frame: (frac, { from, to }) => ({ s0: Math.round(10 ** (from + (to - from) * frac) - 1) }),
   },
   buttons: [
     {
       name: 'new-qk',
-      label: 'New random q, k',
+      label: t('New random q, k'),
       onClick: (state, controls) => controls.seed.set(state.seed < 1e6 ? state.seed + 1 : 0),
     },
   ],
@@ -109,7 +113,9 @@ export const ROPE_RELATIVE = defineChart({
   },
   canvases: [
     {
-      label: 'Line chart: RoPE attention score against the distance between key and query, for three query positions',
+      label: t(
+        'Line chart: RoPE attention score against the distance between key and query, for three query positions',
+      ),
       aspect: (width) => (width < plot.NARROW_LEGEND ? 0.95 : 0.6),
       draw: (ctx, width, height, colors, view) => {
         drawScores(ctx, width, height, colors, view);
@@ -129,8 +135,9 @@ export const ROPE_RELATIVE = defineChart({
       },
     },
     {
-      label:
+      label: t(
         'Number line of the three query positions, from 0 to 1,000,000 (logarithmic): drag one and its curve stays on the others',
+      ),
       aspect: 0.12,
       minHeight: 74,
       maxHeight: 84,
@@ -146,15 +153,24 @@ export const ROPE_RELATIVE = defineChart({
       const col = starts.map((_, r) => scores.data[r * scores.cols + j]);
       spread = Math.max(spread, Math.max(...col) - Math.min(...col));
     }
-    return (
-      `Scores for queries at ${starts.map(grouped).join(', ')} with q, k from seed ${state.seed} (d ${grouped(state.d)}, base ${significant(state.base)}): ` +
-      `at distance 0 the score is ${fixed(scores.data[0], 3)}; the three curves differ by at most ${spread === 0 ? '0' : sciUnicode(spread, 1)}, so only the distance matters. ` +
-      `Keys at distance ${state.delta} (positions ${starts.map((s) => grouped(s + state.delta)).join(', ')}) all score ${fixed(scores.data[state.delta], 3)}.`
+    return t(
+      'Scores for queries at {starts} with q, k from seed {seed} (d {d}, base {base}): at distance 0 the score is {score0}; the three curves differ by at most {spread}, so only the distance matters. Keys at distance {delta} (positions {keys}) all score {score}.',
+      {
+        starts: listed(starts.map(grouped)),
+        seed: state.seed,
+        d: grouped(state.d),
+        base: significant(state.base),
+        score0: fixed(scores.data[0], 3),
+        spread: spread === 0 ? '0' : sciUnicode(spread, 1),
+        delta: state.delta,
+        keys: listed(starts.map((s) => grouped(s + state.delta))),
+        score: fixed(scores.data[state.delta], 3),
+      },
     );
   },
   table: ({ data }) => ({
-    caption: 'Score by distance and start',
-    columns: ['distance', ...data.starts.map((s) => `start ${grouped(s)}`)],
+    caption: t('Score by distance and start'),
+    columns: [t('distance'), ...data.starts.map((s) => t('start {start}', { start: grouped(s) }))],
     rows: rows(data),
     limit: 60,
   }),
@@ -171,7 +187,7 @@ const rows = ({ starts, scores }) =>
 function drawScores(ctx, width, height, colors, { state, data: { starts, scores }, highlighted, layout }) {
   if (!scores) return;
   const legend = starts.map((s, r) => ({
-    label: `query at position ${grouped(s)}`,
+    label: t('query at position {position}', { position: grouped(s) }),
     color: colors.cycle[r],
     dash: STYLES[r],
   }));
@@ -191,9 +207,9 @@ function drawScores(ctx, width, height, colors, { state, data: { starts, scores 
     y,
     xTicks: niceTicks(0, MAX_DISTANCE, 6),
     yTicks: niceTicks(lo - pad, hi + pad, 6),
-    xLabel: 'distance between key and query (n − m)',
-    yLabel: 'attention score q·k',
-    title: 'With RoPE the score depends only on distance',
+    xLabel: t('distance between key and query (n − m)'),
+    yLabel: t('attention score q·k'),
+    title: t('With RoPE the score depends only on distance'),
   });
   if (highlighted === 'key') {
     // The key's position n = m + δ runs along the distance axis: that axis drawn bold.
@@ -260,7 +276,7 @@ function drawRuler(ctx, width, height, colors, { highlighted, layout }) {
   ctx.fillStyle = colors.fg;
   ctx.textBaseline = 'bottom';
   ctx.fillText(
-    width >= 420 ? 'query positions m: drag one, its curve stays on the others' : 'query positions m (drag one)',
+    width >= 420 ? t('query positions m: drag one, its curve stays on the others') : t('query positions m (drag one)'),
     width / 2,
     height - 2,
   );

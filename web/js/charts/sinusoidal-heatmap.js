@@ -13,6 +13,7 @@ import { drawAxes, drawColorBar, drawLine, plotFrame } from '../chart-kit/plot.j
 import { drawKnobs } from '../chart-kit/handles.js';
 import { linearScale, niceTicks } from '../chart-kit/scales.js';
 import { CHART_DECLARATIONS } from './declarations.js';
+import { t } from '../i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
 export const { controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['sinusoidal-heatmap'];
@@ -27,7 +28,7 @@ const FRAME = { left: 56, right: 74 };
 const ROW_HANDLE = {
   key: 'position',
   part: 'position',
-  label: 'position read (row marker)',
+  label: t('position read (row marker)'),
   axis: 'y',
   scale({ layout: { rows } }) {
     if (!rows) return null;
@@ -41,7 +42,7 @@ const ROW_HANDLE = {
   max: ({ state }) => state.n - 1,
   step: 1,
   bigStep: 10,
-  valueText: (v) => `position ${grouped(v)}`,
+  valueText: (v) => t('position {position}', { position: grouped(v) }),
 };
 
 /** The sinusoidal heatmap with n, d and base controls, on the chart skeleton. */
@@ -55,17 +56,20 @@ export const SINUSOIDAL_HEATMAP = defineChart({
   handles: [ROW_HANDLE],
   // The marker swept down the rows: the code below changes fast on the left, slowly on the right.
   motion: {
-    label: 'Sweep the positions',
+    label: t('Sweep the positions'),
     duration: 6000,
     start: ({ state }) => ({ last: state.n - 1 }),
-    frame: (t, { last }) => ({ position: Math.round(t * last) }),
+    frame: (frac, { last }) => ({ position: Math.round(frac * last) }),
   },
   reconcile(state, controls) {
     if (state.position > state.n - 1) {
       state.position = state.n - 1;
       controls.position.constrain(
         state.position,
-        `There are only ${grouped(state.n)} positions; reading position ${grouped(state.n - 1)}.`,
+        t('There are only {n} positions; reading position {position}.', {
+          n: grouped(state.n),
+          position: grouped(state.n - 1),
+        }),
       );
     }
   },
@@ -101,8 +105,9 @@ export const SINUSOIDAL_HEATMAP = defineChart({
   },
   canvases: [
     {
-      label:
+      label: t(
         'Heatmap of sinusoidal position codes: rows are positions, columns are dimensions, colour is the value from −1 to +1',
+      ),
       aspect: 0.72,
       maxHeight: 560,
       draw: (ctx, width, height, colors, view) => {
@@ -111,7 +116,7 @@ export const SINUSOIDAL_HEATMAP = defineChart({
       },
     },
     {
-      label: 'Line chart: the code of the marked position, its value in every dimension',
+      label: t('Line chart: the code of the marked position, its value in every dimension'),
       aspect: 0.3,
       minHeight: 170,
       maxHeight: 230,
@@ -120,11 +125,19 @@ export const SINUSOIDAL_HEATMAP = defineChart({
   ],
   describe({ state, data: { code } }) {
     const slowest = (2 * Math.PI) / state.base ** (-(state.d - 2) / state.d);
-    return (
-      `Sinusoidal codes for ${grouped(state.n)} positions and ${grouped(state.d)} dimensions with base ${significant(state.base)}: ` +
-      `the first columns flip colour every few positions (pair 0 repeats every ${decimal(2 * Math.PI, 1, 1)} positions), ` +
-      `the last pair repeats only every ${grouped(slowest)} positions. ` +
-      `Position ${grouped(state.position)} reads ${fixed(code[0], 3)} in dimension 0 and ${fixed(code[state.d - 1], 3)} in dimension ${state.d - 1}.`
+    return t(
+      'Sinusoidal codes for {n} positions and {d} dimensions with base {base}: the first columns flip colour every few positions (pair 0 repeats every {fastest} positions), the last pair repeats only every {slowest} positions. Position {position} reads {first} in dimension 0 and {last} in dimension {lastDim}.',
+      {
+        n: grouped(state.n),
+        d: grouped(state.d),
+        base: significant(state.base),
+        fastest: decimal(2 * Math.PI, 1, 1),
+        slowest: grouped(slowest),
+        position: grouped(state.position),
+        first: fixed(code[0], 3),
+        last: fixed(code[state.d - 1], 3),
+        lastDim: state.d - 1,
+      },
     );
   },
   // Built only when the Data view is open: the full table's first rows (sinusoidalEncoding
@@ -136,14 +149,14 @@ export const SINUSOIDAL_HEATMAP = defineChart({
       const listed = Math.min(n, 50);
       const table = engine.sinusoidalEncoding(listed, d, base);
       return {
-        caption: `Sinusoidal codes, first ${shown} of ${d} dimensions`,
-        columns: ['position', ...Array.from({ length: shown }, (_, c) => `dim ${c}`)],
+        caption: t('Sinusoidal codes, first {shown} of {d} dimensions', { shown, d }),
+        columns: [t('position'), ...Array.from({ length: shown }, (_, c) => t('dim {c}', { c }))],
         rows: Array.from({ length: listed }, (_, r) => [
           r,
           ...table.data.subarray(r * table.cols, r * table.cols + shown),
         ]),
         limit: 50,
-        note: n > 50 ? `Showing positions 0–49 of ${grouped(n)}; the CSV has the whole table.` : undefined,
+        note: n > 50 ? t('Showing positions 0–49 of {n}; the CSV has the whole table.', { n: grouped(n) }) : undefined,
       };
     };
   },
@@ -212,15 +225,15 @@ function drawHeatmap(ctx, width, height, colors, { state, data: { image }, layou
     xTickLabel: (v) => grouped(v - 0.5),
     yTickLabel: (v) => grouped(v - 0.5),
     grid: false,
-    xLabel: 'dimension (left: fast hands, right: slow hands)',
-    yLabel: 'position',
-    title: 'Sinusoidal position codes',
+    xLabel: t('dimension (left: fast hands, right: slow hands)'),
+    yLabel: t('position'),
+    title: t('Sinusoidal position codes'),
   });
   drawColorBar(ctx, colors, rdbu, -1, 1, {
     x: frame.x + frame.w + 12,
     y: frame.y,
     h: frame.h,
-    label: 'value',
+    label: t('value'),
     ticks: [-1, -0.5, 0, 0.5, 1],
   });
   // The row marker: the marked position's row, a line with a halo so it shows on red and blue.
@@ -266,9 +279,9 @@ function drawCode(ctx, width, height, colors, { state, data: { code }, highlight
     y,
     xTicks: niceTicks(0, state.d - 1, 6),
     yTicks: [-1, 0, 1],
-    xLabel: 'dimension',
-    yLabel: 'value',
-    title: `Position ${grouped(state.position)}: sin (solid) and cos (dashed) of each pair`,
+    xLabel: t('dimension'),
+    yLabel: t('value'),
+    title: t('Position {position}: sin (solid) and cos (dashed) of each pair', { position: grouped(state.position) }),
   });
   // The sin entries (even dimensions) and the cos entries (odd) as two curves over the dimensions.
   for (const [first, dash] of [
@@ -309,12 +322,15 @@ function addReadout(chart, { state, layout, marks, shell, canvases: [plot], engi
   let hovered = null; // { key, values }: the hovered row, computed exactly
   const readout = document.createElement('p');
   readout.className = 'chart-readout';
-  readout.textContent = 'Point at the heatmap, or focus it and use the arrow keys, to read a value.';
+  readout.textContent = t('Point at the heatmap, or focus it and use the arrow keys, to read a value.');
   readout.setAttribute('aria-live', 'polite');
   plot.canvas.tabIndex = 0;
   plot.canvas.setAttribute(
     'aria-label',
-    `${plot.canvas.getAttribute('aria-label')}. Focus it and use the arrow keys (Page Up and Down: 10 positions; Home and End: first and last dimension) to read a cell.`,
+    t(
+      '{label}. Focus it and use the arrow keys (Page Up and Down: 10 positions; Home and End: first and last dimension) to read a cell.',
+      { label: plot.canvas.getAttribute('aria-label') },
+    ),
   );
   shell.plot.append(readout);
 
@@ -330,7 +346,13 @@ function addReadout(chart, { state, layout, marks, shell, canvases: [plot], engi
   function readCell(row, col) {
     const value = cellValue(row, col);
     const kind = col % 2 === 0 ? 'sin' : 'cos';
-    readout.textContent = `position ${grouped(row)}, dimension ${col} (${kind} of pair ${col >> 1}): ${fixed(value, 4)}`;
+    readout.textContent = t('position {position}, dimension {dimension} ({kind} of pair {pair}): {value}', {
+      position: grouped(row),
+      dimension: col,
+      kind,
+      pair: col >> 1,
+      value: fixed(value, 4),
+    });
   }
 
   plot.canvas.addEventListener('pointermove', (event) => {

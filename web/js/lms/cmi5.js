@@ -3,6 +3,7 @@
 // Written here rather than taken from @xapi/cmi5: the page ships its modules unbundled, and that
 // package pulls in an HTTP library and an xAPI client ten times the size of what the lesson sends.
 import { isoDuration } from './scorm.js';
+import { pageLanguage } from '../i18n.js';
 
 const VERBS = {
   initialized: 'http://adlnet.gov/expapi/verbs/initialized',
@@ -36,6 +37,12 @@ export function cmi5Launch(search = location.search) {
     registration: params.get('registration'),
     activityId: params.get('activityId'),
   };
+}
+
+/** The language tag of the questions' text: the page's language ('en-US' on the English page, as before). */
+function questionLanguage() {
+  const language = pageLanguage();
+  return language === 'en' ? 'en-US' : language;
 }
 
 function uuid() {
@@ -130,7 +137,8 @@ export async function cmi5Tracker(launch) {
             objectType: 'Activity',
             definition: {
               type: 'http://adlnet.gov/expapi/activities/cmi.interaction',
-              name: { 'en-US': item.prompt },
+              // The question as the learner read it, tagged with the page's language (verbs and ids stay English).
+              name: { [questionLanguage()]: item.prompt },
               interactionType: item.kind === 'numeric' ? 'numeric' : 'choice',
             },
           },
