@@ -20,7 +20,7 @@ const { values } = parseArgs({
 });
 
 const packages = packageLms({ dist: values.dist, out: mkdtempSync(join(tmpdir(), 'positional-package-sizes-')) }).map(
-  ({ kind, file, bytes }) => {
+  ({ kind, lang, file, bytes }) => {
     const entries = unzipSync(new Uint8Array(readFileSync(file)));
     const unpacked = Object.values(entries).reduce((sum, data) => sum + data.length, 0);
     const largest = Object.entries(entries)
@@ -29,6 +29,7 @@ const packages = packageLms({ dist: values.dist, out: mkdtempSync(join(tmpdir(),
       .map(([path, data]) => ({ path, bytes: data.length }));
     return {
       kind,
+      lang,
       file: basename(file),
       bytes,
       kib: Math.round(bytes / 1024),

@@ -8,7 +8,7 @@ import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, existsSync } from 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { unzipSync, strFromU8 } from 'fflate';
-import { packageLms, listFiles, schemaDir, COURSE } from '../../web/build/package-lms.mjs';
+import { packageLms, listFiles, schemaDir, builtLanguages, launchOf, COURSE } from '../../web/build/package-lms.mjs';
 
 const repo = new URL('../../', import.meta.url).pathname;
 const dist = process.env.POSITIONAL_DIST ?? join(repo, 'dist');
@@ -20,7 +20,9 @@ before(() => {
   assert.ok(existsSync(join(dist, 'index.html')), `no built site at ${dist}`);
   out = mkdtempSync(join(tmpdir(), 'positional-packages-'));
   made = packageLms({ dist, out });
-  for (const { kind, file } of made) zips[kind] = unzipSync(new Uint8Array(readFileSync(file)));
+  // zips.KIND: English; zips['KIND.LANG']: another language's.
+  for (const { kind, lang, file } of made)
+    zips[lang === 'en' ? kind : `${kind}.${lang}`] = unzipSync(new Uint8Array(readFileSync(file)));
 });
 
 function extract(kind) {
@@ -170,6 +172,39 @@ test('each package is offline: its page loads nothing from another origin, and o
     if (kind === 'cmi5') assert.match(policy, /connect-src 'self' https:$/);
     else
       assert.doesNotMatch(policy, /connect-src/, 'a SCORM package needs no connection: its API is a JavaScript object');
+  }
+});
+
+test('each language has its own three zips, launching its own page, under its own identifiers', () => {
+  const languages = builtLanguages(dist);
+  assert.ok(languages.length > 1, `only ${languages} built in ${dist}`);
+  assert.deepEqual(
+    made.map(({ kind, lang }) => `${kind}.${lang}`).sort(),
+    languages.flatMap((lang) => ['scorm12', 'scorm2004', 'cmi5'].map((kind) => `${kind}.${lang}`)).sort(),
+  );
+  for (const lang of languages.filter((l) => l !== 'en')) {
+    const launch = launchOf(lang);
+    const page = strFromU8(zips[`scorm12.${lang}`][launch.href]);
+    assert.match(page, new RegExp(`<html lang="${lang}"`), `${launch.href} is the ${lang} page`);
+    for (const kind of ['scorm12', 'scorm2004']) {
+      const manifest = strFromU8(zips[`${kind}.${lang}`]['imsmanifest.xml']);
+      assert.equal(attr(manifest, 'resource', 'href'), launch.href, `${kind}.${lang}`);
+      assert.equal(attr(manifest, 'manifest', 'identifier'), `${COURSE.identifier}-${lang}`);
+      // Its title is the page's own, in its language.
+      assert.equal(/<title>([^<]*)<\/title>/.exec(manifest)[1], /<title>([^<]*)<\/title>/.exec(page)[1]);
+      // The manifest validates against the same schemas as the English one.
+      zips[`${kind}-check`] = zips[`${kind}.${lang}`];
+      const result = validate(`${kind}-check`, kind === 'scorm12' ? SCORM12_SCHEMAS : SCORM2004_SCHEMAS);
+      assert.equal(result.status, 0, result.stderr);
+    }
+    const cmi5 = strFromU8(zips[`cmi5.${lang}`]['cmi5.xml']);
+    assert.match(cmi5, new RegExp(`<url>${launch.href}</url>`));
+    assert.match(cmi5, new RegExp(`<langstring lang="${lang}">`));
+    assert.match(cmi5, new RegExp(`<au id="${launch.auIri}"`));
+    assert.notEqual(launch.auIri, COURSE.auIri);
+    // Every page a cmi5 reader can reach by the language switch may connect to the LMS's endpoint.
+    for (const path of ['index.html', launch.href])
+      assert.match(strFromU8(zips[`cmi5.${lang}`][path]), /connect-src 'self' https:/, `cmi5.${lang}: ${path}`);
   }
 });
 

@@ -1,6 +1,10 @@
 #!/usr/bin/env node
 // Packs the built site (dist/) for learning platforms: a SCORM 1.2 zip, a SCORM 2004 4th edition
-// zip and a cmi5 zip, each self-contained (every file the lesson loads is inside; nothing from another origin).
+// zip and a cmi5 zip per language, each self-contained (every file the lesson loads is inside;
+// nothing from another origin). Each language's zips launch its own page (dist/index.html, or
+// dist/LANG/index.html) and carry the other languages too, so the page's language switch works.
+// English keeps the names positional-lesson-KIND.zip; another language adds its tag:
+// positional-lesson-KIND.zh-Hans.zip.
 //   node web/build/package-lms.mjs [--dist dist] [--out build/packages]
 import { readdirSync, readFileSync, statSync, mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
@@ -34,6 +38,31 @@ export const COURSE = {
   masteryScore: 0.8,
 };
 
+/**
+ * One language's launch: its page in the package, the manifest identifier and (cmi5) IRIs, which
+ * differ per language so a course site can hold both packages.
+ */
+export function launchOf(lang) {
+  const suffix = lang === 'en' ? '' : `:${lang}`;
+  return {
+    lang,
+    href: lang === 'en' ? 'index.html' : `${lang}/index.html`,
+    identifier: lang === 'en' ? COURSE.identifier : `${COURSE.identifier}-${lang}`,
+    courseIri: `${COURSE.courseIri}${suffix}`,
+    auIri: `${COURSE.auIri}${suffix}`,
+  };
+}
+const LAUNCH_EN = launchOf('en');
+
+/** The languages built into `dist`: 'en' for dist/index.html and LANG for each dist/LANG/index.html. */
+export function builtLanguages(dist) {
+  const langOf = (file) => /<html lang="([^"]+)"/.exec(readFileSync(file, 'utf8'))?.[1];
+  const others = readdirSync(dist)
+    .filter((name) => existsSync(join(dist, name, 'index.html')) && langOf(join(dist, name, 'index.html')) === name)
+    .sort();
+  return ['en', ...others];
+}
+
 // Files the platforms do not need: the build's own summary of the lesson.
 const LEFT_OUT = new Set(['lesson-manifest.json']);
 
@@ -61,9 +90,9 @@ export function pageTitle(indexHtml) {
 }
 
 /** imsmanifest.xml for SCORM 1.2: one SCO, the mastery score as a percentage. */
-export function scorm12Manifest(title, files) {
+export function scorm12Manifest(title, files, launch = LAUNCH_EN) {
   return `<?xml version="1.0" encoding="UTF-8"?>
-<manifest identifier="${COURSE.identifier}" version="1.0"
+<manifest identifier="${launch.identifier}" version="1.0"
           xmlns="http://www.imsproject.org/xsd/imscp_rootv1p1p2"
           xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_rootv1p2"
           xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
@@ -82,7 +111,7 @@ export function scorm12Manifest(title, files) {
     </organization>
   </organizations>
   <resources>
-    <resource identifier="res-lesson" type="webcontent" adlcp:scormtype="sco" href="index.html">
+    <resource identifier="res-lesson" type="webcontent" adlcp:scormtype="sco" href="${xml(launch.href)}">
 ${files.map((f) => `      <file href="${xml(f)}"/>`).join('\n')}
     </resource>
   </resources>
@@ -91,9 +120,9 @@ ${files.map((f) => `      <file href="${xml(f)}"/>`).join('\n')}
 }
 
 /** imsmanifest.xml for SCORM 2004 4th edition: one SCO whose objective is satisfied by the score. */
-export function scorm2004Manifest(title, files) {
+export function scorm2004Manifest(title, files, launch = LAUNCH_EN) {
   return `<?xml version="1.0" encoding="UTF-8"?>
-<manifest identifier="${COURSE.identifier}" version="1"
+<manifest identifier="${launch.identifier}" version="1"
           xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"
           xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3"
           xmlns:adlseq="http://www.adlnet.org/xsd/adlseq_v1p3"
@@ -121,7 +150,7 @@ export function scorm2004Manifest(title, files) {
     </organization>
   </organizations>
   <resources>
-    <resource identifier="res-lesson" type="webcontent" adlcp:scormType="sco" href="index.html">
+    <resource identifier="res-lesson" type="webcontent" adlcp:scormType="sco" href="${xml(launch.href)}">
 ${files.map((f) => `      <file href="${xml(f)}"/>`).join('\n')}
     </resource>
   </resources>
@@ -130,17 +159,18 @@ ${files.map((f) => `      <file href="${xml(f)}"/>`).join('\n')}
 }
 
 /** cmi5.xml: one course, one assignable unit, passed and completed to move on, the mastery score declared. */
-export function cmi5Manifest(title, description) {
+export function cmi5Manifest(title, description, launch = LAUNCH_EN) {
+  const lang = launch.lang === 'en' ? 'en-US' : launch.lang;
   return `<?xml version="1.0" encoding="utf-8"?>
 <courseStructure xmlns="https://w3id.org/xapi/profiles/cmi5/v1/CourseStructure.xsd">
-  <course id="${COURSE.courseIri}">
-    <title><langstring lang="en-US">${xml(title)}</langstring></title>
-    <description><langstring lang="en-US">${xml(description)}</langstring></description>
+  <course id="${launch.courseIri}">
+    <title><langstring lang="${lang}">${xml(title)}</langstring></title>
+    <description><langstring lang="${lang}">${xml(description)}</langstring></description>
   </course>
-  <au id="${COURSE.auIri}" moveOn="CompletedAndPassed" masteryScore="${COURSE.masteryScore}" launchMethod="AnyWindow">
-    <title><langstring lang="en-US">${xml(title)}</langstring></title>
-    <description><langstring lang="en-US">${xml(description)}</langstring></description>
-    <url>index.html</url>
+  <au id="${launch.auIri}" moveOn="CompletedAndPassed" masteryScore="${COURSE.masteryScore}" launchMethod="AnyWindow">
+    <title><langstring lang="${lang}">${xml(title)}</langstring></title>
+    <description><langstring lang="${lang}">${xml(description)}</langstring></description>
+    <url>${xml(launch.href)}</url>
   </au>
 </courseStructure>
 `;
@@ -167,25 +197,39 @@ function zip(entries) {
   return zipSync(tree);
 }
 
-/** Builds the three zips from `dist` into `out`; returns [{ kind, file, bytes }]. */
+// The course's description in each language's cmi5.xml; English for a language not listed.
+const DESCRIPTIONS = {
+  en: 'An interactive lesson on how transformers know word order, with a graded self-test.',
+  'zh-Hans': '一节交互式课程：Transformer 如何知道词序，附带计分的自测题。',
+};
+
+/** Builds the three zips of each language from `dist` into `out`; returns [{ kind, lang, file, bytes }]. */
 export function packageLms({ dist, out }) {
   if (!existsSync(join(dist, 'index.html'))) throw new Error(`no built site at ${dist}: build the site first`);
   const files = listFiles(dist);
-  const indexHtml = readFileSync(join(dist, 'index.html'), 'utf8');
-  const title = pageTitle(indexHtml);
-  const description = 'An interactive lesson on how transformers know word order, with a graded self-test.';
   const content = Object.fromEntries(files.map((f) => [f, new Uint8Array(readFileSync(join(dist, f)))]));
   const text = (s) => new TextEncoder().encode(s);
+  // cmi5 launches may reach the xAPI endpoint from every page in the package (the switch leads to them).
+  const cmi5Pages = Object.fromEntries(
+    files.filter((f) => /(^|\/)index\.html$/.test(f)).map((f) => [f, text(cmi5Policy(readFileSync(join(dist, f), 'utf8')))]),
+  );
   mkdirSync(out, { recursive: true });
-  const made = [
-    { kind: 'scorm12', file: 'positional-lesson-scorm12.zip', entries: { 'imsmanifest.xml': text(scorm12Manifest(title, files)), ...schemaFiles('1.2'), ...content } },
-    { kind: 'scorm2004', file: 'positional-lesson-scorm2004.zip', entries: { 'imsmanifest.xml': text(scorm2004Manifest(title, files)), ...schemaFiles('2004'), ...content } },
-    { kind: 'cmi5', file: 'positional-lesson-cmi5.zip', entries: { 'cmi5.xml': text(cmi5Manifest(title, description)), ...content, 'index.html': text(cmi5Policy(indexHtml)) } },
-  ];
-  return made.map(({ kind, file, entries }) => {
+  const made = [];
+  for (const lang of builtLanguages(dist)) {
+    const launch = launchOf(lang);
+    const title = pageTitle(readFileSync(join(dist, launch.href), 'utf8'));
+    const description = DESCRIPTIONS[lang] ?? DESCRIPTIONS.en;
+    const name = (kind) => `positional-lesson-${kind}${lang === 'en' ? '' : `.${lang}`}.zip`;
+    made.push(
+      { kind: 'scorm12', lang, file: name('scorm12'), entries: { 'imsmanifest.xml': text(scorm12Manifest(title, files, launch)), ...schemaFiles('1.2'), ...content } },
+      { kind: 'scorm2004', lang, file: name('scorm2004'), entries: { 'imsmanifest.xml': text(scorm2004Manifest(title, files, launch)), ...schemaFiles('2004'), ...content } },
+      { kind: 'cmi5', lang, file: name('cmi5'), entries: { 'cmi5.xml': text(cmi5Manifest(title, description, launch)), ...content, ...cmi5Pages } },
+    );
+  }
+  return made.map(({ kind, lang, file, entries }) => {
     const bytes = zip(entries);
     writeFileSync(join(out, file), bytes);
-    return { kind, file: join(out, file), bytes: bytes.length };
+    return { kind, lang, file: join(out, file), bytes: bytes.length };
   });
 }
 
