@@ -2,6 +2,7 @@
 // Saves PNGs of the built lesson at phone (360 px) and desktop (1280 px) widths, light and dark,
 // into build/screenshots/ (gitignored) for a person to look at.
 //   node tests/bench/screenshots.mjs [--dist dist] [--out build/screenshots] [--full] [--sections a,b,…]
+//     [--page zh-Hans/index.html]   (a translation's page; its files are named lesson-zh-Hans-…)
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -13,6 +14,7 @@ const { values } = parseArgs({
     dist: { type: 'string', default: process.env.POSITIONAL_DIST ?? join(repo, 'dist') },
     out: { type: 'string', default: join(repo, 'build', 'screenshots') },
     full: { type: 'boolean', default: false },
+    page: { type: 'string', default: '' },
     sections: {
       type: 'string',
       default: 'top,your-options,the-problem,sinusoidal,rope,extending-context,walkthrough,self-test',
@@ -20,21 +22,22 @@ const { values } = parseArgs({
   },
 });
 const out = resolve(values.out);
+const prefix = values.page ? `lesson-${values.page.split('/')[0]}` : 'lesson';
 mkdirSync(out, { recursive: true });
 await screenshotEachLook(
   values.dist,
   async (page, { theme: scheme, width, url }) => {
-    await page.goto(url);
+    await page.goto(`${url}${values.page}`);
     await page.waitForFunction(() => document.documentElement.dataset.liveState, null, { timeout: 15000 });
     if (values.full) {
-      const file = join(out, `lesson-${width}-${scheme}-full.png`);
+      const file = join(out, `${prefix}-${width}-${scheme}-full.png`);
       await page.screenshot({ path: file, fullPage: true });
       console.log(file);
     }
     for (const section of values.sections.split(',')) {
       // Scroll the section's heading under the sticky bar, then capture one screenful.
       await page.evaluate((id) => document.getElementById(id).scrollIntoView(), section);
-      const file = join(out, `lesson-${width}-${scheme}-${section}.png`);
+      const file = join(out, `${prefix}-${width}-${scheme}-${section}.png`);
       await page.screenshot({ path: file });
       console.log(file);
     }

@@ -103,6 +103,21 @@ describe('axe finds no WCAG 2.1 A/AA violation', () => {
     { name: 'dark theme (system setting), 1600 px', viewport: { width: 1600, height: 900 }, colorScheme: 'dark' },
     { name: 'light theme, 360 px', viewport: { width: 360, height: 780 }, colorScheme: 'light' },
     { name: 'dark theme (toggle), 360 px', viewport: { width: 360, height: 780 }, colorScheme: 'light', toggle: true },
+    // The Chinese page: its own words, fonts and line breaks, light at desktop width, dark on a phone.
+    {
+      name: 'Chinese page, light theme, 1280 px',
+      path: 'zh-Hans/index.html',
+      viewport: { width: 1280, height: 900 },
+      colorScheme: 'light',
+      full: true,
+    },
+    {
+      name: 'Chinese page, dark theme (toggle), 360 px',
+      path: 'zh-Hans/index.html',
+      viewport: { width: 360, height: 780 },
+      colorScheme: 'light',
+      toggle: true,
+    },
   ];
   // MiniBrowser's window is never narrower than about 450 px: WebKit checks the phone views there.
   if (ENGINE === 'webkit')
@@ -114,14 +129,21 @@ describe('axe finds no WCAG 2.1 A/AA violation', () => {
         });
   for (const view of views) {
     test(view.name, async () => {
-      const { page, context, problems } = await openPage(site.browser, site.server.url, {
+      const { page, context, problems } = await openPage(site.browser, `${site.server.url}${view.path ?? ''}`, {
         viewport: view.viewport,
         contextOptions: { colorScheme: view.colorScheme },
       });
       if (view.toggle) await page.click('[data-theme-toggle]');
       await openEverything(page);
-      const theme = await page.evaluate(() => document.querySelector('[data-theme-toggle] .theme-label').textContent);
-      assert.equal(theme, view.colorScheme === 'dark' || view.toggle ? 'Dark' : 'Light');
+      // The theme button says whether the dark theme is on (aria-pressed), in any language.
+      const dark = await page.evaluate(
+        () => document.querySelector('[data-theme-toggle]').getAttribute('aria-pressed') === 'true',
+      );
+      assert.equal(dark, view.colorScheme === 'dark' || Boolean(view.toggle));
+      if (!view.path) {
+        const theme = await page.evaluate(() => document.querySelector('[data-theme-toggle] .theme-label').textContent);
+        assert.equal(theme, view.colorScheme === 'dark' || view.toggle ? 'Dark' : 'Light');
+      }
       assert.deepEqual(await axeViolations(page, { skipKatexGlyphs: !view.full }), []);
       assert.deepEqual(problems, []);
       await context.close();
