@@ -32,8 +32,10 @@ export function fixed(x, digits) {
 }
 
 /** `items` (texts, or numbers as written) as a list in the page's language: "0, 4, 12" in English, "0、4、12" in Chinese. */
+let listFormat;
 export function listed(items) {
-  return new Intl.ListFormat(pageLanguage(), { type: 'conjunction', style: 'narrow' }).format(items.map(String));
+  listFormat ??= new Intl.ListFormat(pageLanguage(), { type: 'conjunction', style: 'narrow' });
+  return listFormat.format(items.map(String));
 }
 
 /** An integer with thousands separators: 82685.4 → "82,685". */

@@ -6,6 +6,7 @@
 
 import { grouped } from '../format.js';
 import { FONT } from '../chart-kit/canvas.js';
+import { wrapLines } from '../chart-kit/text-fit.js';
 import { drawAxes, drawLegend, drawLine, plotFrame } from '../chart-kit/plot.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
 import { noLengthMessage } from './model-card-text.js';
@@ -62,41 +63,12 @@ function drawMessage(ctx, width, height, colors, text) {
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   // Wrapped onto as many lines as the width needs, rather than squeezed onto one.
-  const lines = [];
-  for (const { piece, glued } of breakPoints(text)) {
-    const last = lines.length ? `${lines[lines.length - 1]}${glued ? '' : ' '}${piece}` : piece;
-    if (lines.length && ctx.measureText(last).width <= width - 24) lines[lines.length - 1] = last;
-    else lines.push(piece);
-  }
+  const lines = wrapLines(ctx, text, width - 24);
   const lineHeight = 18;
   lines.forEach((line, k) =>
     ctx.fillText(line, width / 2, height / 2 + (k - (lines.length - 1) / 2) * lineHeight, width - 24),
   );
   ctx.restore();
-}
-
-// CJK ideographs, kana and full-width forms, which a line may break between without a space;
-// but never before closing punctuation nor after opening punctuation.
-const WIDE = /[\u3000-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]/u;
-const CLOSING = /[，。、；：？！）》」』】”’]/u;
-const OPENING = /[（《「『【“‘]/u;
-
-/**
- * `text` as the pieces a line may break between: its space-separated words, each cut further beside
- * wide characters; `glued` marks a piece that joins the one before without a space.
- */
-function breakPoints(text) {
-  return text.split(' ').flatMap((word) => {
-    const pieces = [{ piece: '', glued: false }];
-    let prev = '';
-    for (const ch of word) {
-      const breaks = prev && (WIDE.test(ch) || WIDE.test(prev)) && !CLOSING.test(ch) && !OPENING.test(prev);
-      if (breaks) pieces.push({ piece: '', glued: true });
-      pieces[pieces.length - 1].piece += ch;
-      prev = ch;
-    }
-    return pieces;
-  });
 }
 
 /** Bottom margin for a plot whose legend of `rows` items sits under the x-axis label (narrow canvases). */
