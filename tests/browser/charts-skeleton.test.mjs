@@ -340,6 +340,19 @@ test('highlight(part) draws the part emphasised; an unknown part is an error nam
   }
 });
 
+/**
+ * Scrolls `canvas` into view and moves the pointer onto it at `at`, then to `away`: each { x, y } in
+ * CSS px from the canvas's top-left corner, or a function of its bounding box giving one.
+ */
+async function pointAtThenAway(canvas, at, away = { x: 1, y: 1 }) {
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
+  for (const point of [at, away]) {
+    const { x, y } = typeof point === 'function' ? point(box) : point;
+    await page.mouse.move(box.x + x, box.y + y);
+  }
+}
+
 test('chart-part: the pointer over a part and the focus of its control announce it, leaving announces null', async () => {
   await page.evaluate(() => {
     document.activeElement?.blur();
@@ -347,69 +360,59 @@ test('chart-part: the pointer over a part and the focus of its control announce 
     document.addEventListener('chart-part', (e) => window.partEvents.push(e.detail));
   });
   // ALiBi: the bias matrix of the head shown is the 'head' part (right half of the top canvas).
-  const canvas = page.locator('[data-spy="alibi"] canvas').first();
-  await canvas.scrollIntoViewIfNeeded();
-  const box = await canvas.boundingBox();
-  await page.mouse.move(box.x + box.width * 0.75, box.y + box.height * 0.5);
-  await page.mouse.move(box.x + 2, box.y + 2);
+  await pointAtThenAway(
+    page.locator('[data-spy="alibi"] canvas').first(),
+    (box) => ({ x: box.width * 0.75, y: box.height * 0.5 }),
+    { x: 2, y: 2 },
+  );
   // rope-frequencies: pair 0 (the fastest of 0,4,12,31) starts at angle 0 and turns by 1 rad a
   // position; near position 2 its line is at angle 2 while pair 31's is near 0.
-  const freq = page.locator('[data-spy="rope-frequencies"] canvas').first();
-  await freq.scrollIntoViewIfNeeded();
-  const at = await page.evaluate(() => window.spyCharts['rope-frequencies'].pointOf(0, 2));
-  const fbox = await freq.boundingBox();
-  await page.mouse.move(fbox.x + at.x, fbox.y + at.y);
-  await page.mouse.move(fbox.x + 1, fbox.y + 1);
+  await pointAtThenAway(
+    page.locator('[data-spy="rope-frequencies"] canvas').first(),
+    await page.evaluate(() => window.spyCharts['rope-frequencies'].pointOf(0, 2)),
+  );
   await page.locator('[data-spy="alibi"] [data-control="head"]').focus();
   await page.keyboard.press('Tab');
   // order-blindness: the title quotes sentence B at its end; focus on a field announces its sentence.
   const spans = await page.evaluate(() => window.spyCharts['order-blindness'].titleSpans());
-  const ocanvas = page.locator('[data-spy="order-blindness"] canvas');
-  await ocanvas.scrollIntoViewIfNeeded();
-  const obox = await ocanvas.boundingBox();
   const b = spans['sentence-b'];
-  await page.mouse.move(obox.x + (b.x0 + b.x1) / 2, obox.y + (b.y0 + b.y1) / 2);
-  await page.mouse.move(obox.x + 1, obox.y + obox.height - 1);
+  await pointAtThenAway(
+    page.locator('[data-spy="order-blindness"] canvas'),
+    { x: (b.x0 + b.x1) / 2, y: (b.y0 + b.y1) / 2 },
+    (box) => ({ x: 1, y: box.height - 1 }),
+  );
   await page.locator('[data-spy="rope-relative"] [data-control="s0"]').focus();
   await page.keyboard.press('Tab'); // to s1: still a query position
   await page.locator('[data-spy="rope-relative"] [data-control="seed"]').focus();
   // context-extension: the wavelength chart's mark of the trained length.
-  const waves = page.locator('[data-spy="context-extension"] canvas').nth(1);
-  await waves.scrollIntoViewIfNeeded();
-  const wbox = await waves.boundingBox();
-  const mark = await page.evaluate(() => window.spyCharts['context-extension'].markOf('trained'));
-  await page.mouse.move(wbox.x + mark.x, wbox.y + mark.y);
-  await page.mouse.move(wbox.x + 1, wbox.y + 1);
+  await pointAtThenAway(
+    page.locator('[data-spy="context-extension"] canvas').nth(1),
+    await page.evaluate(() => window.spyCharts['context-extension'].markOf('trained')),
+  );
   // conventions: the diagram's wires are the permutation, and so is the d field that sets it.
-  const wires = page.locator('[data-spy="conventions"] canvas').first();
-  await wires.scrollIntoViewIfNeeded();
-  const cbox = await wires.boundingBox();
   const band = await page.evaluate(() => window.spyCharts.conventions.wires());
-  await page.mouse.move(cbox.x + (band.left + band.right) / 2, cbox.y + (band.top + band.bottom) / 2);
-  await page.mouse.move(cbox.x + 1, cbox.y + 1);
-  const lines = page.locator('[data-spy="conventions"] canvas').nth(1);
-  await lines.scrollIntoViewIfNeeded();
-  const lbox = await lines.boundingBox();
-  const grey = await page.evaluate(() => window.spyCharts.conventions.pointOf('unpermuted', 30));
-  await page.mouse.move(lbox.x + grey.x, lbox.y + grey.y);
-  await page.mouse.move(lbox.x + 1, lbox.y + 1);
+  await pointAtThenAway(page.locator('[data-spy="conventions"] canvas').first(), {
+    x: (band.left + band.right) / 2,
+    y: (band.top + band.bottom) / 2,
+  });
+  await pointAtThenAway(
+    page.locator('[data-spy="conventions"] canvas').nth(1),
+    await page.evaluate(() => window.spyCharts.conventions.pointOf('unpermuted', 30)),
+  );
   await page.locator('[data-spy="conventions"] [data-control="d"]').focus();
   // rope-clock: the q hand under the pointer; the θ field sets the angle between the hands.
-  const clock = page.locator('[data-spy="rope-clock"] canvas');
-  await clock.scrollIntoViewIfNeeded();
-  const kbox = await clock.boundingBox();
-  const tip = await page.evaluate(() => window.spyCharts['rope-clock'].tipOf('query'));
-  await page.mouse.move(kbox.x + tip.x, kbox.y + tip.y);
-  await page.mouse.move(kbox.x + kbox.width - 1, kbox.y + 1);
+  await pointAtThenAway(
+    page.locator('[data-spy="rope-clock"] canvas'),
+    await page.evaluate(() => window.spyCharts['rope-clock'].tipOf('query')),
+    (box) => ({ x: box.width - 1, y: 1 }),
+  );
   await page.locator('[data-spy="rope-clock"] [data-control="theta"]').focus();
   await page.locator('[data-spy="rope-clock"] [data-control="theta"]').blur();
   // model-card (Llama 2 at 32,768 tokens): the trained length's line, then the prompt field.
-  const card = page.locator('[data-spy="model-card"] canvas');
-  await card.scrollIntoViewIfNeeded();
-  const mbox = await card.boundingBox();
-  const line = await page.evaluate(() => window.spyCharts['model-card'].lineOf('trained'));
-  await page.mouse.move(mbox.x + line.x, mbox.y + line.y);
-  await page.mouse.move(mbox.x + 1, mbox.y + 1);
+  await pointAtThenAway(
+    page.locator('[data-spy="model-card"] canvas'),
+    await page.evaluate(() => window.spyCharts['model-card'].lineOf('trained')),
+  );
   await page.locator('[data-spy="model-card"] [data-control="prompt"]').focus();
   await page.locator('[data-spy="model-card"] [data-control="prompt"]').blur();
   const events = await page.evaluate(() => window.partEvents);
