@@ -89,29 +89,38 @@ export function pageTitle(indexHtml) {
   return (match?.[1] ?? 'Positional information in transformers').replace(/&amp;/g, '&').trim();
 }
 
-/** imsmanifest.xml for SCORM 1.2: one SCO, the mastery score as a percentage. */
-export function scorm12Manifest(title, files, launch = LAUNCH_EN) {
+/**
+ * imsmanifest.xml as both SCORM editions write it: one organization holding one item, whose single
+ * SCO launches `launch.href` and lists every file. What the editions word differently comes in
+ * `edition`: the manifest's version, its namespaces and where their schemas are (the xsi
+ * namespace that names them is common), the schema version, the item's mastery rule, and the
+ * spelling of the SCO type attribute (scormtype in 1.2, scormType in 2004).
+ */
+function scormManifest(title, files, launch, edition) {
+  const attributes = {
+    ...edition.namespaces,
+    'xmlns:xsi': 'http://www.w3.org/2001/XMLSchema-instance',
+    'xsi:schemaLocation': edition.schemaLocations.join(' '),
+  };
+  const attributeLines = Object.entries(attributes).map(([name, value]) => `          ${name}="${value}"`);
   return `<?xml version="1.0" encoding="UTF-8"?>
-<manifest identifier="${launch.identifier}" version="1.0"
-          xmlns="http://www.imsproject.org/xsd/imscp_rootv1p1p2"
-          xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_rootv1p2"
-          xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
-          xsi:schemaLocation="http://www.imsproject.org/xsd/imscp_rootv1p1p2 imscp_rootv1p1p2.xsd http://www.imsglobal.org/xsd/imsmd_rootv1p2p1 imsmd_rootv1p2p1.xsd http://www.adlnet.org/xsd/adlcp_rootv1p2 adlcp_rootv1p2.xsd">
+<manifest identifier="${launch.identifier}" version="${edition.version}"
+${attributeLines.join('\n')}>
   <metadata>
     <schema>ADL SCORM</schema>
-    <schemaversion>1.2</schemaversion>
+    <schemaversion>${edition.schemaVersion}</schemaversion>
   </metadata>
   <organizations default="org-lesson">
     <organization identifier="org-lesson">
       <title>${xml(title)}</title>
       <item identifier="item-lesson" identifierref="res-lesson" isvisible="true">
         <title>${xml(title)}</title>
-        <adlcp:masteryscore>${Math.round(COURSE.masteryScore * 100)}</adlcp:masteryscore>
+${edition.masteryRule}
       </item>
     </organization>
   </organizations>
   <resources>
-    <resource identifier="res-lesson" type="webcontent" adlcp:scormtype="sco" href="${xml(launch.href)}">
+    <resource identifier="res-lesson" type="webcontent" ${edition.scormTypeAttribute}="sco" href="${xml(launch.href)}">
 ${files.map((f) => `      <file href="${xml(f)}"/>`).join('\n')}
     </resource>
   </resources>
@@ -119,43 +128,53 @@ ${files.map((f) => `      <file href="${xml(f)}"/>`).join('\n')}
 `;
 }
 
+/** imsmanifest.xml for SCORM 1.2: one SCO, the mastery score as a percentage. */
+export function scorm12Manifest(title, files, launch = LAUNCH_EN) {
+  return scormManifest(title, files, launch, {
+    version: '1.0',
+    namespaces: {
+      xmlns: 'http://www.imsproject.org/xsd/imscp_rootv1p1p2',
+      'xmlns:adlcp': 'http://www.adlnet.org/xsd/adlcp_rootv1p2',
+    },
+    schemaLocations: [
+      'http://www.imsproject.org/xsd/imscp_rootv1p1p2 imscp_rootv1p1p2.xsd',
+      'http://www.imsglobal.org/xsd/imsmd_rootv1p2p1 imsmd_rootv1p2p1.xsd',
+      'http://www.adlnet.org/xsd/adlcp_rootv1p2 adlcp_rootv1p2.xsd',
+    ],
+    schemaVersion: '1.2',
+    masteryRule: `        <adlcp:masteryscore>${Math.round(COURSE.masteryScore * 100)}</adlcp:masteryscore>`,
+    scormTypeAttribute: 'adlcp:scormtype',
+  });
+}
+
 /** imsmanifest.xml for SCORM 2004 4th edition: one SCO whose objective is satisfied by the score. */
 export function scorm2004Manifest(title, files, launch = LAUNCH_EN) {
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<manifest identifier="${launch.identifier}" version="1"
-          xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"
-          xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3"
-          xmlns:adlseq="http://www.adlnet.org/xsd/adlseq_v1p3"
-          xmlns:adlnav="http://www.adlnet.org/xsd/adlnav_v1p3"
-          xmlns:imsss="http://www.imsglobal.org/xsd/imsss"
-          xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
-          xsi:schemaLocation="http://www.imsglobal.org/xsd/imscp_v1p1 imscp_v1p1.xsd http://www.adlnet.org/xsd/adlcp_v1p3 adlcp_v1p3.xsd http://www.adlnet.org/xsd/adlseq_v1p3 adlseq_v1p3.xsd http://www.adlnet.org/xsd/adlnav_v1p3 adlnav_v1p3.xsd http://www.imsglobal.org/xsd/imsss imsss_v1p0.xsd">
-  <metadata>
-    <schema>ADL SCORM</schema>
-    <schemaversion>2004 4th Edition</schemaversion>
-  </metadata>
-  <organizations default="org-lesson">
-    <organization identifier="org-lesson">
-      <title>${xml(title)}</title>
-      <item identifier="item-lesson" identifierref="res-lesson" isvisible="true">
-        <title>${xml(title)}</title>
-        <imsss:sequencing>
+  return scormManifest(title, files, launch, {
+    version: '1',
+    namespaces: {
+      xmlns: 'http://www.imsglobal.org/xsd/imscp_v1p1',
+      'xmlns:adlcp': 'http://www.adlnet.org/xsd/adlcp_v1p3',
+      'xmlns:adlseq': 'http://www.adlnet.org/xsd/adlseq_v1p3',
+      'xmlns:adlnav': 'http://www.adlnet.org/xsd/adlnav_v1p3',
+      'xmlns:imsss': 'http://www.imsglobal.org/xsd/imsss',
+    },
+    schemaLocations: [
+      'http://www.imsglobal.org/xsd/imscp_v1p1 imscp_v1p1.xsd',
+      'http://www.adlnet.org/xsd/adlcp_v1p3 adlcp_v1p3.xsd',
+      'http://www.adlnet.org/xsd/adlseq_v1p3 adlseq_v1p3.xsd',
+      'http://www.adlnet.org/xsd/adlnav_v1p3 adlnav_v1p3.xsd',
+      'http://www.imsglobal.org/xsd/imsss imsss_v1p0.xsd',
+    ],
+    schemaVersion: '2004 4th Edition',
+    masteryRule: `        <imsss:sequencing>
           <imsss:objectives>
             <imsss:primaryObjective objectiveID="self-test" satisfiedByMeasure="true">
               <imsss:minNormalizedMeasure>${COURSE.masteryScore}</imsss:minNormalizedMeasure>
             </imsss:primaryObjective>
           </imsss:objectives>
-        </imsss:sequencing>
-      </item>
-    </organization>
-  </organizations>
-  <resources>
-    <resource identifier="res-lesson" type="webcontent" adlcp:scormType="sco" href="${xml(launch.href)}">
-${files.map((f) => `      <file href="${xml(f)}"/>`).join('\n')}
-    </resource>
-  </resources>
-</manifest>
-`;
+        </imsss:sequencing>`,
+    scormTypeAttribute: 'adlcp:scormType',
+  });
 }
 
 /** cmi5.xml: one course, one assignable unit, passed and completed to move on, the mastery score declared. */
