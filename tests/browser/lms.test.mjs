@@ -162,7 +162,8 @@ async function closeFrame(page, finishVerb) {
 
 const lastSet = (calls, element) => calls.filter(([, e]) => e === element).at(-1)?.[2];
 
-function checkScormSequence(calls, spec, { initialize, commit, finish }) {
+/** Checks the order of the API calls in a whole session against the verbs of the edition's SCORM entry. */
+function checkScormSequence(calls, { verbs: [initialize, , commit, finish] }) {
   assert.deepEqual(calls[0], [initialize], 'the session opens first');
   assert.deepEqual(calls.at(-1), [finish], 'and finishes last');
   assert.deepEqual(calls.at(-2), [commit], 'with a commit just before it');
@@ -185,6 +186,19 @@ function checkScormSequence(calls, spec, { initialize, commit, finish }) {
   }
 }
 
+/**
+ * A learner's whole session with the SCO of `edition` under scorm-again: every item answered (the ids
+ * in `wrong` wrongly), then the frame taken away; the order of the calls checked.
+ */
+async function learnerSession(edition, wrong) {
+  const { page, frame, problems, violations } = await openScormHost(edition);
+  await answerAll(frame, wrong);
+  const [, , , finish] = SCORM[edition].verbs;
+  const calls = await closeFrame(page, finish);
+  checkScormSequence(calls, SCORM[edition]);
+  return { page, calls, problems, violations };
+}
+
 for (const [label, wrong] of [
   ['passes', new Set()],
   ['fails', FAILED_ITEMS],
@@ -193,10 +207,7 @@ for (const [label, wrong] of [
   const passed = correct / TOTAL >= MASTERY_SCORE;
 
   test(`SCORM 1.2 under scorm-again: a learner who ${label}`, async () => {
-    const { page, frame, problems, violations } = await openScormHost('1.2');
-    await answerAll(frame, wrong);
-    const calls = await closeFrame(page, 'LMSFinish');
-    checkScormSequence(calls, SCORM['1.2'], { initialize: 'LMSInitialize', commit: 'LMSCommit', finish: 'LMSFinish' });
+    const { page, calls, problems, violations } = await learnerSession('1.2', wrong);
     const statuses = calls.filter(([, e]) => e === 'cmi.core.lesson_status').map(([, , v]) => v);
     assert.equal(statuses[0], 'incomplete', 'the first status marks the lesson started');
     assert.deepEqual(
@@ -235,10 +246,7 @@ for (const [label, wrong] of [
   });
 
   test(`SCORM 2004 under scorm-again: a learner who ${label}`, async () => {
-    const { page, frame, problems, violations } = await openScormHost('2004');
-    await answerAll(frame, wrong);
-    const calls = await closeFrame(page, 'Terminate');
-    checkScormSequence(calls, SCORM['2004'], { initialize: 'Initialize', commit: 'Commit', finish: 'Terminate' });
+    const { page, calls, problems, violations } = await learnerSession('2004', wrong);
     const completion = calls.filter(([, e]) => e === 'cmi.completion_status').map(([, , v]) => v);
     assert.equal(completion[0], 'incomplete');
     assert.equal(completion.at(-1), 'completed');
