@@ -61,17 +61,21 @@ async function answerAll(frame, wrong = new Set()) {
       await slot.locator('input').fill(typed);
       await slot.locator('input').press('Enter');
     } else {
-      const index = wrong.has(item.id)
-        ? item.choices.findIndex((c) => !c.correct)
-        : item.choices.findIndex((c) => c.correct);
-      await slot.locator('label.graded-choice').nth(index).click();
-      await slot.locator('button.graded-check').click();
+      await answerChoice(frame, item, wrong.has(item.id));
     }
     await frame.waitForFunction(
       (id) => document.querySelector(`.graded-item[data-item="${id}"]`).dataset.answered,
       item.id,
     );
   }
+}
+
+/** Picks the right choice of the graded `item` in `frame` (a wrong one if `wrongly`) and checks it. */
+async function answerChoice(frame, item, wrongly = false) {
+  const slot = frame.locator(`.graded-item[data-item="${item.id}"]`);
+  const index = wrongly ? item.choices.findIndex((c) => !c.correct) : item.choices.findIndex((c) => c.correct);
+  await slot.locator('label.graded-choice').nth(index).click();
+  await slot.locator('button.graded-check').click();
 }
 
 // ---- SCORM under scorm-again -------------------------------------------------------------------
@@ -293,14 +297,7 @@ for (const [label, wrong] of [
 test('SCORM 1.2: a learner who leaves half-way is suspended, and the next session resumes the answers', async () => {
   const { page, frame } = await openScormHost('1.2');
   const half = SELF_TEST_ITEMS.slice(0, 3);
-  for (const item of half.filter((i) => i.kind !== 'numeric')) {
-    const slot = frame.locator(`.graded-item[data-item="${item.id}"]`);
-    await slot
-      .locator('label.graded-choice')
-      .nth(item.choices.findIndex((c) => c.correct))
-      .click();
-    await slot.locator('button.graded-check').click();
-  }
+  for (const item of half.filter((i) => i.kind !== 'numeric')) await answerChoice(frame, item);
   // The learner switches tab: the page commits what it has.
   const commits = () => page.evaluate(() => __calls.filter(([v]) => v === 'LMSCommit').length);
   const before = await commits();
@@ -363,12 +360,7 @@ test('SCORM 2004: a lesson opened in a new window finds the API through its open
     timeout: 60000,
   });
   const item = SELF_TEST_ITEMS.find((i) => i.kind === 'choice');
-  const slot = popup.locator(`.graded-item[data-item="${item.id}"]`);
-  await slot
-    .locator('label.graded-choice')
-    .nth(item.choices.findIndex((c) => c.correct))
-    .click();
-  await slot.locator('button.graded-check').click();
+  await answerChoice(popup, item);
   await popup.close({ runBeforeUnload: true });
   await page.waitForFunction(() => __calls.some(([v]) => v === 'Terminate'), null, { timeout: 10000 });
   const calls = await page.evaluate(() => __calls);
