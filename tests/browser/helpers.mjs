@@ -372,6 +372,21 @@ export function discoverControls() {
   return out;
 }
 
+/**
+ * Empties the body of `page` and puts one iframe of `src` in it, as a course page embeds the lesson;
+ * `properties` are the frame's others (width, height, title, frameBorder).
+ */
+export function showInFrame(page, src, properties) {
+  return page.evaluate(
+    ([frameSrc, frameProperties]) => {
+      const frame = document.createElement('iframe');
+      Object.assign(frame, { src: frameSrc }, frameProperties);
+      document.body.replaceChildren(frame);
+    },
+    [src, properties],
+  );
+}
+
 /** Waits until the page has had two animation frames (charts redraw on requestAnimationFrame). */
 export function twoFrames(page) {
   return page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));

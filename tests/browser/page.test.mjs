@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startServer } from '../../web/build/serve.mjs';
-import { ENGINE, dist, launchBrowser, repo, singleFile } from './helpers.mjs';
+import { ENGINE, dist, launchBrowser, repo, showInFrame, singleFile } from './helpers.mjs';
 
 const lessonSource = readFileSync(join(repo, 'web', 'lesson', 'lesson.md'), 'utf8');
 
@@ -337,15 +337,7 @@ test('at 360 px the page has no horizontal scroll and diagrams draw top to botto
     // is laid out in a 360 px wide iframe, whose viewport is 360 CSS px just the same.
     const page = await browser.newPage({ viewport: { width: 900, height: 900 } });
     await page.goto(`${server.url}index.html?charts=lazy`);
-    await page.evaluate((src) => {
-      document.body.replaceChildren();
-      const frame = document.createElement('iframe');
-      frame.src = src;
-      frame.frameBorder = '0';
-      frame.width = '360';
-      frame.height = '780';
-      document.body.append(frame);
-    }, `${server.url}index.html`);
+    await showInFrame(page, `${server.url}index.html`, { frameBorder: '0', width: '360', height: '780' });
     const [frame] = page.frames();
     await frame.waitForFunction(() => document.documentElement.dataset.liveState);
     const layout = await frame.evaluate(measure);

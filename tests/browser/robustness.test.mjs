@@ -13,6 +13,7 @@ import {
   mountAllCharts,
   openPage,
   repo,
+  showInFrame,
   startSite,
   twoFrames,
   watchProblems,
@@ -144,14 +145,11 @@ describe('10,000 random control changes', () => {
       [...document.querySelectorAll('figure.chart-slot[id]')].map((f) => f.id),
     );
     const embedId = figureIds[SEED % figureIds.length];
-    await parent.evaluate((src) => {
-      const frame = document.createElement('iframe');
-      frame.src = src;
-      frame.width = '700';
-      frame.height = '500';
-      frame.title = 'Embedded lesson figure';
-      document.body.append(frame);
-    }, `${site.server.url}index.html?embed=${embedId}&charts=eager`);
+    await showInFrame(parent, `${site.server.url}index.html?embed=${embedId}&charts=eager`, {
+      width: '700',
+      height: '500',
+      title: 'Embedded lesson figure',
+    });
     await parent.waitForFunction(
       () => document.querySelector('iframe').contentDocument?.documentElement?.dataset.liveState,
       null,
