@@ -216,6 +216,36 @@ function restoreUndefined(v) {
   return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, restoreUndefined(x)]));
 }
 
+/** The in-page code that calls `fn` (a function, or an expression string as it is) with the caller's argument. */
+const callWithArgument = (fn) => (typeof fn === 'function' ? `(${fn.toString()})(arguments[0])` : fn);
+
+/**
+ * A script for WebDriver's /execute/async: runs `body` (an expression, or statements in braces) and
+ * answers { value } (undefined marked) or { error: its message }; read the answer with scriptValue.
+ */
+function asyncScript(body) {
+  return `const done = arguments[arguments.length - 1];
+      ${MARK_UNDEFINED}
+      Promise.resolve().then(async () => ${body}).then((v) => done({ value: mark(v) }), (e) => done({ error: String(e && (e.message ?? e)) }));`;
+}
+
+/** The value an asyncScript answered; its error is thrown as an Error that `caller` names. */
+function scriptValue(result, caller) {
+  if (result?.error !== undefined) throw new Error(`${caller}: ${result.error}`);
+  return restoreUndefined(result?.value);
+}
+
+/** Evaluates fn(arg) with `evaluate` every `polling` ms until it is truthy, and returns that value. */
+async function pollUntilTruthy(evaluate, fn, arg, { timeout, polling }, caller) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const value = await evaluate(fn, arg);
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`${caller}: Timeout ${timeout}ms exceeded`);
+    await new Promise((r) => setTimeout(r, polling));
+  }
+}
+
 /** The in-page recorder: console errors, uncaught errors and rejections, CSP violations. */
 function installRecorder() {
   if (window.__webdriverProblems) return;
@@ -344,26 +374,16 @@ class WebKitPage {
 
   /** Runs `fn(arg)` in the page (a function or an expression string) and returns its JSON value. */
   async evaluate(fn, arg) {
-    const body = typeof fn === 'function' ? `(${fn.toString()})(arguments[0])` : fn;
-    const script = `const done = arguments[arguments.length - 1];
-      ${MARK_UNDEFINED}
-      Promise.resolve().then(async () => ${body}).then((v) => done({ value: mark(v) }), (e) => done({ error: String(e && (e.message ?? e)) }));`;
+    const script = asyncScript(callWithArgument(fn));
     const result = await this.cmd('POST', '/execute/async', { script, args: [arg ?? null] });
     await this.currentUrl();
     await this.drainProblems();
     await this.refreshFrames();
-    if (result?.error !== undefined) throw new Error(`page.evaluate: ${result.error}`);
-    return restoreUndefined(result?.value);
+    return scriptValue(result, 'page.evaluate');
   }
 
-  async waitForFunction(fn, arg, { timeout = 30000, polling = 100 } = {}) {
-    const end = Date.now() + timeout;
-    for (;;) {
-      const value = await this.evaluate(fn, arg);
-      if (value) return value;
-      if (Date.now() > end) throw new Error(`page.waitForFunction: Timeout ${timeout}ms exceeded`);
-      await new Promise((r) => setTimeout(r, polling));
-    }
+  waitForFunction(fn, arg, { timeout = 30000, polling = 100 } = {}) {
+    return pollUntilTruthy((f, a) => this.evaluate(f, a), fn, arg, { timeout, polling }, 'page.waitForFunction');
   }
 
   async waitForTimeout(ms) {
@@ -451,10 +471,7 @@ class WebKitFrame {
   }
 
   async evaluate(fn, arg) {
-    const body = typeof fn === 'function' ? `(${fn.toString()})(arguments[0])` : fn;
-    const script = `const done = arguments[arguments.length - 1];
-      ${MARK_UNDEFINED}
-      Promise.resolve().then(async () => ${body}).then((v) => done({ value: mark(v) }), (e) => done({ error: String(e && (e.message ?? e)) }));`;
+    const script = asyncScript(callWithArgument(fn));
     const { browser } = this.page;
     await browser.command('POST', '/frame', { id: this.index }, this.page);
     let result;
@@ -463,18 +480,11 @@ class WebKitFrame {
     } finally {
       await browser.command('POST', '/frame/parent', {}, this.page);
     }
-    if (result?.error !== undefined) throw new Error(`frame.evaluate: ${result.error}`);
-    return restoreUndefined(result?.value);
+    return scriptValue(result, 'frame.evaluate');
   }
 
-  async waitForFunction(fn, arg, { timeout = 30000 } = {}) {
-    const end = Date.now() + timeout;
-    for (;;) {
-      const value = await this.evaluate(fn, arg);
-      if (value) return value;
-      if (Date.now() > end) throw new Error(`frame.waitForFunction: Timeout ${timeout}ms exceeded`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+  waitForFunction(fn, arg, { timeout = 30000, polling = 100 } = {}) {
+    return pollUntilTruthy((f, a) => this.evaluate(f, a), fn, arg, { timeout, polling }, 'frame.waitForFunction');
   }
 }
 
@@ -515,15 +525,11 @@ class Locator {
     const body = `const [el] = (${resolveChain.toString()})(arguments[0].chain);
       if (!el) throw new Error('no element matches ' + JSON.stringify(arguments[0].chain));
       return (${fn.toString()})(el, arguments[0].arg);`;
-    const script = `const done = arguments[arguments.length - 1];
-      ${MARK_UNDEFINED}
-      Promise.resolve().then(async () => { ${body} }).then((v) => done({ value: mark(v) }), (e) => done({ error: String(e && (e.message ?? e)) }));`;
     const result = await this.page.cmd('POST', '/execute/async', {
-      script,
+      script: asyncScript(`{ ${body} }`),
       args: [{ chain: this.chain, arg: arg ?? null }],
     });
-    if (result?.error !== undefined) throw new Error(`locator: ${result.error}`);
-    return restoreUndefined(result?.value);
+    return scriptValue(result, 'locator');
   }
 
   async count() {
