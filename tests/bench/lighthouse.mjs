@@ -6,23 +6,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
-import { parseArgs } from 'node:util';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import * as chromeLauncher from 'chrome-launcher';
 import { startServer } from '../../web/build/serve.mjs';
 import { LAUNCH } from '../browser/helpers.mjs';
+import { measuringOptions, median } from './measuring.mjs';
 
-const repo = new URL('../../', import.meta.url).pathname;
-const { values } = parseArgs({
-  options: {
-    dist: { type: 'string', default: process.env.POSITIONAL_DIST ?? join(repo, 'dist') },
-    runs: { type: 'string', default: '3' },
-    out: { type: 'string', default: join(repo, 'tests', 'bench', 'results', 'lighthouse.json') },
-  },
-});
-const runs = Number(values.runs);
-if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, got ${values.runs}`);
+const options = measuringOptions('lighthouse.json', { runs: { default: 3, least: 1 } });
+const { runs } = options;
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const DIAGNOSTICS = ['dom-size', 'bootup-time', 'mainthread-work-breakdown', 'long-tasks'];
@@ -39,11 +31,6 @@ const METRICS = [
 const CHROME_FLAGS = ['--headless=new', ...LAUNCH.args];
 const PRESETS = { desktop: desktopConfig, mobile: undefined }; // undefined: Lighthouse's default (mobile) config
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
 /** The audits that cost a category points: weight > 0 and score < 1 (or a failing binary audit). */
 function shortfalls(lhr, category) {
   return lhr.categories[category].auditRefs
@@ -53,7 +40,7 @@ function shortfalls(lhr, category) {
     .map((a) => ({ id: a.id, score: a.score, displayValue: a.displayValue ?? null }));
 }
 
-const server = await startServer({ root: values.dist, port: 0 });
+const server = await startServer({ root: options.dist, port: 0 });
 const chrome = await chromeLauncher.launch({ chromePath: LAUNCH.executablePath, chromeFlags: CHROME_FLAGS });
 const results = {};
 try {
@@ -127,6 +114,6 @@ const out = {
   note: "Served from 127.0.0.1 by web/build/serve.mjs on a shared 2-core machine; scores are medians of the runs. Mobile uses Lighthouse's simulated slow-4G/4x-CPU throttling, desktop its desktop preset.",
   ...results,
 };
-mkdirSync(join(values.out, '..'), { recursive: true });
-writeFileSync(values.out, `${JSON.stringify(out, null, 2)}\n`);
-console.log(`written to ${values.out}`);
+mkdirSync(join(options.out, '..'), { recursive: true });
+writeFileSync(options.out, `${JSON.stringify(out, null, 2)}\n`);
+console.log(`written to ${options.out}`);

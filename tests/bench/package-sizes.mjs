@@ -6,20 +6,14 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import { unzipSync } from 'fflate';
 import { packageLms } from '../../web/build/package-lms.mjs';
+import { measuringOptions } from './measuring.mjs';
 
-const repo = new URL('../../', import.meta.url).pathname;
-const { values } = parseArgs({
-  options: {
-    dist: { type: 'string', default: process.env.POSITIONAL_DIST ?? join(repo, 'dist') },
-    out: { type: 'string', default: join(repo, 'tests', 'bench', 'results', 'package-sizes.json') },
-  },
-});
+const options = measuringOptions('package-sizes.json');
 
-const packages = packageLms({ dist: values.dist, out: mkdtempSync(join(tmpdir(), 'positional-package-sizes-')) }).map(
+const packages = packageLms({ dist: options.dist, out: mkdtempSync(join(tmpdir(), 'positional-package-sizes-')) }).map(
   ({ kind, lang, file, bytes }) => {
     const entries = unzipSync(new Uint8Array(readFileSync(file)));
     const unpacked = Object.values(entries).reduce((sum, data) => sum + data.length, 0);
@@ -56,12 +50,12 @@ function singleFileSizes(file) {
     fonts,
   };
 }
-const singleFile = singleFileSizes(join(values.dist, 'positional-lesson.html'));
+const singleFile = singleFileSizes(join(options.dist, 'positional-lesson.html'));
 // The WebAssembly the page fetches: engine.wasm (the kernels) on the first screen's path, and
 // engine-config.wasm (the model-config reader) when the model card mounts; gzip -9 and brotli 11 as
 // the build precompresses them.
 const wasm = ['engine.wasm', 'engine-config.wasm'].map((file) => {
-  const bytes = readFileSync(join(values.dist, file));
+  const bytes = readFileSync(join(options.dist, file));
   return {
     file,
     loaded: file === 'engine.wasm' ? 'with the page' : 'when the model card mounts',
@@ -71,8 +65,8 @@ const wasm = ['engine.wasm', 'engine-config.wasm'].map((file) => {
   };
 });
 const result = { measuredAt: new Date().toISOString(), packages, singleFile, wasm };
-mkdirSync(join(values.out, '..'), { recursive: true });
-writeFileSync(values.out, `${JSON.stringify(result, null, 2)}\n`);
+mkdirSync(join(options.out, '..'), { recursive: true });
+writeFileSync(options.out, `${JSON.stringify(result, null, 2)}\n`);
 for (const p of packages)
   console.log(`${p.file}: ${p.kib} KiB zipped, ${(p.unpackedBytes / 1024).toFixed(0)} KiB unpacked, ${p.files} files`);
 for (const w of wasm)

@@ -6,28 +6,16 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { serveAndLaunch } from './browse.mjs';
+import { measuringOptions, median } from './measuring.mjs';
 
-const repo = new URL('../../', import.meta.url).pathname;
-const { values } = parseArgs({
-  options: {
-    dist: { type: 'string', default: process.env.POSITIONAL_DIST ?? join(repo, 'dist') },
-    loads: { type: 'string', default: '15' },
-    out: { type: 'string', default: join(repo, 'tests', 'bench', 'results', 'page-budget.json') },
-  },
-});
-const loads = Number(values.loads);
-if (!Number.isInteger(loads) || loads < 10) throw new Error(`--loads must be an integer ≥ 10, got ${values.loads}`);
+const options = measuringOptions('page-budget.json', { loads: { default: 15, least: 10 } });
+const { loads } = options;
 
 const TARGET_MS = 300;
 const TARGET_BYTES = 400 * 1024;
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
-const { server, browser, close } = await serveAndLaunch(values.dist);
+const { server, browser, close } = await serveAndLaunch(options.dist);
 const times = [];
 let requests = [];
 try {
@@ -54,7 +42,7 @@ try {
 // Bytes before first interaction: every file the first load fetched (its path as served now), gzip -9
 // as a host would serve it, and the brotli copy the lesson's own server sends (serve.mjs).
 const files = [...new Set(requests)].map((path) => {
-  const file = join(values.dist, path.endsWith('/') ? `${path}index.html` : path);
+  const file = join(options.dist, path.endsWith('/') ? `${path}index.html` : path);
   const bytes = readFileSync(file);
   // What web/build/serve.mjs sends a browser that accepts brotli: the build's .br copy when it has one.
   const br = existsSync(`${file}.br`) ? readFileSync(`${file}.br`).length : null;
@@ -80,12 +68,12 @@ const result = {
   },
   note: 'Served from 127.0.0.1 on a shared 2-core machine: times are medians of cold loads and vary between runs.',
 };
-mkdirSync(join(values.out, '..'), { recursive: true });
-writeFileSync(values.out, `${JSON.stringify(result, null, 2)}\n`);
+mkdirSync(join(options.out, '..'), { recursive: true });
+writeFileSync(options.out, `${JSON.stringify(result, null, 2)}\n`);
 console.log(
   `live numbers filled: median ${result.liveNumbersFilledMs.median} ms over ${loads} cold loads (target ≤ ${TARGET_MS} ms)`,
 );
 console.log(
   `bytes before first interaction: ${(gzipTotal / 1024).toFixed(1)} KiB gzip, ${files.length} files (target ≤ ${TARGET_BYTES / 1024} KiB)`,
 );
-console.log(`written to ${values.out}`);
+console.log(`written to ${options.out}`);

@@ -1,0 +1,37 @@
+// What the measuring scripts that write tests/bench/results/*.json share: their command line (--dist,
+// --out and the counts of repetitions) and the median they report.
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const repo = new URL('../../', import.meta.url).pathname;
+
+/**
+ * Reads a measuring script's command line: --dist (default POSITIONAL_DIST, else the repository's
+ * dist/), --out (default tests/bench/results/`resultsFile`) and one option per entry of `counts`,
+ * `{ name: { default, least } }`, an integer of at least `least`. Returns { dist, out, ...counts as numbers }.
+ */
+export function measuringOptions(resultsFile, counts = {}) {
+  const { values } = parseArgs({
+    options: {
+      dist: { type: 'string', default: process.env.POSITIONAL_DIST ?? join(repo, 'dist') },
+      ...Object.fromEntries(
+        Object.entries(counts).map(([name, count]) => [name, { type: 'string', default: String(count.default) }]),
+      ),
+      out: { type: 'string', default: join(repo, 'tests', 'bench', 'results', resultsFile) },
+    },
+  });
+  const options = { dist: values.dist, out: values.out };
+  for (const [name, { least }] of Object.entries(counts)) {
+    const n = Number(values[name]);
+    const wanted = least === 1 ? 'a positive integer' : `an integer ≥ ${least}`;
+    if (!Number.isInteger(n) || n < least) throw new Error(`--${name} must be ${wanted}, got ${values[name]}`);
+    options[name] = n;
+  }
+  return options;
+}
+
+/** The median of the numbers `xs` (the mean of the middle two when there is an even count). */
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
