@@ -16,7 +16,7 @@ namespace {
 void fuzz_sinusoidal(FuzzInput& in, std::uint8_t which) {
   const std::int64_t n = in.integer();
   const std::int64_t d = in.integer();
-  const double base = in.boolean() ? 10000.0 : in.number();
+  const double base = in.base();
   if (over_budget(n, d)) return;
   if (which == 0) {
     under_contract("sinusoidal_encoding",
@@ -32,14 +32,14 @@ void fuzz_sinusoidal_dot(FuzzInput& in) {
   const double a = in.number();
   const double b = in.number();
   const std::int64_t d = in.integer();
-  const double base = in.boolean() ? 10000.0 : in.number();
+  const double base = in.base();
   if (over_budget(d, 1)) return;
   under_contract("sinusoidal_dot",
                  [&] { require_finite_result("sinusoidal_dot", sinusoidal_dot(a, b, d, base)); });
 }
 
 void fuzz_rope(FuzzInput& in, std::uint8_t which) {
-  const double base = in.boolean() ? 10000.0 : in.number();
+  const double base = in.base();
   switch (which) {
     case 0: {
       const std::int64_t d = in.integer();
@@ -163,7 +163,7 @@ void fuzz_extension(FuzzInput& in, std::uint8_t which) {
       const double trained = in.number();
       const double fresh = in.number();
       const std::int64_t d = in.integer();
-      const double base = in.boolean() ? 10000.0 : in.number();
+      const double base = in.base();
       if (over_budget(d, 1)) return;
       under_contract("context_extension_curves", [&] {
         const ContextExtensionCurves c = context_extension_curves(positions, trained, fresh, d, base);

@@ -67,17 +67,20 @@ class FuzzInput {
                                       4096.0,
                                       1.0000000000000002};
     constexpr std::uint8_t kSpecialCount = sizeof(kSpecial) / sizeof(kSpecial[0]);
-    const std::uint8_t selector = byte();
-    if (selector < kSpecialCount) return kSpecial[selector];
-    if (selector < 160)
-      return static_cast<double>(static_cast<int>(selector) - kSpecialCount - 32);            // −32 … 99
-    if (selector < 200) return static_cast<double>(static_cast<std::int8_t>(byte())) / 16.0;  // eighths
-    std::uint64_t bits = 0;
-    for (int i = 0; i < 8; ++i) bits = (bits << 8) | byte();
-    double value;
-    std::memcpy(&value, &bits, sizeof value);
-    return value;
+    return special_or(kSpecial, [&](std::uint8_t selector) {
+      if (selector < 160)
+        return static_cast<double>(static_cast<int>(selector) - kSpecialCount - 32);  // −32 … 99
+      if (selector < 200) return static_cast<double>(static_cast<std::int8_t>(byte())) / 16.0;  // eighths
+      std::uint64_t bits = 0;
+      for (int i = 0; i < 8; ++i) bits = (bits << 8) | byte();
+      double value;
+      std::memcpy(&value, &bits, sizeof value);
+      return value;
+    });
   }
+
+  // A sinusoidal or RoPE base: mostly the usual 10000, otherwise any number().
+  double base() { return boolean() ? 10000.0 : number(); }
 
   // A count or dimension, mostly small but sometimes negative, huge or just over a limit.
   std::int64_t integer() {
@@ -94,10 +97,10 @@ class FuzzInput {
                                             32769,
                                             4097};
     constexpr std::uint8_t kSpecialCount = sizeof(kSpecial) / sizeof(kSpecial[0]);
-    const std::uint8_t selector = byte();
-    if (selector < kSpecialCount) return kSpecial[selector];
-    if (selector < 200) return selector - kSpecialCount;             // 0 … 187
-    return (static_cast<std::int64_t>(byte()) << 8 | byte()) - 256;  // −256 … 65279
+    return special_or(kSpecial, [&](std::uint8_t selector) -> std::int64_t {
+      if (selector < 200) return selector - kSpecialCount;             // 0 … 187
+      return (static_cast<std::int64_t>(byte()) << 8 | byte()) - 256;  // −256 … 65279
+    });
   }
 
   // n numbers (n from one byte, at most `max_length`).
@@ -145,6 +148,14 @@ class FuzzInput {
   }
 
  private:
+  // The scheme of number() and integer(): one selector byte, whose first values pick the entries
+  // of `specials` in order; any other selector goes to `decode_other`, which may read more bytes.
+  template <class T, std::size_t N, class DecodeOther>
+  T special_or(const T (&specials)[N], DecodeOther&& decode_other) {
+    const std::uint8_t selector = byte();
+    return selector < N ? specials[selector] : decode_other(selector);
+  }
+
   const std::uint8_t* data_;
   std::size_t size_;
   std::size_t pos_ = 0;

@@ -15,8 +15,6 @@
 namespace positional::fuzz {
 namespace {
 
-double base_from(FuzzInput& in) { return in.boolean() ? 10000.0 : in.number(); }
-
 Permutation permutation_from(FuzzInput& in, int max_length) {
   const int n = in.byte() % (max_length + 1);
   Permutation p(n);
@@ -43,7 +41,7 @@ void fuzz_widgets(FuzzInput& in) {
     case 2:
     case 3: {
       const std::int64_t d = in.integer();
-      const double base = base_from(in);
+      const double base = in.base();
       const std::int64_t max_distance = in.integer();
       // Over the work cap with every other argument valid: refused before any work.
       if (d > 0 && d % 2 == 0 && d <= kMaxOutputDoubles && max_distance >= 0 &&
@@ -65,7 +63,7 @@ void fuzz_widgets(FuzzInput& in) {
     }
     case 4: {
       const std::int64_t d = in.integer();
-      const double base = base_from(in);
+      const double base = in.base();
       const double trained = in.number();
       const double beta_fast = in.boolean() ? 32.0 : in.number();
       const double beta_slow = in.boolean() ? 1.0 : in.number();
@@ -83,7 +81,7 @@ void fuzz_widgets(FuzzInput& in) {
     }
     case 5: {
       const std::int64_t d = in.integer();
-      const double base = base_from(in);
+      const double base = in.base();
       const double scale = in.number();
       const double trained = in.number();
       if (over_budget(d, 1)) return;
@@ -99,7 +97,7 @@ void fuzz_widgets(FuzzInput& in) {
       break;
     }
     case 7: {
-      const double base = base_from(in);
+      const double base = in.base();
       const double scale = in.number();
       const std::int64_t d = in.integer();
       const double seq_len = in.number();
@@ -117,7 +115,7 @@ void fuzz_widgets(FuzzInput& in) {
     }
     case 9: {
       const std::int64_t d = in.integer();
-      const double base = base_from(in);
+      const double base = in.base();
       const double trained = in.number();
       const double fresh = in.number();
       if (over_budget(d, 5)) return;
@@ -132,7 +130,7 @@ void fuzz_widgets(FuzzInput& in) {
       const double trained = in.number();
       const double fresh = in.number();
       const std::int64_t d = in.integer();
-      const double base = base_from(in);
+      const double base = in.base();
       if (over_budget(d, 5)) return;
       under_contract("extension_curves", [&] {
         const ExtensionCurves c = extension_curves(positions, trained, fresh, d, base);
@@ -147,7 +145,7 @@ void fuzz_widgets(FuzzInput& in) {
       const Vector positions = in.vector(16);
       const Vector pairs = in.vector(8);
       const std::int64_t d = in.integer();
-      const double base = base_from(in);
+      const double base = in.base();
       if (over_budget(d, 1)) return;
       under_contract("float32_angle_errors", [&] {
         const Float32AngleErrors e = float32_angle_errors(positions, pairs, d, base);
@@ -160,7 +158,7 @@ void fuzz_widgets(FuzzInput& in) {
     case 12: {
       const Vector x = in.boolean() ? in.vector(16) : in.tame_vector(2 * (in.byte() % 9));
       const double position = in.number();
-      const double base = base_from(in);
+      const double base = in.base();
       under_contract("apply_rope_half",
                      [&] { require_finite_result("apply_rope_half", apply_rope_half(x, position, base)); });
       break;
@@ -170,7 +168,7 @@ void fuzz_widgets(FuzzInput& in) {
       const Vector k = in.boolean() ? q : in.tame_vector(q.size());
       const double start = in.number();
       const std::int64_t max_distance = in.integer();
-      const double base = base_from(in);
+      const double base = in.base();
       if (q.size() > 0 && q.size() % 2 == 0 && max_distance >= 0 && max_distance <= kMaxConventionsDistance &&
           work_of({plus_one(max_distance), q.size() + 32}) > kMaxWorkSteps) {
         const Vector ones = Vector::Ones(q.size());
