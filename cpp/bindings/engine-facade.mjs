@@ -46,6 +46,9 @@ const base = p('base', num, { default: DEFAULT_BASE });
 const dim = p('d', int(1, MAX));
 const scheme = p('scheme', text(limits.maxSchemeBytes), { default: 'none' });
 const causal = p('causal', bool, { default: false });
+// YaRN's ramp bounds, in turns over the trained length: a pair turning more than betaFast times keeps
+// its speed, one turning fewer than betaSlow times is fully interpolated (Peng et al.'s defaults).
+const yarnBetas = [p('betaFast', num, { default: 32 }), p('betaSlow', num, { default: 1 })];
 
 /**
  * Every function of the engine with its full parameter list, in call order. A parameter with a
@@ -73,48 +76,14 @@ export const signatures = Object.freeze({
   interpolatePositions: [p('positions', vec), p('trainedLen', num), p('newLen', num)],
   ntkScaledBase: [p('base', num), p('scale', num), dim],
   contextExtensionCurves: [p('positions', vec), p('trainedLen', num), p('newLen', num), dim, base],
-  yarnInverseFrequencies: [
-    dim,
-    base,
-    p('scale', num),
-    p('trainedLen', num),
-    p('betaFast', num, { default: 32 }),
-    p('betaSlow', num, { default: 1 }),
-  ],
-  yarnExtrapolationWeights: [
-    dim,
-    base,
-    p('trainedLen', num),
-    p('betaFast', num, { default: 32 }),
-    p('betaSlow', num, { default: 1 }),
-  ],
-  yarnCorrectionRange: [
-    dim,
-    base,
-    p('trainedLen', num),
-    p('betaFast', num, { default: 32 }),
-    p('betaSlow', num, { default: 1 }),
-  ],
+  yarnInverseFrequencies: [dim, base, p('scale', num), p('trainedLen', num), ...yarnBetas],
+  yarnExtrapolationWeights: [dim, base, p('trainedLen', num), ...yarnBetas],
+  yarnCorrectionRange: [dim, base, p('trainedLen', num), ...yarnBetas],
   yarnAttentionFactor: [p('scale', num)],
   dynamicNtkBase: [p('base', num), p('scale', num), dim, p('seqLen', num), p('trainedLen', num)],
   pairWavelengths: [p('invFreq', vec)],
-  extensionInverseFrequencies: [
-    dim,
-    base,
-    p('trainedLen', num),
-    p('newLen', num),
-    p('betaFast', num, { default: 32 }),
-    p('betaSlow', num, { default: 1 }),
-  ],
-  extensionCurves: [
-    p('positions', vec),
-    p('trainedLen', num),
-    p('newLen', num),
-    dim,
-    base,
-    p('betaFast', num, { default: 32 }),
-    p('betaSlow', num, { default: 1 }),
-  ],
+  extensionInverseFrequencies: [dim, base, p('trainedLen', num), p('newLen', num), ...yarnBetas],
+  extensionCurves: [p('positions', vec), p('trainedLen', num), p('newLen', num), dim, base, ...yarnBetas],
   // ALiBi
   alibiSlopes: [p('nHeads', int(1, limits.maxAlibiHeads))],
   alibiBias: [p('slope', num), p('length', int(1, MAX))],
