@@ -1,7 +1,6 @@
 // libFuzzer target for the core maths (sinusoidal.hpp, rope.hpp, attention.hpp, rope_scaling.hpp): sinusoidal
 // codes, RoPE, attention, cosine similarity and context extension, with arguments decoded from the fuzz
 // bytes. Contract: finite results or positional::InputError (see fuzz_input.hpp).
-#include <cstddef>
 #include <cstdint>
 
 #include "fuzz_input.hpp"
@@ -176,24 +175,21 @@ void fuzz_extension(FuzzInput& in, std::uint8_t which) {
 }
 
 }  // namespace
-}  // namespace positional::fuzz
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  using namespace positional::fuzz;
-  FuzzInput in(data, size);
+void fuzz_one_input(FuzzInput& in) {
   const std::uint8_t selector = in.byte();
-  switch (selector % 8) {
+  const std::uint8_t group = selector % 8;
+  const std::uint8_t variant = selector / 8;  // which entry point of the group
+  switch (group) {
     case 0:
-      fuzz_sinusoidal(in, 0);
-      break;
     case 1:
-      fuzz_sinusoidal(in, 1);
+      fuzz_sinusoidal(in, group);
       break;
     case 2:
       fuzz_sinusoidal_dot(in);
       break;
     case 3:
-      fuzz_rope(in, static_cast<std::uint8_t>((selector / 8) % 7));
+      fuzz_rope(in, variant % 7);
       break;
     case 4:
       fuzz_attention(in);
@@ -202,11 +198,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       fuzz_cosine(in);
       break;
     case 6:
-      fuzz_extension(in, static_cast<std::uint8_t>((selector / 8) % 3));
+      fuzz_extension(in, variant % 3);
       break;
     default:
       fuzz_rope(in, 3);
       break;  // the angle-addition path gets its own share
   }
-  return 0;
 }
+
+}  // namespace positional::fuzz

@@ -245,4 +245,8 @@ void under_contract(const char* function, Call&& call) {
   }
 }
 
+// Defined by each target: decodes one input's arguments from `in` and makes its engine calls.
+// The libFuzzer entry point, shared by all targets (fuzz_main.cpp), hands every input to it.
+void fuzz_one_input(FuzzInput& in);
+
 }  // namespace positional::fuzz

@@ -1,7 +1,6 @@
 // libFuzzer target for the lesson layer's word and sentence functions (demo_layer.hpp): arbitrary
 // bytes as text — invalid UTF-8, NUL bytes, Unicode whitespace, many words. Contract: finite
 // results or positional::InputError (see fuzz_input.hpp).
-#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -16,7 +15,9 @@ const char* scheme_from(std::uint8_t b) {
   return kSchemes[b % 7];
 }
 
-void fuzz_lesson(FuzzInput& in) {
+}  // namespace
+
+void fuzz_one_input(FuzzInput& in) {
   const std::uint8_t selector = in.byte();
   switch (selector % 6) {
     case 0: {
@@ -79,11 +80,4 @@ void fuzz_lesson(FuzzInput& in) {
   }
 }
 
-}  // namespace
 }  // namespace positional::fuzz
-
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  positional::fuzz::FuzzInput in(data, size);
-  positional::fuzz::fuzz_lesson(in);
-  return 0;
-}

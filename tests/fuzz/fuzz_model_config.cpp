@@ -1,7 +1,6 @@
 // libFuzzer target for the model-config reader (model_config.hpp): arbitrary bytes as
 // config.json text, then the analysis at a fuzzed prompt length. Contract: finite results or
 // positional::InputError (see fuzz_input.hpp).
-#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -30,14 +29,11 @@ void check_report(const ModelPositionReport& r) {
 }
 
 }  // namespace
-}  // namespace positional::fuzz
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  using namespace positional;
-  using namespace positional::fuzz;
-  FuzzInput in(data, size);
+void fuzz_one_input(FuzzInput& in) {
   const std::int64_t prompt = in.boolean() ? 4096 : in.integer();
   const std::string text = in.rest();
   under_contract("read_model_config", [&] { check_report(read_model_config(text, prompt)); });
-  return 0;
 }
+
+}  // namespace positional::fuzz

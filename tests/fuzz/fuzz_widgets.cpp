@@ -1,7 +1,6 @@
 // libFuzzer target for the widgets' maths (alibi, rope_scaling, precision, conventions, rope, attention):
 // ALiBi, RoPE scaling (YaRN, dynamic NTK, extension curves), float32 angle errors, the two RoPE layouts, the
 // clock and permutations. Contract: finite results or positional::InputError (fuzz_input.hpp).
-#include <cstddef>
 #include <cstdint>
 
 #include "fuzz_input.hpp"
@@ -23,7 +22,9 @@ Permutation permutation_from(FuzzInput& in, int max_length) {
   return p;
 }
 
-void fuzz_widgets(FuzzInput& in) {
+}  // namespace
+
+void fuzz_one_input(FuzzInput& in) {
   const std::uint8_t selector = in.byte();
   switch (selector % 17) {
     case 0: {
@@ -226,11 +227,4 @@ void fuzz_widgets(FuzzInput& in) {
   }
 }
 
-}  // namespace
 }  // namespace positional::fuzz
-
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  positional::fuzz::FuzzInput in(data, size);
-  positional::fuzz::fuzz_widgets(in);
-  return 0;
-}
