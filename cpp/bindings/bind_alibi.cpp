@@ -1,13 +1,11 @@
 // Embind adapters for ALiBi (positional/alibi.hpp): head slopes and bias, and RoPE's long-term
 // decay beside it.
 // Every result is a number, a Float64Array or a plain object: nothing for the caller to .delete().
-#include <emscripten/bind.h>
-
+#include "engine_core_adapters.hpp"
 #include "js_interop.hpp"
 #include "positional/alibi.hpp"
 
 namespace positional::js {
-namespace {
 
 val alibi_slopes_js(val n_heads) {
   return guarded(
@@ -33,19 +31,6 @@ val rope_ones_scores_js(val d, val base, val max_distance) {
     return to_float64_array(rope_ones_scores(dimension_arg(d), number_arg("base", base),
                                              integer_arg("maxDistance", max_distance, 0, kMaxOutputDoubles)));
   });
-}
-
-}  // namespace
-
-// Each function is bound once with every argument; the defaults (base 10,000) live in the JavaScript
-// facade, engine-facade.mjs, which always passes them all.
-EMSCRIPTEN_BINDINGS(positional_alibi) {
-  using emscripten::function;
-
-  function("alibiSlopes", &alibi_slopes_js);
-  function("alibiBias", &alibi_bias_js);
-  function("ropeDecayCurve", &rope_decay_curve_js);
-  function("ropeOnesScores", &rope_ones_scores_js);
 }
 
 }  // namespace positional::js

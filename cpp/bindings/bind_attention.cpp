@@ -1,10 +1,9 @@
 // Embind adapters for attention and permutations (positional/attention.hpp): scaled dot-product
 // attention, cosine similarity, and the permutations of the order-blindness argument.
 // Every result is a number, a Float64Array or a plain object: nothing for the caller to .delete().
-#include <emscripten/bind.h>
-
 #include <string>
 
+#include "engine_core_adapters.hpp"
 #include "js_interop.hpp"
 #include "positional/attention.hpp"
 
@@ -20,6 +19,8 @@ Permutation permutation_from_js(const std::string& name, const val& array) {
   }
   return perm;
 }
+
+}  // namespace
 
 val attention_js(val q, val k, val v, val causal) {
   return guarded([&] {
@@ -52,20 +53,6 @@ val max_permuted_difference_js(val a, val b, val perm) {
 val reversal_permutation_js(val n) {
   return guarded(
       [&] { return permutation_to_js(reversal_permutation(integer_arg("n", n, 0, kMaxOutputDoubles))); });
-}
-
-}  // namespace
-
-// Each function is bound once with every argument; the defaults (causal false) live in the JavaScript
-// facade, engine-facade.mjs, which always passes them all.
-EMSCRIPTEN_BINDINGS(positional_attention) {
-  using emscripten::function;
-
-  function("attention", &attention_js);
-  function("cosineSimilarity", &cosine_similarity_js);
-  function("halfPermutation", &half_permutation_js);
-  function("maxPermutedDifference", &max_permuted_difference_js);
-  function("reversalPermutation", &reversal_permutation_js);
 }
 
 }  // namespace positional::js

@@ -1,13 +1,11 @@
 // Embind adapters for the two RoPE layouts (positional/conventions.hpp): split-halves rotation and
 // the comparison of interleaved and split-halves scores.
 // Every result is a number, a Float64Array or a plain object: nothing for the caller to .delete().
-#include <emscripten/bind.h>
-
+#include "engine_core_adapters.hpp"
 #include "js_interop.hpp"
 #include "positional/conventions.hpp"
 
 namespace positional::js {
-namespace {
 
 val apply_rope_half_js(val x, val position, val base) {
   return guarded([&] {
@@ -31,17 +29,6 @@ val compare_rope_conventions_js(val q, val k, val start, val max_distance, val b
     out.set("sinusoidalMaxDifference", c.sinusoidal_max_difference);
     return out;
   });
-}
-
-}  // namespace
-
-// Each function is bound once with every argument; the defaults (base 10,000) live in the JavaScript
-// facade, engine-facade.mjs, which always passes them all.
-EMSCRIPTEN_BINDINGS(positional_conventions) {
-  using emscripten::function;
-
-  function("applyRopeHalf", &apply_rope_half_js);
-  function("compareRopeConventions", &compare_rope_conventions_js);
 }
 
 }  // namespace positional::js

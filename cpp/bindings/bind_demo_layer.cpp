@@ -1,10 +1,9 @@
 // Embind adapters for the lesson's order-blindness demo (positional/demo_layer.hpp): word vectors,
 // the demo attention layer, order similarities.
 // Every result is a number, a Float64Array or a plain object: nothing for the caller to .delete().
-#include <emscripten/bind.h>
-
 #include <string>
 
+#include "engine_core_adapters.hpp"
 #include "js_interop.hpp"
 #include "positional/demo_layer.hpp"
 
@@ -13,6 +12,8 @@ namespace {
 
 // The scheme argument (the engine rejects unknown names; the facade supplies "none" when omitted).
 std::string scheme_arg(const val& scheme) { return string_arg("scheme", scheme, kMaxSchemeBytes); }
+
+}  // namespace
 
 val word_vector_js(val word, val d) {
   return guarded([&] {
@@ -57,20 +58,6 @@ val order_similarities_js(val a, val b) {
     out.set("causal", sims.causal);
     return out;
   });
-}
-
-}  // namespace
-
-// Each function is bound once with every argument; the defaults (scheme "none", causal false) live in the
-// JavaScript facade, engine-facade.mjs, which always passes them all.
-EMSCRIPTEN_BINDINGS(positional_demo_layer) {
-  using emscripten::function;
-
-  function("wordVector", &word_vector_js);
-  function("encodeSentence", &encode_sentence_js);
-  function("demoAttention", &demo_attention_js);
-  function("orderSimilarity", &order_similarity_js);
-  function("orderSimilarities", &order_similarities_js);
 }
 
 }  // namespace positional::js

@@ -1,11 +1,10 @@
 // Embind adapters for the numpy-compatible randomness behind the demo (positional/numpy_random.hpp):
 // MD5, SeedSequence, PCG64, standard normals, exposed so the Node suite can check them against numpy.
 // Every result is a number, a Float64Array or a plain object: nothing for the caller to .delete().
-#include <emscripten/bind.h>
-
 #include <cstdio>  // std::snprintf for hexadecimal words
 #include <string>
 
+#include "engine_core_adapters.hpp"
 #include "js_interop.hpp"
 #include "positional/numpy_random.hpp"
 
@@ -30,6 +29,8 @@ SeedSequence seed_arg(const val& seed) {
   }
   return SeedSequence::from_decimal(string_arg("seed", seed, kMaxSeedDigits));
 }
+
+}  // namespace
 
 val md5_hex_js(val text) {
   return guarded([&] { return md5_hex(string_arg("text", text, kMaxDigestTextBytes)); });
@@ -67,19 +68,6 @@ val standard_normal_js(val seed, val count, val sample) {
       fail("count", "at most 16777216 without { sample: 'compact' }", static_cast<double>(n));
     return to_float64_array(rng.standard_normal(n));
   });
-}
-
-}  // namespace
-
-// Each function is bound once with every argument; the defaults (sample "all") live in the JavaScript
-// facade, engine-facade.mjs, which always passes them all.
-EMSCRIPTEN_BINDINGS(positional_numpy_random) {
-  using emscripten::function;
-
-  function("md5Hex", &md5_hex_js);
-  function("seedSequenceState", &seed_sequence_state_js);
-  function("pcg64Raw", &pcg64_raw_js);
-  function("standardNormal", &standard_normal_js);
 }
 
 }  // namespace positional::js

@@ -1,12 +1,10 @@
 // Embind adapter for float32 RoPE angles (positional/precision.hpp).
 // Every result is a number, a Float64Array or a plain object: nothing for the caller to .delete().
-#include <emscripten/bind.h>
-
+#include "engine_core_adapters.hpp"
 #include "js_interop.hpp"
 #include "positional/precision.hpp"
 
 namespace positional::js {
-namespace {
 
 val float32_angle_errors_js(val positions, val pairs, val d, val base) {
   return guarded([&] {
@@ -19,16 +17,6 @@ val float32_angle_errors_js(val positions, val pairs, val d, val base) {
     out.set("theta", to_float64_array(e.theta));
     return out;
   });
-}
-
-}  // namespace
-
-// Each function is bound once with every argument; the defaults (base 10,000) live in the JavaScript
-// facade, engine-facade.mjs, which always passes them all.
-EMSCRIPTEN_BINDINGS(positional_precision) {
-  using emscripten::function;
-
-  function("float32AngleErrors", &float32_angle_errors_js);
 }
 
 }  // namespace positional::js

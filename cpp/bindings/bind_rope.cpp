@@ -1,13 +1,11 @@
 // Embind adapters for RoPE (positional/rope.hpp): frequencies, rotation of vectors and sequences,
 // the figures' scores and angles, and one pair as a clock.
 // Every result is a number, a Float64Array or a plain object: nothing for the caller to .delete().
-#include <emscripten/bind.h>
-
+#include "engine_core_adapters.hpp"
 #include "js_interop.hpp"
 #include "positional/rope.hpp"
 
 namespace positional::js {
-namespace {
 
 val rope_frequencies_js(val d, val base) {
   return guarded([&] {
@@ -68,21 +66,6 @@ val rope_clock_js(val q, val k, val m, val n, val theta) {
     out.set("relativeScore", c.relative_score);
     return out;
   });
-}
-
-}  // namespace
-
-// Each function is bound once with every argument; the defaults (base 10,000, wrapped true, θ = 1) live in
-// the JavaScript facade, engine-facade.mjs, which always passes them all.
-EMSCRIPTEN_BINDINGS(positional_rope) {
-  using emscripten::function;
-
-  function("ropeFrequencies", &rope_frequencies_js);
-  function("applyRope", &apply_rope_js);
-  function("applyRopeSequence", &apply_rope_sequence_js);
-  function("ropeScoresOverDistance", &rope_scores_over_distance_js);
-  function("ropePairAngles", &rope_pair_angles_js);
-  function("ropeClock", &rope_clock_js);
 }
 
 }  // namespace positional::js

@@ -1,8 +1,7 @@
 // Embind adapters for RoPE scaling (positional/rope_scaling.hpp): position interpolation and the
 // NTK-aware base, then dynamic NTK, YaRN, pair wavelengths and the context-extension curves.
 // Every result is a number, a Float64Array or a plain object: nothing for the caller to .delete().
-#include <emscripten/bind.h>
-
+#include "engine_core_adapters.hpp"
 #include "js_interop.hpp"
 #include "positional/rope_scaling.hpp"
 
@@ -15,6 +14,8 @@ val range_to_js(const YarnCorrectionRange& range) {
   out.set("high", range.high);
   return out;
 }
+
+}  // namespace
 
 val interpolate_positions_js(val positions, val trained_len, val new_len) {
   return guarded([&] {
@@ -108,26 +109,6 @@ val extension_curves_js(val positions, val trained_len, val new_len, val d, val 
     out.set("yarnRange", range_to_js(curves.yarn_range));
     return out;
   });
-}
-
-}  // namespace
-
-// Each function is bound once with every argument; the defaults (base 10,000, betaFast 32, betaSlow 1) live
-// in the JavaScript facade, engine-facade.mjs, which always passes them all.
-EMSCRIPTEN_BINDINGS(positional_rope_scaling) {
-  using emscripten::function;
-
-  function("interpolatePositions", &interpolate_positions_js);
-  function("ntkScaledBase", &ntk_scaled_base_js);
-  function("contextExtensionCurves", &context_extension_curves_js);
-  function("yarnInverseFrequencies", &yarn_inverse_frequencies_js);
-  function("yarnExtrapolationWeights", &yarn_extrapolation_weights_js);
-  function("yarnCorrectionRange", &yarn_correction_range_js);
-  function("yarnAttentionFactor", &yarn_attention_factor_js);
-  function("dynamicNtkBase", &dynamic_ntk_base_js);
-  function("pairWavelengths", &pair_wavelengths_js);
-  function("extensionInverseFrequencies", &extension_inverse_frequencies_js);
-  function("extensionCurves", &extension_curves_js);
 }
 
 }  // namespace positional::js

@@ -2,13 +2,11 @@
 // layout, the dot product of two rows, and sampled rows (only the rows a chart shows; the heatmap asks
 // for one row per screen pixel instead of the whole table).
 // Every result is a number, a Float64Array or a plain object: nothing for the caller to .delete().
-#include <emscripten/bind.h>
-
+#include "engine_core_adapters.hpp"
 #include "js_interop.hpp"
 #include "positional/sinusoidal.hpp"
 
 namespace positional::js {
-namespace {
 
 val sinusoidal_encoding_js(val n, val d, val base) {
   return guarded([&] {
@@ -40,19 +38,6 @@ val sinusoidal_encoding_rows_js(val positions, val d, val base) {
                                                  integer_arg("d", d, -kMaxOutputDoubles, kMaxOutputDoubles),
                                                  number_arg("base", base)));
   });
-}
-
-}  // namespace
-
-// Each function is bound once with every argument; the defaults (base 10,000) live in the JavaScript
-// facade, engine-facade.mjs, which always passes them all.
-EMSCRIPTEN_BINDINGS(positional_sinusoidal) {
-  using emscripten::function;
-
-  function("sinusoidalEncoding", &sinusoidal_encoding_js);
-  function("sinusoidalEncodingConcatenated", &sinusoidal_encoding_concatenated_js);
-  function("sinusoidalDot", &sinusoidal_dot_js);
-  function("sinusoidalEncodingRows", &sinusoidal_encoding_rows_js);
 }
 
 }  // namespace positional::js

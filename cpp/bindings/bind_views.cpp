@@ -7,9 +7,9 @@
 // until the next call into the engine: a later view call overwrites or frees the slot, and any call
 // that grows the memory detaches every view (its length becomes 0). The facade
 // (engine-facade.mjs, `engine.views`) enforces this on access; callers copy with .slice() to keep.
-#include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include "engine_core_adapters.hpp"
 #include "js_interop.hpp"
 #include "positional/rope.hpp"
 #include "positional/sinusoidal.hpp"
@@ -52,6 +52,8 @@ Matrix matrix_from_float64(const std::string& name, const val& object) {
   return m;
 }
 
+}  // namespace
+
 val view_sinusoidal_encoding_js(val n, val d, val base) {
   return guarded([&] {
     const std::int64_t rows = integer_arg("n", n, -kMaxOutputDoubles, kMaxOutputDoubles);
@@ -75,16 +77,6 @@ val view_apply_rope_sequence_js(val x, val positions, val base) {
 val view_release_js() {
   view_slot() = Matrix();
   return val::undefined();
-}
-
-}  // namespace
-
-EMSCRIPTEN_BINDINGS(positional_views) {
-  using emscripten::function;
-
-  function("viewSinusoidalEncoding", &view_sinusoidal_encoding_js);
-  function("viewApplyRopeSequence", &view_apply_rope_sequence_js);
-  function("viewRelease", &view_release_js);
 }
 
 }  // namespace positional::js
