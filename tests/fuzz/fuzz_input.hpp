@@ -230,6 +230,12 @@ inline void require_finite_result(const char* function, const Vector& v) {
                             " of " + std::to_string(v.size()));
 }
 
+// require_finite_result on each part of one result, in order, all reported under the one name.
+template <class... Parts>
+void require_finite_parts(const char* function, const Parts&... parts) {
+  (require_finite_result(function, parts), ...);
+}
+
 // Runs `call` (which returns nothing and checks its own results) under the contract: returning,
 // or throwing InputError with a non-empty message, is fine; any other exception is a finding.
 template <class Call>

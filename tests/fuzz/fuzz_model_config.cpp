@@ -12,15 +12,8 @@ namespace {
 
 void check_report(const ModelPositionReport& r) {
   const char* f = "read_model_config";
-  require_finite_result(f, r.stretch);
-  require_finite_result(f, r.scaling_factor);
-  require_finite_result(f, r.base);
-  require_finite_result(f, r.dynamic_base);
-  require_finite_result(f, r.attention_factor);
-  require_finite_result(f, r.inv_freq);
-  require_finite_result(f, r.base_inv_freq);
-  require_finite_result(f, r.wavelengths);
-  require_finite_result(f, r.base_wavelengths);
+  require_finite_parts(f, r.stretch, r.scaling_factor, r.base, r.dynamic_base, r.attention_factor, r.inv_freq,
+                       r.base_inv_freq, r.wavelengths, r.base_wavelengths);
   if (static_cast<Eigen::Index>(r.beyond.size()) != r.inv_freq.size())
     finding(f, "beyond and inv_freq sizes differ");
   std::int64_t count = 0;

@@ -179,12 +179,9 @@ void fuzz_one_input(FuzzInput& in) {
       if (over_budget(plus_one(max_distance), q.size() + 1)) return;
       under_contract("compare_rope_conventions", [&] {
         const ConventionComparison c = compare_rope_conventions(q, k, start, max_distance, base);
-        require_finite_result("compare_rope_conventions", c.interleaved_scores);
-        require_finite_result("compare_rope_conventions", c.half_scores);
-        require_finite_result("compare_rope_conventions", c.unpermuted_half_scores);
-        require_finite_result("compare_rope_conventions", c.max_score_difference);
-        require_finite_result("compare_rope_conventions", c.max_unpermuted_difference);
-        require_finite_result("compare_rope_conventions", c.sinusoidal_max_difference);
+        require_finite_parts("compare_rope_conventions", c.interleaved_scores, c.half_scores,
+                             c.unpermuted_half_scores, c.max_score_difference, c.max_unpermuted_difference,
+                             c.sinusoidal_max_difference);
       });
       break;
     }
@@ -196,10 +193,8 @@ void fuzz_one_input(FuzzInput& in) {
       const double theta = in.boolean() ? 1.0 : in.number();
       under_contract("rope_clock", [&] {
         const RopeClock c = rope_clock(q, k, m, n, theta);
-        for (const double v : {c.q_rotated[0], c.q_rotated[1], c.k_rotated[0], c.k_rotated[1], c.q_angle,
-                               c.k_angle, c.angle_between, c.score, c.relative_score}) {
-          require_finite_result("rope_clock", v);
-        }
+        require_finite_parts("rope_clock", c.q_rotated[0], c.q_rotated[1], c.k_rotated[0], c.k_rotated[1],
+                             c.q_angle, c.k_angle, c.angle_between, c.score, c.relative_score);
       });
       break;
     }
