@@ -24,6 +24,25 @@ constexpr double kMaxAttentionFactor = 1000.0;
 
 // ---- describing values in error messages -----------------------------------------------
 
+// The bare type word: "array", "string", "null" … (the top-level check names it; describe() puts
+// "an" before it for arrays and objects).
+std::string type_word(const json& value) {
+  switch (value.type()) {
+    case json::value_t::null:
+      return "null";
+    case json::value_t::boolean:
+      return "boolean";
+    case json::value_t::string:
+      return "string";
+    case json::value_t::array:
+      return "array";
+    case json::value_t::object:
+      return "object";
+    default:
+      return "number";
+  }
+}
+
 // A JSON value as it would read in the config, shortened: "abc" (quoted), 5, 1e+300, null,
 // true, an array, an object.
 std::string describe(const json& value) {
@@ -50,29 +69,10 @@ std::string describe(const json& value) {
     case json::value_t::number_float:
       return format_number(value.get<double>());
     case json::value_t::array:
-      return "an array";
     case json::value_t::object:
-      return "an object";
+      return "an " + type_word(value);
     default:
       return "an unsupported value";
-  }
-}
-
-// The bare type word used for the top-level check: "array", "string", "null" …
-std::string type_word(const json& value) {
-  switch (value.type()) {
-    case json::value_t::null:
-      return "null";
-    case json::value_t::boolean:
-      return "boolean";
-    case json::value_t::string:
-      return "string";
-    case json::value_t::array:
-      return "array";
-    case json::value_t::object:
-      return "object";
-    default:
-      return "number";
   }
 }
 
@@ -262,6 +262,35 @@ PositionScheme detect_scheme(const json& root, const std::string& model_type,
       "relative_attention_num_buckets)");
 }
 
+// ---- the stable names of the schemes and recipes -------------------------------------------
+
+// Each enumerator beside its stable name: reading a name and reporting one use the same spelling.
+template <class Enum>
+struct Named {
+  Enum value;
+  const char* name;
+};
+
+constexpr Named<PositionScheme> kSchemeNames[] = {{PositionScheme::LearnedTable, "learned"},
+                                                  {PositionScheme::Sinusoidal, "sinusoidal"},
+                                                  {PositionScheme::Rope, "rope"},
+                                                  {PositionScheme::Alibi, "alibi"},
+                                                  {PositionScheme::RelativeBuckets, "relative"},
+                                                  {PositionScheme::None, "none"}};
+
+// Also the names rope_type accepts, in the order its error message lists them.
+constexpr Named<RopeType> kRopeTypeNames[] = {{RopeType::Default, "default"},   {RopeType::Linear, "linear"},
+                                              {RopeType::Dynamic, "dynamic"},   {RopeType::Yarn, "yarn"},
+                                              {RopeType::Longrope, "longrope"}, {RopeType::Llama3, "llama3"}};
+
+template <class Enum, std::size_t N>
+const char* name_in(const Named<Enum> (&table)[N], Enum value) {
+  for (const Named<Enum>& entry : table) {
+    if (entry.value == value) return entry.name;
+  }
+  return "unknown";
+}
+
 // ---- the scaling block ---------------------------------------------------------------
 
 RopeType parse_rope_type(const json& block, const std::string& prefix, std::vector<std::string>& notes) {
@@ -279,17 +308,17 @@ RopeType parse_rope_type(const json& block, const std::string& prefix, std::vect
     path = prefix + ".type";
     name = read_string(*legacy_type, path);
   }
-  if (name == "default") return RopeType::Default;
-  if (name == "linear") return RopeType::Linear;
-  if (name == "dynamic") return RopeType::Dynamic;
-  if (name == "yarn") return RopeType::Yarn;
-  if (name == "longrope") return RopeType::Longrope;
-  if (name == "llama3") return RopeType::Llama3;
+  for (const Named<RopeType>& entry : kRopeTypeNames) {
+    if (name == entry.name) return entry.value;
+  }
   if (name == "su") {
     notes.push_back(path + " \"su\" is the older name of longrope; read as longrope");
     return RopeType::Longrope;
   }
-  reject(path, "one of default, linear, dynamic, yarn, longrope, llama3", json(name));
+  std::string known;
+  for (const Named<RopeType>& entry : kRopeTypeNames)
+    known += (known.empty() ? "" : ", ") + std::string(entry.name);
+  reject(path, "one of " + known, json(name));
 }
 
 std::vector<double> read_factor_list(const json& block, const std::string& prefix, const char* key,
@@ -679,41 +708,9 @@ std::int64_t checked_length(const char* name, std::int64_t n) {
 
 }  // namespace
 
-const char* scheme_name(PositionScheme scheme) {
-  switch (scheme) {
-    case PositionScheme::LearnedTable:
-      return "learned";
-    case PositionScheme::Sinusoidal:
-      return "sinusoidal";
-    case PositionScheme::Rope:
-      return "rope";
-    case PositionScheme::Alibi:
-      return "alibi";
-    case PositionScheme::RelativeBuckets:
-      return "relative";
-    case PositionScheme::None:
-      return "none";
-  }
-  return "unknown";
-}
+const char* scheme_name(PositionScheme scheme) { return name_in(kSchemeNames, scheme); }
 
-const char* rope_type_name(RopeType type) {
-  switch (type) {
-    case RopeType::Default:
-      return "default";
-    case RopeType::Linear:
-      return "linear";
-    case RopeType::Dynamic:
-      return "dynamic";
-    case RopeType::Yarn:
-      return "yarn";
-    case RopeType::Longrope:
-      return "longrope";
-    case RopeType::Llama3:
-      return "llama3";
-  }
-  return "unknown";
-}
+const char* rope_type_name(RopeType type) { return name_in(kRopeTypeNames, type); }
 
 ModelConfig parse_model_config(std::string_view text) {
   if (text.size() > kMaxConfigBytes) {
