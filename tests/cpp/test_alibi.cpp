@@ -12,8 +12,7 @@
 namespace positional {
 namespace {
 
-using testing_support::error_of;
-using testing_support::names_field_and_rule;
+using namespace testing_support;  // the shared helpers of tests/cpp/*.hpp
 
 TEST(AlibiSlopes, PowerOfTwoHeadsAreAGeometricSequence) {
   const Vector s = alibi_slopes(8);

@@ -17,8 +17,7 @@
 namespace positional {
 namespace {
 
-using testing_support::error_of;
-using testing_support::names_field_and_rule;
+using namespace testing_support;  // the shared helpers of tests/cpp/*.hpp
 
 Vector random_vector(int n, unsigned seed) {
   std::mt19937 rng(seed);

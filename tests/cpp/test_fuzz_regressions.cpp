@@ -22,9 +22,7 @@
 namespace positional {
 namespace {
 
-using testing_support::error_of;
-using testing_support::kNaN;
-using testing_support::names_field_and_rule;
+using namespace testing_support;  // the shared helpers of tests/cpp/*.hpp
 
 constexpr double kSmallestSubnormal = std::numeric_limits<double>::denorm_min();
 

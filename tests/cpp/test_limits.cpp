@@ -20,7 +20,7 @@
 namespace positional {
 namespace {
 
-using testing_support::error_of;
+using namespace testing_support;  // the shared helpers of tests/cpp/*.hpp
 
 TEST(Limits, SharedConstants) {
   EXPECT_EQ(kMaxOutputDoubles, 16777216);

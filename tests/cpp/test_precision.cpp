@@ -13,8 +13,7 @@
 namespace positional {
 namespace {
 
-using testing_support::error_of;
-using testing_support::names_field_and_rule;
+using namespace testing_support;  // the shared helpers of tests/cpp/*.hpp
 
 TEST(Float32Angles, ExactWhereFloatIsExact) {
   Vector positions(3);

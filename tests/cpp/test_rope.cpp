@@ -19,18 +19,7 @@ namespace positional {
 namespace {
 
 using ::testing::HasSubstr;
-using testing_support::bound_against_plain;
-using testing_support::error_of;
-using testing_support::kBlock;
-using testing_support::kIdentity;
-using testing_support::kInf;
-using testing_support::kNaN;
-using testing_support::kPrinted3;
-using testing_support::kUnitRoundoff;
-using testing_support::names_field_and_rule;
-using testing_support::omega_of;
-using testing_support::random_matrix;
-using testing_support::random_vector;
+using namespace testing_support;  // the shared helpers of tests/cpp/*.hpp
 
 // ---- RoPE ----------------------------------------------------------------------------------
 

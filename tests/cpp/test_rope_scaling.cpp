@@ -18,10 +18,7 @@ namespace positional {
 namespace {
 
 using ::testing::HasSubstr;
-using testing_support::error_of;
-using testing_support::kIdentity;
-using testing_support::kNaN;
-using testing_support::names_field_and_rule;
+using namespace testing_support;  // the shared helpers of tests/cpp/*.hpp
 
 // Reference values below were computed with Hugging Face's _compute_yarn_parameters and
 // _compute_dynamic_ntk_parameters re-typed in numpy (float64); the engine must agree to

@@ -11,8 +11,7 @@
 namespace positional {
 namespace {
 
-using testing_support::error_of;
-using testing_support::kNaN;
+using namespace testing_support;  // the shared helpers of tests/cpp/*.hpp
 
 TEST(Validate, CheckedIntegerNamesTheRule) {
   EXPECT_EQ(checked_integer("n", 12, 0, 100), 12);
