@@ -14,17 +14,10 @@
 
 #include "expect_error.hpp"
 
+namespace positional {
 namespace {
 
-using ::positional::testing_support::error_of;
-using ::positional::testing_support::names_field_and_rule;
-
-using positional::InputError;
-using positional::ModelConfig;
-using positional::ModelPositionReport;
-using positional::PositionScheme;
-using positional::RopeType;
-using positional::Vector;
+using namespace testing_support;  // the shared helpers of tests/cpp/*.hpp
 namespace fs = std::filesystem;
 
 constexpr double kPi = 3.14159265358979323846;
@@ -41,9 +34,7 @@ std::string read_text(const fs::path& path) {
   return out.str();
 }
 
-ModelConfig preset(const std::string& name) {
-  return positional::parse_model_config(read_text(kPresets / name));
-}
+ModelConfig preset(const std::string& name) { return parse_model_config(read_text(kPresets / name)); }
 
 // Relative closeness; the engine and these references compute the same double expressions in
 // a different order, so they agree to a few ulps. 1e-12 leaves room and still catches any
@@ -64,7 +55,7 @@ Vector reference_default(double base, int dim) {
 
 // The message parse_model_config throws for `text`, or "no error".
 std::string parse_error_of(const std::string& text) {
-  return error_of([&] { positional::parse_model_config(text); });
+  return error_of([&] { parse_model_config(text); });
 }
 
 // ---- presets ---------------------------------------------------------------------------
@@ -111,7 +102,7 @@ TEST(ModelConfigPresets, EveryPresetParsesWithItsPublishedLengths) {
   ASSERT_EQ(index["presets"].size(), std::size(table)) << "index.json lists every preset tested here";
   for (const PresetExpectation& e : table) {
     SCOPED_TRACE(e.file);
-    const ModelPositionReport r = positional::read_model_config(read_text(kPresets / e.file), 100);
+    const ModelPositionReport r = read_model_config(read_text(kPresets / e.file), 100);
     EXPECT_EQ(r.scheme, e.scheme);
     EXPECT_EQ(r.rope_type, e.rope_type);
     EXPECT_EQ(r.trained_length, e.trained);
@@ -139,26 +130,25 @@ TEST(ModelConfigPresets, Llama2WithoutRopeThetaUsesTransformersDefaultAndSaysSo)
 
 TEST(ModelConfigPresets, AttentionFactorsFollowTheirRecipes) {
   // YaRN: 0.1·ln(s) + 1 with s = 65536 / 4096 = 16.
-  EXPECT_NEAR(positional::rope_attention_factor(preset("yarn-llama-2-7b-64k.json")),
-              0.1 * std::log(16.0) + 1.0, 1e-15);
+  EXPECT_NEAR(rope_attention_factor(preset("yarn-llama-2-7b-64k.json")), 0.1 * std::log(16.0) + 1.0, 1e-15);
   // LongRoPE: sqrt(1 + ln(s)/ln(L)) with s = 131072 / 4096 = 32 and L = 4096.
-  EXPECT_NEAR(positional::rope_attention_factor(preset("phi-3.5-mini-instruct.json")),
+  EXPECT_NEAR(rope_attention_factor(preset("phi-3.5-mini-instruct.json")),
               std::sqrt(1.0 + std::log(32.0) / std::log(4096.0)), 1e-15);
-  EXPECT_EQ(positional::rope_attention_factor(preset("llama-3.1-8b.json")), 1.0);
+  EXPECT_EQ(rope_attention_factor(preset("llama-3.1-8b.json")), 1.0);
 }
 
 // ---- each recipe against its formula ------------------------------------------------------
 
 TEST(ModelConfigRecipes, DefaultIsBasePowers) {
   const ModelConfig cfg = preset("qwen2-7b-instruct.json");
-  expect_close_vectors(positional::scaled_inverse_frequencies(cfg, 5000), reference_default(1e6, 128), 1e-14,
+  expect_close_vectors(scaled_inverse_frequencies(cfg, 5000), reference_default(1e6, 128), 1e-14,
                        "qwen2 default");
 }
 
 TEST(ModelConfigRecipes, LinearDividesEveryFrequencyByFactor) {
-  const ModelConfig cfg = positional::parse_model_config(read_text(kConfigs / "valid" / "linear-llama.json"));
-  const Vector base = positional::base_inverse_frequencies(cfg);
-  const Vector scaled = positional::scaled_inverse_frequencies(cfg, 100);
+  const ModelConfig cfg = parse_model_config(read_text(kConfigs / "valid" / "linear-llama.json"));
+  const Vector base = base_inverse_frequencies(cfg);
+  const Vector scaled = scaled_inverse_frequencies(cfg, 100);
   ASSERT_EQ(scaled.size(), 64);
   for (Eigen::Index i = 0; i < scaled.size(); ++i) {
     EXPECT_NEAR(scaled[i] * 4.0, base[i], 1e-15 * base[i]) << "pair " << i;
@@ -166,15 +156,14 @@ TEST(ModelConfigRecipes, LinearDividesEveryFrequencyByFactor) {
 }
 
 TEST(ModelConfigRecipes, DynamicKeepsDefaultInsideTrainingAndEnlargesTheBaseBeyond) {
-  const ModelConfig cfg =
-      positional::parse_model_config(read_text(kConfigs / "valid" / "dynamic-llama.json"));
-  expect_close_vectors(positional::scaled_inverse_frequencies(cfg, 4096), reference_default(10000.0, 128),
-                       1e-14, "dynamic at the trained length");
+  const ModelConfig cfg = parse_model_config(read_text(kConfigs / "valid" / "dynamic-llama.json"));
+  expect_close_vectors(scaled_inverse_frequencies(cfg, 4096), reference_default(10000.0, 128), 1e-14,
+                       "dynamic at the trained length");
   // base' = base · (factor·n/L − (factor − 1))^(d/(d−2)) with factor 2, n 10000, L 4096, d 128.
   const double grown = 10000.0 * std::pow(2.0 * 10000.0 / 4096.0 - 1.0, 128.0 / 126.0);
-  expect_close_vectors(positional::scaled_inverse_frequencies(cfg, 10000), reference_default(grown, 128),
-                       1e-13, "dynamic at 10000 tokens");
-  EXPECT_NEAR(positional::analyse_model_config(cfg, 10000).dynamic_base, grown, 1e-9 * grown);
+  expect_close_vectors(scaled_inverse_frequencies(cfg, 10000), reference_default(grown, 128), 1e-13,
+                       "dynamic at 10000 tokens");
+  EXPECT_NEAR(analyse_model_config(cfg, 10000).dynamic_base, grown, 1e-9 * grown);
 }
 
 // YaRN written out from the paper / transformers: ramp between the pair indices where a pair
@@ -198,7 +187,7 @@ Vector reference_yarn(double base, int dim, double factor, double original, doub
 
 TEST(ModelConfigRecipes, YarnMatchesItsFormulaAndKeepsFastPairs) {
   const ModelConfig cfg = preset("yarn-llama-2-7b-64k.json");
-  const Vector inv = positional::scaled_inverse_frequencies(cfg, 65536);
+  const Vector inv = scaled_inverse_frequencies(cfg, 65536);
   expect_close_vectors(inv, reference_yarn(10000.0, 128, 16.0, 4096.0, 32.0, 1.0), 1e-14, "yarn 64k");
   const Vector base = reference_default(10000.0, 128);
   EXPECT_DOUBLE_EQ(inv[0], base[0]) << "the fastest pair is left alone (extrapolated)";
@@ -206,41 +195,39 @@ TEST(ModelConfigRecipes, YarnMatchesItsFormulaAndKeepsFastPairs) {
 }
 
 TEST(ModelConfigRecipes, YarnWithFactorOneEqualsDefault) {
-  const ModelConfig cfg =
-      positional::parse_model_config(read_text(kConfigs / "valid" / "yarn-factor-one.json"));
-  expect_close_vectors(positional::scaled_inverse_frequencies(cfg, 10), reference_default(10000.0, 128),
-                       1e-15, "yarn factor 1");
-  EXPECT_EQ(positional::rope_attention_factor(cfg), 1.0);
+  const ModelConfig cfg = parse_model_config(read_text(kConfigs / "valid" / "yarn-factor-one.json"));
+  expect_close_vectors(scaled_inverse_frequencies(cfg, 10), reference_default(10000.0, 128), 1e-15,
+                       "yarn factor 1");
+  EXPECT_EQ(rope_attention_factor(cfg), 1.0);
 }
 
 TEST(ModelConfigRecipes, YarnMscaleRatioOfEqualMscalesIsOne) {
   // DeepSeek style: attention = get_mscale(s, mscale) / get_mscale(s, mscale_all_dim) = 1 when both are 1.
-  const ModelConfig cfg =
-      positional::parse_model_config(read_text(kConfigs / "valid" / "yarn-deepseek-mscale.json"));
-  EXPECT_DOUBLE_EQ(positional::rope_attention_factor(cfg), 1.0);
+  const ModelConfig cfg = parse_model_config(read_text(kConfigs / "valid" / "yarn-deepseek-mscale.json"));
+  EXPECT_DOUBLE_EQ(rope_attention_factor(cfg), 1.0);
 }
 
 TEST(ModelConfigRecipes, LongropePicksShortThenLongFactors) {
   const ModelConfig cfg = preset("phi-3.5-mini-instruct.json");
   const Vector base = reference_default(10000.0, 96);
-  const Vector at_original = positional::scaled_inverse_frequencies(cfg, 4096);
-  const Vector past_original = positional::scaled_inverse_frequencies(cfg, 4097);
+  const Vector at_original = scaled_inverse_frequencies(cfg, 4096);
+  const Vector past_original = scaled_inverse_frequencies(cfg, 4097);
   for (int i = 0; i < 48; ++i) {
     EXPECT_NEAR(at_original[i], base[i] / cfg.scaling.short_factor[static_cast<std::size_t>(i)],
                 1e-14 * base[i]);
     EXPECT_NEAR(past_original[i], base[i] / cfg.scaling.long_factor[static_cast<std::size_t>(i)],
                 1e-14 * base[i]);
   }
-  EXPECT_FALSE(positional::analyse_model_config(cfg, 4096).longrope_long_factor);
-  EXPECT_TRUE(positional::analyse_model_config(cfg, 4097).longrope_long_factor);
+  EXPECT_FALSE(analyse_model_config(cfg, 4096).longrope_long_factor);
+  EXPECT_TRUE(analyse_model_config(cfg, 4097).longrope_long_factor);
 }
 
 TEST(ModelConfigRecipes, Llama3KeepsFastPairsDividesSlowOnesAndBlendsBetween) {
   const ModelConfig cfg = preset("llama-3.1-8b.json");
   // The engine's own unscaled θ_i, so "unchanged" can be tested as exact equality.
-  const Vector base = positional::base_inverse_frequencies(cfg);
+  const Vector base = base_inverse_frequencies(cfg);
   expect_close_vectors(base, reference_default(500000.0, 128), 1e-14, "llama3 unscaled");
-  const Vector inv = positional::scaled_inverse_frequencies(cfg, 8192);
+  const Vector inv = scaled_inverse_frequencies(cfg, 8192);
   int fast = 0, slow = 0, medium = 0;
   for (int i = 0; i < 64; ++i) {
     const double wavelength = 2 * kPi / base[i];
@@ -264,27 +251,25 @@ TEST(ModelConfigRecipes, Llama3KeepsFastPairsDividesSlowOnesAndBlendsBetween) {
 }
 
 TEST(ModelConfigRecipes, NewerRopeParametersSpellingAndPartialRotary) {
-  const ModelConfig params =
-      positional::parse_model_config(read_text(kConfigs / "valid" / "rope-parameters-new.json"));
+  const ModelConfig params = parse_model_config(read_text(kConfigs / "valid" / "rope-parameters-new.json"));
   EXPECT_EQ(params.scaling.field, "rope_parameters");
   EXPECT_DOUBLE_EQ(params.rope_theta, 500000.0) << "rope_theta read from inside rope_parameters";
   EXPECT_EQ(params.scaling.type, RopeType::Linear);
-  const ModelConfig neox =
-      positional::parse_model_config(read_text(kConfigs / "valid" / "partial-rotary-neox.json"));
+  const ModelConfig neox = parse_model_config(read_text(kConfigs / "valid" / "partial-rotary-neox.json"));
   EXPECT_EQ(neox.head_dim, 80);
   EXPECT_EQ(neox.rotary_dim, 20) << "int(80 × 0.25)";
 }
 
 TEST(ModelConfigRecipes, AlibiAndSinusoidalConfigsAreRecognised) {
   for (const char* name : {"alibi-bloom.json", "alibi-mpt.json"}) {
-    const ModelPositionReport r = positional::read_model_config(read_text(kConfigs / "valid" / name), 4000);
+    const ModelPositionReport r = read_model_config(read_text(kConfigs / "valid" / name), 4000);
     EXPECT_EQ(r.scheme, PositionScheme::Alibi) << name;
     EXPECT_EQ(r.trained_length, 2048) << name;
     EXPECT_TRUE(r.prompt_beyond_trained) << name;
     EXPECT_EQ(r.inv_freq.size(), 0) << name;
   }
   const ModelPositionReport marian =
-      positional::read_model_config(read_text(kConfigs / "valid" / "sinusoidal-marian.json"), 10);
+      read_model_config(read_text(kConfigs / "valid" / "sinusoidal-marian.json"), 10);
   EXPECT_EQ(marian.scheme, PositionScheme::Sinusoidal);
   EXPECT_EQ(marian.head_dim, 64);
 }
@@ -298,19 +283,18 @@ TEST(ModelConfigRecipes, MatchNumpyReimplementation) {
   for (const nlohmann::json& c : fixture["cases"]) {
     const std::string file = c["config"].get<std::string>();
     SCOPED_TRACE(file + " at " + std::to_string(c["seq_len"].get<int>()));
-    const ModelConfig cfg = positional::parse_model_config(read_text(kFixtures / ".." / ".." / file));
+    const ModelConfig cfg = parse_model_config(read_text(kFixtures / ".." / ".." / file));
     const std::vector<double> expected = c["inv_freq"].get<std::vector<double>>();
     expect_close_vectors(
-        positional::scaled_inverse_frequencies(cfg, c["seq_len"].get<std::int64_t>()),
+        scaled_inverse_frequencies(cfg, c["seq_len"].get<std::int64_t>()),
         Eigen::Map<const Vector>(expected.data(), static_cast<Eigen::Index>(expected.size())), 1e-12, file);
-    EXPECT_NEAR(positional::rope_attention_factor(cfg), c["attention_factor"].get<double>(), 1e-14);
-    const ModelPositionReport report =
-        positional::analyse_model_config(cfg, c["seq_len"].get<std::int64_t>());
+    EXPECT_NEAR(rope_attention_factor(cfg), c["attention_factor"].get<double>(), 1e-14);
+    const ModelPositionReport report = analyse_model_config(cfg, c["seq_len"].get<std::int64_t>());
     // Each runtime's reading where they disagree: the same count, factors, lengths and frequencies.
     const nlohmann::json& readings = c["runtime_readings"];
     ASSERT_EQ(report.runtime_readings.size(), readings.size());
     for (std::size_t k = 0; k < readings.size(); ++k) {
-      const positional::RuntimeReading& got = report.runtime_readings[k];
+      const RuntimeReading& got = report.runtime_readings[k];
       EXPECT_EQ(got.runtime, readings[k]["runtime"].get<std::string>());
       EXPECT_EQ(got.factor, readings[k]["factor"].get<double>());
       EXPECT_EQ(got.length, readings[k]["length"].get<std::int64_t>());
@@ -338,11 +322,11 @@ TEST(ModelConfigRecipes, MatchNumpyReimplementation) {
 // ---- every family the reader explains --------------------------------------------------
 
 ModelConfig valid(const std::string& name) {
-  return positional::parse_model_config(read_text(kConfigs / "valid" / name));
+  return parse_model_config(read_text(kConfigs / "valid" / name));
 }
 
 TEST(ModelConfigFamilies, MlaTurnsOnlyQkRopeHeadDimAndScalesTheSoftmax) {
-  const ModelPositionReport r = positional::analyse_model_config(preset("deepseek-v3.json"), 4096);
+  const ModelPositionReport r = analyse_model_config(preset("deepseek-v3.json"), 4096);
   EXPECT_EQ(r.rotary_dim, 64) << "qk_rope_head_dim, not hidden_size / heads = 56";
   EXPECT_EQ(r.mla_qk_head_dim, 192);
   EXPECT_EQ(r.scaling_factor, 40.0);
@@ -354,8 +338,7 @@ TEST(ModelConfigFamilies, MlaTurnsOnlyQkRopeHeadDimAndScalesTheSoftmax) {
 }
 
 TEST(ModelConfigFamilies, QwenYarnOnTheCardsAdviceNamesWhereRuntimesDisagree) {
-  const ModelPositionReport r =
-      positional::analyse_model_config(preset("qwen2.5-7b-instruct-yarn.json"), 100000);
+  const ModelPositionReport r = analyse_model_config(preset("qwen2.5-7b-instruct-yarn.json"), 100000);
   EXPECT_EQ(r.scaling_factor, 4.0) << "transformers 5 keeps the given factor";
   ASSERT_EQ(r.runtime_readings.size(), 3u);
   EXPECT_EQ(r.runtime_readings[1].runtime, "transformers 4.4x–4.5x");
@@ -369,7 +352,7 @@ TEST(ModelConfigFamilies, QwenYarnOnTheCardsAdviceNamesWhereRuntimesDisagree) {
 
 TEST(ModelConfigFamilies, YarnWithoutFactorTakesTheRatioAndSaysSo) {
   const ModelConfig cfg = valid("yarn-factor-from-lengths.json");
-  const ModelPositionReport r = positional::analyse_model_config(cfg, 10);
+  const ModelPositionReport r = analyse_model_config(cfg, 10);
   EXPECT_EQ(r.scaling_factor, 4.0);
   ASSERT_FALSE(cfg.notes.empty());
   EXPECT_EQ(cfg.notes.back(),
@@ -382,7 +365,7 @@ TEST(ModelConfigFamilies, YarnWithoutFactorTakesTheRatioAndSaysSo) {
 }
 
 TEST(ModelConfigFamilies, GlobalAndLocalLayers) {
-  const ModelPositionReport modern = positional::analyse_model_config(preset("modernbert-base.json"), 512);
+  const ModelPositionReport modern = analyse_model_config(preset("modernbert-base.json"), 512);
   EXPECT_EQ(modern.base, 160000.0);
   EXPECT_EQ(modern.local_base, 10000.0);
   EXPECT_EQ(modern.local_window, 128);
@@ -391,28 +374,26 @@ TEST(ModelConfigFamilies, GlobalAndLocalLayers) {
   ASSERT_EQ(modern.local_wavelengths.size(), 32);
   EXPECT_NEAR(modern.local_wavelengths[31], 2 * kPi * std::pow(10000.0, 62.0 / 64.0),
               1e-12 * modern.local_wavelengths[31]);
-  const ModelPositionReport gemma3 =
-      positional::analyse_model_config(valid("gemma3-local-global.json"), 1000);
+  const ModelPositionReport gemma3 = analyse_model_config(valid("gemma3-local-global.json"), 1000);
   EXPECT_EQ(gemma3.local_base, 10000.0);
   EXPECT_EQ(gemma3.local_window, 1024);
   EXPECT_EQ(gemma3.global_every, 6);
-  const ModelPositionReport gemma2 =
-      positional::analyse_model_config(valid("gemma2-local-global.json"), 1000);
+  const ModelPositionReport gemma2 = analyse_model_config(valid("gemma2-local-global.json"), 1000);
   EXPECT_EQ(gemma2.local_base, gemma2.base) << "Gemma 2's local layers share the global base";
   EXPECT_EQ(gemma2.local_window, 4096);
   EXPECT_EQ(gemma2.global_every, 2);
 }
 
 TEST(ModelConfigFamilies, PartialRotaryWidths) {
-  EXPECT_EQ(positional::analyse_model_config(valid("phi2-partial-rotary.json"), 10).rotary_dim, 32);
-  EXPECT_EQ(positional::analyse_model_config(valid("glm-partial-rotary.json"), 10).rotary_dim, 64);
-  EXPECT_EQ(positional::analyse_model_config(valid("partial-rotary-neox.json"), 10).rotary_dim, 20);
+  EXPECT_EQ(analyse_model_config(valid("phi2-partial-rotary.json"), 10).rotary_dim, 32);
+  EXPECT_EQ(analyse_model_config(valid("glm-partial-rotary.json"), 10).rotary_dim, 64);
+  EXPECT_EQ(analyse_model_config(valid("partial-rotary-neox.json"), 10).rotary_dim, 20);
 }
 
 TEST(ModelConfigFamilies, RelativeBucketsAndTheirReach) {
-  const ModelPositionReport t5 = positional::analyse_model_config(preset("t5-v1_1-base.json"), 512);
+  const ModelPositionReport t5 = analyse_model_config(preset("t5-v1_1-base.json"), 512);
   EXPECT_EQ(t5.scheme, PositionScheme::RelativeBuckets);
-  EXPECT_STREQ(positional::scheme_name(t5.scheme), "relative");
+  EXPECT_STREQ(scheme_name(t5.scheme), "relative");
   EXPECT_EQ(t5.relative_buckets, 32);
   EXPECT_EQ(t5.relative_exact_encoder, 8) << "16 buckets per direction, half of them exact";
   EXPECT_EQ(t5.relative_exact_decoder, 16);
@@ -421,11 +402,11 @@ TEST(ModelConfigFamilies, RelativeBucketsAndTheirReach) {
 }
 
 TEST(ModelConfigFamilies, NoPositionsAndHybrids) {
-  const ModelPositionReport mamba = positional::analyse_model_config(preset("mamba-130m.json"), 5000);
+  const ModelPositionReport mamba = analyse_model_config(preset("mamba-130m.json"), 5000);
   EXPECT_EQ(mamba.scheme, PositionScheme::None);
-  EXPECT_STREQ(positional::scheme_name(mamba.scheme), "none");
+  EXPECT_STREQ(scheme_name(mamba.scheme), "none");
   EXPECT_TRUE(mamba.attention_layers.empty());
-  const ModelPositionReport jamba = positional::analyse_model_config(valid("jamba-hybrid.json"), 5000);
+  const ModelPositionReport jamba = analyse_model_config(valid("jamba-hybrid.json"), 5000);
   EXPECT_EQ(jamba.scheme, PositionScheme::None);
   EXPECT_EQ(jamba.attention_layers, (std::vector<std::int64_t>{4, 12, 20, 28}));
   EXPECT_EQ(parse_error_of(R"({"model_type": "jamba", "num_hidden_layers": 8, "attn_layer_period": 4,
@@ -434,13 +415,13 @@ TEST(ModelConfigFamilies, NoPositionsAndHybrids) {
 }
 
 TEST(ModelConfigFamilies, LearnedTablesAndAlibiFlags) {
-  const ModelPositionReport opt = positional::analyse_model_config(preset("opt-125m.json"), 100);
+  const ModelPositionReport opt = analyse_model_config(preset("opt-125m.json"), 100);
   EXPECT_EQ(opt.learned_offset, 2);
   EXPECT_EQ(opt.learned_table_rows, 2050);
-  const ModelPositionReport gpt2 = positional::analyse_model_config(preset("gpt2.json"), 100);
+  const ModelPositionReport gpt2 = analyse_model_config(preset("gpt2.json"), 100);
   EXPECT_EQ(gpt2.learned_offset, 0);
   EXPECT_EQ(gpt2.learned_table_rows, 1024);
-  EXPECT_EQ(positional::analyse_model_config(valid("falcon-alibi.json"), 100).scheme, PositionScheme::Alibi);
+  EXPECT_EQ(analyse_model_config(valid("falcon-alibi.json"), 100).scheme, PositionScheme::Alibi);
   EXPECT_EQ(parse_error_of(R"({"model_type": "deepseek_v2", "hidden_size": 64, "num_attention_heads": 2,
       "max_position_embeddings": 512, "qk_rope_head_dim": 7})"),
             "qk_rope_head_dim must be even (pairs of dimensions turn together), got 7");
@@ -450,9 +431,9 @@ TEST(ModelConfigFamilies, LearnedTablesAndAlibiFlags) {
 
 TEST(ModelConfigBeyond, PlainRopeFlagsExactlyThePairsThatNeverTurnedFullyInTraining) {
   const ModelConfig cfg = preset("llama-2-7b.json");
-  const ModelPositionReport inside = positional::analyse_model_config(cfg, 4096);
+  const ModelPositionReport inside = analyse_model_config(cfg, 4096);
   EXPECT_EQ(inside.beyond_count, 0) << "a prompt of the trained length asks for no new angle";
-  const ModelPositionReport twice = positional::analyse_model_config(cfg, 8192);
+  const ModelPositionReport twice = analyse_model_config(cfg, 8192);
   const Vector base = reference_default(10000.0, 128);
   int expected = 0;
   for (int i = 0; i < 64; ++i) {
@@ -470,12 +451,12 @@ TEST(ModelConfigBeyond, PlainRopeFlagsExactlyThePairsThatNeverTurnedFullyInTrain
 TEST(ModelConfigBeyond, LinearScalingWithinItsStretchStaysInsideTraining) {
   // factor 4 over a 16384 advertised length: trained length is taken as max_position_embeddings
   // (no original given), and the divided frequencies never exceed what training showed.
-  const ModelConfig cfg = positional::parse_model_config(read_text(kConfigs / "valid" / "linear-llama.json"));
-  EXPECT_EQ(positional::analyse_model_config(cfg, 16384).beyond_count, 0);
+  const ModelConfig cfg = parse_model_config(read_text(kConfigs / "valid" / "linear-llama.json"));
+  EXPECT_EQ(analyse_model_config(cfg, 16384).beyond_count, 0);
 }
 
 TEST(ModelConfigBeyond, LearnedTableReportsThePromptPastItsTable) {
-  const ModelPositionReport r = positional::read_model_config(read_text(kPresets / "gpt2.json"), 2048);
+  const ModelPositionReport r = read_model_config(read_text(kPresets / "gpt2.json"), 2048);
   EXPECT_EQ(r.scheme, PositionScheme::LearnedTable);
   EXPECT_TRUE(r.prompt_beyond_advertised);
   EXPECT_EQ(r.inv_freq.size(), 0);
@@ -484,11 +465,11 @@ TEST(ModelConfigBeyond, LearnedTableReportsThePromptPastItsTable) {
 
 TEST(ModelConfigBeyond, PromptLengthIsValidated) {
   const ModelConfig cfg = preset("gpt2.json");
-  EXPECT_THAT(error_of([&] { positional::analyse_model_config(cfg, 0); }),
+  EXPECT_THAT(error_of([&] { analyse_model_config(cfg, 0); }),
               names_field_and_rule("prompt_length", "must be a whole number from 1 to 1073741824"));
-  EXPECT_THAT(error_of([&] { positional::analyse_model_config(cfg, positional::kMaxConfigPositions + 1); }),
+  EXPECT_THAT(error_of([&] { analyse_model_config(cfg, kMaxConfigPositions + 1); }),
               names_field_and_rule("prompt_length", "must be a whole number from 1 to 1073741824"));
-  EXPECT_THAT(error_of([&] { positional::scaled_inverse_frequencies(cfg, 10); }),
+  EXPECT_THAT(error_of([&] { scaled_inverse_frequencies(cfg, 10); }),
               names_field_and_rule("scaled_inverse_frequencies", "needs a RoPE config"))
       << "GPT-2 has no rotary pairs";
 }
@@ -514,7 +495,7 @@ TEST(ModelConfigBroken, EveryBrokenFileGivesItsExpectedMessage) {
 
 TEST(ModelConfigBroken, TextOverOneMebibyteIsRejectedBeforeParsing) {
   std::string big = "{\"model_type\": \"gpt2\", \"n_positions\": 1024, \"pad\": \"";
-  big.append(positional::kMaxConfigBytes, 'x');
+  big.append(kMaxConfigBytes, 'x');
   big += "\"}";
   EXPECT_NE(parse_error_of(big).find("config must be at most 1 MiB (1048576 bytes), got"), std::string::npos);
 }
@@ -531,7 +512,8 @@ TEST(ModelConfigBroken, NestingUpToTheCapIsAccepted) {
   const std::string nested =
       "{\"model_type\": \"gpt2\", \"n_positions\": 1024, \"x\": " + std::string(63, '[') +
       std::string(63, ']') + "}";
-  EXPECT_EQ(positional::parse_model_config(nested).max_position_embeddings, 1024);
+  EXPECT_EQ(parse_model_config(nested).max_position_embeddings, 1024);
 }
 
 }  // namespace
+}  // namespace positional

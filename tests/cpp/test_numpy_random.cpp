@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -15,24 +14,13 @@
 #include "positional/validate.hpp"
 
 #include "expect_error.hpp"
+#include "numpy_fixtures.hpp"
 
+namespace positional {
 namespace {
 
-using ::positional::testing_support::error_of;
-using ::positional::testing_support::names_field_and_rule;
-
+using namespace testing_support;  // the shared helpers of tests/cpp/*.hpp
 using nlohmann::json;
-using positional::Generator;
-using positional::InputError;
-using positional::Pcg64;
-using positional::SeedSequence;
-using positional::UInt128;
-
-json load_fixture(const std::string& name) {
-  std::ifstream in(std::string(POSITIONAL_FIXTURES_DIR) + "/numpy/" + name);
-  EXPECT_TRUE(in.good()) << "missing fixture " << name << ": run build-scripts/make-numpy-fixtures.py";
-  return json::parse(in);
-}
 
 std::string hex64(std::uint64_t value) {
   char buffer[17];
@@ -48,23 +36,22 @@ double relative_difference(double a, double b) {
 }
 
 TEST(Md5, Rfc1321TestSuite) {
-  EXPECT_EQ(positional::md5_hex(""), "d41d8cd98f00b204e9800998ecf8427e");
-  EXPECT_EQ(positional::md5_hex("a"), "0cc175b9c0f1b6a831c399e269772661");
-  EXPECT_EQ(positional::md5_hex("abc"), "900150983cd24fb0d6963f7d28e17f72");
-  EXPECT_EQ(positional::md5_hex("message digest"), "f96b697d7cb7938d525a2f31aaf161d0");
-  EXPECT_EQ(positional::md5_hex("abcdefghijklmnopqrstuvwxyz"), "c3fcd3d76192e4007dfb496cca67e13b");
-  EXPECT_EQ(positional::md5_hex("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"),
+  EXPECT_EQ(md5_hex(""), "d41d8cd98f00b204e9800998ecf8427e");
+  EXPECT_EQ(md5_hex("a"), "0cc175b9c0f1b6a831c399e269772661");
+  EXPECT_EQ(md5_hex("abc"), "900150983cd24fb0d6963f7d28e17f72");
+  EXPECT_EQ(md5_hex("message digest"), "f96b697d7cb7938d525a2f31aaf161d0");
+  EXPECT_EQ(md5_hex("abcdefghijklmnopqrstuvwxyz"), "c3fcd3d76192e4007dfb496cca67e13b");
+  EXPECT_EQ(md5_hex("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"),
             "d174ab98d277d9f5a5611c2c9f419d9f");
-  EXPECT_EQ(
-      positional::md5_hex("12345678901234567890123456789012345678901234567890123456789012345678901234567890"),
-      "57edf4a22be3c955ac49da2e2107b67a");
+  EXPECT_EQ(md5_hex("12345678901234567890123456789012345678901234567890123456789012345678901234567890"),
+            "57edf4a22be3c955ac49da2e2107b67a");
 }
 
 TEST(SeedSequence, DecimalDigitsBecomeLittleEndianWords) {
-  EXPECT_EQ(positional::decimal_to_words("0"), (std::vector<std::uint32_t>{0}));
-  EXPECT_EQ(positional::decimal_to_words("4294967296"), (std::vector<std::uint32_t>{0, 1}));
-  EXPECT_EQ(positional::decimal_to_words("18446744073709551621"), (std::vector<std::uint32_t>{5, 0, 1}));
-  EXPECT_EQ(positional::decimal_to_words("000042"), (std::vector<std::uint32_t>{42}));
+  EXPECT_EQ(decimal_to_words("0"), (std::vector<std::uint32_t>{0}));
+  EXPECT_EQ(decimal_to_words("4294967296"), (std::vector<std::uint32_t>{0, 1}));
+  EXPECT_EQ(decimal_to_words("18446744073709551621"), (std::vector<std::uint32_t>{5, 0, 1}));
+  EXPECT_EQ(decimal_to_words("000042"), (std::vector<std::uint32_t>{42}));
   EXPECT_EQ(SeedSequence::from_decimal("9223372036854775813").pool(),
             SeedSequence::from_integer(9223372036854775813ULL).pool());
 }
@@ -84,7 +71,7 @@ TEST(SeedSequence, BadDecimalSeedsNameTheRule) {
 
 // Pools, generated state and PCG64's seeded state must equal numpy's bit for bit.
 TEST(SeedSequence, PoolAndGeneratedStateMatchNumpy) {
-  const json fixture = load_fixture("seed_sequence.json");
+  const json fixture = load_numpy_fixture("seed_sequence.json");
   ASSERT_GE(fixture["seeds"].size(), 6U);
   for (const json& entry : fixture["seeds"]) {
     const std::string seed = entry["seed"];
@@ -103,7 +90,7 @@ TEST(SeedSequence, PoolAndGeneratedStateMatchNumpy) {
 }
 
 TEST(Pcg64, RawStreamsAndDoublesMatchNumpy) {
-  const json fixture = load_fixture("seed_sequence.json");
+  const json fixture = load_numpy_fixture("seed_sequence.json");
   for (const json& entry : fixture["seeds"]) {
     const std::string seed = entry["seed"];
     SCOPED_TRACE("seed " + seed);
@@ -130,7 +117,7 @@ TEST(Pcg64, PortableMultiplyAddMatchesNative) {
     UInt128 c{source.next_uint64(), source.next_uint64()};
     if (i == 0) a = UInt128{~0ULL, ~0ULL}, b = UInt128{~0ULL, ~0ULL}, c = UInt128{~0ULL, ~0ULL};
     const u128 expected = to_native(a) * to_native(b) + to_native(c);
-    const UInt128 got = positional::multiply_add_portable(a, b, c);
+    const UInt128 got = multiply_add_portable(a, b, c);
     ASSERT_EQ(to_native(got), expected) << "at operand set " << i;
   }
 }
@@ -140,7 +127,7 @@ TEST(Pcg64, PortableMultiplyAddMatchesNative) {
 // relative (the tables are derived, not copied, so a few ulps are possible); the test reports the
 // largest difference and how many compared values are bit-identical.
 TEST(Generator, StandardNormalStreamsMatchNumpy) {
-  const json fixture = load_fixture("standard_normal.json");
+  const json fixture = load_numpy_fixture("standard_normal.json");
   const auto count = fixture["count"].get<std::int64_t>();
   const auto head = fixture["head_count"].get<std::size_t>();
   const auto stride = fixture["stride"].get<std::int64_t>();
@@ -152,7 +139,7 @@ TEST(Generator, StandardNormalStreamsMatchNumpy) {
     const std::string seed = stream["seed"];
     SCOPED_TRACE("seed " + seed + " (" + stream["label"].get<std::string>() + ")");
     Generator rng(SeedSequence::from_decimal(seed));
-    const positional::Vector values = rng.standard_normal(count);
+    const Vector values = rng.standard_normal(count);
     const auto check = [&](std::int64_t index, double expected) {
       const double diff = relative_difference(values[index], expected);
       EXPECT_LE(diff, 1e-12) << "draw " << index << ": " << values[index] << " vs numpy " << expected;
@@ -185,18 +172,18 @@ TEST(Generator, StandardNormalStreamsMatchNumpy) {
 TEST(Generator, NormalShiftsAndScalesTheSameDraws) {
   Generator a = Generator::from_seed(11);
   Generator b = Generator::from_seed(11);
-  const positional::Vector z = a.standard_normal(64);
-  const positional::Vector y = b.normal(3.0, 0.5, 64);
+  const Vector z = a.standard_normal(64);
+  const Vector y = b.normal(3.0, 0.5, 64);
   for (int i = 0; i < 64; ++i) EXPECT_EQ(y[i], 3.0 + 0.5 * z[i]);  // exact: numpy computes loc + scale·z
   Generator c = Generator::from_seed(11);
-  EXPECT_EQ(c.normal(0.0, 0.0, 3), positional::Vector::Zero(3));
+  EXPECT_EQ(c.normal(0.0, 0.0, 3), Vector::Zero(3));
 }
 
 TEST(Generator, BadArgumentsThrow) {
   Generator rng = Generator::from_seed(1);
   EXPECT_THAT(error_of([&] { rng.standard_normal(-1); }),
               names_field_and_rule("count", "must be non-negative"));
-  EXPECT_THAT(error_of([&] { rng.standard_normal(positional::kMaxOutputDoubles + 1); }),
+  EXPECT_THAT(error_of([&] { rng.standard_normal(kMaxOutputDoubles + 1); }),
               names_field_and_rule("standard_normal", "more than the cap of 16777216 (2^24)"));
   EXPECT_THAT(error_of([&] { rng.normal(0.0, -1.0, 3); }), names_field_and_rule("scale", "must be ≥ 0"));
   EXPECT_THAT(error_of([&] { rng.normal(std::nan(""), 1.0, 3); }),
@@ -207,3 +194,4 @@ TEST(Generator, BadArgumentsThrow) {
 }
 
 }  // namespace
+}  // namespace positional
