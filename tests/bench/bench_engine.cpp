@@ -49,48 +49,53 @@ void set_bytes(benchmark::State& state, std::int64_t doubles) {
   state.SetBytesProcessed(state.iterations() * doubles * static_cast<std::int64_t>(sizeof(double)));
 }
 
-// The engine's table (sin and cos at block starts, angle addition between).
-void sinusoidal(benchmark::State& state, std::int64_t n, std::int64_t d) {
+// Times building a fresh n × d table per iteration; `build` returns it. ClobberMemory keeps the
+// compiler from dropping the writes of a table nobody reads.
+template <class Build>
+void time_table(benchmark::State& state, std::int64_t n, std::int64_t d, Build build) {
   for (auto _ : state) {
-    Matrix table = sinusoidal_encoding(n, d);
+    Matrix table = build();
     benchmark::DoNotOptimize(table.data());
     benchmark::ClobberMemory();
   }
   set_bytes(state, n * d);
 }
 
+// The engine's table (sin and cos at block starts, angle addition between).
+void sinusoidal(benchmark::State& state, std::int64_t n, std::int64_t d) {
+  time_table(state, n, d, [&] { return sinusoidal_encoding(n, d); });
+}
+
 // The same table with sin and cos for every entry: what the angle addition is measured against.
-void sinusoidal_plain(benchmark::State& state, std::int64_t n, std::int64_t d) {
-  for (auto _ : state) {
-    Matrix table(n, d);
-    Vector omega(d / 2);
-    for (std::int64_t i = 0; i < d / 2; ++i) {
-      omega[i] = std::pow(10000.0, -static_cast<double>(2 * i) / static_cast<double>(d));
-    }
-    for (std::int64_t pos = 0; pos < n; ++pos) {
-      double* row = table.row(pos).data();
-      for (std::int64_t i = 0; i < d / 2; ++i) {
-        const double angle = static_cast<double>(pos) * omega[i];
-        row[2 * i] = std::sin(angle);
-        row[2 * i + 1] = std::cos(angle);
-      }
-    }
-    benchmark::DoNotOptimize(table.data());
-    benchmark::ClobberMemory();
+Matrix plain_sinusoidal_table(std::int64_t n, std::int64_t d) {
+  Matrix table(n, d);
+  Vector omega(d / 2);
+  for (std::int64_t i = 0; i < d / 2; ++i) {
+    omega[i] = std::pow(10000.0, -static_cast<double>(2 * i) / static_cast<double>(d));
   }
-  set_bytes(state, n * d);
+  for (std::int64_t pos = 0; pos < n; ++pos) {
+    double* row = table.row(pos).data();
+    for (std::int64_t i = 0; i < d / 2; ++i) {
+      const double angle = static_cast<double>(pos) * omega[i];
+      row[2 * i] = std::sin(angle);
+      row[2 * i + 1] = std::cos(angle);
+    }
+  }
+  return table;
+}
+
+void sinusoidal_plain(benchmark::State& state, std::int64_t n, std::int64_t d) {
+  time_table(state, n, d, [&] { return plain_sinusoidal_table(n, d); });
 }
 
 // The memory-bandwidth floor for the table: allocate a matrix of the same size and fill it
 // with one value (first-touch page faults included, as the table pays them too).
 void fill_fresh(benchmark::State& state, std::int64_t n, std::int64_t d) {
-  for (auto _ : state) {
+  time_table(state, n, d, [&] {
     Matrix table(n, d);
     std::fill(table.data(), table.data() + table.size(), 0.5);
-    benchmark::DoNotOptimize(table.data());
-    benchmark::ClobberMemory();
-  }
-  set_bytes(state, n * d);
+    return table;
+  });
 }
 
 // The same bytes written into memory that is already mapped: the pure write bandwidth.
