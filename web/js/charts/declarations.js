@@ -13,6 +13,16 @@ export const ATTENTION_SCHEMES = [
 ];
 export const MAX_PROMPT = 1073741824; // the reader's cap on any length (kMaxConfigPositions)
 
+/** A dimension count d: even, since the sinusoids and RoPE use dimensions in pairs; `overrides` moves the range or adds a slider. */
+function dimensions(label, value, overrides = {}) {
+  return { kind: 'number', label, value, min: 2, max: 512, step: 2, even: true, ...overrides };
+}
+
+/** The base of the pair frequencies (θ_i = base^(−2i/d)): any real number above 1, 10000 by default as in the papers. */
+function frequencyBase(label = t('base')) {
+  return { kind: 'number', label, value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 };
+}
+
 /** Chart id → { title, controls: { key → declaration }, aliases: [older URL prefixes] }. The URL parameters are `<id>.<key>`. */
 export const CHART_DECLARATIONS = {
   'order-blindness': {
@@ -27,17 +37,8 @@ export const CHART_DECLARATIONS = {
     title: t('Sinusoidal position codes'),
     controls: {
       n: { kind: 'number', label: t('positions n'), value: 200, min: 1, max: 4096, slider: true },
-      d: { kind: 'number', label: t('dimensions d'), value: 64, min: 2, max: 512, step: 2, even: true, slider: true },
-      base: {
-        kind: 'number',
-        label: t('base'),
-        value: 10000,
-        min: 1.5,
-        max: 1e9,
-        step: 'any',
-        integer: false,
-        above: 1,
-      },
+      d: dimensions(t('dimensions d'), 64, { slider: true }),
+      base: frequencyBase(),
       // The row whose code is read out below the heatmap (the row marker's handle).
       position: { kind: 'number', label: t('position read'), value: 40, min: 0, max: 4095 },
     },
@@ -49,17 +50,8 @@ export const CHART_DECLARATIONS = {
       s0: { kind: 'number', label: t('query start 1'), value: 0, min: 0, max: 1e6 },
       s1: { kind: 'number', label: t('query start 2'), value: 100, min: 0, max: 1e6 },
       s2: { kind: 'number', label: t('query start 3'), value: 1000, min: 0, max: 1e6 },
-      d: { kind: 'number', label: t('d'), value: 64, min: 2, max: 512, step: 2, even: true },
-      base: {
-        kind: 'number',
-        label: t('base'),
-        value: 10000,
-        min: 1.5,
-        max: 1e9,
-        step: 'any',
-        integer: false,
-        above: 1,
-      },
+      d: dimensions(t('d'), 64),
+      base: frequencyBase(),
       seed: { kind: 'number', label: t('random q, k seed'), value: 0, min: 0, max: 1e6 },
       // The key read off the curves (the distance marker's handle): n = m + δ for every query.
       delta: { kind: 'number', label: t('key distance δ'), value: 12, min: 0, max: 59 },
@@ -69,17 +61,8 @@ export const CHART_DECLARATIONS = {
   'rope-frequencies': {
     title: t('RoPE pair angles over positions'),
     controls: {
-      d: { kind: 'number', label: t('d'), value: 64, min: 2, max: 512, step: 2, even: true },
-      base: {
-        kind: 'number',
-        label: t('base'),
-        value: 10000,
-        min: 1.5,
-        max: 1e9,
-        step: 'any',
-        integer: false,
-        above: 1,
-      },
+      d: dimensions(t('d'), 64),
+      base: frequencyBase(),
       pairs: {
         kind: 'text',
         label: t('pairs (up to {max}, comma-separated)', { max: MAX_PAIRS }),
@@ -96,17 +79,8 @@ export const CHART_DECLARATIONS = {
     controls: {
       trained: { kind: 'number', label: t('trained length'), value: 4096, min: 16, max: 1048576 },
       target: { kind: 'number', label: t('target length'), value: 32768, min: 16, max: 2097152 },
-      d: { kind: 'number', label: t('head width d'), value: 128, min: 4, max: 512, step: 2, even: true },
-      base: {
-        kind: 'number',
-        label: t('base'),
-        value: 10000,
-        min: 1.5,
-        max: 1e9,
-        step: 'any',
-        integer: false,
-        above: 1,
-      },
+      d: dimensions(t('head width d'), 128, { min: 4 }),
+      base: frequencyBase(),
     },
     aliases: ['extension'],
   },
@@ -143,17 +117,8 @@ export const CHART_DECLARATIONS = {
       heads: { kind: 'number', label: t('heads'), value: 8, min: 1, max: 64, slider: true },
       head: { kind: 'number', label: t('head shown'), value: 1, min: 1, max: 64 },
       length: { kind: 'number', label: t('sequence length'), value: 8, min: 2, max: 24 },
-      d: { kind: 'number', label: t('RoPE d'), value: 128, min: 2, max: 512, step: 2, even: true },
-      base: {
-        kind: 'number',
-        label: t('RoPE base'),
-        value: 10000,
-        min: 1.5,
-        max: 1e9,
-        step: 'any',
-        integer: false,
-        above: 1,
-      },
+      d: dimensions(t('RoPE d'), 128),
+      base: frequencyBase(t('RoPE base')),
       distance: { kind: 'number', label: t('max distance'), value: 256, min: 8, max: 4096 },
     },
     aliases: [],
@@ -161,18 +126,9 @@ export const CHART_DECLARATIONS = {
   conventions: {
     title: t('RoPE conventions'),
     controls: {
-      d: { kind: 'number', label: t('d'), value: 16, min: 2, max: 64, step: 2, even: true, slider: true },
+      d: dimensions(t('d'), 16, { max: 64, slider: true }),
       start: { kind: 'number', label: t('query position'), value: 100, min: 0, max: 1e6 },
-      base: {
-        kind: 'number',
-        label: t('base'),
-        value: 10000,
-        min: 1.5,
-        max: 1e9,
-        step: 'any',
-        integer: false,
-        above: 1,
-      },
+      base: frequencyBase(),
     },
     aliases: [],
   },
@@ -180,17 +136,8 @@ export const CHART_DECLARATIONS = {
     title: t('Angle precision'),
     controls: {
       max: { kind: 'number', label: t('largest position'), value: 1048576, min: 1024, max: 16777216 },
-      d: { kind: 'number', label: t('d'), value: 128, min: 2, max: 512, step: 2, even: true },
-      base: {
-        kind: 'number',
-        label: t('base'),
-        value: 10000,
-        min: 1.5,
-        max: 1e9,
-        step: 'any',
-        integer: false,
-        above: 1,
-      },
+      d: dimensions(t('d'), 128),
+      base: frequencyBase(),
       pairs: { kind: 'text', label: t('pairs (comma-separated)'), value: '1,16,32,63', maxLength: 60 },
       // The position whose errors are read off the curves (the position marker's handle).
       position: { kind: 'number', label: t('position read'), value: 65536, min: 1, max: 16777216 },
