@@ -184,26 +184,36 @@ export function drawLegend(ctx, frame, colors, items, corner = 'tr') {
   let rowTop = by + 4;
   laid.forEach((it, i) => {
     const cy = rowTop + 8;
-    if (it.fill) {
-      ctx.fillStyle = it.fill;
-      ctx.fillRect(bx + 6, cy - 5, 22, 10);
-    } else {
-      ctx.strokeStyle = it.color;
-      ctx.lineWidth = 2;
-      ctx.setLineDash(it.dash ?? []);
-      ctx.beginPath();
-      ctx.moveTo(bx + 6, cy);
-      ctx.lineTo(bx + 28, cy);
-      ctx.stroke();
-      ctx.setLineDash([]);
-    }
-    ctx.fillStyle = colors.fg;
-    ctx.textAlign = 'left';
-    ctx.textBaseline = 'middle';
-    it.lines.forEach((line, k) => ctx.fillText(line, bx + 33, cy + k * lineHeight));
+    const labelX = drawLegendKey(ctx, colors, it, bx + 6, cy);
+    it.lines.forEach((line, k) => ctx.fillText(line, labelX, cy + k * lineHeight));
     rowTop += heights[i];
   });
   ctx.restore();
+}
+
+/**
+ * One legend item's key, 22 px wide from `left` and centred on `cy`: a filled box for an area, a
+ * short stroke (dashed like its line) for a line. Leaves the label's text style set and returns the
+ * label's x.
+ */
+function drawLegendKey(ctx, colors, item, left, cy) {
+  if (item.fill) {
+    ctx.fillStyle = item.fill;
+    ctx.fillRect(left, cy - 5, 22, 10);
+  } else {
+    ctx.strokeStyle = item.color;
+    ctx.lineWidth = 2;
+    ctx.setLineDash(item.dash ?? []);
+    ctx.beginPath();
+    ctx.moveTo(left, cy);
+    ctx.lineTo(left + 22, cy);
+    ctx.stroke();
+    ctx.setLineDash([]);
+  }
+  ctx.fillStyle = colors.fg;
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'middle';
+  return left + 27;
 }
 
 /** The narrow-screen legend: items flowed into rows under the x-axis label (room made by legendSpace()). */
@@ -214,23 +224,7 @@ function drawLegendBelow(ctx, frame, colors, items, canvas) {
   for (const it of placed) {
     const x = 8 + it.x;
     const cy = top + it.y + 8;
-    if (it.fill) {
-      ctx.fillStyle = it.fill;
-      ctx.fillRect(x + 4, cy - 5, 22, 10);
-    } else {
-      ctx.strokeStyle = it.color;
-      ctx.lineWidth = 2;
-      ctx.setLineDash(it.dash ?? []);
-      ctx.beginPath();
-      ctx.moveTo(x + 4, cy);
-      ctx.lineTo(x + 26, cy);
-      ctx.stroke();
-      ctx.setLineDash([]);
-    }
-    ctx.fillStyle = colors.fg;
-    ctx.textAlign = 'left';
-    ctx.textBaseline = 'middle';
-    ctx.fillText(it.label, x + 31, cy);
+    ctx.fillText(it.label, drawLegendKey(ctx, colors, it, x + 4, cy), cy);
   }
   ctx.restore();
 }
