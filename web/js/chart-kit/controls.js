@@ -141,6 +141,22 @@ export function numberControl({
   };
 }
 
+/**
+ * The handle of a control whose value is the input's own `property` (text, select, checkbox): no
+ * rules stand between them, so set(v) writes it and reports onChange(v) as the reader's edit would.
+ */
+function inputHandle(element, input, property, onChange) {
+  return {
+    element,
+    input,
+    get: () => input[property],
+    set(v) {
+      input[property] = v;
+      onChange(v);
+    },
+  };
+}
+
 /** A text control; onChange(text) on every input. maxLength bounds what can be typed. */
 export function textControl({ name, label, value, maxLength = 120, onChange }) {
   const input = document.createElement('input');
@@ -173,13 +189,7 @@ export function textControl({ name, label, value, maxLength = 120, onChange }) {
     onChange(input.value);
   });
   return {
-    element: wrap,
-    input,
-    get: () => input.value,
-    set(v) {
-      input.value = v;
-      onChange(v);
-    },
+    ...inputHandle(wrap, input, 'value', onChange),
     /** Shows (or clears) a note beside the field; text only. */
     note,
   };
@@ -209,13 +219,7 @@ export function selectControl({ name, label, value, fallback, options, onChange 
   }
   select.addEventListener('change', () => onChange(select.value));
   return {
-    element: wrap,
-    input: select,
-    get: () => select.value,
-    set(v) {
-      select.value = v;
-      onChange(v);
-    },
+    ...inputHandle(wrap, select, 'value', onChange),
     /** Shows `v` imposed by another control (e.g. "your pasted config" once the text is edited), without onChange. */
     constrain(v) {
       select.value = v;
@@ -238,15 +242,7 @@ export function checkboxControl({ name, label, value, onChange }) {
   labelEl.textContent = label;
   wrap.append(input, labelEl);
   input.addEventListener('change', () => onChange(input.checked));
-  return {
-    element: wrap,
-    input,
-    get: () => input.checked,
-    set(v) {
-      input.checked = v;
-      onChange(v);
-    },
-  };
+  return inputHandle(wrap, input, 'checked', onChange);
 }
 
 /** A button. */
