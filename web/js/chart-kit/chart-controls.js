@@ -1,6 +1,7 @@
 // A chart's controls built from its declaration: each control with its range, its value read from
 // the URL through the control's own rules (clamped, with the control's message), and the URL kept
 // in step with the accepted values. The only path from a URL parameter into a chart's state.
+// Also holdWithin, with which a chart keeps one control inside the range another control sets.
 
 import { checkboxControl, numberControl, selectControl, textAreaControl, textControl } from './controls.js';
 import { readUrlParams, writeUrlState } from './url-state.js';
@@ -12,6 +13,18 @@ const BUILDERS = {
   select: selectControl,
   checkbox: checkboxControl,
 };
+
+/**
+ * For a chart's reconcile(): keeps state[key] within { min, max }, bounds that another control's
+ * value sets (a head beyond the head count). A value outside moves to the bound it crossed and its
+ * control shows why() beside it, without onChange; a value inside is left alone.
+ */
+export function holdWithin(state, controls, key, { min, max }, why) {
+  const bound = state[key] > max ? max : state[key] < min ? min : undefined;
+  if (bound === undefined) return;
+  state[key] = bound;
+  controls[key].constrain(bound, why());
+}
 
 /** The defaults of a declaration: { key → value }. */
 export function declaredDefaults(declarations) {

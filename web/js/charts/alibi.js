@@ -4,6 +4,7 @@
 import { rdbu } from '../chart-kit/colormap.js';
 import { fixed, grouped, sciUnicode, significant } from '../format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
+import { holdWithin } from '../chart-kit/chart-controls.js';
 import { drawCellHeatmap } from '../chart-kit/heatmap-cells.js';
 import * as plot from '../chart-kit/plot.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
@@ -47,13 +48,9 @@ export const ALIBI = defineChart({
   focusParts: { head: 'head' },
   handles: [HEAD_HANDLE],
   reconcile(state, controls) {
-    if (state.head > state.heads) {
-      state.head = state.heads;
-      controls.head.constrain(
-        state.head,
-        t('There are only {heads} heads; showing head {heads}.', { heads: grouped(state.heads) }),
-      );
-    }
+    holdWithin(state, controls, 'head', { max: state.heads }, () =>
+      t('There are only {heads} heads; showing head {heads}.', { heads: grouped(state.heads) }),
+    );
   },
   compute: {
     slopes: { reads: ['heads'], run: (state, engine) => engine.alibiSlopes(state.heads) },

@@ -4,6 +4,7 @@
 
 import { fixed, grouped, listed, significant } from '../format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
+import { holdWithin } from '../chart-kit/chart-controls.js';
 import * as plot from '../chart-kit/plot.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
 import { drawKnobs } from '../chart-kit/handles.js';
@@ -96,13 +97,9 @@ export const CONTEXT_EXTENSION = defineChart({
     }),
   },
   reconcile(state, controls) {
-    if (state.target < state.trained) {
-      state.target = state.trained;
-      controls.target.constrain(
-        state.target,
-        t('The target must be at least the trained length; using {trained}.', { trained: grouped(state.trained) }),
-      );
-    }
+    holdWithin(state, controls, 'target', { min: state.trained }, () =>
+      t('The target must be at least the trained length; using {trained}.', { trained: grouped(state.trained) }),
+    );
   },
   compute: {
     positions: { reads: ['target'], run: (state) => extensionPositions(state.target) },

@@ -4,6 +4,7 @@
 
 import { formatG2, grouped, listed, sciUnicode, significant, trueMinus } from '../format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
+import { holdWithin } from '../chart-kit/chart-controls.js';
 import * as plot from '../chart-kit/plot.js';
 import { logScale, logTicks } from '../chart-kit/scales.js';
 import { parsePairs } from './rope-frequencies.js';
@@ -49,13 +50,9 @@ export const PRECISION = defineChart({
   focusParts: { position: 'position' },
   handles: [POSITION_HANDLE],
   reconcile(state, controls) {
-    if (state.position > state.max) {
-      state.position = state.max;
-      controls.position.constrain(
-        state.position,
-        t('The largest position shown is {max}; reading position {max}.', { max: grouped(state.max) }),
-      );
-    }
+    holdWithin(state, controls, 'position', { max: state.max }, () =>
+      t('The largest position shown is {max}; reading position {max}.', { max: grouped(state.max) }),
+    );
     const parsed = parsePairs(state.pairs, state.d / 2 - 1);
     controls.pairs.note(
       parsed.dropped.length

@@ -9,6 +9,7 @@
 import { decimal, fixed, grouped, significant } from '../format.js';
 import { rdbu } from '../chart-kit/colormap.js';
 import { defineChart } from '../chart-kit/define-chart.js';
+import { holdWithin } from '../chart-kit/chart-controls.js';
 import { drawAxes, drawColorBar, drawLine, plotFrame } from '../chart-kit/plot.js';
 import { drawKnobs } from '../chart-kit/handles.js';
 import { linearScale, niceTicks } from '../chart-kit/scales.js';
@@ -62,16 +63,12 @@ export const SINUSOIDAL_HEATMAP = defineChart({
     frame: (frac, { last }) => ({ position: Math.round(frac * last) }),
   },
   reconcile(state, controls) {
-    if (state.position > state.n - 1) {
-      state.position = state.n - 1;
-      controls.position.constrain(
-        state.position,
-        t('There are only {n} positions; reading position {position}.', {
-          n: grouped(state.n),
-          position: grouped(state.n - 1),
-        }),
-      );
-    }
+    holdWithin(state, controls, 'position', { max: state.n - 1 }, () =>
+      t('There are only {n} positions; reading position {position}.', {
+        n: grouped(state.n),
+        position: grouped(state.n - 1),
+      }),
+    );
   },
   compute: {
     // State and plot size → the displayed rows. Image row y shows position ⌊(y + ½)·n / h⌋, the
