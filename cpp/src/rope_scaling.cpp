@@ -225,12 +225,14 @@ double dynamic_ntk_base(double base, double scale, std::int64_t d, double seq_le
   require_even_dimension("d", d);
   if (d < 4) fail("d", "at least 4 (d/(d−2) needs a slow pair)", static_cast<double>(d));
   const double stretch = dynamic_ntk_stretch(scale, seq_len, trained_len);
-  const double result = base * std::pow(stretch, static_cast<double>(d) / static_cast<double>(d - 2));
-  if (!std::isfinite(result)) {
+  // NTK's own formula at the stretch this length asks for. Every argument is checked above, so the one
+  // error left is its overflow, which is named here by what the caller set (seq_len and scale).
+  try {
+    return ntk_scaled_base(base, stretch, d);
+  } catch (const InputError&) {
     throw InputError("the dynamic NTK base overflows for seq_len " + format_number(seq_len) + " and scale " +
                      format_number(scale));
   }
-  return result;
 }
 
 Vector pair_wavelengths(const Eigen::Ref<const Vector>& inv_freq) {

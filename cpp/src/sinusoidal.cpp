@@ -113,13 +113,8 @@ Matrix sinusoidal_encoding_rows(const Eigen::Ref<const Vector>& positions, std::
     if (p > largest_position) largest_position = p;
   }
   const std::int64_t pairs = d / 2;
-  // ω_i exactly as sinusoidal_encoding computes it: pow(base, −(2i)/d).
-  Vector omega(pairs);
-  double fastest = 0;
-  for (std::int64_t i = 0; i < pairs; ++i) {
-    omega[i] = std::pow(base, -static_cast<double>(2 * i) / static_cast<double>(d));
-    if (omega[i] > fastest) fastest = omega[i];
-  }
+  const Vector omega = pair_frequencies(d, base);  // ω_i exactly as sinusoidal_encoding computes it
+  const double fastest = omega.maxCoeff();
   // sin(inf) is NaN: a base far below 1 makes the last pair's speed huge.
   if (!std::isfinite(fastest) || !std::isfinite(largest_position * fastest)) {
     throw InputError("the angle positions · speed overflows (" + format_number(largest_position) + " × " +

@@ -118,6 +118,9 @@ TEST(DynamicNtk, AtScaleTimesTrainedEqualsStaticNtkWithGrownScale) {
               names_field_and_rule("scale", "must be a finite number ≥ 1"));
   EXPECT_THAT(error_of([&] { dynamic_ntk_base(10000, 8, 64, -1, 4096); }),
               names_field_and_rule("seq_len", "must be a finite number > 0"));
+  // Its overflow is named by the caller's seq_len and scale, not by the stretch NTK's formula was given.
+  EXPECT_THAT(error_of([&] { dynamic_ntk_base(1e300, 8, 4, 1e10, 4096); }),
+              testing::StartsWith("the dynamic NTK base overflows for seq_len 1"));
 }
 
 TEST(PairWavelengths, TwoPiOverTheta) {
