@@ -7,9 +7,9 @@ import { defineChart } from '../chart-kit/define-chart.js';
 import { holdWithin } from '../chart-kit/chart-controls.js';
 import * as plot from '../chart-kit/plot.js';
 import { logScale, logTicks } from '../chart-kit/scales.js';
-import { parsePairs } from './rope-frequencies.js';
+import { pairsNote, pickedPairs } from './rope-frequencies.js';
 import { drawKnobs, drawMarker, geometricKeyStep, markerHandle } from '../chart-kit/handles.js';
-import { CHART_DECLARATIONS, MAX_PAIRS } from './declarations.js';
+import { CHART_DECLARATIONS } from './declarations.js';
 import { t } from '../i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
@@ -53,21 +53,10 @@ export const PRECISION = defineChart({
     holdWithin(state, controls, 'position', { max: state.max }, () =>
       t('The largest position shown is {max}; reading position {max}.', { max: grouped(state.max) }),
     );
-    const parsed = parsePairs(state.pairs, state.d / 2 - 1);
-    controls.pairs.note(
-      parsed.dropped.length
-        ? t('Ignored {dropped}: pairs are whole numbers from 0 to {last}, at most {max}.', {
-            dropped: parsed.dropped.join(', '),
-            last: state.d / 2 - 1,
-            max: MAX_PAIRS,
-          })
-        : parsed.pairs.length
-          ? ''
-          : t('Pick at least one pair.'),
-    );
+    controls.pairs.note(pairsNote(state));
   },
   compute: {
-    pairs: { reads: ['pairs', 'd'], run: (state) => parsePairs(state.pairs, state.d / 2 - 1).pairs },
+    pairs: { reads: ['pairs', 'd'], run: pickedPairs },
     positions: { reads: ['max'], run: (state) => precisionPositions(state.max) },
     errors: {
       reads: ['d', 'base'],

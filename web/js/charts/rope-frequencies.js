@@ -1,5 +1,6 @@
 // Figure 4, live: the rotation angle (mod 2π) of a few RoPE pairs over positions 0..199. Fast
-// pairs wrap every few tokens, slow pairs barely turn. Pair picker, d and base controls.
+// pairs wrap every few tokens, slow pairs barely turn. Pair picker, d and base controls; the pair
+// picker's parsing and note (parsePairs, pickedPairs, pairsNote) serve the precision chart too.
 
 import { decimal, grouped, listed, significant, trueMinus } from '../format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
@@ -30,6 +31,24 @@ export function parsePairs(text, last) {
   return { pairs: out, dropped };
 }
 
+/** The pair indices the pairs field picks, for a chart whose state holds `pairs` (the text) and `d`. */
+export function pickedPairs(state) {
+  return parsePairs(state.pairs, state.d / 2 - 1).pairs;
+}
+
+/** The note beside the pairs field: what parsePairs dropped and why, or a call to pick one when none is left. */
+export function pairsNote(state) {
+  const last = state.d / 2 - 1;
+  const { pairs, dropped } = parsePairs(state.pairs, last);
+  if (dropped.length)
+    return t('Ignored {dropped}: pairs are whole numbers from 0 to {last}, at most {max}.', {
+      dropped: listed(dropped),
+      last,
+      max: MAX_PAIRS,
+    });
+  return pairs.length ? '' : t('Pick at least one pair.');
+}
+
 const POSITIONS = Float64Array.from({ length: N }, (_, i) => i);
 
 /**
@@ -53,21 +72,10 @@ export const ROPE_FREQUENCIES = defineChart({
   focusParts: { position: 'position' },
   handles: [POSITION_HANDLE],
   reconcile(state, controls) {
-    const parsed = parsePairs(state.pairs, state.d / 2 - 1);
-    controls.pairs.note(
-      parsed.dropped.length
-        ? t('Ignored {dropped}: pairs are whole numbers from 0 to {last}, at most {max}.', {
-            dropped: listed(parsed.dropped),
-            last: state.d / 2 - 1,
-            max: MAX_PAIRS,
-          })
-        : parsed.pairs.length
-          ? ''
-          : t('Pick at least one pair.'),
-    );
+    controls.pairs.note(pairsNote(state));
   },
   compute: {
-    pairs: { reads: ['pairs', 'd'], run: (state) => parsePairs(state.pairs, state.d / 2 - 1).pairs },
+    pairs: { reads: ['pairs', 'd'], run: pickedPairs },
     theta: { reads: ['d', 'base'], run: (state, engine) => engine.ropeFrequencies(state.d, state.base) },
     angles: {
       reads: ['d', 'base'],
