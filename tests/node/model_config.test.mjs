@@ -23,45 +23,28 @@ before(async () => {
   engine = await loadEngine();
 });
 
-// Expected figures per preset: the published lengths (see each file's _source).
-const PRESETS = {
-  gpt2: { scheme: 'learned', ropeType: null, trained: 1024, advertised: 1024, stretch: 1, pairs: 0 },
-  'bert-base-uncased': { scheme: 'learned', ropeType: null, trained: 512, advertised: 512, stretch: 1, pairs: 0 },
-  'llama-2-7b': { scheme: 'rope', ropeType: 'default', trained: 4096, advertised: 4096, stretch: 1, pairs: 64 },
-  'llama-3.1-8b': { scheme: 'rope', ropeType: 'llama3', trained: 8192, advertised: 131072, stretch: 16, pairs: 64 },
-  'mistral-7b-v0.1': { scheme: 'rope', ropeType: 'default', trained: 32768, advertised: 32768, stretch: 1, pairs: 64 },
-  'qwen2-7b-instruct': {
-    scheme: 'rope',
-    ropeType: 'default',
-    trained: 32768,
-    advertised: 32768,
-    stretch: 1,
-    pairs: 64,
-  },
-  'yarn-llama-2-7b-64k': { scheme: 'rope', ropeType: 'yarn', trained: 4096, advertised: 65536, stretch: 16, pairs: 64 },
-  'phi-3.5-mini-instruct': {
-    scheme: 'rope',
-    ropeType: 'longrope',
-    trained: 4096,
-    advertised: 131072,
-    stretch: 32,
-    pairs: 48,
-  },
-  'opt-125m': { scheme: 'learned', ropeType: null, trained: 2048, advertised: 2048, stretch: 1, pairs: 0 },
-  't5-v1_1-base': { scheme: 'relative', ropeType: null, trained: 0, advertised: 0, stretch: 1, pairs: 0 },
-  'modernbert-base': { scheme: 'rope', ropeType: 'default', trained: 8192, advertised: 8192, stretch: 1, pairs: 32 },
-  'deepseek-v3': { scheme: 'rope', ropeType: 'yarn', trained: 4096, advertised: 163840, stretch: 40, pairs: 32 },
-  'qwen2.5-7b-instruct-yarn': {
-    scheme: 'rope',
-    ropeType: 'yarn',
-    trained: 32768,
-    advertised: 32768,
-    stretch: 1,
-    pairs: 32 * 2,
-  },
-  'mamba-130m': { scheme: 'none', ropeType: null, trained: 0, advertised: 0, stretch: 1, pairs: 0 },
-  'bloom-560m': { scheme: 'alibi', ropeType: null, trained: 0, advertised: 0, stretch: 1, pairs: 0 },
+// Expected figures per preset: the published lengths (see each file's _source), one row a preset.
+const PRESET_COLUMNS = ['scheme', 'ropeType', 'trained', 'advertised', 'stretch', 'pairs'];
+const PRESET_ROWS = {
+  gpt2: ['learned', null, 1024, 1024, 1, 0],
+  'bert-base-uncased': ['learned', null, 512, 512, 1, 0],
+  'llama-2-7b': ['rope', 'default', 4096, 4096, 1, 64],
+  'llama-3.1-8b': ['rope', 'llama3', 8192, 131072, 16, 64],
+  'mistral-7b-v0.1': ['rope', 'default', 32768, 32768, 1, 64],
+  'qwen2-7b-instruct': ['rope', 'default', 32768, 32768, 1, 64],
+  'yarn-llama-2-7b-64k': ['rope', 'yarn', 4096, 65536, 16, 64],
+  'phi-3.5-mini-instruct': ['rope', 'longrope', 4096, 131072, 32, 48],
+  'opt-125m': ['learned', null, 2048, 2048, 1, 0],
+  't5-v1_1-base': ['relative', null, 0, 0, 1, 0],
+  'modernbert-base': ['rope', 'default', 8192, 8192, 1, 32],
+  'deepseek-v3': ['rope', 'yarn', 4096, 163840, 40, 32],
+  'qwen2.5-7b-instruct-yarn': ['rope', 'yarn', 32768, 32768, 1, 64],
+  'mamba-130m': ['none', null, 0, 0, 1, 0],
+  'bloom-560m': ['alibi', null, 0, 0, 1, 0],
 };
+const PRESETS = Object.fromEntries(
+  Object.entries(PRESET_ROWS).map(([id, row]) => [id, Object.fromEntries(PRESET_COLUMNS.map((c, i) => [c, row[i]]))]),
+);
 
 describe('presets through the binding', () => {
   test('index.json lists exactly the preset files, each with a Hugging Face source', () => {
