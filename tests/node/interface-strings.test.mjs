@@ -108,6 +108,14 @@ describe('interface texts', () => {
     assert.equal(translate({}, 'en', 'kept {unknown}', { other: 1 }), 'kept {unknown}');
   });
 
+  test('Chinese drops the template’s space where a placeholder’s Chinese meets Chinese, and keeps it beside Latin', () => {
+    const kept = { '{label} must be a number.': '{label} 必须是数字。' };
+    assert.equal(translate(kept, 'zh-Hans', '{label} must be a number.', { label: '基数' }), '基数必须是数字。');
+    assert.equal(translate(kept, 'zh-Hans', '{label} must be a number.', { label: 'd' }), 'd 必须是数字。');
+    assert.equal(translate(kept, 'zh-Hans', '{label} must be a number.', { label: '维度 d' }), '维度 d 必须是数字。');
+    assert.equal(translate({}, 'en', 'two  words', {}), 'two  words');
+  });
+
   test('lists and numbers in the page’s language (English outside a page), numbers or texts alike', () => {
     assert.equal(listed([0, 100, grouped(1000)]), '0, 100, 1,000');
     assert.equal(listed(['RoPE']), 'RoPE');

@@ -30,6 +30,12 @@ export function interpolate(text, params) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 
+// Chinese and Japanese put no space between words. A template keeps one after a placeholder that may
+// be Latin ("{label} 必须…" for the label d), so where the placeholder turned out to be Chinese too
+// ("基数"), the space between the two characters goes.
+const WRITTEN_WITHOUT_SPACES = /^(zh|ja)\b/;
+const SPACE_BETWEEN_HAN = /(?<=\p{Script=Han})[ \u00a0]+(?=\p{Script=Han})/gu;
+
 /**
  * `english` in `language` from `entries` (English → translation; a translation may be an object of
  * plural forms, { one, other }, chosen by `count`), with the params filled in. The build calls this
@@ -41,7 +47,8 @@ export function translate(entries, language, english, params, count = 0) {
     const form = new Intl.PluralRules(language).select(count);
     text = text[form] ?? text.other;
   }
-  return interpolate(text, params);
+  const filled = interpolate(text, params);
+  return WRITTEN_WITHOUT_SPACES.test(language) ? filled.replace(SPACE_BETWEEN_HAN, '') : filled;
 }
 
 /** The interface text `english` in the page's language, with its {placeholders} filled from params. */

@@ -10,7 +10,7 @@ import * as plot from '../chart-kit/plot.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
 import { drawKnobs } from '../chart-kit/handles.js';
 import { CHART_DECLARATIONS } from './declarations.js';
-import { t } from '../i18n.js';
+import { t, tn } from '../i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
 export const { controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['alibi'];
@@ -49,7 +49,14 @@ export const ALIBI = defineChart({
   handles: [HEAD_HANDLE],
   reconcile(state, controls) {
     holdWithin(state, controls, 'head', { max: state.heads }, () =>
-      t('There are only {heads} heads; showing head {heads}.', { heads: grouped(state.heads) }),
+      tn(
+        'There is only {heads} head; showing head {heads}.',
+        'There are only {heads} heads; showing head {heads}.',
+        state.heads,
+        {
+          heads: grouped(state.heads),
+        },
+      ),
     );
   },
   compute: {
@@ -97,8 +104,10 @@ export const ALIBI = defineChart({
   describe({ state, data: { slopes, decay } }) {
     const slope = slopes[state.head - 1];
     const half = Math.log(2) / slope;
-    return t(
+    return tn(
+      '{heads} head with slope {first}. Head {head} (slope {slope}) halves a key’s weight every {half} positions; RoPE’s bound at distance {distance} is {ratio} of its value at distance 0.',
       '{heads} heads with slopes from {first} down to {last}. Head {head} (slope {slope}) halves a key’s weight every {half} positions; RoPE’s bound at distance {distance} is {ratio} of its value at distance 0.',
+      state.heads,
       {
         heads: grouped(state.heads),
         first: formatSlope(slopes[0]),
@@ -163,7 +172,9 @@ function drawSlopesAndBias(ctx, width, height, colors, view) {
     yTicks: logTicks(Math.min(...slopes) / 2, 1),
     xLabel: t('head'),
     yLabel: t('slope (log)'),
-    title: t('ALiBi slopes for {heads} heads', { heads: slopes.length }),
+    title: tn('ALiBi slope for {heads} head', 'ALiBi slopes for {heads} heads', slopes.length, {
+      heads: slopes.length,
+    }),
   });
   const bw = Math.max(1, (frame.w / slopes.length) * 0.7);
   slopes.forEach((s, h) => {

@@ -151,12 +151,10 @@ function learnedItems(r, type, add) {
   if (n <= A) {
     add(
       t('Your prompt'),
-      tn(
-        '{tokens} fits in the table, with {spare} positions to spare.',
-        '{tokens} fit in the table, with {spare} positions to spare.',
-        n,
-        { tokens: tokens(n), spare: count(A - n) },
-      ),
+      tn('{tokens} fits in the table, with {spare} to spare.', '{tokens} fit in the table, with {spare} to spare.', n, {
+        tokens: tokens(n),
+        spare: tn('{count} position', '{count} positions', A - n, { count: count(A - n) }),
+      }),
     );
     add(
       t('What to do'),
