@@ -8,6 +8,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { ENGINE, WEBKIT_MIN_WIDTH, mountAllCharts, openPage, startSite, twoFrames } from './helpers.mjs';
+import { CHART_DECLARATIONS } from '../../web/js/charts/declarations.js';
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
@@ -264,6 +265,7 @@ describe('what axe does not check', () => {
             captioned: tables.every((t) => t.caption?.textContent.trim().length > 0),
             headers: tables.every((t) => t.querySelectorAll('th[scope="col"]').length > 0),
             rows: tables.reduce((n, t) => n + t.tBodies[0]?.rows.length ?? 0, 0),
+            region: slot.querySelector('.chart-table-wrap[role="region"]')?.getAttribute('aria-label'),
           };
         }),
     );
@@ -272,6 +274,8 @@ describe('what axe does not check', () => {
       assert.ok(c.labelled, `${c.id}: every canvas is an image (or slider) with a descriptive label`);
       assert.ok(c.tables > 0, `${c.id}: a data table stands beside the canvas`);
       assert.ok(c.captioned && c.headers && c.rows > 0, `${c.id}: the table has a caption, column headers and rows`);
+      // The scrolling region is named by the chart's title (the English page: Node's t() is English).
+      assert.equal(c.region, `${CHART_DECLARATIONS[c.id].title}: data table`, `${c.id}: the table's region name`);
     }
   });
 

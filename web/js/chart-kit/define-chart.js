@@ -18,6 +18,7 @@ import { attachMotion } from './motion.js';
 /**
  * Declares a chart. `spec`:
  * - id: the slot's data-chart and the URL prefix (`id.key`); aliases: older URL prefixes still read.
+ * - title: the chart's title in the page's language (names its data table; the id when absent).
  * - controls: { key → declaration } (see createDeclaredControls); order: the keys in display order
  *   (it may name a button to place it among them).
  * - buttons: [{ name, label, onClick(state, controls) }]: buttons after the controls (a button sets
@@ -85,6 +86,7 @@ function mountChart(spec, order, compute, slot, engine) {
   const afterUpdates = []; // what extend() asked to run after each update
   const view = () => ({ state, data, highlighted, layout, marks, size });
   const shell = createChartShell(slot, id, {
+    title: spec.title,
     exports: {
       getCanvases: () => canvases.map((c) => c.canvas),
       getCsv: () => spec.csv(view(), engine),

@@ -5,14 +5,13 @@ import { addExportButtons, renderDataTable } from './export.js';
 import { themeColors } from './canvas.js';
 import { failureText } from './failure.js';
 import { t } from '../i18n.js';
-import { CHART_DECLARATIONS } from '../charts/declarations.js';
 
 /**
  * Builds the chart's DOM inside `slot` (its .chart-mount when present).
  * Returns { root, controls, plot, describe(text), setData(table), destroy() } and wires exports to
- * the callbacks in `exports` ({ getCanvases, getCsv }).
+ * the callbacks in `exports` ({ getCanvases, getCsv }); `title` names the data table (the id when absent).
  */
-export function createChartShell(slot, id, { exports }) {
+export function createChartShell(slot, id, { title = id, exports }) {
   const mount = slot.querySelector(':scope > .chart-mount') ?? slot;
   const root = document.createElement('div');
   root.className = 'chart';
@@ -40,7 +39,7 @@ export function createChartShell(slot, id, { exports }) {
   wrap.tabIndex = 0;
   wrap.setAttribute('role', 'region');
   // Named by the chart's title (in the page's language), not its id.
-  wrap.setAttribute('aria-label', t('{title}: data table', { title: CHART_DECLARATIONS[id]?.title ?? id }));
+  wrap.setAttribute('aria-label', t('{title}: data table', { title }));
   details.append(summary, wrap);
   root.append(controls, problem, plot, status, tools, details);
   const caption = slot.querySelector('figcaption');
