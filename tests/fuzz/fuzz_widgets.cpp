@@ -1,7 +1,13 @@
 // libFuzzer target for the widgets' maths (alibi, rope_scaling, precision, conventions, rope, attention):
 // ALiBi, RoPE scaling (YaRN, dynamic NTK, extension curves), float32 angle errors, the two RoPE layouts, the
-// clock and permutations. Contract: finite results or positional::InputError (fuzz_input.hpp).
+// clock and permutations. Contract: finite results or positional::InputError (fuzz_input.hpp); the
+// five extension curves must also agree with the lesson's three.
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
 
 #include "fuzz_input.hpp"
 #include "positional/alibi.hpp"
@@ -20,6 +26,39 @@ Permutation permutation_from(FuzzInput& in, int max_length) {
   const bool identity_like = in.boolean();
   for (int i = 0; i < n; ++i) p[i] = identity_like ? (n - 1 - i) : in.integer();
   return p;
+}
+
+// The lesson's three curves are the chart's rows raw, interpolation and NTK. Raw, NTK and trained_max
+// multiply the same two numbers in both, so they are equal to the bit. Interpolation multiplies the
+// same three numbers in another order, p · (trained/new) · θ against p · (θ / (new/trained)), so the two
+// agree to within 4 ulps; when a partial product is subnormal, the bits it loses are worth at most
+// (1 + |p|)(1 + |θ|) · denorm_min.
+void check_lesson_rows(const ContextExtensionCurves& lesson, const ExtensionCurves& chart,
+                       const Vector& positions, std::int64_t d, double base) {
+  if (lesson.trained_max != chart.trained_max) {
+    finding("context_extension_curves", "trained_max differs from extension_curves'");
+  }
+  const double theta = std::abs(rope_frequencies(d, base)[d / 2 - 1]);
+  const double eps = std::numeric_limits<double>::epsilon();
+  const double denorm = std::numeric_limits<double>::denorm_min();
+  const int lesson_rows[] = {static_cast<int>(ExtensionMethod::kRaw),
+                             static_cast<int>(ExtensionMethod::kInterpolation),
+                             static_cast<int>(ExtensionMethod::kNtk)};
+  for (int row = 0; row < 3; ++row) {
+    for (Eigen::Index j = 0; j < positions.size(); ++j) {
+      const double a = lesson.angles(row, j);
+      const double b = chart.angles(lesson_rows[row], j);
+      const bool reordered = lesson_rows[row] == static_cast<int>(ExtensionMethod::kInterpolation);
+      const double slack = reordered ? 4 * eps * std::max(std::abs(a), std::abs(b)) +
+                                           (1 + std::abs(positions[j])) * denorm * (1 + theta)
+                                     : 0.0;
+      if (std::abs(a - b) > slack) {
+        finding("context_extension_curves",
+                "row " + std::to_string(row) + " differs from extension_curves' row " +
+                    std::to_string(lesson_rows[row]) + " at position " + std::to_string(j));
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -133,13 +172,24 @@ void fuzz_one_input(FuzzInput& in) {
       const std::int64_t d = in.integer();
       const double base = in.base();
       if (over_budget(d, 5)) return;
-      under_contract("extension_curves", [&] {
-        const ExtensionCurves c = extension_curves(positions, trained, fresh, d, base);
-        require_finite_result("extension_curves angles", c.angles);
-        require_finite_result("extension_curves trained_max", c.trained_max);
-        require_finite_result("extension_curves ntk_base", c.ntk_base);
-        require_finite_result("extension_curves attention_factor", c.attention_factor);
+      std::optional<ContextExtensionCurves> lesson;
+      std::optional<ExtensionCurves> chart;
+      under_contract("context_extension_curves", [&] {
+        lesson = context_extension_curves(positions, trained, fresh, d, base);
+        require_finite_result("context_extension_curves angles", lesson->angles);
+        require_finite_result("context_extension_curves trained_max", lesson->trained_max);
       });
+      under_contract("extension_curves", [&] {
+        chart = extension_curves(positions, trained, fresh, d, base);
+        require_finite_result("extension_curves angles", chart->angles);
+        require_finite_result("extension_curves trained_max", chart->trained_max);
+        require_finite_result("extension_curves ntk_base", chart->ntk_base);
+        require_finite_result("extension_curves attention_factor", chart->attention_factor);
+      });
+      // The chart checks more than the lesson (new_len ≥ trained_len, positions ≥ 0, YaRN's range,
+      // dynamic NTK's overflow, a work cap), never less: so the lesson may accept alone, the chart not.
+      if (chart && !lesson) finding("context_extension_curves", "refused an input extension_curves accepts");
+      if (chart && lesson) check_lesson_rows(*lesson, *chart, positions, d, base);
       break;
     }
     case 11: {

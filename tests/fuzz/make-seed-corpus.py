@@ -63,7 +63,6 @@ def core_seeds() -> list[bytes]:
         bytes([5, 4]) + whole(1) + whole(2) + whole(3) + whole(4) + bytes([0, 4]) + whole(2) + whole(2) + whole(2) + whole(2),
         bytes([6, 4]) + whole(0) + whole(8) + whole(16) + whole(99) + raw(4096.0) + raw(32768.0),  # interpolate_positions
         bytes([6 + 8]) + raw(10000.0) + whole(8) + small(128),     # ntk_scaled_base
-        bytes([6 + 16, 4]) + whole(0) + whole(64) + whole(99) + raw(32704.0) + raw(4096.0) + raw(32768.0) + small(128) + bytes([1]),
     ]
     return seeds
 
