@@ -71,8 +71,17 @@ export function tData(english) {
  * the text is the count as grouped digits unless params gives it.
  */
 export function tn(one, other, count, params = {}) {
-  const all = { count: count.toLocaleString(pageLanguage()), ...params };
+  const all = 'count' in params ? params : { count: countFormat().format(count), ...params };
   const entries = strings();
   if (other in entries) return translate(entries, pageLanguage(), other, all, count);
   return interpolate(count === 1 ? one : other, all);
+}
+
+// One grouping formatter per page language, made on first use (format.js imports this module, so
+// tn() keeps its own rather than importing format.js's).
+let counts;
+function countFormat() {
+  const language = pageLanguage();
+  if (counts?.language !== language) counts = { language, format: new Intl.NumberFormat(language) };
+  return counts.format;
 }
