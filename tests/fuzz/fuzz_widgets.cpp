@@ -1,7 +1,7 @@
 // libFuzzer target for the widgets' maths (alibi, rope_scaling, precision, conventions, rope, attention):
 // ALiBi, RoPE scaling (YaRN, dynamic NTK, extension curves), float32 angle errors, the two RoPE layouts, the
 // clock and permutations. Contract: finite results or positional::InputError (fuzz_input.hpp); the
-// five extension curves must also agree with the lesson's three.
+// extension table must also agree with each recipe's function, and the five curves with the lesson's three.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -26,6 +26,33 @@ Permutation permutation_from(FuzzInput& in, int max_length) {
   const bool identity_like = in.boolean();
   for (int i = 0; i < n; ++i) p[i] = identity_like ? (n - 1 - i) : in.integer();
   return p;
+}
+
+// extension_inverse_frequencies builds each row with its recipe's own function at scale = new_len /
+// trained_len (the interpolation row is linear_scaled_frequencies' θ / scale), so each row must equal
+// that function's result to the bit.
+void check_rows_against_recipes(const Matrix& rows, std::int64_t d, double base, double trained,
+                                double fresh) {
+  const double scale = fresh / trained;
+  try {
+    const Vector raw = rope_frequencies(d, base);
+    const Vector recipes[kExtensionMethodCount] = {
+        raw,
+        linear_scaled_frequencies(raw, scale),
+        rope_frequencies(d, ntk_scaled_base(base, scale, d)),
+        yarn_inverse_frequencies(d, base, scale, trained),
+        rope_frequencies(d, dynamic_ntk_base(base, scale, d, fresh, trained)),
+    };
+    for (int method = 0; method < kExtensionMethodCount; ++method) {
+      if (rows.row(method).transpose() != recipes[method]) {
+        finding("extension_inverse_frequencies",
+                "row " + std::to_string(method) + " differs from its recipe");
+      }
+    }
+  } catch (const InputError& e) {
+    finding("extension_inverse_frequencies",
+            std::string("a recipe refused what the table accepted: ") + e.what());
+  }
 }
 
 // The lesson's three curves are the chart's rows raw, interpolation and NTK. Raw, NTK and trained_max
@@ -119,17 +146,6 @@ void fuzz_one_input(FuzzInput& in) {
       });
       break;
     }
-    case 5: {
-      const std::int64_t d = in.integer();
-      const double base = in.base();
-      const double scale = in.number();
-      const double trained = in.number();
-      if (over_budget(d, 1)) return;
-      under_contract("yarn_inverse_frequencies", [&] {
-        require_finite_result("yarn_inverse_frequencies", yarn_inverse_frequencies(d, base, scale, trained));
-      });
-      break;
-    }
     case 6: {
       const double scale = in.number();
       under_contract("yarn_attention_factor",
@@ -153,15 +169,22 @@ void fuzz_one_input(FuzzInput& in) {
                      [&] { require_finite_result("pair_wavelengths", pair_wavelengths(inv_freq)); });
       break;
     }
+    case 5:  // yarn_inverse_frequencies is the table's YaRN row: one property for both
     case 9: {
       const std::int64_t d = in.integer();
       const double base = in.base();
       const double trained = in.number();
       const double fresh = in.number();
       if (over_budget(d, 5)) return;
+      // Every scale, including those below 1 that the table refuses before YaRN sees them.
+      under_contract("yarn_inverse_frequencies", [&] {
+        require_finite_result("yarn_inverse_frequencies",
+                              yarn_inverse_frequencies(d, base, fresh / trained, trained));
+      });
       under_contract("extension_inverse_frequencies", [&] {
-        require_finite_result("extension_inverse_frequencies",
-                              extension_inverse_frequencies(d, base, trained, fresh));
+        const Matrix rows = extension_inverse_frequencies(d, base, trained, fresh);
+        require_finite_result("extension_inverse_frequencies", rows);
+        check_rows_against_recipes(rows, d, base, trained, fresh);
       });
       break;
     }

@@ -75,7 +75,6 @@ def widget_seeds() -> list[bytes]:
         bytes([2]) + small(64) + bytes([1]) + small(100),         # rope_decay_curve
         bytes([3]) + small(64) + bytes([1]) + small(100),         # rope_ones_scores
         bytes([4]) + small(128) + bytes([1]) + raw(4096.0) + bytes([1, 1]),
-        bytes([5]) + small(128) + bytes([1]) + whole(8) + raw(4096.0),
         bytes([6]) + whole(8),
         bytes([7, 1]) + whole(8) + small(128) + raw(40000.0) + raw(4096.0),
         bytes([8, 4]) + whole(1) + raw(0.1) + raw(0.01) + raw(0.001),
