@@ -13,7 +13,6 @@ import { CHART_DECLARATIONS } from './declarations.js';
 import { t, tn } from '../i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
-export const { title: TITLE, controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['alibi'];
 
 /**
  * The head shown as a handle on the slope bars: its knob rides on top of the selected bar, and a
@@ -43,8 +42,7 @@ const HEAD_HANDLE = {
 /** ALiBi slopes and bias beside RoPE's decay, on the chart skeleton. */
 export const ALIBI = defineChart({
   id: 'alibi',
-  title: TITLE,
-  controls: CONTROLS,
+  ...CHART_DECLARATIONS['alibi'], // title, controls and older URL prefixes
   parts: ['head'],
   focusParts: { head: 'head' },
   handles: [HEAD_HANDLE],

@@ -13,7 +13,6 @@ import { t } from '../i18n.js';
 const MAX_WORDS = 12;
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
-export const { title: TITLE, controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['attention-weights'];
 
 // The CSV's columns and matrix names stay English (machine-readable); the Data view's are translated.
 const COLUMNS = ['matrix', 'query', 'key', 'weight'];
@@ -27,9 +26,7 @@ const TABLE_NAMES = [t('sentence'), t('reversed')];
  */
 export const ATTENTION_WEIGHTS = defineChart({
   id: 'attention-weights',
-  title: TITLE,
-  controls: CONTROLS,
-  aliases: URL_ALIASES,
+  ...CHART_DECLARATIONS['attention-weights'], // title, controls and older URL prefixes
   parts: ['sentence', 'reversed'],
   focusParts: { sentence: 'sentence' },
   compute: {

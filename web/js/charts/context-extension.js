@@ -12,7 +12,7 @@ import { CHART_DECLARATIONS } from './declarations.js';
 import { t } from '../i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
-export const { title: TITLE, controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['context-extension'];
+const { controls: CONTROLS } = CHART_DECLARATIONS['context-extension'];
 const METHODS = [
   { key: 'raw', label: t('raw positions (extended)'), color: (c) => c.red, dash: [] },
   { key: 'pi', label: t('position interpolation'), color: (c) => c.blue, dash: [] },
@@ -82,9 +82,7 @@ export function extensionPositions(target) {
  */
 export const CONTEXT_EXTENSION = defineChart({
   id: 'context-extension',
-  title: TITLE,
-  controls: CONTROLS,
-  aliases: URL_ALIASES,
+  ...CHART_DECLARATIONS['context-extension'], // title, controls and older URL prefixes
   parts: ['trained', 'target'],
   focusParts: { trained: 'trained', target: 'target' },
   handles: HANDLES,

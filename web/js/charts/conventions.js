@@ -12,7 +12,6 @@ import { CHART_DECLARATIONS } from './declarations.js';
 import { t } from '../i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
-export const { title: TITLE, controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['conventions'];
 const MAX_DISTANCE = 59;
 const LINE_HIT = 8; // px: how close the pointer must be to a score line
 
@@ -24,9 +23,7 @@ const LINE_HIT = 8; // px: how close the pointer must be to a score line
  */
 export const CONVENTIONS = defineChart({
   id: 'conventions',
-  title: TITLE,
-  controls: CONTROLS,
-  aliases: URL_ALIASES,
+  ...CHART_DECLARATIONS['conventions'], // title, controls and older URL prefixes
   parts: ['permutation', 'unpermuted'],
   focusParts: { d: 'permutation' },
   compute: {

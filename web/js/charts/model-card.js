@@ -24,7 +24,7 @@ import { CHART_DECLARATIONS } from './declarations.js';
 import { t } from '../i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
-export const { title: TITLE, controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['model-card'];
+const { controls: CONTROLS } = CHART_DECLARATIONS['model-card'];
 const DEBOUNCE_MS = 300;
 const CUSTOM = 'custom';
 const MAX_ERROR_TEXT = 400;
@@ -109,9 +109,8 @@ const pairHeadings = () => [
  */
 export const MODEL_CARD = defineChart({
   id: 'model-card',
-  title: TITLE,
+  ...CHART_DECLARATIONS['model-card'], // its title and older URL prefixes; the controls are the widget's own
   controls: WIDGET_CONTROLS,
-  aliases: URL_ALIASES,
   order: ['preset', 'prompt', 'analyse', 'config'],
   parts: ['trained', 'prompt', 'beyond'],
   focusParts: { prompt: 'prompt' },

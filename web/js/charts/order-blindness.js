@@ -11,7 +11,6 @@ import { CHART_DECLARATIONS } from './declarations.js';
 import { t } from '../i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
-export const { title: TITLE, controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['order-blindness'];
 // Each scheme's bar: `label` shown (translated), `name` in the CSV (English, machine-readable).
 const BARS = [
   { key: 'none', name: 'no positions', label: t('no positions') },
@@ -27,9 +26,7 @@ const EMPTY = t('Type at least one word.');
  */
 export const ORDER_BLINDNESS = defineChart({
   id: 'order-blindness',
-  title: TITLE,
-  controls: CONTROLS,
-  aliases: URL_ALIASES,
+  ...CHART_DECLARATIONS['order-blindness'], // title, controls and older URL prefixes
   parts: ['sentence-a', 'sentence-b'],
   focusParts: { a: 'sentence-a', b: 'sentence-b' },
   buttons: [

@@ -13,7 +13,6 @@ import { CHART_DECLARATIONS } from './declarations.js';
 import { t } from '../i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
-export const { title: TITLE, controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['precision'];
 const SAMPLES = 240;
 const FLOOR = 1e-10; // exact results (error 0) are drawn at this floor of the log axis
 
@@ -45,8 +44,7 @@ const POSITION_HANDLE = markerHandle({
  */
 export const PRECISION = defineChart({
   id: 'precision',
-  title: TITLE,
-  controls: CONTROLS,
+  ...CHART_DECLARATIONS['precision'], // title, controls and older URL prefixes
   parts: ['fastest-pair', 'slowest-pair', 'position'],
   focusParts: { position: 'position' },
   handles: [POSITION_HANDLE],

@@ -10,7 +10,6 @@ import { CHART_DECLARATIONS } from './declarations.js';
 import { t } from '../i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
-export const { title: TITLE, controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['rope-clock'];
 const fmt = (v, digits = 3) => fixed(v, digits);
 const Q_LENGTH = 0.75; // the hands' lengths, as fractions of the clock's radius
 const K_LENGTH = 0.9;
@@ -31,9 +30,7 @@ const PLAY_POSITIONS = 24;
 
 export const ROPE_CLOCK = defineChart({
   id: 'rope-clock',
-  title: TITLE,
-  controls: CONTROLS,
-  aliases: URL_ALIASES,
+  ...CHART_DECLARATIONS['rope-clock'], // title, controls and older URL prefixes
   parts: ['query', 'key', 'angle'],
   focusParts: { m: 'query', n: 'key', theta: 'angle' },
   buttons: PRESETS.map(([m, n]) => ({

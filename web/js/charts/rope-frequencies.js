@@ -14,7 +14,6 @@ import { t } from '../i18n.js';
 const N = 200;
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
-export const { title: TITLE, controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['rope-frequencies'];
 
 /** Parses "0, 4, 12" into distinct whole pair indices within 0..last; says what it dropped. */
 export function parsePairs(text, last) {
@@ -66,9 +65,7 @@ const POSITION_HANDLE = markerHandle({
 /** The pair-angle chart on the chart skeleton; its parts are the fastest and slowest pair shown. */
 export const ROPE_FREQUENCIES = defineChart({
   id: 'rope-frequencies',
-  title: TITLE,
-  controls: CONTROLS,
-  aliases: URL_ALIASES,
+  ...CHART_DECLARATIONS['rope-frequencies'], // title, controls and older URL prefixes
   parts: ['slowest-pair', 'fastest-pair', 'position'],
   focusParts: { position: 'position' },
   handles: [POSITION_HANDLE],

@@ -12,7 +12,6 @@ import { CHART_DECLARATIONS } from './declarations.js';
 import { t } from '../i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
-export const { title: TITLE, controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['rope-relative'];
 const MAX_DISTANCE = 59;
 const STYLES = [[], [7, 4], [2, 3]];
 const DISTANCES = Array.from({ length: MAX_DISTANCE + 1 }, (_, j) => j);
@@ -75,9 +74,7 @@ const QUERY_HANDLES = ['s0', 's1', 's2'].map((key, r) => ({
  */
 export const ROPE_RELATIVE = defineChart({
   id: 'rope-relative',
-  title: TITLE,
-  controls: CONTROLS,
-  aliases: URL_ALIASES,
+  ...CHART_DECLARATIONS['rope-relative'], // title, controls and older URL prefixes
   parts: ['query', 'key'],
   focusParts: { s0: 'query', s1: 'query', s2: 'query', delta: 'key' },
   handles: [KEY_HANDLE, ...QUERY_HANDLES],

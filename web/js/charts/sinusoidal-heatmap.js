@@ -17,7 +17,6 @@ import { CHART_DECLARATIONS } from './declarations.js';
 import { t } from '../i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
-export const { title: TITLE, controls: CONTROLS, aliases: URL_ALIASES } = CHART_DECLARATIONS['sinusoidal-heatmap'];
 const LUT_MAX = rdbu.size - 1;
 
 const FRAME = { left: 56, right: 74 };
@@ -49,9 +48,7 @@ const ROW_HANDLE = {
 /** The sinusoidal heatmap with n, d and base controls, on the chart skeleton. */
 export const SINUSOIDAL_HEATMAP = defineChart({
   id: 'sinusoidal-heatmap',
-  title: TITLE,
-  controls: CONTROLS,
-  aliases: URL_ALIASES,
+  ...CHART_DECLARATIONS['sinusoidal-heatmap'], // title, controls and older URL prefixes
   coalesce: true,
   parts: ['position'],
   focusParts: { position: 'position' },
