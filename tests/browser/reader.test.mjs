@@ -296,4 +296,36 @@ describe('print', () => {
       assert.ok(height <= 500, `${id}: an unbreakable block ${height} px tall in print`);
     await context.close();
   });
+
+  test('prints black on white from a dark system and from the dark toggle', async () => {
+    const { page, context } = await openPage(site.browser, site.server.url, {
+      viewport: A4,
+      contextOptions: { colorScheme: 'dark' },
+    });
+    const colours = () =>
+      page.evaluate(() => {
+        const of = (selector, property) => getComputedStyle(document.querySelector(selector))[property];
+        return {
+          page: of('html', 'backgroundColor'),
+          text: of('body', 'color'),
+          link: of('main a[href]', 'color'),
+          raised: getComputedStyle(document.documentElement).getPropertyValue('--bg-raised').trim(),
+          stroke: getComputedStyle(document.documentElement).getPropertyValue('--diagram-stroke').trim(),
+        };
+      });
+    const blackOnWhite = { page: 'rgb(255, 255, 255)', text: 'rgb(0, 0, 0)', link: 'rgb(0, 0, 0)' };
+    await page.emulateMedia({ media: 'print' });
+    for (const theme of [null, 'dark']) {
+      if (theme) await page.evaluate((value) => document.documentElement.setAttribute('data-theme', value), theme);
+      const seen = await colours();
+      assert.deepEqual(
+        { page: seen.page, text: seen.text, link: seen.link },
+        blackOnWhite,
+        `theme ${theme ?? 'system'}`,
+      );
+      assert.equal(seen.raised, '#fff', `theme ${theme ?? 'system'}: raised boxes print on the paper's white`);
+      assert.equal(seen.stroke, '#000', `theme ${theme ?? 'system'}: diagram lines print in the text's black`);
+    }
+    await context.close();
+  });
 });
