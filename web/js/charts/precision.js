@@ -7,8 +7,8 @@ import { defineChart } from '../chart-kit/define-chart.js';
 import { holdWithin } from '../chart-kit/chart-controls.js';
 import * as plot from '../chart-kit/plot.js';
 import { logScale, logTicks } from '../chart-kit/scales.js';
-import { pairsNote, pickedPairs } from './rope-frequencies.js';
-import { drawKnobs, drawMarker, geometricKeyStep, markerHandle } from '../chart-kit/handles.js';
+import { pairsNote, pickedPairs, positionReadHandle } from './rope-frequencies.js';
+import { drawKnobs, drawMarker, geometricKeyStep } from '../chart-kit/handles.js';
 import { CHART_DECLARATIONS } from './declarations.js';
 import { t } from '../i18n.js';
 
@@ -29,13 +29,10 @@ export function precisionPositions(max) {
  * The position read as a handle on the (log) position axis: a vertical marker with each pair's
  * error there ringed. Arrows move it by a quarter (×1.25), Shift doubles or halves it.
  */
-const POSITION_HANDLE = markerHandle({
-  key: 'position',
-  label: t('position read'),
+const POSITION_HANDLE = positionReadHandle({
   across: ({ layout: { frame } }) => frame.y + frame.h - 12,
   max: ({ state }) => state.max,
   keyStep: geometricKeyStep,
-  valueText: (v) => t('position {position}', { position: grouped(v) }),
 });
 
 /**

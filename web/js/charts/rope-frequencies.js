@@ -1,6 +1,7 @@
 // Figure 4, live: the rotation angle (mod 2π) of a few RoPE pairs over positions 0..199. Fast
 // pairs wrap every few tokens, slow pairs barely turn. Pair picker, d and base controls; the pair
-// picker's parsing and note (parsePairs, pickedPairs, pairsNote) serve the precision chart too.
+// picker's parsing and note (parsePairs, pickedPairs, pairsNote) and the position-read handle
+// (positionReadHandle) serve the precision chart too.
 
 import { decimal, grouped, listed, significant, trueMinus } from '../format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
@@ -51,15 +52,25 @@ export function pairsNote(state) {
 const POSITIONS = Float64Array.from({ length: N }, (_, i) => i);
 
 /**
+ * The position-read control as a handle: a vertical marker on the position axis, keyed 'position'.
+ * `options` place it (across) and may bound and step it; both pair charts use it.
+ */
+export function positionReadHandle(options) {
+  return markerHandle({
+    key: 'position',
+    label: t('position read'),
+    valueText: (v) => t('position {position}', { position: grouped(v) }),
+    ...options,
+  });
+}
+
+/**
  * The position read as a handle on the position axis: a vertical marker with each pair's angle
  * there ringed (the angles are the hands of the clock at that position).
  */
-const POSITION_HANDLE = markerHandle({
-  key: 'position',
-  label: t('position read'),
+const POSITION_HANDLE = positionReadHandle({
   // At the top of the frame, above 2π, where no line runs (the slow pairs crowd the bottom).
   across: ({ layout: { frame } }) => frame.y + 7,
-  valueText: (v) => t('position {position}', { position: grouped(v) }),
 });
 
 /** The pair-angle chart on the chart skeleton; its parts are the fastest and slowest pair shown. */
