@@ -561,8 +561,23 @@ class Locator {
     await this.run((el) => el.focus());
   }
 
+  /**
+   * Scrolls the element to the viewport's middle. WebKit sometimes ignores a scrollIntoView()
+   * issued while the page's sections are still being laid out, so this tries again a frame later
+   * until the element is in view (a box of no size has nothing to show and counts as done).
+   */
   async scrollIntoViewIfNeeded() {
-    await this.run((el) => el.scrollIntoView({ block: 'center', behavior: 'instant' }));
+    for (let tries = 0; tries < 20; tries++) {
+      const inView = await this.run(async (el) => {
+        el.scrollIntoView({ block: 'center', behavior: 'instant' });
+        const r = el.getBoundingClientRect();
+        if ((r.width === 0 && r.height === 0) || (r.bottom > 0 && r.top < innerHeight)) return true;
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        return false;
+      });
+      if (inView) return;
+    }
+    throw new Error('scrollIntoViewIfNeeded: the element did not come into view after 20 tries');
   }
 
   async boundingBox() {
