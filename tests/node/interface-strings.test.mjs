@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 import { interfaceStrings, lessonLanguages } from '../../web/build/build-site.mjs';
 import { translate } from '../../web/js/i18n.js';
-import { grouped, listed } from '../../web/js/format.js';
+import { COMMA_GROUPED_LANGUAGES, grouped, listed, trueMinus } from '../../web/js/format.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SOURCE_DIRS = ['web/js', 'web/build'];
@@ -121,6 +121,29 @@ describe('interface texts', () => {
     assert.equal(listed(['RoPE']), 'RoPE');
     assert.equal(listed([]), '');
     assert.equal(grouped(-1234567.4), '\u22121,234,567');
+  });
+
+  test('grouped() writes what Intl.NumberFormat writes, in each language it groups by itself', () => {
+    // Exact: both are the same digits and commas. Every page language is one of those grouped
+    // by hand, so each is checked here; a language grouped otherwise would take the Intl path.
+    const codes = ['en', ...translations.map((language) => language.code)];
+    assert.deepEqual(
+      codes.filter((code) => !COMMA_GROUPED_LANGUAGES.has(code)),
+      [],
+      'a page language grouped by Intl alone (move it out of the comparison below, or add it to the set)',
+    );
+    const values = [0, -0, 0.4, -0.4, 1, -1, 999, 999.5, 1000, -1000, 12345, 82685.4, 786432, -1234567.4];
+    for (let k = 0; k <= 53; k++) values.push(2 ** k - 1, -(2 ** k) + 1);
+    const saved = globalThis.document;
+    try {
+      for (const code of COMMA_GROUPED_LANGUAGES) {
+        globalThis.document = { documentElement: { lang: code } };
+        const intl = new Intl.NumberFormat(code);
+        for (const x of values) assert.equal(grouped(x), trueMinus(intl.format(Math.round(x))), `${code}: ${x}`);
+      }
+    } finally {
+      globalThis.document = saved;
+    }
   });
 
   for (const language of translations) {
