@@ -17,6 +17,7 @@
   }
   if (levels.indexOf(level) >= 0) document.documentElement.setAttribute('data-level-view', level);
   if (/[?&]embed=/.test(location.search)) document.documentElement.classList.add('embed');
-  // Cleared by main.js once the live numbers are in and every section is laid out (see lesson.css).
-  document.documentElement.classList.add('is-loading');
+  // lesson.css skips the layout of far blocks while the page loads (main.js lets them in); main.js
+  // clears is-loading (a signal no style rule reads) once the live numbers are in and all are laid out.
+  document.documentElement.classList.add('lazy-layout', 'is-loading');
 })();
