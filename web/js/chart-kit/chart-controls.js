@@ -19,9 +19,9 @@ const BUILDERS = {
  * value sets (a head beyond the head count). A value outside moves to the bound it crossed and its
  * control shows why() beside it, without onChange; a value inside is left alone.
  */
-export function holdWithin(state, controls, key, { min, max }, why) {
-  const bound = state[key] > max ? max : state[key] < min ? min : undefined;
-  if (bound === undefined) return;
+export function holdWithin(state, controls, key, { min = -Infinity, max = Infinity }, why) {
+  const bound = Math.min(Math.max(state[key], min), max);
+  if (bound === state[key]) return;
   state[key] = bound;
   controls[key].constrain(bound, why());
 }

@@ -16,7 +16,8 @@ import { attachHandles } from './handles.js';
 import { attachMotion } from './motion.js';
 
 /**
- * Declares a chart. `spec`:
+ * Declares a chart. `spec` (each chart starts it with ...CHART_DECLARATIONS[id]: its title,
+ * controls and older URL prefixes, declared in charts/declarations.js):
  * - id: the slot's data-chart and the URL prefix (`id.key`); aliases: older URL prefixes still read.
  * - title: the chart's title in the page's language (names its data table; the id when absent).
  * - controls: { key → declaration } (see createDeclaredControls); order: the keys in display order

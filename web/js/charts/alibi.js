@@ -42,7 +42,7 @@ const HEAD_HANDLE = {
 /** ALiBi slopes and bias beside RoPE's decay, on the chart skeleton. */
 export const ALIBI = defineChart({
   id: 'alibi',
-  ...CHART_DECLARATIONS['alibi'], // title, controls and older URL prefixes
+  ...CHART_DECLARATIONS['alibi'],
   parts: ['head'],
   focusParts: { head: 'head' },
   handles: [HEAD_HANDLE],

@@ -26,7 +26,7 @@ const TABLE_NAMES = [t('sentence'), t('reversed')];
  */
 export const ATTENTION_WEIGHTS = defineChart({
   id: 'attention-weights',
-  ...CHART_DECLARATIONS['attention-weights'], // title, controls and older URL prefixes
+  ...CHART_DECLARATIONS['attention-weights'],
   parts: ['sentence', 'reversed'],
   focusParts: { sentence: 'sentence' },
   compute: {

@@ -82,7 +82,7 @@ export function extensionPositions(target) {
  */
 export const CONTEXT_EXTENSION = defineChart({
   id: 'context-extension',
-  ...CHART_DECLARATIONS['context-extension'], // title, controls and older URL prefixes
+  ...CHART_DECLARATIONS['context-extension'],
   parts: ['trained', 'target'],
   focusParts: { trained: 'trained', target: 'target' },
   handles: HANDLES,

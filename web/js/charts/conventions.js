@@ -23,7 +23,7 @@ const LINE_HIT = 8; // px: how close the pointer must be to a score line
  */
 export const CONVENTIONS = defineChart({
   id: 'conventions',
-  ...CHART_DECLARATIONS['conventions'], // title, controls and older URL prefixes
+  ...CHART_DECLARATIONS['conventions'],
   parts: ['permutation', 'unpermuted'],
   focusParts: { d: 'permutation' },
   compute: {

@@ -26,7 +26,7 @@ const EMPTY = t('Type at least one word.');
  */
 export const ORDER_BLINDNESS = defineChart({
   id: 'order-blindness',
-  ...CHART_DECLARATIONS['order-blindness'], // title, controls and older URL prefixes
+  ...CHART_DECLARATIONS['order-blindness'],
   parts: ['sentence-a', 'sentence-b'],
   focusParts: { a: 'sentence-a', b: 'sentence-b' },
   buttons: [

@@ -41,7 +41,7 @@ const POSITION_HANDLE = positionReadHandle({
  */
 export const PRECISION = defineChart({
   id: 'precision',
-  ...CHART_DECLARATIONS['precision'], // title, controls and older URL prefixes
+  ...CHART_DECLARATIONS['precision'],
   parts: ['fastest-pair', 'slowest-pair', 'position'],
   focusParts: { position: 'position' },
   handles: [POSITION_HANDLE],

@@ -30,7 +30,7 @@ const PLAY_POSITIONS = 24;
 
 export const ROPE_CLOCK = defineChart({
   id: 'rope-clock',
-  ...CHART_DECLARATIONS['rope-clock'], // title, controls and older URL prefixes
+  ...CHART_DECLARATIONS['rope-clock'],
   parts: ['query', 'key', 'angle'],
   focusParts: { m: 'query', n: 'key', theta: 'angle' },
   buttons: PRESETS.map(([m, n]) => ({

@@ -76,7 +76,7 @@ const POSITION_HANDLE = positionReadHandle({
 /** The pair-angle chart on the chart skeleton; its parts are the fastest and slowest pair shown. */
 export const ROPE_FREQUENCIES = defineChart({
   id: 'rope-frequencies',
-  ...CHART_DECLARATIONS['rope-frequencies'], // title, controls and older URL prefixes
+  ...CHART_DECLARATIONS['rope-frequencies'],
   parts: ['slowest-pair', 'fastest-pair', 'position'],
   focusParts: { position: 'position' },
   handles: [POSITION_HANDLE],

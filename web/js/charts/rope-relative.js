@@ -74,7 +74,7 @@ const QUERY_HANDLES = ['s0', 's1', 's2'].map((key, r) => ({
  */
 export const ROPE_RELATIVE = defineChart({
   id: 'rope-relative',
-  ...CHART_DECLARATIONS['rope-relative'], // title, controls and older URL prefixes
+  ...CHART_DECLARATIONS['rope-relative'],
   parts: ['query', 'key'],
   focusParts: { s0: 'query', s1: 'query', s2: 'query', delta: 'key' },
   handles: [KEY_HANDLE, ...QUERY_HANDLES],

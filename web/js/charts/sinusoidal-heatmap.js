@@ -48,7 +48,7 @@ const ROW_HANDLE = {
 /** The sinusoidal heatmap with n, d and base controls, on the chart skeleton. */
 export const SINUSOIDAL_HEATMAP = defineChart({
   id: 'sinusoidal-heatmap',
-  ...CHART_DECLARATIONS['sinusoidal-heatmap'], // title, controls and older URL prefixes
+  ...CHART_DECLARATIONS['sinusoidal-heatmap'],
   coalesce: true,
   parts: ['position'],
   focusParts: { position: 'position' },
