@@ -312,13 +312,18 @@ for (const motion of MOTION) {
     await button.click();
     await page.waitForTimeout(300);
     assert.equal((await motionNow(page, motion)).playing, true, 'Play starts it again');
+    // The canvas is brought to the middle of the viewport first: the button may sit at the
+    // viewport's lower edge with the canvas below it, out of the mouse's reach.
     const canvas = await page
       .locator(`[data-chart-root="${motion.chart}"] canvas`)
       .first()
       .evaluate((c) => {
+        c.scrollIntoView({ block: 'center' });
         const r = c.getBoundingClientRect();
-        return { x: r.x + r.width / 2, y: r.y + 8 };
+        const point = { x: r.x + r.width / 2, y: r.y + 8 };
+        return { ...point, onCanvas: document.elementFromPoint(point.x, point.y) === c };
       });
+    assert.equal(canvas.onCanvas, true, 'the press lands on the canvas');
     await page.mouse.move(canvas.x, canvas.y);
     await page.mouse.down();
     await page.mouse.up();
