@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startServer } from '../../web/build/serve.mjs';
+import { languageAlternates, lessonLanguages, siteAddress } from '../../web/build/build-site.mjs';
 import { ENGINE, dist, launchBrowser, repo, showInFrame, singleFile } from './helpers.mjs';
 
 const lessonSource = readFileSync(join(repo, 'web', 'lesson', 'lesson.md'), 'utf8');
@@ -638,7 +639,7 @@ describe('each language is a page of its own', () => {
       Object.fromEntries([...document.querySelectorAll('[data-live]')].map((el) => [el.dataset.live, el.textContent])),
     );
 
-  test('dist/zh-Hans/index.html: its lang, hreflang both ways, the switch, and every live number the English page has', async () => {
+  test('dist/zh-Hans/index.html: its lang, its hreflang alternates, the switch, and every live number the English page has', async () => {
     const { page: english, problems: englishProblems } = await openPage('');
     const { page, problems } = await openPage('zh-Hans/index.html');
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-Hans');
@@ -649,23 +650,33 @@ describe('each language is a page of its own', () => {
     const zhNumbers = await liveNumbers(page);
     assert.deepEqual(zhNumbers, await liveNumbers(english));
     assert.equal(zhNumbers['order.causal'], LESSON_PRINTS['order.causal']);
-    // hreflang: each page names both, and x-default is English; every link resolves to a page.
+    // hreflang for search engines: exactly what web/site-config.json's siteUrl asks for, full
+    // addresses of every language's page when it is set and none while it is null (relative
+    // addresses count for nothing there); site-address.test.mjs checks the addresses themselves.
+    const { siteUrl } = JSON.parse(readFileSync(join(repo, 'web', 'site-config.json'), 'utf8'));
+    const expected = [
+      ...languageAlternates(lessonLanguages(), siteAddress(siteUrl)).matchAll(/hreflang="([^"]+)" href="([^"]+)"/g),
+    ].map(([, hreflang, href]) => [hreflang, href]);
     for (const [p, lang] of [
       [english, 'en'],
       [page, 'zh-Hans'],
     ]) {
       const alternates = await p.evaluate(() =>
-        [...document.querySelectorAll('link[rel="alternate"][hreflang]')].map((l) => [l.hreflang, l.href]),
+        [...document.querySelectorAll('link[rel="alternate"]')].map((l) => [l.hreflang, l.getAttribute('href')]),
       );
-      assert.deepEqual(alternates.map(([h]) => h).sort(), ['en', 'x-default', 'zh-Hans'], `${lang}: ${alternates}`);
-      for (const [hreflang, href] of alternates) {
+      assert.deepEqual(alternates, expected, `${lang}: its alternates`);
+      // The reader's language switch: every other language's link resolves to that language's page.
+      const switchLinks = await p.evaluate(() =>
+        [...document.querySelectorAll('.language-switch a[hreflang]')].map((a) => [a.hreflang, a.href]),
+      );
+      assert.equal(switchLinks.length, lessonLanguages().length - 1, `${lang}: a link to each other language`);
+      for (const [hreflang, href] of switchLinks) {
         const [status, text] = await p.evaluate(async (url) => {
           const r = await fetch(url);
           return [r.status, await r.text()];
         }, href);
         assert.equal(status, 200, `${lang} → ${hreflang}: ${href}`);
-        const wanted = hreflang === 'x-default' ? 'en' : hreflang;
-        assert.match(text, new RegExp(`<html lang="${wanted}"`), `${lang} → ${hreflang}`);
+        assert.match(text, new RegExp(`<html lang="${hreflang}"`), `${lang} → ${hreflang}`);
       }
     }
     // The switch: the current language marked, the other a link a reader follows with a real click.

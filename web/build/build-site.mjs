@@ -179,11 +179,45 @@ export function singleFilePolicy({ scripts, styles }) {
 }
 
 /**
- * The page of `language` among `languages`: its lang, its interface strings, and (unless `single`,
- * a file that stands alone) the links to the same lesson in the other languages, in <head> for
- * search engines (hreflang) and in the header for the reader.
+ * The site's address, web/site-config.json's "siteUrl": null when it is not known, else the
+ * absolute http(s) address of the folder that holds the English index.html, returned ending in /.
+ * Anything else throws, naming the field and the rule.
  */
-function renderPage(lesson, bodyHtml, head, scripts, policy, { language, languages, single = false }) {
+export function siteAddress(value) {
+  if (value === null || value === undefined) return null;
+  const wrong = () =>
+    new Error(
+      'web/site-config.json "siteUrl" must be null or the absolute http(s) address of the folder that ' +
+        `holds index.html, with no query or fragment (e.g. "https://example.org/positional/"), not ${JSON.stringify(value)}`,
+    );
+  if (typeof value !== 'string' || !URL.canParse(value)) throw wrong();
+  const url = new URL(value);
+  if (!['http:', 'https:'].includes(url.protocol) || url.search || url.hash || url.username || url.password) throw wrong();
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  return url.href;
+}
+
+/**
+ * The <link rel="alternate" hreflang> lines that tell search engines the lesson's languages: one per
+ * language and x-default (English), each a full address under `siteUrl` (search engines ignore
+ * relative ones). None when the site's address is not known, or when there is one language.
+ */
+export function languageAlternates(languages, siteUrl) {
+  if (!siteUrl || languages.length < 2) return '';
+  const english = languages.find((l) => l.code === 'en');
+  const address = (l) => escapeAttr(new URL(`${l.dir ? `${l.dir}/` : ''}index.html`, siteUrl).href);
+  return [
+    ...languages.map((l) => `<link rel="alternate" hreflang="${l.code}" href="${address(l)}">`),
+    `<link rel="alternate" hreflang="x-default" href="${address(english)}">`,
+  ].join('\n');
+}
+
+/**
+ * The page of `language` among `languages`: its lang, its interface strings, and (unless `single`,
+ * a file that stands alone) the links to the same lesson in the other languages: in the header for
+ * the reader, and in <head> for search engines when the site's address (`siteUrl`) is known.
+ */
+function renderPage(lesson, bodyHtml, head, scripts, policy, { language, languages, single = false, siteUrl = null }) {
   const english = languages.find((l) => l.code === 'en');
   const path = (from, to) =>
     from.dir === to.dir ? 'index.html' : `${from.dir ? '../' : ''}${to.dir ? `${to.dir}/` : ''}index.html`;
@@ -192,10 +226,7 @@ function renderPage(lesson, bodyHtml, head, scripts, policy, { language, languag
     return [`ui_${key}`, language.strings[key]];
   }));
   const others = single || languages.length < 2 ? [] : languages;
-  const alternates = [
-    ...others.map((l) => `<link rel="alternate" hreflang="${l.code}" href="${path(language, l)}">`),
-    ...(others.length ? [`<link rel="alternate" hreflang="x-default" href="${path(language, english)}">`] : []),
-  ].join('\n');
+  const alternates = single ? '' : languageAlternates(languages, siteUrl);
   const languageSwitch = others.length
     ? `<nav class="language-switch" aria-label="${escapeAttr(language.strings.language)}">` +
       others
@@ -359,6 +390,7 @@ export function writePrecompressed(dir) {
 
 async function main() {
   const opts = options();
+  const siteUrl = siteAddress(JSON.parse(readFileSync(join(WEB, 'site-config.json'), 'utf8')).siteUrl);
   const missing = ENGINE_FILES.filter((f) => !existsSync(join(opts.engineDir, f)));
   if (missing.length && !opts.allowMissingEngine) fail(`${opts.engineDir} lacks ${missing.join(', ')}: build the wasm preset first (or pass --allow-missing-engine for a text-only site)`);
 
@@ -409,7 +441,7 @@ async function main() {
     const up = language.dir ? '../' : '';
     mkdirSync(dir, { recursive: true });
     const scripts = `<script type="module" src="${up}js/main.js"></script>`;
-    writeFileSync(join(dir, 'index.html'), renderPage(lesson, parts, headOf(up), scripts, metaPolicy(), { language, languages }));
+    writeFileSync(join(dir, 'index.html'), renderPage(lesson, parts, headOf(up), scripts, metaPolicy(), { language, languages, siteUrl }));
     const manifest = {
       lang: language.code,
       liveNames: [...lesson.liveNames].sort(),
