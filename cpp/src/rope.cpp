@@ -7,6 +7,7 @@
 #include <string>
 
 #include "angle_addition.hpp"
+#include "pair_frequency.hpp"
 #include "positional/limits.hpp"
 #include "positional/sinusoidal.hpp"
 #include "positional/validate.hpp"
@@ -54,6 +55,11 @@ void check_vector(const std::string& name, const Eigen::Ref<const Vector>& x) {
                    format_number(theta) + "): sin and cos of an infinite angle are undefined");
 }
 
+// A base far below 1 makes the last pair infinitely fast.
+void require_finite_slowest(double slowest, double base) {
+  if (!std::isfinite(slowest)) fail("base", "large enough that base^(−(d−2)/d) is finite", base);
+}
+
 // Rotates the pairs of `in` by angle·θ_i into `out` (both length d, may alias).
 void rotate_pairs(const double* in, double* out, double position, const Vector& theta) {
   for (Eigen::Index i = 0; i < theta.size(); ++i) {
@@ -76,13 +82,20 @@ Vector rope_frequencies(std::int64_t d, double base) {
   require_base("base", base);
   Vector theta(d / 2);
   for (std::int64_t i = 0; i < d / 2; ++i) {
-    theta[i] = std::pow(base, -static_cast<double>(2 * i) / static_cast<double>(d));  // θ_i = base^(−2i/d)
+    theta[i] = detail::pair_frequency(i, d, base);  // θ_i = base^(−2i/d)
   }
-  // A base far below 1 makes the last pair infinitely fast.
-  if (!std::isfinite(theta[d / 2 - 1])) fail("base", "large enough that base^(−(d−2)/d) is finite", base);
+  require_finite_slowest(theta[d / 2 - 1], base);
   return theta;
 }
 // [/snippet]
+
+double rope_slowest_frequency(std::int64_t d, double base) {
+  require_even_dimension("d", d);
+  require_base("base", base);
+  const double slowest = detail::pair_frequency(d / 2 - 1, d, base);
+  require_finite_slowest(slowest, base);
+  return slowest;
+}
 
 // [snippet:apply_rope]
 Vector apply_rope(const Eigen::Ref<const Vector>& x, double position, double base) {

@@ -46,8 +46,8 @@ ContextExtensionCurves context_extension_curves(const Eigen::Ref<const Vector>& 
                                                 double new_len, std::int64_t d, double base) {
   require_output_size("the curves", 3, positions.size());
   const Vector interpolated = interpolate_positions(positions, trained_len, new_len);
-  const double slow = rope_frequencies(d, base)[d / 2 - 1];
-  const double slow_ntk = rope_frequencies(d, ntk_scaled_base(base, new_len / trained_len, d))[d / 2 - 1];
+  const double slow = rope_slowest_frequency(d, base);
+  const double slow_ntk = rope_slowest_frequency(d, ntk_scaled_base(base, new_len / trained_len, d));
   ContextExtensionCurves curves;
   curves.angles.resize(3, positions.size());
   curves.angles.row(0) = positions.transpose() * slow;

@@ -9,15 +9,13 @@
 #include <vector>
 
 #include "angle_addition.hpp"
+#include "pair_frequency.hpp"
 #include "positional/validate.hpp"
 
 namespace positional {
 namespace {
 
-// ω_i = base^(−2i/d), computed as the lesson does: pow(base, −(2i)/d).
-double pair_frequency(std::int64_t i, std::int64_t d, double base) {
-  return std::pow(base, -static_cast<double>(2 * i) / static_cast<double>(d));
-}
+using detail::pair_frequency;  // ω_i = base^(−2i/d)
 
 // The fastest pair's speed: pair 0 (ω = 1) for base > 1, the last pair for base < 1.
 double fastest_frequency(std::int64_t d, double base) {

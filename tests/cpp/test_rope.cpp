@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <string>
+#include <utility>
 
 #include "positional/rope.hpp"
 #include "positional/validate.hpp"
@@ -31,6 +33,27 @@ TEST(Rope, FastestPairTurnsOneRadian) {
   EXPECT_EQ(theta64.size(), 32);
   EXPECT_EQ(theta64[0], 1.0);
   for (Eigen::Index i = 1; i < theta64.size(); ++i) EXPECT_LT(theta64[i], theta64[i - 1]);
+}
+
+// The one-pow shortcut must be the table's last entry to the bit (the context-extension curves use
+// it in place of the table), and refuse what the table refuses with the same words.
+TEST(Rope, SlowestFrequencyIsTheTablesLastEntry) {
+  for (const std::int64_t d : {2, 4, 16, 64, 128, 130, 4096}) {
+    for (const double base : {10000.0, 500000.0, 2.5, 0.5, 1e-3}) {
+      const Vector theta = rope_frequencies(d, base);
+      EXPECT_EQ(rope_slowest_frequency(d, base), theta[d / 2 - 1]) << "d " << d << ", base " << base;
+    }
+  }
+  for (const auto& [d, base] : {std::pair<std::int64_t, double>{7, 10000.0},
+                                {-2, 10000.0},
+                                {8, 1.0},
+                                {8, kNaN},
+                                {8, -3.0},
+                                {4096, 5e-324}}) {
+    const std::string expected = error_of([&] { rope_frequencies(d, base); });
+    EXPECT_NE(expected, "no error") << "d " << d << ", base " << base;
+    EXPECT_EQ(error_of([&] { rope_slowest_frequency(d, base); }), expected);
+  }
 }
 
 TEST(Rope, LessonWalkThroughAtThreeAndSeven) {

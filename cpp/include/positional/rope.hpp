@@ -17,6 +17,10 @@ namespace positional {
 // magnitude (a larger pair could overflow when turned), or when an angle position·θ_i overflows.
 Vector rope_frequencies(std::int64_t d, double base = 10000.0);
 
+// θ_(d/2−1) = base^(−(d−2)/d), the slowest pair's speed: rope_frequencies(d, base)[d/2 − 1] to the
+// bit, with the same checks, for one pow instead of d/2.
+double rope_slowest_frequency(std::int64_t d, double base = 10000.0);
+
 // Rotates one vector x (length d, even) as if it sat at `position` (any finite
 // real: interpolation gives fractional positions).
 Vector apply_rope(const Eigen::Ref<const Vector>& x, double position, double base = 10000.0);
