@@ -231,7 +231,7 @@ function markdown(results, values) {
   lines.push('```sh');
   lines.push('cmake --preset native && cmake --build --preset native --target bench_engine');
   lines.push('build-scripts/build                      # dist/engine.mjs + engine.wasm');
-  lines.push('node tests/bench/run-benchmarks.mjs      # about five minutes; rewrites this file');
+  lines.push('node tests/bench/run-benchmarks.mjs      # a minute or two; rewrites this file');
   lines.push('# numpy alone: env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE /usr/bin/python3 tests/bench/bench_numpy.py');
   lines.push('```', '');
   lines.push(
@@ -350,14 +350,11 @@ function markdown(results, values) {
   lines.push('No copying function can avoid that fresh allocation (it is what "a new Float64Array per call" means),');
   lines.push('so where numpy or plain JS beat "WASM + copy" on the large tables, the view or the view copied into a');
   lines.push('reused array is the answer, not a faster copy. The context-extension curves are 3 × 512 numbers: the');
-  lines.push("copy is nothing there, but the C++ kernel (`cpp/src/extension.cpp`) computes every pair's frequency");
-  lines.push(
-    'twice (two `rope_frequencies` calls, d = 128: 128 `pow`) to use the slowest pair of each, where plain JS',
-  );
-  lines.push('computes three `pow`; and a call with an array argument and an object result costs microseconds of');
-  lines.push(
-    'Embind conversions. Inside the module, the kernels also run without native SSE2/AVX: Eigen 3.4 has no SIMD128 path,',
-  );
+  lines.push('copy is nothing there, and the kernel (`context_extension_curves`, `cpp/src/rope_scaling.cpp`) is two');
+  lines.push('`pow` (`rope_slowest_frequency`) and 1,536 multiplications, as in plain JS. What plain JS does not pay');
+  lines.push('is the boundary: each call converts its arguments and builds its result object through Embind, one');
+  lines.push('JavaScript call per property read or set, which for this size costs more than the loop itself.');
+  lines.push('Inside the module, the kernels also run without native SSE2/AVX: Eigen 3.4 has no SIMD128 path,');
   lines.push('so its matrix products are scalar (attention, the demo layer).', '');
   lines.push('## The sinusoidal table against the memory-bandwidth floor (native)', '');
   lines.push('sin and cos used to be the whole cost. The engine now calls them only for the first 32 rows and the');
