@@ -8,7 +8,6 @@
 #include <limits>
 #include <random>
 #include <string>
-#include <utility>
 
 #include "positional/rope.hpp"
 #include "positional/validate.hpp"
@@ -44,15 +43,15 @@ TEST(Rope, SlowestFrequencyIsTheTablesLastEntry) {
       EXPECT_EQ(rope_slowest_frequency(d, base), theta[d / 2 - 1]) << "d " << d << ", base " << base;
     }
   }
-  for (const auto& [d, base] : {std::pair<std::int64_t, double>{7, 10000.0},
-                                {-2, 10000.0},
-                                {8, 1.0},
-                                {8, kNaN},
-                                {8, -3.0},
-                                {4096, 5e-324}}) {
-    const std::string expected = error_of([&] { rope_frequencies(d, base); });
-    EXPECT_NE(expected, "no error") << "d " << d << ", base " << base;
-    EXPECT_EQ(error_of([&] { rope_slowest_frequency(d, base); }), expected);
+  struct Refused {
+    std::int64_t d;
+    double base;
+  };
+  for (const Refused bad : {Refused{7, 10000.0}, Refused{-2, 10000.0}, Refused{8, 1.0}, Refused{8, kNaN},
+                            Refused{8, -3.0}, Refused{4096, 5e-324}}) {
+    const std::string expected = error_of([&] { rope_frequencies(bad.d, bad.base); });
+    EXPECT_NE(expected, "no error") << "d " << bad.d << ", base " << bad.base;
+    EXPECT_EQ(error_of([&] { rope_slowest_frequency(bad.d, bad.base); }), expected);
   }
 }
 
