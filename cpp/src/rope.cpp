@@ -55,6 +55,12 @@ void check_vector(const std::string& name, const Eigen::Ref<const Vector>& x) {
                    format_number(theta) + "): sin and cos of an infinite angle are undefined");
 }
 
+// The width and base every frequency table checks before computing an entry.
+void check_frequency_arguments(std::int64_t d, double base) {
+  require_even_dimension("d", d);
+  require_base("base", base);
+}
+
 // A base far below 1 makes the last pair infinitely fast.
 void require_finite_slowest(double slowest, double base) {
   if (!std::isfinite(slowest)) fail("base", "large enough that base^(−(d−2)/d) is finite", base);
@@ -78,8 +84,7 @@ void rotate_pairs(const double* in, double* out, double position, const Vector& 
 
 // [snippet:rope_frequencies]
 Vector rope_frequencies(std::int64_t d, double base) {
-  require_even_dimension("d", d);
-  require_base("base", base);
+  check_frequency_arguments(d, base);
   Vector theta(d / 2);
   for (std::int64_t i = 0; i < d / 2; ++i) {
     theta[i] = detail::pair_frequency(i, d, base);  // θ_i = base^(−2i/d)
@@ -90,8 +95,7 @@ Vector rope_frequencies(std::int64_t d, double base) {
 // [/snippet]
 
 double rope_slowest_frequency(std::int64_t d, double base) {
-  require_even_dimension("d", d);
-  require_base("base", base);
+  check_frequency_arguments(d, base);
   const double slowest = detail::pair_frequency(d / 2 - 1, d, base);
   require_finite_slowest(slowest, base);
   return slowest;
