@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startServer } from '../../web/build/serve.mjs';
 import { languageAlternates, lessonLanguages, siteAddress } from '../../web/build/build-site.mjs';
-import { ENGINE, dist, launchBrowser, repo, showInFrame, singleFile } from './helpers.mjs';
+import { ENGINE, WEBKIT_MIN_WIDTH, dist, launchBrowser, repo, showInFrame, singleFile } from './helpers.mjs';
 
 const lessonSource = readFileSync(join(repo, 'web', 'lesson', 'lesson.md'), 'utf8');
 
@@ -430,6 +430,54 @@ test('asides (the symbol tables) sit in the margin on wide screens, clear of the
     assert.deepEqual(problems, []);
     await page.close();
   }
+});
+
+test('a display formula is a named tab stop exactly while it overflows, as its text grows and the window widens', async () => {
+  const narrow = ENGINE === 'webkit' ? WEBKIT_MIN_WIDTH : 360;
+  const { page, problems } = await openPage('', { viewport: { width: narrow, height: 800 } });
+  await page.waitForFunction(() => !document.documentElement.classList.contains('is-loading'));
+  // Every display formula: does it overflow its box, and how is it marked?
+  const regions = () =>
+    [...document.querySelectorAll('.math-display')].map((el) => ({
+      overflowing: el.scrollWidth > el.clientWidth + 1,
+      marked: el.dataset.scrollRegion !== undefined,
+      attributes: [el.getAttribute('tabindex'), el.getAttribute('role'), el.getAttribute('aria-label')],
+    }));
+  const settled = () =>
+    [...document.querySelectorAll('.math-display')].every(
+      (el) => el.scrollWidth > el.clientWidth + 1 === (el.dataset.scrollRegion !== undefined),
+    );
+  const check = (list, where) => {
+    for (const r of list) {
+      assert.equal(r.marked, r.overflowing, `${where}: ${JSON.stringify(r)}`);
+      const expected = r.marked ? ['0', 'group', 'Formula (scrolls sideways)'] : [null, null, null];
+      assert.deepEqual(r.attributes, expected, where);
+    }
+    return list.filter((r) => r.marked).length;
+  };
+  const atStart = await page.evaluate(regions);
+  assert.ok(atStart.length >= 5, `${atStart.length} display formulas`);
+  const stopsAtStart = check(atStart, `${narrow} px`);
+  // Text twice as large: the formulas widen inside boxes that keep their width, and more overflow.
+  await page.evaluate(() => (document.documentElement.style.fontSize = '200%'));
+  await page.waitForFunction(settled);
+  const stopsLarge = check(await page.evaluate(regions), `${narrow} px, text at 200 %`);
+  assert.ok(stopsLarge > stopsAtStart, `${stopsLarge} tab stops with large text, ${stopsAtStart} without`);
+  // A wider window: the boxes widen, and fewer formulas overflow.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.waitForFunction(settled);
+  const stopsWide = check(await page.evaluate(regions), '1280 px, text at 200 %');
+  assert.ok(stopsWide < stopsLarge, `${stopsWide} tab stops at 1280 px, ${stopsLarge} at ${narrow} px`);
+  // Back as it was: the same tab stops as at the start.
+  await page.evaluate(() => (document.documentElement.style.fontSize = ''));
+  await page.setViewportSize({ width: narrow, height: 800 });
+  await page.waitForFunction(settled);
+  assert.deepEqual(
+    (await page.evaluate(regions)).map((r) => r.marked),
+    atStart.map((r) => r.marked),
+  );
+  assert.deepEqual(problems, []);
+  await page.close();
 });
 
 test('embed mode shows one piece alone and posts its height to the parent', async () => {
