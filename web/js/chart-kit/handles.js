@@ -9,6 +9,12 @@ import { grouped } from '../format.js';
 /** How far (CSS px) from a knob a mouse press still grabs it; a finger gets more. */
 const REACH = { mouse: 12, touch: 22 };
 
+// Writes an attribute only when its value changes: a handle is placed after every draw, and each
+// write, even of the same value, is a DOM mutation that observers and the accessibility tree hear of.
+function setIfChanged(element, name, value) {
+  if (element.getAttribute(name) !== value) element.setAttribute(name, value);
+}
+
 /**
  * Draws a handle's knob at (x, y): a ring in the foreground colour, filled in the accent colour
  * while the reader holds or focuses it (`active`); `ring` colours the ring (e.g. as its series). Charts call it at their handle's
@@ -173,17 +179,17 @@ export function attachHandles(declarations, context) {
     }
     for (const h of handles) {
       const knob = h.plot && at(h, v);
-      h.element.hidden = !knob;
+      if (h.element.hidden !== !knob) h.element.hidden = !knob;
       if (!knob) continue;
       const { left, top } = offsets.get(h.plot);
       h.element.style.left = `${left + knob.x}px`;
       h.element.style.top = `${top + knob.y}px`;
       const value = v.state[h.spec.key];
       const { min, max } = bounds(h);
-      h.element.setAttribute('aria-valuemin', String(min));
-      h.element.setAttribute('aria-valuemax', String(max));
-      h.element.setAttribute('aria-valuenow', String(value));
-      h.element.setAttribute('aria-valuetext', h.spec.valueText?.(value, v) ?? grouped(value));
+      setIfChanged(h.element, 'aria-valuemin', String(min));
+      setIfChanged(h.element, 'aria-valuemax', String(max));
+      setIfChanged(h.element, 'aria-valuenow', String(value));
+      setIfChanged(h.element, 'aria-valuetext', h.spec.valueText?.(value, v) ?? grouped(value));
     }
   }
 

@@ -60,7 +60,8 @@ export function createChartShell(slot, id, { title = id, exports }) {
     plot,
     /** Sets the live description (read by screen readers when it changes); a drawn chart clears any earlier failure. */
     describe(text) {
-      problem.hidden = true;
+      // Written only on a change: every write, even of the same value, is a DOM mutation.
+      if (!problem.hidden) problem.hidden = true;
       if (status.textContent !== text) status.textContent = text;
     },
     /** Says in the chart's place that its computation failed; the controls stay usable. */
