@@ -8,7 +8,9 @@
 //     live parameters in the prose (as 'prose'), with Event Timing (PerformanceObserver type 'event',
 //     durationThreshold 16, buffered) giving each interaction's duration; p50 / p95 per chart.
 // Event Timing reports only interactions of 16 ms or more: one it did not report counts as 16 ms,
-// so a p50 of 16 means "at most 16". Writes tests/bench/results/phone-interaction.json.
+// so a p50 of 16 means "at most 16". Then the floor: arrow-key steps on a page holding only a slider
+// and a canvas the size of the lesson's median and largest (or a number it rewrites).
+// Writes tests/bench/results/phone-interaction.json.
 //   node tests/bench/phone-interaction.mjs [--dist dist] [--runs 3] [--out FILE]
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -186,6 +188,10 @@ async function interactionFigures(browser, url) {
   made.prose = await workSliders(page, page.locator('[data-param]'));
   await page.waitForTimeout(1000);
   const events = await page.evaluate(() => window.__phone.events);
+  // The backing stores (device pixels) of the charts' canvases, for the floor below.
+  const canvases = await page.evaluate(() =>
+    [...document.querySelectorAll('[data-chart] canvas')].map((c) => ({ width: c.width, height: c.height })),
+  );
   await context.close();
   const perChart = {};
   for (const id of [...charts, 'prose']) {
@@ -203,7 +209,54 @@ async function interactionFigures(browser, url) {
       max_ms: round(Math.max(0, ...reported)),
     };
   }
-  return perChart;
+  return { perChart, canvases };
+}
+
+/**
+ * The floor under every chart step in this browser: a page holding nothing but a slider and what
+ * it redraws, on the same throttled phone. `canvas` ({ width, height } in device pixels) fills a
+ * canvas that size with one colour in the next animation frame (the least drawing that changes
+ * every pixel); without it the slider rewrites a number. Headless Chromium runs without a GPU here,
+ * so a canvas goes to the compositor as a software bitmap, at a cost that grows with its pixels.
+ */
+async function floorFigures(browser, canvas) {
+  const { context, page } = await openThrottled(browser);
+  const drawn = canvas
+    ? `<canvas width="${canvas.width}" height="${canvas.height}" style="width:${canvas.width / 2}px"></canvas>`
+    : '<output>0</output>';
+  await page.setContent(`<!doctype html><meta name="viewport" content="width=device-width">
+    <input type="range" min="0" max="100" value="50">${drawn}`);
+  await page.evaluate(() => {
+    window.__floor = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (e.interactionId && e.name === 'keydown') window.__floor.push(e.duration);
+    }).observe({ type: 'event', durationThreshold: 16 });
+    const range = document.querySelector('input');
+    const ctx = document.querySelector('canvas')?.getContext('2d');
+    range.addEventListener('input', () =>
+      requestAnimationFrame(() => {
+        if (!ctx) return void (document.querySelector('output').textContent = range.value);
+        ctx.fillStyle = `hsl(${Number(range.value) * 3} 60% 50%)`;
+        ctx.fillRect(0, 0, ctx.canvas.width, ctx.canvas.height);
+      }),
+    );
+  });
+  await page.focus('input');
+  const presses = 40;
+  for (let i = 0; i < presses; i++) {
+    await page.keyboard.press(i % 2 ? 'ArrowLeft' : 'ArrowRight');
+    await page.waitForTimeout(200);
+  }
+  await page.waitForTimeout(500);
+  const reported = await page.evaluate(() => window.__floor);
+  await context.close();
+  const all = [...reported, ...Array(Math.max(0, presses - reported.length)).fill(16)];
+  return {
+    what: canvas ? `a ${canvas.width} × ${canvas.height} canvas redrawn` : 'a number rewritten',
+    interactions: presses,
+    p50_ms: round(quantile(all, 0.5)),
+    p95_ms: round(quantile(all, 0.95)),
+  };
 }
 
 const { browser, server, close } = await serveAndLaunch(dist);
@@ -224,7 +277,15 @@ try {
     elements: pick('elements'),
     each_run: loads.map((l) => Object.fromEntries(Object.entries(l).map(([k, v]) => [k, round(v)]))),
   };
-  const charts = await interactionFigures(browser, server.url);
+  const { perChart: charts, canvases } = await interactionFigures(browser, server.url);
+  // The largest canvas the lesson draws, and the median one.
+  const byPixels = [...canvases].sort((a, b) => a.width * a.height - b.width * b.height);
+  const floor = {
+    note: 'A page with only a slider and what it redraws, same browser and throttling: what a step costs before the lesson does anything.',
+    number: await floorFigures(browser, null),
+    median_canvas: await floorFigures(browser, byPixels[Math.floor(byPixels.length / 2)]),
+    largest_canvas: await floorFigures(browser, byPixels.at(-1)),
+  };
   const result = {
     what: 'The lesson at 360 × 780, CPU throttled 4× (CDP), headless Chromium: load (medians of the runs) and every chart control worked by mouse and keys (Event Timing, durationThreshold 16; unreported interactions count as 16 ms).',
     when: new Date().toISOString(),
@@ -232,10 +293,11 @@ try {
     machine: { cores: cpus().length, load_average_1min_at_end: Math.round(loadavg()[0] * 10) / 10 },
     load,
     charts,
+    floor,
   };
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
-  console.log(JSON.stringify({ load: { ...load, each_run: undefined }, charts }, null, 2));
+  console.log(JSON.stringify({ load: { ...load, each_run: undefined }, charts, floor }, null, 2));
 } finally {
   await close();
 }
