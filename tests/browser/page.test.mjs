@@ -591,6 +591,54 @@ test('a printed number the engine does not confirm is shown as the engine’s, m
   }
 });
 
+test('a fault in the page’s script after the engine ran still releases every block and says so', async () => {
+  // A copy of the site whose snippet checks throw when read: main.js fails between filling the
+  // numbers and letting the skipped blocks into layout.
+  const faulty = mkdtempSync(join(tmpdir(), 'positional-faulty-'));
+  cpSync(dist, faulty, { recursive: true });
+  const module = join(faulty, 'js', 'snippet-checks.js');
+  writeFileSync(
+    module,
+    "export const SNIPPET_CHECKS = new Proxy({}, { get() { throw new Error('a planted fault'); } });\n",
+  );
+  for (const copy of ['.br', '.gz']) rmSync(module + copy, { force: true });
+  const bare = await startServer({ root: faulty, port: 0 });
+  const page = await browser.newPage({
+    viewport: { width: ENGINE === 'webkit' ? WEBKIT_MIN_WIDTH : 360, height: 800 },
+  });
+  const errors = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  try {
+    await page.goto(bare.url);
+    await page.waitForFunction(() => document.documentElement.dataset.liveState, null, { timeout: 20000 });
+    await page.waitForFunction(() => !document.documentElement.classList.contains('is-loading'), null, {
+      timeout: 30000,
+    });
+    const state = await page.evaluate(() => {
+      const blocks = [...document.querySelectorAll('section.lesson-section > :not(section)')];
+      const banner = document.querySelector('[data-engine-banner]');
+      return {
+        liveState: document.documentElement.dataset.liveState,
+        banner: banner.hidden ? null : banner.textContent,
+        blocks: blocks.length,
+        released: blocks.filter((b) => b.dataset.laidOut !== undefined).length,
+      };
+    });
+    assert.equal(state.liveState, 'failed');
+    assert.match(state.banner, /script failed.*The text is complete/s);
+    assert.ok(state.blocks > 100, `${state.blocks} blocks`);
+    assert.equal(state.released, state.blocks, 'every block is let into layout');
+    assert.ok(
+      errors.some((e) => /did not finish loading/.test(e)),
+      `the fault is reported: ${JSON.stringify(errors)}`,
+    );
+  } finally {
+    await page.close();
+    await bare.close();
+    rmSync(faulty, { recursive: true, force: true });
+  }
+});
+
 test('without the engine the full text still shows, with a banner and marked placeholders', async () => {
   let page;
   if (ENGINE === 'webkit') {

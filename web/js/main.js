@@ -158,6 +158,9 @@ function noteChartsUnavailable() {
 // 60, since each frame over the page carries work of its own.
 const ELEMENTS_PER_FRAME = 60;
 
+// Set once finishLoading has started: the fault handler at the end of this file may call it again.
+let loadingFinishes = false;
+
 /**
  * Lets the blocks lesson.css skipped while the page loaded be laid out a frame at a time (laying
  * out all 200 KB at once is one long task that blocks input), in reading order, up to
@@ -167,6 +170,8 @@ const ELEMENTS_PER_FRAME = 60;
  * lazy-layout and on each block's data-laid-out), so clearing it restyles nothing.
  */
 function finishLoading(root) {
+  if (loadingFinishes) return;
+  loadingFinishes = true;
   const blocks = [...document.querySelectorAll('section.lesson-section > :not(section)')];
   const label = t('Formula (scrolls sideways)');
   let next = 0;
@@ -239,4 +244,17 @@ async function start() {
   if (embedId) postHeight();
 }
 
-start();
+// A fault in the steps above must not leave the page half loaded: blocks that lesson.css still
+// skips are missing from the accessibility tree, and the live state is what tests and course sites
+// wait for. The text is whole without any script, so it is released and the fault reported.
+start().catch((error) => {
+  console.error('The lesson page did not finish loading:', error);
+  const root = document.documentElement;
+  if (!root.dataset.liveState) {
+    root.dataset.liveState = 'failed';
+    showBanner(
+      t('Part of this page’s script failed, so some numbers or figures may be missing. The text is complete.'),
+    );
+  }
+  finishLoading(root);
+});
