@@ -235,6 +235,13 @@ function scriptValue(result, caller) {
   return restoreUndefined(result?.value);
 }
 
+/**
+ * True for the error WebKit's driver gives when a script was still running as its page unloaded (a
+ * click on a link, say, started a navigation). Playwright's waits go on in the new document; so do
+ * this adapter's.
+ */
+const interruptedByNavigation = (error) => /Callback was not called before the unload event/.test(error.message);
+
 /** Evaluates fn(arg) with `evaluate` every `polling` ms until it is truthy, and returns that value. */
 async function pollUntilTruthy(evaluate, fn, arg, { timeout, polling }, caller) {
   const end = Date.now() + timeout;
@@ -317,13 +324,24 @@ class WebKitPage {
 
   /** Hands what the in-page recorder saw (and, if watched, resources from other origins) to the listeners. */
   async drainProblems() {
-    const script = `const problems = (window.__webdriverProblems ?? []).splice(0);
+    const script = `if (!window.__webdriverProblems) return null;
+      const problems = window.__webdriverProblems.splice(0);
       const resources = arguments[0] ? performance.getEntriesByType('resource').map((e) => e.name) : [];
       return [problems, resources];`;
-    const [found, urls] = (await this.cmd('POST', '/execute/sync', { script, args: [Boolean(this.otherOrigins)] })) ?? [
-      [],
-      [],
-    ];
+    let drained;
+    try {
+      drained = await this.cmd('POST', '/execute/sync', { script, args: [Boolean(this.otherOrigins)] });
+    } catch (error) {
+      // The input started a navigation: the old document is gone, the next drain reads the new one.
+      if (interruptedByNavigation(error)) return;
+      throw error;
+    }
+    if (drained === null) {
+      // A document this adapter has not seen (the page followed a link): record in it from now on.
+      await this.afterNavigation();
+      return;
+    }
+    const [found, urls] = drained;
     for (const url of urls) {
       if (
         !/^(data|blob):/.test(url) &&
@@ -383,7 +401,12 @@ class WebKitPage {
   }
 
   waitForFunction(fn, arg, { timeout = 30000, polling = 100 } = {}) {
-    return pollUntilTruthy((f, a) => this.evaluate(f, a), fn, arg, { timeout, polling }, 'page.waitForFunction');
+    const evaluate = (f, a) =>
+      this.evaluate(f, a).catch((error) => {
+        if (interruptedByNavigation(error)) return false;
+        throw error;
+      });
+    return pollUntilTruthy(evaluate, fn, arg, { timeout, polling }, 'page.waitForFunction');
   }
 
   async waitForTimeout(ms) {
@@ -603,8 +626,13 @@ class Locator {
       if (first === second && box.width > 0) break;
     }
     await this.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-    // The click's handlers and the layout they cause have run before the next command.
-    await this.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    // The click's handlers and the layout they cause have run before the next command (unless the
+    // click followed a link: then the next command waits for the new document instead).
+    await this.page
+      .evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
+      .catch((error) => {
+        if (!interruptedByNavigation(error)) throw error;
+      });
   }
 
   /**
