@@ -825,3 +825,53 @@ test("Share / embed on a chart copies a link and a snippet carrying the chart's 
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('an open Share / embed panel follows every change of its chart, and a copy made at once carries it', async () => {
+  const { page, context, problems } = await openPage(site.browser, `${site.server.url}index.html#fig-rope-relative`, {
+    contextOptions: { permissions: ['clipboard-read', 'clipboard-write'] },
+  });
+  await page.waitForFunction(() => window.positionalCharts?.mounted.get('rope-relative'), null, { timeout: 20000 });
+  const figure = page.locator('#fig-rope-relative');
+  await figure.locator('.share-embed > summary').click();
+  await figure.locator('.share-embed-value').first().waitFor(); // built on the toggle event
+  const delta = () => page.evaluate(() => String(window.positionalCharts.mounted.get('rope-relative').state.delta));
+  const shown = () =>
+    page.evaluate(() => {
+      const link = document.querySelector('#fig-rope-relative .share-embed-value').textContent;
+      return new URL(link).searchParams.get('rope-relative.delta');
+    });
+  assert.equal(await shown(), null, 'at the default the link carries no delta');
+  // A handle is no form control (it sends no input event): the panel follows the URL's write.
+  const handle = figure.locator('[data-handle="delta"]');
+  await handle.focus();
+  await page.keyboard.press('ArrowRight');
+  const moved = await delta();
+  await page.waitForFunction(
+    (d) =>
+      new URL(document.querySelector('#fig-rope-relative .share-embed-value').textContent).searchParams.get(
+        'rope-relative.delta',
+      ) === d,
+    moved,
+  );
+  // Copy at once: with the page's clock held, the chart has drawn its frame but its URL write
+  // (batched for 150 ms) has not happened when Copy link is pressed; the copy still carries the change.
+  await page.clock.install();
+  await page.keyboard.press('ArrowRight');
+  await page.clock.runFor(50);
+  const last = await delta();
+  assert.notEqual(last, moved);
+  assert.equal(
+    await page.evaluate(() => new URLSearchParams(location.search).get('rope-relative.delta')),
+    moved,
+    'the URL write is still waiting',
+  );
+  await figure.locator('button', { hasText: 'Copy link' }).click();
+  await page.waitForFunction(() =>
+    document.querySelector('#fig-rope-relative .share-embed-status').textContent.includes('copied'),
+  );
+  const copied = new URL(await page.evaluate(() => navigator.clipboard.readText()));
+  assert.equal(copied.searchParams.get('rope-relative.delta'), last);
+  assert.equal(await shown(), last);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -1,6 +1,7 @@
 // The "Share / embed" control on every section heading and chart: builds a link and an iframe
 // snippet for that piece, carrying the charts' current state (read from the page URL, where every
 // chart keeps its `?<prefix>.<key>=…` parameters), a theme and a frame id, and copies them.
+import { flushUrlState, onUrlStateWritten } from './chart-kit/url-state.js';
 import { t } from './i18n.js';
 
 const THEMES = ['auto', 'light', 'dark'];
@@ -114,6 +115,9 @@ function sharePanel(pieceId, title) {
     };
     // `said`: what the status line says once it is copied, or selected for the reader to copy.
     const copy = async (control, said) => {
+      // A change of the last moment may still be waiting for its URL write (url-state.js batches
+      // them): write it now, so the copy carries what the reader sees.
+      flushUrlState();
       refresh();
       try {
         await navigator.clipboard.writeText(control.textContent);
@@ -143,7 +147,7 @@ function sharePanel(pieceId, title) {
     built ??= build();
     built.refresh();
   });
-  // A chart writes its state to the URL a moment after a change: refresh an open panel then.
+  // A chart writes its state to the URL a moment after a change: an open panel follows it then.
   return { details, refresh: () => details.open && built?.refresh() };
 }
 
@@ -163,14 +167,9 @@ export function addShareControls(root = document) {
     const heading = section.querySelector(':scope > h2, :scope > h3');
     if (!heading) continue;
     const title = heading.textContent.replace(/#\s*$/, '').trim();
-    const { details } = sharePanel(section.id, title);
+    const { details, refresh } = sharePanel(section.id, title);
     heading.after(details);
+    panels.push(refresh);
   }
-  let timer = 0;
-  const later = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => panels.forEach((refresh) => refresh()), 250);
-  };
-  root.addEventListener('input', later);
-  root.addEventListener('change', later);
+  onUrlStateWritten(() => panels.forEach((refresh) => refresh()));
 }

@@ -25,7 +25,18 @@ export function readUrlParams(prefix, defaults, aliases = []) {
 }
 
 const pending = new Map();
+const watchers = new Set();
 let timer = 0;
+
+/**
+ * Calls `fn()` each time a batch of chart state has been written to the URL (after every change a
+ * chart makes, whatever made it: a control, a handle, a key on a canvas). Returns a function that
+ * stops the calls.
+ */
+export function onUrlStateWritten(fn) {
+  watchers.add(fn);
+  return () => watchers.delete(fn);
+}
 
 /**
  * Writes the keys of `state` that differ from `defaults` (and removes the rest, and any alias
@@ -44,7 +55,9 @@ export function flushUrlState() {
   const url = new URL(location.href);
   for (const [prefix, { state, defaults, aliases }] of pending) writeInto(url, prefix, state, defaults, aliases);
   pending.clear();
-  if (url.href !== location.href) history.replaceState(history.state, '', url);
+  if (url.href === location.href) return;
+  history.replaceState(history.state, '', url);
+  for (const fn of watchers) fn();
 }
 
 function writeInto(url, prefix, state, defaults, aliases) {
