@@ -2,12 +2,13 @@
 // only while it actually overflows, so narrow screens gain a tab stop and wide ones do not.
 
 /**
- * Marks each of `elements` as overflowing or not. Every size is read before any attribute is
- * written: reading after a write would make the browser lay the page out again for each element.
+ * Marks each of `elements` (registered boxes) as overflowing or not. Every size is read before any
+ * attribute is written: reading after a write would make the browser lay the page out again for
+ * each element.
  */
-function updateAll(elements, labelOf) {
+function updateAll(elements) {
   const overflowing = elements.map((el) => el.scrollWidth > el.clientWidth + 1);
-  elements.forEach((el, i) => mark(el, overflowing[i], labelOf(el)));
+  elements.forEach((el, i) => mark(el, overflowing[i], labels.get(el)));
 }
 
 function mark(el, overflowing, label) {
@@ -32,9 +33,7 @@ const boxOf = new WeakMap();
 const labels = new WeakMap();
 
 function observe(elements) {
-  observer ??= new ResizeObserver((entries) =>
-    updateAll([...new Set(entries.map((e) => boxOf.get(e.target)))], (box) => labels.get(box)),
-  );
+  observer ??= new ResizeObserver((entries) => updateAll([...new Set(entries.map((e) => boxOf.get(e.target)))]));
   for (const box of elements) {
     // The box itself (the viewport narrows) and what it holds (the formula widens).
     for (const target of [box, box.firstElementChild].filter(Boolean)) {
@@ -51,7 +50,7 @@ function observe(elements) {
  */
 export function keepScrollersFocusable(elements, label) {
   for (const box of elements) labels.set(box, label);
-  const checkAll = () => updateAll(elements, () => label);
+  const checkAll = () => updateAll(elements);
   checkAll();
   // A formula can widen without its box changing size (its web fonts arrive later in some engines,
   // Firefox among them), so check again once the fonts are in. Only while they are still loading:
