@@ -287,11 +287,24 @@ export async function downloadOf(page, trigger) {
   return { filename: file.filename, bytes: Buffer.from(file.bytes, 'base64') };
 }
 
+/**
+ * Firefox reports a MathML element laid out with the wrong number of children as a page error, and
+ * it lays out a formula whose HTML has arrived only in part: a server that sends a well-formed
+ * <msubsup> in two pieces, 800 ms apart, gets "Incorrect number of children for <msubsup/> tag."
+ * twice. Seen once in CI, on a loaded machine, on a page whose every <msubsup> has its three. Not a
+ * fault of the page, so not recorded as one; page.test.mjs checks the finished page's MathML for
+ * exactly what this message is about, in every engine.
+ */
+const FIREFOX_PARTIAL_MATHML = /^Incorrect number of children for <m\w+\/> tag\.$/;
+
 /** Records console errors, uncaught exceptions, failed requests and HTTP errors of `page`. */
 export function watchProblems(page) {
   const problems = [];
   page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('pageerror', (e) => {
+    if (ENGINE === 'firefox' && FIREFOX_PARTIAL_MATHML.test(e.message)) return;
+    problems.push(`pageerror: ${e.message}`);
+  });
   page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
   page.on('response', (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
   page.on('dialog', (d) => {

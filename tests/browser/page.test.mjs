@@ -217,8 +217,11 @@ describe('the served page', () => {
     assert.equal(await page.locator('details.self-test[open]').count(), 0, 'answers start hidden');
   });
 
+  /** MathML's elements that take a fixed number of arguments, and that number (MathML Core). */
+  const MATHML_ARITY = { msub: 2, msup: 2, msubsup: 3, mfrac: 2, mroot: 2, munder: 2, mover: 2, munderover: 3 };
+
   test('KaTeX rendered every formula, with MathML for screen readers', async () => {
-    const math = await page.evaluate(() => {
+    const math = await page.evaluate((arity) => {
       const main = document.querySelector('main');
       const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
       const dollars = [];
@@ -232,8 +235,16 @@ describe('the served page', () => {
         mathml: main.querySelectorAll('.katex-mathml math').length,
         errors: main.querySelectorAll('.math-error').length,
         dollars,
+        // Every MathML element with a fixed number of arguments has exactly that many (what
+        // Firefox's "Incorrect number of children for <msubsup/> tag" is about; see helpers.mjs).
+        malformed: [...main.querySelectorAll(Object.keys(arity).join(','))]
+          .filter((el) => el.children.length !== arity[el.localName])
+          .map((el) => `<${el.localName}> with ${el.children.length} children: ${el.textContent.slice(0, 40)}`),
+        checked: main.querySelectorAll(Object.keys(arity).join(',')).length,
       };
-    });
+    }, MATHML_ARITY);
+    assert.deepEqual(math.malformed, []);
+    assert.ok(math.checked > 0, 'the page has scripts and fractions to check');
     assert.equal(math.display, expectedDisplayMath);
     assert.ok(
       math.katex >= expectedInlineMath + expectedDisplayMath,
