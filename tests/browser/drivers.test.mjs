@@ -12,7 +12,8 @@ import { launchBrowser, openPage, serveAndLaunch } from './helpers.mjs';
 // Two plain pages (scripts in files of their own: the server sends the lesson's strict CSP). The
 // link on the first leaves after `#<ms>` milliseconds, so a driver's command can be running in
 // the old document as it unloads; the second logs an error and then retitles itself, late enough
-// that a driver has to be recording in it by then.
+// that a driver has to be recording in it by then (WebKit's adapter starts on its first poll there:
+// 2 s leaves room for a loaded machine).
 const FILES = {
   'favicon.ico': '', // asked for by Chromium: a 404 would be a logged error too
   'from.html':
@@ -22,8 +23,8 @@ const FILES = {
   setTimeout(() => { location.href = 'to.html'; }, Number(location.hash.slice(1)));
 });`,
   'to.html': '<!doctype html><title>to</title><p>arrived</p><script src="to.js"></script>',
-  'to.js': `setTimeout(() => console.error('logged in the second document'), 1000);
-setTimeout(() => { document.title = 'settled'; }, 1300);`,
+  'to.js': `setTimeout(() => console.error('logged in the second document'), 2000);
+setTimeout(() => { document.title = 'settled'; }, 2300);`,
 };
 
 let site;
