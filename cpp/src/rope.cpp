@@ -181,15 +181,8 @@ Matrix apply_rope_sequence(const Eigen::Ref<const Matrix>& x, double base) {
         angles = sin_cos.data();
       }
     }
-    const double* in = x.row(r).data();
-    double* rotated = out.row(r).data();
-    for (std::int64_t i = 0; i < pairs; ++i) {
-      const double s = angles[2 * i];
-      const double c = angles[2 * i + 1];
-      // The same products in the same order as rotate_pairs, so rows agree with apply_rope.
-      rotated[2 * i] = in[2 * i] * c - in[2 * i + 1] * s;
-      rotated[2 * i + 1] = in[2 * i] * s + in[2 * i + 1] * c;
-    }
+    // The same products and sums as rotate_pairs, so rows agree with apply_rope.
+    detail::rotate_by(x.row(r).data(), angles, out.row(r).data(), pairs);
   }
   return out;
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>  // std::memcmp
 #include <limits>
 #include <random>
 #include <string>
@@ -156,6 +157,26 @@ TEST(SinusoidalFast, ShortTablesAreBitIdentical) {
   const Matrix plain = plain_table(3 * kBlock + 5, 32, 10000.0);
   for (const std::int64_t pos : {std::int64_t{0}, kBlock, 2 * kBlock, 3 * kBlock}) {
     EXPECT_EQ(table.row(pos), plain.row(pos)) << "block start " << pos;
+  }
+}
+
+TEST(SinusoidalFast, EveryOtherRowIsItsBlockStartTurnedByItsOffsetBitForBit) {
+  // The angle-addition formula exactly as written, in this order: the WebAssembly build computes it
+  // with SIMD128 vectors (angle_addition.hpp), which must give the same bits, signed zeros included.
+  const std::int64_t d = 64;
+  const Matrix table = sinusoidal_encoding(5 * kBlock + 7, d);
+  for (std::int64_t pos = kBlock; pos < table.rows(); ++pos) {
+    const std::int64_t k = pos % kBlock;
+    if (k == 0) continue;  // a block's first row comes from sin and cos
+    std::vector<double> expected(static_cast<std::size_t>(d));
+    for (std::int64_t i = 0; i < d / 2; ++i) {
+      const double sin_a = table(pos - k, 2 * i), cos_a = table(pos - k, 2 * i + 1);
+      const double sin_b = table(k, 2 * i), cos_b = table(k, 2 * i + 1);
+      expected[static_cast<std::size_t>(2 * i)] = sin_a * cos_b + cos_a * sin_b;
+      expected[static_cast<std::size_t>(2 * i + 1)] = cos_a * cos_b - sin_a * sin_b;
+    }
+    ASSERT_EQ(std::memcmp(table.row(pos).data(), expected.data(), sizeof(double) * expected.size()), 0)
+        << "row " << pos;
   }
 }
 
