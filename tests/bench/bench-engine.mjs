@@ -135,6 +135,9 @@ function plainKernels() {
       order_similarities_100: () => plain.orderSimilarities(a, b, embed, weights),
       extension_curves_512: () => plain.contextExtensionCurves(positions512, 4096, 32768, 128, 10000),
     },
+    // A fresh Float64Array of the large table's size, filled: what allocating a new result costs
+    // before any number is computed (the copying functions pay it on every call).
+    fills: { fresh_32768x128: () => new Float64Array(32768 * 128).fill(1) },
     notes: {
       demo_layer_100: 'embeddings looked up from a Map',
       order_similarities_100: 'embeddings looked up from a Map',
@@ -240,6 +243,12 @@ async function main() {
       result[path][key] = measure(suite[path][key], { samples });
       console.error(`${path.padEnd(6)}${key.padEnd(26)} ${result[path][key].medianMs.toFixed(4)} ms`);
     }
+  }
+  for (const [key, fn] of Object.entries(suite.fills ?? {})) {
+    if (only && !only.has(key)) continue;
+    result.fills ??= {};
+    result.fills[key] = measure(fn, { samples });
+    console.error(`fill  ${key.padEnd(26)} ${result.fills[key].medianMs.toFixed(4)} ms`);
   }
   if (values.json) writeFileSync(values.json, `${JSON.stringify(result, null, 2)}\n`);
   else console.log(JSON.stringify(result, null, 2));

@@ -117,7 +117,7 @@ const median = (xs) => {
 /** One result per implementation from its rounds: the last round's details, medians of the rounds' medians. */
 function combineRounds(list) {
   const out = { ...list[list.length - 1] };
-  for (const section of ['kernels', 'views', 'reused']) {
+  for (const section of ['kernels', 'views', 'reused', 'fills']) {
     if (!out[section]) continue;
     out[section] = {};
     for (const key of Object.keys(list[list.length - 1][section])) {
@@ -157,15 +157,24 @@ function wasmRun(dist, samples) {
   return result;
 }
 
-function numpyRun(samples) {
+// The kernels whose result is a large fresh array, and the fresh fill: numpy runs them a second time
+// with its huge-page request turned off (NUMPY_MADVISE_HUGEPAGE=0), the pages a JavaScript array gets.
+const LARGE_RESULTS = ['sinusoidal_32768x128', 'sinusoidal_4096x512', 'rope_sequence_4096x128', 'fresh_32768x128'];
+
+function numpyRun(samples, { smallPages = false } = {}) {
   // Debian's python has numpy; OpenBLAS tuning variables (set on some machines for older OpenBLAS
   // builds) are dropped for this command only.
   const env = { ...process.env };
   delete env.OPENBLAS_CORETYPE;
   delete env.OPENBLAS_L2_SIZE;
+  delete env.NUMPY_MADVISE_HUGEPAGE;
+  if (smallPages) env.NUMPY_MADVISE_HUGEPAGE = '0';
   const dir = mkdtempSync(join(tmpdir(), 'bench-'));
   const file = join(dir, 'numpy.json');
-  run('/usr/bin/python3', [join(here, 'bench_numpy.py'), '--samples', String(samples), '--json', file], { env });
+  const only = smallPages ? ['--only', LARGE_RESULTS.join(',')] : [];
+  run('/usr/bin/python3', [join(here, 'bench_numpy.py'), '--samples', String(samples), ...only, '--json', file], {
+    env,
+  });
   const result = JSON.parse(readFileSync(file, 'utf8'));
   // The Debian package each loaded BLAS/LAPACK file comes from (reference BLAS, OpenBLAS, BLIS, …).
   result.blas.packages = (result.blas.loaded ?? []).map((path) => ({
@@ -194,6 +203,63 @@ function describeBlas(blas) {
     ? ` threadpoolctl: ${JSON.stringify(blas.threadpoolctl)}.`
     : ' (threadpoolctl is not installed.)';
   return `Built against \`${blas.built}\` (numpy.show_config's blas_opt_info); loaded in the process (/proc/self/maps): ${loaded}.${openblas}${tpc}`;
+}
+
+// Why numpy's fresh arrays are cheaper than a fresh Float64Array: the huge pages it asks for.
+function hugePagesSection(lines, results) {
+  const { wasm, js, numpy, numpySmallPages: small } = results;
+  if (!small?.kernels) return;
+  const memory = numpy.memory ?? {};
+  const rows = [
+    ...LARGE_RESULTS.filter((key) => small.kernels[key]).map((key) => {
+      const [, label, size] = KERNELS.find(([k]) => k === key);
+      return {
+        label,
+        size,
+        who: 'WASM + copy',
+        mine: wasm.kernels?.[key],
+        big: numpy.kernels?.[key],
+        small: small.kernels[key],
+      };
+    }),
+    {
+      label: 'a fresh array, filled (no kernel)',
+      size: '32,768 × 128',
+      who: 'plain JS',
+      mine: js.fills?.fresh_32768x128,
+      big: numpy.fills?.fresh_32768x128,
+      small: small.fills?.fresh_32768x128,
+    },
+  ];
+  lines.push("## Where numpy's fresh arrays win: huge pages", '');
+  lines.push(
+    'numpy asks the kernel for huge pages for every array of 4 MiB or more (`madvise(MADV_HUGEPAGE)` on Linux',
+  );
+  lines.push('kernels 4.6 and newer: "madvise hugepage on Linux" in numpy\'s reference, "Global state").');
+  lines.push(
+    `Here numpy's request is ${memory.numpyMadvisesHugepages ? 'on' : memory.numpyMadvisesHugepages === false ? 'off' : 'unknown'} and the kernel's transparent huge pages are \`${memory.transparentHugepage ?? 'unknown'}\`, so a`,
+  );
+  lines.push(
+    'fresh 32 MiB array takes 16 page faults of 2 MiB instead of 8,192 of 4 KiB. V8 makes no such request for',
+  );
+  lines.push("a Float64Array's memory, and JavaScript cannot ask for one. The same numpy with its request turned off");
+  lines.push('(`NUMPY_MADVISE_HUGEPAGE=0`), measured in the same rounds, gets the pages a JavaScript array gets:', '');
+  lines.push(
+    '| result | size | JavaScript | numpy | numpy, 4 KiB pages | numpy / JavaScript | numpy 4 KiB / JavaScript |',
+  );
+  lines.push('| --- | --- | ---: | ---: | ---: | ---: | ---: |');
+  for (const r of rows) {
+    const [m, b, q] = [r.mine?.medianMs, r.big?.medianMs, r.small?.medianMs];
+    lines.push(
+      `| ${r.label} | ${r.size} | ${fmtMs(m)} (${r.who}) | ${fmtMs(b)} | ${fmtMs(q)} | ${fmtRatio(b, m)} | ${fmtRatio(q, m)} |`,
+    );
+  }
+  lines.push('', 'Medians of the rounds; > 1× means JavaScript is faster.', '');
+  const slower = rows.slice(0, -1).filter((r) => r.mine && r.small && r.mine.medianMs >= r.small.medianMs);
+  lines.push(
+    `With the copy, at least as fast as numpy on the same 4 KiB pages: ${slower.length === 0 ? 'on every large table' : `not on ${slower.map((r) => `${r.label} ${r.size}`).join(', ')}`}.`,
+    '',
+  );
 }
 
 function markdown(results, values) {
@@ -349,13 +415,16 @@ function markdown(results, values) {
   lines.push('call (a fresh matrix each time). The "view → reused" column is the copy without the fresh allocation.');
   lines.push('No copying function can avoid that fresh allocation (it is what "a new Float64Array per call" means),');
   lines.push('so where numpy or plain JS beat "WASM + copy" on the large tables, the view or the view copied into a');
-  lines.push('reused array is the answer, not a faster copy. The context-extension curves are 3 × 512 numbers: the');
+  lines.push('reused array is the answer, not a faster copy. (numpy pays for its fresh arrays too, but less: see');
+  lines.push('"Where numpy\'s fresh arrays win" below.) The context-extension curves are 3 × 512 numbers: the');
   lines.push('copy is nothing there, and the kernel (`context_extension_curves`, `cpp/src/rope_scaling.cpp`) is two');
   lines.push('`pow` (`rope_slowest_frequency`) and 1,536 multiplications, as in plain JS. What plain JS does not pay');
   lines.push('is the boundary: each call converts its arguments and builds its result object through Embind, one');
   lines.push('JavaScript call per property read or set, which for this size costs more than the loop itself.');
   lines.push('Inside the module, the kernels also run without native SSE2/AVX: Eigen 3.4 has no SIMD128 path,');
-  lines.push('so its matrix products are scalar (attention, the demo layer).', '');
+  lines.push("so its matrix products are scalar (attention, the demo layer). The tables' angle addition and RoPE's");
+  lines.push('rotation are written with SIMD128 intrinsics (`cpp/src/angle_addition.hpp`), to the same bits.', '');
+  hugePagesSection(lines, results);
   lines.push('## The sinusoidal table against the memory-bandwidth floor (native)', '');
   lines.push('sin and cos used to be the whole cost. The engine now calls them only for the first 32 rows and the');
   lines.push("first row of every 32-row block; every other row is its block's first row turned by one of the first");
@@ -499,7 +568,7 @@ async function main() {
   // Rounds: native, WASM, plain JS and numpy take turns, so that a burst of load from the other
   // users of the machine falls on every column alike. Each figure is the median of its rounds' medians.
   const rounds = Number(values.rounds);
-  const perRound = { native: [], wasm: [], js: [], numpy: [] };
+  const perRound = { native: [], wasm: [], js: [], numpy: [], numpySmallPages: [] };
   for (let round = 1; round <= rounds; round += 1) {
     console.error(`round ${round}/${rounds}: native …`);
     perRound.native.push(nativeMedians(values.native, Number(values.repetitions)));
@@ -511,6 +580,8 @@ async function main() {
     );
     console.error(`round ${round}/${rounds}: numpy …`);
     perRound.numpy.push(numpyRun(samples));
+    console.error(`round ${round}/${rounds}: numpy, 4 KiB pages …`);
+    perRound.numpySmallPages.push(numpyRun(samples, { smallPages: true }));
   }
   results.rounds = rounds;
   results.machine.loadAverageEnd = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
