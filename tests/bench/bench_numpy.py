@@ -100,8 +100,8 @@ def blas_info() -> dict:
 
 def memory_info() -> dict:
     """Whether numpy asks the kernel for huge pages (madvise MADV_HUGEPAGE on every array of 4 MiB or
-    more, numpy >= 1.16; NUMPY_MADVISE_HUGEPAGE=0 turns it off) and the kernel's transparent huge page
-    mode. A fresh 32 MiB array then takes 16 page faults of 2 MiB instead of 8,192 of 4 KiB."""
+    more, on Linux 4.6 and newer; NUMPY_MADVISE_HUGEPAGE=0 turns it off) and the kernel's transparent
+    huge page mode. A fresh 32 MiB array then takes 16 page faults of 2 MiB instead of 8,192 of 4 KiB."""
     info = {"numpyMadvisesHugepages": None, "transparentHugepage": None,
             "NUMPY_MADVISE_HUGEPAGE": os.environ.get("NUMPY_MADVISE_HUGEPAGE")}
     try:
