@@ -71,8 +71,7 @@ void rotate_pairs(const double* in, double* out, double position, const Vector& 
   for (Eigen::Index i = 0; i < theta.size(); ++i) {
     const double angle = position * theta[i];
     if (!std::isfinite(angle)) angle_overflow(position, theta[i]);
-    const double c = std::cos(angle);
-    const double s = std::sin(angle);
+    const auto [s, c] = detail::sin_and_cos(angle);
     const double even = in[2 * i];
     const double odd = in[2 * i + 1];
     out[2 * i] = even * c - odd * s;
@@ -171,9 +170,9 @@ Matrix apply_rope_sequence(const Eigen::Ref<const Matrix>& x, double base) {
     if (r >= detail::kAngleBlock) {
       if (k == 0) {
         for (std::int64_t i = 0; i < pairs; ++i) {
-          const double angle = static_cast<double>(r) * theta[i];
-          block_start[2 * i] = std::sin(angle);
-          block_start[2 * i + 1] = std::cos(angle);
+          const auto [sine, cosine] = detail::sin_and_cos(static_cast<double>(r) * theta[i]);
+          block_start[2 * i] = sine;
+          block_start[2 * i + 1] = cosine;
         }
         angles = block_start.data();
       } else {

@@ -50,9 +50,9 @@ Matrix sinusoidal_encoding(std::int64_t n, std::int64_t d, double base) {
     const std::int64_t k = pos % detail::kAngleBlock;  // rows come in blocks of kAngleBlock
     if (pos < detail::kAngleBlock || k == 0) {
       for (std::int64_t i = 0; i < d / 2; ++i) {
-        const double angle = static_cast<double>(pos) * omega[i];
-        row[2 * i] = std::sin(angle);      // column 2i: sine
-        row[2 * i + 1] = std::cos(angle);  // column 2i+1: cosine
+        const auto [sine, cosine] = detail::sin_and_cos(static_cast<double>(pos) * omega[i]);
+        row[2 * i] = sine;        // column 2i: sin(pos·ω_i)
+        row[2 * i + 1] = cosine;  // column 2i+1: cos(pos·ω_i)
       }
     } else {
       // sin and cos are the slow part. Shifting a position by k turns every pair by k·ω_i, so
@@ -131,9 +131,9 @@ Matrix sinusoidal_encoding_rows(const Eigen::Ref<const Vector>& positions, std::
   std::vector<std::pair<double, Vector>> offsets;  // (δ, interleaved sin/cos of δ·ω_i)
   const auto direct = [&](double p, double* row) {
     for (std::int64_t i = 0; i < pairs; ++i) {
-      const double angle = p * omega[i];
-      row[2 * i] = std::sin(angle);
-      row[2 * i + 1] = std::cos(angle);
+      const auto [sine, cosine] = detail::sin_and_cos(p * omega[i]);
+      row[2 * i] = sine;
+      row[2 * i + 1] = cosine;
     }
   };
   const auto offset_row = [&](double delta) -> const double* {

@@ -187,6 +187,27 @@ TEST(RopeSequenceFast, MatchesRowByRowRotationWithinTheBound) {
   EXPECT_EQ(fast.topRows(kBlock), plain.topRows(kBlock));
 }
 
+TEST(Rope, RotationIsTheFormulaWithSinAndCosBitForBit) {
+  // apply_rope at one position: (x_even·cos − x_odd·sin, x_even·sin + x_odd·cos) with std::sin and
+  // std::cos of position·θ_i, to the bit (the WebAssembly build calls sincos). Positions from
+  // tiny angles to large ones, negative and fractional.
+  std::mt19937_64 rng(21);
+  const Vector x = random_vector(rng, 32);
+  const Vector theta = rope_frequencies(32, 10000.0);
+  for (const double position : {0.0, 1e-12, 3e-5, 0.5, 1.0, -7.25, 1000.0, 65535.0, 1e7}) {
+    const Vector rotated = apply_rope(x, position, 10000.0);
+    std::vector<double> expected(32);
+    for (std::int64_t i = 0; i < 16; ++i) {
+      const double angle = position * theta[i];
+      const double c = std::cos(angle), s = std::sin(angle);
+      expected[static_cast<std::size_t>(2 * i)] = x[2 * i] * c - x[2 * i + 1] * s;
+      expected[static_cast<std::size_t>(2 * i + 1)] = x[2 * i] * s + x[2 * i + 1] * c;
+    }
+    ASSERT_EQ(std::memcmp(rotated.data(), expected.data(), sizeof(double) * 32), 0)
+        << "position " << position;
+  }
+}
+
 TEST(RopeSequenceFast, EachRowIsTurnedByTheSinusoidalRowBitForBit) {
   // Row r turns by the (sin, cos) pairs of the sinusoidal table's row r (θ_i = ω_i), with
   // rotate_pairs' products and sums. The WebAssembly build computes the rotation with SIMD128

@@ -160,6 +160,29 @@ TEST(SinusoidalFast, ShortTablesAreBitIdentical) {
   }
 }
 
+TEST(SinusoidalFast, RowsFromSinAndCosAreExactlyThoseOfSinAndCos) {
+  // The first block and every block's first row call sin and cos (the WebAssembly build calls
+  // sincos, one argument reduction for both): bit for bit the values of std::sin and std::cos.
+  // Bases: the lesson's; 2e10, whose slowest pairs turn by angles of 1e-9 to 3e-8, where the two
+  // functions switch between returning the angle (or 1) and their polynomials; and 1.5 and 0.01,
+  // whose fast pairs make large angles that need the full argument reduction.
+  for (const double base : {10000.0, 2e10, 1.5, 0.01}) {
+    const std::int64_t n = base < 1 ? 40 : 4 * kBlock + 1;
+    const Matrix table = sinusoidal_encoding(n, 16, base);
+    const Matrix plain = plain_table(n, 16, base);
+    for (std::int64_t pos = 0; pos < n; ++pos) {
+      if (pos >= kBlock && pos % kBlock != 0) continue;
+      ASSERT_EQ(std::memcmp(table.row(pos).data(), plain.row(pos).data(), sizeof(double) * 16), 0)
+          << "base " << base << " row " << pos;
+    }
+  }
+  const Matrix long_table = sinusoidal_encoding(32768, 8);  // angles up to 32,767 radians
+  const Matrix long_plain = plain_table(32768, 8, 10000.0);
+  for (std::int64_t pos = 0; pos < 32768; pos += kBlock)
+    ASSERT_EQ(std::memcmp(long_table.row(pos).data(), long_plain.row(pos).data(), sizeof(double) * 8), 0)
+        << "row " << pos;
+}
+
 TEST(SinusoidalFast, EveryOtherRowIsItsBlockStartTurnedByItsOffsetBitForBit) {
   // The angle-addition formula exactly as written, in this order: the WebAssembly build computes it
   // with SIMD128 vectors (angle_addition.hpp), which must give the same bits, signed zeros included.
