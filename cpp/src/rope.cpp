@@ -156,32 +156,30 @@ Matrix apply_rope_sequence(const Eigen::Ref<const Matrix>& x, double base) {
     detail::require_finite_angles("(rows − 1)", static_cast<double>(x.rows() - 1), theta.maxCoeff());
   // Row r turns by r·θ_i. The (sin, cos) of those angles are the sinusoidal table's rows for
   // ω = θ (the same formula), built as that table is: sin and cos for rows 0..kAngleBlock−1 and
-  // each block's first row, angle addition for the rest. Rows go one at a time through a
-  // (sin, cos) buffer, so no table as large as x is built.
+  // each block's first row, angle addition for the rest, each pair's (sin, cos) used as it is
+  // computed (rotate_by_sum), so no table as large as x is built.
   const std::int64_t rows = x.rows();
   const std::int64_t pairs = theta.size();
   const Matrix offsets = sinusoidal_encoding(std::min(rows, detail::kAngleBlock), x.cols(), base);
   Vector block_start(x.cols());
-  Vector sin_cos(x.cols());
   Matrix out(rows, x.cols());
   for (std::int64_t r = 0; r < rows; ++r) {
     const std::int64_t k = r % detail::kAngleBlock;
-    const double* angles = offsets.row(k).data();  // rows before the first block's end: as computed
-    if (r >= detail::kAngleBlock) {
-      if (k == 0) {
-        for (std::int64_t i = 0; i < pairs; ++i) {
-          const auto [sine, cosine] = detail::sin_and_cos(static_cast<double>(r) * theta[i]);
-          block_start[2 * i] = sine;
-          block_start[2 * i + 1] = cosine;
-        }
-        angles = block_start.data();
-      } else {
-        detail::add_angles(block_start.data(), offsets.row(k).data(), sin_cos.data(), pairs);
-        angles = sin_cos.data();
-      }
-    }
+    const double* in = x.row(r).data();
+    double* rotated = out.row(r).data();
     // The same products and sums as rotate_pairs, so rows agree with apply_rope.
-    detail::rotate_by(x.row(r).data(), angles, out.row(r).data(), pairs);
+    if (r < detail::kAngleBlock) {
+      detail::rotate_by(in, offsets.row(k).data(), rotated, pairs);  // rows of the first block: as computed
+    } else if (k == 0) {
+      for (std::int64_t i = 0; i < pairs; ++i) {
+        const auto [sine, cosine] = detail::sin_and_cos(static_cast<double>(r) * theta[i]);
+        block_start[2 * i] = sine;
+        block_start[2 * i + 1] = cosine;
+      }
+      detail::rotate_by(in, block_start.data(), rotated, pairs);
+    } else {
+      detail::rotate_by_sum(in, block_start.data(), offsets.row(k).data(), rotated, pairs);
+    }
   }
   return out;
 }
