@@ -54,12 +54,17 @@ inline constexpr std::int64_t kAngleBlock = 32;
 // One pair at a time, the two steps below: the (sin, cos) of a + b from those of a and b, and a
 // pair (x_even, x_odd) turned by an angle given as its (sin, cos).
 //   sin(a + b) = sin a · cos b + cos a · sin b,   cos(a + b) = cos a · cos b − sin a · sin b;
-//   turned x = (x_even·cos − x_odd·sin, x_even·sin + x_odd·cos), rope.cpp's rotate_pairs.
-// In WebAssembly one pair is one 128-bit vector: the same products and the same sums (a difference
-// as the sum with the negated product, and x_odd·cos + x_even·sin in that order), which IEEE 754
-// rounds identically, so both paths give the same bits.
+//   turned x = (x_even·cos − x_odd·sin, x_even·sin + x_odd·cos).
+// A Pair is two doubles: in WebAssembly one 128-bit vector, elsewhere a plain struct. The vector
+// path has the same products and the same sums (a difference as the sum with the negated product,
+// and x_odd·cos + x_even·sin in that order), which IEEE 754 rounds identically: the same bits.
 #if defined(__wasm_simd128__)
-inline v128_t turned_angle(v128_t a, v128_t b) {                 // a = (sin a, cos a), b likewise
+using Pair = v128_t;
+inline Pair pair_of(double first, double second) { return wasm_f64x2_make(first, second); }
+inline Pair load_pair(const double* p) { return wasm_v128_load(p); }
+inline void store_pair(double* p, Pair value) { wasm_v128_store(p, value); }
+
+inline Pair turned_angle(Pair a, Pair b) {                       // a = (sin a, cos a), b likewise
   const v128_t negate_cos_lane = wasm_i64x2_make(0, INT64_MIN);  // flips the sign of lane 1 only
   const v128_t cos_b = wasm_i64x2_shuffle(b, b, 1, 1);
   const v128_t sin_b = wasm_i64x2_shuffle(b, b, 0, 0);
@@ -69,7 +74,7 @@ inline v128_t turned_angle(v128_t a, v128_t b) {                 // a = (sin a, 
   return wasm_f64x2_add(first, second);  // plus (cos a·sin b, −sin a·sin b)
 }
 
-inline v128_t turned_pair(v128_t x, v128_t angle) {              // x = (even, odd), angle = (sin, cos)
+inline Pair turned_pair(Pair x, Pair angle) {                    // x = (even, odd), angle = (sin, cos)
   const v128_t negate_sin_lane = wasm_i64x2_make(INT64_MIN, 0);  // flips the sign of lane 0 only
   const v128_t cosines = wasm_i64x2_shuffle(angle, angle, 1, 1);
   const v128_t sines = wasm_i64x2_shuffle(angle, angle, 0, 0);
@@ -79,16 +84,25 @@ inline v128_t turned_pair(v128_t x, v128_t angle) {              // x = (even, o
   return wasm_f64x2_add(first, second);  // plus (−odd·sin, even·sin)
 }
 #else
-inline void turned_angle(const double* a, const double* b, double* out) {
-  const double sin_a = a[0], cos_a = a[1], sin_b = b[0], cos_b = b[1];
-  out[0] = sin_a * cos_b + cos_a * sin_b;
-  out[1] = cos_a * cos_b - sin_a * sin_b;
+struct Pair {
+  double first;
+  double second;
+};
+inline Pair pair_of(double first, double second) { return {first, second}; }
+inline Pair load_pair(const double* p) { return {p[0], p[1]}; }
+inline void store_pair(double* p, Pair value) {
+  p[0] = value.first;
+  p[1] = value.second;
 }
 
-inline void turned_pair(const double* x, const double* angle, double* out) {
-  const double s = angle[0], c = angle[1], even = x[0], odd = x[1];
-  out[0] = even * c - odd * s;
-  out[1] = even * s + odd * c;
+inline Pair turned_angle(Pair a, Pair b) {
+  const double sin_a = a.first, cos_a = a.second, sin_b = b.first, cos_b = b.second;
+  return {sin_a * cos_b + cos_a * sin_b, cos_a * cos_b - sin_a * sin_b};
+}
+
+inline Pair turned_pair(Pair x, Pair angle) {
+  const double even = x.first, odd = x.second, s = angle.first, c = angle.second;
+  return {even * c - odd * s, even * s + odd * c};
 }
 #endif
 
@@ -99,24 +113,14 @@ inline void turned_pair(const double* x, const double* angle, double* out) {
 // In SIMD128 the 4,096 × 512 table took 2.78 instead of 3.38 ms in Node against the scalar loop as
 // Clang compiles it (medians of 40 interleaved calls).
 inline void add_angles(const double* start, const double* offset, double* row, std::int64_t pairs) {
-  for (std::int64_t i = 0; i < pairs; ++i) {
-#if defined(__wasm_simd128__)
-    wasm_v128_store(row + 2 * i, turned_angle(wasm_v128_load(start + 2 * i), wasm_v128_load(offset + 2 * i)));
-#else
-    turned_angle(start + 2 * i, offset + 2 * i, row + 2 * i);
-#endif
-  }
+  for (std::int64_t i = 0; i < pairs; ++i)
+    store_pair(row + 2 * i, turned_angle(load_pair(start + 2 * i), load_pair(offset + 2 * i)));
 }
 
 // out = each pair of `in` turned by the angle whose (sin, cos) pair is in `sin_cos`, over `pairs` pairs.
 inline void rotate_by(const double* in, const double* sin_cos, double* out, std::int64_t pairs) {
-  for (std::int64_t i = 0; i < pairs; ++i) {
-#if defined(__wasm_simd128__)
-    wasm_v128_store(out + 2 * i, turned_pair(wasm_v128_load(in + 2 * i), wasm_v128_load(sin_cos + 2 * i)));
-#else
-    turned_pair(in + 2 * i, sin_cos + 2 * i, out + 2 * i);
-#endif
-  }
+  for (std::int64_t i = 0; i < pairs; ++i)
+    store_pair(out + 2 * i, turned_pair(load_pair(in + 2 * i), load_pair(sin_cos + 2 * i)));
 }
 
 // rotate_by with the angles a + b of add_angles(start, offset), each used as it is computed instead
@@ -124,14 +128,17 @@ inline void rotate_by(const double* in, const double* sin_cos, double* out, std:
 inline void rotate_by_sum(const double* in, const double* start, const double* offset, double* out,
                           std::int64_t pairs) {
   for (std::int64_t i = 0; i < pairs; ++i) {
-#if defined(__wasm_simd128__)
-    const v128_t angle = turned_angle(wasm_v128_load(start + 2 * i), wasm_v128_load(offset + 2 * i));
-    wasm_v128_store(out + 2 * i, turned_pair(wasm_v128_load(in + 2 * i), angle));
-#else
-    double angle[2];
-    turned_angle(start + 2 * i, offset + 2 * i, angle);
-    turned_pair(in + 2 * i, angle, out + 2 * i);
-#endif
+    const Pair angle = turned_angle(load_pair(start + 2 * i), load_pair(offset + 2 * i));
+    store_pair(out + 2 * i, turned_pair(load_pair(in + 2 * i), angle));
+  }
+}
+
+// row = (sin, cos) of position·speeds[i] for each of `pairs` pairs, interleaved: a row of the
+// sinusoidal table (speeds ω_i) or of RoPE's angles (speeds θ_i), from sin and cos themselves.
+inline void sin_cos_row(double position, const double* speeds, double* row, std::int64_t pairs) {
+  for (std::int64_t i = 0; i < pairs; ++i) {
+    const auto [sine, cosine] = sin_and_cos(position * speeds[i]);
+    store_pair(row + 2 * i, pair_of(sine, cosine));
   }
 }
 

@@ -72,10 +72,8 @@ void rotate_pairs(const double* in, double* out, double position, const Vector& 
     const double angle = position * theta[i];
     if (!std::isfinite(angle)) angle_overflow(position, theta[i]);
     const auto [s, c] = detail::sin_and_cos(angle);
-    const double even = in[2 * i];
-    const double odd = in[2 * i + 1];
-    out[2 * i] = even * c - odd * s;
-    out[2 * i + 1] = even * s + odd * c;
+    detail::store_pair(out + 2 * i,
+                       detail::turned_pair(detail::load_pair(in + 2 * i), detail::pair_of(s, c)));
   }
 }
 
@@ -171,11 +169,7 @@ Matrix apply_rope_sequence(const Eigen::Ref<const Matrix>& x, double base) {
     if (r < detail::kAngleBlock) {
       detail::rotate_by(in, offsets.row(k).data(), rotated, pairs);  // rows of the first block: as computed
     } else if (k == 0) {
-      for (std::int64_t i = 0; i < pairs; ++i) {
-        const auto [sine, cosine] = detail::sin_and_cos(static_cast<double>(r) * theta[i]);
-        block_start[2 * i] = sine;
-        block_start[2 * i + 1] = cosine;
-      }
+      detail::sin_cos_row(static_cast<double>(r), theta.data(), block_start.data(), pairs);
       detail::rotate_by(in, block_start.data(), rotated, pairs);
     } else {
       detail::rotate_by_sum(in, block_start.data(), offsets.row(k).data(), rotated, pairs);

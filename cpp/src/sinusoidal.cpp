@@ -129,13 +129,7 @@ Matrix sinusoidal_encoding_rows(const Eigen::Ref<const Vector>& positions, std::
   constexpr std::int64_t kRestart = 16;
   constexpr std::size_t kMaxOffsets = 8;
   std::vector<std::pair<double, Vector>> offsets;  // (δ, interleaved sin/cos of δ·ω_i)
-  const auto direct = [&](double p, double* row) {
-    for (std::int64_t i = 0; i < pairs; ++i) {
-      const auto [sine, cosine] = detail::sin_and_cos(p * omega[i]);
-      row[2 * i] = sine;
-      row[2 * i + 1] = cosine;
-    }
-  };
+  const auto direct = [&](double p, double* row) { detail::sin_cos_row(p, omega.data(), row, pairs); };
   const auto offset_row = [&](double delta) -> const double* {
     for (const auto& entry : offsets) {
       if (entry.first == delta) return entry.second.data();
