@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "matrix_product.hpp"
 #include "positional/validate.hpp"
 
 namespace positional {
@@ -35,7 +36,7 @@ AttentionResult scaled_dot_product_attention(const Eigen::Ref<const Matrix>& q,
   require_all_finite("v", v);
 
   AttentionResult result;
-  result.scores = q * k.transpose();
+  result.scores = detail::product(q, k.transpose());  // q · kᵀ (matrix_product.hpp)
   if (!result.scores.allFinite()) {
     throw InputError("q · kᵀ overflows: the entries of q and k are too large (a score exceeds 1.8e308)");
   }
@@ -53,7 +54,7 @@ AttentionResult scaled_dot_product_attention(const Eigen::Ref<const Matrix>& q,
     result.weights.row(i).head(visible) /= total;
     result.weights.row(i).tail(k.rows() - visible).setZero();
   }
-  result.output = result.weights * v;
+  result.output = detail::product(result.weights, v);
   if (!result.output.allFinite())
     throw InputError("the weighted sums of v overflow: the entries of v are too large");
   return result;

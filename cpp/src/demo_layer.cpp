@@ -4,6 +4,7 @@
 
 #include <cmath>  // std::sqrt
 
+#include "matrix_product.hpp"
 #include "positional/numpy_random.hpp"
 #include "positional/rope.hpp"
 #include "positional/sinusoidal.hpp"
@@ -138,9 +139,9 @@ AttentionResult demo_attention(const std::string& sentence, const std::string& s
   Matrix x = embed_sentence(sentence);
   if (scheme == Scheme::sinusoidal) x += sinusoidal_encoding(x.rows(), kDemoDimension);
   const DemoWeights& w = demo_weights();
-  Matrix q = x * w.w_q;
-  Matrix k = x * w.w_k;
-  const Matrix v = x * w.w_v;
+  Matrix q = detail::product(x, w.w_q);
+  Matrix k = detail::product(x, w.w_k);
+  const Matrix v = detail::product(x, w.w_v);
   if (scheme == Scheme::rope) {
     // Only q and k turn with position; v carries plain content.
     q = apply_rope_sequence(q);

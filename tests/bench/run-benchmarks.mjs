@@ -423,9 +423,11 @@ function markdown(results, values) {
   lines.push('`pow` (`rope_slowest_frequency`) and 1,536 multiplications, as in plain JS. What plain JS does not pay');
   lines.push('is the boundary: each call converts its arguments and builds its result object through Embind, one');
   lines.push('JavaScript call per property read or set, which for this size costs more than the loop itself.');
-  lines.push('Inside the module, the kernels also run without native SSE2/AVX: Eigen 3.4 has no SIMD128 path,');
-  lines.push("so its matrix products are scalar (attention, the demo layer). The tables' angle addition and RoPE's");
-  lines.push('rotation are written with SIMD128 intrinsics (`cpp/src/angle_addition.hpp`), to the same bits.', '');
+  lines.push('Inside the module there is no native SSE2/AVX, and Eigen 3.4 has no SIMD128 path: its matrix');
+  lines.push('products would run scalar. So in WebAssembly the matrix products (attention, the demo layer) are a');
+  lines.push('SIMD128 kernel of their own (`cpp/src/matrix_product.hpp`), each entry the sum over k in order; the');
+  lines.push("tables' angle addition and RoPE's rotation are written with SIMD128 intrinsics too");
+  lines.push('(`cpp/src/angle_addition.hpp`), to the same bits as the scalar formulas.', '');
   hugePagesSection(lines, results);
   lines.push('## The sinusoidal table against the memory-bandwidth floor (native)', '');
   lines.push('sin and cos used to be the whole cost. The engine now calls them only for the first 32 rows and the');

@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>  // std::memcmp
 #include <limits>
 #include <random>
+#include <string>
 
 #include "positional/attention.hpp"
 #include "positional/validate.hpp"
@@ -67,6 +69,65 @@ TEST(Attention, StableForHugeScores) {
   const AttentionResult result = scaled_dot_product_attention(x, x, x);
   EXPECT_TRUE(result.output.allFinite());
   EXPECT_EQ(result.weights(0, 0), 1.0);
+}
+
+// Entry (i, j) of a·bᵀ (b_transposed = false: of a·b) summed over k in order, from zero, each
+// product and sum rounded once: the WebAssembly build's matrix products (cpp/src/matrix_product.hpp).
+// Also returns Σ|a(i,k)·b(k,j)| for the rounding bound of the native build's own order.
+struct OrderedSum {
+  double sum;
+  double magnitude;
+};
+
+OrderedSum ordered_sum(const Matrix& a, const Matrix& b, Eigen::Index i, Eigen::Index j, bool b_transposed) {
+  OrderedSum out{0.0, 0.0};
+  for (Eigen::Index k = 0; k < a.cols(); ++k) {
+    const double term = a(i, k) * (b_transposed ? b(j, k) : b(k, j));
+    out.sum += term;
+    out.magnitude += std::abs(term);
+  }
+  return out;
+}
+
+// Compares every entry of product with the ordered sums. In WebAssembly the engine's product is
+// that sum, so the bits must agree (memcmp, so signed zeros count). Natively the product is
+// Eigen's, which may add in another order (blocks, vector lanes); each order is within
+// γ_d·Σ|a·b| of the exact sum, γ_d = d·u / (1 − d·u) with u = 2^−53, so the two differ by at
+// most 2·γ_d·Σ|a·b|.
+void expect_ordered_sums(const Matrix& product, const Matrix& a, const Matrix& b, bool b_transposed) {
+  const double d_u = static_cast<double>(a.cols()) * std::ldexp(1.0, -53);
+  const double gamma = d_u / (1 - d_u);
+  for (Eigen::Index i = 0; i < product.rows(); ++i) {
+    for (Eigen::Index j = 0; j < product.cols(); ++j) {
+      const OrderedSum expected = ordered_sum(a, b, i, j, b_transposed);
+#if defined(__wasm_simd128__)
+      ASSERT_EQ(std::memcmp(&product(i, j), &expected.sum, sizeof(double)), 0)
+          << "entry (" << i << ", " << j << "): " << product(i, j) << " vs " << expected.sum;
+#else
+      ASSERT_LE(std::abs(product(i, j) - expected.sum), 2 * gamma * expected.magnitude)
+          << "entry (" << i << ", " << j << ")";
+#endif
+    }
+  }
+}
+
+TEST(Attention, ScoresAndOutputAreTheSumsOverKInOrder) {
+  std::mt19937_64 rng(24);
+  // Shapes that leave every remainder of the 4 × 4 blocks (rows and columns mod 4 of 0–3), a
+  // causal case, and the benchmark's depth.
+  struct Case {
+    Eigen::Index n, m, d, dv;
+    bool causal;
+  };
+  for (const Case c : {Case{9, 11, 7, 5, false}, Case{13, 13, 10, 6, true}, Case{4, 4, 1, 4, false},
+                       Case{1, 3, 2, 1, false}, Case{37, 46, 64, 9, false}, Case{42, 42, 33, 64, true}}) {
+    SCOPED_TRACE("n " + std::to_string(c.n) + ", m " + std::to_string(c.m) + ", d " + std::to_string(c.d));
+    const Matrix q = random_matrix(rng, c.n, c.d), k = random_matrix(rng, c.m, c.d),
+                 v = random_matrix(rng, c.m, c.dv);
+    const AttentionResult result = scaled_dot_product_attention(q, k, v, c.causal);
+    expect_ordered_sums(result.scores, q, k, true);
+    expect_ordered_sums(result.output, result.weights, v, false);
+  }
 }
 
 TEST(Attention, RejectsBadShapesAndValues) {
