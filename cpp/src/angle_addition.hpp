@@ -123,14 +123,49 @@ inline void rotate_by(const double* in, const double* sin_cos, double* out, std:
     store_pair(out + 2 * i, turned_pair(load_pair(in + 2 * i), load_pair(sin_cos + 2 * i)));
 }
 
+// One step of rotate_by_sum: the pair at in, turned by the angle a + b whose (sin, cos) pairs are
+// at start (a) and offset (b).
+inline void turn_pair_by_sum(const double* in, const double* start, const double* offset, double* out) {
+  store_pair(out, turned_pair(load_pair(in), turned_angle(load_pair(start), load_pair(offset))));
+}
+
+// The same step for two neighbouring pairs (four doubles from each pointer). In SIMD128 each
+// vector holds one quantity of both pairs (two sines, two cosines, two evens, two odds), so the
+// scalar formulas of turned_angle and turned_pair apply lane by lane, without the broadcasts and
+// sign flips one pair per vector needs: 28 instead of 36 operations for two pairs, the same
+// products and sums, so the same bits.
+#if defined(__wasm_simd128__)
+inline void turn_two_pairs_by_sum(const double* in, const double* start, const double* offset, double* out) {
+  const auto firsts = [](const double* p) {
+    return wasm_i64x2_shuffle(wasm_v128_load(p), wasm_v128_load(p + 2), 0, 2);
+  };
+  const auto seconds = [](const double* p) {
+    return wasm_i64x2_shuffle(wasm_v128_load(p), wasm_v128_load(p + 2), 1, 3);
+  };
+  const v128_t sin_a = firsts(start), cos_a = seconds(start), sin_b = firsts(offset), cos_b = seconds(offset);
+  const v128_t sines = wasm_f64x2_add(wasm_f64x2_mul(sin_a, cos_b), wasm_f64x2_mul(cos_a, sin_b));
+  const v128_t cosines = wasm_f64x2_sub(wasm_f64x2_mul(cos_a, cos_b), wasm_f64x2_mul(sin_a, sin_b));
+  const v128_t evens = firsts(in), odds = seconds(in);
+  const v128_t turned_evens = wasm_f64x2_sub(wasm_f64x2_mul(evens, cosines), wasm_f64x2_mul(odds, sines));
+  const v128_t turned_odds = wasm_f64x2_add(wasm_f64x2_mul(evens, sines), wasm_f64x2_mul(odds, cosines));
+  wasm_v128_store(out, wasm_i64x2_shuffle(turned_evens, turned_odds, 0, 2));
+  wasm_v128_store(out + 2, wasm_i64x2_shuffle(turned_evens, turned_odds, 1, 3));
+}
+#else
+inline void turn_two_pairs_by_sum(const double* in, const double* start, const double* offset, double* out) {
+  turn_pair_by_sum(in, start, offset, out);
+  turn_pair_by_sum(in + 2, start + 2, offset + 2, out + 2);
+}
+#endif
+
 // rotate_by with the angles a + b of add_angles(start, offset), each used as it is computed instead
 // of going through a row of its own: the same operations, so the same bits.
 inline void rotate_by_sum(const double* in, const double* start, const double* offset, double* out,
                           std::int64_t pairs) {
-  for (std::int64_t i = 0; i < pairs; ++i) {
-    const Pair angle = turned_angle(load_pair(start + 2 * i), load_pair(offset + 2 * i));
-    store_pair(out + 2 * i, turned_pair(load_pair(in + 2 * i), angle));
-  }
+  std::int64_t i = 0;
+  for (; i + 2 <= pairs; i += 2)
+    turn_two_pairs_by_sum(in + 2 * i, start + 2 * i, offset + 2 * i, out + 2 * i);
+  if (i < pairs) turn_pair_by_sum(in + 2 * i, start + 2 * i, offset + 2 * i, out + 2 * i);
 }
 
 // row = (sin, cos) of position·speeds[i] for each of `pairs` pairs, interleaved: a row of the
