@@ -31,13 +31,18 @@ void fail(const std::string& name, const std::string& rule, double value) {
   throw InputError(name + " must be " + rule + ", got " + format_number(value));
 }
 
+bool is_whole_number_in(double value, std::int64_t min_value, std::int64_t max_value) {
+  return std::isfinite(value) && value == std::trunc(value) && value >= static_cast<double>(min_value) &&
+         value <= static_cast<double>(max_value);
+}
+
 std::int64_t checked_integer(const std::string& name, double value, std::int64_t min_value,
                              std::int64_t max_value) {
-  const std::string rule = "a whole number from " + format_number(static_cast<double>(min_value)) + " to " +
-                           format_number(static_cast<double>(max_value));
-  if (!std::isfinite(value) || value != std::trunc(value) || value < static_cast<double>(min_value) ||
-      value > static_cast<double>(max_value)) {
-    fail(name, rule, value);
+  if (!is_whole_number_in(value, min_value, max_value)) {
+    fail(name,
+         "a whole number from " + format_number(static_cast<double>(min_value)) + " to " +
+             format_number(static_cast<double>(max_value)),
+         value);
   }
   return static_cast<std::int64_t>(value);
 }
@@ -93,11 +98,9 @@ void require_output_size(const std::string& what, std::int64_t rows, std::int64_
 }
 
 void require_work(const std::string& what, std::initializer_list<std::int64_t> factors, std::int64_t cap) {
-  std::string product;
   std::int64_t steps = 1;
   bool over = false;
   for (const std::int64_t factor : factors) {
-    product += (product.empty() ? "" : " × ") + format_number(static_cast<double>(factor));
     if (factor <= 0) {
       steps = 0;
     } else if (!over && steps > cap / factor) {
@@ -107,6 +110,9 @@ void require_work(const std::string& what, std::initializer_list<std::int64_t> f
     }
   }
   if (over && steps != 0) {
+    std::string product;  // the message is built only for a call that fails
+    for (const std::int64_t factor : factors)
+      product += (product.empty() ? "" : " × ") + format_number(static_cast<double>(factor));
     throw InputError(what + " would take " + product + " steps, more than the cap of " +
                      format_number(static_cast<double>(cap)));
   }

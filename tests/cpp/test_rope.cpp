@@ -138,6 +138,11 @@ TEST(Rope, PairAnglesWrapIntoOneTurn) {
     }
   EXPECT_THAT(error_of([&] { rope_pair_angles(positions, (Vector(1) << 32).finished(), 64); }),
               HasSubstr("pairs[0] must be a whole number from 0 to 31, got 32"));
+  // An element after good ones is named by its own index, whatever makes it fail.
+  EXPECT_THAT(error_of([&] { rope_pair_angles(positions, (Vector(3) << 0, 31, 1.5).finished(), 64); }),
+              HasSubstr("pairs[2] must be a whole number from 0 to 31, got 1.5"));
+  EXPECT_THAT(error_of([&] { rope_pair_angles(positions, (Vector(2) << 3, -1).finished(), 64); }),
+              HasSubstr("pairs[1] must be a whole number from 0 to 31, got -1"));
 }
 
 TEST(Rope, RejectsBadArguments) {

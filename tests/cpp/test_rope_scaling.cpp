@@ -273,6 +273,10 @@ TEST(Recipes, LongropeDividesEachPairAndItsAttentionFactor) {
   EXPECT_EQ(longrope_attention_factor(1, 4096), 1.0);
   EXPECT_EQ(error_of([&] { longrope_scaled_frequencies(theta, Vector::Ones(3)); }),
             "divisors must hold one number per pair (4), got 3");
+  EXPECT_EQ(error_of([&] { longrope_scaled_frequencies(theta, (Vector(4) << 1, 2, 0, 8).finished()); }),
+            "divisors[2] must be a finite number > 0, got 0");
+  EXPECT_EQ(error_of([&] { longrope_scaled_frequencies(theta, (Vector(4) << 1, kNaN, 4, 8).finished()); }),
+            "divisors[1] must be a finite number > 0, got nan");
 }
 
 TEST(Recipes, DynamicStretchIsOneUntilTheTrainedLength) {

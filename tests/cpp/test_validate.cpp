@@ -23,5 +23,19 @@ TEST(Validate, CheckedIntegerNamesTheRule) {
             "n must be a whole number from 0 to 100, got 101");
 }
 
+// The loops that name an element only when it fails ("pairs[3]") ask is_whole_number_in first, and
+// checked_integer refuses exactly what it refuses: whole, finite and within the bounds, both included.
+TEST(Validate, WholeNumberTestAcceptsWholeNumbersWithinTheBoundsOnly) {
+  const double kInf = std::numeric_limits<double>::infinity();
+  for (const double value : {0.0, -0.0, 1.0, 99.0, 100.0}) {
+    EXPECT_TRUE(is_whole_number_in(value, 0, 100)) << value;
+    EXPECT_EQ(checked_integer("n", value, 0, 100), static_cast<std::int64_t>(value));
+  }
+  for (const double value : {-1.0, 0.5, 99.999, 100.5, 101.0, kNaN, kInf, -kInf}) {
+    EXPECT_FALSE(is_whole_number_in(value, 0, 100)) << value;
+    EXPECT_THROW(checked_integer("n", value, 0, 100), InputError) << value;
+  }
+}
+
 }  // namespace
 }  // namespace positional

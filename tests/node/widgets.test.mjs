@@ -113,6 +113,15 @@ test('bad input throws an Error naming the argument, and the engine keeps workin
         ),
       /perm\[1\]/,
     ],
+    [
+      () =>
+        engine.maxPermutedDifference(
+          { rows: 2, cols: 2, data: [1, 2, 3, 4] },
+          { rows: 2, cols: 2, data: [1, 2, 3, 4] },
+          [0, 0.5],
+        ),
+      /perm\[1\] must be a whole number from 0 to \d+, got 0\.5/,
+    ],
     [() => engine.extensionCurves([0, -5], 4096, 32768, 128, 10000), /positions\[1\]/],
   ];
   for (const [call, pattern] of cases)

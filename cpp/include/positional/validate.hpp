@@ -30,6 +30,10 @@ std::string format_number(double value);
 std::int64_t checked_integer(const std::string& name, double value, std::int64_t min_value,
                              std::int64_t max_value);
 
+// Whether checked_integer accepts `value`: for loops over many elements, which build an element's
+// name ("pairs[3]") only when it fails. Checks cost no formatting on the way through.
+bool is_whole_number_in(double value, std::int64_t min_value, std::int64_t max_value);
+
 // d: a positive, even dimension no larger than kMaxOutputDoubles.
 void require_even_dimension(const std::string& name, std::int64_t d);
 
