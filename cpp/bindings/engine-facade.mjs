@@ -392,7 +392,8 @@ export function createFacade(core, { loadConfigCore = null } = {}) {
 /**
  * The zero-copy variants (engine.views): the same arguments, checks and numbers as the function of
  * the same name, but the result stays in the module's memory and `data` is a Float64Array view of
- * it (cpp/bindings/bind_views.cpp holds it), so no table is copied out.
+ * it (cpp/bindings/bind_views.cpp holds it), so no table is copied out. views.attention returns
+ * { output, weights, scores, scaledScores }, each such a view.
  *
  * Lifetime rule: a view is valid until the next call into the engine (any function, a view call
  * or views.release()). A later view call reuses or frees the memory it points into, and any call may
@@ -403,9 +404,31 @@ export function createFacade(core, { loadConfigCore = null } = {}) {
 export const viewSignatures = Object.freeze({
   sinusoidalEncoding: signatures.sinusoidalEncoding,
   applyRopeSequence: signatures.applyRopeSequence,
+  attention: signatures.attention,
 });
 
-const VIEW_BINDINGS = { sinusoidalEncoding: 'viewSinusoidalEncoding', applyRopeSequence: 'viewApplyRopeSequence' };
+const VIEW_BINDINGS = {
+  sinusoidalEncoding: 'viewSinusoidalEncoding',
+  applyRopeSequence: 'viewApplyRopeSequence',
+  attention: 'viewAttention',
+};
+
+// { rows, cols, data } whose data may be read only while no later engine call has been made.
+function expiring(name, { rows, cols, data }, calls) {
+  const issued = calls.count;
+  return Object.freeze({
+    rows,
+    cols,
+    get data() {
+      if (calls.count !== issued) {
+        throw new Error(
+          `${name}: this view expired at a later engine call (a view is valid until the next call into the engine); copy it with view.data.slice() to keep it`,
+        );
+      }
+      return data;
+    },
+  });
+}
 
 function createViews(core, calls, onCall) {
   const views = {};
@@ -415,20 +438,12 @@ function createViews(core, calls, onCall) {
     if (typeof core[rawName] !== 'function') throw new Error(`the engine module lacks ${rawName}`);
     const call = wrap(name, core[rawName].bind(core), params, onCall);
     views[fn] = function view(...args) {
-      const { rows, cols, data } = call(...args);
-      const issued = calls.count;
-      return Object.freeze({
-        rows,
-        cols,
-        get data() {
-          if (calls.count !== issued) {
-            throw new Error(
-              `${name}: this view expired at a later engine call (a view is valid until the next call into the engine); copy it with view.data.slice() to keep it`,
-            );
-          }
-          return data;
-        },
-      });
+      const result = call(...args);
+      if ('data' in result) return expiring(name, result, calls);
+      // Several matrices (attention): each is a view with the same lifetime.
+      const out = {};
+      for (const [key, matrix] of Object.entries(result)) out[key] = expiring(name, matrix, calls);
+      return Object.freeze(out);
     };
   }
   views.release = function release() {

@@ -81,6 +81,7 @@ val heap_bytes_js();
 // bind_views.cpp: results held in the module's memory (that file says for how long)
 val view_sinusoidal_encoding_js(val n, val d, val base);
 val view_apply_rope_sequence_js(val x, val positions, val base);
+val view_attention_js(val q, val k, val v, val causal);
 val view_release_js();
 
 }  // namespace positional::js

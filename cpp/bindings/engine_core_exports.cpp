@@ -78,6 +78,7 @@ EMSCRIPTEN_BINDINGS(positional_engine_core) {
   // zero-copy views (engine.views in the facade)
   function("viewSinusoidalEncoding", &view_sinusoidal_encoding_js);
   function("viewApplyRopeSequence", &view_apply_rope_sequence_js);
+  function("viewAttention", &view_attention_js);
   function("viewRelease", &view_release_js);
 }
 

@@ -12,7 +12,6 @@
 #include <emscripten/val.h>
 
 #include <cstdint>
-#include <cstring>  // std::memcpy
 #include <exception>
 #include <new>  // std::bad_alloc
 #include <string>
@@ -122,22 +121,32 @@ inline val matrix_to_js(const Matrix& m) {
   return out;
 }
 
-// Reads a JavaScript array or typed array of numbers. Non-numbers become NaN and are
-// then rejected by the engine's own checks, which name the argument.
-inline Vector vector_from_js(const std::string& name, const val& array) {
-  if (array.isNull() || array.isUndefined() || array.isString() || !array["length"].isNumber()) {
+// The length of a JavaScript array or typed array of numbers, checked: at most kMaxOutputDoubles.
+inline double array_length(const std::string& name, const val& array) {
+  if (array.isNull() || array.isUndefined() || array.isString())
     throw InputError(name + " must be an array of numbers");
-  }
-  const double length = array["length"].as<double>();
+  const val length_value = array["length"];
+  if (!length_value.isNumber()) throw InputError(name + " must be an array of numbers");
+  const double length = length_value.as<double>();
   if (!(length <= static_cast<double>(kMaxOutputDoubles))) {
     fail(name + " length", "at most " + format_number(static_cast<double>(kMaxOutputDoubles)), length);
   }
   if (!(length >= 0)) throw InputError(name + " must be an array of numbers");
-  // One bulk copy from JavaScript into the vector's own storage (Float64Array.prototype.set on a
-  // view, which reads each element with Number(), as convertJSArrayToNumberVector does).
-  Vector out(static_cast<Eigen::Index>(length));
-  val(emscripten::typed_memory_view(static_cast<std::size_t>(out.size()), out.data()))
-      .call<void>("set", array);
+  return length;
+}
+
+// Copies `array` into n doubles of the module's memory at `out` in one bulk copy
+// (Float64Array.prototype.set on a view, which reads each element with Number(), as
+// convertJSArrayToNumberVector does). Non-numbers become NaN and are then rejected by the engine's
+// own checks, which name the argument.
+inline void copy_from_js(const val& array, double* out, std::size_t n) {
+  val(emscripten::typed_memory_view(n, out)).call<void>("set", array);
+}
+
+// Reads a JavaScript array or typed array of numbers.
+inline Vector vector_from_js(const std::string& name, const val& array) {
+  Vector out(static_cast<Eigen::Index>(array_length(name, array)));
+  copy_from_js(array, out.data(), static_cast<std::size_t>(out.size()));
   return out;
 }
 
@@ -163,18 +172,25 @@ inline MatrixShape matrix_shape_from_js(const std::string& name, const val& obje
   return {rows, cols};
 }
 
-// Reads { rows, cols, data } (row-major), as matrix_to_js writes it.
+// Reads { rows, cols, data } (row-major, as matrix_to_js writes it) with one copy: row-major storage
+// is data in order, so data is set straight into the matrix's own memory.
 inline Matrix matrix_from_js(const std::string& name, const val& object) {
   const auto [rows, cols] = matrix_shape_from_js(name, object);
-  Vector data = vector_from_js(name + ".data", object["data"]);
-  if (data.size() != rows * cols) {
-    throw InputError(name + ".data must hold rows × cols = " + std::to_string(rows * cols) +
-                     " numbers, got " + std::to_string(data.size()));
+  const val data = object["data"];
+  const double length = array_length(name + ".data", data);
+  const std::int64_t size = rows * cols;
+  const auto must_hold = [&](double got) {
+    return name + ".data must hold rows × cols = " + std::to_string(size) + " numbers, got " +
+           format_number(got);
+  };
+  if (length != static_cast<double>(size)) throw InputError(must_hold(length));
+  Matrix out(rows, cols);  // may grow the memory, which empties a view of it (engine.views) passed in as data
+  const double length_now = data["length"].as<double>();
+  if (length_now != length) {
+    throw InputError(must_hold(length_now) +
+                     " (an engine view expires at the next call: pass a copy, view.data.slice())");
   }
-  // Row-major storage is the data in order: one memcpy, not a coefficient loop.
-  Matrix out(rows, cols);
-  if (data.size() > 0)
-    std::memcpy(out.data(), data.data(), static_cast<std::size_t>(data.size()) * sizeof(double));
+  copy_from_js(data, out.data(), static_cast<std::size_t>(out.size()));
   return out;
 }
 

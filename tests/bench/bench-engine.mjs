@@ -99,6 +99,20 @@ function wasmKernels(engine) {
     reused.sinusoidal_32768x128 = () => table.set(engine.views.sinusoidalEncoding(32768, 128).data);
     reused.sinusoidal_4096x512 = () => wide.set(engine.views.sinusoidalEncoding(4096, 512).data);
     reused.rope_sequence_4096x128 = () => rotated.set(engine.views.applyRopeSequence(x, null).data);
+    if (engine.views.attention) {
+      // All four matrices handed back, as the copying call hands them back.
+      const attended = () => engine.views.attention(q, k, v, true);
+      const kept = { output: new Float64Array(512 * 64) };
+      for (const key of ['weights', 'scores', 'scaledScores']) kept[key] = new Float64Array(512 * 512);
+      views.attention_512x64 = () => {
+        const result = attended();
+        return [result.output.data, result.weights.data, result.scores.data, result.scaledScores.data];
+      };
+      reused.attention_512x64 = () => {
+        const result = attended();
+        for (const key of Object.keys(kept)) kept[key].set(result[key].data);
+      };
+    }
   }
   return { kernels, views, reused, notes };
 }
@@ -198,6 +212,16 @@ function crossCheck(engine) {
       0,
       'view − copy',
     );
+    if (engine.views.attention) {
+      const copy = engine.attention(q, k, v, true);
+      const view = engine.views.attention(q, k, v, true);
+      check(
+        'view = copy, attention 512 × 64 (all four matrices)',
+        Math.max(...Object.keys(copy).map((key) => maxAbsDifference(copy[key].data, view[key].data))),
+        0,
+        'view − copy',
+      );
+    }
   }
   return checks;
 }

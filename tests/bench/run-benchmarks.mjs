@@ -363,7 +363,11 @@ function markdown(results, values) {
     lines.push("fastest round's median). On a loaded shared machine these are closer to each path's own cost:", '');
     table(rowsWith('fastestMs'));
   }
-  lines.push('', '— : the path does not exist for that kernel (views cover the two large tables).', '');
+  lines.push(
+    '',
+    '— : the path does not exist for that kernel (views cover the sinusoidal tables, RoPE and attention).',
+    '',
+  );
   const notes = { ...(js.notes ?? {}) };
   const wasmNotes = wasm.notes ?? {};
   if (Object.keys(wasmNotes).length)

@@ -47,6 +47,25 @@ describe('engine.views: the same numbers as the copying functions', () => {
     }
   });
 
+  test('attention: output, weights, scores and scaledScores, causal and not', () => {
+    const [q, k, v] = [matrix(24, 8, 4), matrix(24, 8, 5), matrix(24, 6, 6)];
+    for (const args of [
+      [q, k, v],
+      [q, matrix(30, 8, 5), matrix(30, 6, 6)],
+      [q, k, v, true],
+      [matrix(1, 1, 7), matrix(1, 1, 8), matrix(1, 1, 9)],
+    ]) {
+      const copy = engine.attention(...args);
+      const view = engine.views.attention(...args);
+      assert.deepEqual(Object.keys(view), ['output', 'weights', 'scores', 'scaledScores']);
+      for (const key of Object.keys(view)) {
+        assert.equal(view[key].rows, copy[key].rows, key);
+        assert.equal(view[key].cols, copy[key].cols, key);
+        assert.deepEqual(view[key].data, copy[key].data, key);
+      }
+    }
+  });
+
   test('an empty table is an empty view', () => {
     const view = engine.views.sinusoidalEncoding(0, 4);
     assert.equal(view.rows, 0);
@@ -73,6 +92,24 @@ describe('engine.views: the lifetime rule', () => {
     assert.equal(second.data.length, 16);
     engine.views.release();
     assert.throws(() => second.data, /expired/);
+  });
+
+  test("every one of attention's four views expires at the next call", () => {
+    const view = engine.views.attention(matrix(4, 2, 1), matrix(4, 2, 2), matrix(4, 3, 3), true);
+    assert.equal(view.weights.data.length, 16);
+    engine.ropeFrequencies(4);
+    for (const key of ['output', 'weights', 'scores', 'scaledScores'])
+      assert.throws(() => view[key].data, /^Error: views\.attention: this view expired/, key);
+  });
+
+  test('attention views passed back in are read before the slots they live in are freed', () => {
+    const [q, k, v] = [matrix(6, 4, 1), matrix(6, 4, 2), matrix(6, 4, 3)];
+    const first = engine.attention(q, k, v);
+    const again = engine.attention(first.output, first.output, first.output, true);
+    const view = engine.views.attention(q, k, v);
+    const fromViews = engine.views.attention(view.output, view.output, view.output, true);
+    assert.deepEqual(fromViews.weights.data, again.weights.data);
+    assert.deepEqual(fromViews.output.data, again.output.data);
   });
 
   test('a view passed back in as an argument is read before it can expire', () => {
@@ -103,6 +140,14 @@ describe('engine.views: the lifetime rule', () => {
     assert.ok(engine.heapBytes().inUse >= before + 512 * 64 * 8, 'the table is held in the module');
     engine.views.release();
     assert.equal(engine.heapBytes().inUse, before);
+    const [q, k, v] = [matrix(128, 8, 1), matrix(128, 8, 2), matrix(128, 8, 3)];
+    engine.views.attention(q, k, v);
+    const held = (3 * 128 * 128 + 128 * 8) * 8; // weights, scores, scaled scores and output
+    assert.ok(engine.heapBytes().inUse >= before + held, "attention's four matrices are held");
+    engine.views.sinusoidalEncoding(2, 2); // a later view call frees all four, not only the first
+    assert.ok(engine.heapBytes().inUse < before + 1024);
+    engine.views.release();
+    assert.equal(engine.heapBytes().inUse, before);
   });
 });
 
@@ -122,6 +167,19 @@ describe('engine.views: bad input', () => {
       ],
       [() => engine.views.applyRopeSequence(matrix(4, 4, 1), [0, 1]), /^views\.applyRopeSequence: .*positions/],
       [() => engine.views.applyRopeSequence(matrix(4, 3, 1)), /^views\.applyRopeSequence: .*even/],
+      [
+        () => engine.views.attention(matrix(2, 4, 1), matrix(3, 2, 1), matrix(3, 2, 1)),
+        /^views\.attention: k must have as many columns as q \(4\), got 2/,
+      ],
+      [
+        () => engine.views.attention(matrix(2, 2, 1), matrix(3, 2, 1), matrix(2, 2, 1)),
+        /^views\.attention: v must have one row per key \(3\), got 2/,
+      ],
+      [
+        () => engine.views.attention(matrix(2, 2, 1), matrix(2, 2, 1), matrix(2, 2, 1), 1),
+        /causal must be true or false/,
+      ],
+      [() => engine.views.attention(matrix(2, 2, 1), matrix(2, 2, 1)), /^views\.attention: expects 3 to 4 arguments/],
     ];
     for (const [call, message] of cases)
       assert.throws(call, (error) => error instanceof Error && message.test(error.message), String(call));
