@@ -70,9 +70,15 @@ inline void product_rows(const double* a, Eigen::Index a_stride, const double* b
 
 #endif
 
-// a (n × d) · b (d × m). The callers check the shapes and the size of the result.
-inline Matrix product(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const Matrix>& b) {
+// a (n × d) · b (d × m). The callers check the shapes and the size of the result. A and B are any
+// Eigen expressions: natively they go to Eigen's product as they are (kᵀ is read in place, not
+// copied); the WebAssembly kernel reads row-major memory, so there an operand that is not (kᵀ) is
+// copied into a row-major matrix first.
+template <class A, class B>
+Matrix product(const A& a_expression, const B& b_expression) {
 #if defined(__wasm_simd128__)
+  const Eigen::Ref<const Matrix> a(a_expression);
+  const Eigen::Ref<const Matrix> b(b_expression);
   eigen_assert(a.cols() == b.rows());
   Matrix c(a.rows(), b.cols());
   const Eigen::Index depth = a.cols();
@@ -88,7 +94,7 @@ inline Matrix product(const Eigen::Ref<const Matrix>& a, const Eigen::Ref<const 
   }
   return c;
 #else
-  return a * b;
+  return a_expression * b_expression;
 #endif
 }
 

@@ -172,6 +172,11 @@ let loadingFinishes = false;
 function finishLoading(root) {
   if (loadingFinishes) return;
   loadingFinishes = true;
+  // The maths faces (font-display: block) are otherwise fetched when the first formula using each is
+  // laid out, and each arrival lays out again every formula laid out so far: fetched now, they are
+  // in before most blocks are let in. Started here, after the live numbers, not preloaded in <head>,
+  // where they would compete with the first paint.
+  for (const face of document.fonts ?? []) if (face.status === 'unloaded') face.load().catch(() => {});
   const blocks = [...document.querySelectorAll('section.lesson-section > :not(section)')];
   const label = t('Formula (scrolls sideways)');
   let next = 0;
