@@ -14,10 +14,7 @@ Permutation permutation_from_js(const std::string& name, const val& array) {
   const Vector values = vector_from_js(name, array);
   Permutation perm(static_cast<std::size_t>(values.size()));
   for (Eigen::Index j = 0; j < values.size(); ++j) {
-    if (!is_whole_number_in(values[j], 0, kMaxOutputDoubles))
-      checked_integer(name + "[" + std::to_string(j) + "]", values[j], 0,
-                      kMaxOutputDoubles);  // throws, naming it
-    perm[static_cast<std::size_t>(j)] = static_cast<std::int64_t>(values[j]);
+    perm[static_cast<std::size_t>(j)] = checked_element(name, j, values[j], 0, kMaxOutputDoubles);
   }
   return perm;
 }

@@ -223,9 +223,7 @@ Matrix rope_pair_angles(const Eigen::Ref<const Vector>& positions, const Eigen::
   require_work("the angle table", {pairs.size(), positions.size()}, kMaxWorkSteps);
   Matrix angles(pairs.size(), positions.size());
   for (Eigen::Index j = 0; j < pairs.size(); ++j) {
-    if (!is_whole_number_in(pairs[j], 0, d / 2 - 1))
-      checked_integer("pairs[" + std::to_string(j) + "]", pairs[j], 0, d / 2 - 1);  // throws, naming it
-    const auto pair = static_cast<std::int64_t>(pairs[j]);
+    const std::int64_t pair = checked_element("pairs", j, pairs[j], 0, d / 2 - 1);
     for (Eigen::Index p = 0; p < positions.size(); ++p) {
       double angle = positions[p] * theta[pair];
       if (!std::isfinite(angle)) angle_overflow(positions[p], theta[pair]);

@@ -197,8 +197,7 @@ Vector longrope_scaled_frequencies(const Eigen::Ref<const Vector>& theta,
   }
   Vector out(theta.size());
   for (Eigen::Index i = 0; i < theta.size(); ++i) {
-    if (!(std::isfinite(divisors[i]) && divisors[i] > 0))
-      require_positive("divisors[" + std::to_string(i) + "]", divisors[i]);  // throws, naming it
+    require_positive_element("divisors", i, divisors[i]);
     out[i] = theta[i] / divisors[i];
   }
   return out;
@@ -240,8 +239,7 @@ Vector pair_wavelengths(const Eigen::Ref<const Vector>& inv_freq) {
   require_output_size("the wavelengths", 1, inv_freq.size());
   Vector out(inv_freq.size());
   for (Eigen::Index i = 0; i < inv_freq.size(); ++i) {
-    if (!(std::isfinite(inv_freq[i]) && inv_freq[i] > 0))
-      require_positive("inv_freq[" + std::to_string(i) + "]", inv_freq[i]);  // throws, naming it
+    require_positive_element("inv_freq", i, inv_freq[i]);
     out[i] = kTwoPi / inv_freq[i];
     if (!std::isfinite(out[i])) {
       fail("inv_freq[" + std::to_string(i) + "]", "large enough that 2π / inv_freq is finite", inv_freq[i]);

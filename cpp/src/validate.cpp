@@ -47,6 +47,25 @@ std::int64_t checked_integer(const std::string& name, double value, std::int64_t
   return static_cast<std::int64_t>(value);
 }
 
+namespace {
+
+std::string element_name(const std::string& array, Eigen::Index index) {
+  return array + "[" + std::to_string(index) + "]";
+}
+
+}  // namespace
+
+std::int64_t checked_element(const std::string& array, Eigen::Index index, double value,
+                             std::int64_t min_value, std::int64_t max_value) {
+  if (!is_whole_number_in(value, min_value, max_value))
+    checked_integer(element_name(array, index), value, min_value, max_value);  // throws, naming it
+  return static_cast<std::int64_t>(value);
+}
+
+void require_positive_element(const std::string& array, Eigen::Index index, double value) {
+  if (!std::isfinite(value) || value <= 0) require_positive(element_name(array, index), value);
+}
+
 void require_even_dimension(const std::string& name, std::int64_t d) {
   if (d <= 0) fail(name, "positive", static_cast<double>(d));
   if (d % 2 != 0) fail(name, "even", static_cast<double>(d));

@@ -30,9 +30,15 @@ std::string format_number(double value);
 std::int64_t checked_integer(const std::string& name, double value, std::int64_t min_value,
                              std::int64_t max_value);
 
-// Whether checked_integer accepts `value`: for loops over many elements, which build an element's
-// name ("pairs[3]") only when it fails. Checks cost no formatting on the way through.
+// Whether checked_integer accepts `value`. Checks cost no formatting on the way through: messages
+// are built only when a check fails.
 bool is_whole_number_in(double value, std::int64_t min_value, std::int64_t max_value);
+
+// checked_integer and require_positive for element `index` of an array named `array`: the element's
+// name ("pairs[3]") is built only when it fails, so loops over many elements pay nothing for it.
+std::int64_t checked_element(const std::string& array, Eigen::Index index, double value,
+                             std::int64_t min_value, std::int64_t max_value);
+void require_positive_element(const std::string& array, Eigen::Index index, double value);
 
 // d: a positive, even dimension no larger than kMaxOutputDoubles.
 void require_even_dimension(const std::string& name, std::int64_t d);
