@@ -428,8 +428,11 @@ async function main() {
       ...TEXT_FACES.map((face) => `<link rel="preload" href="${up}fonts/${face.file}" as="font" type="font/woff2" crossorigin>`),
       `<script type="module" async src="${up}js/engine-boot.js"></script>`,
       `<link rel="preload" href="${up}engine.wasm" as="fetch" type="application/wasm" crossorigin>`,
-      // Every module main.js loads before the live numbers (all of web/js/ but the charts), named in
+      // The modules in web/js/ itself (main.js and what it loads before the live numbers), named in
       // <head>: the preload scanner would otherwise see main.js only after 200 KB of lesson HTML.
+      // Those in its folders (lms/, charts/declarations.js, chart-kit/url-state.js) are fetched once
+      // the module importing them is compiled: naming them too, in 14 throttled loads, moved the end
+      // of parsing to DOMContentLoaded 97 ms sooner and the live numbers no sooner.
       ...pageModules().map((f) => `<link rel="modulepreload" href="${up}js/${f}">`),
       ...['engine.mjs', 'engine-facade.mjs', 'engine-core.mjs'].map((f) => `<link rel="modulepreload" href="${up}${f}">`),
     ].join('\n');
