@@ -431,8 +431,8 @@ async function main() {
       // The modules in web/js/ itself (main.js and what it loads before the live numbers), named in
       // <head>: the preload scanner would otherwise see main.js only after 200 KB of lesson HTML.
       // Those in its folders (lms/, charts/declarations.js, chart-kit/url-state.js) are fetched once
-      // the module importing them is compiled: naming them too, in 14 throttled loads, moved the end
-      // of parsing to DOMContentLoaded 97 ms sooner and the live numbers no sooner.
+      // the module importing them is compiled. Naming them too, in 14 throttled loads, cut the wait
+      // from the end of parsing to DOMContentLoaded by 97 ms and brought the live numbers no sooner.
       ...pageModules().map((f) => `<link rel="modulepreload" href="${up}js/${f}">`),
       ...['engine.mjs', 'engine-facade.mjs', 'engine-core.mjs'].map((f) => `<link rel="modulepreload" href="${up}${f}">`),
     ].join('\n');
