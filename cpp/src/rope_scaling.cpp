@@ -42,22 +42,49 @@ double ntk_scaled_base(double base, double scale, std::int64_t d) {
 }
 // [/snippet]
 
-ContextExtensionCurves context_extension_curves(const Eigen::Ref<const Vector>& positions, double trained_len,
-                                                double new_len, std::int64_t d, double base) {
+double context_extension_curves_into(const Eigen::Ref<const Vector>& positions, double trained_len,
+                                     double new_len, std::int64_t d, double base, Eigen::Ref<Matrix> angles) {
   require_output_size("the curves", 3, positions.size());
-  const Vector interpolated = interpolate_positions(positions, trained_len, new_len);
+  require_positive("trained_len", trained_len);
+  require_positive("new_len", new_len);
+  if (angles.rows() != 3 || angles.cols() != positions.size()) {
+    throw InputError("the curves' output must be 3 × " + std::to_string(positions.size()) + ", got " +
+                     std::to_string(angles.rows()) + " × " + std::to_string(angles.cols()));
+  }
+  // The checks interpolate_positions makes, in its order: every position finite, then the scaled
+  // positions finite. Rounding is monotonic, so a product p · c overflows for some position exactly
+  // when it does for the largest |p|: one check of that position stands for all of them.
+  const double largest = largest_finite_magnitude("positions", positions);
+  const double ratio = trained_len / new_len;  // 4,096 / 32,768 = 1/8
+  if (!std::isfinite(largest * ratio)) {
+    throw InputError("positions × trained_len / new_len overflows (ratio " + format_number(ratio) +
+                     "): the positions or the ratio are too large");
+  }
   const double slow = rope_slowest_frequency(d, base);
   const double slow_ntk = rope_slowest_frequency(d, ntk_scaled_base(base, new_len / trained_len, d));
-  ContextExtensionCurves curves;
-  curves.angles.resize(3, positions.size());
-  curves.angles.row(0) = positions.transpose() * slow;
-  curves.angles.row(1) = interpolated.transpose() * slow;
-  curves.angles.row(2) = positions.transpose() * slow_ntk;
-  curves.trained_max = trained_len * slow;
-  if (!curves.angles.allFinite() || !std::isfinite(curves.trained_max)) {
+  const double trained_max = trained_len * slow;
+  if (!std::isfinite(largest * slow) || !std::isfinite((largest * ratio) * slow) ||
+      !std::isfinite(largest * slow_ntk) || !std::isfinite(trained_max)) {
     throw InputError(
         "the angles position · θ overflow: the positions, trained_len or the base's speeds are too large");
   }
+  // Row 0 raw, row 1 interpolated ((p · ratio) · θ, as interpolate_positions and then the product
+  // give it), row 2 the NTK base's θ.
+  for (Eigen::Index j = 0; j < positions.size(); ++j) {
+    const double p = positions[j];
+    angles(0, j) = p * slow;
+    angles(1, j) = (p * ratio) * slow;
+    angles(2, j) = p * slow_ntk;
+  }
+  return trained_max;
+}
+
+ContextExtensionCurves context_extension_curves(const Eigen::Ref<const Vector>& positions, double trained_len,
+                                                double new_len, std::int64_t d, double base) {
+  require_output_size("the curves", 3, positions.size());
+  ContextExtensionCurves curves;
+  curves.angles.resize(3, positions.size());
+  curves.trained_max = context_extension_curves_into(positions, trained_len, new_len, d, base, curves.angles);
   return curves;
 }
 

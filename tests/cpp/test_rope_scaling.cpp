@@ -218,6 +218,56 @@ TEST(Extension, CurvesStayInsideTheTrainedBand) {
   EXPECT_LE(curves.angles(2, 511), top * (1 + 1e-12));
 }
 
+// The curves are computed in one pass, with one overflow check of the largest |position|. Tolerance 0:
+// they must equal, bit for bit, the steps the lesson describes (interpolate the positions, then
+// multiply by the slowest pair's speed), and the version that writes into a caller's matrix.
+TEST(Extension, CurvesEqualTheLessonsStepsExactly) {
+  Vector positions = Vector::LinSpaced(777, -3000, 70000);
+  positions[5] = 12345.678;
+  const ContextExtensionCurves curves = context_extension_curves(positions, 4096, 32768, 128, 10000);
+  const double slow = rope_slowest_frequency(128, 10000);
+  const double slow_ntk = rope_slowest_frequency(128, ntk_scaled_base(10000, 8, 128));
+  const Vector interpolated = interpolate_positions(positions, 4096, 32768);
+  for (Eigen::Index j = 0; j < positions.size(); ++j) {
+    ASSERT_EQ(curves.angles(0, j), positions[j] * slow) << j;
+    ASSERT_EQ(curves.angles(1, j), interpolated[j] * slow) << j;
+    ASSERT_EQ(curves.angles(2, j), positions[j] * slow_ntk) << j;
+  }
+  EXPECT_EQ(curves.trained_max, 4096 * slow);
+  Matrix into(3, positions.size());
+  EXPECT_EQ(context_extension_curves_into(positions, 4096, 32768, 128, 10000, into), curves.trained_max);
+  EXPECT_EQ(into, curves.angles);
+}
+
+TEST(Extension, CurvesFindAnOverflowAnywhere) {
+  // The one position that overflows is neither first nor last, and negative: the check of the largest
+  // |position| must still see it.
+  EXPECT_THAT(
+      error_of([] { context_extension_curves((Vector(3) << 1, -1e300, 2).finished(), 1, 2, 4, 1e-100); }),
+      HasSubstr("the angles position · θ overflow"));
+  EXPECT_THAT(
+      error_of([] { context_extension_curves((Vector(3) << 1, -1e308, 2).finished(), 10, 1, 128, 10000); }),
+      HasSubstr("positions × trained_len / new_len overflows (ratio 10)"));
+  // A non-finite position is named before any overflow, as interpolate_positions names it.
+  EXPECT_EQ(
+      error_of([] { context_extension_curves((Vector(3) << 1e308, 1, kNaN).finished(), 10, 1, 128, 10000); }),
+      "positions[2] must be finite, got nan");
+  // Just below the overflow: every angle finite, the largest exactly p · θ.
+  const ContextExtensionCurves edge =
+      context_extension_curves((Vector(2) << 0, 1e250).finished(), 1, 2, 4, 1e-100);
+  EXPECT_TRUE(edge.angles.allFinite());
+  EXPECT_EQ(edge.angles(0, 1), 1e250 * rope_slowest_frequency(4, 1e-100));
+}
+
+TEST(Extension, CurvesIntoAMatrixOfTheWrongShapeIsAnError) {
+  Matrix wrong(2, 3);
+  EXPECT_EQ(error_of([&] {
+              context_extension_curves_into((Vector(3) << 1, 2, 3).finished(), 4096, 32768, 128, 10000,
+                                            wrong);
+            }),
+            "the curves' output must be 3 × 3, got 2 × 3");
+}
+
 TEST(Extension, RejectsBadArguments) {
   const Vector p = Vector::Ones(2);
   EXPECT_EQ(error_of([&] { interpolate_positions(p, 0, 10); }),

@@ -37,5 +37,29 @@ TEST(Validate, WholeNumberTestAcceptsWholeNumbersWithinTheBoundsOnly) {
   }
 }
 
+// In WebAssembly the scan runs two elements at a time and falls back to one at a time to name the
+// culprit: every position of a bad element (either lane of a pair, the odd one out at the end) must
+// be named as the scalar loop names it, and the largest magnitude must be exact (it is a maximum).
+TEST(Validate, LargestFiniteMagnitudeNamesTheFirstNonFiniteElement) {
+  EXPECT_EQ(largest_finite_magnitude("p", Vector(0)), 0);
+  for (Eigen::Index n = 1; n <= 7; ++n) {
+    Vector values = Vector::LinSpaced(n, 1, static_cast<double>(n));
+    values[n / 2] = -1e300;
+    EXPECT_EQ(largest_finite_magnitude("p", values), 1e300) << n;
+    for (Eigen::Index bad = 0; bad < n; ++bad) {
+      for (const double culprit : {kNaN, kInf, -kInf}) {
+        Vector with_bad = values;
+        with_bad[bad] = culprit;
+        if (bad + 1 < n) with_bad[n - 1] = kNaN;  // a later bad element must not be the one named
+        EXPECT_EQ(error_of([&] { largest_finite_magnitude("p", with_bad); }),
+                  "p[" + std::to_string(bad) + "] must be finite, got " + format_number(culprit))
+            << n << " " << bad;
+      }
+    }
+  }
+  const double most = std::numeric_limits<double>::max();
+  EXPECT_EQ(largest_finite_magnitude("p", (Vector(3) << 0, -most, 1).finished()), most);
+}
+
 }  // namespace
 }  // namespace positional

@@ -32,6 +32,10 @@ struct ContextExtensionCurves {
 };
 ContextExtensionCurves context_extension_curves(const Eigen::Ref<const Vector>& positions, double trained_len,
                                                 double new_len, std::int64_t d, double base = 10000.0);
+// The same angles written into `angles`, which the caller sizes 3 × positions.size() and which must not
+// overlap `positions`; returns trained_max. The path without allocation (the WebAssembly binding's).
+double context_extension_curves_into(const Eigen::Ref<const Vector>& positions, double trained_len,
+                                     double new_len, std::int64_t d, double base, Eigen::Ref<Matrix> angles);
 
 // ---- beyond the lesson: dynamic NTK, YaRN, Llama 3, LongRoPE ------------------------------------
 
