@@ -8,8 +8,9 @@ set(untested types)            # the matrix types: nothing to test
 set(unbound types validate)    # serve every module, bind nothing to JavaScript
 set(cross_topic_tests fuzz_regressions)  # inputs the fuzzers found, across modules
 # Bindings of the module itself rather than of one topic: bind_views hands results out as views
-# of the module's memory instead of copies (zero-copy), over several modules.
-set(module_wide_bindings views)
+# of the module's memory instead of copies (zero-copy), over several modules; bind_scratch is the
+# block of the module's memory that small calls (the curves) cross through as numbers.
+set(module_wide_bindings views scratch)
 
 file(GLOB headers "${REPO}/cpp/include/positional/*.hpp")
 set(modules "")

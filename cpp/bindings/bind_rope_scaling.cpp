@@ -1,5 +1,6 @@
 // Embind adapters for RoPE scaling (positional/rope_scaling.hpp): position interpolation and the
-// NTK-aware base, then dynamic NTK, YaRN, pair wavelengths and the context-extension curves.
+// NTK-aware base, then dynamic NTK, YaRN and pair wavelengths. The context-extension curves cross as
+// numbers only, through the scratch block (bind_scratch.cpp).
 // Every result is a number, a Float64Array or a plain object: nothing for the caller to .delete().
 #include "engine_core_adapters.hpp"
 #include "js_interop.hpp"
@@ -29,19 +30,6 @@ val ntk_scaled_base_js(val base, val scale, val d) {
   return guarded([&] {
     return ntk_scaled_base(number_arg("base", base), number_arg("scale", scale),
                            integer_arg("d", d, -kMaxOutputDoubles, kMaxOutputDoubles));
-  });
-}
-
-val context_extension_curves_js(val positions, val trained_len, val new_len, val d, val base) {
-  return guarded([&] {
-    const ContextExtensionCurves curves = context_extension_curves(
-        vector_from_js("positions", positions), number_arg("trainedLen", trained_len),
-        number_arg("newLen", new_len), integer_arg("d", d, -kMaxOutputDoubles, kMaxOutputDoubles),
-        number_arg("base", base));
-    val out = val::object();
-    out.set("angles", matrix_to_js(curves.angles));
-    out.set("trainedMax", curves.trained_max);
-    return out;
   });
 }
 
@@ -91,23 +79,6 @@ val extension_inverse_frequencies_js(val d, val base, val trained_len, val new_l
     return matrix_to_js(extension_inverse_frequencies(
         dimension_arg(d), number_arg("base", base), number_arg("trainedLen", trained_len),
         number_arg("newLen", new_len), number_arg("betaFast", beta_fast), number_arg("betaSlow", beta_slow)));
-  });
-}
-
-val extension_curves_js(val positions, val trained_len, val new_len, val d, val base, val beta_fast,
-                        val beta_slow) {
-  return guarded([&] {
-    const ExtensionCurves curves =
-        extension_curves(vector_from_js("positions", positions), number_arg("trainedLen", trained_len),
-                         number_arg("newLen", new_len), dimension_arg(d), number_arg("base", base),
-                         number_arg("betaFast", beta_fast), number_arg("betaSlow", beta_slow));
-    val out = val::object();
-    out.set("angles", matrix_to_js(curves.angles));
-    out.set("trainedMax", curves.trained_max);
-    out.set("ntkBase", curves.ntk_base);
-    out.set("attentionFactor", curves.attention_factor);
-    out.set("yarnRange", range_to_js(curves.yarn_range));
-    return out;
   });
 }
 

@@ -309,7 +309,8 @@ function wrap(fn, raw, params, onCall) {
     if (args.length < required || args.length > params.length) {
       throw new Error(`${fn}: expects ${arityText(params)}, got ${args.length}`);
     }
-    const values = params.map((param, i) => checkArgument(fn, param, args[i]));
+    const values = new Array(params.length);
+    for (let i = 0; i < params.length; i += 1) values[i] = checkArgument(fn, params[i], args[i]);
     if (onCall) onCall();
     let result;
     try {
@@ -326,6 +327,84 @@ function wrap(fn, raw, params, onCall) {
 
 /** The functions of the model-config module (engine-config), loaded apart from the kernels. */
 export const MODEL_CONFIG_FUNCTIONS = Object.freeze(['readModelConfig']);
+
+/**
+ * The functions that take the scratch path (cpp/bindings/bind_scratch.cpp), by the module's export
+ * of their kernel: the positions are written into the module's scratch block, the kernel is called
+ * as a plain WebAssembly export with number arguments, and the result is read back from the block.
+ * For n positions the block holds [positions | angles (rows × n) | scalars]. `call` passes the
+ * checked arguments after the positions (fixed counts, and the export looked up on the module at each
+ * call: Emscripten replaces its first-call wrapper with the export itself); `result` builds the
+ * function's object from `angles` and the scalars, in the kernel's order.
+ */
+export const SCRATCH_CALLS = Object.freeze({
+  contextExtensionCurves: {
+    raw: '_positional_context_extension_curves',
+    rows: 3,
+    scalars: 1,
+    call: (core, n, trainedLen, newLen, d, base) =>
+      core._positional_context_extension_curves(n, trainedLen, newLen, d, base),
+    result: (angles, s, at) => ({ angles, trainedMax: s[at] }),
+  },
+  extensionCurves: {
+    raw: '_positional_extension_curves',
+    rows: 5,
+    scalars: 5,
+    call: (core, n, trainedLen, newLen, d, base, betaFast, betaSlow) =>
+      core._positional_extension_curves(n, trainedLen, newLen, d, base, betaFast, betaSlow),
+    result: (angles, s, at) => ({
+      angles,
+      trainedMax: s[at],
+      ntkBase: s[at + 1],
+      attentionFactor: s[at + 2],
+      yarnRange: { low: s[at + 3], high: s[at + 4] },
+    }),
+  },
+});
+
+// The block is allocated with the facade (room for 1,024 positions of the five curves) so that taking
+// a view of it never allocates, and it is freed after a call that needed more than KEPT doubles.
+const SCRATCH_INITIAL = 6 * 1024 + 8;
+const SCRATCH_KEPT = 2 ** 16;
+
+// The module's scratch block as JavaScript sees it: a Float64Array view, fetched again when the
+// memory has grown (a view of the old memory has length 0) or a call needs a larger block.
+function scratchBlock(core) {
+  const fetch = (size) => {
+    const fetched = core.scratchBlock(size);
+    if (fetched instanceof Error) throw fetched; // out of memory: wrap() names the function
+    return fetched;
+  };
+  let view = fetch(SCRATCH_INITIAL);
+  return {
+    at(size) {
+      if (view.length < Math.max(size, 1)) view = fetch(Math.max(size, 1));
+      return view;
+    },
+    trim() {
+      if (view.length <= SCRATCH_KEPT) return;
+      fetch(0);
+      view = fetch(SCRATCH_INITIAL);
+    },
+  };
+}
+
+// The scratch path of one function, as wrap()'s `raw`. `finish(doubles, n, at)` turns the block
+// (`doubles`, a view holding the result; `at`, the index of its first scalar) into the returned
+// value before any other engine call can move it; the module's errors come back as an Error.
+function scratchRunner(core, block, { rows, scalars, call }, finish) {
+  return function run(positions, a, b, c, d, e, f) {
+    const n = positions.length;
+    const size = n * (1 + rows) + scalars;
+    // Positions that are themselves a view of the module's memory (engine.views) are copied first:
+    // a larger block may move, and growing the memory would empty them.
+    const input = positions.buffer === block.at(0).buffer ? positions.slice() : positions;
+    // Over the output cap the block is not sized: the kernel refuses the call by its first check.
+    if (n * rows <= MAX) block.at(size).set(input);
+    if (call(core, n, a, b, c, d, e, f) !== 0) return new Error(core.scratchError());
+    return finish(block.at(size), n, n * (1 + rows));
+  };
+}
 
 /**
  * Wraps a raw Emscripten module (every signature bound once, every argument required) in the facade.
@@ -346,6 +425,7 @@ export function createFacade(core, { loadConfigCore = null } = {}) {
   };
   const apart = loadConfigCore && MODEL_CONFIG_FUNCTIONS.every((fn) => typeof core[fn] !== 'function');
   let configCore = apart ? null : core;
+  const block = scratchBlock(core);
   for (const [fn, params] of Object.entries(signatures)) {
     if (apart && MODEL_CONFIG_FUNCTIONS.includes(fn)) {
       let checked = null;
@@ -358,6 +438,18 @@ export function createFacade(core, { loadConfigCore = null } = {}) {
         checked ??= wrap(fn, configCore[fn].bind(configCore), params, onCall);
         return checked(...args);
       };
+      continue;
+    }
+    const scratch = SCRATCH_CALLS[fn];
+    if (scratch) {
+      if (typeof core[scratch.raw] !== 'function') throw new Error(`the engine module lacks ${scratch.raw}`);
+      const { rows, result } = scratch;
+      const copied = (doubles, n, at) => {
+        const out = result({ rows, cols: n, data: doubles.slice(n, at) }, doubles, at);
+        block.trim();
+        return out;
+      };
+      engine[fn] = wrap(fn, scratchRunner(core, block, scratch, copied), params, onCall);
       continue;
     }
     if (typeof core[fn] !== 'function') throw new Error(`the engine module lacks ${fn}`);
@@ -381,7 +473,7 @@ export function createFacade(core, { loadConfigCore = null } = {}) {
     );
     return loading;
   };
-  engine.views = createViews(core, calls, onCall);
+  engine.views = createViews(core, calls, onCall, block);
   const handles = (module) => (typeof module?.count_emval_handles === 'function' ? module.count_emval_handles() : 0);
   engine.count_emval_handles = () => handles(core) + (configCore && configCore !== core ? handles(configCore) : 0);
   engine.maxOutputDoubles = MAX;
@@ -393,7 +485,9 @@ export function createFacade(core, { loadConfigCore = null } = {}) {
  * The zero-copy variants (engine.views): the same arguments, checks and numbers as the function of
  * the same name, but the result stays in the module's memory and `data` is a Float64Array view of
  * it (cpp/bindings/bind_views.cpp holds it), so no table is copied out. views.attention returns
- * { output, weights, scores, scaledScores }, each such a view.
+ * { output, weights, scores, scaledScores }, each such a view. views.contextExtensionCurves and
+ * views.extensionCurves return the function's object whose `angles` is such a view (of the scratch
+ * block, cpp/bindings/bind_scratch.cpp) and whose other fields are plain numbers.
  *
  * Lifetime rule: a view is valid until the next call into the engine (any function, a view call
  * or views.release()). A later view call reuses or frees the memory it points into, and any call may
@@ -405,6 +499,8 @@ export const viewSignatures = Object.freeze({
   sinusoidalEncoding: signatures.sinusoidalEncoding,
   applyRopeSequence: signatures.applyRopeSequence,
   attention: signatures.attention,
+  contextExtensionCurves: signatures.contextExtensionCurves,
+  extensionCurves: signatures.extensionCurves,
 });
 
 const VIEW_BINDINGS = {
@@ -413,27 +509,50 @@ const VIEW_BINDINGS = {
   attention: 'viewAttention',
 };
 
-// { rows, cols, data } whose data may be read only while no later engine call has been made.
-function expiring(name, { rows, cols, data }, calls) {
-  const issued = calls.count;
-  return Object.freeze({
-    rows,
-    cols,
-    get data() {
-      if (calls.count !== issued) {
-        throw new Error(
-          `${name}: this view expired at a later engine call (a view is valid until the next call into the engine); copy it with view.data.slice() to keep it`,
-        );
-      }
-      return data;
-    },
-  });
+// { rows, cols, data } whose data may be read only while no later engine call has been made. A class
+// rather than an object literal with its own getter: one shape and one getter for every view, which
+// is what keeps a view call of a small result (the curves) cheap.
+class ExpiringView {
+  #name;
+  #data;
+  #calls;
+  #issued;
+
+  constructor(name, { rows, cols, data }, calls) {
+    this.rows = rows;
+    this.cols = cols;
+    this.#name = name;
+    this.#data = data;
+    this.#calls = calls;
+    this.#issued = calls.count;
+    Object.freeze(this);
+  }
+
+  get data() {
+    if (this.#calls.count !== this.#issued) {
+      throw new Error(
+        `${this.#name}: this view expired at a later engine call (a view is valid until the next call into the engine); copy it with view.data.slice() to keep it`,
+      );
+    }
+    return this.#data;
+  }
 }
 
-function createViews(core, calls, onCall) {
+const expiring = (name, matrix, calls) => new ExpiringView(name, matrix, calls);
+
+function createViews(core, calls, onCall, block) {
   const views = {};
   for (const [fn, params] of Object.entries(viewSignatures)) {
     const name = `views.${fn}`;
+    const scratch = SCRATCH_CALLS[fn];
+    if (scratch) {
+      // The curves: `angles` is a view of the scratch block, the scalars are plain numbers.
+      const { rows, result } = scratch;
+      const viewed = (doubles, n, at) =>
+        Object.freeze(result(expiring(name, { rows, cols: n, data: doubles.subarray(n, at) }, calls), doubles, at));
+      views[fn] = wrap(name, scratchRunner(core, block, scratch, viewed), params, onCall);
+      continue;
+    }
     const rawName = VIEW_BINDINGS[fn];
     if (typeof core[rawName] !== 'function') throw new Error(`the engine module lacks ${rawName}`);
     const call = wrap(name, core[rawName].bind(core), params, onCall);
@@ -449,6 +568,7 @@ function createViews(core, calls, onCall) {
   views.release = function release() {
     onCall();
     core.viewRelease();
+    block.trim();
   };
   return Object.freeze(views);
 }

@@ -4,10 +4,13 @@
 // Every adapter takes its arguments as JavaScript values, in the order of the facade's `signatures`
 // (engine-facade.mjs has checked them and filled in the defaults), and returns its result as a
 // JavaScript value, or an Error object in its place (guarded(), js_interop.hpp) that the facade
-// rethrows. Results are copies owned by JavaScript, except those of bind_views.cpp.
+// rethrows. Results are copies owned by JavaScript, except those of bind_views.cpp and the scratch
+// block of bind_scratch.cpp.
 #pragma once
 
 #include <emscripten/val.h>
+
+#include <string>
 
 namespace positional::js {
 
@@ -37,7 +40,6 @@ val reversal_permutation_js(val n);
 // bind_rope_scaling.cpp
 val interpolate_positions_js(val positions, val trained_len, val new_len);
 val ntk_scaled_base_js(val base, val scale, val d);
-val context_extension_curves_js(val positions, val trained_len, val new_len, val d, val base);
 val yarn_inverse_frequencies_js(val d, val base, val scale, val trained_len, val beta_fast, val beta_slow);
 val yarn_extrapolation_weights_js(val d, val base, val trained_len, val beta_fast, val beta_slow);
 val yarn_correction_range_js(val d, val base, val trained_len, val beta_fast, val beta_slow);
@@ -46,8 +48,11 @@ val dynamic_ntk_base_js(val base, val scale, val d, val seq_len, val trained_len
 val pair_wavelengths_js(val inv_freq);
 val extension_inverse_frequencies_js(val d, val base, val trained_len, val new_len, val beta_fast,
                                      val beta_slow);
-val extension_curves_js(val positions, val trained_len, val new_len, val d, val base, val beta_fast,
-                        val beta_slow);
+
+// bind_scratch.cpp: the scratch block the curves cross through (their kernels are plain WebAssembly
+// exports, declared there)
+val scratch_block_js(double size);
+std::string scratch_error_js();
 
 // bind_alibi.cpp
 val alibi_slopes_js(val n_heads);

@@ -36,7 +36,6 @@ EMSCRIPTEN_BINDINGS(positional_engine_core) {
   // context extension and RoPE scaling
   function("interpolatePositions", &interpolate_positions_js);
   function("ntkScaledBase", &ntk_scaled_base_js);
-  function("contextExtensionCurves", &context_extension_curves_js);
   function("yarnInverseFrequencies", &yarn_inverse_frequencies_js);
   function("yarnExtrapolationWeights", &yarn_extrapolation_weights_js);
   function("yarnCorrectionRange", &yarn_correction_range_js);
@@ -44,7 +43,6 @@ EMSCRIPTEN_BINDINGS(positional_engine_core) {
   function("dynamicNtkBase", &dynamic_ntk_base_js);
   function("pairWavelengths", &pair_wavelengths_js);
   function("extensionInverseFrequencies", &extension_inverse_frequencies_js);
-  function("extensionCurves", &extension_curves_js);
 
   // ALiBi
   function("alibiSlopes", &alibi_slopes_js);
@@ -80,6 +78,10 @@ EMSCRIPTEN_BINDINGS(positional_engine_core) {
   function("viewApplyRopeSequence", &view_apply_rope_sequence_js);
   function("viewAttention", &view_attention_js);
   function("viewRelease", &view_release_js);
+
+  // the scratch block the curves cross through (their kernels are plain exports: bind_scratch.cpp)
+  function("scratchBlock", &scratch_block_js);
+  function("scratchError", &scratch_error_js);
 }
 
 }  // namespace positional::js

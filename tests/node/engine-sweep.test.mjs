@@ -11,7 +11,9 @@ import { pathToFileURL } from 'node:url';
 
 import { distDir, loadEngine } from './engine-loader.mjs';
 
-const { signatures, viewSignatures, limits } = await import(pathToFileURL(join(distDir, 'engine.mjs')).href);
+const { signatures, viewSignatures, limits, SCRATCH_CALLS } = await import(
+  pathToFileURL(join(distDir, 'engine.mjs')).href
+);
 
 let engine;
 before(async () => {
@@ -238,9 +240,23 @@ describe('the facade', () => {
         .join('\n');
     }
     for (const match of sources.matchAll(/function\("(\w+)"/g)) registered.add(match[1]);
-    // The zero-copy variants (engine.views, cpp/bindings/bind_views.cpp) are bound as view<Name>.
-    const viewBindings = Object.keys(viewSignatures).map((fn) => `view${fn[0].toUpperCase()}${fn.slice(1)}`);
-    assert.deepEqual([...registered].sort(), [...Object.keys(signatures), ...viewBindings, 'viewRelease'].sort());
+    // The zero-copy variants (engine.views, cpp/bindings/bind_views.cpp) are bound as view<Name>. The
+    // functions of the scratch path (cpp/bindings/bind_scratch.cpp) are plain exports of the module,
+    // not Embind bindings; Embind binds their block's two functions, and their views share the export.
+    const scratch = new Set(Object.keys(SCRATCH_CALLS));
+    assert.ok(scratch.has('contextExtensionCurves') && scratch.has('extensionCurves'));
+    const viewBindings = Object.keys(viewSignatures)
+      .filter((fn) => !scratch.has(fn))
+      .map((fn) => `view${fn[0].toUpperCase()}${fn.slice(1)}`);
+    const direct = Object.keys(signatures).filter((fn) => !scratch.has(fn));
+    assert.deepEqual(
+      [...registered].sort(),
+      [...direct, ...viewBindings, 'viewRelease', 'scratchBlock', 'scratchError'].sort(),
+    );
+    for (const { raw } of Object.values(SCRATCH_CALLS)) {
+      const name = raw.replace(/^_/, '');
+      assert.match(sources, new RegExp(`EMSCRIPTEN_KEEPALIVE int ${name}\\(`), `${name} is exported`);
+    }
     assert.deepEqual(
       Object.keys(goodCalls).sort(),
       Object.keys(signatures).sort(),

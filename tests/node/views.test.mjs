@@ -1,6 +1,7 @@
 // The zero-copy path of the facade (engine.views, cpp/bindings/bind_views.cpp): the same numbers as
 // the copying functions, the lifetime rule (a view is valid until the next call into the engine),
-// and bad input refused with the function and the argument named.
+// and bad input refused with the function and the argument named. Also the scratch path the curves
+// take (cpp/bindings/bind_scratch.cpp), with its views.
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 
@@ -148,6 +149,124 @@ describe('engine.views: the lifetime rule', () => {
     assert.ok(engine.heapBytes().inUse < before + 1024);
     engine.views.release();
     assert.equal(engine.heapBytes().inUse, before);
+  });
+});
+
+describe('the scratch path: the curves cross as numbers (cpp/bindings/bind_scratch.cpp)', () => {
+  const positions = Float64Array.from({ length: 300 }, (_, i) => i * 111.5);
+  const curvesArgs = [positions, 4096, 32768, 128, 10000];
+
+  // The lesson's rows from their definition, in plain JavaScript, for the comparisons below.
+  function expectedCurves(p, trained, target, d, base) {
+    const slow = base ** (-(d - 2) / d);
+    const slowNtk = (base * (target / trained) ** (d / (d - 2))) ** (-(d - 2) / d);
+    const rows = [(x) => x * slow, (x) => x * (trained / target) * slow, (x) => x * slowNtk];
+    return rows.flatMap((row) => Array.from(p, row));
+  }
+
+  test('contextExtensionCurves: the rows of the lesson, and trainedMax', () => {
+    const curves = engine.contextExtensionCurves(...curvesArgs);
+    assert.deepEqual(Object.keys(curves), ['angles', 'trainedMax']);
+    assert.equal(curves.angles.rows, 3);
+    assert.equal(curves.angles.cols, 300);
+    // Tolerance 1e-12 relative: JavaScript's ** and the engine's pow may differ in the last bit.
+    const expected = expectedCurves(...curvesArgs);
+    curves.angles.data.forEach((value, i) =>
+      assert.ok(Math.abs(value - expected[i]) <= 1e-12 * Math.abs(expected[i]), `angle ${i}`),
+    );
+    assert.ok(Math.abs(curves.trainedMax - 4096 * 10000 ** (-126 / 128)) < 1e-12);
+  });
+
+  test('the views give the same numbers as the copies, and expire at the next call', () => {
+    // Tolerance 0: the same C++ call writes both; only where the result is read from differs.
+    const copy = engine.contextExtensionCurves(...curvesArgs);
+    const view = engine.views.contextExtensionCurves(...curvesArgs);
+    assert.deepEqual(view.angles.data, copy.angles.data);
+    assert.equal(view.trainedMax, copy.trainedMax);
+    const chart = engine.extensionCurves(positions, 4096, 32768, 128);
+    const chartView = engine.views.extensionCurves(positions, 4096, 32768, 128);
+    assert.deepEqual(Object.keys(chartView), ['angles', 'trainedMax', 'ntkBase', 'attentionFactor', 'yarnRange']);
+    assert.deepEqual(chartView.angles.data, chart.angles.data);
+    assert.deepEqual({ ...chartView, angles: null }, { ...chart, angles: null });
+    assert.throws(() => view.angles.data, /^Error: views\.contextExtensionCurves: this view expired/);
+    engine.ropeFrequencies(4);
+    assert.throws(() => chartView.angles.data, /^Error: views\.extensionCurves: this view expired/);
+    assert.equal(chartView.ntkBase, chart.ntkBase, 'the scalars are plain numbers and stay');
+  });
+
+  test('positions that live in the module (a view of the scratch block) are read before the block grows', async () => {
+    const fresh = await loadEngine(); // 32 MiB of memory at the start
+    const many = Float64Array.from({ length: 500000 }, (_, i) => i * 0.25);
+    const view = engine.views.contextExtensionCurves(many, 4096, 32768, 128);
+    const fromCopy = engine.contextExtensionCurves(view.angles.data.slice(), 4096, 32768, 128);
+    const { heapSize } = fresh.heapBytes();
+    const again = fresh.views.contextExtensionCurves(many, 4096, 32768, 128);
+    // 1.5 million positions need a block of 48 MB: the memory grows, emptying every view of it.
+    const fromView = fresh.contextExtensionCurves(again.angles.data, 4096, 32768, 128);
+    assert.ok(fresh.heapBytes().heapSize > heapSize, 'the memory grew');
+    assert.equal(fromView.angles.data.length, 4500000);
+    assert.deepEqual(fromView.angles.data, fromCopy.angles.data);
+  });
+
+  test('a large call is answered and its block freed; the next small call works', () => {
+    engine.contextExtensionCurves(positions, 4096, 32768, 128); // the block at its kept size
+    const before = engine.heapBytes().inUse;
+    const many = Float64Array.from({ length: 100000 }, (_, i) => i);
+    const curves = engine.extensionCurves(many, 4096, 32768, 128);
+    assert.equal(curves.angles.data.length, 5 * 100000);
+    assert.equal(curves.angles.data[100000 + 4096], 4096 * (4096 / 32768) * 10000 ** (-126 / 128));
+    // At most `before`: the 4.8 MB block is freed and one of the kept size allocated again (the
+    // block before the call may have been larger, after an earlier call of a few thousand positions).
+    assert.ok(engine.heapBytes().inUse <= before, `${engine.heapBytes().inUse} bytes in use, ${before} before`);
+    assert.deepEqual(
+      engine.contextExtensionCurves(...curvesArgs).angles.data,
+      engine.views.contextExtensionCurves(...curvesArgs).angles.data.slice(),
+    );
+  });
+
+  test('a call over the output cap is refused before the block is sized for it', async () => {
+    const fresh = await loadEngine();
+    const { heapSize, inUse } = fresh.heapBytes();
+    const over = new Float64Array(Math.floor(2 ** 24 / 3) + 1); // 3 rows of these exceed 2^24 numbers
+    assert.throws(
+      () => fresh.contextExtensionCurves(over, 4096, 32768, 128),
+      /^Error: contextExtensionCurves: the curves would hold 3 × 5592406 numbers, more than the cap of 16777216/,
+    );
+    // The memory did not grow, and what is in use grew only by the kept error message.
+    assert.equal(fresh.heapBytes().heapSize, heapSize);
+    assert.ok(fresh.heapBytes().inUse < inUse + 1024, `${fresh.heapBytes().inUse} bytes in use, ${inUse} before`);
+  });
+
+  test('bad input is an Error naming the function and the argument; the engine works after', () => {
+    const cases = [
+      [
+        () => engine.contextExtensionCurves([1, NaN], 4096, 32768, 128),
+        /^contextExtensionCurves: positions\[1\] must be finite, got nan$/,
+      ],
+      [
+        () => engine.contextExtensionCurves([1], 0, 32768, 128),
+        /^contextExtensionCurves: trainedLen must be a finite number > 0, got 0$/,
+      ],
+      [() => engine.contextExtensionCurves([1], 4096, 32768, 7), /^contextExtensionCurves: d must be even, got 7$/],
+      [
+        () => engine.contextExtensionCurves([1e300], 1, 2, 4, 1e-100),
+        /^contextExtensionCurves: the angles position · θ overflow/,
+      ],
+      [
+        () => engine.views.extensionCurves([0, -5], 4096, 32768, 128),
+        /^views\.extensionCurves: positions\[1\] must be a finite number ≥ 0/,
+      ],
+      [
+        () => engine.extensionCurves([0], 4096, 2048, 128),
+        /^extensionCurves: newLen must be at least trainedLen \(4096\), got 2048$/,
+      ],
+      [() => engine.extensionCurves([0], 4096, 32768, 128, 10000, 1, 32), /^extensionCurves: betaFast/],
+    ];
+    for (const [call, message] of cases)
+      assert.throws(call, (error) => error.constructor === Error && message.test(error.message), String(call));
+    const copy = engine.contextExtensionCurves(...curvesArgs);
+    assert.equal(copy.angles.data.length, 900);
+    assert.equal(engine.count_emval_handles(), 0);
   });
 });
 
