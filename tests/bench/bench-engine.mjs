@@ -2,8 +2,8 @@
 // Node tests load it) and the same computations in plain JavaScript (plain-js-kernels.mjs).
 // Usage: node tests/bench/bench-engine.mjs [--impl wasm|js] [--dist DIR] [--samples N] [--json FILE]
 // Prints the medians; with --json writes { impl, kernels: { key: { medianMs, … } }, … }; for wasm
-// also views (engine.views: the result left in the module, no copy) and reused (the view copied
-// into an array allocated once).
+// also views (engine.views: the result left in the module, no copy), reused (the view copied
+// into an array allocated once) and alone (the curves' kernel without the facade).
 import { readFileSync, realpathSync, writeFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -45,6 +45,23 @@ export function measure(fn, { samples = 15, minSampleMs = 10, warmupMs = 150 } =
 async function loadEngine(dist) {
   const { default: createEngine } = await import(pathToFileURL(join(dist, 'engine.mjs')).href);
   return createEngine({ wasmBinary: readFileSync(join(dist, 'engine.wasm')) });
+}
+
+/**
+ * The curves' kernel alone: the module's export called with its positions already in the scratch
+ * block (cpp/bindings/bind_scratch.cpp), without the facade's checks, the copy in or the result
+ * object: what "the kernel itself" costs in WebAssembly, for comparison with the native call. A
+ * module of its own (engine-core.mjs, raw), so the facade's engine is not disturbed.
+ */
+async function curvesKernelAlone(dist) {
+  const { default: createCore } = await import(pathToFileURL(join(dist, 'engine-core.mjs')).href);
+  const core = await createCore({ wasmBinary: readFileSync(join(dist, 'engine.wasm')) });
+  if (typeof core._positional_context_extension_curves !== 'function') return null;
+  core.scratchBlock(4 * 512 + 1).set(positions512);
+  return () => {
+    if (core._positional_context_extension_curves(512, 4096, 32768, 128, 10000) !== 0)
+      throw new Error(core.scratchError());
+  };
 }
 
 const positions512 = Float64Array.from({ length: 512 }, (_, i) => i * 64);
@@ -99,6 +116,12 @@ function wasmKernels(engine) {
     reused.sinusoidal_32768x128 = () => table.set(engine.views.sinusoidalEncoding(32768, 128).data);
     reused.sinusoidal_4096x512 = () => wide.set(engine.views.sinusoidalEncoding(4096, 512).data);
     reused.rope_sequence_4096x128 = () => rotated.set(engine.views.applyRopeSequence(x, null).data);
+    if (engine.views.contextExtensionCurves) {
+      const curves = new Float64Array(3 * 512);
+      const curve = () => engine.views.contextExtensionCurves(positions512, 4096, 32768, 128, 10000);
+      views.extension_curves_512 = () => curve().angles.data;
+      reused.extension_curves_512 = () => curves.set(curve().angles.data);
+    }
     if (engine.views.attention) {
       // All four matrices handed back, as the copying call hands them back.
       const attended = () => engine.views.attention(q, k, v, true);
@@ -249,6 +272,8 @@ async function main() {
     result.jsBytes = statSync(join(values.dist, 'engine.mjs')).size;
     result.crossCheck = crossCheck(engine);
     suite = wasmKernels(engine);
+    const alone = await curvesKernelAlone(values.dist);
+    if (alone) suite.alone = { extension_curves_512: alone };
   } else if (values.impl === 'js') {
     suite = plainKernels();
   } else {
@@ -261,7 +286,7 @@ async function main() {
     if (only && !only.has(key)) continue;
     result.kernels[key] = measure(fn, { samples });
     console.error(`${values.impl.padEnd(5)} ${key.padEnd(26)} ${result.kernels[key].medianMs.toFixed(4)} ms`);
-    for (const path of ['views', 'reused']) {
+    for (const path of ['views', 'reused', 'alone']) {
       if (!suite[path]?.[key]) continue;
       result[path] ??= {};
       result[path][key] = measure(suite[path][key], { samples });
