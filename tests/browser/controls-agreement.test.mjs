@@ -206,3 +206,45 @@ for (const id of Object.keys(CHART_DECLARATIONS)) {
     await context.close();
   });
 }
+
+// A reader types at a human pace: the chart redraws between keys. A value is typed digit by digit,
+// so on the way it passes through numbers another control's bound refuses (6, 65, 655 below a
+// trained length of 4,096). The chart holds the bound and says why, but the box must keep the
+// reader's digits, or the next key lands after the bound's value ("4096" + "5").
+test('context-extension: a target typed digit by digit keeps its digits past the trained length', async () => {
+  const id = 'context-extension';
+  const spec = declarations[id].controls.target;
+  const { context, page, problems } = await openChart(`${site.server.url}?embed=fig-${id}`, id);
+  const box = page.locator(`[data-chart="${id}"] [data-control="target"]`);
+  const message = page.locator(`[data-chart="${id}"] [data-control="target"] ~ .chart-message`).first();
+  const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await box.focus();
+  await page.keyboard.press('ControlOrMeta+A');
+  let typed = '';
+  for (const digit of '65536') {
+    await page.keyboard.type(digit);
+    typed += digit;
+    await frames();
+    assert.equal(await box.inputValue(), typed, `after typing ${typed}, the box holds what was typed`);
+    if (Number(typed) < 4096 && Number(typed) >= spec.min) {
+      const { state } = await views(page, id, 'target');
+      assert.equal(state, 4096, `at ${typed} the chart holds the target at the trained length`);
+      assert.match(await message.textContent(), /at least the trained length/, `at ${typed} it says why`);
+      assert.ok(await box.evaluate((e) => e === document.activeElement), 'the focus stays in the box');
+    }
+  }
+  await page.keyboard.press('Enter');
+  const v = await assertAgree(page, id, 'target', spec, 'typing 65536 a digit at a time');
+  assert.equal(v.box, '65536');
+  assert.equal(await message.textContent(), '', 'nothing left to explain');
+  // Committing a value under the bound shows the bound in the box, with the reason.
+  await box.focus();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type('655');
+  await page.keyboard.press('Enter');
+  const held = await assertAgree(page, id, 'target', spec, 'committing 655');
+  assert.equal(held.box, '4096');
+  assert.match(await message.textContent(), /at least the trained length/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

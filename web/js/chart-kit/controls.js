@@ -116,9 +116,22 @@ export function numberControl({
     }
   }
 
+  // Whether the reader is typing in the box: from its first input event to the commit (change) or
+  // blur. While typing, a bound another control sets (constrain) holds the chart's value and says
+  // why, but leaves the box's text alone: a number typed digit by digit passes through values the
+  // bound refuses (6 and 65 on the way to 65536), and rewriting the box there would put the next
+  // digit after the bound's value.
+  let editing = false;
   accept(value, { notify: false });
-  input.addEventListener('change', () => accept(input.value));
+  input.addEventListener('change', () => {
+    editing = false;
+    accept(input.value);
+  });
+  input.addEventListener('blur', () => {
+    editing = false;
+  });
   input.addEventListener('input', () => {
+    editing = true;
     const { value: v, why } = validate(input.value);
     if (!why && v !== current) accept(input.value, { keepBox: true });
   });
@@ -132,10 +145,13 @@ export function numberControl({
     set(v) {
       accept(v);
     },
-    /** Takes `v` imposed by another control (e.g. a head beyond the head count) and shows `why`, without onChange. */
+    /**
+     * Takes `v` imposed by another control (e.g. a head beyond the head count) and shows `why`,
+     * without onChange. The box shows `v` too, unless the reader is typing in it (see `editing`).
+     */
     constrain(v, why) {
       current = v;
-      show(v, why);
+      show(v, why, { keepBox: editing });
     },
     message: () => message.textContent,
   };
