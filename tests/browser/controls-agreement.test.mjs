@@ -101,6 +101,22 @@ async function assertSameOnReload(reload, id, key, v, what) {
   assert.deepEqual(reload.problems, []);
 }
 
+/**
+ * Types `text` a character at a time with the chart's frames run between keys, as a reader's pace
+ * gives them, and checks after each that the box still holds what was typed (where that is a whole
+ * number: a number box reports "3." or "-" as its sanitised value, not as typed).
+ */
+async function typeAtReadersPace(page, box, text, where) {
+  let typed = '';
+  for (const character of text) {
+    await page.keyboard.type(character);
+    typed += character;
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    if (/^-?\d+(\.\d+)?$/.test(typed))
+      assert.equal(await box.inputValue(), typed, `${where}: the box after typing ${typed}`);
+  }
+}
+
 /** A valid value to type for a number control: a third of the way up its range, on its grid. */
 function typedValue(spec) {
   const top = Math.min(spec.max, spec.min + 10000);
@@ -134,7 +150,7 @@ for (const id of Object.keys(CHART_DECLARATIONS)) {
         const value = typedValue(spec);
         await box.focus();
         await page.keyboard.press('ControlOrMeta+A');
-        await page.keyboard.type(String(value));
+        await typeAtReadersPace(page, box, String(value), `${id}.${key}`);
         await page.keyboard.press('Enter');
         counts.typed++;
         let v = await assertAgree(page, id, key, spec, `typing ${value}`);
@@ -217,14 +233,13 @@ test('context-extension: a target typed digit by digit keeps its digits past the
   const { context, page, problems } = await openChart(`${site.server.url}?embed=fig-${id}`, id);
   const box = page.locator(`[data-chart="${id}"] [data-control="target"]`);
   const message = page.locator(`[data-chart="${id}"] [data-control="target"] ~ .chart-message`).first();
-  const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   await box.focus();
   await page.keyboard.press('ControlOrMeta+A');
   let typed = '';
   for (const digit of '65536') {
     await page.keyboard.type(digit);
     typed += digit;
-    await frames();
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     assert.equal(await box.inputValue(), typed, `after typing ${typed}, the box holds what was typed`);
     if (Number(typed) < 4096 && Number(typed) >= spec.min) {
       const { state } = await views(page, id, 'target');
