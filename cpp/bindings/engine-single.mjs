@@ -7,14 +7,7 @@ import createEngineCore from './engine-core-single.mjs';
 import { facadeFactory } from './engine-facade.mjs';
 import { WASM_GZIP_BASE64 } from './engine-single-wasm.mjs';
 
-export {
-  limits,
-  signatures,
-  viewSignatures,
-  DEFAULT_BASE,
-  MODEL_CONFIG_FUNCTIONS,
-  SCRATCH_CALLS,
-} from './engine-facade.mjs';
+export { limits, signatures, viewSignatures, DEFAULT_BASE, MODEL_CONFIG_FUNCTIONS } from './engine-facade.mjs';
 
 /** The WebAssembly bytes from base64 of their gzip. */
 async function unpackWasm(text) {

@@ -6,14 +6,7 @@
 import createEngineCore from './engine-core.mjs';
 import { facadeFactory } from './engine-facade.mjs';
 
-export {
-  limits,
-  signatures,
-  viewSignatures,
-  DEFAULT_BASE,
-  MODEL_CONFIG_FUNCTIONS,
-  SCRATCH_CALLS,
-} from './engine-facade.mjs';
+export { limits, signatures, viewSignatures, DEFAULT_BASE, MODEL_CONFIG_FUNCTIONS } from './engine-facade.mjs';
 
 /** Resolves to the engine: one checked function per entry of `signatures`. */
 export default facadeFactory(createEngineCore, new URL('./engine.wasm', import.meta.url), {
