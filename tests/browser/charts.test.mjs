@@ -218,8 +218,9 @@ test('URL state round-trips', async () => {
   await setControl('sinusoidal-heatmap', 'n', '512');
   await setControl('sinusoidal-heatmap', 'd', '128');
   await setControl('rope-clock', 'm', '103');
-  await page.waitForTimeout(400); // URL writes are batched (150 ms)
-  const url = page.url();
+  // The address follows once the controls rest (url-state.js).
+  await page.waitForFunction(() => location.search.includes('rope-clock.m=103'), null, { timeout: 5000 });
+  const url = await page.evaluate(() => location.href);
   assert.match(url, /sinusoidal-heatmap\.n=512/);
   assert.match(url, /sinusoidal-heatmap\.d=128/);
   const other = await browser.newPage();

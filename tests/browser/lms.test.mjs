@@ -854,7 +854,7 @@ test('an open Share / embed panel follows every change of its chart, and a copy 
     moved,
   );
   // Copy at once: with the page's clock held, the chart has drawn its frame but its URL write
-  // (batched for 150 ms) has not happened when Copy link is pressed; the copy still carries the change.
+  // (made once the reader pauses) has not happened when Copy link is pressed; the copy still carries the change.
   await page.clock.install();
   await page.keyboard.press('ArrowRight');
   await page.clock.runFor(50);

@@ -308,3 +308,35 @@ test('a target below the trained length shows the trained length with its messag
   assert.equal(shown.state, 4096);
   assert.equal(shown.message, 'The target must be at least the trained length; using 4,096.');
 });
+
+test('the address follows a control once the reader pauses, and at once when the page is left', async () => {
+  const reader = await context.newPage();
+  try {
+    await reader.clock.install();
+    await reader.goto(`${site.server.url}?embed=fig-alibi`);
+    await waitForChart(reader, 'alibi', ['mounted']);
+    // From here the page's timers, animation frames and idle callbacks run only as the test says.
+    await reader.clock.pauseAt(Date.now() + 1000);
+    const heads = () =>
+      reader.evaluate(() => ({
+        state: window.positionalCharts.mounted.get('alibi').state.heads,
+        url: new URLSearchParams(location.search).get('alibi.heads'),
+      }));
+    const start = (await heads()).state;
+    await reader.locator('[data-chart="alibi"] [data-control="heads-slider"]').focus();
+    for (let press = 1; press <= 4; press++) {
+      await reader.keyboard.press('ArrowRight');
+      await reader.clock.runFor(200); // a reader pressing a key five times a second
+      assert.deepEqual(await heads(), { state: start + press, url: null }, `press ${press}: not written yet`);
+    }
+    await reader.clock.runFor(1200); // the pause, and the idle moment after it
+    assert.deepEqual(await heads(), { state: start + 4, url: String(start + 4) }, 'written after the pause');
+    await reader.keyboard.press('ArrowRight');
+    await reader.clock.runFor(50);
+    assert.equal((await heads()).url, String(start + 4), 'the next change waits for its own pause');
+    await reader.evaluate(() => dispatchEvent(new PageTransitionEvent('pagehide')));
+    assert.deepEqual(await heads(), { state: start + 5, url: String(start + 5) }, 'written when the page is left');
+  } finally {
+    await reader.close();
+  }
+});
