@@ -327,6 +327,46 @@ describe('what axe does not check', () => {
     );
     assert.deepEqual(problems, []);
   });
+
+  // Chromium draws a one-letter <mi> in italic by swapping its letter for the Unicode
+  // mathematical-italic one (P for U+1D443), and its accessibility tree read the swapped letter;
+  // lesson.css leaves the letters as written (the MathML copy is never drawn).
+  const chromiumOnly =
+    ENGINE !== 'chromium' && "the browser's own tree is reachable only over Chromium's DevTools protocol";
+  test(
+    'a formula reads as its MathML is written: letters, not their mathematical-italic twins',
+    { skip: chromiumOnly },
+    async () => {
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('DOM.enable');
+      await cdp.send('Accessibility.enable');
+      const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+      const { nodeIds } = await cdp.send('DOM.querySelectorAll', {
+        nodeId: root.nodeId,
+        selector: '.katex-mathml math',
+      });
+      assert.ok(nodeIds.length > 50, `${nodeIds.length} formulas found`);
+      const mismatched = [];
+      for (const nodeId of nodeIds.slice(0, 60)) {
+        const { nodes } = await cdp.send('Accessibility.queryAXTree', { nodeId, role: 'StaticText' });
+        const read = nodes
+          .map((n) => n.name?.value ?? '')
+          .join('')
+          .replace(/\s+/g, '');
+        const { object } = await cdp.send('DOM.resolveNode', { nodeId });
+        const { result } = await cdp.send('Runtime.callFunctionOn', {
+          objectId: object.objectId,
+          functionDeclaration:
+            'function () { const c = this.cloneNode(true); c.querySelectorAll("annotation").forEach((a) => a.remove()); return c.textContent; }',
+          returnByValue: true,
+        });
+        const written = result.value.replace(/\s+/g, '');
+        if (read !== written) mismatched.push(`read "${read}" for "${written}"`);
+      }
+      assert.deepEqual(mismatched, []);
+      await cdp.detach();
+    },
+  );
 });
 
 test('prefers-reduced-motion: no transition, animation or smooth scrolling', async () => {
