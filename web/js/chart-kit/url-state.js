@@ -36,7 +36,7 @@ let idle = 0;
 // 51 to 47 ms and the p95 from 72 to 64 ms in three loads of four. Presses a few a second, key
 // repeat and drags all change a control faster than this, so the address follows once the reader
 // pauses, in the browser's next idle moment.
-export const URL_WRITE_QUIET_MS = 400;
+const URL_WRITE_QUIET_MS = 400;
 const IDLE_TIMEOUT_MS = 600;
 
 /**
