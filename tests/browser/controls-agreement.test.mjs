@@ -263,3 +263,71 @@ test('context-extension: a target typed digit by digit keeps its digits past the
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+// A bound another control sets holds a value only while it bites. Typing 300 into the heatmap's n
+// passes through n = 3, which holds "position read" at 2 and says so; at 300 the hold ends, so the
+// position the reader chose comes back and the message goes (a message about three positions
+// beside a 300-row table is false). The slider's Home and End do the same in one step each.
+test('sinusoidal-heatmap: a position held by a small n comes back, message gone, when n grows again', async () => {
+  const id = 'sinusoidal-heatmap';
+  const { controls } = declarations[id];
+  const { context, page, problems } = await openChart(`${site.server.url}?embed=fig-${id}`, id);
+  const n = page.locator(`[data-chart="${id}"] [data-control="n"]`);
+  const nSlider = page.locator(`[data-chart="${id}"] [data-control="n-slider"]`);
+  const position = page.locator(`[data-chart="${id}"] [data-control="position"]`);
+  const message = page.locator(`[data-chart="${id}"] [data-control="position"] ~ .chart-message`).first();
+  const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const positionNow = async (what) => (await assertAgree(page, id, 'position', controls.position, what)).box;
+  const commit = async (box, text) => {
+    await box.focus();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type(text);
+    await page.keyboard.press('Enter');
+  };
+
+  await commit(position, '150');
+  assert.equal(await positionNow('typing 150'), '150');
+
+  await n.focus();
+  await page.keyboard.press('ControlOrMeta+A');
+  const expected = {
+    3: ['2', /only 3 positions; reading position 2\./],
+    30: ['29', /only 30 positions/],
+    300: ['150', /^$/],
+  };
+  let typed = '';
+  for (const digit of '300') {
+    await page.keyboard.type(digit);
+    typed += digit;
+    await frames();
+    const [shown, said] = expected[typed];
+    assert.equal(await n.inputValue(), typed, `n's box holds what was typed (${typed})`);
+    assert.equal(await positionNow(`typing n = ${typed}`), shown, `the position at n = ${typed}`);
+    assert.match(await message.textContent(), said, `the position's message at n = ${typed}`);
+  }
+  await page.keyboard.press('Enter');
+  assert.equal((await assertAgree(page, id, 'n', controls.n, 'typing 300')).box, '300');
+  assert.equal(await positionNow('committing n = 300'), '150');
+  assert.equal(await message.textContent(), '');
+
+  await nSlider.focus();
+  await page.keyboard.press('Home');
+  assert.equal(await positionNow('Home on the n slider'), '0');
+  assert.match(await message.textContent(), /only 1 positions?; reading position 0\./);
+  await page.keyboard.press('End');
+  assert.equal(await positionNow('End on the n slider'), '150');
+  assert.equal(await message.textContent(), '', 'the message goes with the hold');
+
+  // A position the reader moves while it is held is the one that comes back.
+  await commit(n, '100');
+  assert.equal(await positionNow('committing n = 100'), '99');
+  await position.focus();
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await positionNow('ArrowDown on the held position'), '98');
+  assert.equal(await message.textContent(), '', 'a position inside the bound needs no reason');
+  await nSlider.focus();
+  await page.keyboard.press('End');
+  assert.equal(await positionNow('End on the n slider again'), '98', 'the reader chose 98 while held');
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -16,14 +16,22 @@ const BUILDERS = {
 
 /**
  * For a chart's reconcile(): keeps state[key] within { min, max }, bounds that another control's
- * value sets (a head beyond the head count). A value outside moves to the bound it crossed and its
- * control shows why() beside it, without onChange; a value inside is left alone.
+ * value sets (a head beyond the head count). The reader's own value (the number control's chosen())
+ * is what the bounds judge. Outside them, state[key] is held at the bound it crossed and the
+ * control shows why() beside it, without onChange. Inside, any hold ends: the reader's value comes
+ * back and the message goes. So typing 300 into n, which passes through n = 3, leaves "position 10"
+ * where the reader put it rather than at 2 with a message about three positions.
  */
 export function holdWithin(state, controls, key, { min = -Infinity, max = Infinity }, why) {
-  const bound = Math.min(Math.max(state[key], min), max);
-  if (bound === state[key]) return;
+  const control = controls[key];
+  const wanted = control.chosen();
+  const bound = Math.min(Math.max(wanted, min), max);
+  if (bound === wanted) {
+    state[key] = control.release();
+    return;
+  }
   state[key] = bound;
-  controls[key].constrain(bound, why());
+  control.constrain(bound, why());
 }
 
 /** The defaults of a declaration: { key → value }. */

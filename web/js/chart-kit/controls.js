@@ -29,7 +29,8 @@ function field(labelText, input, extra = []) {
  * the previous value. `value` is validated like any other (a URL may hand it in): `fallback` is
  * kept when it is not a number. slider: also show a range input (aria-labelled by the same label).
  * The accepted value is the one source of truth: the box, the slider and onChange(value) all follow it.
- * Returns { element, input, range, get(), set(value), constrain(value, why), message() }.
+ * Returns { element, input, range, get(), set(value), constrain(value, why), chosen(), release(),
+ * message() }.
  */
 export function numberControl({
   name,
@@ -67,6 +68,10 @@ export function numberControl({
   const { wrap, message } = field(label, input, range ? [range] : []);
   if (range) range.setAttribute('aria-label', label);
   let current = Number(fallback);
+  // The value the reader (or set()) last gave the control, and whether `current` is instead one a
+  // bound imposed (constrain) and `chosen` waits for the bound to let go (release).
+  let chosen = current;
+  let held = false;
 
   /** The accepted value for `raw` and, when it had to change, why (its numbers as the page prints them). */
   function validate(raw) {
@@ -110,6 +115,8 @@ export function numberControl({
   function accept(raw, { keepBox = false, notify = true } = {}) {
     const { value: v, why } = validate(raw);
     show(v, why, { keepBox: keepBox && !why });
+    chosen = v;
+    held = false;
     if (v !== current) {
       current = v;
       if (notify) onChange(v);
@@ -151,7 +158,21 @@ export function numberControl({
      */
     constrain(v, why) {
       current = v;
+      held = true;
       show(v, why, { keepBox: editing });
+    },
+    /** The value the reader last chose, which a bound may be holding elsewhere (constrain). */
+    chosen: () => chosen,
+    /**
+     * Ends a hold: the reader's chosen value comes back and the hold's message goes, without
+     * onChange (the bound's control is the one that changed). Returns the value now accepted.
+     */
+    release() {
+      if (!held) return current;
+      held = false;
+      current = chosen;
+      show(current, '', { keepBox: editing });
+      return current;
     },
     message: () => message.textContent,
   };
