@@ -420,15 +420,42 @@ class WebKitPage {
    * out in a 360-px iframe instead; see WEBKIT_MIN_WIDTH).
    */
   async setViewportSize({ width, height }) {
+    const before = await this.innerSize();
+    this.viewport = { width, height };
+    if (before[0] === width && before[1] === height) return;
     // The window's outer size carries the browser's chrome: size it, measure, correct once.
     await this.cmd('POST', '/window/rect', { width, height });
-    const inner = await this.cmd('POST', '/execute/sync', { script: 'return [innerWidth, innerHeight];', args: [] });
-    if (inner[0] !== width || inner[1] !== height)
-      await this.cmd('POST', '/window/rect', {
-        width: width + (width - inner[0]),
-        height: height + (height - inner[1]),
-      });
-    this.viewport = { width, height };
+    const inner = await this.settledInnerSize(before);
+    if (inner[0] !== width || inner[1] !== height) {
+      const corrected = { width: width + (width - inner[0]), height: height + (height - inner[1]) };
+      if (corrected.width <= 0 || corrected.height <= 0)
+        throw new Error(`setViewportSize(${width}, ${height}): the window reads ${inner}, no size corrects that`);
+      await this.cmd('POST', '/window/rect', corrected);
+    }
+  }
+
+  innerSize() {
+    return this.cmd('POST', '/execute/sync', { script: 'return [innerWidth, innerHeight];', args: [] });
+  }
+
+  /**
+   * The inner size once a resize has landed. MiniBrowser answers /window/rect before the page sees
+   * the new size: read at once, innerWidth can still be the old one (1,280 on the way to 450), and
+   * the correction computed from it is a negative width, which the driver refuses ("Invalid width
+   * value"). Waits for two equal reads 30 ms apart, and while they equal `before` (a stale read) for up to
+   * 600 ms more (a window already at its minimum width does not change).
+   */
+  async settledInnerSize(before) {
+    const same = (a, b) => a[0] === b[0] && a[1] === b[1];
+    const deadline = Date.now() + 600;
+    let last = await this.innerSize();
+    for (let steady = 1; steady < 2 || (same(last, before) && Date.now() < deadline);) {
+      await new Promise((r) => setTimeout(r, 30));
+      const now = await this.innerSize();
+      steady = same(now, last) ? steady + 1 : 1;
+      last = now;
+    }
+    return last;
   }
 
   viewportSize() {
