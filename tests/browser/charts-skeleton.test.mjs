@@ -5,7 +5,7 @@
 // focus) behaves as index.js and the prose expect.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { launchBrowser } from './helpers.mjs';
+import { launchBrowser, recordPageErrors } from './helpers.mjs';
 
 const dist = process.env.POSITIONAL_DIST ?? new URL('../../dist/', import.meta.url).pathname;
 
@@ -20,7 +20,7 @@ before(async () => {
   browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
   page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
-  page.on('pageerror', (e) => problems.push(e.message));
+  recordPageErrors(page, problems);
   await page.goto(server.url);
   await page.waitForFunction(() => window.positionalLesson?.engine !== undefined, null, { timeout: 30000 });
   // A second ALiBi and rope-frequencies chart, mounted at the top of the page on a spy engine.

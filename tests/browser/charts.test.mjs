@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { ENGINE, WEBKIT_MIN_WIDTH, downloadOf, launchBrowser } from './helpers.mjs';
+import { ENGINE, WEBKIT_MIN_WIDTH, downloadOf, launchBrowser, recordPageErrors } from './helpers.mjs';
 import { CHART_DECLARATIONS } from '../../web/js/charts/declarations.js';
 import { interfaceStrings } from '../../web/build/build-site.mjs';
 import { translate } from '../../web/js/i18n.js';
@@ -74,7 +74,7 @@ before(async () => {
   browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 1100, height: 900 }, acceptDownloads: true });
   page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
-  page.on('pageerror', (e) => problems.push(e.message));
+  recordPageErrors(page, problems);
   await page.goto(`${server.url}${PAGE}`);
   await page.waitForFunction(() => window.positionalCharts !== undefined, null, { timeout: 30000 });
   await page.evaluate(() => window.positionalCharts.mountAll());
@@ -334,7 +334,7 @@ function watchCanvasText() {
 test('no canvas text is squeezed or runs off its canvas, at 360 and 1280 px', async () => {
   const narrow = await browser.newPage({ viewport: { width: 360, height: 800 }, deviceScaleFactor: 2 });
   const errors = [];
-  narrow.on('pageerror', (e) => errors.push(e.message));
+  recordPageErrors(narrow, errors);
   await narrow.addInitScript(watchCanvasText);
   await narrow.goto(
     `${server.url}${PAGE}?charts=eager&order.a=the+quick+brown+fox+jumps+over+the+lazy+dog&order.b=dog+lazy+the+over+jumps+fox+brown+quick+the`,

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer } from '../../web/build/serve.mjs';
-import { launchBrowser } from './helpers.mjs';
+import { launchBrowser, recordPageErrors } from './helpers.mjs';
 
 const repo = new URL('../../', import.meta.url).pathname;
 const dist = process.env.POSITIONAL_DIST ?? join(repo, 'dist');
@@ -97,7 +97,7 @@ after(async () => {
 async function openCard(query, viewport = { width: 1280, height: 900 }) {
   const p = await browser.newPage({ viewport, acceptDownloads: true });
   p.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
-  p.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  recordPageErrors(p, problems, 'pageerror: ');
   await p.addInitScript(() => {
     window.__cspViolations = [];
     document.addEventListener('securitypolicyviolation', (e) =>

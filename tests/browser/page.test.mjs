@@ -10,7 +10,16 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startServer } from '../../web/build/serve.mjs';
 import { languageAlternates, lessonLanguages, siteAddress } from '../../web/build/build-site.mjs';
-import { ENGINE, WEBKIT_MIN_WIDTH, dist, launchBrowser, repo, showInFrame, singleFile } from './helpers.mjs';
+import {
+  ENGINE,
+  WEBKIT_MIN_WIDTH,
+  dist,
+  launchBrowser,
+  recordPageErrors,
+  repo,
+  showInFrame,
+  singleFile,
+} from './helpers.mjs';
 
 const lessonSource = readFileSync(join(repo, 'web', 'lesson', 'lesson.md'), 'utf8');
 
@@ -89,7 +98,7 @@ async function openPage(path = '', { viewport = { width: 1280, height: 900 }, se
   const page = await browser.newPage({ viewport });
   const problems = [];
   page.on('console', (m) => m.type() === 'error' && problems.push(`console: ${m.text()}`));
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  recordPageErrors(page, problems, 'pageerror: ');
   page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
   page.on('response', (r) => r.status() >= 400 && problems.push(`HTTP ${r.status()}: ${r.url()}`));
   await page.addInitScript(() => {
@@ -710,7 +719,7 @@ test(
     const page = await context.newPage();
     if (ENGINE === 'webkit') page.watchOtherOrigins('file:', blocked);
     const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
+    recordPageErrors(page, errors);
     await page.goto(pathToFileURL(singleFile).href);
     await page.waitForFunction(() => document.documentElement.dataset.liveState, null, { timeout: 20000 });
     const state = await page.evaluate(() => ({
@@ -821,7 +830,7 @@ test(
   async () => {
     const page = await browser.newPage();
     const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
+    recordPageErrors(page, errors);
     await page.goto(pathToFileURL(singleFile.replace(/\.html$/, '.zh-Hans.html')).href);
     await page.waitForFunction(() => document.documentElement.dataset.liveState, null, { timeout: 20000 });
     const state = await page.evaluate(() => ({
