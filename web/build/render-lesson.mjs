@@ -544,7 +544,12 @@ export function renderLesson(
   const top = root.children[0];
   if (!top || top.level !== 1) throw new Error('lesson.md: must start with one "# Title {#top}" heading');
   const headerHtml = renderBody(top.lines, md, context);
-  const sections = top.children.map((c) => renderSection(c, md, context, 'all')).join('');
+  // Each self-test item is drawn by web/js/self-test.js; until it is (or where scripts never run) its place says so.
+  const fallback = `<p class="graded-fallback">${escapeText(t('This question is answered and checked by the page’s scripts, which have not run here.'))}</p>`;
+  const sections = top.children
+    .map((c) => renderSection(c, md, context, 'all'))
+    .join('')
+    .replace(/(<div class="graded-item" data-item="[a-z0-9-]+">)(<\/div>)/g, `$1${fallback}$2`);
   if (context.katexErrors.length) throw new Error(`lesson.md: KaTeX failed:\n${context.katexErrors.join('\n')}`);
   checkKnownNames(context, { liveQuantities, charts, liveParameters, parameterEchoes, chartParts });
   const firstParagraph = /<p>([\s\S]*?)<\/p>/.exec(headerHtml);

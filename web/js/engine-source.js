@@ -6,3 +6,8 @@ export async function loadEngineFactory() {
   const module = await import(new URL('../engine.mjs', import.meta.url).href);
   return module.default;
 }
+
+/** The engine's module files, which a host must serve as JavaScript for the engine to load. */
+export function engineFiles() {
+  return ['../engine.mjs', '../engine-facade.mjs', '../engine-core.mjs'].map((file) => new URL(file, import.meta.url));
+}

@@ -1,5 +1,7 @@
-// Loads the lesson's WebAssembly engine once and exposes it to the page's modules.
-import { loadEngineFactory } from './engine-source.js';
+// Loads the lesson's WebAssembly engine once and exposes it to the page's modules, and says why
+// when it cannot run: a browser without WebAssembly, or a host that serves the engine's files with
+// types browsers refuse to run (a module script must come as JavaScript).
+import { loadEngineFactory, engineFiles } from './engine-source.js';
 
 let enginePromise = null;
 
@@ -17,4 +19,26 @@ export function loadEngine() {
 export async function heapBytes() {
   const engine = await loadEngine();
   return engine.heapBytes();
+}
+
+const JAVASCRIPT_TYPE = /^(text|application)\/(x-)?(javascript|ecmascript)\b/i;
+
+/**
+ * Why the engine did not load: { cause: 'browser' } (no WebAssembly), { cause: 'host', file, type }
+ * (a file of the engine came with a type no browser runs as a script, e.g. application/octet-stream
+ * for engine.mjs), or { cause: 'unknown' }. Asks the host for the engine's modules' types; never throws.
+ */
+export async function explainEngineFailure() {
+  if (typeof WebAssembly !== 'object') return { cause: 'browser' };
+  for (const url of engineFiles()) {
+    try {
+      const response = await fetch(url, { method: 'HEAD', cache: 'no-store' });
+      const type = (response.headers.get('Content-Type') ?? '').split(';')[0].trim();
+      if (response.ok && !JAVASCRIPT_TYPE.test(type))
+        return { cause: 'host', file: url.pathname.split('/').pop(), type: type || 'none' };
+    } catch {
+      // the host cannot be asked (offline, or a policy): nothing to say about its types
+    }
+  }
+  return { cause: 'unknown' };
 }

@@ -1,6 +1,6 @@
 // The lesson page's entry point: wires the reading controls, loads the engine, fills every live
 // number, checks every snippet's claims, then mounts the charts (a chart failure never breaks the text).
-import { loadEngine } from './engine.js';
+import { explainEngineFailure, loadEngine } from './engine.js';
 import { computeEngineResults, liveText, LIVE_QUANTITIES } from './live-values.js';
 import { SNIPPET_CHECKS } from './snippet-checks.js';
 import { setupLevelSwitch, setupPrint, setupTabs, setupThemeToggle, setupWalkthrough } from './reading-controls.js';
@@ -8,7 +8,8 @@ import { applyEmbed, embedTarget, postHeight } from './embed.js';
 import { keepScrollersFocusable } from './scroll-regions.js';
 import { setupContents, setupLevelMemory } from './reading-view.js';
 import { setupSelfTest } from './self-test.js';
-import { startCourseTracking } from './lms/tracking.js';
+import { SELF_TEST_ITEMS } from './self-test-items.js';
+import { courseMemory, findCourseShell } from './lms/course-link.js';
 import { addShareControls } from './share-embed.js';
 import { setupProseParameters } from './prose-params.js';
 import { setupProseLinks } from './prose-links.js';
@@ -25,6 +26,9 @@ function safely(what, setup) {
     return undefined;
   }
 }
+
+// The page's scripts run: the notice lesson.css shows when they never do is not needed.
+document.documentElement.dataset.scripts = 'running';
 
 const embedId = safely('embed view', embedTarget);
 if (embedId) safely('embed view', () => applyEmbed(embedId));
@@ -215,10 +219,16 @@ async function start() {
   performance.mark('positional-lesson:live-filled');
   const root = document.documentElement;
   if (!results) {
+    const why = await explainEngineFailure();
     showBanner(
-      t(
-        'The lesson’s engine (WebAssembly) could not run in this browser, so the numbers it computes show as “—”. The text is complete.',
-      ),
+      why.cause === 'host'
+        ? t(
+            'The lesson’s engine could not load: this site sends its file {file} as “{type}”, which browsers refuse to run as a script (it must be sent as JavaScript, and .wasm as application/wasm). The numbers it computes show as “—”; the text is complete. The lesson as one file, positional-lesson.html, works on any host.',
+            { file: why.file, type: why.type },
+          )
+        : t(
+            'The lesson’s engine (WebAssembly) could not run in this browser, so the numbers it computes show as “—”. The text is complete.',
+          ),
     );
     noteChartsUnavailable();
     root.dataset.liveState = 'failed';
@@ -235,9 +245,14 @@ async function start() {
     root.dataset.liveState = failed.size ? 'partial' : disagreed.size ? 'mismatch' : 'ready';
   }
   finishLoading(root);
-  const selfTest = setupSelfTest({ engine, results });
-  startCourseTracking(selfTest);
-  addShareControls(document);
+  // In a course package the course shell framing the page keeps the self-test's record; on its own, this browser does.
+  const shell = safely('course link', findCourseShell);
+  const memory = shell
+    ? safely('course link', () => courseMemory(shell, { itemIds: SELF_TEST_ITEMS.map((item) => item.id) }))
+    : null;
+  const selfTest = setupSelfTest({ engine, results, memory });
+  // Inside a course package a shared link would lead into the course site's file store, not to the lesson.
+  if (!memory) addShareControls(document);
   // After the printed numbers were checked at their defaults: only then may the reader move them.
   const prose = engine ? safely('prose parameters', () => setupProseParameters(document, engine)) : undefined;
   safely('prose links', () => setupProseLinks(document));

@@ -18,9 +18,12 @@ function reveal(sentence, lives) {
  * Each item: { id, level (1 or 2), kind ('numeric' | 'choice' | 'predict'), prompt, … }.
  * numeric: answer(engine) → the engine's value, tolerance (absolute, or relative when `relative`),
  *   toleranceText (said beside the field), explain (shown after an answer).
- * choice and predict: choices [{ text, correct?, why }]; `why` on a wrong choice names the
- *   misconception behind it. predict also has reveal: text parts, strings or { live: quantity }
+ * choice and predict: choices [{ id, text, correct?, why }]: `id` is the choice's stable name (what
+ *   is stored and reported, whatever order the choices are shown in), `why` on a wrong choice names
+ *   the misconception behind it. predict also has reveal: text parts, strings or { live: quantity }
  *   (filled from the engine), and figure: the id of the figure that shows it.
+ * numeric and choice items are the graded checks; a prediction is recorded but never graded (see
+ * isGraded): it is there to make the reader commit before the figure, not to mark them.
  * Item placeholders in lesson.md are <div class="graded-item" data-item="<id>"></div>.
  */
 export const SELF_TEST_ITEMS = [
@@ -33,21 +36,25 @@ export const SELF_TEST_ITEMS = [
     ),
     choices: [
       {
+        id: 'set',
         text: t('Attention compares tokens by content only, so shuffling the input only shuffles the output rows.'),
         correct: true,
         why: t('Attention is permutation-equivariant: order is invisible until something adds it.'),
       },
       {
+        id: 'random-vectors',
         text: t('The word vectors are random, so the model cannot tell the words apart.'),
         why: t('Random vectors still differ from word to word; the words are told apart, only their order is lost.'),
       },
       {
+        id: 'softmax-sign',
         text: t('Softmax throws away the sign of the scores.'),
         why: t(
           'Softmax keeps the ordering of scores; the loss of word order comes from attention treating the input as a set.',
         ),
       },
       {
+        id: 'too-short',
         text: t('The sentences are too short for attention to work.'),
         why: t('Length is not the problem: a shuffled sentence of any length pools to the same vector.'),
       },
@@ -60,6 +67,7 @@ export const SELF_TEST_ITEMS = [
     prompt: t('A RoPE model trained on 4,096 tokens must read 32,768. What is the usual fix?'),
     choices: [
       {
+        id: 'rescale',
         text: t(
           'Rescale positions or frequencies (position interpolation, NTK-aware scaling or YaRN), then fine-tune briefly.',
         ),
@@ -67,18 +75,21 @@ export const SELF_TEST_ITEMS = [
         why: t('Rescaling keeps every angle inside the range the model saw in training.'),
       },
       {
+        id: 'nothing',
         text: t('Nothing: RoPE is relative, so it works at any length.'),
         why: t(
           'Relative scores do not make unseen angles safe: beyond training the slow pairs turn further than they ever did.',
         ),
       },
       {
+        id: 'learned-table',
         text: t('Switch to learned absolute positions.'),
         why: t(
           'A learned table has no row beyond its size: it cannot represent position 4,096 at all without retraining.',
         ),
       },
       {
+        id: 'mask-only',
         text: t('Drop positions and rely on the causal mask.'),
         why: t('The mask leaks only a weak sense of order; models that drop positions still need training for it.'),
       },
@@ -92,10 +103,24 @@ export const SELF_TEST_ITEMS = [
       'Which scheme changes neither the token vectors nor the queries and keys, and instead subtracts a penalty that grows with distance from each attention score?',
     ),
     choices: [
-      { text: 'ALiBi', correct: true, why: t('ALiBi adds a linear distance bias to the scores, one slope per head.') },
-      { text: 'RoPE', why: t('RoPE rotates the queries and keys; it changes them, not the scores afterwards.') },
-      { text: t('Sinusoidal codes'), why: t('Sinusoidal codes are added to the token vectors before attention.') },
       {
+        id: 'alibi',
+        text: 'ALiBi',
+        correct: true,
+        why: t('ALiBi adds a linear distance bias to the scores, one slope per head.'),
+      },
+      {
+        id: 'rope',
+        text: 'RoPE',
+        why: t('RoPE rotates the queries and keys; it changes them, not the scores afterwards.'),
+      },
+      {
+        id: 'sinusoidal',
+        text: t('Sinusoidal codes'),
+        why: t('Sinusoidal codes are added to the token vectors before attention.'),
+      },
+      {
+        id: 'learned',
         text: t('Learned absolute positions'),
         why: t('A learned table is also added to the token vectors, one trained row per position.'),
       },
@@ -108,17 +133,46 @@ export const SELF_TEST_ITEMS = [
     prompt: t('GPT-2 learned a table of 1,024 positions. What happens to a token at position 1,024?'),
     choices: [
       {
+        id: 'no-row',
         text: t('It has no row in the table, so it cannot be encoded without a longer table and more training.'),
         correct: true,
         why: t('A learned table covers only the positions it was trained with.'),
       },
       {
+        id: 'wraps',
         text: t('It reuses row 0: positions wrap around.'),
         why: t('Nothing in a learned table wraps: that would be a periodic code, which a learned table is not.'),
       },
       {
+        id: 'extrapolates',
         text: t('The model extrapolates the table smoothly.'),
         why: t('Learned rows are free parameters with no formula to extend; there is nothing to extrapolate from.'),
+      },
+    ],
+  },
+  {
+    id: 'causal-mask-weak',
+    level: 1,
+    kind: 'choice',
+    prompt: t('A decoder has a causal mask but no positional encoding. What does the mask do for word order?'),
+    choices: [
+      {
+        id: 'weak-leak',
+        text: t('It leaks a little: a token sees only the words before it, so its output depends on its place.'),
+        correct: true,
+        why: t('The leak is real but weak, a side effect of the mask rather than a position code.'),
+      },
+      {
+        id: 'no-effect',
+        text: t('Nothing: without positions attention is a bag of words.'),
+        why: t('The mask itself depends on order: the first word sees one word, the third sees three.'),
+      },
+      {
+        id: 'full-positions',
+        text: t("It tells the model every token's exact position, so no encoding is needed."),
+        why: t(
+          'The mask only limits what each token can see: no token gets a code for where it sits, and a model must learn to read order from what it can see.',
+        ),
       },
     ],
   },
@@ -144,7 +198,7 @@ export const SELF_TEST_ITEMS = [
     answer: (engine) => engine.ntkScaledBase(10000, 8, 128),
     tolerance: 0.005,
     relative: true,
-    toleranceText: t('within 0.5% (three significant figures)'),
+    toleranceText: t('within 0.5%'),
     explain: t('The exponent d/(d−2) is just above 1, so the base grows a little more than 8×.'),
   },
   {
@@ -176,23 +230,65 @@ export const SELF_TEST_ITEMS = [
     prompt: t('After RoPE, the score between a query at position m and a key at position n depends on…'),
     choices: [
       {
+        id: 'distance',
         text: t('…only the distance n − m (and the two vectors).'),
         correct: true,
         why: t('Rotating both by their positions leaves only the rotation by n − m between them.'),
       },
       {
+        id: 'absolute',
         text: t('…both absolute positions m and n.'),
         why: t(
           'Each vector is rotated by its absolute position, but the rotations cancel down to their difference in the dot product.',
         ),
       },
       {
+        id: 'sum',
         text: t('…the sum m + n.'),
         why: t('Rotations compose by adding angles, but the dot product subtracts the two: the sum never appears.'),
       },
       {
+        id: 'unchanged',
         text: t('…neither: RoPE leaves the score unchanged.'),
         why: t('The rotation does change the score, by the angle between the two positions.'),
+      },
+    ],
+  },
+  {
+    id: 'alibi-slope-head-3',
+    level: 2,
+    kind: 'numeric',
+    prompt: t(
+      'ALiBi with 8 heads gives head h (counting from 1) the slope 2^(−8h/8) = 2^(−h). What is the slope of head 3?',
+    ),
+    answer: (engine) => engine.alibiSlopes(8)[2],
+    tolerance: 0.0005,
+    toleranceText: t('within ±0.0005 (four decimals)'),
+    explain: t('Each head halves the slope of the one before: 1/2, 1/4, 1/8, …'),
+  },
+  {
+    id: 'pi-vs-ntk',
+    level: 2,
+    kind: 'choice',
+    prompt: t('Position interpolation and NTK-aware scaling both stretch a RoPE model by s. How do they differ?'),
+    choices: [
+      {
+        id: 'ntk-spares-fast',
+        text: t(
+          'Interpolation slows every pair by s; NTK raises the base, which slows the slowest pairs by about s and leaves the fastest almost as they were.',
+        ),
+        correct: true,
+        why: t('A larger base changes θ_i = base^(−2i/d) more the larger i is; θ₀ = 1 whatever the base.'),
+      },
+      {
+        id: 'reversed',
+        text: t('NTK slows every pair by s; interpolation spares the fast pairs.'),
+        why: t('It is the other way round: interpolation divides every position, and so every angle, by s.'),
+      },
+      {
+        id: 'same-recipe',
+        text: t('They are one recipe written two ways: both divide every angle by s.'),
+        why: t('They agree only on the slowest pair; on the fast pairs NTK changes almost nothing.'),
       },
     ],
   },
@@ -205,15 +301,18 @@ export const SELF_TEST_ITEMS = [
     ),
     choices: [
       {
+        id: 'identical',
         text: t('Exactly 1: the same vector.'),
         correct: true,
         why: t('Pooling adds the same three rows in another order.'),
       },
       {
+        id: 'half',
         text: t('About 0.5: half the words moved.'),
         why: t('Moving words changes nothing when nothing records where they are: the sum is the same.'),
       },
       {
+        id: 'unrelated',
         text: t('About 0: different sentences.'),
         why: t('The vectors come from the words, not from the sentence: the same words give the same sum.'),
       },
@@ -230,15 +329,18 @@ export const SELF_TEST_ITEMS = [
     ),
     choices: [
       {
+        id: 'slower',
         text: t('Slower: ω_i = 10000^(−2i/d) falls with i.'),
         correct: true,
         why: t('The first pairs tell neighbours apart; the last ones change slowly over thousands of positions.'),
       },
       {
+        id: 'faster',
         text: t('Faster: later dimensions carry finer detail.'),
         why: t('The exponent is negative, so each pair is slower than the one before.'),
       },
       {
+        id: 'same-speed',
         text: t('The same speed, shifted in phase.'),
         why: t(
           'A phase shift alone would give positions that repeat every 2π; the many speeds are what make each code unique.',
@@ -261,12 +363,14 @@ export const SELF_TEST_ITEMS = [
       'Predict: the query moves from position 3 to 103 and the key from 7 to 107. What happens to the RoPE score?',
     ),
     choices: [
-      { text: t('It stays the same.'), correct: true, why: t('The distance is still 4.') },
+      { id: 'same', text: t('It stays the same.'), correct: true, why: t('The distance is still 4.') },
       {
+        id: 'shrinks',
         text: t('It shrinks: far positions attend less.'),
         why: t('RoPE scores depend on distance, not on how far into the text the pair sits.'),
       },
       {
+        id: 'grows',
         text: t('It grows: the angles are larger.'),
         why: t('Both angles grow by the same 100, and the score sees only their difference.'),
       },
@@ -284,15 +388,21 @@ export const SELF_TEST_ITEMS = [
     prompt: t('Predict: NTK-aware scaling with s = 8 and d = 128. Which pairs slow down the most?'),
     choices: [
       {
+        id: 'slowest',
         text: t('The slowest pairs: they slow by about 8×, the fastest hardly at all.'),
         correct: true,
         why: t('A larger base stretches the low frequencies and leaves the high ones nearly alone.'),
       },
       {
+        id: 'every-pair',
         text: t('Every pair by 8×, like position interpolation.'),
         why: t('That is what position interpolation does; NTK changes the base, which spares the fast pairs.'),
       },
-      { text: t('The fastest pairs.'), why: t('The first pair has θ₀ = 1 whatever the base: it cannot slow down.') },
+      {
+        id: 'fastest',
+        text: t('The fastest pairs.'),
+        why: t('The first pair has θ₀ = 1 whatever the base: it cannot slow down.'),
+      },
     ],
     reveal: reveal(t('The first pair keeps θ₀ = {theta0}; the slowest slows {slowdown}×.'), {
       theta0: 'ntk.theta0-after',
@@ -309,11 +419,13 @@ export const SELF_TEST_ITEMS = [
     ),
     choices: [
       {
+        id: 'differ',
         text: t('No: each word sees only the words before it, so the order leaks in.'),
         correct: true,
         why: t('Which words a token can see depends on where it sits.'),
       },
       {
+        id: 'same',
         text: t('Yes: the mask changes nothing without positions.'),
         why: t('The mask itself depends on order: word 1 sees one word, word 3 sees three.'),
       },
@@ -332,5 +444,10 @@ function dot(a, b) {
   return sum;
 }
 
-/** The share of the self-test a learner must get right to pass (cmi5 masteryScore, SCORM mastery). */
+/** Whether `item` counts towards the score: the checks do, predictions do not. */
+export function isGraded(item) {
+  return item.kind !== 'predict';
+}
+
+/** The share of the graded checks a learner must get right to pass (cmi5 masteryScore, SCORM mastery). */
 export const MASTERY_SCORE = 0.8;

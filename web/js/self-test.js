@@ -1,11 +1,18 @@
-// The graded self-test: renders each item placeholder (.graded-item[data-item]) as a question the
-// learner answers before the reveal, checks it (numbers against the engine's live value), keeps the
-// score for the visit and in storage where the browser allows it, and announces every answer.
-import { SELF_TEST_ITEMS, MASTERY_SCORE } from './self-test-items.js';
+// The self-test: renders each item placeholder (.graded-item[data-item]) as a question the learner
+// answers before the reveal, grades the checks (numbers against the engine's live value, choices
+// by their right answer; predictions are recorded but not graded), shows the choices in an order
+// of their own per attempt, and keeps the record in one memory: the course site that launched the
+// page (through its course shell: lms/course-link.js), or this browser's storage when there is none.
+import { SELF_TEST_ITEMS, MASTERY_SCORE, isGraded } from './self-test-items.js';
 import { liveText } from './live-values.js';
-import { t } from './i18n.js';
+import { pageLanguage, t } from './i18n.js';
+import { choiceOrder, decodeRecord, emptyRecord, encodeRecord, MAX_RESPONSE_LENGTH, summarize } from './lms/record.js';
 
-const STORAGE_KEY = 'positional-lesson:self-test:v1';
+const STORAGE_KEY = 'positional-lesson:self-test:v2';
+// Records kept before the choices had ids and the predictions stopped counting: not read, and removed.
+const OLD_STORAGE_KEYS = ['positional-lesson:self-test:v1'];
+// A stored record larger than this is not one the page wrote (14 short answers are well under 1 KB).
+const MAX_STORED_LENGTH = 8192;
 const EVENT = 'positional-lesson:self-test';
 
 /** Reads a number as people type it: a Unicode minus, thousands separators (, _ thin space), a leading +. */
@@ -15,37 +22,82 @@ export function parseNumber(text) {
     .replace(/[\u2212\u2013]/g, '-')
     .replace(/[,_\s\u2009\u202f]/g, '')
     .replace(/^\+/, '');
-  if (!/^-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(cleaned)) return null;
+  if (cleaned.length > MAX_RESPONSE_LENGTH || !/^-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(cleaned)) return null;
   return Number(cleaned);
 }
 
 /** Whether `given` is within the item's tolerance of `expected`. */
 export function withinTolerance(item, given, expected) {
-  const allowed = item.relative ? Math.abs(expected) * item.tolerance : item.tolerance;
-  return Math.abs(given - expected) <= allowed;
+  return Math.abs(given - expected) <= allowedError(item, expected);
 }
 
-/** Whether a kept answer (from storage or an LMS's suspend data) has the shape the page writes. */
-const usable = (answer) =>
-  Boolean(answer) && typeof answer.response === 'string' && typeof answer.correct === 'boolean';
-
-function readStored() {
-  try {
-    const parsed = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? '{}');
-    return Object.fromEntries(
-      Object.entries(parsed && typeof parsed === 'object' ? parsed : {}).filter(([, a]) => usable(a)),
-    );
-  } catch {
-    return {}; // storage blocked or unreadable: the visit keeps its own record
-  }
+function allowedError(item, expected) {
+  return item.relative ? Math.abs(expected) * item.tolerance : item.tolerance;
 }
 
-function writeStored(answers) {
-  try {
-    localStorage.setItem(STORAGE_KEY, JSON.stringify(answers));
-  } catch {
-    // Storage blocked (privacy settings, sandboxed frames): the score lives for the visit only.
+/**
+ * Whether `response` answers `item` rightly: true or false for a check, null for a prediction (not
+ * graded), for a response that is no answer to the item (a choice it does not have), or for a number
+ * when there is no engine to check it against.
+ */
+export function gradeResponse(item, response, engine) {
+  if (item.kind === 'numeric') {
+    const given = parseNumber(response);
+    if (given === null || !engine) return null;
+    return withinTolerance(item, given, item.answer(engine));
   }
+  const choice = item.choices.find((c) => c.id === response);
+  if (!choice || !isGraded(item)) return null;
+  return Boolean(choice.correct);
+}
+
+/** Whether `response` could be an answer to `item`: one of its choices, or a number as the page reads them. */
+export function isResponseTo(item, response) {
+  if (typeof response !== 'string') return false;
+  return item.kind === 'numeric' ? parseNumber(response) !== null : item.choices.some((c) => c.id === response);
+}
+
+/** This browser's storage as the self-test's memory (the page on its own, with no course site). */
+export function browserMemory(itemIds, store = null) {
+  // Read only inside the try blocks: where storage is blocked (a sandboxed frame, privacy settings)
+  // even reaching for localStorage throws.
+  const storage = () => store ?? globalThis.localStorage;
+  const read = () => {
+    try {
+      for (const key of OLD_STORAGE_KEYS) storage().removeItem(key);
+      const text = storage().getItem(STORAGE_KEY);
+      return text && text.length <= MAX_STORED_LENGTH ? decodeRecord(text, itemIds) : null;
+    } catch {
+      return null; // storage blocked or unreadable: the visit keeps its own record
+    }
+  };
+  const write = (record) => {
+    try {
+      storage().setItem(STORAGE_KEY, encodeRecord(record));
+    } catch {
+      // Storage blocked (privacy settings, sandboxed frames): the record lives for the visit only.
+    }
+  };
+  return {
+    kind: 'browser',
+    mode: 'normal',
+    mastery: null,
+    canStartOver: () => true,
+    record() {
+      const record = read() ?? emptyRecord();
+      write(record); // the seed is kept from the first visit, so the order stays on reload
+      return record;
+    },
+    answered({ record }) {
+      write(record);
+    },
+    startOver() {
+      const record = emptyRecord();
+      write(record);
+      return record;
+    },
+    subscribe() {},
+  };
 }
 
 function element(tag, className, text) {
@@ -55,36 +107,63 @@ function element(tag, className, text) {
   return node;
 }
 
-const LETTERS = 'abcdefgh';
+/** What a course site is told of one answer: the question, its choices as shown, the right answer and the learner's. */
+function interactionOf(item, response, grade, order, engine) {
+  const interaction = {
+    id: item.id,
+    type: item.kind === 'numeric' ? 'numeric' : 'choice',
+    graded: isGraded(item),
+    description: item.prompt,
+    language: pageLanguage(),
+    response,
+    result: grade === null ? 'neutral' : grade ? 'correct' : 'incorrect',
+  };
+  if (item.kind === 'numeric') {
+    if (engine) {
+      const expected = item.answer(engine);
+      const allowed = allowedError(item, expected);
+      interaction.correctResponse = { value: expected, min: expected - allowed, max: expected + allowed };
+    }
+  } else {
+    interaction.choices = order.map((i) => ({ id: item.choices[i].id, text: item.choices[i].text }));
+    interaction.correctResponse = item.choices.find((c) => c.correct).id;
+  }
+  return interaction;
+}
 
 /**
- * Sets up every graded item on the page. Returns the self-test's record:
- * { items, answers, summary(), restore(answers) }. Every answer dispatches
- * `positional-lesson:self-test` on window with { item, answer, summary }.
+ * Sets up every item on the page. `memory` keeps the record (browserMemory, or the course
+ * connection from lms/course-link.js). Returns { items, summary(), record(), startOver() }. Every
+ * answer dispatches `positional-lesson:self-test` on window with { item, response, grade, summary }.
  */
-export function setupSelfTest({ engine, results, root = document } = {}) {
-  const answers = readStored();
+export function setupSelfTest({ engine, results, root = document, memory = null } = {}) {
   const items = SELF_TEST_ITEMS.filter((item) => root.querySelector(`.graded-item[data-item="${item.id}"]`));
-  const views = new Map();
+  const graded = items.filter(isGraded);
+  memory ??= browserMemory(items.map((i) => i.id));
+  // A kept record is read with suspicion: only answers the items could have been given survive.
+  const sound = (kept) => ({
+    seed: kept.seed,
+    responses: Object.fromEntries(
+      items
+        .filter((item) => isResponseTo(item, kept.responses[item.id]))
+        .map((item) => [item.id, kept.responses[item.id]]),
+    ),
+  });
+  let record = sound(memory.record());
   const scoreLine = root.querySelector('[data-self-test-score]');
-
-  const summary = () => {
-    const answered = items.filter((item) => answers[item.id]).length;
-    const correct = items.filter((item) => answers[item.id]?.correct).length;
-    const total = items.length;
-    const scaled = total ? correct / total : 0;
-    const completed = total > 0 && answered === total;
-    return {
-      answered,
-      correct,
-      total,
-      scaled,
-      completed,
-      passed: completed && scaled >= MASTERY_SCORE,
-      mastery: MASTERY_SCORE,
-    };
+  const mastery = () => memory.mastery ?? MASTERY_SCORE;
+  const grades = () => {
+    const out = {};
+    for (const item of items) {
+      const response = record.responses[item.id];
+      if (response !== undefined) out[item.id] = gradeResponse(item, response, engine);
+    }
+    return out;
   };
+  const summary = () => summarize(graded, grades(), mastery());
+  const readOnly = () => memory.mode === 'review';
 
+  const startOverBox = element('div', 'self-test-start-over');
   const showScore = () => {
     if (!scoreLine) return;
     const s = summary();
@@ -92,8 +171,8 @@ export function setupSelfTest({ engine, results, root = document } = {}) {
       correct: s.correct,
       answered: s.answered,
       total: s.total,
-      score: Math.round(s.scaled * 100),
-      mastery: Math.round(MASTERY_SCORE * 100),
+      score: s.percent,
+      mastery: Math.round(s.mastery * 100),
     };
     scoreLine.textContent =
       s.answered === 0
@@ -106,42 +185,107 @@ export function setupSelfTest({ engine, results, root = document } = {}) {
                 '{correct} right of {answered} answered ({total} in all): {score}%, below the {mastery}% pass mark.',
                 counts,
               );
+    if (memory.mode === 'review')
+      scoreLine.textContent += ` ${t('Review: the answers your course recorded; this attempt is closed.')}`;
+    else if (memory.mode === 'browse')
+      scoreLine.textContent += ` ${t('Browsing: your course does not record these answers.')}`;
     scoreLine.dataset.answered = String(s.answered);
     scoreLine.dataset.correct = String(s.correct);
+    scoreLine.dataset.mastery = String(s.mastery);
+    startOverBox.hidden = readOnly() || !memory.canStartOver() || Object.keys(record.responses).length === 0;
   };
 
-  const record = (item, answer, { announce = true } = {}) => {
-    answers[item.id] = answer;
-    views.get(item.id).lock(answer);
-    if (!announce) return;
-    writeStored(answers);
+  const views = new Map();
+  const render = () => {
+    for (const item of items) {
+      const slot = root.querySelector(`.graded-item[data-item="${item.id}"]`);
+      const order = item.kind === 'numeric' ? null : choiceOrder(item.id, item.choices.length, record.seed);
+      const answer = (response) => {
+        if (readOnly() || record.responses[item.id] !== undefined) return;
+        record = { ...record, responses: { ...record.responses, [item.id]: response } };
+        const grade = gradeResponse(item, response, engine);
+        views.get(item.id).lock(response, grade);
+        const now = summary();
+        memory.answered({
+          record,
+          item,
+          interaction: interactionOf(item, response, grade, order, engine),
+          summary: now,
+        });
+        showScore();
+        dispatchEvent(new CustomEvent(EVENT, { detail: { item, response, grade, summary: now } }));
+      };
+      const view =
+        item.kind === 'numeric'
+          ? numericView(item, slot, engine, answer)
+          : choiceView(item, slot, results, order, answer);
+      views.set(item.id, view);
+      const response = record.responses[item.id];
+      if (response !== undefined) view.lock(response, gradeResponse(item, response, engine));
+      else if (readOnly()) view.close();
+    }
     showScore();
-    dispatchEvent(new CustomEvent(EVENT, { detail: { item, answer, summary: summary() } }));
+    memory.summary?.(summary());
   };
 
-  for (const item of items) {
-    const slot = root.querySelector(`.graded-item[data-item="${item.id}"]`);
-    const view =
-      item.kind === 'numeric'
-        ? numericView(item, slot, engine, (a) => record(item, a))
-        : choiceView(item, slot, results, (a) => record(item, a));
-    views.set(item.id, view);
-    if (answers[item.id]) view.lock(answers[item.id]);
+  const startOver = () => {
+    record = memory.startOver();
+    render();
+    root.querySelector('.graded-item input:not(:disabled)')?.focus();
+  };
+  if (scoreLine) {
+    startOverControl(startOverBox, startOver);
+    scoreLine.after(startOverBox);
   }
-  showScore();
+  // A course site whose memory arrives later (cmi5's state document) or that changes the mode.
+  memory.subscribe((update) => {
+    if (update.record) record = sound(update.record);
+    render();
+  });
+  render();
 
   return {
     items,
-    answers,
     summary,
-    /** Shows answers kept elsewhere (an LMS's suspend data) as already given. */
-    restore(saved) {
-      for (const item of items)
-        if (usable(saved?.[item.id]) && !answers[item.id]) record(item, saved[item.id], { announce: false });
-      writeStored(answers);
-      showScore();
-    },
+    record: () => record,
+    startOver,
   };
+}
+
+/** "Start over", asked twice: the first press offers to clear the answers, the second clears them. */
+function startOverControl(box, startOver) {
+  const ask = element('button', 'graded-check self-test-start-over-ask', t('Start over'));
+  ask.type = 'button';
+  const confirm = element('button', 'graded-check', t('Clear my answers'));
+  confirm.type = 'button';
+  const keep = element('button', 'graded-check', t('Keep them'));
+  keep.type = 'button';
+  const question = element(
+    'p',
+    'self-test-start-over-question',
+    t('Clear every answer and start the self-test again?'),
+  );
+  const confirmRow = element('div', 'self-test-start-over-confirm');
+  confirmRow.append(question, confirm, keep);
+  confirmRow.hidden = true;
+  ask.addEventListener('click', () => {
+    ask.hidden = true;
+    confirmRow.hidden = false;
+    confirm.focus();
+  });
+  const close = () => {
+    confirmRow.hidden = true;
+    ask.hidden = false;
+  };
+  keep.addEventListener('click', () => {
+    close();
+    ask.focus();
+  });
+  confirm.addEventListener('click', () => {
+    close();
+    startOver();
+  });
+  box.replaceChildren(ask, confirmRow);
 }
 
 function numericView(item, slot, engine, onAnswer) {
@@ -155,6 +299,7 @@ function numericView(item, slot, engine, onAnswer) {
     inputMode: 'decimal',
     autocomplete: 'off',
     spellcheck: false,
+    maxLength: 64,
   });
   input.setAttribute('aria-describedby', `${id}-tolerance ${id}-feedback`);
   const button = element('button', 'graded-check', t('Check'));
@@ -168,6 +313,7 @@ function numericView(item, slot, engine, onAnswer) {
   row.append(input, button);
   slot.replaceChildren(label, row, tolerance, feedback);
   slot.dataset.kind = 'numeric';
+  delete slot.dataset.answered;
   if (!engine) {
     input.disabled = button.disabled = true;
     feedback.textContent = t('This question is checked by the lesson’s engine, which could not run in this browser.');
@@ -179,14 +325,13 @@ function numericView(item, slot, engine, onAnswer) {
       feedback.dataset.result = 'invalid';
       const typed = input.value.trim();
       feedback.textContent = typed
-        ? t('“{answer}” is not a number: type digits, e.g. 0.5 or −1.25.', { answer: typed })
+        ? t('“{answer}” is not a number: type digits, e.g. 0.5 or −1.25.', { answer: typed.slice(0, 64) })
         : t('“an empty answer” is not a number: type digits, e.g. 0.5 or −1.25.');
       input.setAttribute('aria-invalid', 'true');
       return;
     }
     input.removeAttribute('aria-invalid');
-    const expected = item.answer(engine);
-    onAnswer({ response: String(given), correct: withinTolerance(item, given, expected), expected });
+    onAnswer(String(given));
   };
   button.addEventListener('click', check);
   input.addEventListener('keydown', (event) => {
@@ -194,31 +339,42 @@ function numericView(item, slot, engine, onAnswer) {
   });
 
   return {
-    lock(answer) {
-      input.value = answer.response;
+    lock(response, grade) {
+      input.value = response;
       input.disabled = button.disabled = true;
-      const expected = engine ? item.answer(engine) : answer.expected;
-      const shown = Number(expected)
+      if (grade === null) {
+        feedback.dataset.result = 'unchecked';
+        feedback.textContent = t('Your answer {answer} is kept; the engine that checks it could not run here.', {
+          answer: response,
+        });
+        slot.dataset.answered = 'unchecked';
+        return;
+      }
+      const shown = Number(item.answer(engine))
         .toPrecision(6)
         .replace(/\.?0+$/, '')
         .replace(/^-/, '−');
-      feedback.dataset.result = answer.correct ? 'correct' : 'wrong';
-      feedback.textContent = answer.correct
+      feedback.dataset.result = grade ? 'correct' : 'wrong';
+      feedback.textContent = grade
         ? t('Right: the engine gives {value}. {explain}', { value: shown, explain: item.explain })
         : t('Not within the tolerance: the engine gives {value}. {explain}', { value: shown, explain: item.explain });
-      slot.dataset.answered = answer.correct ? 'correct' : 'wrong';
+      slot.dataset.answered = grade ? 'correct' : 'wrong';
+    },
+    close() {
+      input.disabled = button.disabled = true;
     },
   };
 }
 
-function choiceView(item, slot, results, onAnswer) {
+function choiceView(item, slot, results, order, onAnswer) {
   const id = `graded-${item.id}`;
   const fieldset = element('fieldset', 'graded-choices');
   const legend = element('legend', 'graded-prompt', item.prompt);
   fieldset.append(legend);
-  const radios = item.choices.map((choice, i) => {
+  const radios = order.map((index) => {
+    const choice = item.choices[index];
     const radio = element('input');
-    Object.assign(radio, { type: 'radio', name: id, id: `${id}-${LETTERS[i]}`, value: LETTERS[i] });
+    Object.assign(radio, { type: 'radio', name: id, id: `${id}-${choice.id}`, value: choice.id });
     const label = element('label', 'graded-choice');
     label.append(radio, document.createTextNode(` ${choice.text}`));
     fieldset.append(label);
@@ -232,34 +388,39 @@ function choiceView(item, slot, results, onAnswer) {
   reveal.hidden = true;
   slot.replaceChildren(fieldset, button, feedback, reveal);
   slot.dataset.kind = item.kind;
+  delete slot.dataset.answered;
 
   button.addEventListener('click', () => {
-    const chosen = radios.findIndex((r) => r.checked);
-    if (chosen < 0) {
+    const chosen = radios.find((r) => r.checked);
+    if (!chosen) {
       feedback.dataset.result = 'invalid';
       feedback.textContent = t('Choose one answer first.');
       return;
     }
-    onAnswer({ response: LETTERS[chosen], correct: Boolean(item.choices[chosen].correct) });
+    onAnswer(chosen.value);
   });
 
   return {
-    lock(answer) {
-      const chosen = LETTERS.indexOf(answer.response);
-      radios.forEach((radio, i) => {
-        radio.checked = i === chosen;
+    lock(response) {
+      for (const radio of radios) {
+        radio.checked = radio.value === response;
         radio.disabled = true;
-      });
+      }
       button.disabled = true;
-      const choice = item.choices[chosen];
+      const choice = item.choices.find((c) => c.id === response);
       const right = item.choices.find((c) => c.correct);
-      feedback.dataset.result = answer.correct ? 'correct' : 'wrong';
+      const matched = choice === right;
+      feedback.dataset.result = matched ? 'correct' : 'wrong';
       const why = choice?.why ?? '';
-      feedback.textContent = answer.correct
+      feedback.textContent = matched
         ? t('Right. {why}', { why })
         : t('Not quite. {why} The answer: {answer} {answerWhy}', { why, answer: right.text, answerWhy: right.why });
-      slot.dataset.answered = answer.correct ? 'correct' : 'wrong';
+      slot.dataset.answered = matched ? 'correct' : 'wrong';
       if (item.reveal) showReveal(item, reveal, results);
+    },
+    close() {
+      for (const radio of radios) radio.disabled = true;
+      button.disabled = true;
     },
   };
 }

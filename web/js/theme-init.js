@@ -2,6 +2,14 @@
 // paint (a classic script in <head>, so the page never flashes the wrong colours or level). The
 // theme toggle (reading-controls.js) and the level switch (reading-view.js) write the same keys.
 (function applyStoredTheme() {
+  // A page with an opaque origin (a frame sandboxed without allow-same-origin, or a file opened from
+  // disk) cannot load module scripts, which need CORS, nor keep storage: the lesson's single file
+  // beside the page carries everything inline, so such a page goes there, with its address's
+  // settings. (The single file inlines this script, so it has no src there and never redirects.)
+  if (self.origin === 'null' && document.currentScript && document.currentScript.src) {
+    location.replace('positional-lesson.html' + location.search + location.hash);
+    return;
+  }
   var levels = ['all', '1', '2'];
   var level = new URLSearchParams(location.search).get('level');
   // ?theme=light|dark|auto (a course page's frame) wins over the stored choice; auto follows the system.

@@ -1,5 +1,10 @@
-// Reports the self-test to a SCORM 1.2 or SCORM 2004 (4th edition) run-time: status, score,
-// one interaction per answer and the answers as suspend data, committed after every answer.
+// The course shell's connection to a SCORM 1.2 or SCORM 2004 (4th edition) run-time. Every value is
+// kept until the run-time has taken it and a commit has succeeded: a SetValue that answers 'false'
+// or throws, a refused Commit, or a run-time that has gone leave it waiting for the next try (with
+// a growing pause), and the status says so. What a run-time refuses for good (an element it does
+// not implement, a value it finds malformed) is dropped, named in the console, and does not hold
+// the rest back.
+import { courseMastery, decodeRecord, encodeRecord, SUSPEND_DATA_LIMITS } from './record.js';
 
 /** ISO 8601 duration (SCORM 2004's cmi.session_time): PT1H2M3.45S. */
 export function isoDuration(ms) {
@@ -19,7 +24,7 @@ export function scorm12Duration(ms) {
   return `${hours}:${minutes}:${seconds}`;
 }
 
-/** The element names and verbs that differ between the two editions. */
+/** The element names, verbs and vocabularies that differ between the two editions. */
 const EDITIONS = {
   1.2: {
     initialize: 'LMSInitialize',
@@ -27,10 +32,15 @@ const EDITIONS = {
     get: 'LMSGetValue',
     commit: 'LMSCommit',
     finish: 'LMSFinish',
-    interactionResponse: 'student_response',
-    wrong: 'wrong',
-    suspend: 'cmi.suspend_data',
-    interactionCount: 'cmi.interactions._count',
+    lastError: 'LMSGetLastError',
+    mode: 'cmi.core.lesson_mode',
+    entry: 'cmi.core.entry',
+    mastery: ['cmi.student_data.mastery_score', 100],
+    response: 'student_response',
+    results: { correct: 'correct', incorrect: 'wrong', neutral: 'neutral' },
+    // Data model errors (RTE 1.2 §3.3.2): 201 invalid argument, 401 not implemented, 402 keyword,
+    // 403 read only, 404 write only, 405 wrong type. Retrying cannot help with these.
+    refusals: new Set([201, 401, 402, 403, 404, 405]),
   },
   2004: {
     initialize: 'Initialize',
@@ -38,97 +48,276 @@ const EDITIONS = {
     get: 'GetValue',
     commit: 'Commit',
     finish: 'Terminate',
-    interactionResponse: 'learner_response',
-    wrong: 'incorrect',
-    suspend: 'cmi.suspend_data',
-    interactionCount: 'cmi.interactions._count',
+    lastError: 'GetLastError',
+    mode: 'cmi.mode',
+    entry: 'cmi.entry',
+    mastery: ['cmi.scaled_passing_score', 1],
+    response: 'learner_response',
+    results: { correct: 'correct', incorrect: 'incorrect', neutral: 'neutral' },
+    // RTE 2004 §3.1.7.6: 401 undefined, 402 unimplemented, 404 read only, 405 write only, 406 type
+    // mismatch, 407 out of range. (408, a dependency not yet set, clears once its element is in.)
+    refusals: new Set([201, 401, 402, 404, 405, 406, 407]),
+    alreadyInitialized: 103,
   },
 };
 
-/**
- * A connection to a SCORM API object. `edition` is '1.2' or '2004'. Methods: start(summary) →
- * the suspended answers or null, answered(item, answer, summary), commit(), finish(summary).
- */
-export function scormTracker(api, edition) {
-  const e = EDITIONS[edition];
-  const started = Date.now();
-  let open = false;
-  let mastery = null;
-  const call = (verb, ...args) => String(api[e[verb]](...args));
-  const set = (name, value) => call('set', name, String(value));
-  const get = (name) => call('get', name);
+// The most interactions a run-time's own count is trusted with: beyond it, or not a whole number,
+// the count is junk, and the page numbers its interactions itself.
+const MAX_INTERACTIONS = 10000;
+// 2004's cmi.interactions.n.description holds at most 250 characters (RTE 4.2.9.2, SPM 250).
+const DESCRIPTION_LIMIT = 250;
 
-  const reportScore = (summary) => {
-    const threshold = mastery ?? summary.mastery;
-    const passed = summary.completed && summary.scaled >= threshold;
-    if (edition === '1.2') {
-      set('cmi.core.score.min', 0);
-      set('cmi.core.score.max', 100);
-      set('cmi.core.score.raw', Math.round(summary.scaled * 100));
-      set('cmi.core.lesson_status', summary.completed ? (passed ? 'passed' : 'failed') : 'incomplete');
-    } else {
-      set('cmi.score.min', 0);
-      set('cmi.score.max', summary.total);
-      set('cmi.score.raw', summary.correct);
-      set('cmi.score.scaled', Number(summary.scaled.toFixed(4)));
-      set('cmi.progress_measure', Number((summary.answered / summary.total).toFixed(4)));
-      set('cmi.completion_status', summary.completed ? 'completed' : 'incomplete');
-      set('cmi.success_status', summary.completed ? (passed ? 'passed' : 'failed') : 'unknown');
+class RunTimeGone extends Error {}
+
+/** SCORM 1.2's CMITime of `date`: HH:MM:SS. */
+function clockTime(date) {
+  return date.toTimeString().slice(0, 8);
+}
+
+/** SCORM 2004's time(second,10,0): YYYY-MM-DDThh:mm:ss. */
+function timestamp(date) {
+  const p = (n) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${p(date.getMonth() + 1)}-${p(date.getDate())}T${p(date.getHours())}:${p(date.getMinutes())}:${p(date.getSeconds())}`;
+}
+
+/** A number as SCORM's real(10,7) reads it: at most 7 decimals, no exponent. */
+function decimal(value) {
+  const fixed = Number(value)
+    .toFixed(7)
+    .replace(/\.?0+$/, '');
+  return fixed === '-0' ? '0' : fixed;
+}
+
+/**
+ * A connection to the SCORM API object `api` of `edition` ('1.2' or '2004'). `itemIds` are the
+ * self-test's items (a record's answers to anything else are not read back); `timers` and `now`
+ * are for tests.
+ */
+export function scormConnection(api, edition, { itemIds = null, timers = globalThis, now = () => new Date() } = {}) {
+  const e = EDITIONS[edition];
+  const started = now().getTime();
+  const pending = new Map(); // element → value, not yet taken by the run-time
+  let taken = new Map(); // taken by SetValue, waiting for a successful Commit
+  let listener = () => {};
+  let state = 'closed'; // 'open', 'finished'
+  let gone = false;
+  let retryDelay = 0;
+  let retryTimer = null;
+  let interactionBase = 0;
+  let interactionsWritten = 0;
+  const interactionIndex = new Map();
+  let mode = 'normal';
+
+  const call = (verb, ...args) => {
+    const method = api?.[e[verb]];
+    if (typeof method !== 'function') throw new RunTimeGone(`the run-time has no ${e[verb]}`);
+    return String(method.apply(api, args));
+  };
+  const lastError = () => {
+    try {
+      return Number(call('lastError'));
+    } catch {
+      return NaN;
     }
+  };
+  const read = (element) => {
+    try {
+      return call('get', element);
+    } catch {
+      return '';
+    }
+  };
+  const set = (element, value) => {
+    if (state !== 'open' || mode !== 'normal') return;
+    pending.delete(element); // a newer value replaces one still waiting, in the newer place
+    pending.set(element, String(value));
+  };
+
+  const status = () => {
+    if (gone) return 'offline';
+    return pending.size || taken.size ? 'retrying' : 'saved';
+  };
+  const scheduleRetry = () => {
+    if (retryTimer || state !== 'open') return;
+    retryDelay = Math.min(retryDelay ? retryDelay * 2 : 2000, 60000);
+    retryTimer = timers.setTimeout(() => {
+      retryTimer = null;
+      flush();
+    }, retryDelay);
+  };
+
+  /** Hands every waiting value to the run-time, then commits; what fails waits for the next try. */
+  const flush = () => {
+    if (state !== 'open') return;
+    try {
+      for (const [element, value] of [...pending]) {
+        if (call('set', element, value) === 'true') {
+          pending.delete(element);
+          taken.set(element, value);
+          continue;
+        }
+        const code = lastError();
+        if (e.refusals.has(code)) {
+          pending.delete(element);
+          console.warn(
+            `SCORM ${edition}: the course site refuses ${element} = ${JSON.stringify(value)} (error ${code}); it is left out.`,
+          );
+        }
+      }
+      if (taken.size || !pending.size) {
+        if (call('commit', '') === 'true') taken = new Map();
+        else {
+          // Nothing taken since the last good commit is known to be stored: give it all again.
+          for (const [element, value] of taken) if (!pending.has(element)) pending.set(element, value);
+          taken = new Map();
+        }
+      }
+      gone = false;
+    } catch (error) {
+      if (!(error instanceof RunTimeGone)) console.warn(`SCORM ${edition}: the course site's run-time failed:`, error);
+      gone = true;
+      for (const [element, value] of taken) if (!pending.has(element)) pending.set(element, value);
+      taken = new Map();
+    }
+    if (pending.size || gone) scheduleRetry();
+    else retryDelay = 0;
+    listener(status());
+  };
+
+  const writeInteraction = (interaction) => {
+    let n = interactionIndex.get(interaction.id);
+    if (n === undefined) {
+      n = interactionBase + interactionsWritten++;
+      interactionIndex.set(interaction.id, n);
+    }
+    const at = `cmi.interactions.${n}`;
+    const when = now();
+    set(`${at}.id`, interaction.id);
+    set(`${at}.type`, interaction.type);
+    if (edition === '2004') {
+      const order = interaction.choices ? ` [${interaction.choices.map((c) => c.id).join(', ')}]` : '';
+      const tag = `{lang=${interaction.language === 'en' ? 'en-US' : interaction.language}}`;
+      const room = DESCRIPTION_LIMIT - tag.length - order.length;
+      const prompt =
+        interaction.description.length > room
+          ? `${interaction.description.slice(0, room - 1)}…`
+          : interaction.description;
+      set(`${at}.description`, `${tag}${prompt}${order}`);
+      set(`${at}.timestamp`, timestamp(when));
+    } else set(`${at}.time`, clockTime(when));
+    set(`${at}.weighting`, interaction.graded ? 1 : 0);
+    const correct = interaction.correctResponse;
+    if (correct !== undefined) {
+      const pattern =
+        interaction.type !== 'numeric'
+          ? correct
+          : edition === '2004'
+            ? `${decimal(correct.min)}[:]${decimal(correct.max)}`
+            : decimal(correct.value);
+      set(`${at}.correct_responses.0.pattern`, pattern);
+    }
+    set(`${at}.${e.response}`, interaction.response);
+    set(`${at}.result`, e.results[interaction.result]);
   };
 
   return {
-    edition,
-    /** Opens the session; returns the answers suspended last time (or null). */
-    start(summary) {
-      if (call('initialize', '') !== 'true') throw new Error(`SCORM ${edition}: ${e.initialize} refused`);
-      open = true;
-      // The LMS's mastery score overrides the package's when it sets one.
-      const lmsMastery = edition === '1.2' ? get('cmi.student_data.mastery_score') : get('cmi.scaled_passing_score');
-      if (lmsMastery !== '' && Number.isFinite(Number(lmsMastery)))
-        mastery = edition === '1.2' ? Number(lmsMastery) / 100 : Number(lmsMastery);
-      let saved = null;
+    kind: edition === '1.2' ? 'scorm12' : 'scorm2004',
+    async open() {
+      let answer;
       try {
-        saved = JSON.parse(get(e.suspend) || 'null');
-      } catch {
-        saved = null; // suspend data from another version of the lesson: start afresh
+        answer = call('initialize', '');
+      } catch (error) {
+        gone = true;
+        throw new Error(`SCORM ${edition}: the course site's ${e.initialize} failed (${error.message})`);
       }
-      if (edition === '1.2') {
-        if (get('cmi.core.lesson_status') === 'not attempted') set('cmi.core.lesson_status', 'incomplete');
-      } else if (['not attempted', 'unknown'].includes(get('cmi.completion_status'))) {
-        set('cmi.completion_status', 'incomplete');
+      if (answer !== 'true' && lastError() !== e.alreadyInitialized)
+        throw new Error(`SCORM ${edition}: the course site refused ${e.initialize} (error ${lastError()})`);
+      state = 'open';
+      const askedMode = read(e.mode);
+      mode = ['review', 'browse'].includes(askedMode) ? askedMode : 'normal';
+      const entry = read(e.entry);
+      const count = read('cmi.interactions._count');
+      interactionBase = /^\d{1,5}$/.test(count) && Number(count) <= MAX_INTERACTIONS ? Number(count) : 0;
+      if (count !== '' && String(interactionBase) !== count)
+        console.warn(
+          `SCORM ${edition}: cmi.interactions._count is ${JSON.stringify(count.slice(0, 40))}, not a count; numbering from 0.`,
+        );
+      const mastery = courseMastery(read(e.mastery[0]), e.mastery[1]);
+      // A new attempt starts empty; only a resumed one (or a review) takes the kept answers back.
+      const record = mode === 'review' || entry === 'resume' ? decodeRecord(read('cmi.suspend_data'), itemIds) : null;
+      if (mode === 'normal') {
+        if (edition === '1.2') {
+          if (['not attempted', ''].includes(read('cmi.core.lesson_status')))
+            set('cmi.core.lesson_status', 'incomplete');
+          // Set now, not only when leaving: if the last commit never arrives (Moodle's commit on
+          // leaving is a synchronous request, which browsers refuse while a page is dismissed), the
+          // next launch still resumes.
+          set('cmi.core.exit', 'suspend');
+        } else {
+          if (['not attempted', 'unknown', ''].includes(read('cmi.completion_status')))
+            set('cmi.completion_status', 'incomplete');
+          set('cmi.exit', 'suspend');
+        }
+        flush();
       }
-      if (summary.answered) reportScore(summary);
-      call('commit', '');
-      return saved;
+      return { mode, mastery, record, canStartOver: false };
     },
-    answered(item, answer, summary, answers) {
-      if (!open) return;
-      const n = Number(get(e.interactionCount)) || 0;
-      set(`cmi.interactions.${n}.id`, item.id);
-      set(`cmi.interactions.${n}.type`, item.kind === 'numeric' ? 'numeric' : 'choice');
-      set(`cmi.interactions.${n}.${e.interactionResponse}`, answer.response);
-      set(`cmi.interactions.${n}.result`, answer.correct ? 'correct' : e.wrong);
-      set(e.suspend, JSON.stringify(answers));
-      reportScore(summary);
-      call('commit', '');
+    interaction(interaction) {
+      writeInteraction(interaction);
     },
-    commit() {
-      if (open) call('commit', '');
+    saveRecord(record) {
+      const text = encodeRecord(record);
+      if (text.length > SUSPEND_DATA_LIMITS[edition]) {
+        console.error(
+          `SCORM ${edition}: the answers take ${text.length} characters, more than cmi.suspend_data holds.`,
+        );
+        return;
+      }
+      set('cmi.suspend_data', text);
     },
-    finish(summary) {
-      if (!open) return;
-      open = false;
-      const elapsed = Date.now() - started;
+    progress(summary) {
+      if (edition === '2004')
+        set('cmi.progress_measure', decimal(summary.total ? summary.answered / summary.total : 0));
+    },
+    /** The score, once every graded item is answered: raw 0–100 against min 0 and max 100, and the verdict. */
+    verdict(summary) {
+      if (!summary.completed) return;
       if (edition === '1.2') {
-        set('cmi.core.session_time', scorm12Duration(elapsed));
-        set('cmi.core.exit', summary.completed ? '' : 'suspend');
+        set('cmi.core.score.min', 0);
+        set('cmi.core.score.max', 100);
+        set('cmi.core.score.raw', summary.percent);
+        set('cmi.core.lesson_status', summary.passed ? 'passed' : 'failed');
+        set('cmi.core.exit', '');
       } else {
-        set('cmi.session_time', isoDuration(elapsed));
-        set('cmi.exit', summary.completed ? 'normal' : 'suspend');
+        set('cmi.score.min', 0);
+        set('cmi.score.max', 100);
+        set('cmi.score.raw', summary.percent);
+        set('cmi.score.scaled', decimal(Number(summary.scaled.toFixed(4))));
+        set('cmi.completion_status', 'completed');
+        set('cmi.success_status', summary.passed ? 'passed' : 'failed');
+        set('cmi.exit', 'normal');
       }
-      call('commit', '');
-      call('finish', '');
+    },
+    flush,
+    status,
+    onStatus(callback) {
+      listener = callback;
+    },
+    close() {
+      if (state !== 'open') return;
+      if (mode === 'normal') {
+        const elapsed = now().getTime() - started;
+        if (edition === '1.2') set('cmi.core.session_time', scorm12Duration(elapsed));
+        else set('cmi.session_time', isoDuration(elapsed));
+        flush();
+      }
+      timers.clearTimeout(retryTimer);
+      state = 'finished';
+      try {
+        call('finish', '');
+      } catch {
+        // The run-time has gone with the page: nothing more can reach it.
+      }
     },
   };
 }

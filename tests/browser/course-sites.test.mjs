@@ -1,0 +1,455 @@
+// The course packages where course sites run them: unzipped onto a host that serves files as
+// Moodle does (its own file types, .mjs and .wasm as application/octet-stream, with nosniff), under
+// a Moodle-like player (the SCORM run-time, scorm-again, in the parent window and the package's
+// launch page in a frame; SCORM 1.2's "mastery score overrides status" as Moodle applies it), and
+// the cmi5 package against a cmi5 LMS on loopback that enforces cmi5's rules and fails on purpose.
+// Learners pass, fail, leave half-way and come back on a fresh profile, start a new attempt, and
+// switch language mid-test; every answer must reach the course site, and the learner sees how far
+// the saving has got.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { unzipSync } from 'fflate';
+import { launchBrowser, dist, watchProblems, recordViolations } from './helpers.mjs';
+import { startCourseHost, playerPage, scormRuntime, MOODLE_TYPES } from './course-hosts.mjs';
+import { answerAll, answerChoice, waitForFrame, FAILED_ITEMS, NEARLY_ITEMS, GRADED } from './self-test-answers.mjs';
+import { startLrs } from '../support/lrs.mjs';
+import { packageLms } from '../../web/build/package-lms.mjs';
+import { SELF_TEST_ITEMS } from '../../web/js/self-test-items.js';
+import { encodeRecord } from '../../web/js/lms/record.js';
+
+const courseDir = join(dist, '..', 'dist-course');
+let browser;
+const folders = {};
+const closers = [];
+
+before(async () => {
+  browser = await launchBrowser();
+  const out = mkdtempSync(join(tmpdir(), 'positional-course-'));
+  for (const { kind, lang, file } of packageLms({ course: courseDir, out })) {
+    if (lang !== 'en') continue;
+    const dir = join(out, kind);
+    for (const [path, data] of Object.entries(unzipSync(new Uint8Array(readFileSync(file))))) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), data);
+    }
+    folders[kind] = dir;
+  }
+});
+
+after(async () => {
+  for (const close of closers) await close();
+  await browser?.close();
+});
+
+const percent = (wrong) => Math.round((100 * (GRADED.length - wrong.size)) / GRADED.length);
+
+/**
+ * A Moodle-like course: the package of `edition` on a host with Moodle's file types and nosniff,
+ * and its player page with the LMS's record of the attempt (`preload`). Returns the player's page.
+ */
+async function openCourse(
+  edition,
+  { preload = {}, context = null, faults = '', viewport = { width: 1280, height: 900 } } = {},
+) {
+  const runtime = scormRuntime(edition);
+  const masteryOverride = edition === '1.2';
+  const host = await startCourseHost({
+    root: folders[edition === '1.2' ? 'scorm12' : 'scorm2004'],
+    nosniff: true,
+    extra: async (url, req, res) => {
+      if (url.pathname === '/__player.html') {
+        res.writeHead(200, { 'Content-Type': 'text/html' });
+        res.end(playerPage({ edition, preload, faults, masteryOverride }));
+        return true;
+      }
+      if (url.pathname === '/__scorm-again.js') {
+        res.writeHead(200, { 'Content-Type': 'application/x-javascript' });
+        res.end(runtime.source);
+        return true;
+      }
+      return false;
+    },
+  });
+  closers.push(host.close);
+  const ownContext = !context;
+  context ??= await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const problems = watchProblems(page);
+  await page.addInitScript(recordViolations);
+  await page.goto(`${host.url}__player.html`);
+  const lesson = await waitForFrame(page, (f) => /\/positional-lesson\.html$/.test(f.url()));
+  await lesson.waitForFunction(() =>
+    /:(saved|saving|retrying|offline|review|browse)$/.test(document.documentElement.dataset.course ?? ''),
+  );
+  return { page, lesson, context, problems, host, close: () => (ownContext ? context.close() : page.close()) };
+}
+
+/** The learner leaves the way Moodle's "Exit activity" link does: the player page goes, and with it the frames. */
+async function leave(page) {
+  const calls = () => page.evaluate(() => window.__calls);
+  const before = await calls();
+  await page.evaluate(() => document.querySelector('iframe').remove());
+  return { before, calls: await calls() };
+}
+
+const lastSet = (calls, element) => calls.filter(([, e]) => e === element).at(-1)?.[2];
+const gradebook = (page, edition) =>
+  page.evaluate(
+    (e) =>
+      e === '1.2'
+        ? {
+            status: __api.cmi.core.lesson_status,
+            raw: __api.cmi.core.score.raw,
+            min: __api.cmi.core.score.min,
+            max: __api.cmi.core.score.max,
+          }
+        : {
+            completion: __api.cmi.completion_status,
+            success: __api.cmi.success_status,
+            raw: __api.cmi.score.raw,
+            min: __api.cmi.score.min,
+            max: __api.cmi.score.max,
+            scaled: String(__api.cmi.score.scaled),
+          },
+    edition,
+  );
+
+for (const [edition, wrong, verdict] of [
+  ['1.2', NEARLY_ITEMS, 'passed'],
+  ['1.2', FAILED_ITEMS, 'failed'],
+  ['2004', NEARLY_ITEMS, 'passed'],
+  ['2004', FAILED_ITEMS, 'failed'],
+]) {
+  test(`SCORM ${edition} on a host with Moodle's file types and nosniff: the engine runs, and a learner who ${verdict} gets ${percent(wrong)} in the gradebook`, async () => {
+    const preload = edition === '1.2' ? { student_data: { mastery_score: '80' } } : { scaled_passing_score: '0.8' };
+    const { page, lesson, problems, close } = await openCourse(edition, { preload });
+    assert.equal(await lesson.evaluate(() => document.documentElement.dataset.liveState), 'ready');
+    const enabled = await lesson.evaluate(() =>
+      [...document.querySelectorAll('.graded-item[data-kind="numeric"] input')].every((i) => !i.disabled),
+    );
+    assert.ok(enabled, 'every numeric item can be answered');
+    await answerAll(lesson, wrong);
+    await lesson.waitForFunction(() => document.documentElement.dataset.course.endsWith(':saved'));
+    assert.equal(await lesson.locator('.course-status').getAttribute('role'), 'status');
+    assert.match(await lesson.locator('.course-status .visually-hidden').textContent(), /^Saved to your course\.$/);
+    const { calls } = await leave(page);
+    const s = percent(wrong);
+    if (edition === '1.2')
+      assert.deepEqual(await gradebook(page, edition), { status: verdict, raw: String(s), min: '0', max: '100' });
+    else
+      assert.deepEqual(await gradebook(page, edition), {
+        completion: 'completed',
+        success: verdict,
+        raw: String(s),
+        min: '0',
+        max: '100',
+        scaled: String(Number(((GRADED.length - wrong.size) / GRADED.length).toFixed(4))),
+      });
+    assert.equal(calls.filter(([v]) => /Initialize$/.test(v)).length, 1);
+    assert.deepEqual(calls.at(-1), [edition === '1.2' ? 'LMSFinish' : 'Terminate']);
+    assert.equal(lastSet(calls, edition === '1.2' ? 'cmi.core.exit' : 'cmi.exit'), edition === '1.2' ? '' : 'normal');
+    assert.deepEqual(problems, []);
+    await close();
+  });
+}
+
+test('SCORM 1.2: a learner who leaves half-way is not failed; back on a fresh profile the answers return; a new attempt starts empty', async () => {
+  const preload = { student_data: { mastery_score: '80' }, core: { entry: 'ab-initio' } };
+  const first = await openCourse('1.2', { preload });
+  await answerAll(first.lesson, new Set(), SELF_TEST_ITEMS.slice(0, 5));
+  const order = await first.lesson.evaluate(() =>
+    [...document.querySelectorAll('.graded-item[data-kind="choice"] input')].map((i) => i.value).join(),
+  );
+  const { calls } = await leave(first.page);
+  // Moodle's override makes a stored score below the mastery "failed": no score may go before the end.
+  assert.equal(lastSet(calls, 'cmi.core.score.raw'), undefined);
+  assert.equal((await gradebook(first.page, '1.2')).status, 'incomplete');
+  assert.equal(lastSet(calls, 'cmi.core.exit'), 'suspend');
+  const suspend = lastSet(calls, 'cmi.suspend_data');
+  await first.close();
+  // Back on another device: the LMS hands back suspend_data with entry resume.
+  const again = await openCourse('1.2', {
+    preload: { ...preload, core: { entry: 'resume', lesson_status: 'incomplete' }, suspend_data: suspend },
+  });
+  const restored = await again.lesson.evaluate(() =>
+    [...document.querySelectorAll('.graded-item[data-answered]')].map((el) => el.dataset.item),
+  );
+  assert.deepEqual(
+    restored,
+    SELF_TEST_ITEMS.slice(0, 5).map((i) => i.id),
+  );
+  assert.equal(
+    await again.lesson.evaluate(() =>
+      [...document.querySelectorAll('.graded-item[data-kind="choice"] input')].map((i) => i.value).join(),
+    ),
+    order,
+    'the choices keep the order of the attempt',
+  );
+  await again.close();
+  // A new attempt in the same browser, with the old attempt's answers still in its storage and the LMS's
+  // suspend data not cleared: the LMS says ab-initio, so it starts empty.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const fresh = await openCourse('1.2', { preload: { ...preload, suspend_data: suspend }, context });
+  assert.equal(await fresh.lesson.locator('.graded-item[data-answered]').count(), 0);
+  await fresh.lesson.evaluate(
+    (record) => localStorage.setItem('positional-lesson:self-test:v2', record),
+    encodeRecord({ seed: '00000000', responses: { 'why-positions': 'set' } }),
+  );
+  await fresh.page.reload();
+  const reloaded = await waitForFrame(fresh.page, (f) => /\/positional-lesson\.html$/.test(f.url()));
+  assert.equal(
+    await reloaded.locator('.graded-item[data-answered]').count(),
+    0,
+    "inside a course the browser's storage is not the memory",
+  );
+  await context.close();
+});
+
+test('the language switch keeps the one session: answers in English and in Chinese all reach the LMS', async () => {
+  const { page, lesson, problems, close } = await openCourse('2004', { preload: { scaled_passing_score: '0.8' } });
+  const half = Math.ceil(SELF_TEST_ITEMS.length / 2);
+  await answerAll(lesson, new Set(), SELF_TEST_ITEMS.slice(0, half));
+  await lesson.locator('.language-switch a[lang="zh-Hans"]').click();
+  const chinese = await waitForFrame(page, (f) => /\/zh-Hans\/positional-lesson\.html$/.test(f.url()));
+  await chinese.waitForFunction(() => document.documentElement.dataset.course?.startsWith('scorm2004:'));
+  const kept = await chinese.evaluate(() =>
+    [...document.querySelectorAll('.graded-item[data-answered]')].map((el) => el.dataset.item),
+  );
+  assert.deepEqual(
+    kept.sort(),
+    SELF_TEST_ITEMS.slice(0, half)
+      .map((i) => i.id)
+      .sort(),
+  );
+  await answerAll(chinese, new Set(), SELF_TEST_ITEMS.slice(half));
+  const { calls } = await leave(page);
+  assert.equal(calls.filter(([v]) => v === 'Initialize').length, 1);
+  assert.equal(calls.filter(([v]) => v === 'Terminate').length, 1);
+  assert.deepEqual(
+    calls.filter(([, e]) => /^cmi\.interactions\.\d+\.id$/.test(e ?? '')).map(([, , v]) => v),
+    SELF_TEST_ITEMS.map((i) => i.id),
+  );
+  assert.equal((await gradebook(page, '2004')).success, 'passed');
+  // The Chinese page's questions reach the LMS in Chinese, tagged so.
+  const n = SELF_TEST_ITEMS.length - 1;
+  assert.match(lastSet(calls, `cmi.interactions.${n}.description`), /^\{lang=zh-Hans\}/);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('SCORM: a run-time that refuses commits keeps the learner told, and nothing is lost once it takes them', async () => {
+  const faults = `
+    window.__refuse = true;
+    window.__committed = [];
+    const realCommit = api.LMSCommit.bind(api);
+    api.LMSCommit = (p) => {
+      if (window.__refuse) return 'false';
+      // What a good commit stores: the interactions set so far.
+      window.__committed = [...new Set(__calls.filter((c) => c[1]?.startsWith('cmi.interactions.') && c[1].endsWith('.id')).map((c) => c[1] + '=' + c[2]))];
+      return realCommit(p);
+    };`;
+  const { page, lesson, close } = await openCourse('1.2', {
+    preload: { student_data: { mastery_score: '80' } },
+    faults,
+  });
+  await answerAll(lesson, new Set(), SELF_TEST_ITEMS.slice(0, 3));
+  await lesson.waitForFunction(() => document.documentElement.dataset.course === 'scorm12:retrying', null, {
+    timeout: 20000,
+  });
+  assert.match(await lesson.locator('.course-status .visually-hidden').textContent(), /^Not saved yet/);
+  await page.evaluate(() => (window.__refuse = false));
+  await lesson.waitForFunction(() => document.documentElement.dataset.course === 'scorm12:saved', null, {
+    timeout: 30000,
+  });
+  // Each answer set again after every refused commit, always into its own slot.
+  const stored = await page.evaluate(() => window.__committed);
+  assert.deepEqual(
+    stored,
+    SELF_TEST_ITEMS.slice(0, 3).map((item, n) => `cmi.interactions.${n}.id=${item.id}`),
+  );
+  await close();
+});
+
+test('the choices are shuffled: the right answer is not always first', async () => {
+  const { lesson, close } = await openCourse('2004');
+  const firstRight = await lesson.evaluate(
+    (items) => {
+      const right = Object.fromEntries(items.map((i) => [i.id, i.right]));
+      return [...document.querySelectorAll('.graded-item[data-kind="choice"], .graded-item[data-kind="predict"]')].map(
+        (slot) => slot.querySelector('input').value === right[slot.dataset.item],
+      );
+    },
+    SELF_TEST_ITEMS.filter((i) => i.choices).map((i) => ({ id: i.id, right: i.choices.find((c) => c.correct).id })),
+  );
+  assert.ok(firstRight.includes(false), 'some item shows a wrong choice first');
+  await close();
+});
+
+// ---- cmi5 ----------------------------------------------------------------------------------------
+
+async function cmi5Course(lms, launchOptions = {}, { context = null } = {}) {
+  const launch = lms.launch(launchOptions);
+  const ownContext = !context;
+  context ??= await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const problems = watchProblems(page);
+  await page.goto(launch.url);
+  const lesson = await waitForFrame(page, (f) => /\/positional-lesson\.html$/.test(f.url()));
+  return { page, lesson, launch, problems, context, close: () => (ownContext ? context.close() : page.close()) };
+}
+
+async function until(condition, what, ms = 30000) {
+  const end = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+test('cmi5: a learner who passes, then exits to the LMS’s returnURL', async () => {
+  const lms = await startLrs({ root: folders.cmi5 });
+  closers.push(lms.close);
+  const { page, lesson, launch, problems, close } = await cmi5Course(lms, { returnURL: '/course/done' });
+  await answerAll(lesson, NEARLY_ITEMS);
+  await until(() => lms.verbs(launch.registration).includes('completed'), 'completed');
+  await lesson.locator('.course-exit').click();
+  await page.waitForURL(`${lms.origin}/course/done`);
+  const verbs = lms.verbs(launch.registration);
+  assert.equal(verbs.at(-1), 'terminated');
+  assert.equal(verbs.filter((v) => v === 'answered').length, SELF_TEST_ITEMS.length);
+  const passed = lms.statements(launch.registration).find((s) => s.verb.id.endsWith('/passed'));
+  assert.deepEqual(passed.result.score, {
+    scaled: Number(((GRADED.length - NEARLY_ITEMS.size) / GRADED.length).toFixed(4)),
+    raw: percent(NEARLY_ITEMS),
+    min: 0,
+    max: 100,
+  });
+  assert.deepEqual(lms.errors, []);
+  // xAPI answers 404 for a document not written yet (the learner's preferences, the unit's state),
+  // and the page going to returnURL cuts off what was still answering.
+  const expected = /^HTTP 404: .*(\/course\/done|agents\/profile\?|activities\/state\?stateId=positional-lesson)/;
+  const notFound = problems.filter((p) => expected.test(p)).length;
+  const rest = problems.filter((p) => !expected.test(p));
+  assert.deepEqual(
+    rest.filter((p) => !/status of 404 \(Not Found\)$/.test(p)),
+    [],
+  );
+  assert.equal(
+    rest.length - rest.filter((p) => !/status of 404 \(Not Found\)$/.test(p)).length,
+    notFound,
+    'a console line for each expected 404, and no other',
+  );
+  await close();
+});
+
+test('cmi5: closing the tab a second after the last answer, with the LMS taking 300 ms a request, loses nothing', async () => {
+  const lms = await startLrs({
+    root: folders.cmi5,
+    fault: (r) => (r.path.startsWith('/lms/xapi/') ? { delay: 300 } : null),
+  });
+  closers.push(lms.close);
+  const { page, lesson, launch, close } = await cmi5Course(lms);
+  await answerAll(lesson, new Set());
+  await page.waitForTimeout(1000);
+  await page.close({ runBeforeUnload: true });
+  await until(() => lms.verbs(launch.registration).includes('terminated'), 'terminated', 20000);
+  const verbs = lms.verbs(launch.registration);
+  assert.equal(verbs.filter((v) => v === 'answered').length, SELF_TEST_ITEMS.length);
+  assert.ok(verbs.includes('passed') && verbs.includes('completed'));
+  assert.deepEqual(lms.errors, []);
+  await close();
+});
+
+test('cmi5: with the LMS down mid-test the learner is told, and everything arrives when it is back', async () => {
+  let down = false;
+  const lms = await startLrs({
+    root: folders.cmi5,
+    fault: (r) => (down && r.path.startsWith('/lms/xapi/') ? { status: 503 } : null),
+  });
+  closers.push(lms.close);
+  const { lesson, launch, close } = await cmi5Course(lms);
+  await lesson.waitForFunction(() => document.documentElement.dataset.course === 'cmi5:saved');
+  down = true;
+  await answerAll(lesson, new Set(), SELF_TEST_ITEMS.slice(0, 6));
+  await lesson.waitForFunction(() => /cmi5:(retrying|offline)/.test(document.documentElement.dataset.course), null, {
+    timeout: 30000,
+  });
+  down = false;
+  await lesson.waitForFunction(() => document.documentElement.dataset.course === 'cmi5:saved', null, {
+    timeout: 60000,
+  });
+  assert.deepEqual(lms.verbs(launch.registration), ['initialized', ...Array(6).fill('answered')]);
+  await close();
+});
+
+// ---- the site itself on hosts that send the wrong types, and in a sandboxed frame -----------------
+
+async function openSite(types, { nosniff = true } = {}) {
+  const host = await startCourseHost({ root: dist, types, nosniff });
+  closers.push(host.close);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${host.url}index.html`);
+  return { page, context, host };
+}
+
+test("the site on a host with Moodle's file types: the banner blames the host's types, not the browser", async () => {
+  const { page, context } = await openSite(MOODLE_TYPES);
+  await page.waitForFunction(() => document.documentElement.dataset.liveState === 'failed', null, { timeout: 30000 });
+  const banner = await page.locator('.engine-banner-text').textContent();
+  assert.match(
+    banner,
+    /this site sends its file engine\.mjs as “application\/octet-stream”, which browsers refuse to run as a script/,
+  );
+  assert.doesNotMatch(banner, /in this browser/);
+  await context.close();
+});
+
+test('the site on a host that sends every script as octet-stream: a notice says the scripts did not run, and links the single file', async () => {
+  const types = Object.fromEntries(Object.entries(MOODLE_TYPES).filter(([ext]) => ext !== '.js'));
+  const { page, context } = await openSite(types);
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.scripts), undefined, 'main.js never ran');
+  const notice = page.locator('.script-notice-late');
+  await page.waitForFunction(
+    () => getComputedStyle(document.querySelector('.script-notice-late')).visibility === 'visible',
+    null,
+    {
+      timeout: 20000,
+    },
+  );
+  assert.match(await notice.textContent(), /scripts have not run/);
+  assert.equal(await notice.locator('a').getAttribute('href'), 'positional-lesson.html');
+  // Each self-test item says what it needs instead of being blank.
+  assert.match(
+    await page.locator('.graded-item[data-item="why-positions"]').textContent(),
+    /checked by the page’s scripts, which have not run here/,
+  );
+  await context.close();
+});
+
+test('in a frame sandboxed without allow-same-origin the lesson goes to its single file and runs', async () => {
+  const host = await startCourseHost({
+    root: dist,
+    types: { ...MOODLE_TYPES, '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.woff2': 'font/woff2' },
+    extra: async (url, req, res) => {
+      if (url.pathname !== '/__course.html') return false;
+      res.writeHead(200, { 'Content-Type': 'text/html' });
+      res.end(
+        '<!doctype html><title>Course</title><iframe sandbox="allow-scripts" src="index.html?embed=rope" title="rope" width="900" height="600"></iframe>',
+      );
+      return true;
+    },
+  });
+  closers.push(host.close);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${host.url}__course.html`);
+  const frame = await waitForFrame(page, (f) => /\/positional-lesson\.html\?embed=rope$/.test(f.url()));
+  assert.equal(await frame.evaluate(() => document.documentElement.dataset.liveState), 'ready');
+  assert.equal(await frame.evaluate(() => self.origin), 'null');
+  assert.ok(await frame.evaluate(() => document.documentElement.classList.contains('embed')));
+  await context.close();
+});

@@ -1,0 +1,71 @@
+// A learner at the self-test, for the browser suites: finds each item on the page (in whatever
+// frame holds the lesson), picks a choice by its id whatever order the page shows it in, and types
+// numbers as people type them (a Unicode minus, a thousands comma); the right numbers come from the
+// same engine, run in Node.
+import { SELF_TEST_ITEMS, isGraded } from '../../web/js/self-test-items.js';
+import { loadEngine } from '../node/engine-loader.mjs';
+
+/** Four checks a failing learner gets wrong: 8 of 12 = 0.667, under the 0.8 mastery score. */
+export const FAILED_ITEMS = new Set(['choose-long-context', 'ntk-base-8-128', 'rope-depends-on', 'pi-vs-ntk']);
+/** Two a learner who passes anyway gets wrong: 10 of 12 = 0.833. */
+export const NEARLY_ITEMS = new Set(['alibi-where', 'interpolate-6000']);
+
+export const GRADED = SELF_TEST_ITEMS.filter(isGraded);
+
+let engine;
+async function expected(item) {
+  engine ??= await loadEngine();
+  return item.answer(engine);
+}
+
+/** The text a learner types for `item`: the engine's value, or a wrong one. */
+export async function typedAnswer(item, wrongly = false) {
+  const right = await expected(item);
+  const value = wrongly ? right * 1.1 + 1 : right;
+  return item.relative ? Math.round(value).toLocaleString('en-US') : value.toFixed(4).replace('-', '\u2212');
+}
+
+/** Picks the choice of `item` with id `choiceId` (or its right one, or a wrong one if `wrongly`) and checks it. */
+export async function answerChoice(frame, item, { wrongly = false, choiceId = null } = {}) {
+  const slot = frame.locator(`.graded-item[data-item="${item.id}"]`);
+  const id = choiceId ?? item.choices.find((c) => Boolean(c.correct) !== wrongly).id;
+  await slot.locator('label.graded-choice', { has: frame.locator(`input[value="${id}"]`) }).click();
+  await slot.locator('button.graded-check').click();
+}
+
+/**
+ * Answers `items` (every item by default) in `frame` with the pointer and keyboard: rightly, or
+ * wrongly for the ids in `wrong`. Waits for each to be locked.
+ */
+export async function answerAll(frame, wrong = new Set(), items = SELF_TEST_ITEMS) {
+  for (const item of items) {
+    const slot = frame.locator(`.graded-item[data-item="${item.id}"]`);
+    await slot.scrollIntoViewIfNeeded();
+    if (item.kind === 'numeric') {
+      await slot.locator('input').fill(await typedAnswer(item, wrong.has(item.id)));
+      await slot.locator('input').press('Enter');
+    } else await answerChoice(frame, item, { wrongly: wrong.has(item.id) });
+    await frame.waitForFunction(
+      (id) => document.querySelector(`.graded-item[data-item="${id}"]`).dataset.answered,
+      item.id,
+    );
+  }
+}
+
+/** The frame of `page` whose address matches `match`, once the lesson in it has finished loading. */
+export async function waitForFrame(page, match, { timeout = 60000 } = {}) {
+  const end = Date.now() + timeout;
+  while (Date.now() < end) {
+    const frame = page.frames().find(match);
+    if (frame) {
+      await frame.waitForFunction(
+        () => document.documentElement.dataset.liveState && !document.documentElement.classList.contains('is-loading'),
+        null,
+        { timeout },
+      );
+      return frame;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the lesson frame never appeared');
+}

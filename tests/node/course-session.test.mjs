@@ -1,0 +1,645 @@
+// The course shell's session and its SCORM and cmi5 connections, without a browser: scorm-again
+// (the LMS side of SCORM 1.2 and 2004) as the run-time, made to refuse, throw and vanish, and a
+// cmi5 LMS on loopback (tests/support/lrs.mjs) that enforces cmi5's rules and fails on purpose.
+// The lesson page's side is played by `learner`, which answers through the shell's interface as
+// lms/course-link.js does and works its score out with the page's own rule (lms/record.js).
+import { test, afterEach } from 'node:test';
+import assert from 'node:assert/strict';
+import { Scorm12API, Scorm2004API } from 'scorm-again';
+import { createCourseSession, COMMIT_PAUSE_MS } from '../../web/js/lms/course-session.js';
+import { scormConnection } from '../../web/js/lms/scorm.js';
+import { cmi5Connection, cmi5Launch, STATE_ID } from '../../web/js/lms/cmi5.js';
+import {
+  emptyRecord,
+  encodeRecord,
+  summarize,
+  SUSPEND_DATA_LIMITS,
+  MAX_RESPONSE_LENGTH,
+  choiceOrder,
+} from '../../web/js/lms/record.js';
+import { SELF_TEST_ITEMS, MASTERY_SCORE, isGraded } from '../../web/js/self-test-items.js';
+import { startLrs } from '../support/lrs.mjs';
+
+const GRADED = SELF_TEST_ITEMS.filter(isGraded);
+const quiet = { warn: console.warn, error: console.error };
+
+/** Timers that move only when told: advance(ms) runs what falls due. */
+function manualTimers() {
+  let now = 0;
+  let next = 1;
+  const due = new Map();
+  return {
+    setTimeout(fn, ms) {
+      due.set(next, { at: now + ms, fn });
+      return next++;
+    },
+    clearTimeout(id) {
+      due.delete(id);
+    },
+    advance(ms) {
+      const end = now + ms;
+      for (;;) {
+        const [id, timer] = [...due].filter(([, t]) => t.at <= end).sort((a, b) => a[1].at - b[1].at)[0] ?? [];
+        if (!timer) break;
+        due.delete(id);
+        now = timer.at;
+        timer.fn();
+      }
+      now = end;
+    },
+  };
+}
+
+/**
+ * The lesson page's side: connects, answers `ids` (wrongly for those in `wrong`) through the
+ * shell's interface, each with the score the page would show.
+ */
+function learner(api) {
+  const updates = [];
+  const first = api.connect({ onUpdate: (u) => updates.push(u) });
+  let record = structuredClone(first.record);
+  const mastery = () => [...updates].reverse().find((u) => 'mastery' in u)?.mastery ?? first.mastery ?? MASTERY_SCORE;
+  const grades = {};
+  const answer = (item, wrongly = false) => {
+    let response;
+    if (item.kind === 'numeric') response = wrongly ? '-12345' : '1500';
+    else response = item.choices.find((c) => Boolean(c.correct) !== wrongly).id;
+    record = { ...record, responses: { ...record.responses, [item.id]: response } };
+    if (isGraded(item)) grades[item.id] = !wrongly;
+    const interaction = {
+      id: item.id,
+      type: item.kind === 'numeric' ? 'numeric' : 'choice',
+      graded: isGraded(item),
+      description: item.prompt,
+      language: 'en',
+      response,
+      result: isGraded(item) ? (wrongly ? 'incorrect' : 'correct') : 'neutral',
+      ...(item.kind === 'numeric'
+        ? { correctResponse: { value: 1500, min: 1499.5, max: 1500.5 } }
+        : {
+            choices: item.choices.map((c) => ({ id: c.id, text: c.text })),
+            correctResponse: item.choices.find((c) => c.correct).id,
+          }),
+    };
+    api.answered({ record, interaction });
+    api.summary(summarize(GRADED, grades, mastery()), { answered: true });
+  };
+  return {
+    first,
+    updates,
+    answer,
+    answerAll(wrong = new Set(), items = SELF_TEST_ITEMS) {
+      for (const item of items) answer(item, wrong.has(item.id));
+    },
+    get record() {
+      return record;
+    },
+    summary: () => summarize(GRADED, grades, mastery()),
+  };
+}
+
+function scormApi(edition, preload = {}) {
+  const api =
+    edition === '1.2'
+      ? new Scorm12API({ logLevel: 5, autocommit: false, lmsCommitUrl: false })
+      : new Scorm2004API({ logLevel: 5, autocommit: false, lmsCommitUrl: false });
+  api.loadFromJSON(preload);
+  const calls = [];
+  for (const verb of edition === '1.2'
+    ? ['LMSInitialize', 'LMSCommit', 'LMSFinish']
+    : ['Initialize', 'Commit', 'Terminate'])
+    api.on(verb, () => calls.push([verb]));
+  api.on(edition === '1.2' ? 'LMSSetValue' : 'SetValue', (element, value) =>
+    calls.push(['set', element, String(value)]),
+  );
+  return { api, calls };
+}
+
+async function scormSession(edition, preload, { timers = manualTimers() } = {}) {
+  const { api, calls } = scormApi(edition, preload);
+  const session = createCourseSession(scormConnection(api, edition, { timers }), { timers });
+  await new Promise((r) => setImmediate(r));
+  return { api, calls, session, timers };
+}
+
+const lastSet = (calls, element) => calls.filter(([v, e]) => v === 'set' && e === element).at(-1)?.[2];
+const FAILING = new Set(['why-positions', 'choose-long-context', 'rope-depends-on']);
+
+for (const edition of ['1.2', '2004']) {
+  const prefix = edition === '1.2' ? 'cmi.core.' : 'cmi.';
+  const mastery = edition === '1.2' ? { student_data: { mastery_score: '80' } } : { scaled_passing_score: '0.8' };
+
+  test(`SCORM ${edition}: the score goes out once every graded item is answered, as raw 0–100 against max 100`, async () => {
+    const { api, calls, session, timers } = await scormSession(edition, mastery);
+    const lesson = learner(session.api);
+    lesson.answerAll(FAILING, SELF_TEST_ITEMS.slice(0, 5));
+    timers.advance(COMMIT_PAUSE_MS);
+    // Half-way: no score, no verdict (Moodle's mastery override would fail a learner who leaves now).
+    assert.equal(lastSet(calls, `${prefix}score.raw`), undefined);
+    if (edition === '1.2')
+      assert.deepEqual(
+        [...new Set(calls.filter(([, e]) => e === 'cmi.core.lesson_status').map((c) => c[2]))],
+        ['incomplete'],
+      );
+    else assert.equal(lastSet(calls, 'cmi.success_status'), undefined);
+    lesson.answerAll(FAILING, SELF_TEST_ITEMS.slice(5));
+    const s = lesson.summary();
+    assert.equal(s.total, GRADED.length);
+    assert.ok(GRADED.length >= 10, 'at least ten graded checks');
+    assert.equal(s.correct, GRADED.length - FAILING.size);
+    assert.equal(lastSet(calls, `${prefix}score.raw`), String(Math.round((100 * s.correct) / s.total)));
+    assert.equal(lastSet(calls, `${prefix}score.min`), '0');
+    assert.equal(lastSet(calls, `${prefix}score.max`), '100');
+    if (edition === '2004') {
+      assert.equal(Number(lastSet(calls, 'cmi.score.scaled')), Number((s.correct / s.total).toFixed(4)));
+      assert.equal(lastSet(calls, 'cmi.success_status'), 'failed');
+      assert.equal(lastSet(calls, 'cmi.completion_status'), 'completed');
+    } else assert.equal(lastSet(calls, 'cmi.core.lesson_status'), 'failed');
+    // Every answer is an interaction a teacher can read: the question, the right answer, the learner's.
+    const ids = calls.filter(([, e]) => /^cmi\.interactions\.\d+\.id$/.test(e ?? ''));
+    assert.deepEqual(
+      ids.map(([, , v]) => v),
+      SELF_TEST_ITEMS.map((i) => i.id),
+    );
+    assert.equal(new Set(ids.map(([, e]) => e)).size, SELF_TEST_ITEMS.length, 'each in its own slot');
+    const n = SELF_TEST_ITEMS.findIndex((i) => i.id === 'why-positions');
+    assert.equal(lastSet(calls, `cmi.interactions.${n}.correct_responses.0.pattern`), 'set');
+    assert.equal(
+      lastSet(calls, `cmi.interactions.${n}.${edition === '1.2' ? 'student_response' : 'learner_response'}`),
+      'random-vectors',
+    );
+    const p = SELF_TEST_ITEMS.findIndex((i) => i.kind === 'predict');
+    assert.equal(lastSet(calls, `cmi.interactions.${p}.result`), 'neutral', 'a prediction is recorded, not graded');
+    if (edition === '2004')
+      assert.match(
+        lastSet(calls, `cmi.interactions.${n}.description`),
+        /^\{lang=en-US\}Without any positional information/,
+      );
+    session.close();
+    assert.deepEqual(calls.at(-1), [edition === '1.2' ? 'LMSFinish' : 'Terminate']);
+    assert.equal(api.lastErrorCode, '0');
+  });
+
+  test(`SCORM ${edition}: a new attempt starts empty, a resumed one takes its answers back, a review shows them and writes nothing`, async () => {
+    const kept = encodeRecord({ seed: '0badc0de', responses: { 'why-positions': 'set', 'learned-limit': 'wraps' } });
+    const entry = (value) => (edition === '1.2' ? { core: { entry: value } } : { entry: value });
+    const fresh = await scormSession(edition, { ...entry('ab-initio'), suspend_data: kept });
+    assert.deepEqual(
+      learner(fresh.session.api).updates.find((u) => u.record)?.record ?? fresh.session.record.responses,
+      {},
+    );
+    assert.deepEqual(fresh.session.record.responses, {});
+    const resumed = await scormSession(edition, { ...entry('resume'), suspend_data: kept });
+    assert.deepEqual(resumed.session.record, {
+      seed: '0badc0de',
+      responses: { 'why-positions': 'set', 'learned-limit': 'wraps' },
+    });
+    const mode = edition === '1.2' ? { core: { lesson_mode: 'review', entry: '' } } : { mode: 'review', entry: '' };
+    const review = await scormSession(edition, { ...mode, suspend_data: kept });
+    assert.equal(review.session.status, 'review');
+    assert.equal(Object.keys(review.session.record.responses).length, 2);
+    learner(review.session.api).answer(SELF_TEST_ITEMS.find((i) => i.id === 'alibi-where'));
+    review.session.close();
+    assert.deepEqual(
+      review.calls.filter(([v]) => v === 'set'),
+      [],
+      'nothing is written in review',
+    );
+  });
+
+  test(`SCORM ${edition}: commits wait for the learner to pause`, async () => {
+    const { calls, session, timers } = await scormSession(edition, mastery);
+    const commits = () => calls.filter(([v]) => v === (edition === '1.2' ? 'LMSCommit' : 'Commit')).length;
+    const atStart = commits();
+    const lesson = learner(session.api);
+    for (const item of SELF_TEST_ITEMS.slice(0, 3)) {
+      lesson.answer(item);
+      timers.advance(COMMIT_PAUSE_MS / 3);
+    }
+    assert.equal(commits(), atStart, 'no commit while answers keep coming');
+    assert.equal(session.status, 'saving');
+    timers.advance(COMMIT_PAUSE_MS);
+    assert.equal(commits(), atStart + 1, 'one commit once the learner pauses');
+    assert.equal(session.status, 'saved');
+  });
+}
+
+test('SCORM 1.2: the course site’s mastery score is the pass mark, and a score outside 0–100 is not', async () => {
+  for (const [given, expected] of [
+    ['70', 0.7],
+    ['0', 0],
+    ['100', 1],
+    ['-5', null],
+    ['180', null],
+    ['abc', null],
+    ['', null],
+  ]) {
+    // A run-time that hands back whatever its course set, as a loose LMS may.
+    const { api } = scormApi('1.2', {});
+    const realGet = api.LMSGetValue.bind(api);
+    api.LMSGetValue = (element) => (element === 'cmi.student_data.mastery_score' ? given : realGet(element));
+    const session = createCourseSession(scormConnection(api, '1.2', { timers: manualTimers() }), {
+      timers: manualTimers(),
+    });
+    await new Promise((r) => setImmediate(r));
+    assert.equal(session.api.connect({ onUpdate() {} }).mastery, expected, `mastery_score ${JSON.stringify(given)}`);
+  }
+});
+
+test('SCORM: refusals, throws, a vanished run-time and a junk count lose no answer', async () => {
+  console.warn = console.error = () => {};
+  try {
+    const { api, calls, session, timers } = await scormSession('2004', {
+      scaled_passing_score: '0.8',
+      interactions: {},
+    });
+    const lesson = learner(session.api);
+    // The run-time refuses every SetValue (general set failure, 351) for a while.
+    const realSet = api.SetValue.bind(api);
+    let refusing = true;
+    api.SetValue = (element, value) => (refusing ? 'false' : realSet(element, value));
+    api.GetLastError = () => (refusing ? '351' : '0');
+    lesson.answer(SELF_TEST_ITEMS[0]);
+    timers.advance(COMMIT_PAUSE_MS);
+    assert.equal(session.status, 'retrying');
+    refusing = false;
+    timers.advance(60000);
+    assert.equal(session.status, 'saved');
+    assert.equal(lastSet(calls, 'cmi.interactions.0.id'), SELF_TEST_ITEMS[0].id);
+    // One SetValue throws: the rest of the report still goes through, and the thrown one is retried.
+    let throwOnce = true;
+    api.SetValue = (element, value) => {
+      if (throwOnce && element.endsWith('.result')) {
+        throwOnce = false;
+        throw new Error('run-time bug');
+      }
+      return realSet(element, value);
+    };
+    lesson.answer(SELF_TEST_ITEMS[1]);
+    timers.advance(COMMIT_PAUSE_MS + 60000);
+    assert.equal(lastSet(calls, 'cmi.interactions.1.result'), 'correct');
+    assert.equal(session.status, 'saved');
+    // The run-time vanishes: the status says so, the answers stay in the session, and go when it returns.
+    const methods = { SetValue: api.SetValue, Commit: api.Commit };
+    delete api.SetValue;
+    api.Commit = undefined;
+    lesson.answer(SELF_TEST_ITEMS[2]);
+    timers.advance(COMMIT_PAUSE_MS);
+    assert.equal(session.status, 'offline');
+    assert.ok(SELF_TEST_ITEMS[2].id in session.record.responses);
+    Object.assign(api, methods);
+    timers.advance(120000);
+    assert.equal(session.status, 'saved');
+    assert.equal(lastSet(calls, 'cmi.interactions.2.id'), SELF_TEST_ITEMS[2].id);
+    assert.ok(JSON.parse(lastSet(calls, 'cmi.suspend_data')).r[SELF_TEST_ITEMS[2].id]);
+  } finally {
+    Object.assign(console, quiet);
+  }
+});
+
+test('SCORM: a junk interaction count still gives every answer its own slot', async () => {
+  console.warn = () => {};
+  try {
+    const timers = manualTimers();
+    const { api, calls } = scormApi('1.2', {});
+    const realGet = api.LMSGetValue.bind(api);
+    api.LMSGetValue = (element) => (element === 'cmi.interactions._count' ? 'lots' : realGet(element));
+    const session = createCourseSession(scormConnection(api, '1.2', { timers }), { timers });
+    await new Promise((r) => setImmediate(r));
+    learner(session.api).answerAll(new Set(), SELF_TEST_ITEMS.slice(0, 6));
+    timers.advance(COMMIT_PAUSE_MS);
+    const slots = calls.filter(([, e]) => /^cmi\.interactions\.\d+\.id$/.test(e ?? '')).map(([, e]) => e);
+    assert.equal(new Set(slots).size, 6, slots.join(' '));
+  } finally {
+    console.warn = quiet.warn;
+  }
+});
+
+test('the record always fits SCORM 1.2’s 4,096 characters of suspend data', () => {
+  const longest = { seed: 'ffffffff', responses: {} };
+  for (const item of SELF_TEST_ITEMS)
+    longest.responses[item.id] =
+      item.kind === 'numeric'
+        ? '9'.repeat(MAX_RESPONSE_LENGTH)
+        : item.choices.reduce((a, c) => (c.id.length > a.length ? c.id : a), '');
+  const text = encodeRecord(longest);
+  assert.ok(text.length <= SUSPEND_DATA_LIMITS['1.2'], `${text.length} characters`);
+});
+
+test('choices are shown in an order of their own per seed, stable for a seed', () => {
+  const item = SELF_TEST_ITEMS.find((i) => i.id === 'why-positions');
+  assert.deepEqual(choiceOrder(item.id, 4, 'abcdef01'), choiceOrder(item.id, 4, 'abcdef01'));
+  const orders = new Set();
+  const firstIsRight = [];
+  for (let s = 0; s < 200; s++) {
+    const seed = s.toString(16).padStart(8, '0');
+    const order = choiceOrder(item.id, 4, seed);
+    assert.deepEqual([...order].sort(), [0, 1, 2, 3]);
+    orders.add(order.join());
+    firstIsRight.push(item.choices[order[0]].correct === true);
+  }
+  assert.equal(orders.size, 24, 'every order of four turns up in 200 seeds');
+  const share = firstIsRight.filter(Boolean).length / 200;
+  // A fair shuffle puts the right answer first a quarter of the time; 200 draws: 0.25 ± 0.1 (3.3 σ).
+  assert.ok(share > 0.15 && share < 0.35, `right answer first in ${share} of the orders`);
+});
+
+// ---- cmi5 ----------------------------------------------------------------------------------------
+
+function memoryStorage() {
+  const map = new Map();
+  return {
+    getItem: (k) => (map.has(k) ? map.get(k) : null),
+    setItem: (k, v) => map.set(k, String(v)),
+    removeItem: (k) => map.delete(k),
+    map,
+  };
+}
+
+// Every cmi5 session a test opens is closed after it, so no retry outlives its test.
+const openSessions = [];
+afterEach(() => {
+  for (const session of openSessions.splice(0)) session.close();
+});
+
+async function cmi5Session(
+  lms,
+  launchOptions = {},
+  { storage = memoryStorage(), sessionStorage = memoryStorage(), navigate = () => {}, launch } = {},
+) {
+  const started = launch ?? lms.launch(launchOptions);
+  const parsed = cmi5Launch(new URL(started.url).search);
+  // The package is served from the LMS's own origin, as most cmi5 LMSs serve their units.
+  const connection = cmi5Connection(parsed, { storage, sessionStorage, origin: lms.origin, navigate });
+  const session = createCourseSession(connection);
+  openSessions.push(session);
+  return { session, connection, storage, sessionStorage, launch: started };
+}
+
+async function until(condition, what, ms = 20000) {
+  const end = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+test('cmi5: a learner who passes: initialized, the answers, passed, completed, the state document, terminated', async () => {
+  const lms = await startLrs();
+  try {
+    const { session, launch } = await cmi5Session(lms);
+    await until(() => session.status === 'saved', 'the session to open');
+    const lesson = learner(session.api);
+    lesson.answerAll();
+    await until(() => lms.verbs(launch.registration).includes('completed'), 'completed');
+    session.close();
+    await until(() => lms.verbs(launch.registration).includes('terminated'), 'terminated');
+    assert.deepEqual(lms.errors, []);
+    const verbs = lms.verbs(launch.registration);
+    // The verdict goes once the last graded check is answered; the predictions after it follow it.
+    const lastCheck = SELF_TEST_ITEMS.indexOf(GRADED.at(-1));
+    assert.deepEqual(verbs, [
+      'initialized',
+      ...SELF_TEST_ITEMS.slice(0, lastCheck + 1).map(() => 'answered'),
+      'passed',
+      'completed',
+      ...SELF_TEST_ITEMS.slice(lastCheck + 1).map(() => 'answered'),
+      'terminated',
+    ]);
+    const passed = lms.statements(launch.registration).find((s) => s.verb.id.endsWith('/passed'));
+    assert.deepEqual(passed.result.score, { scaled: 1, raw: 100, min: 0, max: 100 });
+    const answered = lms.statements(launch.registration).find((s) => s.object.id.endsWith('/why-positions'));
+    assert.deepEqual(answered.object.definition.correctResponsesPattern, ['set']);
+    assert.equal(answered.object.definition.choices.length, 4);
+    const state = lms.state(launch.registration);
+    assert.equal(state.completed, true);
+    assert.equal(state.passed, true);
+    assert.equal(JSON.parse(state.record).r['why-positions'], 'set');
+  } finally {
+    await lms.close();
+  }
+});
+
+test('cmi5: statements the LMS refuses (500, 503, 502, a reset connection) wait and go, in order, once it takes them', async () => {
+  const faults = [{ status: 500 }, { status: 503 }, { status: 502 }, { reset: true }];
+  let failing = true;
+  let n = 0;
+  const lms = await startLrs({
+    fault: (r) =>
+      failing && r.path.endsWith('/statements') && r.method === 'POST' && n++ > 0 ? faults[n % faults.length] : null,
+  });
+  console.warn = () => {};
+  try {
+    const { session, launch } = await cmi5Session(lms);
+    await until(() => lms.verbs(launch.registration).length === 1, 'initialized');
+    const lesson = learner(session.api);
+    lesson.answerAll(new Set(), SELF_TEST_ITEMS.slice(0, 4));
+    await until(() => ['retrying', 'offline'].includes(session.status), 'the refusal to show');
+    assert.deepEqual(lms.verbs(launch.registration), ['initialized']);
+    failing = false;
+    session.flush();
+    await until(() => lms.verbs(launch.registration).length === 5, 'the answers', 30000);
+    assert.deepEqual(
+      lms
+        .statements(launch.registration)
+        .slice(1)
+        .map((s) => s.object.id.split('/').at(-1)),
+      SELF_TEST_ITEMS.slice(0, 4).map((i) => i.id),
+    );
+    await until(() => session.status === 'saved', 'saved');
+  } finally {
+    console.warn = quiet.warn;
+    await lms.close();
+  }
+});
+
+test('cmi5: answers kept from a session the LMS never heard the end of are reported at the next launch', async () => {
+  let down = false;
+  const lms = await startLrs({ fault: (r) => (down && r.path !== '/lms/fetch' ? { status: 503 } : null) });
+  console.warn = () => {};
+  try {
+    const storage = memoryStorage();
+    const first = await cmi5Session(lms, {}, { storage });
+    await until(() => first.session.status === 'saved', 'the first session to open');
+    down = true;
+    learner(first.session.api).answerAll();
+    await new Promise((r) => setTimeout(r, 300));
+    first.session.close(); // the keepalive batch meets a 503 too
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(lms.verbs(first.launch.registration), ['initialized']);
+    down = false;
+    // The next launch of the same registration, in the same browser.
+    const again = await cmi5Session(lms, { registration: first.launch.registration }, { storage });
+    await until(() => lms.verbs(first.launch.registration).includes('completed'), 'the kept results', 30000);
+    await until(() => again.session.status === 'saved', 'saved');
+    const verbs = lms.verbs(first.launch.registration);
+    assert.equal(verbs.filter((v) => v === 'answered').length, SELF_TEST_ITEMS.length);
+    assert.equal(verbs.filter((v) => v === 'passed').length, 1);
+    assert.equal(verbs.filter((v) => v === 'completed').length, 1);
+    assert.deepEqual(
+      lms.errors.filter((e) => !/has ended/.test(e)),
+      [],
+    );
+    // The session that restarted has the answers back from the state document.
+    assert.equal(Object.keys(again.session.record.responses).length, SELF_TEST_ITEMS.length);
+  } finally {
+    console.warn = quiet.warn;
+    await lms.close();
+  }
+});
+
+test('cmi5 §9.3 across devices: no second completed or passed, no failed after passed', async () => {
+  const lms = await startLrs();
+  try {
+    const first = await cmi5Session(lms);
+    await until(() => first.session.status === 'saved', 'open');
+    learner(first.session.api).answerAll();
+    await until(() => lms.verbs(first.launch.registration).includes('completed'), 'completed');
+    first.session.close();
+    await until(() => lms.verbs(first.launch.registration).includes('terminated'), 'terminated');
+    // Another device: fresh storage, same registration. The state document brings the answers back.
+    const second = await cmi5Session(lms, { registration: first.launch.registration });
+    await until(() => second.session.status === 'saved', 'open');
+    const lesson = learner(second.session.api);
+    assert.equal(
+      Object.keys(lesson.first.record.responses).length +
+        Object.keys(lesson.updates.find((u) => u.record)?.record.responses ?? {}).length >
+        0,
+      true,
+    );
+    // Even a page that reports a failing score again sends no verdict.
+    second.session.api.summary(summarize(GRADED, Object.fromEntries(GRADED.map((i) => [i.id, false])), 0.8));
+    second.session.close();
+    await until(
+      () => lms.verbs(first.launch.registration).filter((v) => v === 'terminated').length === 2,
+      'the second terminated',
+    );
+    const verbs = lms.verbs(first.launch.registration);
+    assert.equal(verbs.filter((v) => v === 'completed').length, 1);
+    assert.equal(verbs.filter((v) => v === 'passed').length, 1);
+    assert.equal(verbs.filter((v) => v === 'failed').length, 0);
+    assert.deepEqual(lms.errors, []);
+  } finally {
+    await lms.close();
+  }
+});
+
+test('cmi5: a failed attempt may start over in the same registration, and then pass', async () => {
+  const lms = await startLrs();
+  try {
+    const { session, launch } = await cmi5Session(lms);
+    await until(() => session.status === 'saved', 'open');
+    const lesson = learner(session.api);
+    lesson.answerAll(new Set(GRADED.map((i) => i.id)));
+    await until(() => lms.verbs(launch.registration).includes('failed'), 'failed');
+    assert.equal(lesson.updates.find((u) => 'canStartOver' in u)?.canStartOver, true);
+    const fresh = session.api.startOver();
+    assert.deepEqual(fresh.responses, {});
+    const again = learner(session.api);
+    again.answerAll();
+    await until(() => lms.verbs(launch.registration).includes('passed'), 'passed');
+    session.close();
+    await until(() => lms.verbs(launch.registration).includes('terminated'), 'terminated');
+    const verbs = lms.verbs(launch.registration);
+    assert.deepEqual(
+      verbs.filter((v) => v !== 'answered'),
+      ['initialized', 'failed', 'completed', 'passed', 'terminated'],
+    );
+    assert.deepEqual(lms.errors, []);
+  } finally {
+    await lms.close();
+  }
+});
+
+test('cmi5: answers given while the token and launch data are slow all arrive', async () => {
+  const lms = await startLrs({ fault: (r) => (r.path === '/lms/fetch' ? { delay: 1500 } : null) });
+  try {
+    const { session, launch } = await cmi5Session(lms);
+    assert.equal(session.status, 'connecting');
+    learner(session.api).answerAll(new Set(), SELF_TEST_ITEMS.slice(0, 5));
+    await until(() => lms.verbs(launch.registration).length === 6, 'the early answers', 30000);
+    assert.deepEqual(lms.verbs(launch.registration), ['initialized', ...Array(5).fill('answered')]);
+  } finally {
+    await lms.close();
+  }
+});
+
+test('cmi5: a reload of the same launch reuses the token the fetch URL gave once', async () => {
+  const lms = await startLrs();
+  try {
+    const sessionStorage = memoryStorage();
+    const first = await cmi5Session(lms, {}, { sessionStorage });
+    await until(() => first.session.status === 'saved', 'open');
+    const again = await cmi5Session(lms, {}, { sessionStorage, launch: first.launch });
+    await until(() => again.session.status === 'saved', 'the reload to open');
+    assert.equal(lms.requests.filter((r) => r.path === '/lms/fetch').length, 1);
+  } finally {
+    await lms.close();
+  }
+});
+
+test('cmi5: a malformed contextTemplate is mended, a bad masteryScore ignored, a plain-http endpoint elsewhere refused before the token', async () => {
+  const lms = await startLrs();
+  console.warn = () => {};
+  try {
+    const activityId = 'urn:x-positional-lesson:au:lesson';
+    const { session, launch } = await cmi5Session(lms, {
+      masteryScore: 5,
+      // category must be a list: an LMS that sends one object still gets its category back, as a list.
+      contextTemplate: (sessionId) => ({
+        contextActivities: { category: { id: 'urn:x:one' }, grouping: [{ id: activityId }] },
+        extensions: { 'https://w3id.org/xapi/cmi5/context/extensions/sessionid': sessionId },
+      }),
+    });
+    await until(() => session.status === 'saved', 'open');
+    assert.equal(session.api.connect({ onUpdate() {} }).mastery, null, 'a masteryScore of 5 is no score');
+    learner(session.api).answer(SELF_TEST_ITEMS[0]);
+    await until(() => lms.verbs(launch.registration).length === 2, 'the answer');
+    assert.deepEqual(lms.statements(launch.registration)[1].context.contextActivities.category, [{ id: 'urn:x:one' }]);
+    const elsewhere = lms.launch({ endpoint: 'http://203.0.113.9/xapi/' });
+    const connection = cmi5Connection(cmi5Launch(new URL(elsewhere.url).search), {
+      storage: memoryStorage(),
+      sessionStorage: memoryStorage(),
+      origin: 'http://127.0.0.1:1',
+    });
+    await assert.rejects(connection.open(), /plain http on another origin/);
+    assert.equal(lms.launches.get(elsewhere.code).fetched, 0, 'the one-time token is not spent');
+    assert.throws(
+      () => cmi5Launch('?endpoint=x&fetch=y&actor=%7B%7D&registration=r&activityId=urn:x'),
+      /endpoint must be an absolute address/,
+    );
+  } finally {
+    console.warn = quiet.warn;
+    await lms.close();
+  }
+});
+
+test('cmi5 §10: exit goes to returnURL once terminated is accepted', async () => {
+  const lms = await startLrs();
+  try {
+    let went = null;
+    const { session, launch } = await cmi5Session(
+      lms,
+      { returnURL: `${lms.origin}/course/view` },
+      { navigate: (url) => (went = url) },
+    );
+    await until(() => session.status === 'saved', 'open');
+    assert.equal(
+      learner(session.api).updates.find((u) => 'canExit' in u)?.canExit ??
+        session.api.connect({ onUpdate() {} }).canExit,
+      true,
+    );
+    learner(session.api).answer(SELF_TEST_ITEMS[0]);
+    assert.equal(session.api.exit(), true);
+    await until(() => went !== null, 'the exit');
+    assert.equal(went, `${lms.origin}/course/view`);
+    assert.equal(lms.verbs(launch.registration).at(-1), 'terminated');
+  } finally {
+    await lms.close();
+  }
+});
+
+test('the state document and LMS.LaunchData are keyed by the launch', () => {
+  assert.equal(STATE_ID, 'positional-lesson:progress');
+  assert.deepEqual(emptyRecord('01234567'), { seed: '01234567', responses: {} });
+});

@@ -1,0 +1,137 @@
+// The lesson page's side of a course package: finds the course shell that framed it (the package's
+// launch page, which holds the one session with the course site: lms/course-session.js), gives the
+// self-test the shell's memory instead of this browser's, and shows the learner how far the saving
+// has got, in the site bar, as a status that assistive technology reads out when it changes.
+import { t } from '../i18n.js';
+import { decodeRecord, emptyRecord, RECORD_VERSION } from './record.js';
+
+const COURSE_PROTOCOL = 1;
+
+/** The course shell framing this page, or null (the page on its own, or framed by anything else). */
+export function findCourseShell(win = window) {
+  try {
+    if (win.parent === win) return null;
+    const shell = win.parent.positionalCourse;
+    return shell && shell.protocol === COURSE_PROTOCOL ? shell : null;
+  } catch {
+    return null; // a parent on another origin: not a course shell of this package
+  }
+}
+
+/** The words for each of the shell's states: [short label, the full sentence]. */
+function statusText(status) {
+  switch (status) {
+    case 'connecting':
+      return [t('Connecting…'), t('Connecting to your course. Your answers are kept until it answers.')];
+    case 'saving':
+      return [t('Saving…'), t('Saving your answers to your course.')];
+    case 'saved':
+      return [t('Saved'), t('Saved to your course.')];
+    case 'retrying':
+      return [t('Not saved yet'), t('Not saved yet: your course did not accept the last answers; retrying.')];
+    case 'offline':
+      return [t('Course unreachable'), t('Your course can’t be reached: your answers are kept on this page.')];
+    case 'review':
+      return [t('Review'), t('Review: the answers your course recorded; this attempt is closed.')];
+    case 'browse':
+      return [t('Browsing'), t('Browsing: your course does not record these answers.')];
+    default:
+      return null;
+  }
+}
+
+/** The status in the site bar: a short label, its full sentence for assistive technology and as a tooltip. */
+function statusView(bar) {
+  const box = document.createElement('p');
+  box.className = 'course-status';
+  box.setAttribute('role', 'status');
+  const label = document.createElement('span');
+  label.className = 'course-status-label';
+  label.setAttribute('aria-hidden', 'true');
+  const sentence = document.createElement('span');
+  sentence.className = 'visually-hidden';
+  box.append(label, sentence);
+  bar?.prepend(box);
+  return (status) => {
+    const words = statusText(status);
+    box.hidden = !words;
+    box.dataset.status = status;
+    if (!words) return;
+    label.textContent = words[0];
+    sentence.textContent = words[1];
+    box.title = words[1];
+  };
+}
+
+/**
+ * The self-test's memory kept by the course `shell`: the record, the mode (normal, review,
+ * browse) and the course's mastery score, updated as the course site answers. `exitControl` is
+ * called with a function that leaves the lesson when the course names a way out (cmi5's returnURL).
+ */
+export function courseMemory(shell, { itemIds, bar = document.querySelector('.site-controls') } = {}) {
+  const listeners = [];
+  const showStatus = statusView(bar);
+  let state;
+  let exitOffered = false;
+  const decode = (record) => decodeRecord({ v: RECORD_VERSION, s: record?.seed, r: record?.responses }, itemIds);
+  const apply = (update) => {
+    const copy = JSON.parse(JSON.stringify(update));
+    if ('status' in copy) showStatus(copy.status);
+    const changed = {};
+    if (copy.record) changed.record = decode(copy.record) ?? state.record;
+    for (const key of ['mode', 'mastery', 'canStartOver']) if (key in copy) state[key] = copy[key];
+    if (copy.canExit) offerExit();
+    if (changed.record) state.record = changed.record;
+    document.documentElement.dataset.course = `${state.kind}:${copy.status ?? document.documentElement.dataset.course?.split(':')[1] ?? ''}`;
+    if (changed.record || 'mode' in copy || 'mastery' in copy || 'canStartOver' in copy)
+      for (const listener of listeners) listener(changed);
+  };
+  const first = JSON.parse(JSON.stringify(shell.connect({ onUpdate: (update) => apply(update) })));
+  if (first.kind === 'none') return null; // the shell opened with no course site: this browser keeps the record
+  state = { ...first, record: decode(first.record) ?? emptyRecord() };
+  showStatus(first.status);
+  document.documentElement.dataset.course = `${first.kind}:${first.status}`;
+  const offerExit = () => {
+    if (!exitOffered) addExitControl(bar, () => shell.exit());
+    exitOffered = true;
+  };
+  if (first.canExit) offerExit();
+  return {
+    kind: 'course',
+    get mode() {
+      return state.mode;
+    },
+    get mastery() {
+      return state.mastery;
+    },
+    canStartOver: () => Boolean(state.canStartOver),
+    record: () => state.record,
+    answered({ record, interaction, summary }) {
+      state.record = record;
+      shell.answered(JSON.parse(JSON.stringify({ record, interaction })));
+      shell.summary(JSON.parse(JSON.stringify(summary)), { answered: true });
+    },
+    summary(summary) {
+      shell.summary(JSON.parse(JSON.stringify(summary)));
+    },
+    startOver() {
+      state.record = decode(shell.startOver());
+      return state.record;
+    },
+    subscribe(listener) {
+      listeners.push(listener);
+    },
+  };
+}
+
+function addExitControl(bar, exit) {
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'course-exit';
+  button.textContent = t('Exit the lesson');
+  button.addEventListener('click', () => {
+    button.disabled = true;
+    exit();
+  });
+  bar?.append(button);
+}
