@@ -1,0 +1,76 @@
+// The charts' CSV writer (web/js/chart-kit/export.js): text a spreadsheet would run as a formula is
+// neutralised (OWASP's CSV-injection rule), numbers stay numbers, and quoting round-trips.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { toCsv } from '../../web/js/chart-kit/export.js';
+
+/** The cells of one CSV line (RFC 4180 quoting: "" inside quotes is one "). */
+function cells(line) {
+  const out = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i += 1) {
+    const c = line[i];
+    if (quoted) {
+      if (c === '"' && line[i + 1] === '"') {
+        cell += '"';
+        i += 1;
+      } else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      out.push(cell);
+      cell = '';
+    } else cell += c;
+  }
+  out.push(cell);
+  return out;
+}
+
+// What a spreadsheet (Excel, LibreOffice, Google Sheets) treats as the start of a formula in a cell.
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+test('text cells that a spreadsheet would run as formulas start with an apostrophe', () => {
+  const words = ['=HYPERLINK("http://x.invalid","c")', '=1+1', '+1+1', '-1+1', '@SUM(1)', '\t=1', '\r=1', '-', '='];
+  const text = toCsv(
+    ['query', 'key'],
+    words.map((w) => [w, 'dog']),
+  );
+  const lines = text.split('\n').slice(1, -1);
+  assert.equal(lines.length, words.length);
+  lines.forEach((line, i) => {
+    const [query, key] = cells(line);
+    assert.equal(query, `'${words[i]}`, `row ${i}`);
+    assert.equal(key, 'dog');
+    assert.doesNotMatch(query, FORMULA_START);
+  });
+  // A carriage return inside a cell is quoted, so the line does not break there.
+  assert.ok(text.includes('"\'\r=1"'), JSON.stringify(text));
+});
+
+test('numbers stay numbers: negative, tiny and huge values are written as String(x)', () => {
+  const values = [-0.654, -1e-300, -1.7976931348623157e308, 0, -0, 1.5, -Infinity, NaN];
+  const text = toCsv(
+    ['value'],
+    values.map((v) => [v]),
+  );
+  const lines = text.split('\n').slice(1, -1);
+  // -Infinity is no number to a spreadsheet, which would read "-Infinity" as a formula.
+  assert.deepEqual(lines, ['-0.654', '-1e-300', '-1.7976931348623157e+308', '0', '0', '1.5', "'-Infinity", 'NaN']);
+  // Exact: every double round-trips (no tolerance).
+  assert.deepEqual(
+    lines.slice(0, 6).map(Number),
+    values.slice(0, 6).map((v) => v + 0),
+  );
+});
+
+test('text that is a plain number keeps its sign; other text is unchanged', () => {
+  const text = toCsv(['a', 'b', 'c', 'd'], [['-0.654', '+3', 'the cat sat', 'a "quoted", word']]);
+  assert.deepEqual(cells(text.split('\n')[1]), ['-0.654', '+3', 'the cat sat', 'a "quoted", word']);
+});
+
+test('header cells are neutralised too', () => {
+  const text = toCsv(['=cmd', 'ok'], []);
+  assert.equal(text, "'=cmd,ok\n");
+});
