@@ -208,22 +208,69 @@ describe('headers and content types', () => {
 
   test('byte ranges: one range is honoured, malformed ones get the whole file, past the end gets 416', async () => {
     const body = Buffer.from(files['/index.html']);
+    const size = body.length;
+    const huge = '9'.repeat(400);
     const cases = [
       ['bytes=0-9', 206, body.subarray(0, 10)],
       ['bytes=10-', 206, body.subarray(10)],
-      ['bytes=-20', 206, body.subarray(body.length - 20)],
+      ['bytes=-20', 206, body.subarray(size - 20)],
+      ['bytes=0-0', 206, body.subarray(0, 1)],
+      ['bytes=0001-0002', 206, body.subarray(1, 3)],
+      [`bytes=0-${huge}`, 206, body],
+      [`bytes=-${huge}`, 206, body],
       ['bytes=9-2', 200, body],
-      ['bytes=0-0', 200, body],
       ['bytes=abc', 200, body],
+      ['bytes=1e3-', 200, body],
+      ['bytes=0x10-', 200, body],
+      ['bytes=+5-', 200, body],
+      ['bytes=1.5-', 200, body],
       ['bytes=1-2,5-6', 200, body],
-      [`bytes=${body.length + 10}-`, 416, Buffer.alloc(0)],
+      ['items=0-9', 200, body],
+      [`bytes=${size + 10}-`, 416, Buffer.alloc(0)],
+      // String(1e21) is "1e+21": a start read through it became byte 1.
+      ['bytes=1000000000000000000000-', 416, Buffer.alloc(0)],
+      [`bytes=${huge}-`, 416, Buffer.alloc(0)],
+      [`bytes=${huge}-${huge}`, 416, Buffer.alloc(0)],
+      ['bytes=-0', 416, Buffer.alloc(0)],
     ];
     for (const [range, status, expected] of cases) {
       const res = await get('/index.html', { headers: { Range: range } });
       assert.equal(res.status, status, range);
       assert.deepEqual(res.body, expected, range);
+      if (status === 206) {
+        const start = body.indexOf(expected);
+        assert.equal(res.headers['content-range'], `bytes ${start}-${start + expected.length - 1}/${size}`, range);
+      }
+      if (status === 416) assert.equal(res.headers['content-range'], `bytes */${size}`, range);
     }
     await assertStillServing();
+  });
+
+  test('If-Range: a range of the current file only, otherwise the whole file', async () => {
+    const body = Buffer.from(files['/index.html']);
+    const { etag } = (await get('/index.html')).headers;
+    const same = await get('/index.html', { headers: { Range: 'bytes=0-9', 'If-Range': etag } });
+    assert.equal(same.status, 206);
+    assert.deepEqual(same.body, body.subarray(0, 10));
+    for (const validator of ['"another-version"', `W/${etag}`, new Date().toUTCString()]) {
+      const other = await get('/index.html', { headers: { Range: 'bytes=0-9', 'If-Range': validator } });
+      assert.equal(other.status, 200, validator);
+      assert.deepEqual(other.body, body, validator);
+    }
+  });
+
+  test('If-None-Match: *, a list and a weak form of the ETag all get 304', async () => {
+    const { etag } = (await get('/style.css')).headers;
+    for (const header of ['*', `"nope", ${etag}`, `W/${etag}`]) {
+      const res = await get('/style.css', { headers: { 'If-None-Match': header } });
+      assert.equal(res.status, 304, header);
+      assert.equal(res.body.length, 0, header);
+      assert.equal(res.headers.etag, etag, header);
+    }
+    const other = await get('/style.css', { headers: { 'If-None-Match': '"nope"' } });
+    assert.equal(other.status, 200);
+    // A missing file has no current representation: * does not match it.
+    assert.equal((await get('/missing.css', { headers: { 'If-None-Match': '*' } })).status, 404);
   });
 });
 
@@ -382,6 +429,61 @@ describe('files that cannot be served', () => {
     }
     assert.equal(errors.length, 1);
     assert.match(errors[0], /^serve: reading .*app\.mjs failed: EIO/);
+    await assertStillServing();
+  });
+});
+
+describe('symbolic links', () => {
+  test('a link flipped between a file inside and one outside the root never serves the outside file', async (t) => {
+    // Another process swaps the link's target as fast as it can while 3,000 requests read it; a
+    // server that checks the path and then opens it again serves the outside file now and then.
+    const link = join(root, 'flip.txt');
+    const inside = join(root, 'flip-inside.txt');
+    writeFileSync(inside, 'the file inside the root\n');
+    symlinkSync(inside, link);
+    const flipper = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const fs = require('node:fs');
+         const [link, a, b] = process.argv.slice(1);
+         for (let i = 0; ; i += 1) {
+           try { fs.symlinkSync(i % 2 ? b : a, link + '.next'); fs.renameSync(link + '.next', link); } catch {}
+         }`,
+        link,
+        inside,
+        join(base, 'outside', 'secret.txt'),
+      ],
+      { stdio: 'ignore' },
+    );
+    const seen = { 200: 0, other: 0 };
+    const leaks = [];
+    try {
+      let next = 0;
+      const worker = async () => {
+        while (next < 3000) {
+          next += 1;
+          const res = await get('/flip.txt');
+          const body = res.body.toString();
+          if (body.includes('secret outside')) leaks.push(res.status);
+          else if (res.status === 200) {
+            assert.equal(body, 'the file inside the root\n');
+            seen[200] += 1;
+          } else {
+            assert.ok([403, 404].includes(res.status), `status ${res.status}`);
+            seen.other += 1;
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: 10 }, worker));
+    } finally {
+      flipper.kill();
+    }
+    t.diagnostic(
+      `${seen[200]} served the inside file, ${seen.other} refused (403 or 404), ${leaks.length} the outside file`,
+    );
+    assert.deepEqual(leaks, [], `${leaks.length} of 3,000 requests served the outside file`);
+    assert.equal(seen[200] + seen.other, 3000);
     await assertStillServing();
   });
 });

@@ -1,13 +1,15 @@
 #!/usr/bin/env node
-// Serves the built lesson on 127.0.0.1: sirv streams the files (and the .br/.gz copies the build
-// writes); this wrapper adds the page's CSP and headers and checks every request before sirv sees it.
+// Serves the built lesson on 127.0.0.1: each request's file is opened once, checked to lie inside the
+// root, and streamed from that descriptor with the page's CSP and headers (and the .br/.gz copies the
+// build writes).
 //   node web/build/serve.mjs --root dist --port 8000
+import fs, { constants, realpathSync, statSync } from 'node:fs';
+import { open, realpath, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { closeSync, constants, openSync, realpathSync, statSync } from 'node:fs';
-import { extname, join, relative, resolve, sep } from 'node:path';
-import { parseArgs } from 'node:util';
+import { extname, join, resolve, sep } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
-import sirv from 'sirv';
+import { parseArgs } from 'node:util';
 
 /** The Content-Security-Policy every response carries. */
 export const CONTENT_SECURITY_POLICY = [
@@ -50,7 +52,7 @@ export const SERVER_LIMITS = {
   maxConnections: 512,
 };
 
-// Precompressed variants, most preferred first, as sirv looks them up.
+// Precompressed variants, most preferred first at equal weight.
 const VARIANTS = [
   { coding: 'br', suffix: '.br' },
   { coding: 'gzip', suffix: '.gz' },
@@ -68,7 +70,12 @@ function sendText(res, status, text, extraHeaders = {}) {
   const kept = ['content-security-policy', 'x-content-type-options', 'connection'];
   for (const name of res.getHeaderNames()) if (!kept.includes(name)) res.removeHeader(name);
   const body = Buffer.from(`${text}\n`);
-  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': body.length, 'Cache-Control': 'no-store', ...extraHeaders });
+  res.writeHead(status, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': body.length,
+    'Cache-Control': 'no-store',
+    ...extraHeaders,
+  });
   res.end(body);
 }
 
@@ -95,31 +102,53 @@ function fileError(error) {
   return new HttpError(500, `Internal error reading the file (${error.code ?? 'unknown'})`);
 }
 
+const inside = (root, path) => path === root || path.startsWith(root + sep);
+
 /**
- * The regular, readable file at `path` inside `root`, following a directory to its index.html.
- * Returns { path, stat } or throws HttpError. Opening it (non-blocking, then closing) proves it is
- * readable now, so sirv is never handed a file that would fail or block in the middle of a response.
+ * Opens `path` once and returns { handle, path, stat } for the regular file it names, or throws an
+ * HttpError. The descriptor is what gets served: after opening, the path's real location must be
+ * inside `root` and must still be the very file opened (same device and inode), so a symbolic link
+ * changed between the check and the read cannot lead outside. Opening is non-blocking (a FIFO
+ * answers 404 at once). With `index`, a directory stands for its index.html.
  */
-function readableFile(root, path) {
-  try {
-    let stat = statSync(path);
-    if (stat.isDirectory()) {
-      path = join(path, 'index.html');
-      stat = statSync(path);
+async function openFile(root, path, { index = true } = {}) {
+  for (let attempt = 0; ; attempt += 1) {
+    let handle;
+    try {
+      handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+      let info = await handle.stat({ bigint: true });
+      if (info.isDirectory() && index) {
+        await handle.close();
+        handle = undefined;
+        return await openFile(root, join(path, 'index.html'), { index: false });
+      }
+      if (!info.isFile()) throw new HttpError(404, 'Not found');
+      const real = await realpath(path);
+      if (!inside(root, real)) throw new HttpError(403, 'Forbidden');
+      const named = await stat(real, { bigint: true });
+      if (named.dev !== info.dev || named.ino !== info.ino) {
+        // The path moved to another file while it was opened: look again, a few times at most.
+        await handle.close();
+        handle = undefined;
+        if (attempt < 2) continue;
+        throw new HttpError(403, 'Forbidden: the file changed while it was opened');
+      }
+      info = {
+        dev: info.dev,
+        ino: info.ino,
+        size: Number(info.size),
+        mtimeNs: info.mtimeNs,
+      };
+      return { handle, path, stat: info };
+    } catch (error) {
+      await handle?.close();
+      throw error instanceof HttpError ? error : fileError(error);
     }
-    if (!stat.isFile()) throw new HttpError(404, 'Not found');
-    // A symbolic link must not lead outside the root either.
-    const real = realpathSync(path);
-    if (real !== root && !real.startsWith(root + sep)) throw new HttpError(403, 'Forbidden');
-    closeSync(openSync(path, constants.O_RDONLY | constants.O_NONBLOCK));
-    return { path, stat };
-  } catch (error) {
-    throw error instanceof HttpError ? error : fileError(error);
   }
 }
 
-/** The file a request-target names inside `root`, or an HttpError saying why there is none. */
-function requestedFile(root, target) {
+/** The path a request-target names inside `root`, or an HttpError saying why there is none. */
+function requestedPath(root, target) {
   let url;
   try {
     url = new URL(target, 'http://127.0.0.1');
@@ -134,58 +163,122 @@ function requestedFile(root, target) {
   }
   if (decoded.includes('\0')) throw new HttpError(400, 'Bad request: the path contains a NUL byte');
   const candidate = resolve(root, `.${decoded.startsWith('/') ? decoded : `/${decoded}`}`);
-  if (candidate !== root && !candidate.startsWith(root + sep)) throw new HttpError(403, 'Forbidden');
-  return readableFile(root, candidate);
-}
-
-/** The best precompressed copy of `file` the client accepts: present, readable and no older than it. */
-function chooseCoding(root, file, acceptEncoding) {
-  if (!COMPRESSIBLE_EXTENSIONS.includes(extname(file.path).toLowerCase())) return '';
-  const weight = acceptedCodings(acceptEncoding);
-  const wanted = VARIANTS.filter(({ coding }) => weight(coding) > 0).sort((a, b) => weight(b.coding) - weight(a.coding));
-  for (const { coding, suffix } of wanted) {
-    try {
-      const variant = readableFile(root, file.path + suffix);
-      if (variant.stat.mtimeMs >= file.stat.mtimeMs) return coding;
-    } catch {
-      // No usable copy in this coding: try the next one.
-    }
-  }
-  return '';
+  if (!inside(root, candidate)) throw new HttpError(403, 'Forbidden');
+  return candidate;
 }
 
 /**
- * The Range header to hand sirv: one well-formed byte range of the identity file, written as
- * `bytes=start-end`, or none (the whole file, as RFC 9110 allows). sirv mishandles suffix ranges,
- * `0-0` and start > end, so those never reach it; compressed copies are always sent whole.
+ * The best precompressed copy of `file` the client accepts, opened: a regular file inside the root
+ * no older than the file. Returns { handle, path, stat, coding } or null.
  */
-function checkedRange(header, coding, size) {
-  if (!header || coding) return undefined;
-  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!match || (match[1] === '' && match[2] === '')) return undefined;
-  let start;
-  let end;
-  if (match[1] === '') {
-    start = Math.max(0, size - Number(match[2]));
-    end = size - 1;
-  } else {
-    start = Number(match[1]);
-    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+async function chooseVariant(root, file, acceptEncoding) {
+  if (!COMPRESSIBLE_EXTENSIONS.includes(extname(file.path).toLowerCase())) return null;
+  const weight = acceptedCodings(acceptEncoding);
+  const wanted = VARIANTS.filter(({ coding }) => weight(coding) > 0).sort((a, b) => weight(b.coding) - weight(a.coding));
+  for (const variant of wanted) {
+    let copy;
+    try {
+      copy = await openFile(root, file.path + variant.suffix, { index: false });
+    } catch {
+      continue; // no usable copy in this coding: try the next one
+    }
+    if (copy.stat.mtimeNs >= file.stat.mtimeNs) return { ...copy, coding: variant.coding };
+    await copy.handle.close();
   }
-  if (start >= size) return `bytes=${start}-`; // sirv answers 416 Range Not Satisfiable
-  if (end < start || end === 0) return undefined;
-  return `bytes=${start}-${end}`;
+  return null;
+}
+
+/**
+ * The byte range a Range header asks of a file of `size` bytes (RFC 9110 §14): { start, end }, the
+ * string 'unsatisfiable' (answered 416), or undefined for the whole file (a header that is absent,
+ * malformed, or asks for several ranges, which this server does not send). Positions are digits
+ * only; one beyond the safe integers is past the end of any file.
+ */
+function byteRange(header, size) {
+  if (header === undefined || size === 0) return undefined;
+  const match = /^bytes=(\d*)-(\d*)$/i.exec(String(header).trim());
+  if (!match || (match[1] === '' && match[2] === '')) return undefined;
+  const number = (digits) => {
+    const value = Number(digits);
+    return Number.isSafeInteger(value) ? value : Infinity;
+  };
+  if (match[1] === '') {
+    const suffix = number(match[2]);
+    if (suffix === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = number(match[1]);
+  const last = match[2] === '' ? Infinity : number(match[2]);
+  if (last < start) return undefined; // not a range (9-2): the header is ignored
+  if (start >= size) return 'unsatisfiable';
+  return { start, end: Math.min(last, size - 1) };
+}
+
+/** Whether an If-None-Match header matches `etag` (weak comparison, RFC 9110 §13.1.2); * matches any file. */
+function noneMatch(header, etag) {
+  if (header === undefined) return false;
+  const value = String(header).trim();
+  if (value === '*') return true;
+  const opaque = (tag) => tag.trim().replace(/^W\//, '');
+  return value.split(',').some((tag) => opaque(tag) === opaque(etag));
 }
 
 function handler(root) {
-  const serveFile = sirv(root, {
-    dev: true, // stat on every request, so a rebuilt file is served as it is now (and nothing is cached)
-    etag: true,
-    brotli: true,
-    gzip: true,
-    extensions: [],
-    onNoMatch: (req, res) => sendText(res, 404, 'Not found'),
-  });
+
+  async function respond(req, res) {
+    const file = await openFile(root, requestedPath(root, req.url));
+    let variant = null;
+    let streaming = false;
+    try {
+      variant = await chooseVariant(root, file, req.headers['accept-encoding']);
+      const sent = variant ?? file;
+      // The ETag names the version: the sent file's size and modification time, and the coding.
+      const etag = `"${sent.stat.size.toString(16)}-${sent.stat.mtimeNs.toString(16)}${variant ? `-${variant.coding}` : ''}"`;
+      res.setHeader('Content-Type', MIME_TYPES[extname(file.path).toLowerCase()] ?? 'application/octet-stream');
+      res.setHeader('Cache-Control', 'no-cache');
+      res.setHeader('Vary', 'Accept-Encoding');
+      res.setHeader('ETag', etag);
+      if (variant) res.setHeader('Content-Encoding', variant.coding);
+      else res.setHeader('Accept-Ranges', 'bytes');
+      if (noneMatch(req.headers['if-none-match'], etag)) {
+        res.writeHead(304);
+        res.end();
+        return;
+      }
+      const size = sent.stat.size;
+      // A copy is always sent whole; If-Range asks for the range only of the version it names.
+      const ifRange = req.headers['if-range'];
+      const range = variant || (ifRange !== undefined && ifRange !== etag) ? undefined : byteRange(req.headers.range, size);
+      if (range === 'unsatisfiable') {
+        res.removeHeader('Content-Type');
+        res.writeHead(416, { 'Content-Range': `bytes */${size}`, 'Content-Length': 0 });
+        res.end();
+        return;
+      }
+      const { start, end } = range ?? { start: 0, end: size - 1 };
+      if (range) res.setHeader('Content-Range', `bytes ${start}-${end}/${size}`);
+      res.setHeader('Content-Length', end - start + 1);
+      res.writeHead(range ? 206 : 200);
+      if (req.method === 'HEAD' || end < start) {
+        res.end();
+        return;
+      }
+      streaming = true;
+      const body = fs.createReadStream(null, { fd: sent.handle, start, end, autoClose: true });
+      // A read that fails after the headers are out (a disk error, a file cut short) ends this
+      // response; a client that leaves early ends it too, without a message.
+      pipeline(body, res).catch((error) => {
+        sent.handle.close().catch(() => {});
+        if (error.code === 'ERR_STREAM_PREMATURE_CLOSE') return;
+        console.error(`serve: reading ${sent.path} failed: ${error.message}`);
+        res.destroy();
+      });
+    } finally {
+      if (!streaming || variant) await file.handle.close();
+      if (variant && !streaming) await variant.handle.close();
+    }
+  }
+
   return (req, res) => {
     res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
     res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -193,32 +286,13 @@ function handler(root) {
     // connection closed, rather than kept open while Node reads and discards the body.
     const hasBody = (req.headers['content-length'] ?? '0') !== '0' || req.headers['transfer-encoding'] !== undefined;
     if (hasBody) res.setHeader('Connection', 'close');
-    try {
-      if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'Method not allowed', { Allow: 'GET, HEAD', Connection: 'close' });
-      const file = requestedFile(root, req.url);
-      const coding = chooseCoding(root, file, req.headers['accept-encoding']);
-      res.setHeader('Content-Type', MIME_TYPES[extname(file.path).toLowerCase()] ?? 'application/octet-stream');
-      res.setHeader('Cache-Control', 'no-cache');
-      res.setHeader('Vary', 'Accept-Encoding');
-      // sirv then finds exactly the copy chosen here. Its parsed-URL cache is given the checked path,
-      // so it neither re-parses nor re-decodes the raw target.
-      req.headers['accept-encoding'] = coding;
-      const range = checkedRange(req.headers.range, coding, file.stat.size);
-      if (range) req.headers.range = range;
-      else delete req.headers.range;
-      const pathname = `/${relative(root, file.path).split(sep).join('/')}`.replaceAll('%', '%25');
-      req._parsedUrl = { pathname, search: '', query: undefined, hash: undefined, raw: req.url };
-      // A read that fails after the headers are out (the file vanished, a disk error) ends this
-      // response instead of throwing from an unhandled stream error.
-      res.once('pipe', (source) => source.once('error', (error) => {
-        console.error(`serve: reading ${file.path} failed: ${error.message}`);
-        sendText(res, 500, 'Internal error reading the file');
-      }));
-      serveFile(req, res);
-    } catch (error) {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      return sendText(res, 405, 'Method not allowed', { Allow: 'GET, HEAD', Connection: 'close' });
+    }
+    respond(req, res).catch((error) => {
       if (!(error instanceof HttpError)) console.error(`serve: ${req.method} ${JSON.stringify(req.url)}: ${error.message}`);
       sendText(res, error.status ?? 500, error instanceof HttpError ? error.message : 'Internal error');
-    }
+    });
   };
 }
 
@@ -257,7 +331,9 @@ export async function startServer({ root, port = 8000, ...overrides }) {
   // A socket that neither sends nor reads for this long is closed (e.g. a client that stops reading a response).
   server.setTimeout(limits.socketTimeout);
   await new Promise((resolvePromise, reject) => {
-    server.once('error', (error) => reject(new Error(error.code === 'EADDRINUSE' ? `port ${port} is already in use` : error.message)));
+    server.once('error', (error) =>
+      reject(new Error(error.code === 'EADDRINUSE' ? `port ${port} is already in use` : error.message)),
+    );
     server.listen(port, '127.0.0.1', resolvePromise);
   });
   server.on('error', (error) => console.error(`serve: ${error.message}`));
