@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { writePrecompressed } from '../../web/build/build-site.mjs';
 import { CONTENT_SECURITY_POLICY, SERVER_LIMITS, startServer } from '../../web/build/serve.mjs';
 
@@ -537,13 +537,58 @@ describe('compression', () => {
     });
   }
 
-  test('a file newer than its compressed copies is sent as it is', async () => {
+  test('a file whose bytes changed is sent as it is, whatever its time says', async () => {
+    // A copy made by `cp -p`, `tar x` or `rsync -t` carries an older time than the .br/.gz it replaces.
+    const path = join(root, 'stale.css');
+    const before = `body { color: red; }\n${'p { margin: 1px; }\n'.repeat(60)}`;
+    const after = `body { color: blue; }\n${'p { margin: 2px; }\n'.repeat(60)}`;
+    writeFileSync(path, before);
+    writeFileSync(`${path}.br`, brotliCompressSync(before));
+    writeFileSync(`${path}.gz`, gzipSync(before));
+    const earlier = new Date(Date.now() - 3_600_000);
+    writeFileSync(path, after);
+    utimesSync(path, earlier, earlier);
+    for (const accept of ['br', 'gzip', 'br, gzip', '']) {
+      const res = await get('/stale.css', { headers: { 'Accept-Encoding': accept } });
+      assert.equal(res.status, 200, accept);
+      assert.equal(res.headers['content-encoding'], undefined, accept);
+      assert.equal(res.body.toString(), after, accept);
+    }
+  });
+
+  test('a file only touched keeps its copies: they still hold its bytes', async () => {
     const path = join(root, 'style.css');
     const later = new Date(Date.now() + 60_000);
     utimesSync(path, later, later);
     const res = await get('/style.css', { headers: { 'Accept-Encoding': 'br, gzip' } });
-    assert.equal(res.headers['content-encoding'], undefined);
-    assert.equal(res.body.toString(), files['/style.css']);
+    assert.equal(res.headers['content-encoding'], 'br');
+    assert.equal(brotliDecompressSync(res.body).toString(), files['/style.css']);
+  });
+
+  test('a copy that does not decode to its file, or decodes to more, is never sent', async () => {
+    const path = join(root, 'wrong-copy.js');
+    const text = `export const x = 1;\n${'// more\n'.repeat(50)}`;
+    writeFileSync(path, text);
+    writeFileSync(`${path}.br`, Buffer.from('not brotli at all'));
+    writeFileSync(`${path}.gz`, gzipSync(text + text)); // a longer text with the same start
+    for (const accept of ['br', 'gzip']) {
+      const res = await get('/wrong-copy.js', { headers: { 'Accept-Encoding': accept } });
+      assert.equal(res.headers['content-encoding'], undefined, accept);
+      assert.equal(res.body.toString(), text, accept);
+    }
+  });
+
+  test('same size and time with other bytes: a new ETag, never a 304 for the old one', async () => {
+    const path = join(root, 'same-size.txt');
+    writeFileSync(path, 'version one of the file\n');
+    const { mtime } = fs.statSync(path);
+    const first = await get('/same-size.txt');
+    writeFileSync(path, 'version two of the file\n');
+    utimesSync(path, mtime, mtime);
+    const again = await get('/same-size.txt', { headers: { 'If-None-Match': first.headers.etag } });
+    assert.equal(again.status, 200);
+    assert.equal(again.body.toString(), 'version two of the file\n');
+    assert.notEqual(again.headers.etag, first.headers.etag);
   });
 
   test('images are never sent compressed', async () => {

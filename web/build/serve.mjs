@@ -1,15 +1,18 @@
 #!/usr/bin/env node
 // Serves the built lesson on 127.0.0.1: each request's file is opened once, checked to lie inside the
-// root, and streamed from that descriptor with the page's CSP and headers (and the .br/.gz copies the
-// build writes).
+// root, and streamed from that descriptor with the page's CSP and headers; a .br/.gz copy the build
+// wrote is sent only while it decodes to the file's bytes.
 //   node web/build/serve.mjs --root dist --port 8000
+import { createHash } from 'node:crypto';
 import fs, { constants, realpathSync, statSync } from 'node:fs';
 import { open, realpath, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { createBrotliDecompress, createGunzip } from 'node:zlib';
 
 /** The Content-Security-Policy every response carries. */
 export const CONTENT_SECURITY_POLICY = [
@@ -54,9 +57,15 @@ export const SERVER_LIMITS = {
 
 // Precompressed variants, most preferred first at equal weight.
 const VARIANTS = [
-  { coding: 'br', suffix: '.br' },
-  { coding: 'gzip', suffix: '.gz' },
+  { coding: 'br', suffix: '.br', decoder: createBrotliDecompress },
+  { coding: 'gzip', suffix: '.gz', decoder: createGunzip },
 ];
+
+// A file whose status last changed this recently may change again within the same clock tick without
+// its times showing it, so its digest is worked out again on the next request (git's "racily clean" rule).
+const RACY_MS = 2_000;
+// Digests remembered, most recent last; the oldest is forgotten beyond this many.
+const MAX_REMEMBERED_DIGESTS = 4096;
 
 class HttpError extends Error {
   constructor(status, message) {
@@ -138,6 +147,7 @@ async function openFile(root, path, { index = true } = {}) {
         ino: info.ino,
         size: Number(info.size),
         mtimeNs: info.mtimeNs,
+        ctimeNs: info.ctimeNs,
       };
       return { handle, path, stat: info };
     } catch (error) {
@@ -167,11 +177,72 @@ function requestedPath(root, target) {
   return candidate;
 }
 
+/** The bytes of an open file from its start, a chunk at a time (reads by position: the handle is shared). */
+async function* chunksOf(handle) {
+  for (let position = 0; ; ) {
+    const buffer = Buffer.allocUnsafe(64 * 1024);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+    if (bytesRead === 0) return;
+    position += bytesRead;
+    yield buffer.subarray(0, bytesRead);
+  }
+}
+
+/**
+ * SHA-256 (hex) of what an open file holds, or, for a compressed copy (`decoder`), of what it decodes
+ * to; a copy that decodes to more than `limit` bytes is refused without decoding the rest.
+ */
+async function contentDigest(handle, decoder, limit) {
+  const hash = createHash('sha256');
+  if (!decoder) {
+    for await (const chunk of chunksOf(handle)) hash.update(chunk);
+    return hash.digest('hex');
+  }
+  let decoded = 0;
+  await pipeline(Readable.from(chunksOf(handle)), decoder(), async (source) => {
+    for await (const chunk of source) {
+      decoded += chunk.length;
+      if (decoded > limit) throw new Error('the copy decodes to more bytes than its file');
+      hash.update(chunk);
+    }
+  });
+  return hash.digest('hex');
+}
+
+/**
+ * Content digests of files, remembered by what identifies a file's bytes without reading them: its
+ * device, inode, size, modification time and status-change time. The status-change time moves on
+ * every write and every change of times (utimes, cp -p, tar x, rsync -t set only the modification
+ * time), and no program can set it back, so a remembered digest is used only for the bytes it was
+ * worked out from.
+ */
+class DigestCache {
+  #known = new Map();
+
+  /** The digest of `file` (decoded with `variant.decoder` when given, at most `limit` bytes). */
+  of({ handle, stat: info }, variant = null, limit = Infinity) {
+    const key = `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}:${variant?.coding ?? ''}`;
+    let digest = this.#known.get(key);
+    if (digest) return digest;
+    const started = Date.now();
+    digest = contentDigest(handle, variant?.decoder, limit);
+    this.#known.set(key, digest);
+    if (this.#known.size > MAX_REMEMBERED_DIGESTS) this.#known.delete(this.#known.keys().next().value);
+    digest.then(
+      () => {
+        if (started - Number(info.ctimeNs / 1_000_000n) < RACY_MS) this.#known.delete(key);
+      },
+      () => this.#known.delete(key),
+    );
+    return digest;
+  }
+}
+
 /**
  * The best precompressed copy of `file` the client accepts, opened: a regular file inside the root
- * no older than the file. Returns { handle, path, stat, coding } or null.
+ * that decodes to exactly the file's bytes (`digest`). Returns { handle, path, stat, coding } or null.
  */
-async function chooseVariant(root, file, acceptEncoding) {
+async function chooseVariant(root, file, digest, acceptEncoding, digests) {
   if (!COMPRESSIBLE_EXTENSIONS.includes(extname(file.path).toLowerCase())) return null;
   const weight = acceptedCodings(acceptEncoding);
   const wanted = VARIANTS.filter(({ coding }) => weight(coding) > 0).sort((a, b) => weight(b.coding) - weight(a.coding));
@@ -182,7 +253,11 @@ async function chooseVariant(root, file, acceptEncoding) {
     } catch {
       continue; // no usable copy in this coding: try the next one
     }
-    if (copy.stat.mtimeNs >= file.stat.mtimeNs) return { ...copy, coding: variant.coding };
+    try {
+      if ((await digests.of(copy, variant, file.stat.size)) === digest) return { ...copy, coding: variant.coding };
+    } catch {
+      // The copy does not decode (or decodes to more than the file): it is not this file's copy.
+    }
     await copy.handle.close();
   }
   return null;
@@ -224,16 +299,18 @@ function noneMatch(header, etag) {
 }
 
 function handler(root) {
+  const digests = new DigestCache();
 
   async function respond(req, res) {
     const file = await openFile(root, requestedPath(root, req.url));
     let variant = null;
     let streaming = false;
     try {
-      variant = await chooseVariant(root, file, req.headers['accept-encoding']);
+      const digest = await digests.of(file);
+      variant = await chooseVariant(root, file, digest, req.headers['accept-encoding'], digests);
       const sent = variant ?? file;
-      // The ETag names the version: the sent file's size and modification time, and the coding.
-      const etag = `"${sent.stat.size.toString(16)}-${sent.stat.mtimeNs.toString(16)}${variant ? `-${variant.coding}` : ''}"`;
+      // The ETag names the bytes: the file's digest, and the coding of the copy sent.
+      const etag = `"${digest.slice(0, 32)}${variant ? `-${variant.coding}` : ''}"`;
       res.setHeader('Content-Type', MIME_TYPES[extname(file.path).toLowerCase()] ?? 'application/octet-stream');
       res.setHeader('Cache-Control', 'no-cache');
       res.setHeader('Vary', 'Accept-Encoding');
