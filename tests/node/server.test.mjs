@@ -70,6 +70,12 @@ symlinkSync(join(base, 'outside'), join(root, 'escape-dir'));
 symlinkSync(join(base, 'does-not-exist.txt'), join(root, 'broken-link.txt'));
 execFileSync('mkfifo', [join(root, 'pipe.txt')]);
 mkdirSync(join(root, 'folder.js'));
+// Dotfiles: never served unless the server is asked to (startServer({ dotfiles: true })).
+writeFileSync(join(root, '.env'), SECRET);
+mkdirSync(join(root, '.git'));
+writeFileSync(join(root, '.git', 'config'), SECRET);
+writeFileSync(join(root, 'sub', '.hidden.txt'), SECRET);
+symlinkSync('.env', join(root, 'dot-link.txt'));
 writeFileSync(join(root, 'unreadable.txt'), 'nobody may read this\n'.repeat(50));
 writePrecompressed(root);
 chmodSync(join(root, 'unreadable.txt'), 0o000);
@@ -433,6 +439,39 @@ describe('files that cannot be served', () => {
   });
 });
 
+describe('dotfiles', () => {
+  test('files and folders whose name starts with a dot get 404, however the path is spelled', async () => {
+    for (const path of [
+      '/.env',
+      '/%2eenv',
+      '/%2Eenv',
+      '/.git/config',
+      '/.git/',
+      '/.git',
+      '/sub/.hidden.txt',
+      '/sub/%2ehidden.txt',
+      '/sub/../.env',
+      '/dot-link.txt',
+    ]) {
+      const res = await raw([requestLine(path)]);
+      assert.equal(res.status, 404, `${path}: ${res.status}`);
+      assert.ok(!res.text.includes('secret outside'), `${path} leaked a dotfile`);
+    }
+    await assertStillServing();
+  });
+
+  test('startServer({ dotfiles: true }) serves them', async () => {
+    const open = await startServer({ root, port: 0, dotfiles: true });
+    try {
+      const res = await get('/.env', { port: open.port });
+      assert.equal(res.status, 200);
+      assert.equal(res.body.toString(), SECRET);
+    } finally {
+      await open.close();
+    }
+  });
+});
+
 describe('symbolic links', () => {
   test('a link flipped between a file inside and one outside the root never serves the outside file', async (t) => {
     // Another process swaps the link's target as fast as it can while 3,000 requests read it; a
@@ -516,6 +555,14 @@ describe('compression', () => {
     ['identity', 'identity'],
     ['GZIP', 'gzip'],
     ['x-gzip', 'identity'],
+    // Invalid q-values (RFC 9110 §12.4.2: 0 to 1, at most three decimals) make the coding not accepted.
+    ['br;q=abc, gzip', 'gzip'],
+    ['br;q=-1, gzip;q=0.5', 'gzip'],
+    ['br;q=, gzip', 'gzip'],
+    ['br;q=1.5, gzip', 'gzip'],
+    ['br;q=0.5.5, gzip', 'gzip'],
+    ['br;q=0.0001, gzip', 'gzip'],
+    ['gzip;q=abc', 'identity'],
   ];
   for (const [accept, coding] of cases) {
     test(`Accept-Encoding ${JSON.stringify(accept)} gets ${coding}`, async () => {
@@ -614,7 +661,7 @@ describe('slow and idle clients', () => {
       assert.equal(plain.server.requestTimeout, SERVER_LIMITS.requestTimeout);
       assert.equal(plain.server.keepAliveTimeout, SERVER_LIMITS.keepAliveTimeout);
       assert.equal(plain.server.timeout, SERVER_LIMITS.socketTimeout);
-      assert.equal(plain.server.maxConnections, SERVER_LIMITS.maxConnections);
+      assert.equal(plain.maxConnections, SERVER_LIMITS.maxConnections);
     } finally {
       await plain.close();
     }
@@ -655,6 +702,33 @@ describe('slow and idle clients', () => {
     const res = await sendUnendingBody(head, '1\r\nx\r\n');
     assert.equal(res.status, 200);
     await assertStillServing();
+  });
+
+  test('connections that have not sent a whole request cannot keep a new client out', async () => {
+    // Default timeouts (10 s for headers): only making room for the newcomer lets it in at once.
+    const small = await startServer({ root, port: 0, maxConnections: 8 });
+    const stalled = [];
+    try {
+      for (let i = 0; i < 8; i += 1) {
+        const socket = connect(small.port, '127.0.0.1');
+        socket.on('error', () => {});
+        await new Promise((resolve) => socket.once('connect', resolve));
+        // Half of them send part of a request's headers, half nothing at all.
+        if (i % 2) socket.write('GET /index.html HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+        stalled.push(socket);
+      }
+      const count = () => new Promise((resolve) => small.server.getConnections((_, n) => resolve(n)));
+      while ((await count()) < 8) await new Promise((resolve) => setTimeout(resolve, 10));
+      const closedOne = Promise.race(stalled.map((socket) => new Promise((resolve) => socket.once('close', resolve))));
+      const res = await get('/index.html', { port: small.port, agent: false });
+      assert.equal(res.status, 200);
+      assert.equal(res.body.toString(), INDEX);
+      await closedOne; // the oldest stalled connection made room (within the get's HANG_MS, or the test times out)
+      assert.ok((await count()) <= 8);
+    } finally {
+      for (const socket of stalled) socket.destroy();
+      await small.close();
+    }
   });
 
   test('an idle keep-alive connection is closed after the keep-alive timeout', async () => {
@@ -745,6 +819,41 @@ describe('load and memory', () => {
   });
 });
 
+describe('violation reports', () => {
+  test('a report address adds report-uri and report-to to the policy, and names the endpoint', async () => {
+    for (const uri of ['https://reports.example/csp?site=lesson', '/csp-reports']) {
+      const reporting = await startServer({ root, port: 0, cspReportUri: uri });
+      try {
+        for (const path of ['/index.html', '/missing.html']) {
+          const res = await get(path, { port: reporting.port });
+          assert.equal(
+            res.headers['content-security-policy'],
+            `${CONTENT_SECURITY_POLICY}; report-uri ${uri}; report-to csp-endpoint`,
+            path,
+          );
+          assert.equal(res.headers['reporting-endpoints'], `csp-endpoint="${uri}"`, path);
+        }
+      } finally {
+        await reporting.close();
+      }
+    }
+    // Without one, neither appears.
+    const res = await get('/index.html');
+    assert.equal(res.headers['content-security-policy'], CONTENT_SECURITY_POLICY);
+    assert.equal(res.headers['reporting-endpoints'], undefined);
+  });
+
+  test('startServer refuses a report address that is not one, naming the option and the rule', async () => {
+    for (const uri of ['', 'reports', 'ftp://x.example/', 'https://x.example/\nX: y', 'https://x.example/;a']) {
+      await assert.rejects(
+        startServer({ root, port: 0, cspReportUri: uri }),
+        /^Error: cspReportUri must be an http\(s\) URL or a path starting with \/, without spaces, quotes, commas or semicolons, got /,
+        JSON.stringify(uri),
+      );
+    }
+  });
+});
+
 describe('the command line', () => {
   /** Runs serve.mjs with `args`; resolves to { status, stderr } once it exits (or HANG_MS passes). */
   const run = (...args) => {
@@ -771,6 +880,27 @@ describe('the command line', () => {
     const result = await run('--root', join(base, 'nonexistent'), '--port', '0');
     oneLine(result);
     assert.match(result.stderr, /no such directory/);
+  });
+
+  test('--root with an empty name: one line and exit code 1, and startServer refuses it too', async () => {
+    const result = await run('--root', '', '--port', '0');
+    oneLine(result);
+    assert.match(result.stderr, /--root must name a directory, got an empty string/);
+    await assert.rejects(startServer({ root: '', port: 0 }), /root must name a directory, got an empty string/);
+  });
+
+  test('--csp-report-uri: a value that could change the policy is refused with one line', async () => {
+    for (const value of [
+      'https://x.example/r; script-src *',
+      'https://x.example/ r',
+      'javascript:alert(1)',
+      '"x"',
+      'r,x',
+    ]) {
+      const result = await run('--root', root, '--port', '0', '--csp-report-uri', value);
+      oneLine(result);
+      assert.match(result.stderr, /--csp-report-uri must be an http\(s\) URL or a path starting with \//, value);
+    }
   });
 
   test('--root naming a file, a bad port, an unknown flag, a port in use: one line and exit code 1', async () => {

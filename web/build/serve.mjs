@@ -2,12 +2,12 @@
 // Serves the built lesson on 127.0.0.1: each request's file is opened once, checked to lie inside the
 // root, and streamed from that descriptor with the page's CSP and headers; a .br/.gz copy the build
 // wrote is sent only while it decodes to the file's bytes.
-//   node web/build/serve.mjs --root dist --port 8000
+//   node web/build/serve.mjs --root dist --port 8000 [--dotfiles] [--csp-report-uri URL]
 import { createHash } from 'node:crypto';
 import fs, { constants, realpathSync, statSync } from 'node:fs';
 import { open, realpath, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { extname, join, resolve, sep } from 'node:path';
+import { extname, join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,9 @@ export const CONTENT_SECURITY_POLICY = [
   "require-trusted-types-for 'script'",
   'frame-ancestors *',
 ].join('; ');
+
+/** The name the policy's report-to directive and the Reporting-Endpoints header give the report address. */
+export const REPORT_ENDPOINT = 'csp-endpoint';
 
 /** Content types by extension; anything else is application/octet-stream. */
 export const MIME_TYPES = {
@@ -67,6 +70,8 @@ const RACY_MS = 2_000;
 // Digests remembered, most recent last; the oldest is forgotten beyond this many.
 const MAX_REMEMBERED_DIGESTS = 4096;
 
+const REPORT_URI_RULE = 'an http(s) URL or a path starting with /, without spaces, quotes, commas or semicolons';
+
 class HttpError extends Error {
   constructor(status, message) {
     super(message);
@@ -76,7 +81,7 @@ class HttpError extends Error {
 
 function sendText(res, status, text, extraHeaders = {}) {
   if (res.headersSent) return res.destroy();
-  const kept = ['content-security-policy', 'x-content-type-options', 'connection'];
+  const kept = ['content-security-policy', 'reporting-endpoints', 'x-content-type-options', 'connection'];
   for (const name of res.getHeaderNames()) if (!kept.includes(name)) res.removeHeader(name);
   const body = Buffer.from(`${text}\n`);
   res.writeHead(status, {
@@ -88,7 +93,38 @@ function sendText(res, status, text, extraHeaders = {}) {
   res.end(body);
 }
 
-/** The weight (q) a client gives each content coding; codings it does not name get the weight of `*`, or 0. */
+/**
+ * The report address for the policy's report-uri and report-to (`name` is how the caller spelled the
+ * option), or an Error naming the option and the rule: the value goes into two headers as it is, so
+ * nothing in it may end a directive (;), a list (,) or a quoted string.
+ */
+export function checkedReportUri(value, name = 'cspReportUri') {
+  const printable = typeof value === 'string' && /^[\x21-\x7e]+$/.test(value) && !/[;,"'\\]/.test(value);
+  let shaped = printable && value.startsWith('/') && !value.startsWith('//');
+  if (printable && !shaped) {
+    try {
+      shaped = ['http:', 'https:'].includes(new URL(value).protocol) && /^https?:\/\//i.test(value);
+    } catch {
+      shaped = false;
+    }
+  }
+  if (!shaped) throw new Error(`${name} must be ${REPORT_URI_RULE}, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** The policy with, when `reportUri` is given, violation reports sent there (report-uri and report-to). */
+export function contentSecurityPolicy({ reportUri } = {}) {
+  if (!reportUri) return CONTENT_SECURITY_POLICY;
+  return `${CONTENT_SECURITY_POLICY}; report-uri ${reportUri}; report-to ${REPORT_ENDPOINT}`;
+}
+
+// RFC 9110 §12.4.2: a weight is 0 to 1 with at most three decimals.
+const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
+
+/**
+ * The weight (q) a client gives each content coding; codings it does not name get the weight of `*`,
+ * or 0. An element whose q is not a valid weight (q=abc, q=-1, q=1.5) is left out, as if not sent.
+ */
 function acceptedCodings(header) {
   const weights = new Map();
   for (const part of String(header ?? '').split(',')) {
@@ -96,10 +132,12 @@ function acceptedCodings(header) {
     if (!name) continue;
     let q = 1;
     for (const param of params) {
-      const match = /^\s*q\s*=\s*([0-9.]+)\s*$/.exec(param);
-      if (match) q = Number(match[1]);
+      const [key, ...rest] = param.split('=');
+      if (key.trim() !== 'q') continue;
+      const value = rest.join('=').trim();
+      q = QVALUE.test(value) ? Number(value) : NaN;
     }
-    weights.set(name, Number.isFinite(q) ? q : 0);
+    if (!Number.isNaN(q)) weights.set(name.trim(), q);
   }
   return (coding) => weights.get(coding) ?? weights.get('*') ?? 0;
 }
@@ -112,6 +150,10 @@ function fileError(error) {
 }
 
 const inside = (root, path) => path === root || path.startsWith(root + sep);
+const hasDotSegment = (root, path) =>
+  relative(root, path)
+    .split(sep)
+    .some((segment) => segment.startsWith('.'));
 
 /**
  * Opens `path` once and returns { handle, path, stat } for the regular file it names, or throws an
@@ -120,7 +162,7 @@ const inside = (root, path) => path === root || path.startsWith(root + sep);
  * changed between the check and the read cannot lead outside. Opening is non-blocking (a FIFO
  * answers 404 at once). With `index`, a directory stands for its index.html.
  */
-async function openFile(root, path, { index = true } = {}) {
+async function openFile(root, path, { dotfiles, index = true }) {
   for (let attempt = 0; ; attempt += 1) {
     let handle;
     try {
@@ -129,11 +171,12 @@ async function openFile(root, path, { index = true } = {}) {
       if (info.isDirectory() && index) {
         await handle.close();
         handle = undefined;
-        return await openFile(root, join(path, 'index.html'), { index: false });
+        return await openFile(root, join(path, 'index.html'), { dotfiles, index: false });
       }
       if (!info.isFile()) throw new HttpError(404, 'Not found');
       const real = await realpath(path);
       if (!inside(root, real)) throw new HttpError(403, 'Forbidden');
+      if (!dotfiles && hasDotSegment(root, real)) throw new HttpError(404, 'Not found');
       const named = await stat(real, { bigint: true });
       if (named.dev !== info.dev || named.ino !== info.ino) {
         // The path moved to another file while it was opened: look again, a few times at most.
@@ -158,7 +201,7 @@ async function openFile(root, path, { index = true } = {}) {
 }
 
 /** The path a request-target names inside `root`, or an HttpError saying why there is none. */
-function requestedPath(root, target) {
+function requestedPath(root, target, dotfiles) {
   let url;
   try {
     url = new URL(target, 'http://127.0.0.1');
@@ -174,6 +217,7 @@ function requestedPath(root, target) {
   if (decoded.includes('\0')) throw new HttpError(400, 'Bad request: the path contains a NUL byte');
   const candidate = resolve(root, `.${decoded.startsWith('/') ? decoded : `/${decoded}`}`);
   if (!inside(root, candidate)) throw new HttpError(403, 'Forbidden');
+  if (!dotfiles && hasDotSegment(root, candidate)) throw new HttpError(404, 'Not found');
   return candidate;
 }
 
@@ -242,14 +286,14 @@ class DigestCache {
  * The best precompressed copy of `file` the client accepts, opened: a regular file inside the root
  * that decodes to exactly the file's bytes (`digest`). Returns { handle, path, stat, coding } or null.
  */
-async function chooseVariant(root, file, digest, acceptEncoding, digests) {
+async function chooseVariant(root, file, digest, acceptEncoding, { dotfiles, digests }) {
   if (!COMPRESSIBLE_EXTENSIONS.includes(extname(file.path).toLowerCase())) return null;
   const weight = acceptedCodings(acceptEncoding);
   const wanted = VARIANTS.filter(({ coding }) => weight(coding) > 0).sort((a, b) => weight(b.coding) - weight(a.coding));
   for (const variant of wanted) {
     let copy;
     try {
-      copy = await openFile(root, file.path + variant.suffix, { index: false });
+      copy = await openFile(root, file.path + variant.suffix, { dotfiles, index: false });
     } catch {
       continue; // no usable copy in this coding: try the next one
     }
@@ -298,16 +342,17 @@ function noneMatch(header, etag) {
   return value.split(',').some((tag) => opaque(tag) === opaque(etag));
 }
 
-function handler(root) {
+function handler(root, { dotfiles, reportUri }) {
+  const policy = contentSecurityPolicy({ reportUri });
   const digests = new DigestCache();
 
   async function respond(req, res) {
-    const file = await openFile(root, requestedPath(root, req.url));
+    const file = await openFile(root, requestedPath(root, req.url, dotfiles), { dotfiles });
     let variant = null;
     let streaming = false;
     try {
       const digest = await digests.of(file);
-      variant = await chooseVariant(root, file, digest, req.headers['accept-encoding'], digests);
+      variant = await chooseVariant(root, file, digest, req.headers['accept-encoding'], { dotfiles, digests });
       const sent = variant ?? file;
       // The ETag names the bytes: the file's digest, and the coding of the copy sent.
       const etag = `"${digest.slice(0, 32)}${variant ? `-${variant.coding}` : ''}"`;
@@ -357,7 +402,8 @@ function handler(root) {
   }
 
   return (req, res) => {
-    res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    res.setHeader('Content-Security-Policy', policy);
+    if (reportUri) res.setHeader('Reporting-Endpoints', `${REPORT_ENDPOINT}="${reportUri}"`);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     // GET and HEAD carry no body: a client that sends one (or trickles one) is answered and the
     // connection closed, rather than kept open while Node reads and discards the body.
@@ -374,6 +420,9 @@ function handler(root) {
 }
 
 function checkedRoot(root) {
+  if (typeof root !== 'string' || root === '') {
+    throw new Error(`--root must name a directory, got ${root === '' ? 'an empty string' : String(root)}`);
+  }
   const absolute = resolve(root);
   let real;
   try {
@@ -386,14 +435,49 @@ function checkedRoot(root) {
 }
 
 /**
- * Serves `root` on 127.0.0.1:`port` (0 picks a free port). Resolves to { url, port, server, close() },
- * where close() resolves once the server has stopped; rejects with a one-line Error when `root` is
- * not a directory or the port cannot be bound. The limits (see SERVER_LIMITS) may be overridden,
- * e.g. shortened for tests.
+ * Keeps at most `max` connections open without letting idle ones lock clients out: when a new
+ * connection would go over, the connection idle longest (one that has sent nothing, part of a
+ * request's headers, or nothing since its last response) is closed to make room; only when every
+ * other connection is busy with a request is the new one refused.
  */
-export async function startServer({ root, port = 8000, ...overrides }) {
+function shareConnections(server, max) {
+  const idleSince = new Map(); // socket → when it last became idle; oldest first
+  let open = 0;
+  const idle = (socket) => {
+    idleSince.delete(socket);
+    if (!socket.destroyed) idleSince.set(socket, Date.now());
+  };
+  server.on('connection', (socket) => {
+    open += 1;
+    socket.once('close', () => {
+      open -= 1;
+      idleSince.delete(socket);
+    });
+    idle(socket);
+    if (open <= max) return;
+    const [oldest] = [...idleSince.keys()].filter((other) => other !== socket);
+    (oldest ?? socket).destroy();
+  });
+  server.on('request', (req, res) => {
+    idleSince.delete(req.socket);
+    res.once('finish', () => idle(req.socket));
+  });
+  // Node's own cap, one above: room for the newcomer while an idle connection is closed for it.
+  server.maxConnections = max + 1;
+}
+
+/**
+ * Serves `root` on 127.0.0.1:`port` (0 picks a free port). Resolves to { url, port, server,
+ * maxConnections, close() }, where close() resolves once the server has stopped; rejects with a
+ * one-line Error when `root` is empty or not a directory, `cspReportUri` is not a report address,
+ * or the port cannot be bound. Files and folders whose names start with a dot are served only with
+ * `dotfiles: true`; `cspReportUri` adds report-uri and report-to to the policy. The limits (see
+ * SERVER_LIMITS) may be overridden, e.g. shortened for tests.
+ */
+export async function startServer({ root, port = 8000, dotfiles = false, cspReportUri, ...overrides }) {
   const limits = { ...SERVER_LIMITS, ...overrides };
   const absoluteRoot = checkedRoot(root);
+  const reportUri = cspReportUri === undefined ? undefined : checkedReportUri(cspReportUri);
   const server = createServer(
     {
       headersTimeout: limits.headersTimeout,
@@ -402,9 +486,9 @@ export async function startServer({ root, port = 8000, ...overrides }) {
       // Node checks the two timeouts above only this often (30 s by default).
       connectionsCheckingInterval: Math.max(20, Math.min(1000, Math.floor(limits.headersTimeout / 4))),
     },
-    handler(absoluteRoot),
+    handler(absoluteRoot, { dotfiles: dotfiles === true, reportUri }),
   );
-  server.maxConnections = limits.maxConnections;
+  shareConnections(server, limits.maxConnections);
   // A socket that neither sends nor reads for this long is closed (e.g. a client that stops reading a response).
   server.setTimeout(limits.socketTimeout);
   await new Promise((resolvePromise, reject) => {
@@ -419,6 +503,7 @@ export async function startServer({ root, port = 8000, ...overrides }) {
     url: `http://127.0.0.1:${actual}/`,
     port: actual,
     server,
+    maxConnections: limits.maxConnections,
     close: () =>
       new Promise((done) => {
         server.closeAllConnections?.();
@@ -432,15 +517,31 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error(`serve: ${message}`);
     process.exit(1);
   };
+  const usage = 'usage: serve.mjs [--root DIR] [--port N] [--dotfiles] [--csp-report-uri URL]';
   let values;
   try {
-    ({ values } = parseArgs({ options: { root: { type: 'string', default: 'dist' }, port: { type: 'string', default: '8000' } } }));
+    ({ values } = parseArgs({
+      options: {
+        root: { type: 'string', default: 'dist' },
+        port: { type: 'string', default: '8000' },
+        dotfiles: { type: 'boolean', default: false },
+        'csp-report-uri': { type: 'string' },
+      },
+    }));
   } catch (error) {
-    fail(`${error.message} (usage: serve.mjs [--root DIR] [--port N])`);
+    fail(`${error.message} (${usage})`);
   }
   const port = Number(values.port);
   if (!/^\d+$/.test(values.port) || port > 65535) fail(`--port must be an integer from 0 to 65535, got ${values.port}`);
-  startServer({ root: values.root, port }).then(
+  const reportUri = values['csp-report-uri'];
+  if (reportUri !== undefined) {
+    try {
+      checkedReportUri(reportUri, '--csp-report-uri');
+    } catch (error) {
+      fail(error.message);
+    }
+  }
+  startServer({ root: values.root, port, dotfiles: values.dotfiles, cspReportUri: reportUri }).then(
     ({ url }) => console.log(`Serving the lesson at ${url}`),
     (error) => fail(error.message),
   );
