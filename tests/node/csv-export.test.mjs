@@ -74,3 +74,67 @@ test('header cells are neutralised too', () => {
   const text = toCsv(['=cmd', 'ok'], []);
   assert.equal(text, "'=cmd,ok\n");
 });
+
+/** A small seeded generator (mulberry32), so every run tries the same cells. */
+function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+test('200,000 random cells: text comes back as written or behind one apostrophe, numbers exactly', (t) => {
+  const next = random(36);
+  const ALPHABET = ['=', '+', '-', '@', '\t', '\r', '\n', '"', ',', "'", ' ', 'a', '1', '.', 'e', 'é', '😀', '\u0000'];
+  const text = () =>
+    Array.from({ length: Math.floor(next() * 12) }, () => ALPHABET[Math.floor(next() * ALPHABET.length)]).join('');
+  const number = () => {
+    const kind = Math.floor(next() * 4);
+    if (kind === 0) return (next() - 0.5) * 10 ** Math.floor(next() * 40 - 20);
+    if (kind === 1) return -Math.floor(next() * 1e6);
+    if (kind === 2) return [0, -0, Number.MIN_VALUE, -Number.MAX_VALUE][Math.floor(next() * 4)];
+    return (next() - 0.5) * 2;
+  };
+  const rows = Array.from({ length: 50_000 }, () =>
+    Array.from({ length: 4 }, () => (next() < 0.5 ? text() : number())),
+  );
+  // Lines split only outside quotes (a quoted cell may hold a newline).
+  const csv = toCsv(['a', 'b', 'c', 'd'], rows);
+  const lines = [];
+  let line = '';
+  let quoted = false;
+  for (const c of csv) {
+    if (c === '"') quoted = !quoted;
+    if (c === '\n' && !quoted) {
+      lines.push(line);
+      line = '';
+    } else line += c;
+  }
+  assert.equal(lines.length, rows.length + 1);
+  let prefixed = 0;
+  lines.slice(1).forEach((l, i) => {
+    const got = cells(l);
+    assert.equal(got.length, 4, `row ${i}`);
+    got.forEach((cell, j) => {
+      const want = rows[i][j];
+      if (typeof want === 'number') {
+        assert.equal(Number(cell), want + 0, `row ${i} cell ${j}`);
+        assert.doesNotMatch(cell, /^'/);
+      } else if (cell !== want) {
+        assert.equal(cell, `'${want}`, `row ${i} cell ${j}`);
+        assert.match(want, FORMULA_START);
+        prefixed += 1;
+      }
+      // A cell may start with + or - only as a plain decimal number, which spreadsheets read as one.
+      assert.ok(
+        !FORMULA_START.test(cell) || /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/.test(cell),
+        `row ${i} cell ${j}: ${JSON.stringify(cell)}`,
+      );
+    });
+  });
+  t.diagnostic(`200,000 cells, ${prefixed} text cells neutralised, none left starting a formula`);
+});

@@ -280,6 +280,95 @@ describe('headers and content types', () => {
   });
 });
 
+describe('random conditional, range and coding headers', () => {
+  test('3,000 requests with random Range, If-Range, If-None-Match and Accept-Encoding: every answer is right', async (t) => {
+    // A seeded generator (mulberry32): every run sends the same headers.
+    let seed = 12;
+    const next = () => {
+      seed = (seed + 0x6d2b79f5) >>> 0;
+      let x = Math.imul(seed ^ (seed >>> 15), seed | 1);
+      x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+      return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+    };
+    const pick = (list) => list[Math.floor(next() * list.length)];
+    const paths = ['/index.html', '/app.mjs', '/engine.wasm', '/data.json', '/picture.png', '/style.css'];
+    const etags = {};
+    for (const path of paths) etags[path] = (await get(path)).headers.etag;
+    const number = () =>
+      pick([
+        '0',
+        '1',
+        '9',
+        '10',
+        '4000',
+        '4095',
+        '99999',
+        '9'.repeat(17),
+        '9'.repeat(400),
+        '1e3',
+        '-1',
+        '0x10',
+        ' 5',
+        '',
+      ]);
+    const ranges = () =>
+      pick([
+        () => `bytes=${number()}-${number()}`,
+        () => `bytes=-${number()}`,
+        () => `bytes=${number()}-`,
+        () => `bytes=${number()}-${number()},${number()}-${number()}`,
+        () => pick(['bytes=', 'bytes=-', 'bits=0-1', 'bytes 0-1', '', 'bytes=0-1;x', 'BYTES=0-9']),
+      ])();
+    const codings = () =>
+      Array.from({ length: Math.floor(next() * 3) }, () => {
+        const q = pick(['', ';q=0', ';q=1', ';q=0.5', ';q=abc', ';q=-1', ';q=1.5', ';q=', ';q=0.001', ';Q=0.2']);
+        return pick(['br', 'gzip', '*', 'identity', 'x-gzip', 'deflate', 'BR']) + q;
+      }).join(', ');
+    const decode = { br: brotliDecompressSync, gzip: gunzipSync };
+    const failures = [];
+    let count = 0;
+    for (let i = 0; i < 3000; i += 1) {
+      const path = pick(paths);
+      const body = Buffer.from(files[path]);
+      const headers = {};
+      if (next() < 0.7) headers.Range = ranges();
+      if (next() < 0.2)
+        headers['If-Range'] = pick([etags[path], '"other"', `W/${etags[path]}`, 'Tue, 01 Jan 2030 00:00:00 GMT']);
+      if (next() < 0.2)
+        headers['If-None-Match'] = pick([etags[path], '*', '"other"', `"other", ${etags[path]}`, `W/${etags[path]}`]);
+      if (next() < 0.7) headers['Accept-Encoding'] = codings();
+      const method = next() < 0.1 ? 'HEAD' : 'GET';
+      const res = await get(path, { headers, method });
+      count += 1;
+      const where = `${method} ${path} ${JSON.stringify(headers)} → ${res.status}`;
+      const coding = res.headers['content-encoding'];
+      if (res.status === 304) {
+        if (!headers['If-None-Match'] || res.body.length) failures.push(where);
+        continue;
+      }
+      if (method === 'HEAD') {
+        if (res.body.length || ![200, 206, 416].includes(res.status)) failures.push(where);
+        continue;
+      }
+      if (res.status === 200) {
+        const sent = coding ? decode[coding](res.body) : res.body;
+        if (!sent.equals(body)) failures.push(`${where}: wrong bytes`);
+      } else if (res.status === 206) {
+        const match = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(res.headers['content-range'] ?? '');
+        if (coding || !match || Number(match[3]) !== body.length)
+          failures.push(`${where}: ${res.headers['content-range']}`);
+        else if (!res.body.equals(body.subarray(Number(match[1]), Number(match[2]) + 1)))
+          failures.push(`${where}: wrong bytes`);
+      } else if (res.status === 416) {
+        if (res.headers['content-range'] !== `bytes */${body.length}` || res.body.length) failures.push(where);
+      } else failures.push(where);
+    }
+    t.diagnostic(`${count} requests with random headers, ${failures.length} wrong answers`);
+    assert.deepEqual(failures.slice(0, 10), []);
+    await assertStillServing();
+  });
+});
+
 describe('malformed request-targets', () => {
   // Each of these once killed the process (the URL parser threw outside any try).
   // The rest are paths that are not valid percent-encoded UTF-8 (overlong forms of "." and "/" among them).

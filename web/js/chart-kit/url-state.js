@@ -109,7 +109,7 @@ export function flushUrlState() {
     return;
   }
   const url = new URL(location.href);
-  url.search = writeInto(url.search, pending);
+  url.search = queryWithWrites(url.search, pending);
   pending.clear();
   if (url.href === location.href || url.href.length > MAX_WRITTEN_ADDRESS) return;
   history.replaceState(history.state, '', url);
@@ -129,12 +129,13 @@ function pieceName(piece) {
 }
 
 /**
- * `search` with the writes applied: for each chart, the keys of `state` that differ from `defaults`
- * set, and the rest (and every alias spelling) removed. A key already in the address keeps its place
- * (its first piece; later ones go); a new key goes at the end. Every other piece is copied as written,
- * so a write costs one pass over the query however many unrelated parameters it holds.
+ * `search` (a query, "?a=b&…" or "") with `writes` (Map prefix → { state, defaults, aliases })
+ * applied: for each chart, the keys of `state` that differ from `defaults` set, and the rest (and
+ * every alias spelling) removed. A key already in the address keeps its place (its first piece;
+ * later ones go); a new key goes at the end. Every other piece is copied as written, so a write
+ * costs one pass over the query however many unrelated parameters it holds.
  */
-function writeInto(search, writes) {
+export function queryWithWrites(search, writes) {
   const owned = new Set();
   const values = new Map();
   for (const [prefix, { state, defaults, aliases }] of writes) {
