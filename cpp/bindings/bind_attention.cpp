@@ -1,6 +1,7 @@
 // Embind adapters for attention and permutations (positional/attention.hpp): scaled dot-product
 // attention, cosine similarity, and the permutations of the order-blindness argument.
 // Every result is a number, a Float64Array or a plain object: nothing for the caller to .delete().
+#include <cstdint>
 #include <string>
 
 #include "engine_core_adapters.hpp"
@@ -23,6 +24,15 @@ Permutation permutation_from_js(const std::string& name, const val& array) {
 
 val attention_js(val q, val k, val v, val causal) {
   return guarded([&] {
+    // The copy out is the cost at the output cap: checked on the shapes, before anything is read.
+    const std::int64_t queries = matrix_shape_from_js("q", q).rows;
+    const std::int64_t keys = matrix_shape_from_js("k", k).rows;
+    if (queries > 0 && keys > kMaxCopiedAttentionWeights / queries) {
+      throw InputError("the copied weights would hold " + format_number(static_cast<double>(queries)) +
+                       " × " + format_number(static_cast<double>(keys)) + " numbers, more than the cap of " +
+                       format_number(static_cast<double>(kMaxCopiedAttentionWeights)) +
+                       " (2^22; engine.views.attention, which copies nothing, takes up to 2^24)");
+    }
     const AttentionResult result = scaled_dot_product_attention(
         matrix_from_js("q", q), matrix_from_js("k", k), matrix_from_js("v", v), bool_arg("causal", causal));
     val out = val::object();

@@ -8,6 +8,7 @@ export const limits = Object.freeze({
   maxOutputDoubles: 2 ** 24, // the longest array of numbers in or out of one call
   maxWorkSteps: 2 ** 22, // inner-loop steps (about one sin/cos pair each) in one call
   maxAttentionWork: 2 ** 28, // n × m × (d_k + d_v) multiply-adds in one attention call
+  maxCopiedAttentionWeights: 2 ** 22, // n × m of the copying attention (views.attention: maxOutputDoubles)
   maxConventionsDistance: 2 ** 20,
   maxDecayDistance: 2 ** 22,
   maxAlibiHeads: 1024,

@@ -382,7 +382,8 @@ describe('broken and hostile pastes', () => {
       text: fixture('unknown-rope-type.json'),
       expect: brokenExpected['unknown-rope-type.json'],
     },
-    { name: '1 MiB of text', text: `{"model_type": "${'x'.repeat(1 << 20)}"}`, expect: 'config must be at most 1 MiB' },
+    // Under the box's limit in characters (2^20), over the reader's in UTF-8 bytes: the reader refuses it.
+    { name: '1 MiB of text', text: `{"model_type": "${'é'.repeat(600_000)}"}`, expect: 'config must be at most 1 MiB' },
     {
       name: 'markup in a length field',
       text: JSON.stringify({
@@ -421,6 +422,63 @@ describe('broken and hostile pastes', () => {
       assert.equal(await page.$eval(`${ROOT} select`, (s) => s.value), 'custom');
     });
   }
+
+  // The box's own limit: the reader's 1 MiB (model_config.hpp's kMaxConfigBytes), in characters.
+  const BOX_LIMIT = 2 ** 20;
+  /** The valid config with another trained length (so the box's text changes and is read again). */
+  const validWithLength = (n) => valid.replace('"max_position_embeddings": 4096', `"max_position_embeddings": ${n}`);
+  const boxState = () =>
+    page.$eval(ROOT, (el) => ({
+      value: el.querySelector('textarea').value,
+      analyses: Number(el.dataset.analyses ?? 0),
+      message: el.querySelector('.chart-textarea-error').textContent,
+      invalid: el.querySelector('textarea').getAttribute('aria-invalid'),
+    }));
+  const refusal = (length) =>
+    `config.json must be at most 1,048,576 characters (the reader takes 1 MiB), got ${length.toLocaleString('en')}: the text was not taken.`;
+
+  for (const size of [4 * 2 ** 20, 20 * 2 ** 20]) {
+    test(`a paste of ${size / 2 ** 20} MiB is refused at the box, before any reading, with the message`, async () => {
+      await paste(page, validWithLength(3000));
+      const before = await boxState();
+      await page
+        .context()
+        .grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+      await page.evaluate((n) => navigator.clipboard.writeText(`{"model_type": "${'x'.repeat(n - 18)}"}`), size);
+      await page.focus(`${ROOT} textarea`);
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.press('ControlOrMeta+V');
+      await page.waitForFunction((root) => document.querySelector(`${root} .chart-textarea-error`).textContent, ROOT);
+      // Well past the box's pause before it reads (its debounce): no reading started.
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 1500)));
+      const after = await boxState();
+      assert.equal(after.value, before.value, 'the box keeps what it had');
+      assert.equal(after.analyses, before.analyses, 'nothing was read');
+      assert.equal(after.message, refusal(size));
+      assert.equal(after.invalid, 'true');
+      assert.equal(await page.$eval(ROOT, (el) => el.dataset.cardState), 'ready', 'the last reading stays');
+      // The next paste that fits is read, and the message goes.
+      await paste(page, validWithLength(2048));
+      assert.equal(await errorText(page), '');
+    });
+  }
+
+  test('text over the limit put in the box any other way (typed, dropped, set) is refused too', async () => {
+    await paste(page, validWithLength(3000));
+    const before = await boxState();
+    await page.fill(`${ROOT} textarea`, 'x'.repeat(BOX_LIMIT + 1));
+    await page.click(`${ROOT} [data-control="analyse"]`);
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 1500)));
+    const after = await boxState();
+    assert.equal(after.value, before.value, 'the box goes back to what it had');
+    assert.equal(after.analyses, before.analyses, 'nothing was read');
+    assert.equal(after.message, refusal(BOX_LIMIT + 1));
+    // Exactly at the limit the box takes it and the reader answers.
+    await paste(page, `{"model_type": "${'x'.repeat(BOX_LIMIT - 18)}"}`);
+    assert.ok((await errorText(page)).includes('This config could not be read'), await errorText(page));
+    await paste(page, valid);
+    assert.equal(await errorText(page), '');
+  });
 
   test('a valid config whose strings hold markup shows them as text, and nothing runs', async () => {
     const config = JSON.parse(readFileSync(join(presetsDir, 'llama-3.1-8b.json'), 'utf8'));

@@ -14,6 +14,7 @@ import {
   ENGINE,
   dist,
   discoverControls,
+  downloadOf,
   exerciseControls,
   mountAllCharts,
   openPage,
@@ -21,6 +22,7 @@ import {
   singleFile,
   startSite,
   twoFrames,
+  waitForChart,
 } from './helpers.mjs';
 
 const HOSTILE = JSON.parse(readFileSync(join(repo, 'tests', 'fixtures', 'hostile-inputs.json'), 'utf8')).inputs;
@@ -419,6 +421,40 @@ describe('the page under the policy', () => {
       assert.deepEqual(offOrigin, [], s);
       await context.close();
     }
+  });
+});
+
+describe('what the page writes', () => {
+  test('words of a sentence from a link never become formulas in the attention CSV', async () => {
+    // OWASP's CSV-injection list: a cell starting with one of these is a formula to a spreadsheet.
+    const formula = /^[=+\-@\t\r]/;
+    const words = ['=HYPERLINK("http://x.invalid","c")', '=1+1', '@SUM(1)', '+A1', '-2+3', 'dog'];
+    const origin = new URL(site.server.url).origin;
+    const url = `${site.server.url}?attention-weights.sentence=${encodeURIComponent(words.join(' '))}`;
+    const { page, context, problems, offOrigin } = await openPage(site.browser, url, { blockOtherOrigins: origin });
+    await page.locator('[data-chart="attention-weights"]').scrollIntoViewIfNeeded();
+    await waitForChart(page, 'attention-weights');
+    const { bytes } = await downloadOf(page, () =>
+      page.locator('[data-chart="attention-weights"] [data-export="csv"]').click(),
+    );
+    // RFC 4180 cells: quoted cells may hold commas and doubled quotes.
+    const cells = [...bytes.toString('utf8').matchAll(/(?:^|,)("(?:[^"]|"")*"|[^,\n]*)/gm)].map(([, c]) =>
+      c.startsWith('"') ? c.slice(1, -1).replaceAll('""', '"') : c,
+    );
+    const wordCells = cells.filter((c) => words.some((w) => c === w || c === `'${w}`));
+    assert.ok(
+      wordCells.length >= 2 * words.length * words.length,
+      `the words are in the CSV (${wordCells.length} cells)`,
+    );
+    assert.deepEqual(
+      cells.filter((c) => formula.test(c) && !/^-?\d/.test(c)),
+      [],
+      'no cell starts a formula',
+    );
+    assert.ok(wordCells.includes(`'${words[0]}`), 'the link’s text is kept, behind an apostrophe');
+    assert.deepEqual(problems, []);
+    assert.deepEqual(offOrigin, []);
+    await context.close();
   });
 });
 

@@ -459,6 +459,25 @@ describe('regressions of the hardening findings', () => {
     assert.equal(engine.ropeDecayCurve(512, 10000, 4096).length, 4097);
   });
 
+  test('the copying attention stops at 2^22 weights; views.attention, which copies nothing, takes more', () => {
+    const ones = (rows, cols) => ({ rows, cols, data: new Float64Array(rows * cols).fill(1) });
+    assert.equal(limits.maxCopiedAttentionWeights, 2 ** 22);
+    // 2049 × 2048 weights: just over the copying cap; d_k = d_v = 1, so the work is small.
+    refuses(
+      () => engine.attention(ones(2049, 1), ones(2048, 1), ones(2048, 1)),
+      'attention: the copied weights would hold 2049 × 2048 numbers, more than the cap of 4194304 (2^22; engine.views.attention, which copies nothing, takes up to 2^24)',
+    );
+    // At the cap the copy is made; every weight of equal scores is exactly 1/2048 (no tolerance:
+    // a power of two).
+    const atCap = engine.attention(ones(2048, 1), ones(2048, 1), ones(2048, 1));
+    assert.equal(atCap.weights.data.length, 2 ** 22);
+    assert.equal(atCap.weights.data[12345], 1 / 2048);
+    const view = engine.views.attention(ones(2049, 1), ones(2048, 1), ones(2048, 1));
+    assert.equal(view.weights.data.length, 2049 * 2048);
+    assert.equal(view.weights.data[2049 * 2048 - 1], 1 / 2048);
+    engine.views.release();
+  });
+
   test('an array-like of length 1e8 or 1e10 is refused before it is read', () => {
     refuses(() => engine.applyRope({ length: 1e8 }, 1), 'applyRope: x length must be at most 16777216, got 100000000');
     refuses(

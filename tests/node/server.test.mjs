@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { writePrecompressed } from '../../web/build/build-site.mjs';
 import { CONTENT_SECURITY_POLICY, SERVER_LIMITS, startServer } from '../../web/build/serve.mjs';
 
@@ -70,6 +70,12 @@ symlinkSync(join(base, 'outside'), join(root, 'escape-dir'));
 symlinkSync(join(base, 'does-not-exist.txt'), join(root, 'broken-link.txt'));
 execFileSync('mkfifo', [join(root, 'pipe.txt')]);
 mkdirSync(join(root, 'folder.js'));
+// Dotfiles: never served unless the server is asked to (startServer({ dotfiles: true })).
+writeFileSync(join(root, '.env'), SECRET);
+mkdirSync(join(root, '.git'));
+writeFileSync(join(root, '.git', 'config'), SECRET);
+writeFileSync(join(root, 'sub', '.hidden.txt'), SECRET);
+symlinkSync('.env', join(root, 'dot-link.txt'));
 writeFileSync(join(root, 'unreadable.txt'), 'nobody may read this\n'.repeat(50));
 writePrecompressed(root);
 chmodSync(join(root, 'unreadable.txt'), 0o000);
@@ -208,21 +214,157 @@ describe('headers and content types', () => {
 
   test('byte ranges: one range is honoured, malformed ones get the whole file, past the end gets 416', async () => {
     const body = Buffer.from(files['/index.html']);
+    const size = body.length;
+    const huge = '9'.repeat(400);
     const cases = [
       ['bytes=0-9', 206, body.subarray(0, 10)],
       ['bytes=10-', 206, body.subarray(10)],
-      ['bytes=-20', 206, body.subarray(body.length - 20)],
+      ['bytes=-20', 206, body.subarray(size - 20)],
+      ['bytes=0-0', 206, body.subarray(0, 1)],
+      ['bytes=0001-0002', 206, body.subarray(1, 3)],
+      [`bytes=0-${huge}`, 206, body],
+      [`bytes=-${huge}`, 206, body],
       ['bytes=9-2', 200, body],
-      ['bytes=0-0', 200, body],
       ['bytes=abc', 200, body],
+      ['bytes=1e3-', 200, body],
+      ['bytes=0x10-', 200, body],
+      ['bytes=+5-', 200, body],
+      ['bytes=1.5-', 200, body],
       ['bytes=1-2,5-6', 200, body],
-      [`bytes=${body.length + 10}-`, 416, Buffer.alloc(0)],
+      ['items=0-9', 200, body],
+      [`bytes=${size + 10}-`, 416, Buffer.alloc(0)],
+      // String(1e21) is "1e+21": a start read through it became byte 1.
+      ['bytes=1000000000000000000000-', 416, Buffer.alloc(0)],
+      [`bytes=${huge}-`, 416, Buffer.alloc(0)],
+      [`bytes=${huge}-${huge}`, 416, Buffer.alloc(0)],
+      ['bytes=-0', 416, Buffer.alloc(0)],
     ];
     for (const [range, status, expected] of cases) {
       const res = await get('/index.html', { headers: { Range: range } });
       assert.equal(res.status, status, range);
       assert.deepEqual(res.body, expected, range);
+      if (status === 206) {
+        const start = body.indexOf(expected);
+        assert.equal(res.headers['content-range'], `bytes ${start}-${start + expected.length - 1}/${size}`, range);
+      }
+      if (status === 416) assert.equal(res.headers['content-range'], `bytes */${size}`, range);
     }
+    await assertStillServing();
+  });
+
+  test('If-Range: a range of the current file only, otherwise the whole file', async () => {
+    const body = Buffer.from(files['/index.html']);
+    const { etag } = (await get('/index.html')).headers;
+    const same = await get('/index.html', { headers: { Range: 'bytes=0-9', 'If-Range': etag } });
+    assert.equal(same.status, 206);
+    assert.deepEqual(same.body, body.subarray(0, 10));
+    for (const validator of ['"another-version"', `W/${etag}`, new Date().toUTCString()]) {
+      const other = await get('/index.html', { headers: { Range: 'bytes=0-9', 'If-Range': validator } });
+      assert.equal(other.status, 200, validator);
+      assert.deepEqual(other.body, body, validator);
+    }
+  });
+
+  test('If-None-Match: *, a list and a weak form of the ETag all get 304', async () => {
+    const { etag } = (await get('/style.css')).headers;
+    for (const header of ['*', `"nope", ${etag}`, `W/${etag}`]) {
+      const res = await get('/style.css', { headers: { 'If-None-Match': header } });
+      assert.equal(res.status, 304, header);
+      assert.equal(res.body.length, 0, header);
+      assert.equal(res.headers.etag, etag, header);
+    }
+    const other = await get('/style.css', { headers: { 'If-None-Match': '"nope"' } });
+    assert.equal(other.status, 200);
+    // A missing file has no current representation: * does not match it.
+    assert.equal((await get('/missing.css', { headers: { 'If-None-Match': '*' } })).status, 404);
+  });
+});
+
+describe('random conditional, range and coding headers', () => {
+  test('3,000 requests with random Range, If-Range, If-None-Match and Accept-Encoding: every answer is right', async (t) => {
+    // A seeded generator (mulberry32): every run sends the same headers.
+    let seed = 12;
+    const next = () => {
+      seed = (seed + 0x6d2b79f5) >>> 0;
+      let x = Math.imul(seed ^ (seed >>> 15), seed | 1);
+      x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+      return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+    };
+    const pick = (list) => list[Math.floor(next() * list.length)];
+    const paths = ['/index.html', '/app.mjs', '/engine.wasm', '/data.json', '/picture.png', '/style.css'];
+    const etags = {};
+    for (const path of paths) etags[path] = (await get(path)).headers.etag;
+    const number = () =>
+      pick([
+        '0',
+        '1',
+        '9',
+        '10',
+        '4000',
+        '4095',
+        '99999',
+        '9'.repeat(17),
+        '9'.repeat(400),
+        '1e3',
+        '-1',
+        '0x10',
+        ' 5',
+        '',
+      ]);
+    const ranges = () =>
+      pick([
+        () => `bytes=${number()}-${number()}`,
+        () => `bytes=-${number()}`,
+        () => `bytes=${number()}-`,
+        () => `bytes=${number()}-${number()},${number()}-${number()}`,
+        () => pick(['bytes=', 'bytes=-', 'bits=0-1', 'bytes 0-1', '', 'bytes=0-1;x', 'BYTES=0-9']),
+      ])();
+    const codings = () =>
+      Array.from({ length: Math.floor(next() * 3) }, () => {
+        const q = pick(['', ';q=0', ';q=1', ';q=0.5', ';q=abc', ';q=-1', ';q=1.5', ';q=', ';q=0.001', ';Q=0.2']);
+        return pick(['br', 'gzip', '*', 'identity', 'x-gzip', 'deflate', 'BR']) + q;
+      }).join(', ');
+    const decode = { br: brotliDecompressSync, gzip: gunzipSync };
+    const failures = [];
+    let count = 0;
+    for (let i = 0; i < 3000; i += 1) {
+      const path = pick(paths);
+      const body = Buffer.from(files[path]);
+      const headers = {};
+      if (next() < 0.7) headers.Range = ranges();
+      if (next() < 0.2)
+        headers['If-Range'] = pick([etags[path], '"other"', `W/${etags[path]}`, 'Tue, 01 Jan 2030 00:00:00 GMT']);
+      if (next() < 0.2)
+        headers['If-None-Match'] = pick([etags[path], '*', '"other"', `"other", ${etags[path]}`, `W/${etags[path]}`]);
+      if (next() < 0.7) headers['Accept-Encoding'] = codings();
+      const method = next() < 0.1 ? 'HEAD' : 'GET';
+      const res = await get(path, { headers, method });
+      count += 1;
+      const where = `${method} ${path} ${JSON.stringify(headers)} → ${res.status}`;
+      const coding = res.headers['content-encoding'];
+      if (res.status === 304) {
+        if (!headers['If-None-Match'] || res.body.length) failures.push(where);
+        continue;
+      }
+      if (method === 'HEAD') {
+        if (res.body.length || ![200, 206, 416].includes(res.status)) failures.push(where);
+        continue;
+      }
+      if (res.status === 200) {
+        const sent = coding ? decode[coding](res.body) : res.body;
+        if (!sent.equals(body)) failures.push(`${where}: wrong bytes`);
+      } else if (res.status === 206) {
+        const match = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(res.headers['content-range'] ?? '');
+        if (coding || !match || Number(match[3]) !== body.length)
+          failures.push(`${where}: ${res.headers['content-range']}`);
+        else if (!res.body.equals(body.subarray(Number(match[1]), Number(match[2]) + 1)))
+          failures.push(`${where}: wrong bytes`);
+      } else if (res.status === 416) {
+        if (res.headers['content-range'] !== `bytes */${body.length}` || res.body.length) failures.push(where);
+      } else failures.push(where);
+    }
+    t.diagnostic(`${count} requests with random headers, ${failures.length} wrong answers`);
+    assert.deepEqual(failures.slice(0, 10), []);
     await assertStillServing();
   });
 });
@@ -386,6 +528,94 @@ describe('files that cannot be served', () => {
   });
 });
 
+describe('dotfiles', () => {
+  test('files and folders whose name starts with a dot get 404, however the path is spelled', async () => {
+    for (const path of [
+      '/.env',
+      '/%2eenv',
+      '/%2Eenv',
+      '/.git/config',
+      '/.git/',
+      '/.git',
+      '/sub/.hidden.txt',
+      '/sub/%2ehidden.txt',
+      '/sub/../.env',
+      '/dot-link.txt',
+    ]) {
+      const res = await raw([requestLine(path)]);
+      assert.equal(res.status, 404, `${path}: ${res.status}`);
+      assert.ok(!res.text.includes('secret outside'), `${path} leaked a dotfile`);
+    }
+    await assertStillServing();
+  });
+
+  test('startServer({ dotfiles: true }) serves them', async () => {
+    const open = await startServer({ root, port: 0, dotfiles: true });
+    try {
+      const res = await get('/.env', { port: open.port });
+      assert.equal(res.status, 200);
+      assert.equal(res.body.toString(), SECRET);
+    } finally {
+      await open.close();
+    }
+  });
+});
+
+describe('symbolic links', () => {
+  test('a link flipped between a file inside and one outside the root never serves the outside file', async (t) => {
+    // Another process swaps the link's target as fast as it can while 3,000 requests read it; a
+    // server that checks the path and then opens it again serves the outside file now and then.
+    const link = join(root, 'flip.txt');
+    const inside = join(root, 'flip-inside.txt');
+    writeFileSync(inside, 'the file inside the root\n');
+    symlinkSync(inside, link);
+    const flipper = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const fs = require('node:fs');
+         const [link, a, b] = process.argv.slice(1);
+         for (let i = 0; ; i += 1) {
+           try { fs.symlinkSync(i % 2 ? b : a, link + '.next'); fs.renameSync(link + '.next', link); } catch {}
+         }`,
+        link,
+        inside,
+        join(base, 'outside', 'secret.txt'),
+      ],
+      { stdio: 'ignore' },
+    );
+    const seen = { 200: 0, other: 0 };
+    const leaks = [];
+    try {
+      let next = 0;
+      const worker = async () => {
+        while (next < 3000) {
+          next += 1;
+          const res = await get('/flip.txt');
+          const body = res.body.toString();
+          if (body.includes('secret outside')) leaks.push(res.status);
+          else if (res.status === 200) {
+            assert.equal(body, 'the file inside the root\n');
+            seen[200] += 1;
+          } else {
+            assert.ok([403, 404].includes(res.status), `status ${res.status}`);
+            seen.other += 1;
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: 10 }, worker));
+    } finally {
+      flipper.kill();
+    }
+    t.diagnostic(
+      `${seen[200]} served the inside file, ${seen.other} refused (403 or 404), ${leaks.length} the outside file`,
+    );
+    assert.deepEqual(leaks, [], `${leaks.length} of 3,000 requests served the outside file`);
+    assert.equal(seen[200] + seen.other, 3000);
+    await assertStillServing();
+  });
+});
+
 describe('methods', () => {
   for (const method of ['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE', 'PROPFIND']) {
     test(`${method} gets 405 with Allow: GET, HEAD`, async () => {
@@ -414,6 +644,14 @@ describe('compression', () => {
     ['identity', 'identity'],
     ['GZIP', 'gzip'],
     ['x-gzip', 'identity'],
+    // Invalid q-values (RFC 9110 §12.4.2: 0 to 1, at most three decimals) make the coding not accepted.
+    ['br;q=abc, gzip', 'gzip'],
+    ['br;q=-1, gzip;q=0.5', 'gzip'],
+    ['br;q=, gzip', 'gzip'],
+    ['br;q=1.5, gzip', 'gzip'],
+    ['br;q=0.5.5, gzip', 'gzip'],
+    ['br;q=0.0001, gzip', 'gzip'],
+    ['gzip;q=abc', 'identity'],
   ];
   for (const [accept, coding] of cases) {
     test(`Accept-Encoding ${JSON.stringify(accept)} gets ${coding}`, async () => {
@@ -435,13 +673,58 @@ describe('compression', () => {
     });
   }
 
-  test('a file newer than its compressed copies is sent as it is', async () => {
+  test('a file whose bytes changed is sent as it is, whatever its time says', async () => {
+    // A copy made by `cp -p`, `tar x` or `rsync -t` carries an older time than the .br/.gz it replaces.
+    const path = join(root, 'stale.css');
+    const before = `body { color: red; }\n${'p { margin: 1px; }\n'.repeat(60)}`;
+    const after = `body { color: blue; }\n${'p { margin: 2px; }\n'.repeat(60)}`;
+    writeFileSync(path, before);
+    writeFileSync(`${path}.br`, brotliCompressSync(before));
+    writeFileSync(`${path}.gz`, gzipSync(before));
+    const earlier = new Date(Date.now() - 3_600_000);
+    writeFileSync(path, after);
+    utimesSync(path, earlier, earlier);
+    for (const accept of ['br', 'gzip', 'br, gzip', '']) {
+      const res = await get('/stale.css', { headers: { 'Accept-Encoding': accept } });
+      assert.equal(res.status, 200, accept);
+      assert.equal(res.headers['content-encoding'], undefined, accept);
+      assert.equal(res.body.toString(), after, accept);
+    }
+  });
+
+  test('a file only touched keeps its copies: they still hold its bytes', async () => {
     const path = join(root, 'style.css');
     const later = new Date(Date.now() + 60_000);
     utimesSync(path, later, later);
     const res = await get('/style.css', { headers: { 'Accept-Encoding': 'br, gzip' } });
-    assert.equal(res.headers['content-encoding'], undefined);
-    assert.equal(res.body.toString(), files['/style.css']);
+    assert.equal(res.headers['content-encoding'], 'br');
+    assert.equal(brotliDecompressSync(res.body).toString(), files['/style.css']);
+  });
+
+  test('a copy that does not decode to its file, or decodes to more, is never sent', async () => {
+    const path = join(root, 'wrong-copy.js');
+    const text = `export const x = 1;\n${'// more\n'.repeat(50)}`;
+    writeFileSync(path, text);
+    writeFileSync(`${path}.br`, Buffer.from('not brotli at all'));
+    writeFileSync(`${path}.gz`, gzipSync(text + text)); // a longer text with the same start
+    for (const accept of ['br', 'gzip']) {
+      const res = await get('/wrong-copy.js', { headers: { 'Accept-Encoding': accept } });
+      assert.equal(res.headers['content-encoding'], undefined, accept);
+      assert.equal(res.body.toString(), text, accept);
+    }
+  });
+
+  test('same size and time with other bytes: a new ETag, never a 304 for the old one', async () => {
+    const path = join(root, 'same-size.txt');
+    writeFileSync(path, 'version one of the file\n');
+    const { mtime } = fs.statSync(path);
+    const first = await get('/same-size.txt');
+    writeFileSync(path, 'version two of the file\n');
+    utimesSync(path, mtime, mtime);
+    const again = await get('/same-size.txt', { headers: { 'If-None-Match': first.headers.etag } });
+    assert.equal(again.status, 200);
+    assert.equal(again.body.toString(), 'version two of the file\n');
+    assert.notEqual(again.headers.etag, first.headers.etag);
   });
 
   test('images are never sent compressed', async () => {
@@ -467,7 +750,7 @@ describe('slow and idle clients', () => {
       assert.equal(plain.server.requestTimeout, SERVER_LIMITS.requestTimeout);
       assert.equal(plain.server.keepAliveTimeout, SERVER_LIMITS.keepAliveTimeout);
       assert.equal(plain.server.timeout, SERVER_LIMITS.socketTimeout);
-      assert.equal(plain.server.maxConnections, SERVER_LIMITS.maxConnections);
+      assert.equal(plain.maxConnections, SERVER_LIMITS.maxConnections);
     } finally {
       await plain.close();
     }
@@ -508,6 +791,33 @@ describe('slow and idle clients', () => {
     const res = await sendUnendingBody(head, '1\r\nx\r\n');
     assert.equal(res.status, 200);
     await assertStillServing();
+  });
+
+  test('connections that have not sent a whole request cannot keep a new client out', async () => {
+    // Default timeouts (10 s for headers): only making room for the newcomer lets it in at once.
+    const small = await startServer({ root, port: 0, maxConnections: 8 });
+    const stalled = [];
+    try {
+      for (let i = 0; i < 8; i += 1) {
+        const socket = connect(small.port, '127.0.0.1');
+        socket.on('error', () => {});
+        await new Promise((resolve) => socket.once('connect', resolve));
+        // Half of them send part of a request's headers, half nothing at all.
+        if (i % 2) socket.write('GET /index.html HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+        stalled.push(socket);
+      }
+      const count = () => new Promise((resolve) => small.server.getConnections((_, n) => resolve(n)));
+      while ((await count()) < 8) await new Promise((resolve) => setTimeout(resolve, 10));
+      const closedOne = Promise.race(stalled.map((socket) => new Promise((resolve) => socket.once('close', resolve))));
+      const res = await get('/index.html', { port: small.port, agent: false });
+      assert.equal(res.status, 200);
+      assert.equal(res.body.toString(), INDEX);
+      await closedOne; // the oldest stalled connection made room (within the get's HANG_MS, or the test times out)
+      assert.ok((await count()) <= 8);
+    } finally {
+      for (const socket of stalled) socket.destroy();
+      await small.close();
+    }
   });
 
   test('an idle keep-alive connection is closed after the keep-alive timeout', async () => {
@@ -598,6 +908,41 @@ describe('load and memory', () => {
   });
 });
 
+describe('violation reports', () => {
+  test('a report address adds report-uri and report-to to the policy, and names the endpoint', async () => {
+    for (const uri of ['https://reports.example/csp?site=lesson', '/csp-reports']) {
+      const reporting = await startServer({ root, port: 0, cspReportUri: uri });
+      try {
+        for (const path of ['/index.html', '/missing.html']) {
+          const res = await get(path, { port: reporting.port });
+          assert.equal(
+            res.headers['content-security-policy'],
+            `${CONTENT_SECURITY_POLICY}; report-uri ${uri}; report-to csp-endpoint`,
+            path,
+          );
+          assert.equal(res.headers['reporting-endpoints'], `csp-endpoint="${uri}"`, path);
+        }
+      } finally {
+        await reporting.close();
+      }
+    }
+    // Without one, neither appears.
+    const res = await get('/index.html');
+    assert.equal(res.headers['content-security-policy'], CONTENT_SECURITY_POLICY);
+    assert.equal(res.headers['reporting-endpoints'], undefined);
+  });
+
+  test('startServer refuses a report address that is not one, naming the option and the rule', async () => {
+    for (const uri of ['', 'reports', 'ftp://x.example/', 'https://x.example/\nX: y', 'https://x.example/;a']) {
+      await assert.rejects(
+        startServer({ root, port: 0, cspReportUri: uri }),
+        /^Error: cspReportUri must be an http\(s\) URL or a path starting with \/, without spaces, quotes, commas or semicolons, got /,
+        JSON.stringify(uri),
+      );
+    }
+  });
+});
+
 describe('the command line', () => {
   /** Runs serve.mjs with `args`; resolves to { status, stderr } once it exits (or HANG_MS passes). */
   const run = (...args) => {
@@ -624,6 +969,27 @@ describe('the command line', () => {
     const result = await run('--root', join(base, 'nonexistent'), '--port', '0');
     oneLine(result);
     assert.match(result.stderr, /no such directory/);
+  });
+
+  test('--root with an empty name: one line and exit code 1, and startServer refuses it too', async () => {
+    const result = await run('--root', '', '--port', '0');
+    oneLine(result);
+    assert.match(result.stderr, /--root must name a directory, got an empty string/);
+    await assert.rejects(startServer({ root: '', port: 0 }), /root must name a directory, got an empty string/);
+  });
+
+  test('--csp-report-uri: a value that could change the policy is refused with one line', async () => {
+    for (const value of [
+      'https://x.example/r; script-src *',
+      'https://x.example/ r',
+      'javascript:alert(1)',
+      '"x"',
+      'r,x',
+    ]) {
+      const result = await run('--root', root, '--port', '0', '--csp-report-uri', value);
+      oneLine(result);
+      assert.match(result.stderr, /--csp-report-uri must be an http\(s\) URL or a path starting with \//, value);
+    }
   });
 
   test('--root naming a file, a bad port, an unknown flag, a port in use: one line and exit code 1', async () => {

@@ -1,13 +1,18 @@
 #!/usr/bin/env node
-// Serves the built lesson on 127.0.0.1: sirv streams the files (and the .br/.gz copies the build
-// writes); this wrapper adds the page's CSP and headers and checks every request before sirv sees it.
-//   node web/build/serve.mjs --root dist --port 8000
+// Serves the built lesson on 127.0.0.1: each request's file is opened once, checked to lie inside the
+// root, and streamed from that descriptor with the page's CSP and headers; a .br/.gz copy the build
+// wrote is sent only while it decodes to the file's bytes.
+//   node web/build/serve.mjs --root dist --port 8000 [--dotfiles] [--csp-report-uri URL]
+import { createHash } from 'node:crypto';
+import fs, { constants, realpathSync, statSync } from 'node:fs';
+import { open, realpath, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { closeSync, constants, openSync, realpathSync, statSync } from 'node:fs';
 import { extname, join, relative, resolve, sep } from 'node:path';
-import { parseArgs } from 'node:util';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
-import sirv from 'sirv';
+import { parseArgs } from 'node:util';
+import { createBrotliDecompress, createGunzip } from 'node:zlib';
 
 /** The Content-Security-Policy every response carries. */
 export const CONTENT_SECURITY_POLICY = [
@@ -20,6 +25,9 @@ export const CONTENT_SECURITY_POLICY = [
   "require-trusted-types-for 'script'",
   'frame-ancestors *',
 ].join('; ');
+
+/** The name the policy's report-to directive and the Reporting-Endpoints header give the report address. */
+export const REPORT_ENDPOINT = 'csp-endpoint';
 
 /** Content types by extension; anything else is application/octet-stream. */
 export const MIME_TYPES = {
@@ -50,11 +58,19 @@ export const SERVER_LIMITS = {
   maxConnections: 512,
 };
 
-// Precompressed variants, most preferred first, as sirv looks them up.
+// Precompressed variants, most preferred first at equal weight.
 const VARIANTS = [
-  { coding: 'br', suffix: '.br' },
-  { coding: 'gzip', suffix: '.gz' },
+  { coding: 'br', suffix: '.br', decoder: createBrotliDecompress },
+  { coding: 'gzip', suffix: '.gz', decoder: createGunzip },
 ];
+
+// A file whose status last changed this recently may change again within the same clock tick without
+// its times showing it, so its digest is worked out again on the next request (git's "racily clean" rule).
+const RACY_MS = 2_000;
+// Digests remembered, most recent last; the oldest is forgotten beyond this many.
+const MAX_REMEMBERED_DIGESTS = 4096;
+
+const REPORT_URI_RULE = 'an http(s) URL or a path starting with /, without spaces, quotes, commas or semicolons';
 
 class HttpError extends Error {
   constructor(status, message) {
@@ -65,14 +81,50 @@ class HttpError extends Error {
 
 function sendText(res, status, text, extraHeaders = {}) {
   if (res.headersSent) return res.destroy();
-  const kept = ['content-security-policy', 'x-content-type-options', 'connection'];
+  const kept = ['content-security-policy', 'reporting-endpoints', 'x-content-type-options', 'connection'];
   for (const name of res.getHeaderNames()) if (!kept.includes(name)) res.removeHeader(name);
   const body = Buffer.from(`${text}\n`);
-  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': body.length, 'Cache-Control': 'no-store', ...extraHeaders });
+  res.writeHead(status, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': body.length,
+    'Cache-Control': 'no-store',
+    ...extraHeaders,
+  });
   res.end(body);
 }
 
-/** The weight (q) a client gives each content coding; codings it does not name get the weight of `*`, or 0. */
+/**
+ * The report address for the policy's report-uri and report-to (`name` is how the caller spelled the
+ * option), or an Error naming the option and the rule: the value goes into two headers as it is, so
+ * nothing in it may end a directive (;), a list (,) or a quoted string.
+ */
+export function checkedReportUri(value, name = 'cspReportUri') {
+  const printable = typeof value === 'string' && /^[\x21-\x7e]+$/.test(value) && !/[;,"'\\]/.test(value);
+  let shaped = printable && value.startsWith('/') && !value.startsWith('//');
+  if (printable && !shaped) {
+    try {
+      shaped = ['http:', 'https:'].includes(new URL(value).protocol) && /^https?:\/\//i.test(value);
+    } catch {
+      shaped = false;
+    }
+  }
+  if (!shaped) throw new Error(`${name} must be ${REPORT_URI_RULE}, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** The policy with, when `reportUri` is given, violation reports sent there (report-uri and report-to). */
+export function contentSecurityPolicy({ reportUri } = {}) {
+  if (!reportUri) return CONTENT_SECURITY_POLICY;
+  return `${CONTENT_SECURITY_POLICY}; report-uri ${reportUri}; report-to ${REPORT_ENDPOINT}`;
+}
+
+// RFC 9110 §12.4.2: a weight is 0 to 1 with at most three decimals.
+const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
+
+/**
+ * The weight (q) a client gives each content coding; codings it does not name get the weight of `*`,
+ * or 0. An element whose q is not a valid weight (q=abc, q=-1, q=1.5) is left out, as if not sent.
+ */
 function acceptedCodings(header) {
   const weights = new Map();
   for (const part of String(header ?? '').split(',')) {
@@ -80,10 +132,12 @@ function acceptedCodings(header) {
     if (!name) continue;
     let q = 1;
     for (const param of params) {
-      const match = /^\s*q\s*=\s*([0-9.]+)\s*$/.exec(param);
-      if (match) q = Number(match[1]);
+      const [key, ...rest] = param.split('=');
+      if (key.trim() !== 'q') continue;
+      const value = rest.join('=').trim();
+      q = QVALUE.test(value) ? Number(value) : NaN;
     }
-    weights.set(name, Number.isFinite(q) ? q : 0);
+    if (!Number.isNaN(q)) weights.set(name.trim(), q);
   }
   return (coding) => weights.get(coding) ?? weights.get('*') ?? 0;
 }
@@ -95,31 +149,59 @@ function fileError(error) {
   return new HttpError(500, `Internal error reading the file (${error.code ?? 'unknown'})`);
 }
 
+const inside = (root, path) => path === root || path.startsWith(root + sep);
+const hasDotSegment = (root, path) =>
+  relative(root, path)
+    .split(sep)
+    .some((segment) => segment.startsWith('.'));
+
 /**
- * The regular, readable file at `path` inside `root`, following a directory to its index.html.
- * Returns { path, stat } or throws HttpError. Opening it (non-blocking, then closing) proves it is
- * readable now, so sirv is never handed a file that would fail or block in the middle of a response.
+ * Opens `path` once and returns { handle, path, stat } for the regular file it names, or throws an
+ * HttpError. The descriptor is what gets served: after opening, the path's real location must be
+ * inside `root` and must still be the very file opened (same device and inode), so a symbolic link
+ * changed between the check and the read cannot lead outside. Opening is non-blocking (a FIFO
+ * answers 404 at once). With `index`, a directory stands for its index.html.
  */
-function readableFile(root, path) {
-  try {
-    let stat = statSync(path);
-    if (stat.isDirectory()) {
-      path = join(path, 'index.html');
-      stat = statSync(path);
+async function openFile(root, path, { dotfiles, index = true }) {
+  for (let attempt = 0; ; attempt += 1) {
+    let handle;
+    try {
+      handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+      let info = await handle.stat({ bigint: true });
+      if (info.isDirectory() && index) {
+        await handle.close();
+        handle = undefined;
+        return await openFile(root, join(path, 'index.html'), { dotfiles, index: false });
+      }
+      if (!info.isFile()) throw new HttpError(404, 'Not found');
+      const real = await realpath(path);
+      if (!inside(root, real)) throw new HttpError(403, 'Forbidden');
+      if (!dotfiles && hasDotSegment(root, real)) throw new HttpError(404, 'Not found');
+      const named = await stat(real, { bigint: true });
+      if (named.dev !== info.dev || named.ino !== info.ino) {
+        // The path moved to another file while it was opened: look again, a few times at most.
+        await handle.close();
+        handle = undefined;
+        if (attempt < 2) continue;
+        throw new HttpError(403, 'Forbidden: the file changed while it was opened');
+      }
+      info = {
+        dev: info.dev,
+        ino: info.ino,
+        size: Number(info.size),
+        mtimeNs: info.mtimeNs,
+        ctimeNs: info.ctimeNs,
+      };
+      return { handle, path, stat: info };
+    } catch (error) {
+      await handle?.close();
+      throw error instanceof HttpError ? error : fileError(error);
     }
-    if (!stat.isFile()) throw new HttpError(404, 'Not found');
-    // A symbolic link must not lead outside the root either.
-    const real = realpathSync(path);
-    if (real !== root && !real.startsWith(root + sep)) throw new HttpError(403, 'Forbidden');
-    closeSync(openSync(path, constants.O_RDONLY | constants.O_NONBLOCK));
-    return { path, stat };
-  } catch (error) {
-    throw error instanceof HttpError ? error : fileError(error);
   }
 }
 
-/** The file a request-target names inside `root`, or an HttpError saying why there is none. */
-function requestedFile(root, target) {
+/** The path a request-target names inside `root`, or an HttpError saying why there is none. */
+function requestedPath(root, target, dotfiles) {
   let url;
   try {
     url = new URL(target, 'http://127.0.0.1');
@@ -134,95 +216,213 @@ function requestedFile(root, target) {
   }
   if (decoded.includes('\0')) throw new HttpError(400, 'Bad request: the path contains a NUL byte');
   const candidate = resolve(root, `.${decoded.startsWith('/') ? decoded : `/${decoded}`}`);
-  if (candidate !== root && !candidate.startsWith(root + sep)) throw new HttpError(403, 'Forbidden');
-  return readableFile(root, candidate);
+  if (!inside(root, candidate)) throw new HttpError(403, 'Forbidden');
+  if (!dotfiles && hasDotSegment(root, candidate)) throw new HttpError(404, 'Not found');
+  return candidate;
 }
 
-/** The best precompressed copy of `file` the client accepts: present, readable and no older than it. */
-function chooseCoding(root, file, acceptEncoding) {
-  if (!COMPRESSIBLE_EXTENSIONS.includes(extname(file.path).toLowerCase())) return '';
-  const weight = acceptedCodings(acceptEncoding);
-  const wanted = VARIANTS.filter(({ coding }) => weight(coding) > 0).sort((a, b) => weight(b.coding) - weight(a.coding));
-  for (const { coding, suffix } of wanted) {
-    try {
-      const variant = readableFile(root, file.path + suffix);
-      if (variant.stat.mtimeMs >= file.stat.mtimeMs) return coding;
-    } catch {
-      // No usable copy in this coding: try the next one.
-    }
+/** The bytes of an open file from its start, a chunk at a time (reads by position: the handle is shared). */
+async function* chunksOf(handle) {
+  for (let position = 0; ; ) {
+    const buffer = Buffer.allocUnsafe(64 * 1024);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+    if (bytesRead === 0) return;
+    position += bytesRead;
+    yield buffer.subarray(0, bytesRead);
   }
-  return '';
 }
 
 /**
- * The Range header to hand sirv: one well-formed byte range of the identity file, written as
- * `bytes=start-end`, or none (the whole file, as RFC 9110 allows). sirv mishandles suffix ranges,
- * `0-0` and start > end, so those never reach it; compressed copies are always sent whole.
+ * SHA-256 (hex) of what an open file holds, or, for a compressed copy (`decoder`), of what it decodes
+ * to; a copy that decodes to more than `limit` bytes is refused without decoding the rest.
  */
-function checkedRange(header, coding, size) {
-  if (!header || coding) return undefined;
-  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!match || (match[1] === '' && match[2] === '')) return undefined;
-  let start;
-  let end;
-  if (match[1] === '') {
-    start = Math.max(0, size - Number(match[2]));
-    end = size - 1;
-  } else {
-    start = Number(match[1]);
-    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+async function contentDigest(handle, decoder, limit) {
+  const hash = createHash('sha256');
+  if (!decoder) {
+    for await (const chunk of chunksOf(handle)) hash.update(chunk);
+    return hash.digest('hex');
   }
-  if (start >= size) return `bytes=${start}-`; // sirv answers 416 Range Not Satisfiable
-  if (end < start || end === 0) return undefined;
-  return `bytes=${start}-${end}`;
+  let decoded = 0;
+  await pipeline(Readable.from(chunksOf(handle)), decoder(), async (source) => {
+    for await (const chunk of source) {
+      decoded += chunk.length;
+      if (decoded > limit) throw new Error('the copy decodes to more bytes than its file');
+      hash.update(chunk);
+    }
+  });
+  return hash.digest('hex');
 }
 
-function handler(root) {
-  const serveFile = sirv(root, {
-    dev: true, // stat on every request, so a rebuilt file is served as it is now (and nothing is cached)
-    etag: true,
-    brotli: true,
-    gzip: true,
-    extensions: [],
-    onNoMatch: (req, res) => sendText(res, 404, 'Not found'),
-  });
+/**
+ * Content digests of files, remembered by what identifies a file's bytes without reading them: its
+ * device, inode, size, modification time and status-change time. The status-change time moves on
+ * every write and every change of times (utimes, cp -p, tar x, rsync -t set only the modification
+ * time), and no program can set it back, so a remembered digest is used only for the bytes it was
+ * worked out from.
+ */
+class DigestCache {
+  #known = new Map();
+
+  /** The digest of `file` (decoded with `variant.decoder` when given, at most `limit` bytes). */
+  of({ handle, stat: info }, variant = null, limit = Infinity) {
+    const key = `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}:${variant?.coding ?? ''}`;
+    let digest = this.#known.get(key);
+    if (digest) return digest;
+    const started = Date.now();
+    digest = contentDigest(handle, variant?.decoder, limit);
+    this.#known.set(key, digest);
+    if (this.#known.size > MAX_REMEMBERED_DIGESTS) this.#known.delete(this.#known.keys().next().value);
+    digest.then(
+      () => {
+        if (started - Number(info.ctimeNs / 1_000_000n) < RACY_MS) this.#known.delete(key);
+      },
+      () => this.#known.delete(key),
+    );
+    return digest;
+  }
+}
+
+/**
+ * The best precompressed copy of `file` the client accepts, opened: a regular file inside the root
+ * that decodes to exactly the file's bytes (`digest`). Returns { handle, path, stat, coding } or null.
+ */
+async function chooseVariant(root, file, digest, acceptEncoding, { dotfiles, digests }) {
+  if (!COMPRESSIBLE_EXTENSIONS.includes(extname(file.path).toLowerCase())) return null;
+  const weight = acceptedCodings(acceptEncoding);
+  const wanted = VARIANTS.filter(({ coding }) => weight(coding) > 0).sort((a, b) => weight(b.coding) - weight(a.coding));
+  for (const variant of wanted) {
+    let copy;
+    try {
+      copy = await openFile(root, file.path + variant.suffix, { dotfiles, index: false });
+    } catch {
+      continue; // no usable copy in this coding: try the next one
+    }
+    try {
+      if ((await digests.of(copy, variant, file.stat.size)) === digest) return { ...copy, coding: variant.coding };
+    } catch {
+      // The copy does not decode (or decodes to more than the file): it is not this file's copy.
+    }
+    await copy.handle.close();
+  }
+  return null;
+}
+
+/**
+ * The byte range a Range header asks of a file of `size` bytes (RFC 9110 §14): { start, end }, the
+ * string 'unsatisfiable' (answered 416), or undefined for the whole file (a header that is absent,
+ * malformed, or asks for several ranges, which this server does not send). Positions are digits
+ * only; one beyond the safe integers is past the end of any file.
+ */
+function byteRange(header, size) {
+  if (header === undefined || size === 0) return undefined;
+  const match = /^bytes=(\d*)-(\d*)$/i.exec(String(header).trim());
+  if (!match || (match[1] === '' && match[2] === '')) return undefined;
+  const number = (digits) => {
+    const value = Number(digits);
+    return Number.isSafeInteger(value) ? value : Infinity;
+  };
+  if (match[1] === '') {
+    const suffix = number(match[2]);
+    if (suffix === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = number(match[1]);
+  const last = match[2] === '' ? Infinity : number(match[2]);
+  if (last < start) return undefined; // not a range (9-2): the header is ignored
+  if (start >= size) return 'unsatisfiable';
+  return { start, end: Math.min(last, size - 1) };
+}
+
+/** Whether an If-None-Match header matches `etag` (weak comparison, RFC 9110 §13.1.2); * matches any file. */
+function noneMatch(header, etag) {
+  if (header === undefined) return false;
+  const value = String(header).trim();
+  if (value === '*') return true;
+  const opaque = (tag) => tag.trim().replace(/^W\//, '');
+  return value.split(',').some((tag) => opaque(tag) === opaque(etag));
+}
+
+function handler(root, { dotfiles, reportUri }) {
+  const policy = contentSecurityPolicy({ reportUri });
+  const digests = new DigestCache();
+
+  async function respond(req, res) {
+    const file = await openFile(root, requestedPath(root, req.url, dotfiles), { dotfiles });
+    let variant = null;
+    let streaming = false;
+    try {
+      const digest = await digests.of(file);
+      variant = await chooseVariant(root, file, digest, req.headers['accept-encoding'], { dotfiles, digests });
+      const sent = variant ?? file;
+      // The ETag names the bytes: the file's digest, and the coding of the copy sent.
+      const etag = `"${digest.slice(0, 32)}${variant ? `-${variant.coding}` : ''}"`;
+      res.setHeader('Content-Type', MIME_TYPES[extname(file.path).toLowerCase()] ?? 'application/octet-stream');
+      res.setHeader('Cache-Control', 'no-cache');
+      res.setHeader('Vary', 'Accept-Encoding');
+      res.setHeader('ETag', etag);
+      if (variant) res.setHeader('Content-Encoding', variant.coding);
+      else res.setHeader('Accept-Ranges', 'bytes');
+      if (noneMatch(req.headers['if-none-match'], etag)) {
+        res.writeHead(304);
+        res.end();
+        return;
+      }
+      const size = sent.stat.size;
+      // A copy is always sent whole; If-Range asks for the range only of the version it names.
+      const ifRange = req.headers['if-range'];
+      const range = variant || (ifRange !== undefined && ifRange !== etag) ? undefined : byteRange(req.headers.range, size);
+      if (range === 'unsatisfiable') {
+        res.removeHeader('Content-Type');
+        res.writeHead(416, { 'Content-Range': `bytes */${size}`, 'Content-Length': 0 });
+        res.end();
+        return;
+      }
+      const { start, end } = range ?? { start: 0, end: size - 1 };
+      if (range) res.setHeader('Content-Range', `bytes ${start}-${end}/${size}`);
+      res.setHeader('Content-Length', end - start + 1);
+      res.writeHead(range ? 206 : 200);
+      if (req.method === 'HEAD' || end < start) {
+        res.end();
+        return;
+      }
+      streaming = true;
+      const body = fs.createReadStream(null, { fd: sent.handle, start, end, autoClose: true });
+      // A read that fails after the headers are out (a disk error, a file cut short) ends this
+      // response; a client that leaves early ends it too, without a message.
+      pipeline(body, res).catch((error) => {
+        sent.handle.close().catch(() => {});
+        if (error.code === 'ERR_STREAM_PREMATURE_CLOSE') return;
+        console.error(`serve: reading ${sent.path} failed: ${error.message}`);
+        res.destroy();
+      });
+    } finally {
+      if (!streaming || variant) await file.handle.close();
+      if (variant && !streaming) await variant.handle.close();
+    }
+  }
+
   return (req, res) => {
-    res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    res.setHeader('Content-Security-Policy', policy);
+    if (reportUri) res.setHeader('Reporting-Endpoints', `${REPORT_ENDPOINT}="${reportUri}"`);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     // GET and HEAD carry no body: a client that sends one (or trickles one) is answered and the
     // connection closed, rather than kept open while Node reads and discards the body.
     const hasBody = (req.headers['content-length'] ?? '0') !== '0' || req.headers['transfer-encoding'] !== undefined;
     if (hasBody) res.setHeader('Connection', 'close');
-    try {
-      if (req.method !== 'GET' && req.method !== 'HEAD') return sendText(res, 405, 'Method not allowed', { Allow: 'GET, HEAD', Connection: 'close' });
-      const file = requestedFile(root, req.url);
-      const coding = chooseCoding(root, file, req.headers['accept-encoding']);
-      res.setHeader('Content-Type', MIME_TYPES[extname(file.path).toLowerCase()] ?? 'application/octet-stream');
-      res.setHeader('Cache-Control', 'no-cache');
-      res.setHeader('Vary', 'Accept-Encoding');
-      // sirv then finds exactly the copy chosen here. Its parsed-URL cache is given the checked path,
-      // so it neither re-parses nor re-decodes the raw target.
-      req.headers['accept-encoding'] = coding;
-      const range = checkedRange(req.headers.range, coding, file.stat.size);
-      if (range) req.headers.range = range;
-      else delete req.headers.range;
-      const pathname = `/${relative(root, file.path).split(sep).join('/')}`.replaceAll('%', '%25');
-      req._parsedUrl = { pathname, search: '', query: undefined, hash: undefined, raw: req.url };
-      // A read that fails after the headers are out (the file vanished, a disk error) ends this
-      // response instead of throwing from an unhandled stream error.
-      res.once('pipe', (source) => source.once('error', (error) => {
-        console.error(`serve: reading ${file.path} failed: ${error.message}`);
-        sendText(res, 500, 'Internal error reading the file');
-      }));
-      serveFile(req, res);
-    } catch (error) {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      return sendText(res, 405, 'Method not allowed', { Allow: 'GET, HEAD', Connection: 'close' });
+    }
+    respond(req, res).catch((error) => {
       if (!(error instanceof HttpError)) console.error(`serve: ${req.method} ${JSON.stringify(req.url)}: ${error.message}`);
       sendText(res, error.status ?? 500, error instanceof HttpError ? error.message : 'Internal error');
-    }
+    });
   };
 }
 
 function checkedRoot(root) {
+  if (typeof root !== 'string' || root === '') {
+    throw new Error(`--root must name a directory, got ${root === '' ? 'an empty string' : String(root)}`);
+  }
   const absolute = resolve(root);
   let real;
   try {
@@ -235,14 +435,49 @@ function checkedRoot(root) {
 }
 
 /**
- * Serves `root` on 127.0.0.1:`port` (0 picks a free port). Resolves to { url, port, server, close() },
- * where close() resolves once the server has stopped; rejects with a one-line Error when `root` is
- * not a directory or the port cannot be bound. The limits (see SERVER_LIMITS) may be overridden,
- * e.g. shortened for tests.
+ * Keeps at most `max` connections open without letting idle ones lock clients out: when a new
+ * connection would go over, the connection idle longest (one that has sent nothing, part of a
+ * request's headers, or nothing since its last response) is closed to make room; only when every
+ * other connection is busy with a request is the new one refused.
  */
-export async function startServer({ root, port = 8000, ...overrides }) {
+function shareConnections(server, max) {
+  const idleSince = new Map(); // socket → when it last became idle; oldest first
+  let open = 0;
+  const idle = (socket) => {
+    idleSince.delete(socket);
+    if (!socket.destroyed) idleSince.set(socket, Date.now());
+  };
+  server.on('connection', (socket) => {
+    open += 1;
+    socket.once('close', () => {
+      open -= 1;
+      idleSince.delete(socket);
+    });
+    idle(socket);
+    if (open <= max) return;
+    const [oldest] = [...idleSince.keys()].filter((other) => other !== socket);
+    (oldest ?? socket).destroy();
+  });
+  server.on('request', (req, res) => {
+    idleSince.delete(req.socket);
+    res.once('finish', () => idle(req.socket));
+  });
+  // Node's own cap, one above: room for the newcomer while an idle connection is closed for it.
+  server.maxConnections = max + 1;
+}
+
+/**
+ * Serves `root` on 127.0.0.1:`port` (0 picks a free port). Resolves to { url, port, server,
+ * maxConnections, close() }, where close() resolves once the server has stopped; rejects with a
+ * one-line Error when `root` is empty or not a directory, `cspReportUri` is not a report address,
+ * or the port cannot be bound. Files and folders whose names start with a dot are served only with
+ * `dotfiles: true`; `cspReportUri` adds report-uri and report-to to the policy. The limits (see
+ * SERVER_LIMITS) may be overridden, e.g. shortened for tests.
+ */
+export async function startServer({ root, port = 8000, dotfiles = false, cspReportUri, ...overrides }) {
   const limits = { ...SERVER_LIMITS, ...overrides };
   const absoluteRoot = checkedRoot(root);
+  const reportUri = cspReportUri === undefined ? undefined : checkedReportUri(cspReportUri);
   const server = createServer(
     {
       headersTimeout: limits.headersTimeout,
@@ -251,13 +486,15 @@ export async function startServer({ root, port = 8000, ...overrides }) {
       // Node checks the two timeouts above only this often (30 s by default).
       connectionsCheckingInterval: Math.max(20, Math.min(1000, Math.floor(limits.headersTimeout / 4))),
     },
-    handler(absoluteRoot),
+    handler(absoluteRoot, { dotfiles: dotfiles === true, reportUri }),
   );
-  server.maxConnections = limits.maxConnections;
+  shareConnections(server, limits.maxConnections);
   // A socket that neither sends nor reads for this long is closed (e.g. a client that stops reading a response).
   server.setTimeout(limits.socketTimeout);
   await new Promise((resolvePromise, reject) => {
-    server.once('error', (error) => reject(new Error(error.code === 'EADDRINUSE' ? `port ${port} is already in use` : error.message)));
+    server.once('error', (error) =>
+      reject(new Error(error.code === 'EADDRINUSE' ? `port ${port} is already in use` : error.message)),
+    );
     server.listen(port, '127.0.0.1', resolvePromise);
   });
   server.on('error', (error) => console.error(`serve: ${error.message}`));
@@ -266,6 +503,7 @@ export async function startServer({ root, port = 8000, ...overrides }) {
     url: `http://127.0.0.1:${actual}/`,
     port: actual,
     server,
+    maxConnections: limits.maxConnections,
     close: () =>
       new Promise((done) => {
         server.closeAllConnections?.();
@@ -279,15 +517,31 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error(`serve: ${message}`);
     process.exit(1);
   };
+  const usage = 'usage: serve.mjs [--root DIR] [--port N] [--dotfiles] [--csp-report-uri URL]';
   let values;
   try {
-    ({ values } = parseArgs({ options: { root: { type: 'string', default: 'dist' }, port: { type: 'string', default: '8000' } } }));
+    ({ values } = parseArgs({
+      options: {
+        root: { type: 'string', default: 'dist' },
+        port: { type: 'string', default: '8000' },
+        dotfiles: { type: 'boolean', default: false },
+        'csp-report-uri': { type: 'string' },
+      },
+    }));
   } catch (error) {
-    fail(`${error.message} (usage: serve.mjs [--root DIR] [--port N])`);
+    fail(`${error.message} (${usage})`);
   }
   const port = Number(values.port);
   if (!/^\d+$/.test(values.port) || port > 65535) fail(`--port must be an integer from 0 to 65535, got ${values.port}`);
-  startServer({ root: values.root, port }).then(
+  const reportUri = values['csp-report-uri'];
+  if (reportUri !== undefined) {
+    try {
+      checkedReportUri(reportUri, '--csp-report-uri');
+    } catch (error) {
+      fail(error.message);
+    }
+  }
+  startServer({ root: values.root, port, dotfiles: values.dotfiles, cspReportUri: reportUri }).then(
     ({ url }) => console.log(`Serving the lesson at ${url}`),
     (error) => fail(error.message),
   );

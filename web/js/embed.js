@@ -6,14 +6,24 @@ import { t } from './i18n.js';
 
 const OWN_MESSAGE = 'positional-lesson:height';
 
+/** A frame id the page echoes: letters, digits, - and _, at most 100 of them (anything else is not echoed). */
+const FRAME_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+/** The most of an unknown ?embed= id the "no such section" note quotes (an ellipsis marks the cut). */
+export const MAX_QUOTED_ID = 80;
+
 /** The id asked for in ?embed=…, or null. */
 export function embedTarget() {
   return new URLSearchParams(location.search).get('embed');
 }
 
-/** The frame id from ?frame=…, echoed in every height message so a page with several frames can tell them apart. */
+/**
+ * The frame id from ?frame=…, echoed in every height message so a page with several frames can tell
+ * them apart; null when there is none or it breaks the rule (markup, a NUL, spaces, over 100 characters).
+ */
 export function frameId() {
-  return (new URLSearchParams(location.search).get('frame') ?? '').slice(0, 100) || null;
+  const frame = new URLSearchParams(location.search).get('frame');
+  return frame !== null && FRAME_ID.test(frame) ? frame : null;
 }
 
 let lastHeight = -1;
@@ -73,7 +83,9 @@ export function applyEmbed(id) {
   if (!target || !main.contains(target)) {
     const note = document.createElement('p');
     note.className = 'embed-missing';
-    note.textContent = t('This lesson has no section or figure with the id "{id}".', { id });
+    // A link can carry any id: the note quotes its start only (laying out 100,000 characters froze the page).
+    const quoted = id.length > MAX_QUOTED_ID ? `${id.slice(0, MAX_QUOTED_ID - 1)}…` : id;
+    note.textContent = t('This lesson has no section or figure with the id "{id}".', { id: quoted });
     const heading = document.createElement('h1');
     heading.className = 'visually-hidden';
     heading.textContent = document.title;

@@ -18,11 +18,13 @@ export function embedUrl(
 ) {
   const url = new URL(base);
   url.hash = '';
-  url.search = '';
-  url.searchParams.set('embed', pieceId);
-  for (const [key, value] of chartStateParams(search)) url.searchParams.set(key, value);
-  if (theme !== 'auto') url.searchParams.set('theme', theme);
-  if (frame) url.searchParams.set('frame', frame);
+  // Collected first and written once: setting parameters one by one on the URL re-serialises the
+  // whole query each time, which an address with thousands of parameters turns into a freeze.
+  const params = new Map([['embed', pieceId]]);
+  for (const [key, value] of chartStateParams(search)) params.set(key, value);
+  if (theme !== 'auto') params.set('theme', theme);
+  if (frame) params.set('frame', frame);
+  url.search = new URLSearchParams([...params]).toString();
   return url.href;
 }
 

@@ -33,6 +33,12 @@ inline constexpr std::int64_t kMaxWorkSteps = std::int64_t{1} << 22;
 // The most multiply-adds one attention call may take: n × m × (d_k + d_v) ≤ 2^28.
 inline constexpr std::int64_t kMaxAttentionWork = std::int64_t{1} << 28;
 
+// attention, the copying call from JavaScript: the most weights (n × m) it returns. Its three n × m
+// matrices are each copied into a new Float64Array; at 2^24 that copy (384 MiB) took 1.3 s against
+// 0.2 s for the computation, so the copying call stops at 2^22 and engine.views.attention, which
+// copies nothing, keeps the output cap (2^24).
+inline constexpr std::int64_t kMaxCopiedAttentionWeights = std::int64_t{1} << 22;
+
 // compareRopeConventions: the largest maxDistance (the work cap above also applies).
 inline constexpr std::int64_t kMaxConventionsDistance = std::int64_t{1} << 20;
 

@@ -296,11 +296,25 @@ export function buttonControl({ name, label, onClick }) {
 /**
  * A multi-line text box for a pasted file (a config.json). onChange(text) fires once typing pauses
  * for `debounce` ms (at once when 0), or at once on commit() (an "Analyse" button); maxLength bounds
- * it. note(text) shows a message under the box (role="alert": the reader's paste did not read) and
- * marks the box invalid while one is shown; className is added to the field (its look).
+ * it. Text that would make it longer than `maxCharacters` is refused at the box, by its length alone,
+ * before anything reads it: a paste or a drop is not inserted, any other input puts the box back as
+ * it was, and refusal(length) is shown; nothing reaches onChange. note(text) shows a message under
+ * the box (role="alert": the reader's paste did not read) and marks the box invalid while one is
+ * shown; className is added to the field (its look).
  * Returns { element, input, get(), set(text), commit(), constrain(text), note(text), message() }.
  */
-export function textAreaControl({ name, label, value = '', rows = 10, maxLength, debounce = 0, className, onChange }) {
+export function textAreaControl({
+  name,
+  label,
+  value = '',
+  rows = 10,
+  maxLength,
+  maxCharacters = Infinity,
+  refusal = (length) => `at most ${maxCharacters} characters, got ${length}`,
+  debounce = 0,
+  className,
+  onChange,
+}) {
   const input = document.createElement('textarea');
   input.id = nextId(name);
   input.name = name;
@@ -321,7 +335,13 @@ export function textAreaControl({ name, label, value = '', rows = 10, maxLength,
   message.setAttribute('role', 'alert');
   input.setAttribute('aria-describedby', message.id);
   wrap.append(labelEl, input, message);
+  const note = (text) => {
+    message.textContent = text;
+    if (text) input.setAttribute('aria-invalid', 'true');
+    else input.removeAttribute('aria-invalid');
+  };
   let current = input.value;
+  let fitting = input.value; // the box's last text within maxCharacters
   let timer = 0;
   const accept = () => {
     clearTimeout(timer);
@@ -330,8 +350,26 @@ export function textAreaControl({ name, label, value = '', rows = 10, maxLength,
     current = input.value;
     onChange(current);
   };
+  // A paste or drop of `text` that would overfill the box is cancelled before the text goes in.
+  const refuseIncoming = (event, text, replaced) => {
+    const length = input.value.length - replaced + text.length;
+    if (length <= maxCharacters) return;
+    event.preventDefault();
+    note(refusal(length));
+  };
+  input.addEventListener('paste', (event) =>
+    refuseIncoming(event, event.clipboardData?.getData('text/plain') ?? '', input.selectionEnd - input.selectionStart),
+  );
+  input.addEventListener('drop', (event) => refuseIncoming(event, event.dataTransfer?.getData('text/plain') ?? '', 0));
   input.addEventListener('input', () => {
     clearTimeout(timer);
+    if (input.value.length > maxCharacters) {
+      const length = input.value.length;
+      input.value = fitting;
+      note(refusal(length));
+      return;
+    }
+    fitting = input.value;
     if (debounce > 0) timer = setTimeout(accept, debounce);
     else accept();
   });
@@ -341,6 +379,7 @@ export function textAreaControl({ name, label, value = '', rows = 10, maxLength,
     get: () => current,
     set(v) {
       input.value = String(v);
+      fitting = input.value;
       accept();
     },
     /** Takes what is being typed now, without waiting for the pause. */
@@ -350,12 +389,9 @@ export function textAreaControl({ name, label, value = '', rows = 10, maxLength,
       clearTimeout(timer);
       input.value = String(v);
       current = input.value;
+      fitting = current;
     },
-    note(text) {
-      message.textContent = text;
-      if (text) input.setAttribute('aria-invalid', 'true');
-      else input.removeAttribute('aria-invalid');
-    },
+    note,
     message: () => message.textContent,
   };
 }

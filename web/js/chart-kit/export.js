@@ -3,11 +3,23 @@
 import { grouped, sciUnicode, significant } from '../format.js';
 import { t } from '../i18n.js';
 
-/** CSV text from a header and rows of numbers/strings; numbers keep full precision (String(x)). */
+// A text cell a spreadsheet would read as a formula (or, after a tab or carriage return, as the
+// start of one): OWASP's CSV-injection list. Such cells get a leading apostrophe, which spreadsheets
+// show as text and do not run.
+const FORMULA_START = /^[=+\-@\t\r]/;
+// A cell that is just a decimal number (-0.654 from a number, or the text "+3", "1e-5") is left as it
+// is: a spreadsheet reads it as that number, not as a formula. (-Infinity is not one: it is prefixed.)
+const PLAIN_NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * CSV text from a header and rows of numbers/strings. Numbers keep full precision (String(x)); a
+ * cell that would start a formula is prefixed with ' (a word of a typed sentence such as =HYPERLINK(…)).
+ */
 export function toCsv(header, rows) {
   const cell = (v) => {
-    const s = typeof v === 'number' ? String(v) : String(v ?? '');
-    return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+    let s = typeof v === 'number' ? String(v) : String(v ?? '');
+    if (FORMULA_START.test(s) && !PLAIN_NUMBER.test(s)) s = `'${s}`;
+    return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
   };
   return [header, ...rows].map((r) => r.map(cell).join(',')).join('\n') + '\n';
 }

@@ -1,6 +1,8 @@
 // Chart control state in the page URL (?sinusoidal-heatmap.n=512) so a link reproduces a view.
 // Parameters are named after the chart id; older prefixes (heatmap., freq., card. …) are still read.
 // Nothing here trusts the URL: it hands raw text to the controls, which apply their own rules.
+// Parameters the charts do not write are left as the address spells them: a write replaces only the
+// charts' own `name=value` pieces of the query and copies every other piece through untouched.
 
 /** The longest parameter value read from the URL (longer values are cut before any control sees them). */
 export const MAX_URL_VALUE = 200;
@@ -10,7 +12,7 @@ export const MAX_URL_VALUE = 200;
  * cut to MAX_URL_VALUE characters: { key → string } with only the keys the URL sets.
  */
 export function readUrlParams(prefix, defaults, aliases = []) {
-  const params = new URLSearchParams(location.search);
+  const params = parsedSearch();
   const found = {};
   for (const key of Object.keys(defaults)) {
     for (const name of [prefix, ...aliases]) {
@@ -22,6 +24,14 @@ export function readUrlParams(prefix, defaults, aliases = []) {
     }
   }
   return found;
+}
+
+// The query parsed once per address: every chart reads it as it mounts.
+let parsed = { search: null, params: null };
+function parsedSearch() {
+  if (parsed.search !== location.search)
+    parsed = { search: location.search, params: new URLSearchParams(location.search) };
+  return parsed.params;
 }
 
 const pending = new Map();
@@ -82,24 +92,73 @@ function listenForLeaving() {
   document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && flushUrlState());
 }
 
+/**
+ * The longest address the state is written into. Chromium takes about half a second per
+ * history.replaceState of an 800 KB address (60,000 parameters, from file://, where no server
+ * limits it), and no link that long is shared, so past this the charts keep their state in the page
+ * and leave the address alone.
+ */
+export const MAX_WRITTEN_ADDRESS = 64 * 1024;
+
 /** Applies the pending URL writes now. */
 export function flushUrlState() {
   cancelScheduled();
   if (!pending.size) return;
+  if (location.href.length > MAX_WRITTEN_ADDRESS) {
+    pending.clear();
+    return;
+  }
   const url = new URL(location.href);
-  for (const [prefix, { state, defaults, aliases }] of pending) writeInto(url, prefix, state, defaults, aliases);
+  url.search = queryWithWrites(url.search, pending);
   pending.clear();
-  if (url.href === location.href) return;
+  if (url.href === location.href || url.href.length > MAX_WRITTEN_ADDRESS) return;
   history.replaceState(history.state, '', url);
   for (const fn of watchers) fn();
 }
 
-function writeInto(url, prefix, state, defaults, aliases) {
-  for (const key of Object.keys(defaults)) {
-    for (const alias of aliases) url.searchParams.delete(`${alias}.${key}`);
-    const name = `${prefix}.${key}`;
-    const value = state[key];
-    if (value === defaults[key] || value === undefined) url.searchParams.delete(name);
-    else url.searchParams.set(name, typeof value === 'boolean' ? (value ? '1' : '0') : String(value));
+/** A query piece's name, decoded as URLSearchParams decodes it (a malformed escape is left as it is). */
+function pieceName(piece) {
+  const end = piece.indexOf('=');
+  const raw = end === -1 ? piece : piece.slice(0, end);
+  if (!raw.includes('%') && !raw.includes('+')) return raw;
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    return raw.replace(/\+/g, ' ');
   }
+}
+
+/**
+ * `search` (a query, "?a=b&…" or "") with `writes` (Map prefix → { state, defaults, aliases })
+ * applied: for each chart, the keys of `state` that differ from `defaults` set, and the rest (and
+ * every alias spelling) removed. A key already in the address keeps its place (its first piece;
+ * later ones go); a new key goes at the end. Every other piece is copied as written, so a write
+ * costs one pass over the query however many unrelated parameters it holds.
+ */
+export function queryWithWrites(search, writes) {
+  const owned = new Set();
+  const values = new Map();
+  for (const [prefix, { state, defaults, aliases }] of writes) {
+    for (const key of Object.keys(defaults)) {
+      for (const alias of aliases) owned.add(`${alias}.${key}`);
+      const name = `${prefix}.${key}`;
+      owned.add(name);
+      const value = state[key];
+      if (value === defaults[key] || value === undefined) continue;
+      const text = typeof value === 'boolean' ? (value ? '1' : '0') : String(value);
+      values.set(name, new URLSearchParams([[name, text]]).toString());
+    }
+  }
+  const pieces = [];
+  for (const piece of search.slice(1).split('&')) {
+    if (piece === '') continue;
+    const name = pieceName(piece);
+    if (!owned.has(name)) pieces.push(piece);
+    else if (values.has(name)) {
+      pieces.push(values.get(name));
+      values.delete(name);
+    }
+  }
+  pieces.push(...values.values());
+  return pieces.length ? `?${pieces.join('&')}` : '';
 }

@@ -58,6 +58,14 @@ const PROMPT_HANDLE = {
  * The widget's controls: the declared preset (its options the presets, and "your pasted config",
  * which a link never holds) and prompt length, and the config box (never in a link: a pasted file).
  */
+/**
+ * The longest config the box takes, in characters: the reader's own limit, 1 MiB of UTF-8
+ * (kMaxConfigBytes, cpp/include/positional/model_config.hpp). Every character is at least one byte,
+ * so the box refuses nothing the reader would read, and a 20 MB paste is refused by its length
+ * before it is inserted, parsed or handed to the engine.
+ */
+export const MAX_CONFIG_CHARACTERS = 2 ** 20;
+
 const WIDGET_CONTROLS = {
   preset: {
     ...CONTROLS.preset,
@@ -76,6 +84,15 @@ const WIDGET_CONTROLS = {
     debounce: DEBOUNCE_MS,
     className: 'model-card-config',
     url: false,
+    maxCharacters: MAX_CONFIG_CHARACTERS,
+    refusal: (length) =>
+      t(
+        'config.json must be at most {max} characters (the reader takes 1 MiB), got {length}: the text was not taken.',
+        {
+          max: grouped(MAX_CONFIG_CHARACTERS),
+          length: grouped(length),
+        },
+      ),
   },
 };
 
