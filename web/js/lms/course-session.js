@@ -31,6 +31,7 @@ export function createCourseSession(connection, { timers = globalThis } = {}) {
   let client = null;
   let commitTimer = null;
   let lastSummary = null;
+  let lastVerdict = null;
   let status = null;
   // Answers given before the course site answered: reported once it has.
   const early = [];
@@ -75,8 +76,11 @@ export function createCourseSession(connection, { timers = globalThis } = {}) {
     lastSummary = summary;
     if (!tracking()) return;
     connection.progress(summary);
-    if (summary.completed) {
-      connection.verdict(summary);
+    const verdict = summary.completed ? `${summary.passed}:${summary.percent}` : null;
+    if (summary.completed) connection.verdict(summary);
+    // A new verdict is saved at once; answers after it (the predictions) wait for the learner to pause.
+    if (verdict !== null && verdict !== lastVerdict) {
+      lastVerdict = verdict;
       commitNow();
       const allowed = Boolean(connection.canStartOver?.());
       if (allowed !== canStartOver) {
@@ -161,6 +165,7 @@ export function createCourseSession(connection, { timers = globalThis } = {}) {
     startOver() {
       if (!canStartOver || !tracking()) return plain(record);
       record = emptyRecord();
+      lastVerdict = null;
       connection.startOver?.();
       connection.saveRecord(record);
       commitNow();
