@@ -4,6 +4,7 @@
 // LIVE_PARAMETERS are the inputs the prose lets the reader move ({{param:NAME}}): each quantity
 // declares the parameters it reads (`inputs`), and the page recomputes those dependents.
 import { formatValue } from './format.js';
+import { numberRule } from './chart-kit/number-rule.js';
 import { t } from './i18n.js';
 import { CHART_DECLARATIONS } from './charts/declarations.js';
 
@@ -128,7 +129,6 @@ export const LIVE_PARAMETERS = {
     step: 1,
     bigStep: 10,
     ...chartControl('rope-clock', 'm'),
-    integer: true,
   },
   'rope.key': {
     label: t('key position n'),
@@ -138,7 +138,6 @@ export const LIVE_PARAMETERS = {
     step: 1,
     bigStep: 10,
     ...chartControl('rope-clock', 'n'),
-    integer: true,
   },
 };
 
@@ -304,43 +303,32 @@ export function dependentsOf(name) {
   return Object.keys(LIVE_QUANTITIES).filter((q) => LIVE_QUANTITIES[q].inputs?.includes(name));
 }
 
+const parameterRules = new Map();
+
 /**
- * The value parameter `name` takes for `raw`, by the rules its engine call and chart control apply
- * (the same as the charts' number boxes: whole, even, above, then min and max), and why it changed
- * ('' when it did not). A value that is not a number, or not above `above`, keeps `current`.
+ * The number rule of parameter `name` (chart-kit/number-rule.js): the rules its engine call and
+ * chart control apply, stepped by its step and bigStep, its numbers printed in its own format.
  */
-export function validateParameter(name, raw, current = LIVE_PARAMETERS[name]?.value) {
+export function parameterRule(name) {
   const p = LIVE_PARAMETERS[name];
   if (!p) throw unknownParameter(name);
-  let v = Number(raw);
-  if (raw === null || String(raw).trim() === '' || !Number.isFinite(v))
-    return {
-      value: current,
-      why: t('The {label} must be a number; kept {value}.', { label: p.label, value: current }),
-    };
-  if (p.above !== undefined && v <= p.above)
-    return {
-      value: current,
-      why: t('The {label} must be greater than {above}; kept {value}.', {
-        label: p.label,
-        above: p.above,
-        value: current,
-      }),
-    };
-  let why = '';
-  if (p.integer && !Number.isInteger(v)) {
-    v = Math.round(v);
-    why = t('The {label} must be a whole number; rounded to {value}.', { label: p.label, value: v });
+  if (!parameterRules.has(name)) {
+    const label = p.label.charAt(0).toUpperCase() + p.label.slice(1); // it opens the message's sentence
+    const { min, max, integer, even, above, step, bigStep } = p;
+    parameterRules.set(
+      name,
+      numberRule({ label, min, max, integer, even, above, step, bigStep, format: (v) => formatValue(v, p.format) }),
+    );
   }
-  if (p.even && v % 2 !== 0) {
-    v += v + 1 <= p.max ? 1 : -1;
-    why = t('The {label} must be even (dimensions come in pairs); using {value}.', { label: p.label, value: v });
-  }
-  if (v < p.min)
-    [v, why] = [p.min, t('The {label} is at least {min}.', { label: p.label, min: formatValue(p.min, p.format) })];
-  if (v > p.max)
-    [v, why] = [p.max, t('The {label} is at most {max}.', { label: p.label, max: formatValue(p.max, p.format) })];
-  return { value: v, why };
+  return parameterRules.get(name);
+}
+
+/**
+ * The value parameter `name` takes for `raw`, by the rules its engine call and chart control apply,
+ * and why it changed ('' when it did not). A value that is not a number, or not above `above`, keeps `current`.
+ */
+export function validateParameter(name, raw, current = LIVE_PARAMETERS[name]?.value) {
+  return parameterRule(name).validate(raw, current);
 }
 
 /** The text a parameter handle shows for `value`: the lesson's own format. */

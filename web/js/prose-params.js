@@ -11,9 +11,11 @@ import {
   liveText,
   PARAMETER_DEFAULTS,
   PARAMETER_ECHOES,
+  parameterRule,
   parameterText,
   validateParameter,
 } from './live-values.js';
+import { isStepKey } from './chart-kit/number-rule.js';
 import { formatValue } from './format.js';
 import { mountedChart, setChartControl, watchChartMounts } from './prose-charts.js';
 import { t } from './i18n.js';
@@ -197,24 +199,14 @@ export function setupProseParameters(root, engine) {
 
   function listen(handle, scope) {
     const name = handle.dataset.param;
-    const { step, bigStep, min, max } = LIVE_PARAMETERS[name];
+    const rule = parameterRule(name);
+    const { step } = rule;
     handle.addEventListener('keydown', (event) => {
-      const now = current(scope, name);
-      const by = event.shiftKey ? bigStep : step;
-      const next = {
-        ArrowRight: now + by,
-        ArrowUp: now + by,
-        ArrowLeft: now - by,
-        ArrowDown: now - by,
-        PageUp: now + bigStep,
-        PageDown: now - bigStep,
-        Home: min,
-        End: max,
-      }[event.key];
-      if (next === undefined || event.altKey || event.ctrlKey || event.metaKey) return;
+      if (!isStepKey(event)) return;
+      const next = rule.stepped(current(scope, name), event.key, { shift: event.shiftKey });
+      if (next === null) return;
       event.preventDefault();
-      // Steps land on the value a reader would type: no 0.30000000000000004.
-      set(handle, Number(next.toPrecision(12)), scope);
+      set(handle, next, scope);
     });
     let drag = null;
     handle.addEventListener('pointerdown', (event) => {

@@ -3,7 +3,7 @@
 // a value that had to change is clamped and the control says why beside itself.
 
 import { t } from '../i18n.js';
-import { decimal } from '../format.js';
+import { numberRule } from './number-rule.js';
 
 let uid = 0;
 const nextId = (name) => `chart-${name}-${++uid}`;
@@ -73,36 +73,9 @@ export function numberControl({
   let chosen = current;
   let held = false;
 
-  /** The accepted value for `raw` and, when it had to change, why (its numbers as the page prints them). */
-  function validate(raw) {
-    const n = (x) => decimal(x, 6);
-    let v = Number(raw);
-    if (String(raw).trim() === '' || !Number.isFinite(v))
-      return { value: current, why: t('{label} must be a number; kept {value}.', { label, value: n(current) }) };
-    let why = '';
-    if (above !== undefined && v <= above)
-      return {
-        value: current,
-        why: t('{label} must be greater than {above}; kept {value}.', { label, above: n(above), value: n(current) }),
-      };
-    if (integer && !Number.isInteger(v)) {
-      v = Math.round(v);
-      why = t('{label} must be a whole number; rounded to {value}.', { label, value: n(v) });
-    }
-    if (even && v % 2 !== 0) {
-      v += v + 1 <= (max ?? Infinity) ? 1 : -1;
-      why = t('{label} must be even (dimensions come in pairs); using {value}.', { label, value: n(v) });
-    }
-    if (min !== undefined && v < min) {
-      v = min;
-      why = t('{label} must be at least {min}; using {value}.', { label, min: n(min), value: n(v) });
-    }
-    if (max !== undefined && v > max) {
-      v = max;
-      why = t('{label} is at most {max}; using {value}.', { label, max: n(max), value: n(v) });
-    }
-    return { value: v, why };
-  }
+  const rule = numberRule({ label, min, max, integer, even, above, step });
+  /** The accepted value for `raw` and, when it had to change, why (the one number rule: number-rule.js). */
+  const validate = (raw) => rule.validate(raw, current);
 
   function show(v, why, { keepBox = false } = {}) {
     message.textContent = why;

@@ -5,6 +5,7 @@
 // exactly as if the value had been typed. The chart draws the knob (drawKnob) where at() says.
 
 import { grouped } from '../format.js';
+import { isStepKey, numberRule } from './number-rule.js';
 
 /** How far (CSS px) from a knob a mouse press still grabs it; a finger gets more. */
 const REACH = { mouse: 12, touch: 22 };
@@ -55,12 +56,6 @@ export function drawMarker(ctx, frame, x, rings, colors, bold = false) {
     ctx.stroke();
   }
   ctx.restore();
-}
-
-/** A keyStep for values spread over decades: an arrow moves by a quarter (×1.25), Shift doubles or halves. */
-export function geometricKeyStep(v, direction, big) {
-  const k = big ? 2 : 1.25;
-  return direction > 0 ? Math.max(v + 1, Math.round(v * k)) : Math.min(v - 1, Math.round(v / k));
 }
 
 /**
@@ -287,20 +282,14 @@ export function attachHandles(declarations, context) {
       h.plot.redraw();
     });
     listen(element, 'keydown', (event) => {
-      const value = view().state[spec.key];
-      const { min, max } = bounds(h);
-      const up = ['ArrowRight', 'ArrowUp', 'PageUp'].includes(event.key);
-      const down = ['ArrowLeft', 'ArrowDown', 'PageDown'].includes(event.key);
-      let next;
-      if (event.key === 'Home') next = min;
-      else if (event.key === 'End') next = max;
-      else if (up || down) {
-        const big = event.shiftKey || event.key.startsWith('Page');
-        const direction = up ? 1 : -1;
-        next = spec.keyStep
-          ? spec.keyStep(value, direction, big, view())
-          : value + direction * (big ? (spec.bigStep ?? 10) : (spec.step ?? 1));
-      } else return;
+      if (!isStepKey(event)) return;
+      const rule = numberRule({
+        step: spec.step ?? 1,
+        bigStep: spec.bigStep ?? 10,
+        keyStep: spec.keyStep && ((value, direction, big) => spec.keyStep(value, direction, big, view())),
+      });
+      const next = rule.stepped(view().state[spec.key], event.key, { shift: event.shiftKey, bounds: bounds(h) });
+      if (next === null) return;
       event.preventDefault();
       onTakeControl?.();
       move(h, next);

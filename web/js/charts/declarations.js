@@ -87,8 +87,8 @@ export const CHART_DECLARATIONS = {
   'rope-clock': {
     title: t('The RoPE clock'),
     controls: {
-      m: { kind: 'number', label: t('query position m'), value: 3, min: -100000, max: 100000, step: 1, integer: false },
-      n: { kind: 'number', label: t('key position n'), value: 7, min: -100000, max: 100000, step: 1, integer: false },
+      m: { kind: 'number', label: t('query position m'), value: 3, min: -100000, max: 100000, step: 1 },
+      n: { kind: 'number', label: t('key position n'), value: 7, min: -100000, max: 100000, step: 1 },
       theta: {
         kind: 'number',
         label: t('θ (rad per position)'),

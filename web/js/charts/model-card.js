@@ -18,7 +18,8 @@ import {
 } from './model-card-text.js';
 import { cardAspect, drawCard, partAt } from './model-card-draw.js';
 import { defineChart } from '../chart-kit/define-chart.js';
-import { drawKnobs, geometricKeyStep } from '../chart-kit/handles.js';
+import { drawKnobs } from '../chart-kit/handles.js';
+import { geometricKeyStep } from '../chart-kit/number-rule.js';
 import { MODEL_PRESETS } from './model-presets.js';
 import { CHART_DECLARATIONS } from './declarations.js';
 import { t } from '../i18n.js';

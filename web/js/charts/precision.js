@@ -8,7 +8,8 @@ import { holdWithin } from '../chart-kit/chart-controls.js';
 import * as plot from '../chart-kit/plot.js';
 import { logScale, logTicks } from '../chart-kit/scales.js';
 import { pairsNote, pickedPairs, positionReadHandle } from './rope-frequencies.js';
-import { drawKnobs, drawMarker, geometricKeyStep } from '../chart-kit/handles.js';
+import { drawKnobs, drawMarker } from '../chart-kit/handles.js';
+import { geometricKeyStep } from '../chart-kit/number-rule.js';
 import { CHART_DECLARATIONS } from './declarations.js';
 import { t } from '../i18n.js';
 

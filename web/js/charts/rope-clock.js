@@ -8,6 +8,10 @@ import { defineChart } from '../chart-kit/define-chart.js';
 import { FONT } from '../chart-kit/canvas.js';
 import { CHART_DECLARATIONS } from './declarations.js';
 import { t } from '../i18n.js';
+import { isStepKey, numberRule } from '../chart-kit/number-rule.js';
+
+// A hand steps one position at a time, ten with Shift or Page Up/Down.
+const CLOCK_STEP = numberRule({ step: 1, bigStep: 10 });
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
 const fmt = (v, digits = 3) => fixed(v, digits);
@@ -279,7 +283,9 @@ function addDragAndKeys(chart, { state, data, layout, marks, controls, canvases:
     if (!layout.face || !data.clock) return;
     const a = pointerAngle(event);
     const distance = (b) => Math.abs(Math.atan2(Math.sin(a - b), Math.cos(a - b)));
-    dragging = { which: distance(data.clock.qAngle) <= distance(data.clock.kAngle) ? 'm' : 'n', last: a };
+    const which = distance(data.clock.qAngle) <= distance(data.clock.kAngle) ? 'm' : 'n';
+    // The turn accumulates as a real number; the hand lands on whole positions, the clock's only ones.
+    dragging = { which, last: a, position: state[which] };
     select(dragging.which);
     canvas.setPointerCapture(event.pointerId);
   });
@@ -288,8 +294,9 @@ function addDragAndKeys(chart, { state, data, layout, marks, controls, canvases:
     const a = pointerAngle(event);
     const turned = Math.atan2(Math.sin(a - dragging.last), Math.cos(a - dragging.last));
     dragging.last = a;
-    const next = Math.round((state[dragging.which] + turned / state.theta) * 100) / 100;
-    controls[dragging.which].set(next);
+    dragging.position += turned / state.theta;
+    const next = Math.round(dragging.position);
+    if (next !== state[dragging.which]) controls[dragging.which].set(next);
   });
   const stop = () => {
     dragging = null;
@@ -321,9 +328,12 @@ function addDragAndKeys(chart, { state, data, layout, marks, controls, canvases:
     );
   }
   canvas.addEventListener('keydown', (event) => {
-    const steps = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: 10, PageDown: -10 };
-    if (event.key in steps) {
-      controls[marks.selected].set(Math.round((state[marks.selected] + steps[event.key]) * 100) / 100);
+    // The hands have no ends to jump to: Home and End step nothing here.
+    const next = isStepKey(event)
+      ? CLOCK_STEP.stepped(state[marks.selected], event.key, { shift: event.shiftKey })
+      : null;
+    if (next !== null) {
+      controls[marks.selected].set(Math.round(next));
     } else if (event.key === 'Enter' || event.key === ' ') {
       select(marks.selected === 'm' ? 'n' : 'm');
       plot.redraw();
