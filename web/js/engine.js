@@ -9,7 +9,15 @@ let enginePromise = null;
 export function loadEngine() {
   enginePromise ??= (async () => {
     if (typeof WebAssembly !== 'object') throw new Error('this browser has no WebAssembly');
-    const createEngine = await loadEngineFactory();
+    let createEngine;
+    try {
+      createEngine = await loadEngineFactory();
+    } catch (error) {
+      // The engine's modules did not load (the host's types, a missing file): explainEngineFailure asks why.
+      throw Object.assign(new Error(`the engine's modules did not load: ${error?.message ?? error}`), {
+        stage: 'import',
+      });
+    }
     return createEngine();
   })();
   return enginePromise;
@@ -24,15 +32,18 @@ export async function heapBytes() {
 const JAVASCRIPT_TYPE = /^(text|application)\/(x-)?(javascript|ecmascript)\b/i;
 
 /**
- * Why the engine did not load: { cause: 'browser' } (no WebAssembly), { cause: 'host', file, type }
- * (a file of the engine came with a type no browser runs as a script, e.g. application/octet-stream
- * for engine.mjs), or { cause: 'unknown' }. Asks the host for the engine's modules' types; never throws.
+ * Why the engine did not load (`error`, what loadEngine threw): { cause: 'browser' } (no
+ * WebAssembly), { cause: 'host', file, type } (its modules did not load and one came with a type no
+ * browser runs as a script, e.g. application/octet-stream for engine.mjs), or { cause: 'unknown' }.
+ * Asks the host for the modules' types only when they are what failed; never throws.
  */
-export async function explainEngineFailure() {
+export async function explainEngineFailure(error) {
   if (typeof WebAssembly !== 'object') return { cause: 'browser' };
+  if (error?.stage !== 'import') return { cause: 'unknown' };
   for (const url of engineFiles()) {
     try {
-      const response = await fetch(url, { method: 'HEAD', cache: 'no-store' });
+      const response = await fetch(url, { cache: 'no-store' });
+      await response.arrayBuffer(); // read through: a body left unread shows as a cut-off request
       const type = (response.headers.get('Content-Type') ?? '').split(';')[0].trim();
       if (response.ok && !JAVASCRIPT_TYPE.test(type))
         return { cause: 'host', file: url.pathname.split('/').pop(), type: type || 'none' };

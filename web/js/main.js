@@ -206,10 +206,12 @@ function finishLoading(root) {
 async function start() {
   let engine = null;
   let results = null;
+  let engineError = null;
   try {
     engine = await loadEngine();
     results = computeEngineResults(engine);
   } catch (error) {
+    engineError = error;
     console.warn('The lesson engine did not load:', error);
     engine = null;
     results = null;
@@ -219,7 +221,7 @@ async function start() {
   performance.mark('positional-lesson:live-filled');
   const root = document.documentElement;
   if (!results) {
-    const why = await explainEngineFailure();
+    const why = await explainEngineFailure(engineError);
     showBanner(
       why.cause === 'host'
         ? t(
