@@ -1,14 +1,19 @@
 // Accessibility tests of the built lesson: axe-core (WCAG 2.0/2.1 A and AA) on the whole page in
 // the light and dark themes at phone and desktop widths and in embed mode, with every chart mounted
 // and every disclosure open; plus checks axe cannot make: every control and chart has a name, every
-// chart a data table, focus is visible, reduced motion is honoured and formulas carry MathML.
+// chart a data table, focus is visible, reduced motion is honoured and formulas carry MathML. And
+// the plain pages beside the lesson (instructor guide, accessibility statement, third-party
+// notices): served under the site's policy and opened from disk, with the WCAG 2.2 rules as well.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AxeBuilder } from '@axe-core/playwright';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { ENGINE, WEBKIT_MIN_WIDTH, mountAllCharts, openPage, startSite, twoFrames } from './helpers.mjs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ENGINE, WEBKIT_MIN_WIDTH, dist, mountAllCharts, openPage, startSite, twoFrames } from './helpers.mjs';
 import { CHART_DECLARATIONS } from '../../web/js/charts/declarations.js';
+import { INFO_PAGES } from '../../web/build/info-pages.mjs';
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
@@ -32,13 +37,13 @@ async function openEverything(page) {
  * page's elements, most of axe's time), for views that differ from a full run only in colours or
  * width; katexLayerSound() then checks what axe would have checked there.
  */
-async function axeViolations(page, { skipKatexGlyphs = false } = {}) {
+async function axeViolations(page, { skipKatexGlyphs = false, tags = WCAG_TAGS } = {}) {
   // Only violations come back with their nodes: passes on ~7,000 elements would be serialised for nothing.
   if (skipKatexGlyphs)
     assert.deepEqual(await page.evaluate(katexLayerSound), { focusable: 0, ownColour: 0, notHidden: 0 });
   let violations;
   if (ENGINE === 'chromium') {
-    let builder = new AxeBuilder({ page }).withTags(WCAG_TAGS).options({ resultTypes: ['violations'] });
+    let builder = new AxeBuilder({ page }).withTags(tags).options({ resultTypes: ['violations'] });
     if (skipKatexGlyphs) builder = builder.exclude('.katex-html');
     ({ violations } = await builder.analyze());
   } else {
@@ -57,7 +62,7 @@ async function axeViolations(page, { skipKatexGlyphs = false } = {}) {
           nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
         }));
       },
-      { tags: WCAG_TAGS, skip: skipKatexGlyphs },
+      { tags, skip: skipKatexGlyphs },
     );
   }
   return violations.map(
@@ -400,4 +405,63 @@ test('prefers-reduced-motion: no transition, animation or smooth scrolling', asy
   assert.equal(moving.scroll, 'auto');
   assert.deepEqual(problems, []);
   await context.close();
+});
+
+describe('the plain pages: no error under their policy, and axe finds no WCAG 2.2 A/AA violation', () => {
+  const tags = [...WCAG_TAGS, 'wcag22a', 'wcag22aa'];
+  // The pages' background in each scheme (base.css's --bg): proof their stylesheet applied.
+  const background = { light: 'rgb(255, 255, 255)', dark: 'rgb(18, 20, 23)' };
+  /** What a reader gets: the page's own colours, its details open for axe, and no script at all. */
+  async function checkPage(page, colorScheme) {
+    const state = await page.evaluate(() => {
+      document.querySelectorAll('details').forEach((d) => (d.open = true));
+      return {
+        background: getComputedStyle(document.documentElement).backgroundColor,
+        column: getComputedStyle(document.querySelector('main')).maxWidth,
+        scripts: document.scripts.length,
+        overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      };
+    });
+    assert.equal(state.background, background[colorScheme], 'the stylesheet applies, in the asked scheme');
+    assert.equal(state.column, '736px');
+    assert.equal(state.scripts, 0);
+    assert.ok(state.overflow <= 0, `the page scrolls sideways by ${state.overflow} px`);
+    assert.deepEqual(await axeViolations(page, { tags }), []);
+  }
+  for (const { file } of Object.values(INFO_PAGES)) {
+    for (const [width, colorScheme] of [
+      [360, 'light'],
+      [360, 'dark'],
+      [1280, 'light'],
+      [1280, 'dark'],
+    ]) {
+      const shown = ENGINE === 'webkit' ? Math.max(width, WEBKIT_MIN_WIDTH) : width;
+      test(`${file}, served: ${colorScheme}, ${shown} px`, async () => {
+        const { page, context, problems, violations } = await openPage(site.browser, `${site.server.url}${file}`, {
+          viewport: { width: shown, height: 800 },
+          contextOptions: { colorScheme },
+          waitForLive: false,
+        });
+        await checkPage(page, colorScheme);
+        assert.deepEqual(problems, []);
+        assert.deepEqual((await violations()) ?? [], []);
+        await context.close();
+      });
+    }
+    const fromDisk = join(dist, '..', 'dist-single', file);
+    test(
+      `${file}, opened from disk beside the single files (its style inline, by hash)`,
+      { skip: !existsSync(fromDisk) && 'no dist-single build' },
+      async () => {
+        const { page, context, problems, violations } = await openPage(site.browser, pathToFileURL(fromDisk).href, {
+          contextOptions: { colorScheme: 'dark' },
+          waitForLive: false,
+        });
+        await checkPage(page, 'dark');
+        assert.deepEqual(problems, []);
+        assert.deepEqual((await violations()) ?? [], []);
+        await context.close();
+      },
+    );
+  }
 });

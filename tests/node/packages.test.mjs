@@ -192,6 +192,39 @@ test('each package is offline: its page loads nothing from another origin, and o
   }
 });
 
+test('every zip carries the third-party notices, the accessibility statement and the instructor guide, and no answer key', () => {
+  assert.ok(made.length >= 6, `${made.length} zips`);
+  for (const { kind, lang, file } of made) {
+    const entries = unzipSync(new Uint8Array(readFileSync(file)));
+    for (const page of ['third-party-notices.html', 'accessibility.html', 'instructor-guide.html']) {
+      assert.ok(entries[page], `${kind}.${lang}: ${page} is missing`);
+      // Listed in the manifest too (SCORM): a course site may serve only the files it lists.
+      if (entries['imsmanifest.xml'])
+        assert.match(strFromU8(entries['imsmanifest.xml']), new RegExp(`<file href="${page}"/>`));
+    }
+    assert.match(
+      strFromU8(entries['third-party-notices.html']),
+      /<h1>Third-party notices<\/h1>[\s\S]*KaTeX[\s\S]*Eigen/,
+    );
+    // The pages' footer links lead to them from each language's lesson, inside the package.
+    for (const path of Object.keys(entries).filter((p) => p.endsWith('positional-lesson.html'))) {
+      const up = path.includes('/') ? '../' : '';
+      assert.match(
+        strFromU8(entries[path]),
+        new RegExp(`href="${up}third-party-notices\\.html"`),
+        `${kind}.${lang}: ${path}`,
+      );
+    }
+    assert.deepEqual(
+      Object.keys(entries).filter(
+        (p) => /answer-key/i.test(p) || /Answer key, for teachers only/.test(strFromU8(entries[p])),
+      ),
+      [],
+      `${kind}.${lang} carries the answer key`,
+    );
+  }
+});
+
 test('each language has its own three zips, launching its own page, under its own identifiers', () => {
   const languages = builtLanguages(dist);
   assert.ok(languages.length > 1, `only ${languages} built in ${dist}`);

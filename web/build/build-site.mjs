@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Builds the static lesson site: dist/ (index.html, css/, fonts/, js/, engine.mjs + engine.wasm)
 // and dist-single/positional-lesson.html (everything inlined, works from file:// offline).
-// and dist-course/ (what the course packages carry: web/build/course-package.mjs).
+// and dist-course/ (what the course packages carry: web/build/course-package.mjs), each with the
+// lesson's plain pages beside it: instructor guide, accessibility statement, third-party notices.
 //   node web/build/build-site.mjs --engine-dir <wasm build dir> --out <dist dir> [--single-out <file>]
 //                                 [--course-out <dir>] [--allow-missing-engine]
 import { createHash } from 'node:crypto';
@@ -19,6 +20,13 @@ import { computeEngineResults, LIVE_PARAMETERS, LIVE_QUANTITIES, liveText, PARAM
 import { CHARTS } from '../js/charts/index.js';
 import { chartParts } from './chart-parts.mjs';
 import { buildCoursePackage } from './course-package.mjs';
+import { infoPage, INFO_PAGES, pagesCss } from './info-pages.mjs';
+import { collectNotices, noticesBody } from './third-party-notices.mjs';
+import { instructorGuideBody } from './instructor-guide.mjs';
+import { accessibilityContact, accessibilityStatementBody } from './accessibility-statement.mjs';
+import { roundedMinutes, timeOnTask } from './time-on-task.mjs';
+import { MASTERY_SCORE, SELF_TEST_ITEMS } from '../js/self-test-items.js';
+import { COURSE, schemaDir } from './package-lms.mjs';
 
 const require = createRequire(import.meta.url);
 const WEB = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -223,7 +231,7 @@ export function languageAlternates(languages, siteUrl) {
  * course package; none for a single file that stands alone, `single` without a switchFile), and in
  * <head> for search engines when the site's address (`siteUrl`) is known.
  */
-function renderPage(lesson, bodyHtml, head, scripts, policy, { language, languages, single = false, siteUrl = null, switchFile = single ? null : 'index.html' }) {
+function renderPage(lesson, bodyHtml, head, scripts, policy, { language, languages, single = false, siteUrl = null, switchFile = single ? null : 'index.html', pagesPath = language.dir ? '../' : '' }) {
   const english = languages.find((l) => l.code === 'en');
   const path = (from, to) =>
     from.dir === to.dir ? switchFile : `${from.dir ? '../' : ''}${to.dir ? `${to.dir}/` : ''}${switchFile}`;
@@ -250,6 +258,9 @@ function renderPage(lesson, bodyHtml, head, scripts, policy, { language, languag
     uiStrings: interfaceBlock(language),
     languageSwitch,
     ...ui,
+    // The plain pages (INFO_PAGES) sit at the root of the site, of dist-single/ and of the course content.
+    pagesPath,
+    pagesHreflang: language.code === 'en' ? '' : ' hreflang="en"',
     csp: `<meta http-equiv="Content-Security-Policy" content="${escapeAttr(policy)}">`,
     title: lesson.title,
     titleHtml: lesson.titleHtml,
@@ -325,12 +336,11 @@ export function inlineFonts(css, fonts) {
 }
 
 /**
- * The single file of `language`: written to `singleOut` (it stands alone: no language switch) and,
- * for the course packages, to `courseOut` (the same file with the switch between the languages'
- * single files, which sit in the package as the site's pages do: positional-lesson.html and
- * LANG/positional-lesson.html).
+ * The page's script for the single file (web/js/main.js and all it imports, the engine inlined), as
+ * esbuild bundles it: { js, metafile } (the metafile says which files went in; the third-party
+ * notices list every npm package among them).
  */
-async function buildSingleFile({ engineDir, singleOut, courseOut, css, fonts, lesson, parts, language, languages }) {
+export async function singleFileBundle(engineDir) {
   const esbuild = await import('esbuild');
   const engineSingle = join(engineDir, 'engine-single.mjs');
   const swapEngine = {
@@ -359,20 +369,34 @@ async function buildSingleFile({ engineDir, singleOut, courseOut, css, fonts, le
     target: 'es2022',
     plugins: [swapEngine],
     logLevel: 'error',
+    metafile: true,
   });
-  const js = bundle.outputFiles[0].text.replace(/<\/script/gi, '<\\/script');
+  return { js: bundle.outputFiles[0].text.replace(/<\/script/gi, '<\\/script'), metafile: bundle.metafile };
+}
+
+/**
+ * The single file of `language`: written to `singleOut` (it stands alone: no language switch, and
+ * the plain pages beside it in dist-single/), to `siteCopy` (the site's download, beside index.html)
+ * and, for the course packages, to `courseOut` (the same file with the switch between the languages'
+ * single files, which sit in the package as the site's pages do: positional-lesson.html and
+ * LANG/positional-lesson.html). Returns esbuild's metafile of its script.
+ */
+async function buildSingleFile({ engineDir, singleOut, siteCopy, courseOut, css, fonts, lesson, parts, language, languages }) {
+  const { js, metafile } = await singleFileBundle(engineDir);
   const inlinedCss = inlineFonts(css, fonts);
   const themeInit = readFileSync(join(WEB, 'js', 'theme-init.js'), 'utf8');
   const [styleText, themeText, moduleText] = [`\n${inlinedCss}\n`, `\n${themeInit}\n`, `\n${js}\n`];
   const head = `<style>${styleText}</style>\n<script>${themeText}</script>`;
   const policy = singleFilePolicy({ scripts: [themeText, moduleText], styles: [styleText] });
   const scripts = `<script type="module">${moduleText}</script>`;
-  const html = renderPage(lesson, parts, head, scripts, policy, { language, languages, single: true });
+  const html = renderPage(lesson, parts, head, scripts, policy, { language, languages, single: true, pagesPath: '' });
   mkdirSync(dirname(singleOut), { recursive: true });
   writeFileSync(singleOut, html);
+  writeFileSync(siteCopy, renderPage(lesson, parts, head, scripts, policy, { language, languages, single: true }));
   const course = renderPage(lesson, parts, head, scripts, policy, { language, languages, single: true, switchFile: 'positional-lesson.html' });
   mkdirSync(dirname(courseOut), { recursive: true });
   writeFileSync(courseOut, course);
+  return metafile;
 }
 
 /**
@@ -402,7 +426,9 @@ export function writePrecompressed(dir) {
 
 async function main() {
   const opts = options();
-  const siteUrl = siteAddress(JSON.parse(readFileSync(join(WEB, 'site-config.json'), 'utf8')).siteUrl);
+  const siteConfig = JSON.parse(readFileSync(join(WEB, 'site-config.json'), 'utf8'));
+  const siteUrl = siteAddress(siteConfig.siteUrl);
+  const contact = accessibilityContact(siteConfig.accessibilityContact);
   const missing = ENGINE_FILES.filter((f) => !existsSync(join(opts.engineDir, f)));
   if (missing.length && !opts.allowMissingEngine) fail(`${opts.engineDir} lacks ${missing.join(', ')}: build the wasm preset first (or pass --allow-missing-engine for a text-only site)`);
 
@@ -422,8 +448,10 @@ async function main() {
   mkdirSync(join(opts.out, 'fonts'), { recursive: true });
   const allText = pages.map(({ parts }) => parts.header + parts.body).join('');
   const allHtml = pages.map(({ parts, lesson }) => parts.header + parts.body + lesson.tocHtml).join('');
-  const { css, files: fonts } = await pageFonts(allText, siteCss(pages.map((p) => p.hoistedCss).join('\n'), allHtml));
+  const { css, files: fonts, sources: fontSources } = await pageFonts(allText, siteCss(pages.map((p) => p.hoistedCss).join('\n'), allHtml));
   writeFileSync(join(opts.out, 'css', 'site.css'), css);
+  const infoCss = pagesCss();
+  writeFileSync(join(opts.out, 'css', 'pages.css'), infoCss);
   for (const [file, bytes] of fonts) writeFileSync(join(opts.out, 'fonts', file), bytes);
   copyDir(join(WEB, 'js'), join(opts.out, 'js'));
   copyDir(join(WEB, 'presets'), join(opts.out, 'presets'));
@@ -451,6 +479,7 @@ async function main() {
   const singleMissing = SINGLE_ENGINE_FILES.some((f) => missing.includes(f));
   if (singleMissing) console.warn('build-site: no engine-single.mjs / engine-core-single.mjs, so no single-file build');
   const singles = [];
+  const bundles = [];
   if (!singleMissing) rmSync(opts.courseOut, { recursive: true, force: true });
   for (const { language, lesson, parts } of pages) {
     const dir = join(opts.out, language.dir);
@@ -473,17 +502,62 @@ async function main() {
       // dist-single/positional-lesson.html, and positional-lesson.LANG.html for each other language.
       const singleOut = language.dir ? opts.singleOut.replace(/\.html$/, `.${language.code}.html`) : opts.singleOut;
       const courseOut = join(opts.courseOut, language.dir, 'positional-lesson.html');
-      await buildSingleFile({ engineDir: opts.engineDir, singleOut, courseOut, css, fonts, lesson, parts, language, languages });
       // Each page links to its single file as a download, so the site carries a copy beside it.
-      cpSync(singleOut, join(dir, 'positional-lesson.html'));
+      const siteCopy = join(dir, 'positional-lesson.html');
+      bundles.push(await buildSingleFile({ engineDir: opts.engineDir, singleOut, siteCopy, courseOut, css, fonts, lesson, parts, language, languages }));
       singles.push(relative(process.cwd(), singleOut));
     }
   }
-  if (!singleMissing) await buildCoursePackage({ courseDir: opts.courseOut, pages });
+  if (!singleMissing) bundles.push(await buildCoursePackage({ courseDir: opts.courseOut, pages }));
+
+  // The plain pages, at the root of the site, of dist-single/ and of the course content.
+  const schemas = ['1.2', '2004'].flatMap((edition) => readdirSync(schemaDir(edition)).sort().map((f) => join(schemaDir(edition), f)));
+  const notices = collectNotices({
+    fonts: fontSources,
+    html: allHtml,
+    bundles,
+    schemas,
+    engineDir: missing.some((f) => f.endsWith('.wasm')) ? null : opts.engineDir,
+  });
+  const time = timeOnTask(readFileSync(join(WEB, 'lesson', 'lesson.md'), 'utf8'), SELF_TEST_ITEMS);
+  if (MASTERY_SCORE !== COURSE.masteryScore) fail(`the self-test passes at ${MASTERY_SCORE} but the packages declare ${COURSE.masteryScore} (web/js/self-test-items.js, web/build/package-lms.mjs)`);
+  const bodies = {
+    guide: {
+      description: 'For course authors: what the lesson teaches, how long it takes, how its self-test is graded and reported, and how to set it up in Moodle.',
+      body: instructorGuideBody({
+        time,
+        items: SELF_TEST_ITEMS,
+        mastery: MASTERY_SCORE,
+        packages: { scorm12: 'positional-lesson-scorm12.zip', scorm2004: 'positional-lesson-scorm2004.zip', cmi5: 'positional-lesson-cmi5.zip' },
+      }),
+    },
+    accessibility: {
+      description: 'The lesson’s accessibility target (WCAG 2.2 AA), what is tested with which tools and browsers, and what is not.',
+      body: accessibilityStatementBody({ contact }),
+    },
+    notices: {
+      description: 'The licences of the fonts, libraries and tools whose work the lesson ships.',
+      body: `<p class="lede">The lesson ships others’ work: fonts, a stylesheet, and the libraries compiled into
+its engine. This page lists each, with its copyright and licence, as the build found them. It is
+written by the build from what the build used, with the licence texts taken from the installed
+packages.</p>
+${noticesBody(notices).html}`,
+    },
+  };
+  const writePages = (dir, variant, lessonFile) => {
+    for (const [name, { description, body }] of Object.entries(bodies))
+      writeFileSync(join(dir, INFO_PAGES[name].file), infoPage({ name, description, body, variant, lesson: lessonFile, css: infoCss }));
+  };
+  writePages(opts.out, 'site', 'index.html');
+  if (!singleMissing) {
+    writePages(opts.courseOut, 'inline', 'positional-lesson.html');
+    writePages(dirname(opts.singleOut), 'inline', basename(opts.singleOut));
+  }
   const precompressed = writePrecompressed(opts.out);
   const [{ lesson }] = pages;
   console.log(`build-site: ${relative(process.cwd(), opts.out) || '.'} (${languages.map((l) => l.code).join(', ')}; ${lesson.liveNames.size ?? lesson.liveNames.length} live quantities, ${lesson.diagramIds.length} diagrams, ${lesson.snippetIds.length} snippets, ${precompressed} .br/.gz copies)` +
     (singles.length ? `, ${singles.join(', ')}` : ''));
+  console.log(`build-site: time on task about ${roundedMinutes(time.level1Minutes)} min for Level 1, ${roundedMinutes(time.bothMinutes)} min for both levels (${time.level1Minutes.toFixed(1)} and ${time.bothMinutes.toFixed(1)} min of reading and self-test); ${notices.shipped.length} third-party components in ${INFO_PAGES.notices.file}`);
 }
 
 if (process.argv[1] && basename(process.argv[1]) === 'build-site.mjs') {

@@ -68,6 +68,11 @@ export function shellPage({ lang, title, noScript, script }) {
 
 /** The shell's script: course-shell.js and what it imports, as one classic script. */
 export async function shellScript() {
+  return (await shellBundle()).text;
+}
+
+/** The shell's script and esbuild's metafile of it (what went into it: web/build/third-party-notices.mjs reads it). */
+export async function shellBundle() {
   const esbuild = await import('esbuild');
   const bundle = await esbuild.build({
     entryPoints: [join(WEB, 'js', 'lms', 'course-shell.js')],
@@ -77,17 +82,22 @@ export async function shellScript() {
     minify: true,
     target: 'es2022',
     logLevel: 'error',
+    metafile: true,
   });
-  return bundle.outputFiles[0].text;
+  return { text: bundle.outputFiles[0].text, metafile: bundle.metafile };
 }
 
-/** Writes each language's shell, courseDir/[LANG/]index.html, beside the single files build-site.mjs wrote there. */
+/**
+ * Writes each language's shell, courseDir/[LANG/]index.html, beside the single files build-site.mjs
+ * wrote there. Returns esbuild's metafile of the shell's script.
+ */
 export async function buildCoursePackage({ courseDir, pages }) {
-  const script = await shellScript();
+  const { text: script, metafile } = await shellBundle();
   for (const { language, lesson } of pages) {
     const dir = join(courseDir, language.dir);
     mkdirSync(dir, { recursive: true });
     const html = shellPage({ lang: language.code, title: lesson.title, noScript: language.strings.courseNoScript, script });
     writeFileSync(join(dir, 'index.html'), html);
   }
+  return metafile;
 }

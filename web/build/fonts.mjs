@@ -233,21 +233,25 @@ export async function subsetWoff2(bytes, chars, options = {}) {
 /**
  * The page's fonts for the lesson's `html` (KaTeX's faces found by KaTeX's own stylesheet) and
  * `css`, the assembled site.css: { css (unused KaTeX faces dropped), files: Map font file name →
- * subset woff2 bytes, report: [{ file, chars, before, after }] }.
+ * subset woff2 bytes, sources: Map font file name → the font file it was cut from, report: [{ file,
+ * chars, before, after }] }.
  */
 export async function pageFonts(html, css) {
   const files = new Map();
+  const sources = new Map();
   const report = [];
   const katexCss = readFileSync(require.resolve('katex/dist/katex.min.css'), 'utf8');
   for (const [file, chars] of katexCharsByFace(html, katexCss)) {
     const original = readFileSync(join(KATEX_FONTS_DIR, file));
     const bytes = await subsetWoff2(original, chars);
     files.set(file, bytes);
+    sources.set(file, join(KATEX_FONTS_DIR, file));
     report.push({ file, chars: chars.size, before: original.length, after: bytes.length });
   }
   const sets = { text: textChars(html), italic: italicChars(html) };
   for (const face of TEXT_FACES) {
     const original = readFileSync(require.resolve(face.source));
+    sources.set(face.file, require.resolve(face.source));
     const chars = sets[face.chars];
     const bytes = await subsetWoff2(original, chars, {
       keepFeatures: TEXT_FEATURES,
@@ -257,5 +261,5 @@ export async function pageFonts(html, css) {
     files.set(face.file, bytes);
     report.push({ file: face.file, chars: chars.size, before: original.length, after: bytes.length });
   }
-  return { css: dropUnusedFaces(css, new Set(files.keys())), files, report };
+  return { css: dropUnusedFaces(css, new Set(files.keys())), files, sources, report };
 }

@@ -6,8 +6,9 @@
 // types cannot stop the lesson). Each language's zips launch its own shell (index.html, or
 // LANG/index.html) and carry the other languages too, so the lesson's language switch works inside
 // the one session. English keeps the names positional-lesson-KIND.zip; another language adds its
-// tag: positional-lesson-KIND.zh-Hans.zip.
-//   node web/build/package-lms.mjs [--course dist-course] [--out build/packages]
+// tag: positional-lesson-KIND.zh-Hans.zip. Beside the zips, never in them, it writes the teachers'
+// answer key (web/build/answer-key.mjs), its numbers from the site's engine in --dist.
+//   node web/build/package-lms.mjs [--course dist-course] [--out build/packages] [--dist dist]
 import { readdirSync, readFileSync, statSync, mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -256,12 +257,30 @@ export function packageLms({ course, out }) {
   });
 }
 
+/** The teachers' answer key, written to `out` beside the zips: returns its path. */
+export async function writeAnswerKey({ dist, out }) {
+  const { answerKey, answerKeyPage, loadSiteEngine } = await import('./answer-key.mjs');
+  const { ANSWER_KEY_FILE } = await import('./instructor-guide.mjs');
+  const file = join(out, ANSWER_KEY_FILE);
+  mkdirSync(out, { recursive: true });
+  writeFileSync(file, answerKeyPage(answerKey(await loadSiteEngine(dist))));
+  return file;
+}
+
 if (process.argv[1] && basename(process.argv[1]) === 'package-lms.mjs') {
-  const { values } = parseArgs({ options: { course: { type: 'string', default: 'dist-course' }, out: { type: 'string', default: 'build/packages' } } });
+  const { values } = parseArgs({
+    options: {
+      course: { type: 'string', default: 'dist-course' },
+      out: { type: 'string', default: 'build/packages' },
+      dist: { type: 'string', default: 'dist' },
+    },
+  });
   try {
     for (const { file, bytes } of packageLms({ course: resolve(values.course), out: resolve(values.out) })) {
       console.log(`package-lms: ${relative(process.cwd(), file)} (${(bytes / 1024).toFixed(0)} KiB)`);
     }
+    const key = await writeAnswerKey({ dist: resolve(values.dist), out: resolve(values.out) });
+    console.log(`package-lms: ${relative(process.cwd(), key)} (the answer key, for teachers only: in no zip)`);
   } catch (error) {
     console.error(`package-lms: ${error.message}`);
     process.exit(1);

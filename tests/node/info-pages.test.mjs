@@ -1,0 +1,199 @@
+// The lesson's plain pages as the build writes them: the instructor guide's figures (time on task
+// from the lesson's text, the self-test's counts and pass mark) computed rather than typed, the
+// accessibility statement saying what the suites really run, its contact address checked like
+// siteUrl, and every lesson page's footer leading to the three pages wherever the page is.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { test } from 'node:test';
+import { lessonParts, readingOf, roundedMinutes, timeOnTask } from '../../web/build/time-on-task.mjs';
+import { selfTestFacts } from '../../web/build/instructor-guide.mjs';
+import {
+  accessibilityContact,
+  accessibilityStatementBody,
+  testedFacts,
+} from '../../web/build/accessibility-statement.mjs';
+import { INFO_PAGES } from '../../web/build/info-pages.mjs';
+import { MASTERY_SCORE, SELF_TEST_ITEMS } from '../../web/js/self-test-items.js';
+
+const repo = new URL('../../', import.meta.url).pathname;
+const dist = process.env.POSITIONAL_DIST ?? join(repo, 'dist');
+const read = (file) => readFileSync(file, 'utf8');
+const guide = read(join(dist, 'instructor-guide.html'));
+const statement = read(join(dist, 'accessibility.html'));
+/** A page's text, tags dropped and spaces collapsed (entities for quotes left as written). */
+const text = (html) => html.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ');
+
+test('readingOf counts the words a reader reads: markers as their text, code and formulas as lines', () => {
+  const sample = [
+    '<!-- a comment of seven words that nobody reads -->',
+    '## A heading {#here}',
+    'Two words {{live:order.none}} and {{ref:primer.notation|the primer}}, with $x$ inline.',
+    '<div class="graded-item" data-item="why-positions"></div>',
+    '```python check=x',
+    'a = 1',
+    '',
+    'b = 2',
+    '```',
+    '```chart order-blindness',
+    'A caption of five words',
+    '```',
+    '```diagram bag-of-tiles',
+    '```',
+    '$$',
+    'x^2',
+    '$$',
+    '| a | b |',
+    '|---|---|',
+  ].join('\n');
+  // "A heading" 2; "Two words N and the primer, with X inline." 9; the caption 5; the table 2.
+  assert.deepEqual(readingOf(sample), { words: 18, codeLines: 2, formulas: 1 });
+});
+
+test('lessonParts cuts lesson.md at its ## headings, by id', () => {
+  const parts = lessonParts(read(join(repo, 'web/lesson/lesson.md')));
+  assert.deepEqual(
+    parts.map((p) => p.id),
+    ['intro', 'level-1', 'level-2', 'in-20-seconds', 'self-test', 'papers', 'further-reading'],
+  );
+});
+
+test("the guide's time on task is the build's computation from lesson.md, not a typed figure", () => {
+  const time = timeOnTask(read(join(repo, 'web/lesson/lesson.md')), SELF_TEST_ITEMS);
+  assert.ok(time.bothMinutes > time.level1Minutes * 2, 'Level 2 is most of the reading');
+  assert.ok(time.level1Minutes > 5 && time.bothMinutes < 120, `${time.level1Minutes}, ${time.bothMinutes}`);
+  const page = text(guide);
+  assert.ok(page.includes(`About ${roundedMinutes(time.level1Minutes)} minutes for Level 1 alone`), 'Level 1 figure');
+  assert.ok(page.includes(`about ${roundedMinutes(time.bothMinutes)} minutes for both levels`), 'both levels figure');
+  assert.ok(page.includes(`(${time.level1Minutes.toFixed(1)} min)`));
+  assert.ok(page.includes(`(${time.bothMinutes.toFixed(1)} min)`));
+  for (const part of time.parts)
+    assert.ok(page.includes(part.words.toLocaleString('en-US')), `${part.id}: ${part.words} words`);
+  // A lesson without one of the parts the estimate adds up is refused, naming it.
+  assert.throws(() => timeOnTask('## Level 1 {#level-1}\ntext\n', SELF_TEST_ITEMS), /lesson\.md has no part "level-2"/);
+});
+
+test("the guide's self-test facts are the items' own: 12 checks (5 + 7), 5 predictions, 80% = 10 of 12", () => {
+  const facts = selfTestFacts(SELF_TEST_ITEMS, MASTERY_SCORE);
+  assert.deepEqual(
+    {
+      checks: facts.checks,
+      level1: facts.level1,
+      level2: facts.level2,
+      predictions: facts.predictions,
+      passAt: facts.passAt,
+    },
+    { checks: 12, level1: 5, level2: 7, predictions: 5, passAt: 10 },
+  );
+  const page = text(guide);
+  assert.ok(page.includes('12 graded checks : 5 at Level 1 and 7 at Level 2'), 'counts');
+  assert.ok(page.includes('5 predictions inside Level 2’s sections'));
+  assert.ok(page.includes('80% passes : 10 of 12 right (83%) passes, 9 (75%) does not'));
+  // Every question is listed by its prompt and id, and no answer is given away.
+  for (const item of SELF_TEST_ITEMS) {
+    assert.ok(guide.includes(`<code>${item.id}</code>`), item.id);
+    for (const choice of item.choices ?? [])
+      assert.ok(!guide.includes(choice.why.replace(/"/g, '&quot;')), `${item.id}: a choice's explanation`);
+  }
+  // The pass mark follows the share: at 0.75 it is 9 of 12.
+  assert.equal(selfTestFacts(SELF_TEST_ITEMS, 0.75).passAt, 9);
+});
+
+test('the guide gives the Moodle settings, what each package reports and where the answer key is', () => {
+  const page = text(guide);
+  for (const phrase of [
+    'Grade to pass (Grade): 80',
+    'Moodle leaves it at 0',
+    'Maximum grade (Grade): 100',
+    'Grading method (Grade): Highest grade',
+    'Highest attempt, or Last completed attempt',
+    'Mastery score overrides status',
+    'Display package (Appearance): New window',
+    '666 px tall in a 1280 × 900 browser window',
+    'Display course structure in player : Hidden',
+    'Show Navigation : No',
+    'Number of attempts',
+    'Force new attempt',
+    'Delete selected attempts',
+    'cmi.core.score.raw from 0 to 100',
+    'cmi.score.scaled',
+    'positional-lesson-answer-key.html',
+  ])
+    assert.ok(page.includes(phrase), phrase);
+});
+
+test('accessibilityContact: null, or an http(s) or mailto: address; anything else is refused, naming the field', () => {
+  assert.equal(accessibilityContact(null), null);
+  assert.equal(accessibilityContact(undefined), null);
+  for (const ok of ['mailto:access@example.org', 'https://example.org/accessibility', 'http://127.0.0.1:8000/report'])
+    assert.equal(accessibilityContact(ok), ok);
+  for (const bad of [
+    '',
+    'access@example.org',
+    'mailto:nobody',
+    'mailto:',
+    'javascript:alert(1)',
+    'ftp://example.org/',
+    'https://user:pw@example.org/',
+    'https://example.org/a b',
+    42,
+    {},
+  ])
+    assert.throws(
+      () => accessibilityContact(bad),
+      (error) =>
+        /web\/site-config\.json "accessibilityContact" must be null or an http\(s\) or mailto: address/.test(
+          error.message,
+        ) && error.message.endsWith(`not ${JSON.stringify(bad)}`),
+      JSON.stringify(bad),
+    );
+  const config = JSON.parse(read(join(repo, 'web/site-config.json')));
+  assert.ok('accessibilityContact' in config, 'the field is listed, so a host sees where to set it');
+  assert.doesNotThrow(() => accessibilityContact(config.accessibilityContact));
+});
+
+test("the statement's contact line is the configured address, shown as text", () => {
+  const facts = testedFacts();
+  assert.match(accessibilityStatementBody({ contact: null, facts }), /No contact address is set for this copy/);
+  const body = accessibilityStatementBody({ contact: 'mailto:a11y@example.org?subject=<b>', facts });
+  assert.match(body, /<a href="mailto:a11y@example\.org\?subject=&lt;b&gt;">a11y@example\.org\?subject=&lt;b&gt;<\/a>/);
+});
+
+test('the statement says what the suites run: axe-core from package.json, the views, tags and engines of the suites', () => {
+  const facts = testedFacts();
+  const pkg = JSON.parse(read(join(repo, 'package.json')));
+  assert.equal(facts.axe, pkg.devDependencies['axe-core']);
+  const suite = read(join(repo, 'tests/browser/accessibility.test.mjs'));
+  assert.deepEqual(facts.tags, JSON.parse(/const WCAG_TAGS = (\[[^\]]*\])/.exec(suite)[1].replace(/'/g, '"')));
+  assert.ok(facts.views.length >= 6);
+  for (const view of facts.views) assert.ok(suite.includes(`name: '${view}'`), view);
+  assert.ok(facts.allEngineSuites.includes('accessibility'));
+  const page = text(statement);
+  assert.ok(page.includes(`axe-core ${facts.axe}`));
+  for (const view of facts.views) assert.ok(page.includes(view), view);
+  assert.ok(page.includes('(WCAG) 2.2 at level AA'));
+  for (const engine of ['Chromium', 'Firefox ESR', 'WebKitGTK']) assert.ok(page.includes(engine), engine);
+  // What the lesson's axe run does not cover is said, not claimed.
+  if (!facts.tags.includes('wcag22aa')) assert.ok(page.includes('are not checked automatically on the lesson page'));
+  assert.ok(page.includes('No screen reader has been used in the tests'));
+});
+
+test("every lesson page's footer leads to the three pages, wherever the page sits", () => {
+  const lessonPages = [
+    ...['index.html', 'positional-lesson.html'].flatMap((f) => [join(dist, f), join(dist, 'zh-Hans', f)]),
+    ...readdirSync(join(dist, '..', 'dist-single'))
+      .filter((f) => f.startsWith('positional-lesson'))
+      .map((f) => join(dist, '..', 'dist-single', f)),
+    join(dist, '..', 'dist-course', 'positional-lesson.html'),
+    join(dist, '..', 'dist-course', 'zh-Hans', 'positional-lesson.html'),
+  ];
+  for (const file of lessonPages) {
+    const footer = /<footer class="site-footer">([\s\S]*?)<\/footer>/.exec(read(file))?.[1];
+    assert.ok(footer, `${file} has a footer`);
+    for (const { file: target } of Object.values(INFO_PAGES)) {
+      const href = new RegExp(`href="([^"]*${target.replace('.', '\\.')})"`).exec(footer)?.[1];
+      assert.ok(href, `${file}: no link to ${target}`);
+      assert.ok(existsSync(resolve(dirname(file), href)), `${file}: ${href} leads nowhere`);
+    }
+  }
+});

@@ -1,0 +1,198 @@
+// The instructor guide (instructor-guide.html): what the lesson teaches, how long it takes (worked
+// out from the lesson's text), how the self-test is graded and what each course package reports,
+// how to set the lesson up in Moodle and reset attempts, and where the teacher-only answer key is.
+// Every count and figure is computed here from the lesson's own files.
+import { escapeHtml, htmlTable } from './info-pages.mjs';
+import { roundedMinutes } from './time-on-task.mjs';
+
+/** The answer key's name beside the zips: build-scripts/package writes it (web/build/answer-key.mjs). */
+export const ANSWER_KEY_FILE = 'positional-lesson-answer-key.html';
+
+const minutes = (m) => `${m.toFixed(1)} min`;
+const grouped = (n) => n.toLocaleString('en-US');
+
+/** The self-test's numbers: { checks, level1, level2, predictions, numeric, choice, passAt }. */
+export function selfTestFacts(items, mastery) {
+  const checks = items.filter((item) => item.kind !== 'predict');
+  return {
+    checks: checks.length,
+    level1: checks.filter((item) => item.level === 1).length,
+    level2: checks.filter((item) => item.level === 2).length,
+    predictions: items.filter((item) => item.kind === 'predict').length,
+    numeric: checks.filter((item) => item.kind === 'numeric').length,
+    choice: checks.filter((item) => item.kind === 'choice').length,
+    mastery,
+    // The fewest right answers that reach the mastery score (the page compares the share right to it).
+    passAt: Math.ceil(mastery * checks.length - 1e-9),
+  };
+}
+
+/**
+ * The guide's body. `time`: timeOnTask()'s result; `items`: the self-test's items; `mastery`: the
+ * share that passes; `packages`: the zips' file names by kind.
+ */
+export function instructorGuideBody({ time, items, mastery, packages }) {
+  const facts = selfTestFacts(items, mastery);
+  const percent = Math.round(mastery * 100);
+  const share = (right) => Math.round((right / facts.checks) * 100);
+  const pace = time.pace;
+  const partRows = time.parts.map((p) => [
+    escapeHtml(p.title || 'Opening (before Level 1)'),
+    grouped(p.words),
+    grouped(p.codeLines + p.formulas),
+    p.reference ? 'not counted' : minutes(p.minutes),
+  ]);
+  partRows.push([
+    `The self-test’s ${facts.checks + facts.predictions} questions, read and answered`,
+    grouped(time.selfTest.words),
+    '0',
+    minutes(time.selfTest.minutes),
+  ]);
+  const questionList = (heading, list) =>
+    `<h3>${heading}</h3>\n<ol>${list
+      .map((item) => `<li>${escapeHtml(item.prompt)} <span class="item-id">(${item.kind === 'numeric' ? 'a number' : item.kind === 'predict' ? 'a prediction' : 'a choice'}; <code>${escapeHtml(item.id)}</code>)</span></li>`)
+      .join('\n')}</ol>`;
+  const checks = items.filter((item) => item.kind !== 'predict');
+  const questions = [
+    questionList(`Level 1 checks (${facts.level1})`, checks.filter((item) => item.level === 1)),
+    questionList(`Level 2 checks (${facts.level2})`, checks.filter((item) => item.level === 2)),
+    questionList(`Predictions, not graded (${facts.predictions})`, items.filter((item) => item.kind === 'predict')),
+  ].join('\n');
+  return `<p class="lede">This page is for the person who puts the lesson in a course. It says what the
+lesson teaches, how long it takes, how its self-test is graded, what reaches your gradebook, and how
+to set it up in Moodle.</p>
+
+<h2 id="objectives">What the lesson teaches</h2>
+<p>The lesson has two levels. A reader can stop after Level 1.</p>
+<h3>Level 1: the practitioner’s guide</h3>
+<p>After Level 1 a learner can:</p>
+<ul>
+<li>explain why attention on its own cannot tell “dog bites man” from “man bites dog”;</li>
+<li>name the common position schemes (learned tables, sinusoidal codes, RoPE, ALiBi) and say where each one lives in a model and its config;</li>
+<li>choose what to do when a model must read past the length it was trained at: scale at inference, extend with a short fine-tune, or chunk the input;</li>
+<li>recognise what breaks past the trained length, and why the causal mask is no substitute for positions.</li>
+</ul>
+<h3>Level 2: how it works, from scratch</h3>
+<p>After Level 2 a learner can also:</p>
+<ul>
+<li>show with three numbers that pooled attention without positions is blind to word order;</li>
+<li>compute a sinusoidal code and say why it uses many frequencies;</li>
+<li>rotate a query and a key with RoPE and show that their score depends only on the distance between them;</li>
+<li>stretch a model’s context by position interpolation and by NTK-aware scaling, and say how the two differ;</li>
+<li>read ALiBi’s slopes and the causal mask’s weak leak of order.</li>
+</ul>
+
+<h2 id="time">Time on task</h2>
+<p>About <strong>${roundedMinutes(time.level1Minutes)} minutes</strong> for Level 1 alone, and about
+<strong>${roundedMinutes(time.bothMinutes)} minutes</strong> for both levels with the whole self-test.
+These are reading times. A learner who tries every figure’s controls spends longer; the estimate
+leaves the figures out.</p>
+<p>How the figure is worked out: the build counts the words in each part of the lesson’s text and
+reads them at ${pace.wordsPerMinute} words a minute; it reads code and displayed formulas at
+${pace.linesPerMinute} lines a minute; and it adds the self-test’s questions and choices at the same
+pace, plus ${pace.minutesPerNumericCheck} minute to work out each of the ${facts.numeric} number
+questions. Level 1 alone is the opening, Level 1, the summary and the ${time.level1Test.items}
+Level 1 checks (${minutes(time.level1Minutes)}); both levels are every part but the two reference lists,
+with every question (${minutes(time.bothMinutes)}).</p>
+${htmlTable(
+  'Reading, part by part',
+  ['Part', 'Words', 'Lines of code and formulas', 'Time'],
+  partRows,
+  { numeric: [1, 2, 3] },
+)}
+
+<h2 id="self-test">The self-test</h2>
+<ul>
+<li><strong>${facts.checks} graded checks</strong>: ${facts.level1} at Level 1 and ${facts.level2} at Level 2
+(${facts.numeric} ask for a number, ${facts.choice} are multiple choice). A number is right when it
+is within the tolerance printed beside its field, against the engine’s own value.</li>
+<li><strong>${facts.predictions} predictions</strong> inside Level 2’s sections. They ask the learner to
+commit before a figure shows the answer. They are recorded, and reported, but never graded.</li>
+<li>Each check takes one answer. The answer then locks and the page explains it.</li>
+<li>The choices are shuffled for each attempt: every attempt draws its own order, and the order
+stays the same when a learner comes back to the same attempt.</li>
+<li><strong>${percent}% passes</strong>: ${facts.passAt} of ${facts.checks} right
+(${share(facts.passAt)}%) passes, ${facts.passAt - 1} (${share(facts.passAt - 1)}%) does not. A course site that
+sets its own mastery score (SCORM 1.2’s <code>cmi.student_data.mastery_score</code>, SCORM 2004’s
+<code>cmi.scaled_passing_score</code>, cmi5’s <code>masteryScore</code>) overrides the ${percent}%.</li>
+<li>No score is reported until every check is answered.</li>
+</ul>
+<p>The questions, in the order the page shows them. The answers are in the <a href="#answer-key">answer key</a>, not here.</p>
+${questions}
+
+<h2 id="gradebook">What each package reports</h2>
+<p>Each zip holds one learning object. It reports a score only once every graded check is answered.</p>
+<dl>
+<dt>SCORM 1.2 (<code>${escapeHtml(packages.scorm12)}</code>)</dt>
+<dd><code>cmi.core.lesson_status</code> is <code>incomplete</code> from the first launch. Once every check
+is answered: <code>cmi.core.score.raw</code> from 0 to 100, with <code>cmi.core.score.min</code> 0 and
+<code>cmi.core.score.max</code> 100, and <code>cmi.core.lesson_status</code> <code>passed</code> or
+<code>failed</code>. Each answer is an interaction (right, wrong, or neutral for a prediction). The
+manifest’s mastery score is 80.</dd>
+<dt>SCORM 2004 (<code>${escapeHtml(packages.scorm2004)}</code>)</dt>
+<dd><code>cmi.completion_status</code> <code>incomplete</code>, then <code>completed</code>;
+<code>cmi.success_status</code> <code>unknown</code>, then <code>passed</code> or <code>failed</code>;
+<code>cmi.score.raw</code> from 0 to 100, <code>cmi.score.min</code> 0, <code>cmi.score.max</code> 100
+and <code>cmi.score.scaled</code> from 0 to 1; <code>cmi.progress_measure</code> as the checks are
+answered. The manifest’s objective is satisfied at a scaled score of 0.8.</dd>
+<dt>cmi5 (<code>${escapeHtml(packages.cmi5)}</code>)</dt>
+<dd>Once every check is answered, a <code>passed</code> or <code>failed</code> statement with
+<code>result.score</code> <code>{ scaled, raw (0 to 100), min 0, max 100 }</code>, then
+<code>completed</code>. A registration gets at most one <code>completed</code>, and no
+<code>failed</code> after a <code>passed</code>. The unit’s <code>moveOn</code> is
+<code>CompletedAndPassed</code> and its <code>masteryScore</code> 0.8.</dd>
+</dl>
+
+<h2 id="moodle">Setting it up in Moodle</h2>
+<p>Add an activity, choose <em>SCORM package</em>, and upload the SCORM 1.2 or SCORM 2004 zip. Then
+set these, in the activity’s settings:</p>
+<dl class="settings">
+<dt><em>Grade to pass</em> (Grade): 80</dt>
+<dd>Moodle leaves it at 0, and then its gradebook shows no pass or fail. With 80 it shows the
+verdict the lesson reports.</dd>
+<dt><em>Maximum grade</em> (Grade): 100</dt>
+<dd>The lesson reports its score from 0 to 100.</dd>
+<dt><em>Grading method</em> (Grade): Highest grade</dt>
+<dd>An attempt’s grade is then the lesson’s score: the package has one learning object.</dd>
+<dt><em>Attempts grading</em> (Attempts management): Highest attempt, or Last completed attempt</dt>
+<dd>Last completed attempt leaves out attempts whose status is failed.</dd>
+<dt><em>Mastery score overrides status</em> (Attempts management): Yes, the default, is fine</dt>
+<dd>The lesson reports a score only once every check is answered, so the status it sets and the one
+Moodle works out from the score agree.</dd>
+<dt><em>Display package</em> (Appearance): New window</dt>
+<dd>The lesson then has the whole window. In the current window Moodle’s player is a frame
+666 px tall in a 1280 × 900 browser window, with a course-structure sidebar even for one
+learning object.</dd>
+<dt>Or, to keep the current window: <em>Display course structure in player</em>: Hidden, and <em>Show Navigation</em>: No</dt>
+<dd>The sidebar goes, and so do Moodle’s buttons, which have nothing to move between: the lesson
+has its own contents.</dd>
+</dl>
+
+<h2 id="attempts">Resetting attempts</h2>
+<ul>
+<li><strong>Allowing more attempts.</strong> <em>Number of attempts</em> (Attempts management):
+<em>Unlimited attempts</em>, or a number. Moodle applies it to SCORM 1.2 packages only.</li>
+<li><strong>A new attempt each time.</strong> <em>Force new attempt</em>: <em>When previous attempt completed,
+passed or failed</em> starts a new attempt once the learner has a verdict; <em>Always</em> starts one at
+every launch, so a learner who leaves half-way starts again. With <em>No</em>, the learner chooses
+<em>Start a new attempt</em> on the activity’s entry page, so keep that page shown.</li>
+<li><strong>Clearing a learner’s attempts.</strong> In the activity, open <em>Reports</em>, tick the attempts and
+choose <em>Delete selected attempts</em>.</li>
+<li>A new attempt starts the self-test empty, with a new order of choices. Within one attempt the
+answers are kept: a learner who leaves comes back to them.</li>
+<li>In the cmi5 package a learner who failed may press <em>Start over</em> under the self-test in
+the same registration. In the SCORM packages only the course site starts a new attempt. On the open
+site, with no course site, <em>Start over</em> clears the answers kept in the browser.</li>
+</ul>
+
+<h2 id="answer-key">The answer key</h2>
+<p>The key lists every question with its right choice or its number and tolerance, and what each
+prediction shows. It is in <code>${ANSWER_KEY_FILE}</code>, which <code>build-scripts/package</code>
+writes to <code>build/packages/</code>, beside the zips. Ask whoever built the packages for it.</p>
+<p>It is not on this site and not in any zip: a course site serves every file of a package to
+the learners, so a key inside would be one address away. Keep it where only teachers can read it.
+The lesson itself still holds the answers in its script, because it grades in the learner’s
+browser: a learner who reads the page’s code can find them. The self-test is for practice, not for
+high stakes.</p>
+`;
+}
