@@ -1,7 +1,8 @@
 // The length-generalisation lab (positional/length_lab.hpp): deterministic elementary functions, the
 // tasks, the transformer's forward and backward passes, Adam, training and evaluation.
 //
-// Bit-for-bit reproducibility rules every loop here (compiled with -ffp-contract=off: CMakeLists.txt):
+// Bit-for-bit reproducibility rules every loop here (compiled with -ffp-contract=off, and under GCC
+// -fno-tree-slp-vectorize, which would otherwise fuse the RoPE rotation: CMakeLists.txt):
 //  - a sum runs over its index in ascending order from +0.0; the compilers vectorise only loops whose lanes
 //    are different sums (c[j] += a · b[j] over j), never a reduction (that needs -ffast-math), so SSE2,
 //    SIMD128 and scalar code give the same bits;
