@@ -64,9 +64,10 @@ inline constexpr std::int64_t kMaxSeedDigits = 1000;                        // a
 inline constexpr std::int64_t kMaxSchemeBytes = 64;                         // a scheme name
 
 // The length lab (length_lab.hpp): the largest run one call may train. Each field has its range, and the
-// whole run (training plus evaluation, lab_work) at most kMaxLabWork multiply-adds, checked before any
-// work starts: about 2^32 multiply-adds take 2 to 4 s natively and 1.5 to 3 times that in WebAssembly on a
-// laptop core, so the longest permitted run is a few minutes there, in a Worker.
+// whole run (training plus evaluation, lab_work) at most kMaxLabWork multiply-adds, checked before any work
+// starts. The default run trains at about 3.3 G multiply-adds a second natively and 2.1 G in WebAssembly
+// (tests/bench/results/length-lab*.json), so the largest permitted run takes about 20 s natively and 35 s
+// in WebAssembly on a laptop core, some two minutes on a phone: a run for a Worker, never the page's thread.
 inline constexpr std::int64_t kMaxLabSymbols = 64;      // content tokens
 inline constexpr std::int64_t kMaxLabTrainLength = 64;  // tokens per training sequence
 inline constexpr std::int64_t kMaxLabEvalFactor = 8;    // evaluation up to 8 × the trained length
