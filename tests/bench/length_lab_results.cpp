@@ -8,6 +8,7 @@
 // Options: --seeds N (default 5), --sizes default,larger (default both), --out PATH (default stdout).
 #include <algorithm>
 #include <chrono>
+#include <cmath>  // std::ceil, std::round
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
