@@ -22,6 +22,8 @@ export const limits = Object.freeze({
   maxSeedDigits: 1000,
   maxSchemeBytes: 64,
   maxPromptLength: 2 ** 30,
+  maxLabSteps: 20000, // trainLengthLab's steps
+  maxLabWork: 2 ** 36, // trainLengthLab's multiply-adds, training and evaluation together
 });
 
 /** The default base of the sinusoidal code and of RoPE. */
@@ -41,6 +43,8 @@ const text = (cap) => ({ kind: 'text', cap });
 const seed = { kind: 'seed' };
 const sampleOptions = { kind: 'sampleOptions' };
 const optionalVec = { kind: 'optionalVec' };
+const labOptions = { kind: 'labOptions' };
+const progress = { kind: 'progress' };
 
 const p = (name, type, extra = {}) => ({ name, ...type, ...extra });
 const base = p('base', num, { default: DEFAULT_BASE });
@@ -50,6 +54,30 @@ const causal = p('causal', bool, { default: false });
 // YaRN's ramp bounds, in turns over the trained length: a pair turning more than betaFast times keeps
 // its speed, one turning fewer than betaSlow times is fully interpolated (Peng et al.'s defaults).
 const yarnBetas = [p('betaFast', num, { default: 32 }), p('betaSlow', num, { default: 1 })];
+
+/**
+ * trainLengthLab's options: each one's kind and default (the page's default run). The engine checks how
+ * they combine (dModel a multiple of heads with an even head width of at least 4, lookupDistance below
+ * trainLength − 1, the whole run within limits.maxLabWork multiply-adds).
+ */
+export const LAB_OPTIONS = Object.freeze({
+  scheme: { choices: ['none', 'learned', 'sinusoidal', 'rope', 'alibi'], default: 'rope' },
+  task: { choices: ['lookup', 'copy', 'last-write'], default: 'lookup' },
+  seed: { ...int(0, 2 ** 32 - 1), default: 0 },
+  symbols: { ...int(4, 64), default: 16 },
+  trainLength: { ...int(8, 64), default: 16 },
+  layers: { ...int(1, 4), default: 2 },
+  dModel: { ...int(4, 128), default: 32 },
+  heads: { ...int(1, 8), default: 4 },
+  mlpWidth: { ...int(1, 512), default: 64 },
+  batch: { ...int(1, 64), default: 8 },
+  steps: { ...int(0, limits.maxLabSteps), default: 300 },
+  learningRate: { ...num, default: 1e-2 },
+  lookupDistance: { ...int(1, 64), default: 3 },
+  evalSequences: { ...int(1, 256), default: 8 },
+  maxEvalFactor: { ...int(1, 8), default: 8 },
+  ropeBase: { ...num, default: 10000 },
+});
 
 /**
  * Every function of the engine with its full parameter list, in call order. A parameter with a
@@ -116,6 +144,8 @@ export const signatures = Object.freeze({
     p('count', int(0, limits.maxNormalDraws)),
     p('options', sampleOptions, { default: undefined }),
   ],
+  // the length lab
+  trainLengthLab: [p('options', labOptions, { default: {} }), p('onProgress', progress, { default: null })],
   // model configs
   readModelConfig: [p('jsonText', text(limits.maxConfigTextBytes)), p('promptLength', int(1, limits.maxPromptLength))],
   // diagnostics
@@ -245,9 +275,52 @@ function checkSampleOptions(fn, name, value) {
   return checkText(fn, `${name}.sample`, sample, limits.maxSchemeBytes);
 }
 
+// trainLengthLab's options → a new object with every field, each checked by its kind.
+function checkLabOptions(fn, name, value) {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw refuse(fn, name, "an object of the lab's options", value);
+  }
+  for (const key of Object.keys(value)) {
+    if (!Object.hasOwn(LAB_OPTIONS, key)) {
+      throw new Error(`${fn}: ${name}.${key.slice(0, 40)} is not an option (${Object.keys(LAB_OPTIONS).join(', ')})`);
+    }
+  }
+  const out = {};
+  for (const [key, option] of Object.entries(LAB_OPTIONS)) {
+    const field = `${name}.${key}`;
+    const given = value[key];
+    if (given === undefined) out[key] = option.default;
+    else if (option.choices) {
+      if (!option.choices.includes(given)) throw refuse(fn, field, `one of ${option.choices.join(', ')}`, given);
+      out[key] = given;
+    } else if (option.kind === 'int') out[key] = checkInteger(fn, field, given, option.min, option.max);
+    else out[key] = checkNumber(fn, field, given);
+  }
+  return out;
+}
+
+// trainLengthLab's onProgress → a relay the module calls after every step. The relay never throws into
+// the module (that would skip its destructors): it keeps the callback's exception, stops the run by
+// returning false, and wrap() rethrows the exception once the module has returned.
+function checkProgress(fn, name, value) {
+  if (value === null) return null;
+  if (typeof value !== 'function') throw refuse(fn, name, 'a function (step, loss) or null', value);
+  const relay = (step, loss) => {
+    try {
+      return value(step, loss) !== false;
+    } catch (error) {
+      relay.failure = { error };
+      return false;
+    }
+  };
+  relay.failure = null;
+  return relay;
+}
+
 function checkArgument(fn, param, value) {
   if (value === undefined && 'default' in param) {
     if (param.kind === 'sampleOptions') return 'all';
+    if (param.kind === 'labOptions') return checkLabOptions(fn, param.name, {});
     return param.default;
   }
   switch (param.kind) {
@@ -270,6 +343,10 @@ function checkArgument(fn, param, value) {
       return checkSeed(fn, param.name, value);
     case 'sampleOptions':
       return checkSampleOptions(fn, param.name, value);
+    case 'labOptions':
+      return checkLabOptions(fn, param.name, value);
+    case 'progress':
+      return checkProgress(fn, param.name, value);
     default:
       throw new Error(`${fn}: unknown parameter kind ${param.kind}`);
   }
@@ -292,12 +369,18 @@ function requiredCount(params) {
 
 const snakeCase = (name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-// The engine's C++ names arguments in snake_case (trained_len); callers know them as trainedLen.
+// The engine's C++ names arguments in snake_case (trained_len); callers know them as trainedLen, and the
+// lab's options as options.dModel.
 function camelNames(message, params) {
   let out = message;
-  for (const { name } of params) {
+  for (const { name, kind } of params) {
     const snake = snakeCase(name);
     if (snake !== name) out = out.replace(new RegExp(`\\b${snake}\\b`, 'g'), name);
+    if (kind !== 'labOptions') continue;
+    for (const key of Object.keys(LAB_OPTIONS)) {
+      if (snakeCase(key) === key) continue; // one-word options: the engine already names them options.<key>
+      out = out.replace(new RegExp(`(?<![.\\w])${snakeCase(key)}\\b`, 'g'), `${name}.${key}`);
+    }
   }
   return out;
 }
@@ -322,6 +405,10 @@ function wrap(fn, raw, params, onCall) {
       throw new Error(`${fn}: ${camelNames(String(error?.message ?? error), params)}`);
     }
     if (result instanceof Error) throw new Error(`${fn}: ${camelNames(result.message, params)}`);
+    for (const [i, param] of params.entries()) {
+      const failure = param.kind === 'progress' ? values[i]?.failure : null;
+      if (failure) throw new Error(`${fn}: ${param.name} threw: ${String(failure.error?.message ?? failure.error)}`);
+    }
     return result;
   };
 }

@@ -80,6 +80,9 @@ val seed_sequence_state_js(val seed);
 val pcg64_raw_js(val seed, val count);
 val standard_normal_js(val seed, val count, val sample);
 
+// bind_length_lab.cpp
+val train_length_lab_js(val options, val on_progress);
+
 // bind_limits.cpp
 val heap_bytes_js();
 

@@ -69,6 +69,9 @@ EMSCRIPTEN_BINDINGS(positional_engine_core) {
   function("pcg64Raw", &pcg64_raw_js);
   function("standardNormal", &standard_normal_js);
 
+  // the length lab: train a small model, score it at 1×–8× its trained length
+  function("trainLengthLab", &train_length_lab_js);
+
   // the heap, for leak tests, and the output cap the facade quotes
   function("heapBytes", &heap_bytes_js);
   emscripten::constant("maxOutputDoubles", static_cast<double>(kMaxOutputDoubles));

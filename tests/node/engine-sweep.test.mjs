@@ -21,6 +21,21 @@ before(async () => {
 });
 
 const m = (rows, cols, data) => ({ rows, cols, data });
+// A length-lab run of two steps on a tiny model: about a millisecond, rerun after every hostile call.
+const tinyLab = {
+  scheme: 'rope',
+  symbols: 4,
+  trainLength: 8,
+  layers: 1,
+  dModel: 8,
+  heads: 2,
+  mlpWidth: 8,
+  batch: 2,
+  steps: 2,
+  lookupDistance: 2,
+  evalSequences: 1,
+  maxEvalFactor: 2,
+};
 const sentence = 'the cat sat on the mat';
 
 // One ordinary call per function. Its result, taken before the sweep, must come back unchanged after.
@@ -71,6 +86,7 @@ const goodCalls = {
   pcg64Raw: ['7', 3],
   standardNormal: [7, 5],
   readModelConfig: ['{"model_type": "gpt2", "n_positions": 1024, "n_embd": 768, "n_head": 12}', 100],
+  trainLengthLab: [tinyLab, null],
   heapBytes: [],
 };
 
@@ -186,6 +202,31 @@ function hostileValues(param) {
         { sample: 'some' },
         { sample: 5 },
       ].forEach((v) => must(v));
+      break;
+    case 'labOptions':
+      [10n, Symbol('s'), 'abc', 5, null, [], { unknown: 1 }, { steps: -1 }, { steps: 1e9 }, { steps: 0.5 }]
+        .concat([{ scheme: 'x' }, { scheme: 5 }, { task: 'sort' }, { seed: 2 ** 32 }, { learningRate: '1' }])
+        .forEach((v) => must(v));
+      // Refused by the engine: how fields combine, and non-finite numbers.
+      [
+        { ...tinyLab, dModel: 10 },
+        { ...tinyLab, lookupDistance: 7 },
+        { ...tinyLab, learningRate: NaN },
+      ]
+        .concat([
+          { ...tinyLab, ropeBase: Infinity },
+          { ...tinyLab, learningRate: 2 },
+        ])
+        .forEach((v) => must(v));
+      // Over the work cap: refused before any work, by a message about the run rather than one option.
+      must({ layers: 4, dModel: 128, mlpWidth: 512, batch: 64, trainLength: 64, steps: 20000 }, false);
+      break;
+    case 'progress':
+      [10n, Symbol('s'), 'f', 5, true, {}, []].forEach((v) => must(v));
+      must(() => {
+        throw new Error('a callback that fails');
+      });
+      may(() => false); // stops after the first step
       break;
     default:
       throw new Error(`no hostile values for kind ${param.kind}`);

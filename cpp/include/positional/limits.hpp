@@ -69,4 +69,21 @@ inline constexpr std::int64_t kMaxWordBytes = 4096;                         // o
 inline constexpr std::int64_t kMaxSeedDigits = 1000;                        // a decimal seed
 inline constexpr std::int64_t kMaxSchemeBytes = 64;                         // a scheme name
 
+// The length lab (length_lab.hpp): the largest run one call may train. Each field has its range, and the
+// whole run (training plus evaluation, lab_work) at most kMaxLabWork multiply-adds, checked before any work
+// starts. The default run trains at about 3.3 G multiply-adds a second natively and 2.1 G in WebAssembly
+// (tests/bench/results/length-lab*.json), so the largest permitted run takes about 20 s natively and 35 s
+// in WebAssembly on a laptop core, some two minutes on a phone: a run for a Worker, never the page's thread.
+inline constexpr std::int64_t kMaxLabSymbols = 64;      // content tokens
+inline constexpr std::int64_t kMaxLabTrainLength = 64;  // tokens per training sequence
+inline constexpr std::int64_t kMaxLabEvalFactor = 8;    // evaluation up to 8 × the trained length
+inline constexpr std::int64_t kMaxLabLayers = 4;
+inline constexpr std::int64_t kMaxLabModelWidth = 128;  // d_model
+inline constexpr std::int64_t kMaxLabHeads = 8;         // ALiBi's slopes are exact powers of 2 up to 8 heads
+inline constexpr std::int64_t kMaxLabMlpWidth = 512;
+inline constexpr std::int64_t kMaxLabBatch = 64;
+inline constexpr std::int64_t kMaxLabSteps = 20000;
+inline constexpr std::int64_t kMaxLabEvalSequences = 256;  // per evaluation length
+inline constexpr std::int64_t kMaxLabWork = std::int64_t{1} << 36;
+
 }  // namespace positional
