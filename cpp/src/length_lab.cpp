@@ -213,12 +213,12 @@ std::int64_t lab_work(const LabConfig& c) {
 }
 
 void check_lab_config(const LabConfig& c) {
-  check_range("symbols", c.symbols, 4, kMaxLabSymbols);
-  check_range("train_length", c.train_length, 8, kMaxLabTrainLength);
+  check_range("symbols", c.symbols, kMinLabSymbols, kMaxLabSymbols);
+  check_range("train_length", c.train_length, kMinLabTrainLength, kMaxLabTrainLength);
   if (c.train_length % 2 != 0) fail("train_length", "even", static_cast<double>(c.train_length));
   check_range("layers", c.layers, 1, kMaxLabLayers);
   check_range("heads", c.heads, 1, kMaxLabHeads);
-  check_range("d_model", c.d_model, 4, kMaxLabModelWidth);
+  check_range("d_model", c.d_model, kMinLabModelWidth, kMaxLabModelWidth);
   if (c.d_model % c.heads != 0 || (c.d_model / c.heads) % 2 != 0 || c.d_model / c.heads < 4) {
     fail("d_model",
          "heads (" + format_number(static_cast<double>(c.heads)) + ") × an even head width of at least 4",
@@ -236,8 +236,9 @@ void check_lab_config(const LabConfig& c) {
   if (!std::isfinite(c.rope_base) || c.rope_base <= 1 || c.rope_base > 1e12) {
     fail("rope_base", "a number > 1 and at most 1e12", c.rope_base);
   }
-  if (c.seed > 0xFFFFFFFFULL)
-    fail("seed", "a whole number from 0 to 4294967295", static_cast<double>(c.seed));
+  if (c.seed > static_cast<std::uint64_t>(kMaxLabSeed))
+    fail("seed", "a whole number from 0 to " + format_number(static_cast<double>(kMaxLabSeed)),
+         static_cast<double>(c.seed));
   const std::int64_t work = lab_work(c);
   if (work > kMaxLabWork) {
     throw InputError("the lab would take " + format_number(static_cast<double>(work)) +

@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "positional/limits.hpp"        // kDefaultBase and the other defaults
 #include "positional/numpy_random.hpp"  // Pcg64
 #include "positional/types.hpp"
 
@@ -97,7 +98,7 @@ struct LabConfig {
   std::int64_t lookup_distance = 3;  // k of kLookup
   std::int64_t eval_sequences = 8;   // sequences per evaluation length
   std::int64_t max_eval_factor = 8;  // evaluation lengths L, 2L, …, max_eval_factor · L
-  double rope_base = 10000.0;        // RoPE's base (the sinusoidal code always uses 10,000)
+  double rope_base = kDefaultBase;   // RoPE's base (the sinusoidal code always uses 10,000)
   std::uint64_t seed = 0;            // 0 … 2^32 − 1: initial weights, training data and evaluation data
 };
 
