@@ -20,7 +20,11 @@ const options = measuringOptions('length-lab-speed.json', {
   'phone-runs': { default: 1, least: 0 },
 });
 const { default: createEngine } = await import(pathToFileURL(join(options.dist, 'engine.mjs')).href);
-const engine = await createEngine({ wasmBinary: readFileSync(join(options.dist, 'engine.wasm')) });
+const engine = await createEngine({
+  wasmBinary: readFileSync(join(options.dist, 'engine.wasm')),
+  lengthLabWasmBinary: readFileSync(join(options.dist, 'engine-lab.wasm')),
+});
+await engine.loadLengthLab(); // the lab is a module of its own (engine-lab.wasm)
 
 const load = () =>
   loadavg()
@@ -71,6 +75,7 @@ if (options['phone-runs'] > 0) {
     await page.evaluate(async () => {
       const { default: createEngine } = await import(new URL('engine.mjs', document.baseURI).href);
       window.labEngine = await createEngine();
+      await window.labEngine.loadLengthLab();
       window.labEngine.trainLengthLab({ steps: 20 });
     });
     const cdp = await context.newCDPSession(page);
