@@ -3,36 +3,24 @@
 // Every result is a number, a Float64Array or a plain object: nothing for the caller to .delete().
 #include <string>
 
-#include "engine_core_adapters.hpp"
+#include "js_declaration.hpp"
 #include "js_interop.hpp"
 #include "positional/demo_layer.hpp"
 
 namespace positional::js {
 namespace {
 
-// The scheme argument (the engine rejects unknown names; the facade supplies "none" when omitted).
-std::string scheme_arg(const val& scheme) { return string_arg("scheme", scheme, kMaxSchemeBytes); }
-
-}  // namespace
-
-val word_vector_js(val word, val d) {
-  return guarded([&] {
-    const std::int64_t dimension = integer_arg("d", d, 1, kMaxWordDimension);
-    return to_float64_array(word_vector(string_arg("word", word, kMaxWordBytes), dimension));
-  });
+val word_vector_js(std::string word, double d) {
+  return guarded([&] { return to_float64_array(word_vector(word, whole(d))); });
 }
 
-val encode_sentence_js(val sentence, val scheme, val causal) {
-  return guarded([&] {
-    return matrix_to_js(encode_sentence(string_arg("sentence", sentence, kMaxSentenceBytes),
-                                        scheme_arg(scheme), bool_arg("causal", causal)));
-  });
+val encode_sentence_js(std::string sentence, std::string scheme, bool causal) {
+  return guarded([&] { return matrix_to_js(encode_sentence(sentence, scheme, causal)); });
 }
 
-val demo_attention_js(val sentence, val scheme, val causal) {
+val demo_attention_js(std::string sentence, std::string scheme, bool causal) {
   return guarded([&] {
-    const AttentionResult result = demo_attention(string_arg("sentence", sentence, kMaxSentenceBytes),
-                                                  scheme_arg(scheme), bool_arg("causal", causal));
+    const AttentionResult result = demo_attention(sentence, scheme, causal);
     val out = val::object();
     out.set("output", matrix_to_js(result.output));
     out.set("weights", matrix_to_js(result.weights));
@@ -40,17 +28,13 @@ val demo_attention_js(val sentence, val scheme, val causal) {
   });
 }
 
-val order_similarity_js(val a, val b, val scheme, val causal) {
-  return guarded([&] {
-    return order_similarity(string_arg("a", a, kMaxSentenceBytes), string_arg("b", b, kMaxSentenceBytes),
-                            scheme_arg(scheme), bool_arg("causal", causal));
-  });
+val order_similarity_js(std::string a, std::string b, std::string scheme, bool causal) {
+  return guarded([&] { return order_similarity(a, b, scheme, causal); });
 }
 
-val order_similarities_js(val a, val b) {
+val order_similarities_js(std::string a, std::string b) {
   return guarded([&] {
-    const OrderSimilarities sims =
-        order_similarities(string_arg("a", a, kMaxSentenceBytes), string_arg("b", b, kMaxSentenceBytes));
+    const OrderSimilarities sims = order_similarities(a, b);
     val out = val::object();
     out.set("none", sims.none);
     out.set("sinusoidal", sims.sinusoidal);
@@ -58,6 +42,33 @@ val order_similarities_js(val a, val b) {
     out.set("causal", sims.causal);
     return out;
   });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(positional_demo_layer) {
+  using namespace param;
+  const Topic topic("demo_layer");
+  constexpr Param scheme = text("scheme", kMaxSchemeBytes, kDefaultDemoScheme);
+  constexpr Param causal = boolean("causal", false);
+  constexpr Param sentence = text("sentence", kMaxSentenceBytes);
+  topic.function("wordVector", &word_vector_js, "a demo word's embedding, drawn as numpy draws it",
+                 {text("word", kMaxWordBytes), integer("d", 1, kMaxWordDimension, kDemoDimension)},
+                 R"(["cat"])");
+  topic.function("encodeSentence", &encode_sentence_js,
+                 "the demo layer's (words × 16) outputs; scheme none, sinusoidal or rope; at most 512 words",
+                 {sentence, scheme, causal}, R"(["the cat sat on the mat", "rope"])");
+  topic.function("demoAttention", &demo_attention_js,
+                 "the demo layer's { output, weights }; as encodeSentence", {sentence, scheme, causal},
+                 R"(["the cat sat on the mat", "sinusoidal"])");
+  topic.function("orderSimilarity", &order_similarity_js,
+                 "cosine similarity of two sentences' pooled encodings under one scheme",
+                 {text("a", kMaxSentenceBytes), text("b", kMaxSentenceBytes), scheme, causal},
+                 R"(["the cat sat on the mat", "mat the on sat cat the", "rope"])");
+  topic.function("orderSimilarities", &order_similarities_js,
+                 "the lesson's four cases { none, sinusoidal, rope, causal }",
+                 {text("a", kMaxSentenceBytes), text("b", kMaxSentenceBytes)},
+                 R"(["the cat sat on the mat", "mat the on sat cat the"])");
 }
 
 }  // namespace positional::js

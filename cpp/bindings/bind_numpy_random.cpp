@@ -4,7 +4,7 @@
 #include <cstdio>  // std::snprintf for hexadecimal words
 #include <string>
 
-#include "engine_core_adapters.hpp"
+#include "js_declaration.hpp"
 #include "js_interop.hpp"
 #include "positional/numpy_random.hpp"
 
@@ -17,57 +17,70 @@ std::string hex64(std::uint64_t value) {
   return buffer;
 }
 
-// A seed: a decimal string of any size, or a whole JavaScript number up to 2^53 − 1.
-SeedSequence seed_arg(const val& seed) {
-  if (seed.isNumber()) {
-    const std::int64_t value = checked_integer("seed", seed.as<double>(), 0, (std::int64_t{1} << 53) - 1);
-    return SeedSequence::from_integer(static_cast<std::uint64_t>(value));
-  }
-  if (!seed.isString()) {
-    throw InputError("seed must be a decimal string or a whole number, got " +
-                     seed.typeOf().as<std::string>());
-  }
-  return SeedSequence::from_decimal(string_arg("seed", seed, kMaxSeedDigits));
+// A seed (kSeed): a whole number up to 2^53 − 1, or a string the engine reads as decimal digits.
+SeedSequence seed_from_js(const val& seed) {
+  if (seed.isNumber()) return SeedSequence::from_integer(static_cast<std::uint64_t>(seed.as<double>()));
+  return SeedSequence::from_decimal(seed.as<std::string>());
 }
 
-}  // namespace
-
-val md5_hex_js(val text) {
-  return guarded([&] { return md5_hex(string_arg("text", text, kMaxDigestTextBytes)); });
+val md5_hex_js(std::string text) {
+  return guarded([&] { return md5_hex(text); });
 }
 
 val seed_sequence_state_js(val seed) {
   return guarded([&] {
-    const std::vector<std::uint64_t> words = seed_arg(seed).generate_state64(4);
+    const std::vector<std::uint64_t> words = seed_from_js(seed).generate_state64(4);
     val out = val::array();
     for (const std::uint64_t word : words) out.call<void>("push", hex64(word));
     return out;
   });
 }
 
-val pcg64_raw_js(val seed, val count) {
+val pcg64_raw_js(val seed, double count) {
   return guarded([&] {
-    Pcg64 bits(seed_arg(seed));
-    const std::int64_t n = integer_arg("count", count, 0, kMaxRawDraws);
+    Pcg64 bits(seed_from_js(seed));
+    const std::int64_t n = whole(count);
     val out = val::array();
     for (std::int64_t i = 0; i < n; ++i) out.call<void>("push", hex64(bits.next_uint64()));
     return out;
   });
 }
 
-// sample: "all" (every draw, at most kMaxOutputDoubles) or "compact" (Generator::standard_normal_compact).
-val standard_normal_js(val seed, val count, val sample) {
+// options.sample: "all" (every draw, at most kMaxOutputDoubles) or "compact"
+// (Generator::standard_normal_compact).
+val standard_normal_js(val seed, double count, val options) {
   return guarded([&] {
-    Generator rng(seed_arg(seed));
-    const std::int64_t n = integer_arg("count", count, 0, kMaxNormalDraws);
-    const std::string name = string_arg("options.sample", sample, kMaxSchemeBytes);
-    if (name == "compact") return to_float64_array(rng.standard_normal_compact(n));
-    if (name != "all")
-      throw InputError("options.sample must be \"compact\" or \"all\", got \"" + name + "\"");
+    Generator rng(seed_from_js(seed));
+    const std::int64_t n = whole(count);
+    const std::string sample = options["sample"].as<std::string>();
+    if (sample == "compact") return to_float64_array(rng.standard_normal_compact(n));
+    if (sample != "all")
+      throw InputError("options.sample must be \"compact\" or \"all\", got \"" + sample + "\"");
     if (n > kMaxOutputDoubles)
       fail("count", "at most 16777216 without { sample: 'compact' }", static_cast<double>(n));
     return to_float64_array(rng.standard_normal(n));
   });
+}
+
+constexpr Param kSampleOptions[] = {param::text("sample", kMaxSchemeBytes, "all")};
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(positional_numpy_random) {
+  using namespace param;
+  const Topic topic("numpy_random");
+  topic.function("md5Hex", &md5_hex_js, "MD5 of the text's UTF-8 bytes, in hex",
+                 {text("text", kMaxDigestTextBytes)}, R"(["abc"])");
+  topic.function("seedSequenceState", &seed_sequence_state_js,
+                 "numpy's SeedSequence(seed).generate_state(4, uint64), as hex strings", {seed("seed")},
+                 R"(["12345"])");
+  topic.function("pcg64Raw", &pcg64_raw_js, "PCG64's first count 64-bit words, as hex strings",
+                 {seed("seed"), integer("count", 0, kMaxRawDraws)}, R"(["7", 3])");
+  topic.function(
+      "standardNormal", &standard_normal_js,
+      "default_rng(seed).standard_normal(count): every draw, or with { sample: 'compact' } a sample of "
+      "them; at most 2^24 returned",
+      {seed("seed"), integer("count", 0, kMaxNormalDraws), options("options", kSampleOptions)}, "[7, 5]");
 }
 
 }  // namespace positional::js

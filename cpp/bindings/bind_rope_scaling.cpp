@@ -2,84 +2,101 @@
 // NTK-aware base, then dynamic NTK, YaRN and pair wavelengths. The context-extension curves cross as
 // numbers only, through the scratch block (bind_scratch.cpp).
 // Every result is a number, a Float64Array or a plain object: nothing for the caller to .delete().
-#include "engine_core_adapters.hpp"
+#include "js_declaration.hpp"
 #include "js_interop.hpp"
 #include "positional/rope_scaling.hpp"
 
 namespace positional::js {
 namespace {
 
-val range_to_js(const YarnCorrectionRange& range) {
-  val out = val::object();
-  out.set("low", range.low);
-  out.set("high", range.high);
-  return out;
-}
-
-}  // namespace
-
-val interpolate_positions_js(val positions, val trained_len, val new_len) {
-  return guarded([&] {
-    return to_float64_array(interpolate_positions(vector_from_js("positions", positions),
-                                                  number_arg("trainedLen", trained_len),
-                                                  number_arg("newLen", new_len)));
-  });
-}
-
-val ntk_scaled_base_js(val base, val scale, val d) {
-  return guarded([&] {
-    return ntk_scaled_base(number_arg("base", base), number_arg("scale", scale),
-                           integer_arg("d", d, -kMaxOutputDoubles, kMaxOutputDoubles));
-  });
-}
-
-val yarn_inverse_frequencies_js(val d, val base, val scale, val trained_len, val beta_fast, val beta_slow) {
+val interpolate_positions_js(val positions, double trained_len, double new_len) {
   return guarded([&] {
     return to_float64_array(
-        yarn_inverse_frequencies(dimension_arg(d), number_arg("base", base), number_arg("scale", scale),
-                                 number_arg("trainedLen", trained_len), number_arg("betaFast", beta_fast),
-                                 number_arg("betaSlow", beta_slow)));
+        interpolate_positions(vector_from_js("positions", positions), trained_len, new_len));
   });
 }
 
-val yarn_extrapolation_weights_js(val d, val base, val trained_len, val beta_fast, val beta_slow) {
+val ntk_scaled_base_js(double base, double scale, double d) {
+  return guarded([&] { return ntk_scaled_base(base, scale, whole(d)); });
+}
+
+val yarn_inverse_frequencies_js(double d, double base, double scale, double trained_len, double beta_fast,
+                                double beta_slow) {
   return guarded([&] {
-    return to_float64_array(yarn_extrapolation_weights(
-        dimension_arg(d), number_arg("base", base), number_arg("trainedLen", trained_len),
-        number_arg("betaFast", beta_fast), number_arg("betaSlow", beta_slow)));
+    return to_float64_array(
+        yarn_inverse_frequencies(whole(d), base, scale, trained_len, beta_fast, beta_slow));
   });
 }
 
-val yarn_correction_range_js(val d, val base, val trained_len, val beta_fast, val beta_slow) {
+val yarn_extrapolation_weights_js(double d, double base, double trained_len, double beta_fast,
+                                  double beta_slow) {
   return guarded([&] {
-    return range_to_js(yarn_correction_range(
-        dimension_arg(d), number_arg("base", base), number_arg("trainedLen", trained_len),
-        number_arg("betaFast", beta_fast), number_arg("betaSlow", beta_slow)));
+    return to_float64_array(yarn_extrapolation_weights(whole(d), base, trained_len, beta_fast, beta_slow));
   });
 }
 
-val yarn_attention_factor_js(val scale) {
-  return guarded([&] { return yarn_attention_factor(number_arg("scale", scale)); });
-}
-
-val dynamic_ntk_base_js(val base, val scale, val d, val seq_len, val trained_len) {
+val yarn_correction_range_js(double d, double base, double trained_len, double beta_fast, double beta_slow) {
   return guarded([&] {
-    return dynamic_ntk_base(number_arg("base", base), number_arg("scale", scale), dimension_arg(d),
-                            number_arg("seqLen", seq_len), number_arg("trainedLen", trained_len));
+    const YarnCorrectionRange range =
+        yarn_correction_range(whole(d), base, trained_len, beta_fast, beta_slow);
+    val out = val::object();
+    out.set("low", range.low);
+    out.set("high", range.high);
+    return out;
   });
+}
+
+val yarn_attention_factor_js(double scale) {
+  return guarded([&] { return yarn_attention_factor(scale); });
+}
+
+val dynamic_ntk_base_js(double base, double scale, double d, double seq_len, double trained_len) {
+  return guarded([&] { return dynamic_ntk_base(base, scale, whole(d), seq_len, trained_len); });
 }
 
 val pair_wavelengths_js(val inv_freq) {
   return guarded([&] { return to_float64_array(pair_wavelengths(vector_from_js("invFreq", inv_freq))); });
 }
 
-val extension_inverse_frequencies_js(val d, val base, val trained_len, val new_len, val beta_fast,
-                                     val beta_slow) {
+val extension_inverse_frequencies_js(double d, double base, double trained_len, double new_len,
+                                     double beta_fast, double beta_slow) {
   return guarded([&] {
-    return matrix_to_js(extension_inverse_frequencies(
-        dimension_arg(d), number_arg("base", base), number_arg("trainedLen", trained_len),
-        number_arg("newLen", new_len), number_arg("betaFast", beta_fast), number_arg("betaSlow", beta_slow)));
+    return matrix_to_js(
+        extension_inverse_frequencies(whole(d), base, trained_len, new_len, beta_fast, beta_slow));
   });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(positional_rope_scaling) {
+  using namespace param;
+  const Topic topic("rope_scaling");
+  constexpr Param beta_fast = number("betaFast", kDefaultBetaFast);
+  constexpr Param beta_slow = number("betaSlow", kDefaultBetaSlow);
+  topic.function("interpolatePositions", &interpolate_positions_js,
+                 "positions × trainedLen / newLen (position interpolation); positions ≤ 2^24",
+                 {vector("positions"), number("trainedLen"), number("newLen")}, "[[0, 100], 4096, 32768]");
+  topic.function("ntkScaledBase", &ntk_scaled_base_js, "the NTK-aware base, base · scale^(d/(d−2))",
+                 {number("base"), number("scale"), kDimension}, "[10000, 8, 128]");
+  topic.function("yarnInverseFrequencies", &yarn_inverse_frequencies_js, "YaRN's θ_i; d ≤ 2^24",
+                 {kDimension, kBase, number("scale"), number("trainedLen"), beta_fast, beta_slow},
+                 "[8, 10000, 4, 4096]");
+  topic.function("yarnExtrapolationWeights", &yarn_extrapolation_weights_js,
+                 "YaRN's ramp: each pair's weight on its own speed; d ≤ 2^24",
+                 {kDimension, kBase, number("trainedLen"), beta_fast, beta_slow}, "[8, 10000, 4096]");
+  topic.function("yarnCorrectionRange", &yarn_correction_range_js, "the ramp's pairs { low, high }",
+                 {kDimension, kBase, number("trainedLen"), beta_fast, beta_slow}, "[128, 10000, 4096]");
+  topic.function("yarnAttentionFactor", &yarn_attention_factor_js, "YaRN's attention temperature, a number",
+                 {number("scale")}, "[8]");
+  topic.function("dynamicNtkBase", &dynamic_ntk_base_js, "dynamic NTK's base at seqLen, a number",
+                 {number("base"), number("scale"), kDimension, number("seqLen"), number("trainedLen")},
+                 "[10000, 8, 128, 8192, 4096]");
+  topic.function("pairWavelengths", &pair_wavelengths_js, "2π / θ_i; invFreq ≤ 2^24", {vector("invFreq")},
+                 "[[1, 0.1]]");
+  topic.function("extensionInverseFrequencies", &extension_inverse_frequencies_js,
+                 "(5 × d/2) θ for the five treatments (none, PI, NTK, YaRN, dynamic NTK); 5 × d/2 ≤ 2^24",
+                 {kDimension, kBase, number("trainedLen"), number("newLen"), beta_fast, beta_slow},
+                 "[8, 10000, 4096, 32768]");
 }
 
 }  // namespace positional::js

@@ -26,8 +26,8 @@
 #include <string>
 #include <vector>
 
-#include "engine_core_adapters.hpp"
-#include "js_interop.hpp"  // guarded
+#include "js_declaration.hpp"
+#include "js_interop.hpp"  // guarded, whole
 #include "positional/limits.hpp"
 #include "positional/rope_scaling.hpp"
 #include "positional/validate.hpp"
@@ -65,7 +65,7 @@ int kept_errors(Body&& body) {
 // do: the facade does not size the block for a call over it) and that the block holds the whole
 // layout (the facade sizes it; a raw caller that did not gets an error, not a read past the end).
 Eigen::Map<const Vector> positions_in_block(double n_value, std::int64_t rows, std::int64_t scalars) {
-  const std::int64_t n = checked_integer("positions length", n_value, 0, kMaxOutputDoubles);
+  const std::int64_t n = whole(n_value);
   require_output_size("the curves", rows, n);
   if (static_cast<double>(block().size()) <
       static_cast<double>(n) * static_cast<double>(1 + rows) + static_cast<double>(scalars)) {
@@ -80,8 +80,6 @@ void write_result(Eigen::Index n, const Matrix& angles, std::initializer_list<do
   double* out = std::copy(angles.data(), angles.data() + angles.size(), block().data() + n);
   std::copy(scalars.begin(), scalars.end(), out);
 }
-
-}  // namespace
 
 // A failed allocation comes back as an Error (guarded), which the facade rethrows.
 val scratch_block_js(double size_value) {
@@ -99,6 +97,30 @@ val scratch_block_js(double size_value) {
 
 std::string scratch_error_js() { return last_error(); }
 
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(positional_scratch) {
+  using namespace param;
+  const Topic topic("scratch");
+  constexpr Param beta_fast = number("betaFast", kDefaultBetaFast);
+  constexpr Param beta_slow = number("betaSlow", kDefaultBetaSlow);
+  topic.scratch_function(
+      "contextExtensionCurves", "_positional_context_extension_curves",
+      "the lesson's three curves, the slowest pair's angle raw, interpolated and with the NTK base: "
+      "{ angles (3 × n), trainedMax }; 3 × positions ≤ 2^24",
+      {vector("positions"), number("trainedLen"), number("newLen"), kDimension, kBase},
+      "[[0, 10], 4096, 32768, 128]", 3, {"trainedMax"});
+  topic.scratch_function(
+      "extensionCurves", "_positional_extension_curves",
+      "the chart's five treatments' slowest-pair angles: { angles (5 × n), trainedMax, ntkBase, "
+      "attentionFactor, yarnRange { low, high } }; positions × 4 ≤ 2^22 steps",
+      {vector("positions"), number("trainedLen"), number("newLen"), kDimension, kBase, beta_fast, beta_slow},
+      "[[0, 10], 4096, 32768, 128]", kExtensionMethodCount,
+      {"trainedMax", "ntkBase", "attentionFactor", "yarnRange.low", "yarnRange.high"});
+  topic.internal("scratchBlock", &scratch_block_js);
+  topic.internal("scratchError", &scratch_error_js);
+}
+
 }  // namespace positional::js
 
 // The kernels, exported from the module as _positional_context_extension_curves and
@@ -114,9 +136,8 @@ EMSCRIPTEN_KEEPALIVE int positional_context_extension_curves(double n, double tr
     const Eigen::Map<const Vector> positions = positions_in_block(n, 3, 1);
     const Eigen::Index count = positions.size();
     double* const angles = block().data() + count;
-    angles[3 * count] = context_extension_curves_into(
-        positions, trained_len, new_len, checked_integer("d", d, -kMaxOutputDoubles, kMaxOutputDoubles), base,
-        Eigen::Map<Matrix>(angles, 3, count));
+    angles[3 * count] = context_extension_curves_into(positions, trained_len, new_len, whole(d), base,
+                                                      Eigen::Map<Matrix>(angles, 3, count));
   });
 }
 
@@ -127,9 +148,8 @@ EMSCRIPTEN_KEEPALIVE int positional_extension_curves(double n, double trained_le
   using namespace positional::js;
   return kept_errors([&] {
     const Eigen::Map<const Vector> positions = positions_in_block(n, kExtensionMethodCount, 5);
-    const ExtensionCurves curves = extension_curves(
-        positions, trained_len, new_len, checked_integer("d", d, -kMaxOutputDoubles, kMaxOutputDoubles), base,
-        beta_fast, beta_slow);
+    const ExtensionCurves curves =
+        extension_curves(positions, trained_len, new_len, whole(d), base, beta_fast, beta_slow);
     write_result(positions.size(), curves.angles,
                  {curves.trained_max, curves.ntk_base, curves.attention_factor, curves.yarn_range.low,
                   curves.yarn_range.high});

@@ -11,7 +11,7 @@
 
 #include <array>
 
-#include "engine_core_adapters.hpp"
+#include "js_declaration.hpp"
 #include "js_interop.hpp"
 #include "positional/attention.hpp"
 #include "positional/rope.hpp"
@@ -46,36 +46,33 @@ val hold_and_view(Matrix&& result) {
   return view_of(slot);
 }
 
-}  // namespace
-
-val view_sinusoidal_encoding_js(val n, val d, val base) {
+val view_sinusoidal_encoding_js(double n, double d, double base) {
   return guarded([&] {
-    const std::int64_t rows = integer_arg("n", n, -kMaxOutputDoubles, kMaxOutputDoubles);
-    const std::int64_t cols = integer_arg("d", d, -kMaxOutputDoubles, kMaxOutputDoubles);
-    const double b = number_arg("base", base);
     release_views();  // free the previous result first: the new one can take its place
-    return hold_and_view(sinusoidal_encoding(rows, cols, b));
+    return hold_and_view(sinusoidal_encoding(whole(n), whole(d), base));
   });
 }
 
-val view_apply_rope_sequence_js(val x, val positions, val base) {
+val view_apply_rope_sequence_js(val x, val positions, double base) {
   return guarded([&] {
     const Matrix input = matrix_from_js("x", x);  // read before the slots are freed: x may be a view
-    const double b = number_arg("base", base);
+    if (positions.isNull()) {
+      release_views();
+      return hold_and_view(apply_rope_sequence(input, base));
+    }
+    const Vector at = vector_from_js("positions", positions);
     release_views();
-    if (positions.isNull()) return hold_and_view(apply_rope_sequence(input, b));
-    return hold_and_view(apply_rope(input, vector_from_js("positions", positions), b));
+    return hold_and_view(apply_rope(input, at, base));
   });
 }
 
-val view_attention_js(val q, val k, val v, val causal) {
+val view_attention_js(val q, val k, val v, bool causal) {
   return guarded([&] {
     const Matrix q_in = matrix_from_js("q", q);
     const Matrix k_in = matrix_from_js("k", k);
     const Matrix v_in = matrix_from_js("v", v);
-    const bool is_causal = bool_arg("causal", causal);
     release_views();
-    AttentionResult result = scaled_dot_product_attention(q_in, k_in, v_in, is_causal);
+    AttentionResult result = scaled_dot_product_attention(q_in, k_in, v_in, causal);
     std::array<Matrix, 4>& slots = view_slots();
     slots[0] = std::move(result.output);
     slots[1] = std::move(result.weights);
@@ -93,6 +90,16 @@ val view_attention_js(val q, val k, val v, val causal) {
 val view_release_js() {
   release_views();
   return val::undefined();
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(positional_views) {
+  const Topic topic("views");
+  topic.view("sinusoidalEncoding", "viewSinusoidalEncoding", &view_sinusoidal_encoding_js);
+  topic.view("applyRopeSequence", "viewApplyRopeSequence", &view_apply_rope_sequence_js);
+  topic.view("attention", "viewAttention", &view_attention_js);
+  topic.internal("viewRelease", &view_release_js);
 }
 
 }  // namespace positional::js

@@ -1,126 +1,69 @@
 // The engine's JavaScript facade: the one layer between callers (the page, the charts, Node users)
-// and the raw Embind module. It checks every argument's count, type, size and text before anything
-// crosses into WebAssembly, supplies the defaults, and rethrows the module's errors as plain Errors
-// whose message names the function, the argument (in camelCase) and the rule.
+// and the raw Embind modules. Everything it knows of the engine's functions comes from the engine's own
+// declaration (engine-declaration.mjs, which the build writes from what every binding declares beside its
+// Embind registration, cpp/bindings/js_declaration.hpp, checked against what each module binds): their
+// parameters, defaults, caps and the module each lives in. From it the facade checks every argument once,
+// its type and declared range or cap, before anything crosses into WebAssembly; supplies the defaults; and
+// rethrows the module's errors as plain Errors whose message names the function, the argument (in
+// camelCase) and the rule. The adapters behind it only convert; the engine's C++ judges each value.
+import declaration from './engine-declaration.mjs';
 
-/** The caps the engine enforces (cpp/include/positional/limits.hpp holds the same numbers). */
-export const limits = Object.freeze({
-  maxOutputDoubles: 2 ** 24, // the longest array of numbers in or out of one call
-  maxWorkSteps: 2 ** 22, // inner-loop steps (about one sin/cos pair each) in one call
-  maxAttentionWork: 2 ** 28, // n × m × (d_k + d_v) multiply-adds in one attention call
-  maxCopiedAttentionWeights: 2 ** 22, // n × m of the copying attention (views.attention: maxOutputDoubles)
-  maxConventionsDistance: 2 ** 20,
-  maxDecayDistance: 2 ** 22,
-  maxAlibiHeads: 1024,
-  maxNormalDraws: 2 ** 22,
-  maxRawDraws: 2 ** 16,
-  maxWordDimension: 2 ** 20,
-  maxConfigTextBytes: 4 * 2 ** 20, // readModelConfig's jsonText (the reader itself refuses over 1 MiB)
-  maxDigestTextBytes: 2 ** 20, // md5Hex's text
-  maxSentenceBytes: 64 * 2 ** 10,
-  maxWordBytes: 4096,
-  maxSeedDigits: 1000,
-  maxSchemeBytes: 64,
-  maxPromptLength: 2 ** 30,
-});
+const deepFreeze = (value) => {
+  if (value && typeof value === 'object') {
+    for (const item of Object.values(value)) deepFreeze(item);
+    Object.freeze(value);
+  }
+  return value;
+};
+
+/**
+ * The engine's declaration as the build wrote it: `functions` (name → { module, params,
+ * view (its zero-copy variant's binding), scratch (the kernel export, rows and scalars of the scratch
+ * path), everyModule }), `limits`, `constants`. engine-api.json beside it adds each function's topic, what
+ * it returns and an ordinary call.
+ */
+export const engineDeclaration = deepFreeze(declaration);
+
+/** The caps the engine enforces, as cpp/include/positional/limits.hpp and the modules' headers set them. */
+export const limits = engineDeclaration.limits;
 
 /** The default base of the sinusoidal code and of RoPE. */
-export const DEFAULT_BASE = 10000;
+export const DEFAULT_BASE = engineDeclaration.constants.defaultBase;
 
 const MAX = limits.maxOutputDoubles;
 
-// Parameter kinds. Each checks one argument and returns what crosses into the module.
-// int(min, max): a whole number; num: a finite number; bool; vec: an array-like of finite-or-not
-// numbers (the engine names non-finite entries); mat: { rows, cols, data }; text(cap); seed; sample.
-const int = (min, max) => ({ kind: 'int', min, max });
-const num = { kind: 'num' };
-const bool = { kind: 'bool' };
-const vec = { kind: 'vec' };
-const mat = { kind: 'mat' };
-const text = (cap) => ({ kind: 'text', cap });
-const seed = { kind: 'seed' };
-const sampleOptions = { kind: 'sampleOptions' };
-const optionalVec = { kind: 'optionalVec' };
-
-const p = (name, type, extra = {}) => ({ name, ...type, ...extra });
-const base = p('base', num, { default: DEFAULT_BASE });
-const dim = p('d', int(1, MAX));
-const scheme = p('scheme', text(limits.maxSchemeBytes), { default: 'none' });
-const causal = p('causal', bool, { default: false });
-// YaRN's ramp bounds, in turns over the trained length: a pair turning more than betaFast times keeps
-// its speed, one turning fewer than betaSlow times is fully interpolated (Peng et al.'s defaults).
-const yarnBetas = [p('betaFast', num, { default: 32 }), p('betaSlow', num, { default: 1 })];
+/**
+ * Every function of the engine with its full parameter list, in call order: { name, kind, … } with
+ * kind int (min, max), num, bool, vec, optionalVec, mat, text (cap, in UTF-8 bytes), seed (cap, in
+ * characters), options (fields) or callback. A parameter with a `default` may be omitted or passed as
+ * undefined. The engine sweep test enumerates this table.
+ */
+export const signatures = Object.freeze(
+  Object.fromEntries(Object.entries(engineDeclaration.functions).map(([fn, f]) => [fn, f.params])),
+);
 
 /**
- * Every function of the engine with its full parameter list, in call order. A parameter with a
- * `default` may be omitted or passed as undefined. The engine sweep test enumerates this table.
+ * The modules the page loads on demand, beside engine-core (whose functions are there from the start):
+ * the method that loads each, and how messages name it. The single file's module carries them all, and
+ * each method then resolves at once.
  */
-export const signatures = Object.freeze({
-  // sinusoidal codes
-  sinusoidalEncoding: [p('n', int(0, MAX)), dim, base],
-  sinusoidalEncodingConcatenated: [p('n', int(0, MAX)), dim, base],
-  sinusoidalEncodingRows: [p('positions', vec), dim, base],
-  sinusoidalDot: [p('a', num), p('b', num), dim, base],
-  // RoPE
-  ropeFrequencies: [dim, base],
-  applyRope: [p('x', vec), p('position', num), base],
-  applyRopeSequence: [p('x', mat), p('positions', optionalVec, { default: null }), base],
-  ropeScoresOverDistance: [p('q', vec), p('k', vec), p('starts', vec), p('maxDistance', int(0, MAX - 1)), base],
-  ropePairAngles: [p('positions', vec), p('pairs', vec), dim, base, p('wrapped', bool, { default: true })],
-  ropeDecayCurve: [dim, base, p('maxDistance', int(0, limits.maxDecayDistance))],
-  ropeOnesScores: [dim, base, p('maxDistance', int(0, limits.maxDecayDistance))],
-  ropeClock: [p('q', vec), p('k', vec), p('m', num), p('n', num), p('theta', num, { default: 1 })],
-  // attention
-  attention: [p('q', mat), p('k', mat), p('v', mat), causal],
-  cosineSimilarity: [p('a', vec), p('b', vec)],
-  // context extension and RoPE scaling
-  interpolatePositions: [p('positions', vec), p('trainedLen', num), p('newLen', num)],
-  ntkScaledBase: [p('base', num), p('scale', num), dim],
-  contextExtensionCurves: [p('positions', vec), p('trainedLen', num), p('newLen', num), dim, base],
-  yarnInverseFrequencies: [dim, base, p('scale', num), p('trainedLen', num), ...yarnBetas],
-  yarnExtrapolationWeights: [dim, base, p('trainedLen', num), ...yarnBetas],
-  yarnCorrectionRange: [dim, base, p('trainedLen', num), ...yarnBetas],
-  yarnAttentionFactor: [p('scale', num)],
-  dynamicNtkBase: [p('base', num), p('scale', num), dim, p('seqLen', num), p('trainedLen', num)],
-  pairWavelengths: [p('invFreq', vec)],
-  extensionInverseFrequencies: [dim, base, p('trainedLen', num), p('newLen', num), ...yarnBetas],
-  extensionCurves: [p('positions', vec), p('trainedLen', num), p('newLen', num), dim, base, ...yarnBetas],
-  // ALiBi
-  alibiSlopes: [p('nHeads', int(1, limits.maxAlibiHeads))],
-  alibiBias: [p('slope', num), p('length', int(1, MAX))],
-  // layouts and permutations
-  applyRopeHalf: [p('x', vec), p('position', num), base],
-  halfPermutation: [dim],
-  compareRopeConventions: [
-    p('q', vec),
-    p('k', vec),
-    p('start', num),
-    p('maxDistance', int(0, limits.maxConventionsDistance)),
-    base,
-  ],
-  maxPermutedDifference: [p('a', mat), p('b', mat), p('perm', vec)],
-  reversalPermutation: [p('n', int(0, limits.maxWorkSteps))],
-  // precision
-  float32AngleErrors: [p('positions', vec), p('pairs', vec), dim, base],
-  // the order-blindness demo and its numpy-compatible randomness
-  wordVector: [p('word', text(limits.maxWordBytes)), p('d', int(1, limits.maxWordDimension), { default: 16 })],
-  encodeSentence: [p('sentence', text(limits.maxSentenceBytes)), scheme, causal],
-  demoAttention: [p('sentence', text(limits.maxSentenceBytes)), scheme, causal],
-  orderSimilarity: [p('a', text(limits.maxSentenceBytes)), p('b', text(limits.maxSentenceBytes)), scheme, causal],
-  orderSimilarities: [p('a', text(limits.maxSentenceBytes)), p('b', text(limits.maxSentenceBytes))],
-  md5Hex: [p('text', text(limits.maxDigestTextBytes))],
-  seedSequenceState: [p('seed', seed)],
-  pcg64Raw: [p('seed', seed), p('count', int(0, limits.maxRawDraws))],
-  standardNormal: [
-    p('seed', seed),
-    p('count', int(0, limits.maxNormalDraws)),
-    p('options', sampleOptions, { default: undefined }),
-  ],
-  // model configs
-  readModelConfig: [p('jsonText', text(limits.maxConfigTextBytes)), p('promptLength', int(1, limits.maxPromptLength))],
-  // diagnostics
-  heapBytes: [],
-});
+const PARTS = {
+  config: { loader: 'loadModelConfigReader', what: 'the model-config reader', module: 'the model-config module' },
+  lab: { loader: 'loadLengthLab', what: 'the length lab', module: 'the length-lab module' },
+};
+
+const functionsOf = (module) =>
+  Object.freeze(
+    Object.entries(engineDeclaration.functions)
+      .filter(([, f]) => f.module === module)
+      .map(([fn]) => fn),
+  );
+
+/** The functions of the model-config module (engine-config), loaded apart from the kernels. */
+export const MODEL_CONFIG_FUNCTIONS = functionsOf('config');
+
+/** The functions of the length lab's module (engine-lab), loaded apart from the kernels. */
+export const LENGTH_LAB_FUNCTIONS = functionsOf('lab');
 
 /** An argument the facade refuses: a plain Error naming the function, the argument and the rule. */
 function refuse(fn, name, rule, value) {
@@ -196,7 +139,10 @@ function checkInteger(fn, name, value, min, max) {
 
 // An array, typed array or array-like of numbers → a Float64Array (one copy into the heap later).
 function checkVector(fn, name, value) {
-  if (value instanceof Float64Array) return value;
+  if (value instanceof Float64Array) {
+    if (value.length > MAX) throw refuse(fn, `${name} length`, `at most ${MAX}`, value.length);
+    return value;
+  }
   if (value === null || (typeof value !== 'object' && typeof value !== 'function')) {
     throw refuse(fn, name, 'an array of numbers', value);
   }
@@ -229,47 +175,77 @@ function checkMatrix(fn, name, value) {
   return { rows, cols, data };
 }
 
-function checkSeed(fn, name, value) {
+function checkSeed(fn, name, value, cap) {
   if (typeof value === 'number') return checkInteger(fn, name, value, 0, Number.MAX_SAFE_INTEGER);
   if (typeof value !== 'string') throw refuse(fn, name, 'a decimal string or a whole number', value);
-  return checkText(fn, name, value, limits.maxSeedDigits);
+  return checkText(fn, name, value, cap);
 }
 
-function checkSampleOptions(fn, name, value) {
-  if (value === undefined) return 'all';
+// An options object → a new object with every field, each checked as its own parameter (a default where
+// one was left out); a key that names no field is refused.
+function checkOptions(fn, param, value) {
+  const { name, fields } = param;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw refuse(fn, name, "an object such as { sample: 'compact' }", value);
+    const keys = fields.map((f) => ('default' in f ? `${f.name}?` : f.name)).join(', ');
+    throw refuse(fn, name, `an object { ${keys} }`, value);
   }
-  const sample = value.sample;
-  if (sample === undefined) return 'all';
-  return checkText(fn, `${name}.sample`, sample, limits.maxSchemeBytes);
+  for (const key of Object.keys(value)) {
+    if (!fields.some((f) => f.name === key)) {
+      throw new Error(`${fn}: ${name}.${key.slice(0, 40)} is not an option (${fields.map((f) => f.name).join(', ')})`);
+    }
+  }
+  const out = {};
+  for (const field of fields) out[field.name] = checkArgument(fn, field, value[field.name], `${name}.${field.name}`);
+  return out;
 }
 
-function checkArgument(fn, param, value) {
+// A callback → a relay the module calls. The relay never throws into the module (that would skip its
+// destructors): it keeps the callback's exception, answers false (stop), and wrap() rethrows the exception
+// once the module has returned.
+function checkCallback(fn, name, value) {
+  if (value === null) return null;
+  if (typeof value !== 'function') throw refuse(fn, name, 'a function or null', value);
+  const relay = (...args) => {
+    try {
+      return value(...args) !== false;
+    } catch (error) {
+      relay.failure = { error };
+      return false;
+    }
+  };
+  relay.failure = null;
+  return relay;
+}
+
+// One argument checked by its parameter's kind (engine-declaration.mjs): the value that crosses into the
+// module. `name` is how messages name it (an option's field: options.dModel).
+function checkArgument(fn, param, value, name = param.name) {
   if (value === undefined && 'default' in param) {
-    if (param.kind === 'sampleOptions') return 'all';
-    return param.default;
+    // An options object left out is every field's default.
+    return param.kind === 'options' ? checkOptions(fn, param, {}) : param.default;
   }
   switch (param.kind) {
     case 'int':
-      return checkInteger(fn, param.name, value, param.min, param.max);
+      return checkInteger(fn, name, value, param.min, param.max);
     case 'num':
-      return checkNumber(fn, param.name, value);
+      return checkNumber(fn, name, value);
     case 'bool':
-      if (typeof value !== 'boolean') throw refuse(fn, param.name, 'true or false', value);
+      if (typeof value !== 'boolean') throw refuse(fn, name, 'true or false', value);
       return value;
     case 'vec':
-      return checkVector(fn, param.name, value);
+      return checkVector(fn, name, value);
     case 'optionalVec':
-      return value === null ? null : checkVector(fn, param.name, value);
+      return value === null ? null : checkVector(fn, name, value);
     case 'mat':
-      return checkMatrix(fn, param.name, value);
+      return checkMatrix(fn, name, value);
     case 'text':
-      return checkText(fn, param.name, value, param.cap);
+      return checkText(fn, name, value, param.cap);
     case 'seed':
-      return checkSeed(fn, param.name, value);
-    case 'sampleOptions':
-      return checkSampleOptions(fn, param.name, value);
+      return checkSeed(fn, name, value, param.cap);
+    case 'options':
+      return checkOptions(fn, { ...param, name }, value);
+    case 'callback':
+      return checkCallback(fn, name, value);
     default:
       throw new Error(`${fn}: unknown parameter kind ${param.kind}`);
   }
@@ -292,12 +268,19 @@ function requiredCount(params) {
 
 const snakeCase = (name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-// The engine's C++ names arguments in snake_case (trained_len); callers know them as trainedLen.
+// The engine's C++ names arguments in snake_case (trained_len); callers know them as trainedLen, and an
+// options object's fields as options.dModel. (A one-word field keeps its name: the engine's own word
+// could be meant, and the facade has checked those fields' ranges already.)
 function camelNames(message, params) {
   let out = message;
-  for (const { name } of params) {
+  for (const { name, kind, fields } of params) {
     const snake = snakeCase(name);
     if (snake !== name) out = out.replace(new RegExp(`\\b${snake}\\b`, 'g'), name);
+    if (kind !== 'options') continue;
+    for (const field of fields) {
+      if (snakeCase(field.name) === field.name) continue;
+      out = out.replace(new RegExp(`(?<![.\\w])${snakeCase(field.name)}\\b`, 'g'), `${name}.${field.name}`);
+    }
   }
   return out;
 }
@@ -306,6 +289,7 @@ function camelNames(message, params) {
 // so that a view (engine.views) knows when it has expired.
 function wrap(fn, raw, params, onCall) {
   const required = requiredCount(params);
+  const callbacks = params.flatMap((param, i) => (param.kind === 'callback' ? [i] : []));
   return function engineFunction(...args) {
     if (args.length < required || args.length > params.length) {
       throw new Error(`${fn}: expects ${arityText(params)}, got ${args.length}`);
@@ -321,47 +305,15 @@ function wrap(fn, raw, params, onCall) {
       if (error instanceof WebAssembly.RuntimeError) throw error;
       throw new Error(`${fn}: ${camelNames(String(error?.message ?? error), params)}`);
     }
+    for (const i of callbacks) {
+      const failure = values[i]?.failure;
+      if (failure)
+        throw new Error(`${fn}: ${params[i].name} threw: ${String(failure.error?.message ?? failure.error)}`);
+    }
     if (result instanceof Error) throw new Error(`${fn}: ${camelNames(result.message, params)}`);
     return result;
   };
 }
-
-/** The functions of the model-config module (engine-config), loaded apart from the kernels. */
-export const MODEL_CONFIG_FUNCTIONS = Object.freeze(['readModelConfig']);
-
-/**
- * The functions that take the scratch path (cpp/bindings/bind_scratch.cpp), by the module's export
- * of their kernel: the positions are written into the module's scratch block, the kernel is called
- * as a plain WebAssembly export with number arguments, and the result is read back from the block.
- * For n positions the block holds [positions | angles (rows × n) | scalars]. `call` passes the
- * checked arguments after the positions (fixed counts, and the export looked up on the module at each
- * call: Emscripten replaces its first-call wrapper with the export itself); `result` builds the
- * function's object from `angles` and the scalars, in the kernel's order.
- */
-export const SCRATCH_CALLS = Object.freeze({
-  contextExtensionCurves: {
-    raw: '_positional_context_extension_curves',
-    rows: 3,
-    scalars: 1,
-    call: (core, n, trainedLen, newLen, d, base) =>
-      core._positional_context_extension_curves(n, trainedLen, newLen, d, base),
-    result: (angles, s, at) => ({ angles, trainedMax: s[at] }),
-  },
-  extensionCurves: {
-    raw: '_positional_extension_curves',
-    rows: 5,
-    scalars: 5,
-    call: (core, n, trainedLen, newLen, d, base, betaFast, betaSlow) =>
-      core._positional_extension_curves(n, trainedLen, newLen, d, base, betaFast, betaSlow),
-    result: (angles, s, at) => ({
-      angles,
-      trainedMax: s[at],
-      ntkBase: s[at + 1],
-      attentionFactor: s[at + 2],
-      yarnRange: { low: s[at + 3], high: s[at + 4] },
-    }),
-  },
-});
 
 // The block is allocated with the facade (room for 1,024 positions of the five curves) so that taking
 // a view of it never allocates, and it is freed after a call that needed more than KEPT doubles.
@@ -390,61 +342,84 @@ function scratchBlock(core) {
   };
 }
 
-// The scratch path of one function, as wrap()'s `raw`. `finish(doubles, n, at)` turns the block
+// The function's object from `angles` and the scalars after them in the block, named as the declaration
+// names them ("trainedMax", "yarnRange.low", …), in the kernel's order.
+function scratchResult(scalars) {
+  const paths = scalars.map((path) => path.split('.'));
+  return (angles, s, at) => {
+    const out = { angles };
+    paths.forEach(([key, field], i) => {
+      if (field === undefined) out[key] = s[at + i];
+      else (out[key] ??= {})[field] = s[at + i];
+    });
+    return out;
+  };
+}
+
+// The scratch path of one function (the declaration's `scratch`: the kernel's export, its rows of
+// angles and its scalars), as wrap()'s `raw`. For n positions the block holds
+// [positions | angles (rows × n) | scalars]: the positions are written into it, the kernel is called as a
+// plain WebAssembly export with number arguments, and the result is read back from the block. `finish(doubles, n, at)` turns the block
 // (`doubles`, a view holding the result; `at`, the index of its first scalar) into the returned
 // value before any other engine call can move it; the module's errors come back as an Error.
-function scratchRunner(core, block, { rows, scalars, call }, finish) {
+function scratchRunner(core, block, { export: kernel, rows, scalars }, finish) {
+  const size = (n) => n * (1 + rows) + scalars.length;
   return function run(positions, a, b, c, d, e, f) {
     const n = positions.length;
-    const size = n * (1 + rows) + scalars;
     // Positions that are themselves a view of the module's memory (engine.views) are copied first:
     // a larger block may move, and growing the memory would empty them.
     const input = positions.buffer === block.at(0).buffer ? positions.slice() : positions;
     // Over the output cap the block is not sized: the kernel refuses the call by its first check.
-    if (n * rows <= MAX) block.at(size).set(input);
-    if (call(core, n, a, b, c, d, e, f) !== 0) return new Error(core.scratchError());
-    return finish(block.at(size), n, n * (1 + rows));
+    if (n * rows <= MAX) block.at(size(n)).set(input);
+    // The export is looked up at each call: Emscripten replaces its first-call wrapper with the export
+    // itself. Arguments past the kernel's own are ignored by WebAssembly.
+    if (core[kernel](n, a, b, c, d, e, f) !== 0) return new Error(core.scratchError());
+    return finish(block.at(size(n)), n, n * (1 + rows));
   };
 }
 
 /**
- * Wraps a raw Emscripten module (every signature bound once, every argument required) in the facade.
- * The returned object has one checked function per entry of `signatures`, `limits`,
- * `maxOutputDoubles`, count_emval_handles (live JavaScript handles inside the modules, for leak
- * tests) and loadModelConfigReader().
+ * Wraps a raw Emscripten module in the facade (every function bound once, every argument required).
+ * The returned object has one checked function per entry of `signatures`, `views`, `limits`,
+ * `maxOutputDoubles`, count_emval_handles (live JavaScript handles inside the modules, for leak tests)
+ * and a loader per module of PARTS (loadModelConfigReader(), loadLengthLab()).
  *
- * When `core` lacks the model-config functions (the page's engine-core), `loadConfigCore` resolves
- * to the module that has them: readModelConfig throws until `await engine.loadModelConfigReader()`
- * has loaded it, and works synchronously after. When `core` has them (the single file's module),
- * loadModelConfigReader() resolves at once.
+ * When `core` lacks a module's functions (the page's engine-core), `loadPart(module)` resolves to the
+ * module that has them: each of its functions throws until `await engine.<loader>()` has loaded it, and
+ * works synchronously after. When `core` has them (the single file's module), the loader resolves at once.
  */
-export function createFacade(core, { loadConfigCore = null } = {}) {
+export function createFacade(core, { loadPart = null } = {}) {
   const engine = {};
   const calls = { count: 0 };
   const onCall = () => {
     calls.count += 1;
   };
-  const apart = loadConfigCore && MODEL_CONFIG_FUNCTIONS.every((fn) => typeof core[fn] !== 'function');
-  let configCore = apart ? null : core;
+  // module → the raw module that carries its functions, once known.
+  const modules = { core };
+  for (const module of Object.keys(PARTS)) {
+    const apart = loadPart && functionsOf(module).every((fn) => typeof core[fn] !== 'function');
+    if (!apart) modules[module] = core;
+  }
   const block = scratchBlock(core);
-  for (const [fn, params] of Object.entries(signatures)) {
-    if (apart && MODEL_CONFIG_FUNCTIONS.includes(fn)) {
+  for (const [fn, { module, params, scratch }] of Object.entries(engineDeclaration.functions)) {
+    if (!modules[module]) {
+      if (!PARTS[module]) throw new Error(`the engine has no loader for its module ${module} (${fn})`);
+      const { loader, what } = PARTS[module];
       let checked = null;
-      engine[fn] = function needsReader(...args) {
-        if (!configCore) {
-          throw new Error(
-            `${fn}: the model-config reader is a module of its own; await engine.loadModelConfigReader() once before calling ${fn}`,
-          );
+      engine[fn] = function needsModule(...args) {
+        const loaded = modules[module];
+        if (!loaded) {
+          throw new Error(`${fn}: ${what} is a module of its own; await engine.${loader}() once before calling ${fn}`);
         }
-        checked ??= wrap(fn, configCore[fn].bind(configCore), params, onCall);
+        checked ??= wrap(fn, loaded[fn].bind(loaded), params, onCall);
         return checked(...args);
       };
       continue;
     }
-    const scratch = SCRATCH_CALLS[fn];
     if (scratch) {
-      if (typeof core[scratch.raw] !== 'function') throw new Error(`the engine module lacks ${scratch.raw}`);
-      const { rows, result } = scratch;
+      if (typeof core[scratch.export] !== 'function') throw new Error(`the engine module lacks ${scratch.export}`);
+      const { rows, scalars } = scratch;
+      const result = scratchResult(scalars);
       const copied = (doubles, n, at) => {
         const out = result({ rows, cols: n, data: doubles.slice(n, at) }, doubles, at);
         block.trim();
@@ -453,30 +428,46 @@ export function createFacade(core, { loadConfigCore = null } = {}) {
       engine[fn] = wrap(fn, scratchRunner(core, block, scratch, copied), params, onCall);
       continue;
     }
-    if (typeof core[fn] !== 'function') throw new Error(`the engine module lacks ${fn}`);
-    engine[fn] = wrap(fn, core[fn].bind(core), params, onCall);
+    const raw = modules[module];
+    if (typeof raw[fn] !== 'function') throw new Error(`the engine module lacks ${fn}`);
+    engine[fn] = wrap(fn, raw[fn].bind(raw), params, onCall);
   }
-  let loading = null;
-  engine.loadModelConfigReader = function loadModelConfigReader() {
-    if (configCore) return Promise.resolve();
-    loading ??= loadConfigCore().then(
-      (loaded) => {
-        for (const fn of MODEL_CONFIG_FUNCTIONS)
-          if (typeof loaded[fn] !== 'function') throw new Error(`the model-config module lacks ${fn}`);
-        configCore = loaded;
-      },
-      (error) => {
-        loading = null; // a failed fetch may be retried
-        throw new Error(
-          `loadModelConfigReader: the model-config module could not be loaded: ${error?.message ?? error}`,
-        );
-      },
-    );
-    return loading;
-  };
+  for (const [module, { loader, module: named }] of Object.entries(PARTS)) {
+    let loading = null;
+    engine[loader] = function load() {
+      if (modules[module]) return Promise.resolve();
+      loading ??= loadPart(module).then(
+        (loaded) => {
+          for (const fn of functionsOf(module))
+            if (typeof loaded[fn] !== 'function') throw new Error(`${named} lacks ${fn}`);
+          modules[module] = loaded;
+        },
+        (error) => {
+          loading = null; // a failed fetch may be retried
+          throw new Error(`${loader}: ${named} could not be loaded: ${error?.message ?? error}`);
+        },
+      );
+      return loading;
+    };
+  }
   engine.views = createViews(core, calls, onCall, block);
+  // The modules loaded so far, each once (the single file's module stands for all of them).
+  const loadedModules = () => [...new Set(Object.values(modules))];
+  // heapBytes and count_emval_handles report every loaded module together: each has a heap and handles
+  // of its own (bind_limits.cpp is linked into every module).
+  const coreHeapBytes = engine.heapBytes;
+  engine.heapBytes = function heapBytes(...args) {
+    const total = coreHeapBytes(...args);
+    for (const module of loadedModules()) {
+      if (module === core) continue;
+      const { inUse, heapSize } = module.heapBytes();
+      total.inUse += inUse;
+      total.heapSize += heapSize;
+    }
+    return total;
+  };
   const handles = (module) => (typeof module?.count_emval_handles === 'function' ? module.count_emval_handles() : 0);
-  engine.count_emval_handles = () => handles(core) + (configCore && configCore !== core ? handles(configCore) : 0);
+  engine.count_emval_handles = () => loadedModules().reduce((sum, module) => sum + handles(module), 0);
   engine.maxOutputDoubles = MAX;
   engine.limits = limits;
   return Object.freeze(engine);
@@ -496,19 +487,13 @@ export function createFacade(core, { loadConfigCore = null } = {}) {
  * throws; a Float64Array taken from it earlier is not checked, so use it before the next call or
  * keep a copy (`view.data.slice()`). views.release() frees the held result.
  */
-export const viewSignatures = Object.freeze({
-  sinusoidalEncoding: signatures.sinusoidalEncoding,
-  applyRopeSequence: signatures.applyRopeSequence,
-  attention: signatures.attention,
-  contextExtensionCurves: signatures.contextExtensionCurves,
-  extensionCurves: signatures.extensionCurves,
-});
-
-const VIEW_BINDINGS = {
-  sinusoidalEncoding: 'viewSinusoidalEncoding',
-  applyRopeSequence: 'viewApplyRopeSequence',
-  attention: 'viewAttention',
-};
+export const viewSignatures = Object.freeze(
+  Object.fromEntries(
+    Object.entries(engineDeclaration.functions)
+      .filter(([, f]) => f.view || f.scratch)
+      .map(([fn]) => [fn, signatures[fn]]),
+  ),
+);
 
 // { rows, cols, data } whose data may be read only while no later engine call has been made. A class
 // rather than an object literal with its own getter: one shape and one getter for every view, which
@@ -545,16 +530,16 @@ function createViews(core, calls, onCall, block) {
   const views = {};
   for (const [fn, params] of Object.entries(viewSignatures)) {
     const name = `views.${fn}`;
-    const scratch = SCRATCH_CALLS[fn];
+    const { scratch, view: rawName } = engineDeclaration.functions[fn];
     if (scratch) {
       // The curves: `angles` is a view of the scratch block, the scalars are plain numbers.
-      const { rows, result } = scratch;
+      const { rows, scalars } = scratch;
+      const result = scratchResult(scalars);
       const viewed = (doubles, n, at) =>
         Object.freeze(result(expiring(name, { rows, cols: n, data: doubles.subarray(n, at) }, calls), doubles, at));
       views[fn] = wrap(name, scratchRunner(core, block, scratch, viewed), params, onCall);
       continue;
     }
-    const rawName = VIEW_BINDINGS[fn];
     if (typeof core[rawName] !== 'function') throw new Error(`the engine module lacks ${rawName}`);
     const call = wrap(name, core[rawName].bind(core), params, onCall);
     views[fn] = function view(...args) {
@@ -576,25 +561,27 @@ function createViews(core, calls, onCall, block) {
 
 /**
  * The factory callers import: `createEngine(options)` resolves to the facade over a fresh module.
- * options are Emscripten's (Node passes { wasmBinary }), plus `modelConfigWasmBinary` (Node: the
- * bytes of engine-config.wasm, for loadModelConfigReader). `wasmUrl` locates the .wasm when the
- * module is not single-file and no locateFile is given; `modelConfig` ({ load, wasmUrl }), when
- * given, is the model-config module, loaded on demand.
+ * options are Emscripten's (Node passes { wasmBinary }), plus, per module loaded on demand, the option
+ * its part names (Node: `modelConfigWasmBinary`, `lengthLabWasmBinary`, the bytes of engine-config.wasm
+ * and engine-lab.wasm). `wasmUrl` locates the .wasm when the module is not single-file and no locateFile
+ * is given; `parts` (module → { load, wasmUrl, wasmBinaryOption }), when given, are the modules loaded
+ * on demand.
  */
-export function facadeFactory(createCore, wasmUrl, modelConfig = null) {
+export function facadeFactory(createCore, wasmUrl, parts = {}) {
   return async function createEngine(options = {}) {
-    const { modelConfigWasmBinary, ...coreOptions } = options;
+    const coreOptions = { ...options };
+    for (const { wasmBinaryOption } of Object.values(parts)) delete coreOptions[wasmBinaryOption];
     const locate = (url) => (path, prefix) => (path.endsWith('.wasm') ? String(url) : prefix + path);
     if (wasmUrl && !coreOptions.locateFile) coreOptions.locateFile = locate(wasmUrl);
-    const loadConfigCore =
-      modelConfig &&
-      (async () => {
-        const createConfigCore = await modelConfig.load();
-        const configOptions = {};
-        if (modelConfigWasmBinary) configOptions.wasmBinary = modelConfigWasmBinary;
-        else configOptions.locateFile = options.locateFile ?? locate(modelConfig.wasmUrl);
-        return createConfigCore(configOptions);
-      });
-    return createFacade(await createCore(coreOptions), { loadConfigCore });
+    const loadPart = async (module) => {
+      const part = parts[module];
+      if (!part) throw new Error(`no file holds the module ${module}`);
+      const createPart = await part.load();
+      const partOptions = {};
+      if (options[part.wasmBinaryOption]) partOptions.wasmBinary = options[part.wasmBinaryOption];
+      else partOptions.locateFile = options.locateFile ?? locate(part.wasmUrl);
+      return createPart(partOptions);
+    };
+    return createFacade(await createCore(coreOptions), { loadPart: Object.keys(parts).length ? loadPart : null });
   };
 }

@@ -1,13 +1,21 @@
 // The engine for the single-file page that opens from file://: the same facade as engine.mjs over
-// engine-core-single.mjs, one module with the kernels and the model-config reader (so
-// loadModelConfigReader() resolves at once). Its WebAssembly travels inside the page, gzip-compressed
+// engine-core-single.mjs, one module with the kernels, the model-config reader and the length lab (so
+// loadModelConfigReader() and loadLengthLab() resolve at once). Its WebAssembly travels inside the page, gzip-compressed
 // and base64-encoded (engine-single-wasm.mjs, written by the site build), and is unpacked here with
 // DecompressionStream: nothing is fetched.
 import createEngineCore from './engine-core-single.mjs';
 import { facadeFactory } from './engine-facade.mjs';
 import { WASM_GZIP_BASE64 } from './engine-single-wasm.mjs';
 
-export { limits, signatures, viewSignatures, DEFAULT_BASE, MODEL_CONFIG_FUNCTIONS } from './engine-facade.mjs';
+export {
+  limits,
+  signatures,
+  viewSignatures,
+  engineDeclaration,
+  DEFAULT_BASE,
+  MODEL_CONFIG_FUNCTIONS,
+  LENGTH_LAB_FUNCTIONS,
+} from './engine-facade.mjs';
 
 /** The WebAssembly bytes from base64 of their gzip. */
 async function unpackWasm(text) {

@@ -1,5 +1,7 @@
-// Adapters between the engine's C++ types and JavaScript values, shared by every
-// binding file in cpp/bindings/ (the only code in the project that includes Emscripten).
+// Conversions between the engine's C++ types and JavaScript values, shared by every binding file in
+// cpp/bindings/ (the only code in the project that includes Emscripten). Every argument arrives checked by
+// the facade against the function's declaration (js_declaration.hpp): these convert, they do not check
+// types again.
 //
 // Ownership rule for every array that crosses: the engine computes into a C++-owned
 // Eigen buffer; to_float64_array() views that buffer from JavaScript and copies it
@@ -48,60 +50,9 @@ val guarded(Body&& body) {
   return error;
 }
 
-// A JavaScript number argument. Anything else (a string, null, undefined, an object) is an error
-// naming the argument: the facade fills in every default before the call.
-inline double number_arg(const std::string& name, const val& value) {
-  if (!value.isNumber()) {
-    throw InputError(name + " must be a number, got " + value.typeOf().as<std::string>());
-  }
-  return value.as<double>();
-}
-
-// A whole-number argument within [min_value, max_value].
-inline std::int64_t integer_arg(const std::string& name, const val& value, std::int64_t min_value,
-                                std::int64_t max_value) {
-  return checked_integer(name, number_arg(name, value), min_value, max_value);
-}
-
-// A model width d: any whole number the caps allow (the engine checks that it is even and > 0).
-inline std::int64_t dimension_arg(const val& d) {
-  return integer_arg("d", d, -kMaxOutputDoubles, kMaxOutputDoubles);
-}
-
-// A boolean argument.
-inline bool bool_arg(const std::string& name, const val& value) {
-  if (!value.isTrue() && !value.isFalse()) {
-    throw InputError(name + " must be true or false, got " + value.typeOf().as<std::string>());
-  }
-  return value.isTrue();
-}
-
-// A string argument of at most max_bytes UTF-8 bytes, well-formed (no lone UTF-16 surrogate, which
-// Emscripten's conversion would pair with the next character) and free of NUL characters.
-// The length is checked before the text is converted: Embind's conversion does not check its
-// malloc, so a string that cannot fit must never reach it. A UTF-16 code unit takes at most
-// 3 UTF-8 bytes, so length ≤ max_bytes bounds the copy to 3 × max_bytes.
-inline std::string string_arg(const std::string& name, const val& value, std::int64_t max_bytes) {
-  if (!value.isString()) {
-    throw InputError(name + " must be a string, got " + value.typeOf().as<std::string>());
-  }
-  const double units = value["length"].as<double>();
-  if (units > static_cast<double>(max_bytes)) {
-    fail(name + " length", "at most " + format_number(static_cast<double>(max_bytes)) + " UTF-8 bytes",
-         units);
-  }
-  if (value["isWellFormed"].typeOf().as<std::string>() == "function" && !value.call<bool>("isWellFormed")) {
-    throw InputError(name + " must be valid Unicode text, got a lone UTF-16 surrogate");
-  }
-  std::string text = value.as<std::string>();
-  if (static_cast<std::int64_t>(text.size()) > max_bytes) {
-    fail(name + " length", "at most " + format_number(static_cast<double>(max_bytes)) + " UTF-8 bytes",
-         static_cast<double>(text.size()));
-  }
-  if (text.find('\0') != std::string::npos)
-    throw InputError(name + " must not contain a NUL character (U+0000)");
-  return text;
-}
+// A whole number the facade has checked against its declared range (js_declaration.hpp, kInt): crosses
+// as a double, used as an int64.
+inline std::int64_t whole(double value) { return static_cast<std::int64_t>(value); }
 
 // Copies n doubles into a new JavaScript-owned Float64Array (one copy, no per-element calls).
 inline val to_float64_array(const double* data, std::size_t n) {
@@ -121,75 +72,44 @@ inline val matrix_to_js(const Matrix& m) {
   return out;
 }
 
-// The length of a JavaScript array or typed array of numbers, checked: at most kMaxOutputDoubles.
-inline double array_length(const std::string& name, const val& array) {
-  if (array.isNull() || array.isUndefined() || array.isString())
-    throw InputError(name + " must be an array of numbers");
-  const val length_value = array["length"];
-  if (!length_value.isNumber()) throw InputError(name + " must be an array of numbers");
-  const double length = length_value.as<double>();
-  if (!(length <= static_cast<double>(kMaxOutputDoubles))) {
-    fail(name + " length", "at most " + format_number(static_cast<double>(kMaxOutputDoubles)), length);
-  }
-  if (!(length >= 0)) throw InputError(name + " must be an array of numbers");
-  return length;
-}
-
 // Copies `array` into n doubles of the module's memory at `out` in one bulk copy
-// (Float64Array.prototype.set on a view, which reads each element with Number(), as
-// convertJSArrayToNumberVector does). Non-numbers become NaN and are then rejected by the engine's
-// own checks, which name the argument.
+// (Float64Array.prototype.set on a view of that memory).
 inline void copy_from_js(const val& array, double* out, std::size_t n) {
   val(emscripten::typed_memory_view(n, out)).call<void>("set", array);
 }
 
-// Reads a JavaScript array or typed array of numbers.
-inline Vector vector_from_js(const std::string& name, const val& array) {
-  Vector out(static_cast<Eigen::Index>(array_length(name, array)));
+// The length of `array` now: the facade's checks passed, but making room for the copy may grow the memory,
+// which empties a view of it (engine.views) passed in as the argument. Such a view is refused rather than
+// read as zeros.
+inline void require_unmoved(const std::string& name, const val& array, double length,
+                            const char* counted = "") {
+  const double length_now = array["length"].as<double>();
+  if (length_now != length) {
+    throw InputError(name + " must hold " + counted + format_number(length) + " numbers, got " +
+                     format_number(length_now) +
+                     " (an engine view expires at the next call: pass a copy, view.data.slice())");
+  }
+}
+
+// A vector argument (kVec: a Float64Array the facade has checked), copied into an Eigen vector.
+inline Vector vector_from_js(const char* name, const val& array) {
+  const double length = array["length"].as<double>();
+  Vector out(static_cast<Eigen::Index>(length));
+  require_unmoved(name, array, length);
   copy_from_js(array, out.data(), static_cast<std::size_t>(out.size()));
   return out;
 }
 
-// The rows and cols of a { rows, cols, data } object: whole numbers whose product fits the engine's
-// output limit. Both matrix readers (this file's and bind_views.cpp's one-copy reader) start here.
-struct MatrixShape {
-  std::int64_t rows;
-  std::int64_t cols;
-};
+// The rows of a matrix argument (kMat), read before its data (attention sizes its copy from them).
+inline std::int64_t matrix_rows(const val& object) { return whole(object["rows"].as<double>()); }
 
-inline MatrixShape matrix_shape_from_js(const std::string& name, const val& object) {
-  if (object.isNull() || object.isUndefined() || !object["rows"].isNumber() || !object["cols"].isNumber()) {
-    throw InputError(name + " must be an object { rows, cols, data }");
-  }
-  const std::int64_t rows =
-      checked_integer(name + ".rows", object["rows"].as<double>(), 0, kMaxOutputDoubles);
-  const std::int64_t cols =
-      checked_integer(name + ".cols", object["cols"].as<double>(), 0, kMaxOutputDoubles);
-  if (rows * cols > kMaxOutputDoubles) {
-    fail(name + " size", "at most " + format_number(static_cast<double>(kMaxOutputDoubles)) + " numbers",
-         static_cast<double>(rows * cols));
-  }
-  return {rows, cols};
-}
-
-// Reads { rows, cols, data } (row-major, as matrix_to_js writes it) with one copy: row-major storage
-// is data in order, so data is set straight into the matrix's own memory.
-inline Matrix matrix_from_js(const std::string& name, const val& object) {
-  const auto [rows, cols] = matrix_shape_from_js(name, object);
+// A matrix argument (kMat: { rows, cols, data } the facade has checked, data a Float64Array of
+// rows × cols numbers, row-major as matrix_to_js writes it), copied in one copy: row-major storage is data
+// in order.
+inline Matrix matrix_from_js(const char* name, const val& object) {
   const val data = object["data"];
-  const double length = array_length(name + ".data", data);
-  const std::int64_t size = rows * cols;
-  const auto must_hold = [&](double got) {
-    return name + ".data must hold rows × cols = " + std::to_string(size) + " numbers, got " +
-           format_number(got);
-  };
-  if (length != static_cast<double>(size)) throw InputError(must_hold(length));
-  Matrix out(rows, cols);  // may grow the memory, which empties a view of it (engine.views) passed in as data
-  const double length_now = data["length"].as<double>();
-  if (length_now != length) {
-    throw InputError(must_hold(length_now) +
-                     " (an engine view expires at the next call: pass a copy, view.data.slice())");
-  }
+  Matrix out(matrix_rows(object), whole(object["cols"].as<double>()));
+  require_unmoved(std::string(name) + ".data", data, static_cast<double>(out.size()), "rows × cols = ");
   copy_from_js(data, out.data(), static_cast<std::size_t>(out.size()));
   return out;
 }

@@ -7,14 +7,15 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const distDir = process.env.POSITIONAL_DIST ?? fileURLToPath(new URL('../../dist/', import.meta.url));
 
-/** The page's engine (dist/engine.mjs) with its model-config reader loaded too. */
+/** The page's engine (dist/engine.mjs) with its model-config reader and length lab loaded too. */
 export async function loadEngine() {
   const { default: createEngine } = await import(pathToFileURL(join(distDir, 'engine.mjs')).href);
   const engine = await createEngine({
     wasmBinary: readFileSync(join(distDir, 'engine.wasm')),
     modelConfigWasmBinary: readFileSync(join(distDir, 'engine-config.wasm')),
+    lengthLabWasmBinary: readFileSync(join(distDir, 'engine-lab.wasm')),
   });
-  await engine.loadModelConfigReader();
+  await Promise.all([engine.loadModelConfigReader(), engine.loadLengthLab()]);
   return engine;
 }
 

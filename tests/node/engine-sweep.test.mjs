@@ -4,75 +4,27 @@
 // a non-Error; a normal call afterwards must give the same answer as before, and the heap and the
 // Embind handle count must end where they started. Also the regressions of the hardening findings.
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
 import { distDir, loadEngine } from './engine-loader.mjs';
 
-const { signatures, viewSignatures, limits } = await import(pathToFileURL(join(distDir, 'engine.mjs')).href);
-// The facade's own table of the functions on the scratch path (not part of the engine's exports).
-const { SCRATCH_CALLS } = await import(pathToFileURL(join(distDir, 'engine-facade.mjs')).href);
+const { signatures, viewSignatures, limits, engineDeclaration } = await import(
+  pathToFileURL(join(distDir, 'engine.mjs')).href
+);
+// The declaration with its text (what each function returns, an ordinary call) and the modules' own functions.
+const engineApi = JSON.parse(readFileSync(join(distDir, 'engine-api.json'), 'utf8'));
 
 let engine;
 before(async () => {
   engine = await loadEngine();
 });
 
-const m = (rows, cols, data) => ({ rows, cols, data });
-const sentence = 'the cat sat on the mat';
-
-// One ordinary call per function. Its result, taken before the sweep, must come back unchanged after.
-const goodCalls = {
-  sinusoidalEncoding: [8, 4],
-  sinusoidalEncodingConcatenated: [8, 4],
-  sinusoidalEncodingRows: [[0, 3, 5], 4],
-  sinusoidalDot: [10, 13, 32],
-  ropeFrequencies: [8],
-  applyRope: [[1, 0, 0, 1], 3],
-  applyRopeSequence: [m(2, 2, [1, 0, 0, 1])],
-  ropeScoresOverDistance: [[1, 0], [1, 0], [0, 5], 4],
-  ropePairAngles: [[0, 10], [0, 1], 8],
-  ropeDecayCurve: [8, 10000, 16],
-  ropeOnesScores: [8, 10000, 16],
-  ropeClock: [[1, 0], [0, 1], 2, 5],
-  attention: [m(2, 2, [1, 0, 0, 1]), m(2, 2, [1, 0, 0, 1]), m(2, 1, [1, 2])],
-  cosineSimilarity: [
-    [1, 2],
-    [2, 1],
-  ],
-  interpolatePositions: [[0, 100], 4096, 32768],
-  ntkScaledBase: [10000, 8, 128],
-  contextExtensionCurves: [[0, 10], 4096, 32768, 128],
-  yarnInverseFrequencies: [8, 10000, 4, 4096],
-  yarnExtrapolationWeights: [8, 10000, 4096],
-  yarnCorrectionRange: [128, 10000, 4096],
-  yarnAttentionFactor: [8],
-  dynamicNtkBase: [10000, 8, 128, 8192, 4096],
-  pairWavelengths: [[1, 0.1]],
-  extensionInverseFrequencies: [8, 10000, 4096, 32768],
-  extensionCurves: [[0, 10], 4096, 32768, 128],
-  alibiSlopes: [8],
-  alibiBias: [0.5, 4],
-  applyRopeHalf: [[1, 0, 0, 1], 3],
-  halfPermutation: [8],
-  compareRopeConventions: [[1, 0, 0, 1], [0, 1, 1, 0], 2, 8],
-  maxPermutedDifference: [m(2, 2, [1, 2, 3, 4]), m(2, 2, [4, 3, 2, 1]), [1, 0]],
-  reversalPermutation: [4],
-  float32AngleErrors: [[0, 1e6], [0, 1], 8],
-  wordVector: ['cat'],
-  encodeSentence: [sentence, 'rope'],
-  demoAttention: [sentence, 'sinusoidal'],
-  orderSimilarity: [sentence, 'mat the on sat cat the', 'rope'],
-  orderSimilarities: [sentence, 'mat the on sat cat the'],
-  md5Hex: ['abc'],
-  seedSequenceState: ['12345'],
-  pcg64Raw: ['7', 3],
-  standardNormal: [7, 5],
-  readModelConfig: ['{"model_type": "gpt2", "n_positions": 1024, "n_embd": 768, "n_head": 12}', 100],
-  heapBytes: [],
-};
+// One ordinary call per function: the example the engine declares with it (cpp/bindings/bind_<module>.cpp).
+// Its result, taken before the sweep, must come back unchanged after.
+const goodCalls = Object.fromEntries(Object.entries(engineApi.functions).map(([fn, { example }]) => [fn, example]));
 
 // heapBytes reports the heap itself; its answer is compared by shape only.
 const normalise = (fn, value) => (fn === 'heapBytes' ? Object.keys(value).sort() : value);
@@ -138,7 +90,7 @@ function hostileStrings(cap) {
 
 // The hostile values for one parameter, and whether each must be refused (some values, such as −1
 // for a position, are valid: those calls must then return, and the sweep only checks the boundary).
-function hostileValues(param) {
+function hostileValues(param, good) {
   const cases = [];
   const must = (value, namesArgument = true) => cases.push({ value, mustThrow: true, namesArgument });
   const may = (value) => cases.push({ value, mustThrow: false, namesArgument: false });
@@ -168,24 +120,27 @@ function hostileValues(param) {
       hostileStrings(param.cap).forEach((v) => must(v));
       break;
     case 'seed':
-      [...hostileStrings(limits.maxSeedDigits), -1, 0.5, 2 ** 60, NaN].forEach((v) =>
+      [...hostileStrings(param.cap), -1, 0.5, 2 ** 60, NaN].forEach((v) =>
         typeof v === 'number' && v === 5 ? may(v) : must(v),
       );
       break;
-    case 'sampleOptions':
-      [
-        10n,
-        Symbol('s'),
-        'compact',
-        5,
-        null,
-        [],
-        { sample: 'x'.repeat(100) },
-        { sample: 'a\uD800' },
-        { sample: 'com\u0000pact' },
-        { sample: 'some' },
-        { sample: 5 },
-      ].forEach((v) => must(v));
+    case 'options': {
+      [10n, Symbol('s'), 'abc', 5, null, [], { unknownOption: 1 }].forEach((v) => must(v));
+      // Each field's own hostile values, set on the ordinary call's options.
+      const base = good && typeof good === 'object' ? good : {};
+      for (const field of param.fields) {
+        for (const { value, mustThrow } of hostileValues(field, base[field.name])) {
+          cases.push({ value: { ...base, [field.name]: value }, mustThrow, namesArgument: mustThrow });
+        }
+      }
+      break;
+    }
+    case 'callback':
+      [10n, Symbol('s'), 'f', 5, true, {}, []].forEach((v) => must(v));
+      must(() => {
+        throw new Error('a callback that fails');
+      });
+      may(() => false); // answers "stop"
       break;
     default:
       throw new Error(`no hostile values for kind ${param.kind}`);
@@ -201,7 +156,7 @@ function* hostileCalls(fn, params, good) {
     yield { what: `${count} arguments`, args, mustThrow: true, names: 'expects' };
   }
   for (const [i, param] of params.entries()) {
-    for (const { value, mustThrow, namesArgument } of hostileValues(param)) {
+    for (const { value, mustThrow, namesArgument } of hostileValues(param, good[i])) {
       const args = params.map((q, j) => (j < good.length ? good[j] : undefined));
       args[i] = value;
       while (args.length > 0 && args[args.length - 1] === undefined && args.length - 1 > i) args.pop();
@@ -223,46 +178,130 @@ function show(value) {
   }
 }
 
-describe('the facade', () => {
-  test('lists every function the C++ bindings register, and nothing else', () => {
-    const bindings = join(distDir, '..', 'cpp', 'bindings');
-    const registered = new Set();
-    let sources = '';
-    try {
-      sources = readdirSync(bindings)
-        .filter((f) => f.endsWith('.cpp'))
-        .map((f) => readFileSync(join(bindings, f), 'utf8'))
-        .join('\n');
-    } catch {
-      sources = readdirSync(new URL('../../cpp/bindings/', import.meta.url))
-        .filter((f) => f.endsWith('.cpp'))
-        .map((f) => readFileSync(new URL(`../../cpp/bindings/${f}`, import.meta.url), 'utf8'))
-        .join('\n');
+// The raw modules (dist/engine-core.mjs and the modules loaded on demand), as Emscripten builds them.
+async function rawModules() {
+  const modules = {};
+  for (const [module, file, wasm] of [
+    ['core', 'engine-core', 'engine.wasm'],
+    ['config', 'engine-config', 'engine-config.wasm'],
+    ['lab', 'engine-lab', 'engine-lab.wasm'],
+  ]) {
+    const { default: create } = await import(pathToFileURL(join(distDir, `${file}.mjs`)).href);
+    modules[module] = await create({ wasmBinary: readFileSync(join(distDir, wasm)) });
+  }
+  return modules;
+}
+
+// What Embind binds on a module: its functions carry their argument count.
+const embindFunctions = (module) =>
+  Object.keys(module).filter((k) => typeof module[k] === 'function' && typeof module[k].argCount === 'number');
+
+describe('the declaration (engine-declaration.mjs, from the modules themselves)', () => {
+  test('every function a module binds is declared, with as many parameters as it takes, in that module', async () => {
+    const modules = await rawModules();
+    const { functions, internal } = engineApi;
+    for (const [module, raw] of Object.entries(modules)) {
+      for (const name of embindFunctions(raw)) {
+        if (name === 'describeEngine') continue;
+        const declared = functions[name] ?? internal[name];
+        assert.ok(declared, `${module} binds ${name}, which the declaration lacks`);
+        assert.ok(declared.module === module || declared.everyModule, `${name} is declared in ${declared.module}`);
+        const params = functions[name]?.params ?? Object.values(functions).find((f) => f.view === name)?.params;
+        if (params) assert.equal(raw[name].argCount, params.length, `${name}'s parameters`);
+      }
     }
-    for (const match of sources.matchAll(/function\("(\w+)"/g)) registered.add(match[1]);
-    // The zero-copy variants (engine.views, cpp/bindings/bind_views.cpp) are bound as view<Name>. The
-    // functions of the scratch path (cpp/bindings/bind_scratch.cpp) are plain exports of the module,
-    // not Embind bindings; Embind binds their block's two functions, and their views share the export.
-    const scratch = new Set(Object.keys(SCRATCH_CALLS));
-    assert.ok(scratch.has('contextExtensionCurves') && scratch.has('extensionCurves'));
-    const viewBindings = Object.keys(viewSignatures)
-      .filter((fn) => !scratch.has(fn))
-      .map((fn) => `view${fn[0].toUpperCase()}${fn.slice(1)}`);
-    const direct = Object.keys(signatures).filter((fn) => !scratch.has(fn));
-    assert.deepEqual(
-      [...registered].sort(),
-      [...direct, ...viewBindings, 'viewRelease', 'scratchBlock', 'scratchError'].sort(),
-    );
-    for (const { raw } of Object.values(SCRATCH_CALLS)) {
-      const name = raw.replace(/^_/, '');
-      assert.match(sources, new RegExp(`EMSCRIPTEN_KEEPALIVE int ${name}\\(`), `${name} is exported`);
+    for (const [name, f] of Object.entries(functions)) {
+      const raw = modules[f.module];
+      if (f.scratch) assert.equal(typeof raw[f.scratch.export], 'function', `${name}: ${f.scratch.export}`);
+      else assert.equal(typeof raw[name]?.argCount, 'number', `${name} is bound in ${f.module}`);
+      if (f.view) assert.equal(raw[f.view]?.argCount, f.params.length, `${name}'s view ${f.view}`);
+    }
+    for (const [name, { module }] of Object.entries(internal))
+      assert.equal(typeof modules[module][name], 'function', `${name} in ${module}`);
+  });
+
+  test('the facade offers every declared function, and signatures and viewSignatures are the declaration', () => {
+    assert.deepEqual(Object.keys(signatures), Object.keys(engineDeclaration.functions));
+    assert.deepEqual(Object.keys(engineApi.functions), Object.keys(engineDeclaration.functions));
+    for (const [fn, f] of Object.entries(engineDeclaration.functions)) {
+      assert.equal(typeof engine[fn], 'function', fn);
+      assert.equal(signatures[fn], f.params);
+      assert.deepEqual(engineApi.functions[fn].params, f.params);
+      assert.ok(engineApi.functions[fn].doc.length > 5, `${fn} says what it returns`);
+      if (f.view || f.scratch) assert.equal(viewSignatures[fn], f.params, `views.${fn}`);
     }
     assert.deepEqual(
-      Object.keys(goodCalls).sort(),
-      Object.keys(signatures).sort(),
-      'every function has an ordinary call in this sweep',
+      Object.keys(viewSignatures),
+      Object.keys(engineDeclaration.functions).filter(
+        (fn) => engineDeclaration.functions[fn].view || engineDeclaration.functions[fn].scratch,
+      ),
     );
-    for (const fn of Object.keys(signatures)) assert.equal(typeof engine[fn], 'function', fn);
+    for (const fn of Object.keys(viewSignatures)) assert.equal(typeof engine.views[fn], 'function', `views.${fn}`);
+  });
+
+  test('every parameter is of a known kind; ranges, caps and defaults are well-formed', () => {
+    const kinds = ['int', 'num', 'bool', 'vec', 'optionalVec', 'mat', 'text', 'seed', 'options', 'callback'];
+    const checkParam = (fn, p) => {
+      assert.ok(kinds.includes(p.kind), `${fn}.${p.name}: kind ${p.kind}`);
+      assert.match(p.name, /^[a-z][A-Za-z0-9]*$/, `${fn}: ${p.name} is camelCase`);
+      if (p.kind === 'int') assert.ok(Number.isSafeInteger(p.min) && Number.isSafeInteger(p.max) && p.min <= p.max);
+      if (p.kind === 'text' || p.kind === 'seed') assert.ok(Number.isSafeInteger(p.cap) && p.cap > 0);
+      if (p.kind === 'options') for (const field of p.fields) checkParam(`${fn}.${p.name}`, field);
+    };
+    for (const [fn, params] of Object.entries(signatures)) for (const p of params) checkParam(fn, p);
+    for (const [name, value] of Object.entries(limits))
+      assert.ok(Number.isFinite(value) && value > 0, `limits.${name} = ${value}`);
+    assert.equal(limits.maxOutputDoubles, 2 ** 24);
+  });
+
+  test('every default is accepted, and leaving an argument out is the same as passing its default', () => {
+    // Whatever the ordinary call gives (a result or an Error's message), passing each default
+    // explicitly gives the same as leaving it out (undefined); an options object's fields one by one.
+    const outcome = (fn, args) => {
+      try {
+        return normalise(fn, engine[fn](...args));
+      } catch (error) {
+        return `Error: ${error.message}`;
+      }
+    };
+    let defaults = 0;
+    for (const [fn, params] of Object.entries(signatures)) {
+      const good = goodCalls[fn];
+      params.forEach((param, i) => {
+        const args = params.map((_, j) => (j < good.length ? good[j] : undefined));
+        if (param.kind === 'options') {
+          const base = args[i] ?? {};
+          for (const field of param.fields.filter((f) => 'default' in f)) {
+            const { [field.name]: _, ...without } = base;
+            const left = outcome(fn, args.with(i, without));
+            assert.deepEqual(
+              outcome(fn, args.with(i, { ...base, [field.name]: field.default })),
+              left,
+              `${fn} ${param.name}.${field.name}`,
+            );
+            defaults += 1;
+          }
+        }
+        if (!('default' in param) || param.kind === 'options') return;
+        const left = outcome(fn, args.with(i, undefined));
+        assert.ok(typeof left !== 'string' || !left.startsWith('Error'), `${fn} without ${param.name}: ${left}`);
+        assert.deepEqual(outcome(fn, args.with(i, param.default)), left, `${fn} ${param.name} = ${param.default}`);
+        defaults += 1;
+      });
+    }
+    assert.ok(defaults > 40, `${defaults} defaults`);
+  });
+
+  test('every view gives the numbers of its copying function', () => {
+    const data = (value) =>
+      value && 'data' in value
+        ? Array.from(value.data)
+        : Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v && typeof v === 'object' ? data(v) : v]));
+    for (const fn of Object.keys(viewSignatures)) {
+      const copy = data(engine[fn](...goodCalls[fn]));
+      assert.deepEqual(data(engine.views[fn](...goodCalls[fn])), copy, `views.${fn}`);
+    }
+    engine.views.release();
   });
 
   test('every function bound once: a BindingError never reaches a caller, whatever the count', () => {

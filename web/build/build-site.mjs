@@ -31,17 +31,25 @@ import { COURSE, schemaDir } from './package-lms.mjs';
 const require = createRequire(import.meta.url);
 const WEB = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const REPO = resolve(WEB, '..');
-// The engine as the page loads it (build file → dist file): the facade engine.mjs over the Emscripten
-// module engine-core.mjs, whose .wasm is served as engine.wasm. The single-file build bundles
-// engine-single.mjs (the same facade over engine-core-single.mjs, its .wasm inlined gzip-compressed).
+// The engine as the page loads it (build file → dist file): the facade engine.mjs (with the engine's
+// declaration it is built from) over the Emscripten module engine-core.mjs, whose .wasm is served as
+// engine.wasm. The single-file build bundles engine-single.mjs (the same facade over
+// engine-core-single.mjs, its .wasm inlined gzip-compressed).
 const PAGE_ENGINE_FILES = {
   'engine.mjs': 'engine.mjs',
   'engine-facade.mjs': 'engine-facade.mjs',
+  'engine-declaration.mjs': 'engine-declaration.mjs',
   'engine-core.mjs': 'engine-core.mjs',
   'engine-core.wasm': 'engine.wasm',
   // The model-config reader, fetched when the model card mounts (engine.loadModelConfigReader()).
   'engine-config.mjs': 'engine-config.mjs',
   'engine-config.wasm': 'engine-config.wasm',
+  // The length lab, fetched by engine.loadLengthLab().
+  'engine-lab.mjs': 'engine-lab.mjs',
+  'engine-lab.wasm': 'engine-lab.wasm',
+  // The whole declaration, with what each function returns and an ordinary call: read by no page, kept
+  // beside the engine for people embedding it and for the Node suite.
+  'engine-api.json': 'engine-api.json',
 };
 const SINGLE_ENGINE_FILES = ['engine-single.mjs', 'engine-core-single.mjs', 'engine-core-single.wasm'];
 const ENGINE_FILES = [...Object.keys(PAGE_ENGINE_FILES), ...SINGLE_ENGINE_FILES];
@@ -278,7 +286,7 @@ function renderPage(lesson, bodyHtml, head, scripts, policy, { language, languag
  * (the same registry and formatting the browser uses): (name, format) → text. Null without an engine.
  */
 export async function prerenderedLiveText(engineDir) {
-  const files = ['engine.mjs', 'engine-facade.mjs', 'engine-core.mjs', 'engine-core.wasm'];
+  const files = ['engine.mjs', 'engine-facade.mjs', 'engine-declaration.mjs', 'engine-core.mjs', 'engine-core.wasm'];
   if (!files.every((f) => existsSync(join(engineDir, f)))) return null;
   const { default: createEngine } = await import(pathToFileURL(join(engineDir, 'engine.mjs')).href);
   const engine = await createEngine({ wasmBinary: readFileSync(join(engineDir, 'engine-core.wasm')) });
@@ -474,7 +482,7 @@ async function main() {
       // the module importing them is compiled. Naming them too, in 14 throttled loads, cut the wait
       // from the end of parsing to DOMContentLoaded by 97 ms and brought the live numbers no sooner.
       ...pageModules().map((f) => `<link rel="modulepreload" href="${up}js/${f}">`),
-      ...['engine.mjs', 'engine-facade.mjs', 'engine-core.mjs'].map((f) => `<link rel="modulepreload" href="${up}${f}">`),
+      ...['engine.mjs', 'engine-facade.mjs', 'engine-declaration.mjs', 'engine-core.mjs'].map((f) => `<link rel="modulepreload" href="${up}${f}">`),
     ].join('\n');
   const singleMissing = SINGLE_ENGINE_FILES.some((f) => missing.includes(f));
   if (singleMissing) console.warn('build-site: no engine-single.mjs / engine-core-single.mjs, so no single-file build');

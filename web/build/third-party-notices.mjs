@@ -18,6 +18,7 @@ const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const WASM_MODULES = {
   'engine-core': 'engine.wasm (the site)',
   'engine-config': 'engine-config.wasm (the site’s model-config reader)',
+  'engine-lab': 'engine-lab.wasm (the site’s length lab)',
   'engine-core-single': 'the single files’ engine (dist-single/, the site’s download, the course packages)',
 };
 
@@ -358,7 +359,7 @@ function describeFiles(component, libraries) {
   const headers = component.files.filter((f) => f.via.has('headers')).length;
   const runtime = component.files.some((f) => f.via.has('runtime'));
   const parts = [];
-  if (runtime) parts.push('the JavaScript around the WebAssembly (engine-core.mjs, engine-config.mjs, and inside the single files)');
+  if (runtime) parts.push('the JavaScript around the WebAssembly (engine-core.mjs, engine-config.mjs, engine-lab.mjs, and inside the single files)');
   if (sources) parts.push(`${sources} compiled source file${sources === 1 ? '' : 's'} linked from ${[...libraries].sort().join(', ')}`);
   if (headers) parts.push(`${headers} header${headers === 1 ? '' : 's'} compiled into the engine`);
   return parts.join('; ');

@@ -9,5 +9,7 @@ export async function loadEngineFactory() {
 
 /** The engine's module files, which a host must serve as JavaScript for the engine to load. */
 export function engineFiles() {
-  return ['../engine.mjs', '../engine-facade.mjs', '../engine-core.mjs'].map((file) => new URL(file, import.meta.url));
+  return ['../engine.mjs', '../engine-facade.mjs', '../engine-declaration.mjs', '../engine-core.mjs'].map(
+    (file) => new URL(file, import.meta.url),
+  );
 }

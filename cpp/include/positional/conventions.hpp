@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "positional/attention.hpp"
+#include "positional/limits.hpp"  // kDefaultBase and the other defaults
 #include "positional/types.hpp"
 
 namespace positional {
@@ -14,7 +15,7 @@ namespace positional {
 // (−x[d/2:], x[:d/2]) and pair i (angle position·θ_i) is (x[i], x[i + d/2]).
 // Throws InputError when x is empty, has odd length or a non-finite entry, position is not
 // finite, or base is invalid.
-Vector apply_rope_half(const Eigen::Ref<const Vector>& x, double position, double base = 10000.0);
+Vector apply_rope_half(const Eigen::Ref<const Vector>& x, double position, double base = kDefaultBase);
 
 // What the conventions chart shows for one q, k (length d) with the query at `start` and keys at
 // start + δ, δ = 0..max_distance.
@@ -32,6 +33,6 @@ struct ConventionComparison {
 // kMaxWorkSteps, or base is invalid.
 ConventionComparison compare_rope_conventions(const Eigen::Ref<const Vector>& q,
                                               const Eigen::Ref<const Vector>& k, double start,
-                                              std::int64_t max_distance, double base = 10000.0);
+                                              std::int64_t max_distance, double base = kDefaultBase);
 
 }  // namespace positional

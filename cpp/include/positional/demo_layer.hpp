@@ -15,6 +15,9 @@ namespace positional {
 // The demo's model width (the lesson's D_DEMO).
 inline constexpr std::int64_t kDemoDimension = 16;
 
+// The scheme when none is named: embeddings only, no positions.
+inline constexpr char kDefaultDemoScheme[] = "none";
+
 // The most words a demo sentence may hold; longer sentences throw InputError naming the cap.
 inline constexpr std::int64_t kMaxSentenceWords = 512;
 
@@ -44,19 +47,20 @@ const DemoWeights& demo_weights();
 // only to itself and earlier words. Returns the (n × 16) outputs and the (n × n) weights.
 // Throws InputError when the sentence has no words or more than kMaxSentenceWords, is not
 // valid UTF-8, or the scheme is not one of the three.
-AttentionResult demo_attention(const std::string& sentence, const std::string& scheme = "none",
+AttentionResult demo_attention(const std::string& sentence, const std::string& scheme = kDefaultDemoScheme,
                                bool causal = false);
 
 // The outputs of demo_attention only: the lesson's encode_sentence.
-Matrix encode_sentence(const std::string& sentence, const std::string& scheme = "none", bool causal = false);
+Matrix encode_sentence(const std::string& sentence, const std::string& scheme = kDefaultDemoScheme,
+                       bool causal = false);
 
 // The mean over rows (numpy's .mean(axis=0): rows summed in order, then divided by their count).
 // Throws InputError when `rows` has no rows.
 Vector mean_of_rows(const Eigen::Ref<const Matrix>& rows);
 
 // Cosine similarity of the mean-pooled encodings of two sentences under one scheme.
-double order_similarity(const std::string& a, const std::string& b, const std::string& scheme = "none",
-                        bool causal = false);
+double order_similarity(const std::string& a, const std::string& b,
+                        const std::string& scheme = kDefaultDemoScheme, bool causal = false);
 
 // The lesson's four cases: no positions, sinusoidal, RoPE, and the causal mask with no positions.
 struct OrderSimilarities {

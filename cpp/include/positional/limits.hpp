@@ -1,6 +1,7 @@
-// The engine's shared constants: the default base, π, and every cap on a call's output, work and
-// input text. The JavaScript facade (cpp/bindings/engine-facade.mjs) and the README's API table
-// quote the same numbers; each cap is checked before any work starts.
+// The engine's shared constants: the defaults of its arguments, π, and every cap on a call's output,
+// work and input text. Each cap is checked before any work starts. The bindings declare the caps and
+// defaults to JavaScript from here (cpp/bindings/bind_limits.cpp and each function's declaration):
+// the JavaScript facade builds its checks from that declaration and types no number of its own.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,14 @@ namespace positional {
 
 // The base of the sinusoidal code and of RoPE in the original papers (10,000).
 inline constexpr double kDefaultBase = 10000.0;
+
+// YaRN's ramp bounds, in turns over the trained length (Peng et al.'s defaults): a pair turning more
+// than beta_fast times keeps its speed, one turning fewer than beta_slow times is fully interpolated.
+inline constexpr double kDefaultBetaFast = 32.0;
+inline constexpr double kDefaultBetaSlow = 1.0;
+
+// rope_clock's angle per position when none is given (one radian).
+inline constexpr double kDefaultClockTheta = 1.0;
 
 // π to the precision of a double, and a full turn; no engine file keeps its own copy.
 inline constexpr double kPi = 3.14159265358979323846264338327950288;
@@ -68,5 +77,26 @@ inline constexpr std::int64_t kMaxSentenceBytes = 64 << 10;                 // a
 inline constexpr std::int64_t kMaxWordBytes = 4096;                         // one demo word
 inline constexpr std::int64_t kMaxSeedDigits = 1000;                        // a decimal seed
 inline constexpr std::int64_t kMaxSchemeBytes = 64;                         // a scheme name
+
+// The length lab (length_lab.hpp): the largest run one call may train. Each field has its range, and the
+// whole run (training plus evaluation, lab_work) at most kMaxLabWork multiply-adds, checked before any work
+// starts. The default run trains at about 3.3 G multiply-adds a second natively and 2.1 G in WebAssembly
+// (tests/bench/results/length-lab*.json), so the largest permitted run takes about 20 s natively and 35 s
+// in WebAssembly on a laptop core, some two minutes on a phone: a run for a Worker, never the page's thread.
+inline constexpr std::int64_t kMinLabSymbols = 4;  // content tokens
+inline constexpr std::int64_t kMaxLabSymbols = 64;
+inline constexpr std::int64_t kMinLabTrainLength = 8;  // tokens per training sequence
+inline constexpr std::int64_t kMaxLabTrainLength = 64;
+inline constexpr std::int64_t kMaxLabEvalFactor = 8;  // evaluation up to 8 × the trained length
+inline constexpr std::int64_t kMaxLabLayers = 4;
+inline constexpr std::int64_t kMinLabModelWidth = 4;  // d_model
+inline constexpr std::int64_t kMaxLabModelWidth = 128;
+inline constexpr std::int64_t kMaxLabHeads = 8;  // ALiBi's slopes are exact powers of 2 up to 8 heads
+inline constexpr std::int64_t kMaxLabMlpWidth = 512;
+inline constexpr std::int64_t kMaxLabBatch = 64;
+inline constexpr std::int64_t kMaxLabSteps = 20000;
+inline constexpr std::int64_t kMaxLabEvalSequences = 256;  // per evaluation length
+inline constexpr std::int64_t kMaxLabWork = std::int64_t{1} << 36;
+inline constexpr std::int64_t kMaxLabSeed = 0xFFFFFFFF;  // 2^32 − 1
 
 }  // namespace positional

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "positional/limits.hpp"  // kDefaultBase and the other defaults
 #include "positional/types.hpp"
 
 namespace positional {
@@ -21,6 +22,6 @@ struct Float32AngleErrors {
 // table's work (pairs × positions × 16) exceeds kMaxWorkSteps.
 Float32AngleErrors float32_angle_errors(const Eigen::Ref<const Vector>& positions,
                                         const Eigen::Ref<const Vector>& pairs, std::int64_t d,
-                                        double base = 10000.0);
+                                        double base = kDefaultBase);
 
 }  // namespace positional

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "positional/limits.hpp"  // kDefaultBase and the other defaults
 #include "positional/types.hpp"
 
 namespace positional {
@@ -15,23 +16,23 @@ namespace positional {
 // Throws InputError when d is odd or ≤ 0, or base is not finite, ≤ 0 or 1, or so small that θ overflows.
 // Every rotating function below also throws when an entry to rotate is not finite or exceeds 2^1022 in
 // magnitude (a larger pair could overflow when turned), or when an angle position·θ_i overflows.
-Vector rope_frequencies(std::int64_t d, double base = 10000.0);
+Vector rope_frequencies(std::int64_t d, double base = kDefaultBase);
 
 // θ_(d/2−1) = base^(−(d−2)/d), the slowest pair's speed: rope_frequencies(d, base)[d/2 − 1] to the
 // bit, with the same checks, for one pow instead of d/2.
-double rope_slowest_frequency(std::int64_t d, double base = 10000.0);
+double rope_slowest_frequency(std::int64_t d, double base = kDefaultBase);
 
 // Rotates one vector x (length d, even) as if it sat at `position` (any finite
 // real: interpolation gives fractional positions).
-Vector apply_rope(const Eigen::Ref<const Vector>& x, double position, double base = 10000.0);
+Vector apply_rope(const Eigen::Ref<const Vector>& x, double position, double base = kDefaultBase);
 
 // Rotates every row of a (seq × d) matrix; row r sits at positions[r].
 // Throws InputError when positions.size() != seq or any position is not finite.
 Matrix apply_rope(const Eigen::Ref<const Matrix>& x, const Eigen::Ref<const Vector>& positions,
-                  double base = 10000.0);
+                  double base = kDefaultBase);
 
 // Rotates every row of a (seq × d) matrix, row r at position r (0, 1, …, seq − 1).
-Matrix apply_rope_sequence(const Eigen::Ref<const Matrix>& x, double base = 10000.0);
+Matrix apply_rope_sequence(const Eigen::Ref<const Matrix>& x, double base = kDefaultBase);
 
 // Rotates with explicit per-pair frequencies (a scaled RoPE: PI, NTK, YaRN …).
 // inv_freq has d/2 entries.
@@ -46,12 +47,12 @@ Matrix apply_rope_with_frequencies(const Eigen::Ref<const Matrix>& x,
 // when pairs × positions exceeds kMaxWorkSteps.
 Matrix rope_scores_over_distance(const Eigen::Ref<const Vector>& q, const Eigen::Ref<const Vector>& k,
                                  const Eigen::Ref<const Vector>& starts, std::int64_t max_distance,
-                                 double base = 10000.0);
+                                 double base = kDefaultBase);
 
 // The angle position·θ_i of pair `pairs[j]` (rows) at each of `positions` (columns),
 // reduced to [0, 2π) when `wrapped`: the lesson's rope_frequencies figure.
 Matrix rope_pair_angles(const Eigen::Ref<const Vector>& positions, const Eigen::Ref<const Vector>& pairs,
-                        std::int64_t d, double base = 10000.0, bool wrapped = true);
+                        std::int64_t d, double base = kDefaultBase, bool wrapped = true);
 
 // ---- one pair as a clock ------------------------------------------------------------------------
 
@@ -67,6 +68,6 @@ struct RopeClock {
 
 // Throws InputError when q or k is not finite, m or n is not finite, or theta is not finite or ≤ 0.
 RopeClock rope_clock(const Eigen::Vector2d& q, const Eigen::Vector2d& k, double m, double n,
-                     double theta = 1.0);
+                     double theta = kDefaultClockTheta);
 
 }  // namespace positional

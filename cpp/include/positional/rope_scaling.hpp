@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "positional/limits.hpp"  // kDefaultBase and the other defaults
 #include "positional/types.hpp"
 
 namespace positional {
@@ -31,7 +32,7 @@ struct ContextExtensionCurves {
   double trained_max = 0;  // the largest slowest-pair angle seen in training
 };
 ContextExtensionCurves context_extension_curves(const Eigen::Ref<const Vector>& positions, double trained_len,
-                                                double new_len, std::int64_t d, double base = 10000.0);
+                                                double new_len, std::int64_t d, double base = kDefaultBase);
 // The same angles written into `angles`, which the caller sizes 3 × positions.size() and which must not
 // overlap `positions`; returns trained_max. The path without allocation (the WebAssembly binding's).
 double context_extension_curves_into(const Eigen::Ref<const Vector>& positions, double trained_len,
@@ -52,12 +53,13 @@ struct YarnCorrectionRange {
 // Throws InputError when d is odd or < 2, base is invalid, trained_len is not finite or ≤ 0,
 // or beta_fast, beta_slow are not finite and > 0 with beta_fast > beta_slow.
 YarnCorrectionRange yarn_correction_range(std::int64_t d, double base, double trained_len,
-                                          double beta_fast = 32.0, double beta_slow = 1.0);
+                                          double beta_fast = kDefaultBetaFast,
+                                          double beta_slow = kDefaultBetaSlow);
 
 // YaRN's extrapolation weight per pair (d/2 entries): 1 keeps θ_i, 0 uses θ_i / scale,
 // and a linear ramp between the correction range's low and high ends.
-Vector yarn_extrapolation_weights(std::int64_t d, double base, double trained_len, double beta_fast = 32.0,
-                                  double beta_slow = 1.0);
+Vector yarn_extrapolation_weights(std::int64_t d, double base, double trained_len,
+                                  double beta_fast = kDefaultBetaFast, double beta_slow = kDefaultBetaSlow);
 
 // YaRN's ramp with the choice of rounding: `truncate` rounds the correction range outwards (floor /
 // ceil) as every runtime does by default; false keeps the fractional ends (transformers' `truncate`
@@ -73,7 +75,7 @@ Vector yarn_scaled_frequencies(std::int64_t d, double base, double scale, double
 // θ_i · (w_i + (1 − w_i) / scale) with w the extrapolation weights. scale ≥ 1.
 // Throws InputError for the reasons above, or scale not finite or < 1.
 Vector yarn_inverse_frequencies(std::int64_t d, double base, double scale, double trained_len,
-                                double beta_fast = 32.0, double beta_slow = 1.0);
+                                double beta_fast = kDefaultBetaFast, double beta_slow = kDefaultBetaSlow);
 
 // YaRN's attention temperature factor: 0.1 · ln(scale) + 1 for scale > 1, else 1.
 // The cos and sin tables (equivalently the logits, squared) are multiplied by it.
@@ -129,7 +131,8 @@ inline constexpr int kExtensionMethodCount = 5;
 // Throws InputError when d is odd or < 4, base is invalid, a length is not finite or ≤ 0,
 // new_len < trained_len, the betas are invalid, or 5 × d/2 exceeds kMaxOutputDoubles.
 Matrix extension_inverse_frequencies(std::int64_t d, double base, double trained_len, double new_len,
-                                     double beta_fast = 32.0, double beta_slow = 1.0);
+                                     double beta_fast = kDefaultBetaFast,
+                                     double beta_slow = kDefaultBetaSlow);
 
 // The slowest pair's angle (radians, unwrapped) at each position for the five treatments
 // (rows in ExtensionMethod order). Dynamic NTK recomputes its base at every position p from
@@ -144,7 +147,7 @@ struct ExtensionCurves {
 // Throws InputError as extension_inverse_frequencies, or when a position is not finite or < 0,
 // or the result would exceed kMaxOutputDoubles, or positions × 4 exceeds kMaxWorkSteps.
 ExtensionCurves extension_curves(const Eigen::Ref<const Vector>& positions, double trained_len,
-                                 double new_len, std::int64_t d, double base = 10000.0,
-                                 double beta_fast = 32.0, double beta_slow = 1.0);
+                                 double new_len, std::int64_t d, double base = kDefaultBase,
+                                 double beta_fast = kDefaultBetaFast, double beta_slow = kDefaultBetaSlow);
 
 }  // namespace positional

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "positional/limits.hpp"  // kDefaultBase and the other defaults
 #include "positional/types.hpp"
 
 namespace positional {
@@ -14,14 +15,14 @@ namespace positional {
 // 2i+1 holds cos(pos·ω_i), with ω_i = base^(−2i/d) radians per position.
 // Throws InputError when n < 0, d is odd or ≤ 0, base is not finite, ≤ 0 or 1,
 // n·d exceeds kMaxOutputDoubles, or base is so small that an angle pos·ω_i overflows.
-Matrix sinusoidal_encoding(std::int64_t n, std::int64_t d, double base = 10000.0);
+Matrix sinusoidal_encoding(std::int64_t n, std::int64_t d, double base = kDefaultBase);
 
 // The same table with each pair's sines in the first half of the columns and
 // cosines in the second (the "concatenated" layout some libraries use).
-Matrix sinusoidal_encoding_concatenated(std::int64_t n, std::int64_t d, double base = 10000.0);
+Matrix sinusoidal_encoding_concatenated(std::int64_t n, std::int64_t d, double base = kDefaultBase);
 
 // Dot product of two rows of the table, PE(a)·PE(b), computed without building it.
-double sinusoidal_dot(double position_a, double position_b, std::int64_t d, double base = 10000.0);
+double sinusoidal_dot(double position_a, double position_b, std::int64_t d, double base = kDefaultBase);
 
 // ---- sampled rows (only the positions a chart shows) --------------------------------------------
 
@@ -33,6 +34,6 @@ double sinusoidal_dot(double position_a, double position_b, std::int64_t d, doub
 // Throws InputError when a position is not a finite whole number ≥ 0, d is odd or ≤ 0, base is
 // not finite, ≤ 0 or 1, an angle p·ω_i overflows, or rows × d exceeds kMaxOutputDoubles.
 Matrix sinusoidal_encoding_rows(const Eigen::Ref<const Vector>& positions, std::int64_t d,
-                                double base = 10000.0);
+                                double base = kDefaultBase);
 
 }  // namespace positional
