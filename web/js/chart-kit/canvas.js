@@ -63,7 +63,14 @@ export function createPlotCanvas(host, { label, aspect = 0.6, minHeight = 220, m
     ctx.fillStyle = colors.bg;
     ctx.fillRect(0, 0, width, height);
     ctx.font = `12px ${FONT}`;
-    draw(ctx, width, height, colors);
+    // A canvas keeps its context state between frames: each draw starts from the same state (line
+    // width, dash, cap, alignment …), never from whatever the previous draw left.
+    ctx.save();
+    try {
+      draw(ctx, width, height, colors);
+    } finally {
+      ctx.restore();
+    }
   };
   const schedule = () => {
     if (!frame) frame = requestAnimationFrame(render);
