@@ -5,7 +5,9 @@
 // focus) behaves as index.js and the prose expect.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { launchBrowser, recordPageErrors } from './helpers.mjs';
+import { chartDefinitions, launchBrowser, recordPageErrors } from './helpers.mjs';
+
+const DEFINITIONS = await chartDefinitions();
 
 const dist = process.env.POSITIONAL_DIST ?? new URL('../../dist/', import.meta.url).pathname;
 
@@ -23,48 +25,41 @@ before(async () => {
   recordPageErrors(page, problems);
   await page.goto(server.url);
   await page.waitForFunction(() => window.positionalLesson?.engine !== undefined, null, { timeout: 30000 });
-  // A second ALiBi and rope-frequencies chart, mounted at the top of the page on a spy engine.
-  await page.evaluate(async () => {
-    window.engineCalls = {};
-    const real = window.positionalLesson.engine;
-    // The engine is frozen: the Proxy's target is an empty object and every read goes to the real one.
-    const spy = new Proxy(
-      {},
-      {
-        get(_, name) {
-          const value = real[name];
-          if (typeof value !== 'function') return value;
-          return (...args) => {
-            window.engineCalls[name] = (window.engineCalls[name] ?? 0) + 1;
-            return value.apply(real, args);
-          };
+  // A second copy of every chart, mounted at the top of the page on a spy engine.
+  await page.evaluate(
+    async (ids) => {
+      window.engineCalls = {};
+      const real = window.positionalLesson.engine;
+      // The engine is frozen: the Proxy's target is an empty object and every read goes to the real one.
+      const spy = new Proxy(
+        {},
+        {
+          get(_, name) {
+            const value = real[name];
+            if (typeof value !== 'function') return value;
+            return (...args) => {
+              window.engineCalls[name] = (window.engineCalls[name] ?? 0) + 1;
+              return value.apply(real, args);
+            };
+          },
         },
-      },
-    );
-    window.spyCharts = {};
-    // The model card reads configs with the engine's model-config reader, where that is a module loaded on demand.
-    await real.loadModelConfigReader?.();
-    for (const [id, path] of [
-      ['alibi', './js/charts/alibi.js'],
-      ['rope-frequencies', './js/charts/rope-frequencies.js'],
-      ['rope-relative', './js/charts/rope-relative.js'],
-      ['order-blindness', './js/charts/order-blindness.js'],
-      ['precision', './js/charts/precision.js'],
-      ['attention-weights', './js/charts/attention-weights.js'],
-      ['context-extension', './js/charts/context-extension.js'],
-      ['conventions', './js/charts/conventions.js'],
-      ['rope-clock', './js/charts/rope-clock.js'],
-      ['model-card', './js/charts/model-card.js'],
-    ]) {
-      const definition = Object.values(await import(path)).find((v) => v?.create && v.id === id);
-      const slot = document.createElement('figure');
-      slot.className = 'chart-slot';
-      slot.dataset.spy = id;
-      slot.style.width = '900px';
-      document.body.prepend(slot);
-      window.spyCharts[id] = definition.create(slot, spy);
-    }
-  });
+      );
+      window.spyCharts = {};
+      // The model card reads configs with the engine's model-config reader, where that is a module loaded on demand.
+      await real.loadModelConfigReader?.();
+      for (const id of ids) {
+        const path = `./js/charts/${id}.js`;
+        const definition = Object.values(await import(path)).find((v) => v?.create && v.id === id);
+        const slot = document.createElement('figure');
+        slot.className = 'chart-slot';
+        slot.dataset.spy = id;
+        slot.style.width = '900px';
+        document.body.prepend(slot);
+        window.spyCharts[id] = definition.create(slot, spy);
+      }
+    },
+    DEFINITIONS.map((d) => d.id),
+  );
 });
 
 after(async () => {
@@ -238,8 +233,8 @@ test('rope-clock: one reading per accepted change, by the fields, the keys and a
   }
   await page.mouse.up();
   const dragged = await page.evaluate(() => window.spyCharts['rope-clock'].state);
-  // Within 0.05 of −π/2: the pointer's pixel positions round the angle, and m is kept to 0.01.
-  assert.ok(Math.abs(dragged.m + Math.PI / 2) < 0.05, `m after the drag: ${dragged.m}`);
+  // −π/2 at θ = 1, and positions on the clock are whole numbers: the nearest is −2.
+  assert.equal(dragged.m, Math.round(-Math.PI / 2), `m after the drag: ${dragged.m}`);
   assert.equal(dragged.n, 2, 'the k hand stays');
   await page.evaluate(() => window.spyCharts['rope-clock'].set({ m: 3, n: 7 }));
 });
@@ -273,19 +268,40 @@ test('model-card: one reading per change of the config or the prompt; a preset f
   assert.equal(await page.evaluate(() => window.spyCharts['model-card'].values.beyondCount > 0), true);
 });
 
-test('drawing never calls the engine: resize, theme and highlight redraw from the data', async () => {
+test('drawing never calls the engine: theme and highlight redraw from the data; a resize only where a part reads the size', async () => {
   await resetCalls();
   await page.evaluate(async () => {
+    const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     document.documentElement.dataset.theme = 'dark';
-    for (const slot of document.querySelectorAll('[data-spy]')) slot.style.width = '420px';
     for (const chart of Object.values(window.spyCharts)) chart.highlight(chart.parts[0]);
-    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    await frames();
     for (const chart of Object.values(window.spyCharts)) chart.highlight(null);
     delete document.documentElement.dataset.theme;
-    for (const slot of document.querySelectorAll('[data-spy]')) slot.style.width = '900px';
-    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    await frames();
   });
-  assert.deepEqual(await calls(), {});
+  assert.deepEqual(await calls(), {}, 'theme and highlight');
+  for (const chart of DEFINITIONS) {
+    await resetCalls();
+    await page.evaluate(async (id) => {
+      const slot = document.querySelector(`[data-spy="${id}"]`);
+      for (const width of ['420px', '900px']) {
+        slot.style.width = width;
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      }
+    }, chart.id);
+    const made = await calls();
+    if (!chart.readsSize) assert.deepEqual(made, {}, `${chart.id} resized`);
+    // The sinusoidal heatmap samples as many rows as the plot has device pixels: a call per size.
+    else
+      assert.ok(
+        Object.values(made).every((n) => n <= 2),
+        `${chart.id} resized twice: ${JSON.stringify(made)}`,
+      );
+  }
+  assert.ok(
+    DEFINITIONS.filter((c) => c.readsSize).length < DEFINITIONS.length,
+    'most charts draw any size from their data',
+  );
 });
 
 test('set() goes through the control’s own rules: out of range is clamped with its message', async () => {
@@ -313,18 +329,8 @@ test('highlight(part) draws the part emphasised; an unknown part is an error nam
       }
       return hash;
     }, id);
-  for (const [id, parts] of [
-    ['alibi', ['head']],
-    ['rope-frequencies', ['slowest-pair', 'fastest-pair', 'position']],
-    ['rope-relative', ['query', 'key']],
-    ['order-blindness', ['sentence-a', 'sentence-b']],
-    ['precision', ['fastest-pair', 'slowest-pair', 'position']],
-    ['attention-weights', ['sentence', 'reversed']],
-    ['context-extension', ['trained', 'target']],
-    ['conventions', ['permutation', 'unpermuted']],
-    ['rope-clock', ['query', 'key', 'angle']],
-    ['model-card', ['trained', 'prompt', 'beyond']],
-  ]) {
+  for (const { id, parts } of DEFINITIONS) {
+    assert.ok(parts.length > 0, `${id} names the parts highlight() draws`);
     assert.deepEqual(await page.evaluate((c) => window.spyCharts[c].parts, id), parts);
     const plain = await pixels(id);
     for (const part of parts) {

@@ -6,34 +6,56 @@
 // a sentence why, nothing changing over time) when the reader asks for reduced motion.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { mountAllCharts, openPage, startSite, twoFrames } from './helpers.mjs';
+import { chartDefinitions, mountAllCharts, openPage, startSite, twoFrames } from './helpers.mjs';
+import { CHART_DECLARATIONS } from '../../web/js/charts/declarations.js';
 
 /**
- * Every handle the lesson declares, and where on its line the mouse presses the canvas (px from
- * the knob's centre, outside the knob's own overlay) and how far it drags (along the axis).
+ * Every handle and every motion the charts declare (their defineChart definitions, read in Node as
+ * the site build reads their parts), so a new chart's handles are driven here with no edit.
+ * A handle is pressed on its knob and dragged along its axis, unless PRESS says where on its line
+ * the mouse presses the canvas (px from the knob's centre, outside the knob's own overlay) and how
+ * far it drags.
  */
-const HANDLES = [
-  { chart: 'context-extension', key: 'trained', part: 'trained', press: [-60, 0], drag: [0, -25] },
-  { chart: 'context-extension', key: 'target', part: 'target', press: [-60, 0], drag: [0, -25] },
-  { chart: 'sinusoidal-heatmap', key: 'position', part: 'position', press: [-60, 0], drag: [0, 60] },
-  { chart: 'alibi', key: 'head', part: 'head', press: [0, 30], drag: 'next-bars' },
-  { chart: 'rope-relative', key: 'delta', part: 'key', press: [0, -60], drag: [60, 0] },
+const PRESS = {
+  'context-extension.trained': { press: [-60, 0], drag: [0, -25] },
+  'context-extension.target': { press: [-60, 0], drag: [0, -25] },
+  'sinusoidal-heatmap.position': { press: [-60, 0], drag: [0, 60] },
+  'alibi.head': { press: [0, 30], drag: 'next-bars' },
+  'rope-relative.delta': { press: [0, -60], drag: [60, 0] },
   // The query positions' number line: the knob itself is pressed (the three share one line).
-  { chart: 'rope-relative', key: 's0', part: 'query', press: [0, 0], drag: [50, 0] },
-  { chart: 'rope-relative', key: 's1', part: 'query', press: [0, 0], drag: [50, 0] },
-  { chart: 'rope-relative', key: 's2', part: 'query', press: [0, 0], drag: [-50, 0] },
-  { chart: 'precision', key: 'position', part: 'position', press: [0, -60], drag: [60, 0] },
-  { chart: 'rope-frequencies', key: 'position', part: 'position', press: [0, 60], drag: [60, 0] },
-  { chart: 'model-card', key: 'prompt', part: 'prompt', press: [-60, 0], drag: [0, -25] },
-];
-/** The charts with motion, the state key each animates, and another control of theirs to type in. */
-const MOTION = [
-  { chart: 'context-extension', key: 'target', other: 'd' },
-  { chart: 'sinusoidal-heatmap', key: 'position', other: 'base' },
-  { chart: 'rope-relative', key: 's0', other: 'd' },
-  // The clock's own slider is its face (role="slider", the selected hand: q, position m).
-  { chart: 'rope-clock', key: 'm', other: 'theta', handle: 'canvas[role="slider"]' },
-];
+  'rope-relative.s0': { press: [0, 0], drag: [50, 0] },
+  'rope-relative.s1': { press: [0, 0], drag: [50, 0] },
+  'rope-relative.s2': { press: [0, 0], drag: [-50, 0] },
+  'precision.position': { press: [0, -60], drag: [60, 0] },
+  'rope-frequencies.position': { press: [0, 60], drag: [60, 0] },
+  'model-card.prompt': { press: [-60, 0], drag: [0, -25] },
+};
+/** Where a chart's motion is driven from when its slider is not a handle (the clock's face is its slider). */
+const MOTION_HANDLE = { 'rope-clock': 'canvas[role="slider"]' };
+/** The control typed into while a motion plays, where the default (the last number control neither animated nor a handle) is not the one wanted. */
+const MOTION_OTHER = { 'context-extension': 'd', 'rope-relative': 'd' };
+
+const definitions = await chartDefinitions();
+const HANDLES = definitions.flatMap(({ id, handles = [] }) =>
+  handles.map((h) => ({
+    chart: id,
+    key: h.key,
+    part: h.part ?? h.key,
+    ...(PRESS[`${id}.${h.key}`] ?? { press: [0, 0], drag: h.axis === 'y' ? [0, -25] : [60, 0] }),
+  })),
+);
+/** The charts with motion, the state key each animates (the first its frame sets), and another number control to type in. */
+const MOTION = definitions
+  .filter((d) => d.motion)
+  .map(({ id, motion, handles }) => {
+    const controls = CHART_DECLARATIONS[id].controls;
+    const state = Object.fromEntries(Object.entries(controls).map(([k, c]) => [k, c.value]));
+    const animated = Object.keys(motion.frame(0.5, motion.start({ state }), { state }));
+    const moved = new Set([...animated, ...handles.map((h) => h.key)]);
+    const other =
+      MOTION_OTHER[id] ?? Object.keys(controls).findLast((k) => !moved.has(k) && controls[k].kind === 'number');
+    return { chart: id, key: animated[0], other, ...(MOTION_HANDLE[id] ? { handle: MOTION_HANDLE[id] } : {}) };
+  });
 
 let site;
 let page;

@@ -334,6 +334,22 @@ export function recordViolations() {
 }
 
 /** Mounts every chart that is still waiting to scroll into view, and waits two frames. */
+/**
+ * Every chart's defineChart definition, read in Node from its module (the id, controls, parts,
+ * handles, motion and readsSize the suites drive each chart by), in the order of charts/index.js.
+ */
+export async function chartDefinitions() {
+  const { CHARTS } = await import('../../web/js/charts/index.js');
+  return Promise.all(
+    Object.keys(CHARTS).map(async (id) => {
+      const module = await import(new URL(`../../web/js/charts/${id}.js`, import.meta.url).href);
+      const definition = Object.values(module).find((v) => v && v.id === id && v.create);
+      if (!definition) throw new Error(`web/js/charts/${id}.js exports no defineChart definition with id "${id}"`);
+      return definition;
+    }),
+  );
+}
+
 export async function mountAllCharts(page) {
   await page.waitForFunction(
     () => window.positionalCharts || document.documentElement.dataset.liveState === 'failed',

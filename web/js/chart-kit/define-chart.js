@@ -51,7 +51,7 @@ import { attachMotion } from './motion.js';
  *   holds the mount's state, data, layout, marks, controls, shell, canvases, engine, update and view,
  *   and afterUpdate(fn): fn(view) then runs after every later update (e.g. to keep a focusable
  *   canvas's aria-valuenow in step with the state).
- * Returns { id, controls, aliases, parts, create(slot, engine) → chart }.
+ * Returns { id, controls, aliases, parts, handles, motion, readsSize, create(slot, engine) → chart }.
  */
 export function defineChart(spec) {
   const { id, controls: declarations, aliases = [], parts = [] } = spec;
@@ -68,6 +68,11 @@ export function defineChart(spec) {
     controls: declarations,
     aliases,
     parts,
+    // What the reader can move on the figure and play, for the suites that drive every chart from its definition.
+    handles: (spec.handles ?? []).map(({ key, part, axis }) => ({ key, part: part ?? key, axis })),
+    motion: spec.motion ?? null,
+    // Whether a computation reads the plot's size (then a resize may call the engine; nothing else drawn does).
+    readsSize: compute.some(([, part]) => part.reads?.includes('@size')),
     create: (slot, engine) => mountChart(spec, order, compute, slot, engine),
   };
 }

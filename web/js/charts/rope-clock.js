@@ -51,8 +51,8 @@ export const ROPE_CLOCK = defineChart({
     duration: 8000,
     start: ({ state }) => ({ m: state.m, n: state.n }),
     frame: (frac, from) => ({
-      m: Math.round((from.m + PLAY_POSITIONS * frac) * 100) / 100,
-      n: Math.round((from.n + PLAY_POSITIONS * frac) * 100) / 100,
+      m: Math.round(from.m + PLAY_POSITIONS * frac),
+      n: Math.round(from.n + PLAY_POSITIONS * frac),
     }),
   },
   compute: {
