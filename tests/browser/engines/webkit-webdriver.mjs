@@ -665,7 +665,8 @@ class Locator {
   /**
    * Replaces the field's text as Playwright's fill does: select it all (with the keyboard), then
    * insert the text in one editing step (execCommand insertText: beforeinput and input events,
-   * as a paste). Typed key by key only if the field refuses the insertion.
+   * as a paste), which the field cuts to its maxlength as a browser does. Typed key by key only if
+   * the field refuses the insertion.
    */
   async fill(value) {
     await this.focus();
@@ -674,7 +675,14 @@ class Locator {
       await this.page.keyboard.press('Delete');
       return;
     }
-    const inserted = await this.run((el, v) => document.execCommand('insertText', false, v) && el.value === v, value);
+    // The field keeps what it accepts: a single-line input drops line breaks and maxlength cuts the
+    // rest (typing key by key would then send every refused key: 100,000 of them took minutes).
+    const inserted = await this.run((el, v) => {
+      if (!document.execCommand('insertText', false, v)) return false;
+      let kept = el.localName === 'input' ? v.replace(/[\r\n]/g, '') : v;
+      if (el.maxLength >= 0) kept = kept.slice(0, el.maxLength);
+      return el.value === kept;
+    }, value);
     if (!inserted) {
       await this.page.keyboard.press('Control+a');
       await this.page.keyboard.type(value);
