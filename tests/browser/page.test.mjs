@@ -161,7 +161,7 @@ describe('the served page', () => {
       null,
       { timeout: 20000 },
     );
-    await page.waitForFunction(() => window.positionalCharts.mounted.has('model-card'), null, { timeout: 20000 });
+    await page.waitForFunction(() => window.positionalCharts?.mounted.has('model-card'), null, { timeout: 20000 });
     const after = await fetched();
     assert.ok(after.includes('engine-config.wasm') && after.includes('engine-config.mjs'), `${after}`);
     const card = await page.evaluate(() => ({

@@ -14,6 +14,7 @@ import {
   noticesBody,
   packageLicenceFile,
   wasmContents,
+  WASM_MODULES,
 } from '../../web/build/third-party-notices.mjs';
 import { readDebianCopyright } from '../../web/build/debian-copyright.mjs';
 import { singleFileBundle } from '../../web/build/build-site.mjs';
@@ -134,7 +135,7 @@ test('every library member and header the WebAssembly links is attributed, from 
 test('an unknown system library in a linker map stops the build, naming it', () => {
   const dir = mkdtempSync(join(tmpdir(), 'positional-notices-'));
   const fake = '/usr/share/emscripten/cache/sysroot/lib/wasm32-emscripten/libmystery.a';
-  for (const module of ['engine-core', 'engine-config', 'engine-core-single'])
+  for (const module of Object.keys(WASM_MODULES))
     writeFileSync(join(dir, `${module}.map`), `       -      e41       35         ${fake}(thing.o):(thing)\n`);
   mkdirSync(join(dir, 'CMakeFiles'));
   writeFileSync(join(dir, 'CMakeFiles', 'x.cpp.o.d'), 'x.o: x.cpp\n');
