@@ -2,7 +2,8 @@
 // (POSITIONAL_BROWSER = chromium, firefox or webkit) and how it is launched, a page opener that
 // records every problem (console errors, page errors, failed requests, CSP violations, requests
 // to other origins), and the in-page discovery of the page's controls.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { chromium, firefox } from 'playwright-core';
 import { startServer } from '../../web/build/serve.mjs';
@@ -481,4 +482,32 @@ export function exerciseControls(indices) {
     }
   }
   return count;
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * axe-core's violations on the page's top document, run inside the page in every engine (put there
+ * by the driver, so the page's CSP does not apply to it). `run`: axe's runOnly (tags or rules);
+ * `exclude`: selectors left out. Only violations come back, and only what a report needs of them:
+ * serialising the passes on thousands of elements is most of a run's time. (Chromium's
+ * `@axe-core/playwright` sends every frame's partial results, passes included, to a second page to
+ * finish: about 44 s for the lesson where this takes 9 s. The lesson and its plain pages have no
+ * frames.)
+ */
+export async function runAxe(page, { run, exclude = [] }) {
+  if (!(await page.evaluate(() => Boolean(window.axe))))
+    await page.evaluate(`(() => { ${AXE_SOURCE}\n; window.axe = axe; return true; })()`);
+  return page.evaluate(
+    async ({ run, exclude }) => {
+      const context = exclude.length ? { exclude: exclude.map((selector) => [selector]) } : document;
+      const result = await window.axe.run(context, { runOnly: run, resultTypes: ['violations'] });
+      return result.violations.map((v) => ({
+        id: v.id,
+        impact: v.impact,
+        nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
+      }));
+    },
+    { run, exclude },
+  );
 }
