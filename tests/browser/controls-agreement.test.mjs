@@ -43,10 +43,14 @@ async function openChart(url, id) {
   return { context, page, problems };
 }
 
-/** Every view of `key` in chart `id`, after the chart's pending frame and the URL write have run. */
-function views(page, id, key) {
+/**
+ * Every view of `key` in chart `id`, after the chart's pending frame and the URL write have run;
+ * with `texts`, also the description and the data table (opened if it is closed: it is filled when
+ * the Data view opens). Reading the table after every key would be most of this suite's time.
+ */
+function views(page, id, key, { texts = false } = {}) {
   return page.evaluate(
-    async ({ chart, name }) => {
+    async ({ chart, name, texts }) => {
       await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
       const mounted = window.positionalCharts.mounted.get(chart);
       mounted.flush?.();
@@ -56,7 +60,7 @@ function views(page, id, key) {
       const input = slot.querySelector(`[data-control="${name}"]`);
       const slider = slot.querySelector(`[data-control="${name}-slider"]`);
       const details = slot.querySelector('details.chart-data');
-      if (!details.open) {
+      if (texts && !details.open) {
         const toggled = new Promise((r) => details.addEventListener('toggle', r, { once: true }));
         details.open = true;
         await toggled; // the table is filled when the Data view opens
@@ -67,11 +71,11 @@ function views(page, id, key) {
         state: mounted.state?.[name],
         url: new URLSearchParams(location.search).get(`${chart}.${name}`),
         href: location.href,
-        description: slot.querySelector('.chart-description')?.textContent ?? '',
-        table: slot.querySelector('.chart-table-wrap')?.textContent ?? '',
+        description: texts ? (slot.querySelector('.chart-description')?.textContent ?? '') : null,
+        table: texts ? (slot.querySelector('.chart-table-wrap')?.textContent ?? '') : null,
       };
     },
-    { chart: id, name: key },
+    { chart: id, name: key, texts },
   );
 }
 
@@ -96,14 +100,14 @@ async function assertAgree(page, id, key, spec, what) {
  */
 async function assertSameOnReload(page, reload, id, keys) {
   const shown = {};
-  for (const key of keys) shown[key] = await views(page, id, key);
+  for (const key of keys) shown[key] = await views(page, id, key, { texts: true });
   const href = shown[keys[0]].href;
   await reload.page.goto('about:blank');
   await reload.page.goto(href);
   await waitForChart(reload.page, id);
   counts.reloads++;
   for (const key of keys) {
-    const fresh = await views(reload.page, id, key);
+    const fresh = await views(reload.page, id, key, { texts: true });
     assert.equal(fresh.box, shown[key].box, `${id}.${key}: the address reproduces the value`);
     assert.equal(fresh.description, shown[key].description, `${id}: the description matches the values`);
     assert.equal(fresh.table, shown[key].table, `${id}: the data table matches the values`);
@@ -151,8 +155,9 @@ for (const id of Object.keys(CHART_DECLARATIONS)) {
       counts.controls++;
       const box = page.locator(`[data-chart="${id}"] [data-control="${key}"]`);
       if (spec.kind === 'number') {
+        // A key on a focused field leaves the focus there: one focus() serves every key.
+        await box.focus();
         for (const k of BOX_KEYS) {
-          await box.focus();
           await page.keyboard.press(k);
           counts.keyPresses++;
           await assertAgree(page, id, key, spec, `${k} on the box`);
@@ -187,8 +192,8 @@ for (const id of Object.keys(CHART_DECLARATIONS)) {
         );
         const slider = page.locator(`[data-chart="${id}"] [data-control="${key}-slider"]`);
         if (await slider.count()) {
+          await slider.focus();
           for (const k of SLIDER_KEYS) {
-            await slider.focus();
             await page.keyboard.press(k);
             counts.keyPresses++;
             await assertAgree(page, id, key, spec, `${k} on the slider`);

@@ -486,6 +486,12 @@ export function exerciseControls(indices) {
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
+/** Puts axe-core into the page as window.axe, once (evaluated by the driver: the page's CSP does not apply). */
+export async function injectAxe(page) {
+  if (!(await page.evaluate(() => Boolean(window.axe))))
+    await page.evaluate(`(() => { ${AXE_SOURCE}\n; window.axe = axe; return true; })()`);
+}
+
 /**
  * axe-core's violations on the page's top document, run inside the page in every engine (put there
  * by the driver, so the page's CSP does not apply to it). `run`: axe's runOnly (tags or rules);
@@ -496,8 +502,7 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
  * frames.)
  */
 export async function runAxe(page, { run, exclude = [] }) {
-  if (!(await page.evaluate(() => Boolean(window.axe))))
-    await page.evaluate(`(() => { ${AXE_SOURCE}\n; window.axe = axe; return true; })()`);
+  await injectAxe(page);
   return page.evaluate(
     async ({ run, exclude }) => {
       const context = exclude.length ? { exclude: exclude.map((selector) => [selector]) } : document;

@@ -96,10 +96,10 @@ level AA. This page says what is tested, with which tools and browsers, and what
 in Chromium, Firefox and WebKit) runs its rules tagged ${escapeHtml(tagList)} on the lesson with every figure
 drawn and every disclosure (answers, contents, data tables) open, in these views:</p>
 <ul>${facts.views.map((v) => `<li>${escapeHtml(v)}</li>`).join('')}
-<li>embed mode: a single figure and a single section, light and dark, 700 px wide</li></ul>
+<li>embed mode, 700 px wide: a single figure (light) and a single section (dark)</li></ul>
 <p>These three pages (this statement, the instructor guide and the third-party notices) are checked
-by the same axe-core in the same browsers, under the same rules, at phone and desktop
-widths, light and dark.</p>
+by the same axe-core in the same browsers, under the same rules: at 360 px in the dark theme and
+at 1280 px in the light, and opened from disk in the dark.</p>
 <h3>Checks axe cannot make</h3>
 <ul>
 <li>Every control and every figure’s canvas has an accessible name, as the browser computes it
