@@ -140,5 +140,46 @@ for (const language of lessonLanguages().filter((l) => l.code !== 'en')) {
       assert.deepEqual(problems, []);
       await context.close();
     });
+
+    test('a name such as GPT-2 keeps its hyphen and number on one line in the headings and the contents, at 360 and 1600 px', async () => {
+      for (const width of [360, 1600]) {
+        const { page, context, problems } = await openPage(
+          site.browser,
+          `${site.server.url}${language.dir}/index.html`,
+          {
+            viewport: { width, height: 900 },
+          },
+        );
+        await page.evaluate(() =>
+          document.querySelectorAll('.toc details, details.toc').forEach((d) => (d.open = true)),
+        );
+        const names = await page.evaluate(() => {
+          const found = [];
+          for (const el of document.querySelectorAll('.toc a, .lesson-section > :is(h2, h3)')) {
+            const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+              for (const m of node.data.matchAll(/[A-Za-z][A-Za-z0-9]*-[0-9][A-Za-z0-9]*/g)) {
+                const range = document.createRange();
+                range.setStart(node, m.index);
+                range.setEnd(node, m.index + m[0].length);
+                // One line: every box the name's text occupies shares the first box's top.
+                const tops = [...range.getClientRects()].map((r) => Math.round(r.top));
+                found.push({
+                  name: m[0],
+                  where: el.closest('.toc') ? 'contents' : 'heading',
+                  lines: new Set(tops).size,
+                });
+              }
+            }
+          }
+          return found;
+        });
+        assert.ok(names.filter((n) => n.where === 'contents').length >= 1, `${width} px: no such name in the contents`);
+        const broken = names.filter((n) => n.lines !== 1).map((n) => `${n.name} in the ${n.where} on ${n.lines} lines`);
+        assert.deepEqual(broken, [], `${width} px`);
+        assert.deepEqual(problems, []);
+        await context.close();
+      }
+    });
   });
 }
