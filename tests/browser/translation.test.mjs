@@ -140,5 +140,100 @@ for (const language of lessonLanguages().filter((l) => l.code !== 'en')) {
       assert.deepEqual(problems, []);
       await context.close();
     });
+
+    test('every handle of the prose moves the same numbers and echoes as the English one, and resets', async () => {
+      const open = (dir) =>
+        openPage(site.browser, `${site.server.url}${dir}`, { viewport: { width: 1280, height: 900 } });
+      const pages = { en: await open(''), [language.code]: await open(`${language.dir}/index.html`) };
+      /** The first handle of each name in each section, and what its section shows: live numbers, handles, echoes. */
+      const handlesOf = (page) =>
+        page.evaluate(() => {
+          const seen = new Set();
+          for (const h of document.querySelectorAll('[data-param]')) {
+            const key = `${h.closest('section').id} ${h.dataset.param}`;
+            if (seen.has(key)) continue;
+            seen.add(key);
+            h.dataset.qaFirst = key;
+          }
+          // A sentence may name them in another order: the same set is what counts.
+          return [...seen].sort();
+        });
+      const shown = (page, key) =>
+        page.evaluate((k) => {
+          const section = document.querySelector(`[data-qa-first="${k}"]`).closest('section');
+          return [...section.querySelectorAll('[data-live], [data-param], [data-echo]')]
+            .map((e) => `${e.dataset.live ?? e.dataset.param ?? e.dataset.echo} ${e.textContent}`)
+            .sort();
+        }, key);
+      const keys = await handlesOf(pages.en.page);
+      assert.deepEqual(await handlesOf(pages[language.code].page), keys, 'the same handles in the same sections');
+      const moved = [];
+      for (const key of keys) {
+        const results = {};
+        for (const [code, { page }] of Object.entries(pages)) {
+          const handle = page.locator(`[data-qa-first="${key}"]`);
+          await handle.scrollIntoViewIfNeeded();
+          const before = await shown(page, key);
+          await handle.focus();
+          await handle.press('ArrowRight');
+          await handle.press('ArrowRight');
+          await twoFrames(page);
+          results[code] = await shown(page, key);
+          if (JSON.stringify(results[code]) === JSON.stringify(before)) moved.push(`${key} did not move in ${code}`);
+          await page
+            .locator(`[data-qa-first="${key}"]`)
+            .evaluate((h) => h.closest('section').querySelector('.param-reset').click());
+          await twoFrames(page);
+          assert.deepEqual(await shown(page, key), before, `${key} in ${code}: back to the lesson's numbers`);
+        }
+        assert.deepEqual(results[language.code], results.en, `${key}: the numbers after two steps`);
+      }
+      assert.deepEqual(moved, []);
+      for (const { problems, context } of Object.values(pages)) {
+        assert.deepEqual(problems, []);
+        await context.close();
+      }
+    });
+
+    test('a name such as GPT-2 keeps its hyphen and number on one line in the headings and the contents, at 360 and 1600 px', async () => {
+      for (const width of [360, 1600]) {
+        const { page, context, problems } = await openPage(
+          site.browser,
+          `${site.server.url}${language.dir}/index.html`,
+          {
+            viewport: { width, height: 900 },
+          },
+        );
+        await page.evaluate(() =>
+          document.querySelectorAll('.toc details, details.toc').forEach((d) => (d.open = true)),
+        );
+        const names = await page.evaluate(() => {
+          const found = [];
+          for (const el of document.querySelectorAll('.toc a, .lesson-section > :is(h2, h3)')) {
+            const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+              for (const m of node.data.matchAll(/[A-Za-z][A-Za-z0-9]*-[0-9][A-Za-z0-9]*/g)) {
+                const range = document.createRange();
+                range.setStart(node, m.index);
+                range.setEnd(node, m.index + m[0].length);
+                // One line: every box the name's text occupies shares the first box's top.
+                const tops = [...range.getClientRects()].map((r) => Math.round(r.top));
+                found.push({
+                  name: m[0],
+                  where: el.closest('.toc') ? 'contents' : 'heading',
+                  lines: new Set(tops).size,
+                });
+              }
+            }
+          }
+          return found;
+        });
+        assert.ok(names.filter((n) => n.where === 'contents').length >= 1, `${width} px: no such name in the contents`);
+        const broken = names.filter((n) => n.lines !== 1).map((n) => `${n.name} in the ${n.where} on ${n.lines} lines`);
+        assert.deepEqual(broken, [], `${width} px`);
+        assert.deepEqual(problems, []);
+        await context.close();
+      }
+    });
   });
 }

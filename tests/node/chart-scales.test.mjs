@@ -83,3 +83,15 @@ test('canvas text wraps at spaces in English and between characters in Chinese, 
   // A break between two characters takes nothing away and adds nothing.
   assert.equal(lines.join(''), '两者都偏好近处的词元：RoPE 温和地，ALiBi 按设计（对数）。');
 });
+
+test('a Chinese label never leaves one character alone on its last line', () => {
+  const ctx = { measureText: (s) => ({ width: [...s].reduce((w, c) => w + (/[\u2e80-\uffff]/.test(c) ? 12 : 6), 0) }) };
+  // Four characters fit in 50 px: "无位置编" over "码" would orphan the last one.
+  assert.deepEqual(wrapLines(ctx, '无位置编码', 50), ['无位置', '编码']);
+  // Its closing punctuation travels with it.
+  assert.deepEqual(wrapLines(ctx, '无位置编码。', 50), ['无位置', '编码。']);
+  // A line of two pieces keeps them (taking one would orphan it instead), and Latin is left alone.
+  assert.deepEqual(wrapLines(ctx, '位置编码', 30), ['位置', '编码']);
+  assert.deepEqual(wrapLines(ctx, '编码', 12), ['编', '码']);
+  assert.deepEqual(wrapLines(ctx, 'causal mask only', 70), ['causal mask', 'only']);
+});

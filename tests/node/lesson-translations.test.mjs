@@ -11,7 +11,13 @@ import { LIVE_PARAMETERS, LIVE_QUANTITIES, PARAMETER_ECHOES } from '../../web/js
 import { CHARTS } from '../../web/js/charts/index.js';
 import { chartParts } from '../../web/build/chart-parts.mjs';
 import { lessonLanguages } from '../../web/build/build-site.mjs';
-import { compareInventories, lessonInventory, proseNumbers } from '../../web/i18n/lesson-inventory.mjs';
+import {
+  compareInventories,
+  compareRendered,
+  lessonInventory,
+  proseNumbers,
+  renderedInventory,
+} from '../../web/i18n/lesson-inventory.mjs';
 
 const LESSON_DIR = new URL('../../web/lesson/', import.meta.url);
 const read = (name) => readFileSync(new URL(name, LESSON_DIR), 'utf8');
@@ -32,6 +38,7 @@ const options = {
   chartParts: await chartParts(),
 };
 const renderedEnglish = renderLesson(english, options);
+const explorable = (lesson) => renderedInventory(`${lesson.headerHtml}${lesson.bodyHtml}`);
 
 /** What the renderer reports about a lesson's structure, for comparing two languages. */
 const structure = (lesson) => ({
@@ -83,6 +90,19 @@ describe('lesson translations', () => {
         assert.deepEqual(structure(lesson), structure(renderedEnglish));
         assert.deepEqual(lesson.katexErrors, []);
         assert.deepEqual(lesson.missingSnippets, []);
+      });
+
+      test('lets the reader explore what the English does: the same live numbers, handles, echoes and links, section by section', () => {
+        const englishItems = explorable(renderedEnglish);
+        const problems = compareRendered(englishItems, explorable(renderLesson(markdown, options)));
+        const counts = {};
+        for (const { key } of englishItems) counts[key.split(':')[0]] = (counts[key.split(':')[0]] ?? 0) + 1;
+        const summary = Object.entries(counts).map(([kind, n]) => `${n} ${kind}`);
+        assert.deepEqual(
+          problems,
+          [],
+          `${file}'s page differs from the English one (which has ${summary.join(', ')}):\n  ${problems.join('\n  ')}`,
+        );
       });
 
       test('types no number the English does not type (computed numbers come from markers)', () => {
@@ -165,6 +185,35 @@ describe('lesson translations', () => {
         problems.some((p) => p.startsWith('snippetCode: missing') && p.endsWith('(#extending-context)')),
         problems.join('\n'),
       );
+    });
+
+    test('a dropped figure link, an echo typed as its number and a handle moved to another section are named', () => {
+      const edited = english
+        .replace('{{part:rope-frequencies/fastest-pair|Pair 0}}', 'Pair 0')
+        .replace('cos({{echo:rope.distance}})', 'cos(4)')
+        .replace("| $m$ | the token's position | {{param:rope.query}} |", "| $m$ | the token's position | 3 |")
+        .replace('**In words:** "the input vector', '**In words:** {{param:rope.query}} "the input vector');
+      assert.deepEqual(compare(edited).sort(), [
+        'echoes: missing "rope.distance" (#rope)',
+        'parameters: extra "rope.query" (#learned)',
+        'parameters: missing "rope.query" (#rope)',
+        'partLinks: missing "rope-frequencies/fastest-pair" (#rope)',
+      ]);
+    });
+
+    test('the rendered comparison names a figure link and a handle the translation lacks', () => {
+      const englishItems = explorable(renderedEnglish);
+      const edited = english
+        .replace('{{part:context-extension/target|the target length, 32k}}', 'the target length, 32k')
+        .replace(
+          'Put {{part:rope-relative/query|the query}} at position {{param:rope.query}}',
+          'Put the query at position 3',
+        );
+      assert.deepEqual(compareRendered(englishItems, explorable(renderLesson(edited, options))).sort(), [
+        'missing "link:#fig-context-extension/target" (#extending-context)',
+        'missing "link:#fig-rope-relative/query" (#rope)',
+        'missing "param:rope.query" (#rope)',
+      ]);
     });
 
     test('a computed number typed in place of its marker is caught', () => {

@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { hoistInlineStyles, renderLesson } from './render-lesson.mjs';
 import { extractCppSnippets } from './cpp-snippets.mjs';
-import { TEXT_FACES, pageFonts, pruneKatexCss } from './fonts.mjs';
+import { SYSTEM_TEXT_LANGUAGES, TEXT_FACES, pageFonts, pruneKatexCss } from './fonts.mjs';
 import { COMPRESSIBLE_EXTENSIONS, CONTENT_SECURITY_POLICY } from './serve.mjs';
 import { computeEngineResults, LIVE_PARAMETERS, LIVE_QUANTITIES, liveText, PARAMETER_ECHOES } from '../js/live-values.js';
 import { CHARTS } from '../js/charts/index.js';
@@ -465,15 +465,18 @@ async function main() {
   copyDir(join(WEB, 'presets'), join(opts.out, 'presets'));
   for (const [from, to] of Object.entries(PAGE_ENGINE_FILES)) if (!missing.includes(from)) cpSync(join(opts.engineDir, from), join(opts.out, to));
 
-  /** The <head> of a page `up` folders below the site's root ('' or '../'): every path from there. */
-  const headOf = (up) =>
+  /**
+   * The <head> of a page `up` folders below the site's root ('' or '../'): every path from there.
+   * `textFaces`: whether the page's prose is set in the text faces (not in SYSTEM_TEXT_LANGUAGES).
+   */
+  const headOf = (up, textFaces = true) =>
     [
       // The theme script first: a classic script after a stylesheet waits for it, and would hold the parser.
       `<script src="${up}js/theme-init.js"></script>`,
       `<link rel="stylesheet" href="${up}css/site.css">`,
       // The text faces, fetched beside the stylesheet rather than after it is parsed and the first
       // text laid out: a face that arrives after the first paint reflows the opening (a layout shift).
-      ...TEXT_FACES.map((face) => `<link rel="preload" href="${up}fonts/${face.file}" as="font" type="font/woff2" crossorigin>`),
+      ...(textFaces ? TEXT_FACES : []).map((face) => `<link rel="preload" href="${up}fonts/${face.file}" as="font" type="font/woff2" crossorigin>`),
       `<script type="module" async src="${up}js/engine-boot.js"></script>`,
       `<link rel="preload" href="${up}engine.wasm" as="fetch" type="application/wasm" crossorigin>`,
       // The modules in web/js/ itself (main.js and what it loads before the live numbers), named in
@@ -494,7 +497,8 @@ async function main() {
     const up = language.dir ? '../' : '';
     mkdirSync(dir, { recursive: true });
     const scripts = `<script type="module" src="${up}js/main.js"></script>`;
-    writeFileSync(join(dir, 'index.html'), renderPage(lesson, parts, headOf(up), scripts, metaPolicy(), { language, languages, siteUrl }));
+    const textFaces = !SYSTEM_TEXT_LANGUAGES.includes(language.code.split('-')[0]);
+    writeFileSync(join(dir, 'index.html'), renderPage(lesson, parts, headOf(up, textFaces), scripts, metaPolicy(), { language, languages, siteUrl }));
     const manifest = {
       lang: language.code,
       liveNames: [...lesson.liveNames].sort(),

@@ -15,6 +15,9 @@ import subsetFont from 'subset-font';
 const require = createRequire(import.meta.url);
 export const KATEX_FONTS_DIR = join(dirname(require.resolve('katex/dist/katex.min.css')), 'fonts');
 
+/** Languages whose prose web/css/base.css sets in the system's faces, not the text faces: their pages do not preload them. */
+export const SYSTEM_TEXT_LANGUAGES = ['zh'];
+
 /**
  * The page's own text faces (web/css/base.css names them): family, style, weight range and the
  * @fontsource file they are cut from. One variable file covers the regular and bold weights.

@@ -419,9 +419,22 @@ function permalink(id, title, t) {
   return `<a class="permalink" href="#${id}" aria-label="${escapeXml(t('Link to this section: {title}', { title }))}">#</a>`;
 }
 
+/**
+ * A heading's HTML with each name made of a word, a hyphen and a number (GPT-2, Llama-3.1) in a
+ * span that never wraps: browsers may break a line after the hyphen, which in a Chinese heading or
+ * the contents leaves "（GPT-" over "2、BERT）". Text inside tags is left alone; a heading with
+ * maths is left as it is.
+ */
+export function keepNamesWhole(html) {
+  if (html.includes('katex')) return html;
+  return html.replace(/(<[^>]*>)|([A-Za-z][A-Za-z0-9]*(?:-[0-9](?:[A-Za-z0-9]|\.[0-9])*)+)/g, (whole, tag, name) =>
+    tag ? tag : `<span class="keep-whole">${name}</span>`,
+  );
+}
+
 function renderSection(node, md, context, levelAttr) {
   const level = node.id === 'level-1' ? '1' : node.id === 'level-2' ? '2' : levelAttr;
-  const titleHtml = md.renderInline(node.title);
+  const titleHtml = keepNamesWhole(md.renderInline(node.title));
   context.headings.push({ id: node.id, level: node.level, title: node.title, titleHtml, dataLevel: level });
   const tag = `h${node.level}`;
   const children = node.children.map((c) => renderSection(c, md, context, level)).join('');

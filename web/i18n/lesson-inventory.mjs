@@ -4,7 +4,7 @@
 
 const HEADING = /^(#{1,3}) (.+?) \{#([a-z0-9-]+)\}\s*$/;
 const CONTAINER = /^::: (walkthrough|step|question)\b/;
-const MARKER = /\{\{(live|derived|ref|link-only):([^|}]+)(?:\|([^}]+))?\}\}/g;
+const MARKER = /\{\{(live|derived|ref|link-only|param|echo|part):([^|}]+)(?:\|([^}]+))?\}\}/g;
 const INLINE_CODE = /(`+)([\s\S]*?)\1/g;
 const INLINE_MATH = /\$([^$\n]+)\$/g;
 
@@ -14,7 +14,10 @@ const INLINE_MATH = /\$([^$\n]+)\$/g;
  * sections (level and id), containers, numbers ({{live:…}} / {{derived:…}} with their format),
  * references ({{ref:…}} / {{link-only:…}} ids; their text is translated), charts, diagrams, snippets
  * (info string), snippet code, display maths, graded items. Unordered (multisets, since a sentence
- * may put its parts in another order): inline maths, inline code, link targets.
+ * may put its parts in another order): inline maths, inline code, link targets. Unordered but held
+ * to their section (a handle moves its own section's numbers and figure): prose parameters
+ * ({{param:…}}, the handles), their echoes ({{echo:…}}) and words linked to a figure's part
+ * ({{part:CHART/PART|…}}, the target; the words are translated).
  */
 export function lessonInventory(markdown) {
   const inv = {
@@ -31,6 +34,9 @@ export function lessonInventory(markdown) {
     inlineMaths: [],
     inlineCode: [],
     linkTargets: [],
+    parameters: [],
+    echoes: [],
+    partLinks: [],
   };
   const lines = markdown.replace(/^<!--[\s\S]*?-->\s*/, '').split('\n');
   let section = 'top';
@@ -38,6 +44,9 @@ export function lessonInventory(markdown) {
   const prose = (text) => {
     for (const m of text.matchAll(MARKER)) {
       if (m[1] === 'live' || m[1] === 'derived') add('numbers', `${m[1]}:${m[2]}${m[3] ? `|${m[3]}` : ''}`);
+      else if (m[1] === 'param') add('parameters', m[2]);
+      else if (m[1] === 'echo') add('echoes', m[2]);
+      else if (m[1] === 'part') add('partLinks', m[2]);
       else add('references', `${m[1]}:${m[2]}`);
     }
     const withoutCode = text.replace(INLINE_CODE, (whole, ticks, code) => {
@@ -103,6 +112,7 @@ const ORDERED = [
   'gradedItems',
 ];
 const UNORDERED = ['inlineMaths', 'inlineCode', 'linkTargets'];
+const IN_SECTION = ['parameters', 'echoes', 'partLinks'];
 
 const show = ({ key, section }) => `${JSON.stringify(key.length > 60 ? `${key.slice(0, 57)}...` : key)} (#${section})`;
 
@@ -132,6 +142,17 @@ function leftOver(a, b) {
   });
 }
 
+/** Entries of `a` left over once each entry of `b` in the same section has cancelled one with the same key. */
+function leftOverInSection(a, b) {
+  const counts = new Map();
+  for (const { key, section } of b) counts.set(`${section} ${key}`, (counts.get(`${section} ${key}`) ?? 0) + 1);
+  return a.filter(({ key, section }) => {
+    const n = counts.get(`${section} ${key}`) ?? 0;
+    if (n) counts.set(`${section} ${key}`, n - 1);
+    return !n;
+  });
+}
+
 /**
  * Compares a translation's inventory with the source's. Returns a list of problems, each naming
  * the kind, what is missing or extra and the section it belongs to; empty when they agree.
@@ -151,7 +172,51 @@ export function compareInventories(source, translation) {
       );
     }
   }
+  for (const kind of IN_SECTION) {
+    for (const e of leftOverInSection(source[kind], translation[kind])) problems.push(`${kind}: missing ${show(e)}`);
+    for (const e of leftOverInSection(translation[kind], source[kind])) problems.push(`${kind}: extra ${show(e)}`);
+  }
   return problems;
+}
+
+/**
+ * What a rendered lesson (render-lesson.mjs's headerHtml + bodyHtml) lets the reader explore, for
+ * comparing two languages' pages: one entry per live number (`live:NAME|FORMAT`), handle
+ * (`param:NAME`), echo (`echo:NAME`) and link (`link:TARGET`, a figure part's link as
+ * `link:#fig-CHART/PART`), each as { key, section } with the id of the innermost section it sits in.
+ */
+export function renderedInventory(html) {
+  const found = [];
+  const sections = ['top'];
+  const attr = (tag, name) => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
+  for (const [tag] of html.matchAll(/<\/section>|<(?:section|span|a)\s[^>]*>/g)) {
+    if (tag === '</section>') {
+      if (sections.length > 1) sections.pop();
+      continue;
+    }
+    const section = sections[sections.length - 1];
+    if (tag.startsWith('<section')) sections.push(attr(tag, 'id') ?? section);
+    else if (attr(tag, 'data-live'))
+      found.push({
+        key: `live:${attr(tag, 'data-live')}${attr(tag, 'data-format') ? `|${attr(tag, 'data-format')}` : ''}`,
+        section,
+      });
+    else if (attr(tag, 'data-param')) found.push({ key: `param:${attr(tag, 'data-param')}`, section });
+    else if (attr(tag, 'data-echo')) found.push({ key: `echo:${attr(tag, 'data-echo')}`, section });
+    else if (tag.startsWith('<a') && attr(tag, 'href')) {
+      const part = attr(tag, 'data-part');
+      found.push({ key: `link:${attr(tag, 'href')}${part ? `/${part}` : ''}`, section });
+    }
+  }
+  return found;
+}
+
+/** The entries of two renderedInventory() lists that the other lacks in the same section: a list of problems. */
+export function compareRendered(source, translation) {
+  return [
+    ...leftOverInSection(source, translation).map((e) => `missing ${show(e)}`),
+    ...leftOverInSection(translation, source).map((e) => `extra ${show(e)}`),
+  ];
 }
 
 /**

@@ -13,7 +13,7 @@ const PIECE = new RegExp(`[${OPENING}]*(?:[${CJK}]|[^${CJK}${OPENING}${CLOSING}]
 /**
  * Splits `text` into lines no wider than maxWidth at the current font: at spaces (not no-break
  * spaces, which hold words together) and between CJK characters. A piece wider than maxWidth
- * gets a line of its own.
+ * gets a line of its own. A CJK character is never left alone on the last line (see keepCompany).
  */
 export function wrapLines(ctx, text, maxWidth) {
   const lines = [];
@@ -33,7 +33,24 @@ export function wrapLines(ctx, text, maxWidth) {
     }
   }
   if (line) lines.push(line);
-  return lines;
+  return keepCompany(ctx, lines, maxWidth);
+}
+
+const CJK_START = new RegExp(`^[${OPENING}]*[${CJK}]`, 'u');
+
+/**
+ * A last line of one CJK character reads as a fragment of a word ("无位置编" over "码"): it takes
+ * the previous line's last character with it ("无位置" over "编码"), as a typesetter would, when
+ * that character is CJK too and the previous line keeps at least two pieces.
+ */
+function keepCompany(ctx, lines, maxWidth) {
+  if (lines.length < 2) return lines;
+  const last = lines[lines.length - 1];
+  const pieces = lines[lines.length - 2].match(PIECE);
+  if (last.match(PIECE).length !== 1 || !CJK_START.test(last) || pieces.length < 3) return lines;
+  const moved = pieces[pieces.length - 1];
+  if (!CJK_START.test(moved) || ctx.measureText(`${moved}${last}`).width > maxWidth) return lines;
+  return [...lines.slice(0, -2), pieces.slice(0, -1).join(''), `${moved}${last}`];
 }
 
 /** `text` shortened with "…" until it fits maxWidth at the current font. */
