@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import { ENGINE, WEBKIT_MIN_WIDTH, downloadOf, launchBrowser, recordPageErrors } from './helpers.mjs';
 import { CHART_DECLARATIONS } from '../../web/js/charts/declarations.js';
 import { interfaceStrings } from '../../web/build/build-site.mjs';
-import { translate } from '../../web/js/i18n.js';
+import { translate } from '../../web/js/locale/i18n.js';
 
 const dist = process.env.POSITIONAL_DIST ?? new URL('../../dist/', import.meta.url).pathname;
 // The page under test: the English one, or a translation's (POSITIONAL_PAGE=zh-Hans/index.html).

@@ -17,7 +17,7 @@ import { startCourseHost, playerPage, scormRuntime, MOODLE_TYPES } from './cours
 import { answerAll, answerChoice, waitForFrame, FAILED_ITEMS, NEARLY_ITEMS, GRADED } from './self-test-answers.mjs';
 import { startLrs } from '../support/lrs.mjs';
 import { packageLms } from '../../web/build/package-lms.mjs';
-import { SELF_TEST_ITEMS } from '../../web/js/self-test-items.js';
+import { SELF_TEST_ITEMS } from '../../web/js/self-test/self-test-items.js';
 import { encodeRecord } from '../../web/js/lms/record.js';
 
 const courseDir = join(dist, '..', 'dist-course');

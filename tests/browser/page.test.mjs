@@ -177,8 +177,8 @@ describe('the served page', () => {
 
   test('every live number is filled with what the engine returns for its quantity', async () => {
     const report = await page.evaluate(async () => {
-      const live = await import('./js/live-values.js');
-      const { loadEngine } = await import('./js/engine.js');
+      const live = await import('./js/prose/live-values.js');
+      const { loadEngine } = await import('./js/engine/engine.js');
       const results = live.computeEngineResults(await loadEngine());
       return [...document.querySelectorAll('[data-live]')].map((el) => {
         let expected;
@@ -626,7 +626,7 @@ test('a fault in the page’s script after the engine ran still releases every b
   // numbers and letting the skipped blocks into layout.
   const faulty = mkdtempSync(join(tmpdir(), 'positional-faulty-'));
   cpSync(dist, faulty, { recursive: true });
-  const module = join(faulty, 'js', 'snippet-checks.js');
+  const module = join(faulty, 'js', 'prose', 'snippet-checks.js');
   writeFileSync(
     module,
     "export const SNIPPET_CHECKS = new Proxy({}, { get() { throw new Error('a planted fault'); } });\n",

@@ -10,8 +10,8 @@ import { unzipSync, strFromU8 } from 'fflate';
 import { acceptedRange, answerKey, answerKeyPage, keyNumber, loadSiteEngine } from '../../web/build/answer-key.mjs';
 import { packageLms, writeAnswerKey } from '../../web/build/package-lms.mjs';
 import { ANSWER_KEY_FILE } from '../../web/build/instructor-guide.mjs';
-import { SELF_TEST_ITEMS } from '../../web/js/self-test-items.js';
-import { withinTolerance } from '../../web/js/self-test.js';
+import { SELF_TEST_ITEMS } from '../../web/js/self-test/self-test-items.js';
+import { withinTolerance } from '../../web/js/self-test/self-test.js';
 
 const repo = new URL('../../', import.meta.url).pathname;
 const dist = process.env.POSITIONAL_DIST ?? join(repo, 'dist');

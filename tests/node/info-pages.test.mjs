@@ -14,7 +14,7 @@ import {
   testedFacts,
 } from '../../web/build/accessibility-statement.mjs';
 import { INFO_PAGES } from '../../web/build/info-pages.mjs';
-import { MASTERY_SCORE, SELF_TEST_ITEMS } from '../../web/js/self-test-items.js';
+import { MASTERY_SCORE, SELF_TEST_ITEMS } from '../../web/js/self-test/self-test-items.js';
 
 const repo = new URL('../../', import.meta.url).pathname;
 const dist = process.env.POSITIONAL_DIST ?? join(repo, 'dist');

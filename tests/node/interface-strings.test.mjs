@@ -9,8 +9,8 @@ import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { interfaceStrings, lessonLanguages } from '../../web/build/build-site.mjs';
-import { translate } from '../../web/js/i18n.js';
-import { COMMA_GROUPED_LANGUAGES, grouped, listed, trueMinus } from '../../web/js/format.js';
+import { translate } from '../../web/js/locale/i18n.js';
+import { COMMA_GROUPED_LANGUAGES, grouped, listed, trueMinus } from '../../web/js/locale/format.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SOURCE_DIRS = ['web/js', 'web/build'];
@@ -21,7 +21,7 @@ function sources() {
     for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (/\.m?js$/.test(entry.name) && !path.endsWith('web/js/i18n.js')) files.push(path);
+      else if (/\.m?js$/.test(entry.name) && !path.endsWith('web/js/locale/i18n.js')) files.push(path);
     }
   };
   SOURCE_DIRS.forEach(walk);

@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 
 import { buildLesson } from '../../web/build/build-site.mjs';
 import { renderLesson } from '../../web/build/render-lesson.mjs';
-import { LIVE_QUANTITIES } from '../../web/js/live-values.js';
+import { LIVE_QUANTITIES } from '../../web/js/prose/live-values.js';
 import { CHARTS } from '../../web/js/charts/index.js';
 
 const known = {

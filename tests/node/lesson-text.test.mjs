@@ -15,7 +15,7 @@ import {
   LIVE_QUANTITIES,
   liveText,
   PARAMETER_ECHOES,
-} from '../../web/js/live-values.js';
+} from '../../web/js/prose/live-values.js';
 import { CHARTS } from '../../web/js/charts/index.js';
 import { chartParts } from '../../web/build/chart-parts.mjs';
 

@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 
 import { renderLesson } from '../../web/build/render-lesson.mjs';
 import { extractCppSnippets } from '../../web/build/cpp-snippets.mjs';
-import { LIVE_PARAMETERS, LIVE_QUANTITIES, PARAMETER_ECHOES } from '../../web/js/live-values.js';
+import { LIVE_PARAMETERS, LIVE_QUANTITIES, PARAMETER_ECHOES } from '../../web/js/prose/live-values.js';
 import { CHARTS } from '../../web/js/charts/index.js';
 import { chartParts } from '../../web/build/chart-parts.mjs';
 import { lessonLanguages } from '../../web/build/build-site.mjs';

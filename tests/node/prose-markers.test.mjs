@@ -14,7 +14,7 @@ import {
   PARAMETER_ECHOES,
   parameterText,
   validateParameter,
-} from '../../web/js/live-values.js';
+} from '../../web/js/prose/live-values.js';
 import { CHART_DECLARATIONS } from '../../web/js/charts/declarations.js';
 
 const CHART_PARTS = await chartParts();

@@ -5,8 +5,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { computeEngineResults, liveText } from '../js/live-values.js';
-import { MASTERY_SCORE, SELF_TEST_ITEMS } from '../js/self-test-items.js';
+import { computeEngineResults, liveText } from '../js/prose/live-values.js';
+import { MASTERY_SCORE, SELF_TEST_ITEMS } from '../js/self-test/self-test-items.js';
 import { escapeHtml, infoPagePolicy, pagesCss } from './info-pages.mjs';
 
 /** The engine the site ships (dist/engine.mjs over dist/engine.wasm), loaded in Node. */

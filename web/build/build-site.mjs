@@ -16,7 +16,7 @@ import { hoistInlineStyles, renderLesson } from './render-lesson.mjs';
 import { extractCppSnippets } from './cpp-snippets.mjs';
 import { TEXT_FACES, pageFonts, pruneKatexCss } from './fonts.mjs';
 import { COMPRESSIBLE_EXTENSIONS, CONTENT_SECURITY_POLICY } from './serve.mjs';
-import { computeEngineResults, LIVE_PARAMETERS, LIVE_QUANTITIES, liveText, PARAMETER_ECHOES } from '../js/live-values.js';
+import { computeEngineResults, LIVE_PARAMETERS, LIVE_QUANTITIES, liveText, PARAMETER_ECHOES } from '../js/prose/live-values.js';
 import { CHARTS } from '../js/charts/index.js';
 import { chartParts } from './chart-parts.mjs';
 import { buildCoursePackage } from './course-package.mjs';
@@ -25,7 +25,7 @@ import { collectNotices, noticesBody } from './third-party-notices.mjs';
 import { instructorGuideBody } from './instructor-guide.mjs';
 import { accessibilityContact, accessibilityStatementBody } from './accessibility-statement.mjs';
 import { roundedMinutes, timeOnTask } from './time-on-task.mjs';
-import { MASTERY_SCORE, SELF_TEST_ITEMS } from '../js/self-test-items.js';
+import { MASTERY_SCORE, SELF_TEST_ITEMS } from '../js/self-test/self-test-items.js';
 import { COURSE, schemaDir } from './package-lms.mjs';
 
 const require = createRequire(import.meta.url);
@@ -321,10 +321,21 @@ export function buildLesson({ liveText, file = 'lesson.md', classPrefix = 'ks', 
   return { lesson, parts: { header, body }, hoistedCss: css };
 }
 
-/** The page's own modules (web/js/*.js, main.js first), less the classic theme script and the boot module. */
+/** The folders of web/js/ whose modules main.js imports before the live numbers (charts/, chart-kit/ and lms/ come later). */
+const PAGE_MODULE_FOLDERS = ['engine', 'locale', 'page', 'prose', 'self-test'];
+
+/**
+ * The page's own modules as paths under js/ (main.js and the modules of PAGE_MODULE_FOLDERS, by file
+ * name), less the classic theme script and the boot module, which have their own tags.
+ */
 function pageModules() {
-  const skip = new Set(['theme-init.js', 'engine-boot.js', 'main.js']);
-  return ['main.js', ...readdirSync(join(WEB, 'js')).filter((f) => f.endsWith('.js') && !skip.has(f)).sort()];
+  const skip = new Set(['theme-init.js', 'engine-boot.js']);
+  const modules = PAGE_MODULE_FOLDERS.flatMap((folder) =>
+    readdirSync(join(WEB, 'js', folder))
+      .filter((f) => f.endsWith('.js') && !skip.has(f))
+      .map((f) => ({ file: f, path: `${folder}/${f}` })),
+  );
+  return ['main.js', ...modules.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)).map((m) => m.path)];
 }
 
 function copyDir(from, to) {
@@ -392,7 +403,7 @@ export async function singleFileBundle(engineDir) {
 async function buildSingleFile({ engineDir, singleOut, siteCopy, courseOut, css, fonts, lesson, parts, language, languages }) {
   const { js, metafile } = await singleFileBundle(engineDir);
   const inlinedCss = inlineFonts(css, fonts);
-  const themeInit = readFileSync(join(WEB, 'js', 'theme-init.js'), 'utf8');
+  const themeInit = readFileSync(join(WEB, 'js', 'page', 'theme-init.js'), 'utf8');
   const [styleText, themeText, moduleText] = [`\n${inlinedCss}\n`, `\n${themeInit}\n`, `\n${js}\n`];
   const head = `<style>${styleText}</style>\n<script>${themeText}</script>`;
   const policy = singleFilePolicy({ scripts: [themeText, moduleText], styles: [styleText] });
@@ -469,16 +480,16 @@ async function main() {
   const headOf = (up) =>
     [
       // The theme script first: a classic script after a stylesheet waits for it, and would hold the parser.
-      `<script src="${up}js/theme-init.js"></script>`,
+      `<script src="${up}js/page/theme-init.js"></script>`,
       `<link rel="stylesheet" href="${up}css/site.css">`,
       // The text faces, fetched beside the stylesheet rather than after it is parsed and the first
       // text laid out: a face that arrives after the first paint reflows the opening (a layout shift).
       ...TEXT_FACES.map((face) => `<link rel="preload" href="${up}fonts/${face.file}" as="font" type="font/woff2" crossorigin>`),
-      `<script type="module" async src="${up}js/engine-boot.js"></script>`,
+      `<script type="module" async src="${up}js/engine/engine-boot.js"></script>`,
       `<link rel="preload" href="${up}engine.wasm" as="fetch" type="application/wasm" crossorigin>`,
-      // The modules in web/js/ itself (main.js and what it loads before the live numbers), named in
-      // <head>: the preload scanner would otherwise see main.js only after 200 KB of lesson HTML.
-      // Those in its folders (lms/, charts/declarations.js, chart-kit/url-state.js) are fetched once
+      // The modules main.js loads before the live numbers (pageModules: main.js, engine/, locale/, page/,
+      // prose/, self-test/), named in <head>: the preload scanner would otherwise see main.js only after
+      // 200 KB of lesson HTML. The others (lms/, charts/declarations.js, chart-kit/url-state.js) are fetched once
       // the module importing them is compiled. Naming them too, in 14 throttled loads, cut the wait
       // from the end of parsing to DOMContentLoaded by 97 ms and brought the live numbers no sooner.
       ...pageModules().map((f) => `<link rel="modulepreload" href="${up}js/${f}">`),

@@ -1,7 +1,7 @@
 // Draws the lesson's flow diagrams as inline SVG at build time from a declarative description
 // (web/lesson/diagrams.json): a layered layout, left to right for wide screens and top to bottom
 // for narrow ones. Colours come from CSS classes and custom properties, never inline styles.
-import { translate } from '../js/i18n.js';
+import { translate } from '../js/locale/i18n.js';
 
 const FONT_PX = 13;
 const LINE_PX = 17;

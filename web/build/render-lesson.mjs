@@ -7,8 +7,8 @@ import hljs from 'highlight.js/lib/core';
 import python from 'highlight.js/lib/languages/python';
 import cpp from 'highlight.js/lib/languages/cpp';
 import { escapeXml, renderDiagramFigure } from './diagrams.mjs';
-import { formatValue } from '../js/format.js';
-import { translate } from '../js/i18n.js';
+import { formatValue } from '../js/locale/format.js';
+import { translate } from '../js/locale/i18n.js';
 
 hljs.registerLanguage('python', python);
 hljs.registerLanguage('cpp', cpp);

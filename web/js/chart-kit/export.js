@@ -1,7 +1,7 @@
 // PNG and CSV export buttons and the "Data" table shared by every chart.
 
-import { grouped, sciUnicode, significant } from '../format.js';
-import { t } from '../i18n.js';
+import { grouped, sciUnicode, significant } from '../locale/format.js';
+import { t } from '../locale/i18n.js';
 
 // A text cell a spreadsheet would read as a formula (or, after a tab or carriage return, as the
 // start of one): OWASP's CSV-injection list. Such cells get a leading apostrophe, which spreadsheets
