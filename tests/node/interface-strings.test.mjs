@@ -1,4 +1,4 @@
-// Every interface text the scripts show goes through web/js/i18n.js (t, tn) with a fixed English
+// Every interface text the scripts show goes through web/js/locale/i18n.js (t, tn) with a fixed English
 // text (and the diagrams' titles and labels come from web/lesson/diagrams.json), and every translation (web/i18n/LANG/*.json) has each of them, with the same {placeholders},
 // and nothing it no longer needs. This is the test that lists what a translation still lacks.
 

@@ -99,7 +99,7 @@ export function interfaceStrings(code) {
   return table;
 }
 
-/** The page's interface table as a JSON data block for web/js/i18n.js ('' in English), safe inside HTML. */
+/** The page's interface table as a JSON data block for web/js/locale/i18n.js ('' in English), safe inside HTML. */
 function interfaceBlock(language) {
   if (!Object.keys(language.interface).length) return '';
   const json = JSON.stringify(language.interface).replace(/</g, '\\u003c');
@@ -539,7 +539,7 @@ async function main() {
     engineDir: missing.some((f) => f.endsWith('.wasm')) ? null : opts.engineDir,
   });
   const time = timeOnTask(readFileSync(join(WEB, 'lesson', 'lesson.md'), 'utf8'), SELF_TEST_ITEMS);
-  if (MASTERY_SCORE !== COURSE.masteryScore) fail(`the self-test passes at ${MASTERY_SCORE} but the packages declare ${COURSE.masteryScore} (web/js/self-test-items.js, web/build/package-lms.mjs)`);
+  if (MASTERY_SCORE !== COURSE.masteryScore) fail(`the self-test passes at ${MASTERY_SCORE} but the packages declare ${COURSE.masteryScore} (web/js/self-test/self-test-items.js, web/build/package-lms.mjs)`);
   const bodies = {
     guide: {
       description: 'For course authors: what the lesson teaches, how long it takes, how its self-test is graded and reported, and how to set it up in Moodle.',

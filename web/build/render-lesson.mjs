@@ -126,7 +126,7 @@ function markerPlugin(md, context) {
 
 /**
  * A live parameter of the prose, {{param:NAME}}: the lesson's value as text in a slider the reader
- * can move (web/js/prose-params.js), described from its LIVE_PARAMETERS entry. An unknown name is
+ * can move (web/js/prose/prose-params.js), described from its LIVE_PARAMETERS entry. An unknown name is
  * collected for checkKnownNames and rendered as plain text meanwhile.
  */
 function renderParameterHandle(context, name, extra) {
@@ -160,7 +160,7 @@ function renderParameterEcho(context, name, extra) {
 /**
  * A term linked to a part of a chart, {{part:CHART/PART|TEXT}}: a link to the figure; pointing at
  * it or focusing it highlights that part of the figure, and the figure's own `chart-part` events mark the term
- * (web/js/prose-links.js). The chart and part are checked by checkKnownNames.
+ * (web/js/prose/prose-links.js). The chart and part are checked by checkKnownNames.
  */
 function renderPartLink(context, target, text) {
   const [chart, part, ...rest] = target.split('/');
@@ -460,10 +460,10 @@ function unknownParameters(context, liveParameters, parameterEchoes) {
   return [
     ...[...new Set(context.parameterNames)]
       .filter((name) => !Object.hasOwn(liveParameters ?? {}, name))
-      .map((name) => `unknown live parameter "${name}" (not in LIVE_PARAMETERS, web/js/live-values.js)`),
+      .map((name) => `unknown live parameter "${name}" (not in LIVE_PARAMETERS, web/js/prose/live-values.js)`),
     ...[...new Set(context.echoNames)]
       .filter((name) => !Object.hasOwn(parameterEchoes ?? {}, name))
-      .map((name) => `unknown echo "${name}" (not in PARAMETER_ECHOES, web/js/live-values.js)`),
+      .map((name) => `unknown echo "${name}" (not in PARAMETER_ECHOES, web/js/prose/live-values.js)`),
   ];
 }
 
@@ -490,7 +490,7 @@ function checkKnownNames(context, { liveQuantities, charts, liveParameters, para
   const live = new Set(liveQuantities);
   const chartIds = new Set(charts);
   const problems = [
-    ...[...context.liveNames].filter((name) => !live.has(name)).map((name) => `unknown live number "${name}" (not in LIVE_QUANTITIES, web/js/live-values.js)`),
+    ...[...context.liveNames].filter((name) => !live.has(name)).map((name) => `unknown live number "${name}" (not in LIVE_QUANTITIES, web/js/prose/live-values.js)`),
     ...context.chartIds.filter((id) => !chartIds.has(id)).map((id) => `unknown chart "${id}" (not in CHARTS, web/js/charts/index.js)`),
     ...unknownParameters(context, liveParameters, parameterEchoes),
     ...unknownParts(context, chartParts),
@@ -544,7 +544,7 @@ export function renderLesson(
   const top = root.children[0];
   if (!top || top.level !== 1) throw new Error('lesson.md: must start with one "# Title {#top}" heading');
   const headerHtml = renderBody(top.lines, md, context);
-  // Each self-test item is drawn by web/js/self-test.js; until it is (or where scripts never run) its place says so.
+  // Each self-test item is drawn by web/js/self-test/self-test.js; until it is (or where scripts never run) its place says so.
   const fallback = `<p class="graded-fallback">${escapeText(t('This question is answered and checked by the page’s scripts, which have not run here.'))}</p>`;
   const sections = top.children
     .map((c) => renderSection(c, md, context, 'all'))

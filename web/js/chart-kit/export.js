@@ -141,7 +141,7 @@ export function renderDataTable(details, { caption, columns, rows, limit = 50, n
 }
 
 /**
- * A number for the data table (the page's formats, web/js/format.js): whole numbers in full with
+ * A number for the data table (the page's formats, web/js/locale/format.js): whole numbers in full with
  * thousands separators ("1,048,576"), others to 6 significant digits ("0.841471", "12,345.7"),
  * very small or large ones as "1.15480 × 10⁻⁴"; true minus signs. CSV keeps plain numbers.
  */

@@ -294,7 +294,7 @@ function unknownLiveName(name) {
 }
 
 function unknownParameter(name) {
-  return new Error(`unknown live parameter "${name}" (not in LIVE_PARAMETERS, web/js/live-values.js)`);
+  return new Error(`unknown live parameter "${name}" (not in LIVE_PARAMETERS, web/js/prose/live-values.js)`);
 }
 
 /** The live quantities whose declared inputs include parameter `name`. */
