@@ -20,7 +20,8 @@ function range(spec) {
   }
   if (spec.kind === 'text') return `text, at most ${spec.maxLength} characters`;
   if (spec.kind === 'checkbox') return '`1` or `0`';
-  if (spec.kind === 'select') return spec.options ? spec.options.map((o) => `\`${o.value}\``).join(', ') : 'a preset id (web/presets/)';
+  if (spec.kind === 'select')
+    return spec.options ? spec.options.map((o) => `\`${o.value}\``).join(', ') : 'a preset id (web/presets/)';
   return spec.kind;
 }
 

@@ -96,7 +96,12 @@ export async function buildCoursePackage({ courseDir, pages }) {
   for (const { language, lesson } of pages) {
     const dir = join(courseDir, language.dir);
     mkdirSync(dir, { recursive: true });
-    const html = shellPage({ lang: language.code, title: lesson.title, noScript: language.strings.courseNoScript, script });
+    const html = shellPage({
+      lang: language.code,
+      title: lesson.title,
+      noScript: language.strings.courseNoScript,
+      script,
+    });
     writeFileSync(join(dir, 'index.html'), html);
   }
   return metafile;
