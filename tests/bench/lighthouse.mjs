@@ -9,7 +9,7 @@ import { loadavg } from 'node:os';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import * as chromeLauncher from 'chrome-launcher';
-import { startServer } from '../../web/build/serve.mjs';
+import { startServer } from '../../web/site-builder/serve.mjs';
 import { LAUNCH } from '../browser/helpers.mjs';
 import { measuringOptions, median } from './measuring.mjs';
 

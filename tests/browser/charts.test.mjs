@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { ENGINE, WEBKIT_MIN_WIDTH, downloadOf, launchBrowser, recordPageErrors } from './helpers.mjs';
 import { CHART_DECLARATIONS } from '../../web/js/charts/declarations.js';
-import { interfaceStrings } from '../../web/build/build-site.mjs';
+import { interfaceStrings } from '../../web/site-builder/build-site.mjs';
 import { translate } from '../../web/js/locale/i18n.js';
 
 const dist = process.env.POSITIONAL_DIST ?? new URL('../../dist/', import.meta.url).pathname;
@@ -62,8 +62,8 @@ let page;
 const problems = [];
 
 async function serve(root) {
-  if (existsSync(new URL('../../web/build/serve.mjs', import.meta.url))) {
-    const { startServer } = await import('../../web/build/serve.mjs');
+  if (existsSync(new URL('../../web/site-builder/serve.mjs', import.meta.url))) {
+    const { startServer } = await import('../../web/site-builder/serve.mjs');
     return startServer({ root, port: 0 });
   }
   throw new Error('web/build/serve.mjs is missing');

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, firefox } from 'playwright-core';
-import { startServer } from '../../web/build/serve.mjs';
+import { startServer } from '../../web/site-builder/serve.mjs';
 
 export const repo = new URL('../../', import.meta.url).pathname;
 export const dist = process.env.POSITIONAL_DIST ?? join(repo, 'dist');

@@ -8,8 +8,8 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { startServer } from '../../web/build/serve.mjs';
-import { languageAlternates, lessonLanguages, siteAddress } from '../../web/build/build-site.mjs';
+import { startServer } from '../../web/site-builder/serve.mjs';
+import { languageAlternates, lessonLanguages, siteAddress } from '../../web/site-builder/build-site.mjs';
 import {
   ENGINE,
   WEBKIT_MIN_WIDTH,

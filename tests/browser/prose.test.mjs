@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { launchBrowser, mountAllCharts, openPage, singleFile } from './helpers.mjs';
-import { startServer } from '../../web/build/serve.mjs';
+import { startServer } from '../../web/site-builder/serve.mjs';
 
 const dist = process.env.POSITIONAL_DIST ?? new URL('../../dist/', import.meta.url).pathname;
 

@@ -7,9 +7,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 import { unzipSync, strFromU8 } from 'fflate';
-import { acceptedRange, answerKey, answerKeyPage, keyNumber, loadSiteEngine } from '../../web/build/answer-key.mjs';
-import { packageLms, writeAnswerKey } from '../../web/build/package-lms.mjs';
-import { ANSWER_KEY_FILE } from '../../web/build/instructor-guide.mjs';
+import {
+  acceptedRange,
+  answerKey,
+  answerKeyPage,
+  keyNumber,
+  loadSiteEngine,
+} from '../../web/site-builder/answer-key.mjs';
+import { packageLms, writeAnswerKey } from '../../web/site-builder/package-lms.mjs';
+import { ANSWER_KEY_FILE } from '../../web/site-builder/instructor-guide.mjs';
 import { SELF_TEST_ITEMS } from '../../web/js/self-test/self-test-items.js';
 import { withinTolerance } from '../../web/js/self-test/self-test.js';
 

@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { interfaceStrings, lessonLanguages } from '../../web/build/build-site.mjs';
+import { interfaceStrings, lessonLanguages } from '../../web/site-builder/build-site.mjs';
 import { translate } from '../../web/js/locale/i18n.js';
 import { COMMA_GROUPED_LANGUAGES, grouped, listed, trueMinus } from '../../web/js/locale/format.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const SOURCE_DIRS = ['web/js', 'web/build'];
+const SOURCE_DIRS = ['web/js', 'web/site-builder'];
 
 function sources() {
   const files = [];

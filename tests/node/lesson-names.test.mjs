@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { buildLesson } from '../../web/build/build-site.mjs';
-import { renderLesson } from '../../web/build/render-lesson.mjs';
+import { buildLesson } from '../../web/site-builder/build-site.mjs';
+import { renderLesson } from '../../web/site-builder/render-lesson.mjs';
 import { LIVE_QUANTITIES } from '../../web/js/prose/live-values.js';
 import { CHARTS } from '../../web/js/charts/index.js';
 

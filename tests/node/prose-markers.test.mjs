@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { renderLesson } from '../../web/build/render-lesson.mjs';
-import { chartParts } from '../../web/build/chart-parts.mjs';
+import { renderLesson } from '../../web/site-builder/render-lesson.mjs';
+import { chartParts } from '../../web/site-builder/chart-parts.mjs';
 import {
   dependentsOf,
   LIVE_PARAMETERS,

@@ -15,10 +15,10 @@ import {
   packageLicenceFile,
   wasmContents,
   WASM_MODULES,
-} from '../../web/build/third-party-notices.mjs';
-import { readDebianCopyright } from '../../web/build/debian-copyright.mjs';
-import { singleFileBundle } from '../../web/build/build-site.mjs';
-import { shellBundle } from '../../web/build/course-package.mjs';
+} from '../../web/site-builder/third-party-notices.mjs';
+import { readDebianCopyright } from '../../web/site-builder/debian-copyright.mjs';
+import { singleFileBundle } from '../../web/site-builder/build-site.mjs';
+import { shellBundle } from '../../web/site-builder/course-package.mjs';
 
 const repo = new URL('../../', import.meta.url).pathname;
 const dist = process.env.POSITIONAL_DIST ?? join(repo, 'dist');
