@@ -66,7 +66,7 @@ async function serve(root) {
     const { startServer } = await import('../../web/site-builder/serve.mjs');
     return startServer({ root, port: 0 });
   }
-  throw new Error('web/build/serve.mjs is missing');
+  throw new Error('web/site-builder/serve.mjs is missing');
 }
 
 before(async () => {

@@ -1,4 +1,4 @@
-// Browser tests of the built lesson page (dist/ served by web/build/serve.mjs, and the single-file
+// Browser tests of the built lesson page (dist/ served by web/site-builder/serve.mjs, and the single-file
 // build from file://) in the engine helpers.mjs selects: live numbers, sections, math, diagrams, snippet checks,
 // CSP, embed mode, reading controls and the engine-failure fallback.
 import { after, before, describe, test } from 'node:test';

@@ -1,4 +1,4 @@
-// The teachers' answer key (web/build/answer-key.mjs, written by build-scripts/package beside the
+// The teachers' answer key (web/site-builder/answer-key.mjs, written by build-scripts/package beside the
 // zips): it lists every item of the self-test, its numbers are the engine's (and the page accepts
 // exactly the range it prints), the right choices are the items' own, and no zip carries it.
 import assert from 'node:assert/strict';

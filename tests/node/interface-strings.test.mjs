@@ -96,7 +96,7 @@ const translations = lessonLanguages().filter((l) => l.code !== 'en');
 describe('interface texts', () => {
   test('every t() and tn() call writes its English text as a fixed literal', () => {
     assert.deepEqual(problems, []);
-    assert.ok(texts.size > 0, 'no interface texts found in web/js or web/build');
+    assert.ok(texts.size > 0, 'no interface texts found in web/js or web/site-builder');
   });
 
   test('translate() fills placeholders and chooses plural forms', () => {

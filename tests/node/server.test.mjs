@@ -1,4 +1,4 @@
-// Fault suite for web/build/serve.mjs: malformed request-targets, traversal, unreadable files, slow
+// Fault suite for web/site-builder/serve.mjs: malformed request-targets, traversal, unreadable files, slow
 // clients, compression choices, load and memory; after every fault the server must still serve index.html.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';

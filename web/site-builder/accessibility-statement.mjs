@@ -35,7 +35,7 @@ function readFrom(file, pattern, what) {
   const match = pattern.exec(text);
   if (!match)
     throw new Error(
-      `accessibility statement: ${file} no longer says ${what}; update web/build/accessibility-statement.mjs`,
+      `accessibility statement: ${file} no longer says ${what}; update web/site-builder/accessibility-statement.mjs`,
     );
   return match[1];
 }

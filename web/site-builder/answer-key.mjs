@@ -94,7 +94,7 @@ ${k.reveal ? `<p>The page then shows: ${escapeHtml(k.reveal)}</p>` : ''}
   let counter = 0;
   const section = (title, list) => `<h2>${escapeHtml(title)}</h2>\n${list.map((k) => item(k, ++counter)).join('\n')}`;
   return `<!doctype html>
-<!-- The self-test's answer key, for teachers only: written by web/build/answer-key.mjs beside the
+<!-- The self-test's answer key, for teachers only: written by web/site-builder/answer-key.mjs beside the
      course packages (build-scripts/package). It is in no package and not on the site. -->
 <html lang="en">
 <head>

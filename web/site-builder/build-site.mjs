@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Builds the static lesson site: dist/ (index.html, css/, fonts/, js/, engine.mjs + engine.wasm)
 // and dist-single/positional-lesson.html (everything inlined, works from file:// offline).
-// and dist-course/ (what the course packages carry: web/build/course-package.mjs), each with the
+// and dist-course/ (what the course packages carry: web/site-builder/course-package.mjs), each with the
 // lesson's plain pages beside it: instructor guide, accessibility statement, third-party notices.
-//   node web/build/build-site.mjs --engine-dir <wasm build dir> --out <dist dir> [--single-out <file>]
+//   node web/site-builder/build-site.mjs --engine-dir <wasm build dir> --out <dist dir> [--single-out <file>]
 //                                 [--course-out <dir>] [--allow-missing-engine]
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -163,7 +163,7 @@ function siteCss(hoisted, pageHtml) {
     (f) => `/* ---- ${f} ---- */\n${readFileSync(join(WEB, 'css', f), 'utf8')}`,
   );
   return [
-    "/* The lesson page's stylesheet, assembled by web/build/build-site.mjs: KaTeX's CSS, the classes that",
+    "/* The lesson page's stylesheet, assembled by web/site-builder/build-site.mjs: KaTeX's CSS, the classes that",
     "   replace KaTeX's inline styles, then the page's own styles. */",
     pruneKatexCss(katexCss(), pageHtml),
     '/* ---- KaTeX inline styles, hoisted into classes (the CSP forbids style attributes) ---- */',
@@ -480,7 +480,7 @@ async function buildSingleFile({
 
 /**
  * Writes FILE.br and FILE.gz beside every text asset (and engine.wasm) under `dir`, for servers that
- * send precompressed copies (web/build/serve.mjs does); a copy no smaller than its file is left out.
+ * send precompressed copies (web/site-builder/serve.mjs does); a copy no smaller than its file is left out.
  * Returns the number of copies written.
  */
 export function writePrecompressed(dir) {
@@ -643,7 +643,7 @@ async function main() {
   const time = timeOnTask(readFileSync(join(WEB, 'lesson', 'lesson.md'), 'utf8'), SELF_TEST_ITEMS);
   if (MASTERY_SCORE !== COURSE.masteryScore)
     fail(
-      `the self-test passes at ${MASTERY_SCORE} but the packages declare ${COURSE.masteryScore} (web/js/self-test/self-test-items.js, web/build/package-lms.mjs)`,
+      `the self-test passes at ${MASTERY_SCORE} but the packages declare ${COURSE.masteryScore} (web/js/self-test/self-test-items.js, web/site-builder/package-lms.mjs)`,
     );
   const bodies = {
     guide: {

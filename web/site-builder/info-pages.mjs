@@ -29,7 +29,9 @@ const cspHash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').d
 function cssBlock(css, opener) {
   const start = css.indexOf(opener);
   if (start < 0)
-    throw new Error(`web/css/base.css has no block "${opener}": web/build/info-pages.mjs reads the colours from it`);
+    throw new Error(
+      `web/css/base.css has no block "${opener}": web/site-builder/info-pages.mjs reads the colours from it`,
+    );
   const open = css.indexOf('{', start + opener.length - 1);
   const close = css.indexOf('}', open);
   return css.slice(open + 1, close).trim();
@@ -41,7 +43,7 @@ export function pagesCss() {
   const light = cssBlock(base, ':root {');
   const dark = cssBlock(base, "@media (prefers-color-scheme: dark) {\n  :root:not([data-theme='light']) {");
   return [
-    "/* The lesson's plain pages: colours from web/css/base.css, then web/css/pages.css (assembled by web/build/info-pages.mjs). */",
+    "/* The lesson's plain pages: colours from web/css/base.css, then web/css/pages.css (assembled by web/site-builder/info-pages.mjs). */",
     `:root {\n  ${light}\n}`,
     `@media (prefers-color-scheme: dark) {\n  :root {\n    ${dark}\n  }\n}`,
     readFileSync(join(WEB, 'css', 'pages.css'), 'utf8'),
@@ -85,7 +87,7 @@ export function infoPage({ name, description, body, variant, lesson, css = pages
     .join('');
   return `<!doctype html>
 <!-- ${escapeHtml(page.title)} of the lesson on positional information, written by the site build
-     (web/build/info-pages.mjs and the module of the page); not edited by hand. -->
+     (web/site-builder/info-pages.mjs and the module of the page); not edited by hand. -->
 <html lang="en">
 <head>
 <meta charset="utf-8">

@@ -5,7 +5,7 @@
 import { escapeHtml, htmlTable } from './info-pages.mjs';
 import { roundedMinutes } from './time-on-task.mjs';
 
-/** The answer key's name beside the zips: build-scripts/package writes it (web/build/answer-key.mjs). */
+/** The answer key's name beside the zips: build-scripts/package writes it (web/site-builder/answer-key.mjs). */
 export const ANSWER_KEY_FILE = 'positional-lesson-answer-key.html';
 
 const minutes = (m) => `${m.toFixed(1)} min`;

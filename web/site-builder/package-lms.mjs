@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 // Packs the course content the site build wrote (dist-course/: per language the course shell,
-// index.html, and the lesson's single file; web/build/course-package.mjs) for learning platforms:
+// index.html, and the lesson's single file; web/site-builder/course-package.mjs) for learning platforms:
 // a SCORM 1.2 zip, a SCORM 2004 4th edition zip and a cmi5 zip per language, each self-contained
 // (nothing from another origin, and nothing but HTML for the course site to serve, so its file
 // types cannot stop the lesson). Each language's zips launch its own shell (index.html, or
 // LANG/index.html) and carry the other languages too, so the lesson's language switch works inside
 // the one session. English keeps the names positional-lesson-KIND.zip; another language adds its
 // tag: positional-lesson-KIND.zh-Hans.zip. Beside the zips, never in them, it writes the teachers'
-// answer key (web/build/answer-key.mjs), its numbers from the site's engine in --dist.
-//   node web/build/package-lms.mjs [--course dist-course] [--out build/packages] [--dist dist]
+// answer key (web/site-builder/answer-key.mjs), its numbers from the site's engine in --dist.
+//   node web/site-builder/package-lms.mjs [--course dist-course] [--out build/packages] [--dist dist]
 import { readdirSync, readFileSync, statSync, mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';

@@ -526,7 +526,9 @@ function checkKnownNames(context, { liveQuantities, charts, liveParameters, para
       'renderLesson: the lesson has {{param:…}} or {{echo:…}} markers: pass liveParameters and parameterEchoes (live-values.js)',
     );
   if (context.partLinks.length && !chartParts)
-    throw new Error('renderLesson: the lesson has {{part:…}} markers: pass chartParts (web/build/chart-parts.mjs)');
+    throw new Error(
+      'renderLesson: the lesson has {{part:…}} markers: pass chartParts (web/site-builder/chart-parts.mjs)',
+    );
   const live = new Set(liveQuantities);
   const chartIds = new Set(charts);
   const problems = [

@@ -2,7 +2,7 @@
 // Serves the built lesson on 127.0.0.1: each request's file is opened once, checked to lie inside the
 // root, and streamed from that descriptor with the page's CSP and headers; a .br/.gz copy the build
 // wrote is sent only while it decodes to the file's bytes.
-//   node web/build/serve.mjs --root dist --port 8000 [--dotfiles] [--csp-report-uri URL]
+//   node web/site-builder/serve.mjs --root dist --port 8000 [--dotfiles] [--csp-report-uri URL]
 import { createHash } from 'node:crypto';
 import fs, { constants, realpathSync, statSync } from 'node:fs';
 import { open, realpath, stat } from 'node:fs/promises';

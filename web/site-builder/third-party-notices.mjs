@@ -178,7 +178,7 @@ function memberSource(emscriptenRoot, archivePath, member) {
   const library = SYSTEM_LIBRARIES.find((l) => l.archive.test(archive));
   if (!library)
     throw new Error(
-      `third-party notices: the WebAssembly links ${archive}, which web/build/third-party-notices.mjs does not know: add it to SYSTEM_LIBRARIES with where its sources are`,
+      `third-party notices: the WebAssembly links ${archive}, which web/site-builder/third-party-notices.mjs does not know: add it to SYSTEM_LIBRARIES with where its sources are`,
     );
   const stem = member.replace(/\.o$/, '');
   const found = library.roots.flatMap((folder) =>
@@ -260,7 +260,7 @@ export function wasmContents(engineDir) {
   const missing = maps.filter(({ file }) => !existsSync(file));
   if (missing.length)
     throw new Error(
-      `third-party notices: ${missing.map((m) => m.file).join(', ')} missing: the WebAssembly link writes them (web/build/link-map.mjs); build the wasm preset again`,
+      `third-party notices: ${missing.map((m) => m.file).join(', ')} missing: the WebAssembly link writes them (web/site-builder/link-map.mjs); build the wasm preset again`,
     );
   const depfiles = dependencyFiles(engineDir);
   if (!depfiles.size) throw new Error(`third-party notices: no compiler dependency files (*.o.d) under ${engineDir}`);
