@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { screenshotEachLook } from './browse.mjs';
-import { INFO_PAGES } from '../../web/build/info-pages.mjs';
+import { INFO_PAGES } from '../../web/site-builder/info-pages.mjs';
 
 const repo = new URL('../../', import.meta.url).pathname;
 const { values } = parseArgs({

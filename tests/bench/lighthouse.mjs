@@ -9,7 +9,7 @@ import { loadavg } from 'node:os';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import * as chromeLauncher from 'chrome-launcher';
-import { startServer } from '../../web/build/serve.mjs';
+import { startServer } from '../../web/site-builder/serve.mjs';
 import { LAUNCH } from '../browser/helpers.mjs';
 import { measuringOptions, median } from './measuring.mjs';
 
@@ -111,7 +111,7 @@ const out = {
   chrome: LAUNCH.executablePath,
   // The machine's 1-minute load average when the runs ended: above its 2 cores, the times are inflated.
   loadAverage: Math.round(loadavg()[0] * 10) / 10,
-  note: "Served from 127.0.0.1 by web/build/serve.mjs on a shared 2-core machine; scores are medians of the runs. Mobile uses Lighthouse's simulated slow-4G/4x-CPU throttling, desktop its desktop preset.",
+  note: "Served from 127.0.0.1 by web/site-builder/serve.mjs on a shared 2-core machine; scores are medians of the runs. Mobile uses Lighthouse's simulated slow-4G/4x-CPU throttling, desktop its desktop preset.",
   ...results,
 };
 mkdirSync(join(options.out, '..'), { recursive: true });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import { unzipSync } from 'fflate';
-import { packageLms } from '../../web/build/package-lms.mjs';
+import { packageLms } from '../../web/site-builder/package-lms.mjs';
 import { measuringOptions } from './measuring.mjs';
 
 const options = measuringOptions('package-sizes.json');

@@ -44,7 +44,7 @@ try {
 const files = [...new Set(requests)].map((path) => {
   const file = join(options.dist, path.endsWith('/') ? `${path}index.html` : path);
   const bytes = readFileSync(file);
-  // What web/build/serve.mjs sends a browser that accepts brotli: the build's .br copy when it has one.
+  // What web/site-builder/serve.mjs sends a browser that accepts brotli: the build's .br copy when it has one.
   const br = existsSync(`${file}.br`) ? readFileSync(`${file}.br`).length : null;
   return { path, bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, brotli: br ?? bytes.length };
 });

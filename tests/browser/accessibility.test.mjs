@@ -21,7 +21,7 @@ import {
   twoFrames,
 } from './helpers.mjs';
 import { CHART_DECLARATIONS } from '../../web/js/charts/declarations.js';
-import { INFO_PAGES } from '../../web/build/info-pages.mjs';
+import { INFO_PAGES } from '../../web/site-builder/info-pages.mjs';
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 

@@ -17,7 +17,7 @@ let page;
 const problems = [];
 
 before(async () => {
-  const { startServer } = await import('../../web/build/serve.mjs');
+  const { startServer } = await import('../../web/site-builder/serve.mjs');
   server = await startServer({ root: dist, port: 0 });
   browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 1100, height: 900 } });

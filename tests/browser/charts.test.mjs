@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { ENGINE, WEBKIT_MIN_WIDTH, downloadOf, launchBrowser, recordPageErrors } from './helpers.mjs';
 import { CHART_DECLARATIONS } from '../../web/js/charts/declarations.js';
-import { interfaceStrings } from '../../web/build/build-site.mjs';
-import { translate } from '../../web/js/i18n.js';
+import { interfaceStrings } from '../../web/site-builder/build-site.mjs';
+import { translate } from '../../web/js/locale/i18n.js';
 
 const dist = process.env.POSITIONAL_DIST ?? new URL('../../dist/', import.meta.url).pathname;
 // The page under test: the English one, or a translation's (POSITIONAL_PAGE=zh-Hans/index.html).
@@ -62,11 +62,11 @@ let page;
 const problems = [];
 
 async function serve(root) {
-  if (existsSync(new URL('../../web/build/serve.mjs', import.meta.url))) {
-    const { startServer } = await import('../../web/build/serve.mjs');
+  if (existsSync(new URL('../../web/site-builder/serve.mjs', import.meta.url))) {
+    const { startServer } = await import('../../web/site-builder/serve.mjs');
     return startServer({ root, port: 0 });
   }
-  throw new Error('web/build/serve.mjs is missing');
+  throw new Error('web/site-builder/serve.mjs is missing');
 }
 
 before(async () => {

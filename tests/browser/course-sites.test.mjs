@@ -16,8 +16,8 @@ import { launchBrowser, dist, watchProblems, recordViolations } from './helpers.
 import { startCourseHost, playerPage, scormRuntime, MOODLE_TYPES } from './course-hosts.mjs';
 import { answerAll, answerChoice, waitForFrame, FAILED_ITEMS, NEARLY_ITEMS, GRADED } from './self-test-answers.mjs';
 import { startLrs } from '../support/lrs.mjs';
-import { packageLms } from '../../web/build/package-lms.mjs';
-import { SELF_TEST_ITEMS } from '../../web/js/self-test-items.js';
+import { packageLms } from '../../web/site-builder/package-lms.mjs';
+import { SELF_TEST_ITEMS } from '../../web/js/self-test/self-test-items.js';
 import { encodeRecord } from '../../web/js/lms/record.js';
 
 const courseDir = join(dist, '..', 'dist-course');

@@ -1,4 +1,4 @@
-// Embed mode's inputs from the address (web/js/embed.js): the frame id a course page passes is echoed
+// Embed mode's inputs from the address (web/js/page/embed.js): the frame id a course page passes is echoed
 // in height messages only when it is letters, digits, - and _ (at most 100), and the "no such section"
 // note quotes at most a short piece of an unknown ?embed= id, on the served page and from file://.
 import assert from 'node:assert/strict';

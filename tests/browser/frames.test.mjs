@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSite, openPage, repo } from './helpers.mjs';
-import { SELF_TEST_ITEMS, isGraded } from '../../web/js/self-test-items.js';
+import { SELF_TEST_ITEMS, isGraded } from '../../web/js/self-test/self-test-items.js';
 import { answerAll, answerChoice, waitForFrame, FAILED_ITEMS } from './self-test-answers.mjs';
 
 let site;

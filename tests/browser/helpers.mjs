@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { chromium, firefox } from 'playwright-core';
-import { startServer } from '../../web/build/serve.mjs';
+import { startServer } from '../../web/site-builder/serve.mjs';
 
 export const repo = new URL('../../', import.meta.url).pathname;
 export const dist = process.env.POSITIONAL_DIST ?? join(repo, 'dist');

@@ -1,4 +1,4 @@
-// Browser tests of the built lesson page (dist/ served by web/build/serve.mjs, and the single-file
+// Browser tests of the built lesson page (dist/ served by web/site-builder/serve.mjs, and the single-file
 // build from file://) in the engine helpers.mjs selects: live numbers, sections, math, diagrams, snippet checks,
 // CSP, embed mode, reading controls and the engine-failure fallback.
 import { after, before, describe, test } from 'node:test';
@@ -8,8 +8,8 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { startServer } from '../../web/build/serve.mjs';
-import { languageAlternates, lessonLanguages, siteAddress } from '../../web/build/build-site.mjs';
+import { startServer } from '../../web/site-builder/serve.mjs';
+import { languageAlternates, lessonLanguages, siteAddress } from '../../web/site-builder/build-site.mjs';
 import {
   ENGINE,
   WEBKIT_MIN_WIDTH,
@@ -177,8 +177,8 @@ describe('the served page', () => {
 
   test('every live number is filled with what the engine returns for its quantity', async () => {
     const report = await page.evaluate(async () => {
-      const live = await import('./js/live-values.js');
-      const { loadEngine } = await import('./js/engine.js');
+      const live = await import('./js/prose/live-values.js');
+      const { loadEngine } = await import('./js/engine/engine.js');
       const results = live.computeEngineResults(await loadEngine());
       return [...document.querySelectorAll('[data-live]')].map((el) => {
         let expected;
@@ -626,7 +626,7 @@ test('a fault in the page’s script after the engine ran still releases every b
   // numbers and letting the skipped blocks into layout.
   const faulty = mkdtempSync(join(tmpdir(), 'positional-faulty-'));
   cpSync(dist, faulty, { recursive: true });
-  const module = join(faulty, 'js', 'snippet-checks.js');
+  const module = join(faulty, 'js', 'prose', 'snippet-checks.js');
   writeFileSync(
     module,
     "export const SNIPPET_CHECKS = new Proxy({}, { get() { throw new Error('a planted fault'); } });\n",

@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { launchBrowser, mountAllCharts, openPage, singleFile } from './helpers.mjs';
-import { startServer } from '../../web/build/serve.mjs';
+import { startServer } from '../../web/site-builder/serve.mjs';
 
 const dist = process.env.POSITIONAL_DIST ?? new URL('../../dist/', import.meta.url).pathname;
 
@@ -37,8 +37,8 @@ async function readHandle({ index, values }) {
     const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
     return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
   };
-  const live = await import('./js/live-values.js');
-  const { formatValue } = await import('./js/format.js');
+  const live = await import('./js/prose/live-values.js');
+  const { formatValue } = await import('./js/locale/format.js');
   const engine = window.positionalLesson.engine;
   const handle = document.querySelector(`[data-qa-handle="${index}"]`);
   const section = handle.closest('section');
@@ -115,7 +115,8 @@ const sectionText = (id) =>
     id,
   );
 
-const parameter = (name) => page.evaluate(async (n) => (await import('./js/live-values.js')).LIVE_PARAMETERS[n], name);
+const parameter = (name) =>
+  page.evaluate(async (n) => (await import('./js/prose/live-values.js')).LIVE_PARAMETERS[n], name);
 
 /** Checks handle `h` reads `value` and everything that depends on it agrees. */
 async function expectMoved(h, value, { before, chart = true, why } = {}) {
@@ -268,7 +269,7 @@ describe('the handles wherever the lesson is shown', () => {
   };
   const scaledBase = (target, s) =>
     target.evaluate(async (scale) => {
-      const { formatValue } = await import('./js/format.js');
+      const { formatValue } = await import('./js/locale/format.js');
       return formatValue(window.positionalLesson.engine.ntkScaledBase(10000, scale, 128), 'int');
     }, s);
 

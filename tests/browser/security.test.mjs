@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { createHash } from 'node:crypto';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { startServer } from '../../web/build/serve.mjs';
+import { startServer } from '../../web/site-builder/serve.mjs';
 import {
   ENGINE,
   dist,

@@ -2,7 +2,7 @@
 // frame holds the lesson), picks a choice by its id whatever order the page shows it in, and types
 // numbers as people type them (a Unicode minus, a thousands comma); the right numbers come from the
 // same engine, run in Node.
-import { SELF_TEST_ITEMS, isGraded } from '../../web/js/self-test-items.js';
+import { SELF_TEST_ITEMS, isGraded } from '../../web/js/self-test/self-test-items.js';
 import { loadEngine } from '../node/engine-loader.mjs';
 
 /** Four checks a failing learner gets wrong: 8 of 12 = 0.667, under the 0.8 mastery score. */

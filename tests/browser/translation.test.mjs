@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { lessonLanguages } from '../../web/build/build-site.mjs';
+import { lessonLanguages } from '../../web/site-builder/build-site.mjs';
 import { mountAllCharts, openPage, startSite, twoFrames } from './helpers.mjs';
 
 // Names, abbreviations and units a translation keeps as they are (the glossary's "not translated").

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { recordViolations, singleFile, startSite, waitForChart, watchProblems } from './helpers.mjs';
-import { decimal } from '../../web/js/format.js';
+import { decimal } from '../../web/js/locale/format.js';
 
 // A task over 200 ms is a visible freeze; before the fix, ?embed=fig-context-extension&extension.d=1e7
 // blocked the main thread for over two minutes. Counted from the moment the live numbers are in:

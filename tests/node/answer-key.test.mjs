@@ -1,4 +1,4 @@
-// The teachers' answer key (web/build/answer-key.mjs, written by build-scripts/package beside the
+// The teachers' answer key (web/site-builder/answer-key.mjs, written by build-scripts/package beside the
 // zips): it lists every item of the self-test, its numbers are the engine's (and the page accepts
 // exactly the range it prints), the right choices are the items' own, and no zip carries it.
 import assert from 'node:assert/strict';
@@ -7,11 +7,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, test } from 'node:test';
 import { unzipSync, strFromU8 } from 'fflate';
-import { acceptedRange, answerKey, answerKeyPage, keyNumber, loadSiteEngine } from '../../web/build/answer-key.mjs';
-import { packageLms, writeAnswerKey } from '../../web/build/package-lms.mjs';
-import { ANSWER_KEY_FILE } from '../../web/build/instructor-guide.mjs';
-import { SELF_TEST_ITEMS } from '../../web/js/self-test-items.js';
-import { withinTolerance } from '../../web/js/self-test.js';
+import {
+  acceptedRange,
+  answerKey,
+  answerKeyPage,
+  keyNumber,
+  loadSiteEngine,
+} from '../../web/site-builder/answer-key.mjs';
+import { packageLms, writeAnswerKey } from '../../web/site-builder/package-lms.mjs';
+import { ANSWER_KEY_FILE } from '../../web/site-builder/instructor-guide.mjs';
+import { SELF_TEST_ITEMS } from '../../web/js/self-test/self-test-items.js';
+import { withinTolerance } from '../../web/js/self-test/self-test.js';
 
 const repo = new URL('../../', import.meta.url).pathname;
 const dist = process.env.POSITIONAL_DIST ?? join(repo, 'dist');

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const script = fileURLToPath(new URL('../../web/build/chart-parameters.mjs', import.meta.url));
+const script = fileURLToPath(new URL('../../web/site-builder/chart-parameters.mjs', import.meta.url));
 
 test('README lists every chart URL parameter with the declared range', () => {
   const run = spawnSync(process.execPath, [script, '--check'], { encoding: 'utf8' });

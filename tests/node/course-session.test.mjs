@@ -17,7 +17,7 @@ import {
   MAX_RESPONSE_LENGTH,
   choiceOrder,
 } from '../../web/js/lms/record.js';
-import { SELF_TEST_ITEMS, MASTERY_SCORE, isGraded } from '../../web/js/self-test-items.js';
+import { SELF_TEST_ITEMS, MASTERY_SCORE, isGraded } from '../../web/js/self-test/self-test-items.js';
 import { startLrs } from '../support/lrs.mjs';
 
 const GRADED = SELF_TEST_ITEMS.filter(isGraded);

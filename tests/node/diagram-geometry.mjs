@@ -1,7 +1,7 @@
 // Geometry of a drawn diagram, read back from its SVG: node boxes, and points along each edge.
 // Used by the lesson tests to check that no edge runs through a box it does not join.
 
-/** Node boxes { x0, y0, x1, y1 } of an SVG string from web/build/diagrams.mjs, in drawing order. */
+/** Node boxes { x0, y0, x1, y1 } of an SVG string from web/site-builder/diagrams.mjs, in drawing order. */
 export function nodeBoxes(svg) {
   const boxes = [];
   for (const g of svg.matchAll(/<g class="diagram-node[^"]*">(.*?)<\/g>/g)) {

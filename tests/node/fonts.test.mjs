@@ -1,7 +1,7 @@
 // The page's fonts as built: the single file carries only the faces the page uses, within its byte
 // budget, and every font family the page's CSS applies to the page resolves to a face it carries
 // (or is a system/generic family). The served site holds the same subset faces and no others.
-// Read from the built files independently of web/build/fonts.mjs, which chose them.
+// Read from the built files independently of web/site-builder/fonts.mjs, which chose them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

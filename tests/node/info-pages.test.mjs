@@ -6,15 +6,15 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { test } from 'node:test';
-import { lessonParts, readingOf, roundedMinutes, timeOnTask } from '../../web/build/time-on-task.mjs';
-import { selfTestFacts } from '../../web/build/instructor-guide.mjs';
+import { lessonParts, readingOf, roundedMinutes, timeOnTask } from '../../web/site-builder/time-on-task.mjs';
+import { selfTestFacts } from '../../web/site-builder/instructor-guide.mjs';
 import {
   accessibilityContact,
   accessibilityStatementBody,
   testedFacts,
-} from '../../web/build/accessibility-statement.mjs';
-import { INFO_PAGES } from '../../web/build/info-pages.mjs';
-import { MASTERY_SCORE, SELF_TEST_ITEMS } from '../../web/js/self-test-items.js';
+} from '../../web/site-builder/accessibility-statement.mjs';
+import { INFO_PAGES } from '../../web/site-builder/info-pages.mjs';
+import { MASTERY_SCORE, SELF_TEST_ITEMS } from '../../web/js/self-test/self-test-items.js';
 
 const repo = new URL('../../', import.meta.url).pathname;
 const dist = process.env.POSITIONAL_DIST ?? join(repo, 'dist');

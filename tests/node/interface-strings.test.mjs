@@ -1,4 +1,4 @@
-// Every interface text the scripts show goes through web/js/i18n.js (t, tn) with a fixed English
+// Every interface text the scripts show goes through web/js/locale/i18n.js (t, tn) with a fixed English
 // text (and the diagrams' titles and labels come from web/lesson/diagrams.json), and every translation (web/i18n/LANG/*.json) has each of them, with the same {placeholders},
 // and nothing it no longer needs. This is the test that lists what a translation still lacks.
 
@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { interfaceStrings, lessonLanguages } from '../../web/build/build-site.mjs';
-import { translate } from '../../web/js/i18n.js';
-import { COMMA_GROUPED_LANGUAGES, grouped, listed, trueMinus } from '../../web/js/format.js';
+import { interfaceStrings, lessonLanguages } from '../../web/site-builder/build-site.mjs';
+import { translate } from '../../web/js/locale/i18n.js';
+import { COMMA_GROUPED_LANGUAGES, grouped, listed, trueMinus } from '../../web/js/locale/format.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const SOURCE_DIRS = ['web/js', 'web/build'];
+const SOURCE_DIRS = ['web/js', 'web/site-builder'];
 
 function sources() {
   const files = [];
@@ -21,7 +21,7 @@ function sources() {
     for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (/\.m?js$/.test(entry.name) && !path.endsWith('web/js/i18n.js')) files.push(path);
+      else if (/\.m?js$/.test(entry.name) && !path.endsWith('web/js/locale/i18n.js')) files.push(path);
     }
   };
   SOURCE_DIRS.forEach(walk);
@@ -96,7 +96,7 @@ const translations = lessonLanguages().filter((l) => l.code !== 'en');
 describe('interface texts', () => {
   test('every t() and tn() call writes its English text as a fixed literal', () => {
     assert.deepEqual(problems, []);
-    assert.ok(texts.size > 0, 'no interface texts found in web/js or web/build');
+    assert.ok(texts.size > 0, 'no interface texts found in web/js or web/site-builder');
   });
 
   test('translate() fills placeholders and chooses plural forms', () => {

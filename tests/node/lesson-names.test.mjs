@@ -1,12 +1,12 @@
 // The lesson renderer refuses names the page does not know: a {{live:…}} number missing from
-// web/js/live-values.js, a ```chart fence missing from web/js/charts/index.js, a ```diagram fence
+// web/js/prose/live-values.js, a ```chart fence missing from web/js/charts/index.js, a ```diagram fence
 // missing from web/lesson/diagrams.json. The real lesson renders with the real registries.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { buildLesson } from '../../web/build/build-site.mjs';
-import { renderLesson } from '../../web/build/render-lesson.mjs';
-import { LIVE_QUANTITIES } from '../../web/js/live-values.js';
+import { buildLesson } from '../../web/site-builder/build-site.mjs';
+import { renderLesson } from '../../web/site-builder/render-lesson.mjs';
+import { LIVE_QUANTITIES } from '../../web/js/prose/live-values.js';
 import { CHARTS } from '../../web/js/charts/index.js';
 
 const known = {
@@ -32,7 +32,7 @@ describe('lesson names checked at build time', () => {
 
   test('an unknown live number fails with its name and where names live', () => {
     assert.throws(() => renderLesson(lesson('The base is {{live:ntk.bsae}}, {{live:ntk.base}}.'), known), {
-      message: 'lesson.md: unknown live number "ntk.bsae" (not in LIVE_QUANTITIES, web/js/live-values.js)',
+      message: 'lesson.md: unknown live number "ntk.bsae" (not in LIVE_QUANTITIES, web/js/prose/live-values.js)',
     });
   });
 

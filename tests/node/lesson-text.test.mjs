@@ -6,18 +6,18 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
 
-import { renderDiagramSvg } from '../../web/build/diagrams.mjs';
-import { FORMULA_LABEL, renderLesson } from '../../web/build/render-lesson.mjs';
-import { extractCppSnippets } from '../../web/build/cpp-snippets.mjs';
+import { renderDiagramSvg } from '../../web/site-builder/diagrams.mjs';
+import { FORMULA_LABEL, renderLesson } from '../../web/site-builder/render-lesson.mjs';
+import { extractCppSnippets } from '../../web/site-builder/cpp-snippets.mjs';
 import {
   computeEngineResults,
   LIVE_PARAMETERS,
   LIVE_QUANTITIES,
   liveText,
   PARAMETER_ECHOES,
-} from '../../web/js/live-values.js';
+} from '../../web/js/prose/live-values.js';
 import { CHARTS } from '../../web/js/charts/index.js';
-import { chartParts } from '../../web/build/chart-parts.mjs';
+import { chartParts } from '../../web/site-builder/chart-parts.mjs';
 
 const CHART_PARTS = await chartParts();
 import { edgePoints, nodeBoxes } from './diagram-geometry.mjs';

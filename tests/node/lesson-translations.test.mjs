@@ -5,12 +5,12 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 
-import { renderLesson } from '../../web/build/render-lesson.mjs';
-import { extractCppSnippets } from '../../web/build/cpp-snippets.mjs';
-import { LIVE_PARAMETERS, LIVE_QUANTITIES, PARAMETER_ECHOES } from '../../web/js/live-values.js';
+import { renderLesson } from '../../web/site-builder/render-lesson.mjs';
+import { extractCppSnippets } from '../../web/site-builder/cpp-snippets.mjs';
+import { LIVE_PARAMETERS, LIVE_QUANTITIES, PARAMETER_ECHOES } from '../../web/js/prose/live-values.js';
 import { CHARTS } from '../../web/js/charts/index.js';
-import { chartParts } from '../../web/build/chart-parts.mjs';
-import { lessonLanguages } from '../../web/build/build-site.mjs';
+import { chartParts } from '../../web/site-builder/chart-parts.mjs';
+import { lessonLanguages } from '../../web/site-builder/build-site.mjs';
 import {
   compareInventories,
   compareRendered,

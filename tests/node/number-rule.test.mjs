@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { numberRule, isStepKey, geometricKeyStep } from '../../web/js/chart-kit/number-rule.js';
 import { CHART_DECLARATIONS } from '../../web/js/charts/declarations.js';
-import { LIVE_PARAMETERS, parameterRule, validateParameter } from '../../web/js/live-values.js';
+import { LIVE_PARAMETERS, parameterRule, validateParameter } from '../../web/js/prose/live-values.js';
 
 /** Every declared number: [where, rule spec]. */
 function declaredNumbers() {

@@ -9,7 +9,14 @@ import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, existsSync } from 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { unzipSync, strFromU8 } from 'fflate';
-import { packageLms, listFiles, schemaDir, builtLanguages, launchOf, COURSE } from '../../web/build/package-lms.mjs';
+import {
+  packageLms,
+  listFiles,
+  schemaDir,
+  builtLanguages,
+  launchOf,
+  COURSE,
+} from '../../web/site-builder/package-lms.mjs';
 
 const repo = new URL('../../', import.meta.url).pathname;
 const dist = process.env.POSITIONAL_DIST ?? join(repo, 'dist');

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { renderLesson } from '../../web/build/render-lesson.mjs';
-import { chartParts } from '../../web/build/chart-parts.mjs';
+import { renderLesson } from '../../web/site-builder/render-lesson.mjs';
+import { chartParts } from '../../web/site-builder/chart-parts.mjs';
 import {
   dependentsOf,
   LIVE_PARAMETERS,
@@ -14,7 +14,7 @@ import {
   PARAMETER_ECHOES,
   parameterText,
   validateParameter,
-} from '../../web/js/live-values.js';
+} from '../../web/js/prose/live-values.js';
 import { CHART_DECLARATIONS } from '../../web/js/charts/declarations.js';
 
 const CHART_PARTS = await chartParts();
@@ -53,7 +53,8 @@ describe('prose markers at build time', () => {
 
   test('an unknown parameter fails the render, naming it and where parameters live', () => {
     assert.throws(() => renderLesson(lesson('{{param:extension.traned}} and {{param:extension.d}}'), known), {
-      message: 'lesson.md: unknown live parameter "extension.traned" (not in LIVE_PARAMETERS, web/js/live-values.js)',
+      message:
+        'lesson.md: unknown live parameter "extension.traned" (not in LIVE_PARAMETERS, web/js/prose/live-values.js)',
     });
   });
 
@@ -69,7 +70,7 @@ describe('prose markers at build time', () => {
     assert.match(bodyHtml, /<span class="param-echo" data-echo="rope\.distance">4<\/span>/);
     assert.match(bodyHtml, /<span class="param-echo" data-echo="rope\.query-later">103<\/span>/);
     assert.throws(() => renderLesson(lesson('{{echo:rope.distanse}}'), known), {
-      message: 'lesson.md: unknown echo "rope.distanse" (not in PARAMETER_ECHOES, web/js/live-values.js)',
+      message: 'lesson.md: unknown echo "rope.distanse" (not in PARAMETER_ECHOES, web/js/prose/live-values.js)',
     });
   });
 

@@ -3,8 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { SELF_TEST_ITEMS, MASTERY_SCORE, isGraded } from '../../web/js/self-test-items.js';
-import { parseNumber, withinTolerance } from '../../web/js/self-test.js';
+import { SELF_TEST_ITEMS, MASTERY_SCORE, isGraded } from '../../web/js/self-test/self-test-items.js';
+import { parseNumber, withinTolerance } from '../../web/js/self-test/self-test.js';
 import { isoDuration, scorm12Duration } from '../../web/js/lms/scorm.js';
 import { cmi5Launch } from '../../web/js/lms/cmi5.js';
 import { loadEngine } from './engine-loader.mjs';

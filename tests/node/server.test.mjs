@@ -1,4 +1,4 @@
-// Fault suite for web/build/serve.mjs: malformed request-targets, traversal, unreadable files, slow
+// Fault suite for web/site-builder/serve.mjs: malformed request-targets, traversal, unreadable files, slow
 // clients, compression choices, load and memory; after every fault the server must still serve index.html.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -22,10 +22,10 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
-import { writePrecompressed } from '../../web/build/build-site.mjs';
-import { CONTENT_SECURITY_POLICY, SERVER_LIMITS, startServer } from '../../web/build/serve.mjs';
+import { writePrecompressed } from '../../web/site-builder/build-site.mjs';
+import { CONTENT_SECURITY_POLICY, SERVER_LIMITS, startServer } from '../../web/site-builder/serve.mjs';
 
-const SERVE = new URL('../../web/build/serve.mjs', import.meta.url).pathname;
+const SERVE = new URL('../../web/site-builder/serve.mjs', import.meta.url).pathname;
 const dist = process.env.POSITIONAL_DIST ?? new URL('../../dist/', import.meta.url).pathname;
 
 // Short limits so the slow-client cases finish in a second or two each; the defaults are checked

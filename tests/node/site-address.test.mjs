@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { languageAlternates, lessonLanguages, siteAddress } from '../../web/build/build-site.mjs';
+import { languageAlternates, lessonLanguages, siteAddress } from '../../web/site-builder/build-site.mjs';
 
 const RULE = /web\/site-config\.json "siteUrl" must be null or the absolute http\(s\) address of the folder/;
 

@@ -1,4 +1,4 @@
-// The third-party notices (third-party-notices.html, web/build/third-party-notices.mjs): written
+// The third-party notices (third-party-notices.html, web/site-builder/third-party-notices.mjs): written
 // beside every page the build makes, they list every font face the site ships, every npm package
 // bundled into the pages' scripts and every library the WebAssembly links, with licence texts read
 // from the installed packages; a missing licence or an unknown library stops the build, naming it.
@@ -15,10 +15,10 @@ import {
   packageLicenceFile,
   wasmContents,
   WASM_MODULES,
-} from '../../web/build/third-party-notices.mjs';
-import { readDebianCopyright } from '../../web/build/debian-copyright.mjs';
-import { singleFileBundle } from '../../web/build/build-site.mjs';
-import { shellBundle } from '../../web/build/course-package.mjs';
+} from '../../web/site-builder/third-party-notices.mjs';
+import { readDebianCopyright } from '../../web/site-builder/debian-copyright.mjs';
+import { singleFileBundle } from '../../web/site-builder/build-site.mjs';
+import { shellBundle } from '../../web/site-builder/course-package.mjs';
 
 const repo = new URL('../../', import.meta.url).pathname;
 const dist = process.env.POSITIONAL_DIST ?? join(repo, 'dist');
@@ -141,7 +141,7 @@ test('an unknown system library in a linker map stops the build, naming it', () 
   writeFileSync(join(dir, 'CMakeFiles', 'x.cpp.o.d'), 'x.o: x.cpp\n');
   assert.throws(
     () => wasmContents(dir),
-    /links libmystery\.a, which web\/build\/third-party-notices\.mjs does not know/,
+    /links libmystery\.a, which web\/site-builder\/third-party-notices\.mjs does not know/,
   );
   // And a build whose link wrote no maps is told how to get them.
   assert.throws(

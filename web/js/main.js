@@ -1,19 +1,25 @@
 // The lesson page's entry point: wires the reading controls, loads the engine, fills every live
 // number, checks every snippet's claims, then mounts the charts (a chart failure never breaks the text).
-import { explainEngineFailure, loadEngine } from './engine.js';
-import { computeEngineResults, liveText, LIVE_QUANTITIES } from './live-values.js';
-import { SNIPPET_CHECKS } from './snippet-checks.js';
-import { setupLevelSwitch, setupPrint, setupTabs, setupThemeToggle, setupWalkthrough } from './reading-controls.js';
-import { applyEmbed, embedTarget, postHeight } from './embed.js';
-import { keepScrollersFocusable } from './scroll-regions.js';
-import { setupContents, setupLevelMemory } from './reading-view.js';
-import { setupSelfTest } from './self-test.js';
-import { SELF_TEST_ITEMS } from './self-test-items.js';
+import { explainEngineFailure, loadEngine } from './engine/engine.js';
+import { computeEngineResults, liveText, LIVE_QUANTITIES } from './prose/live-values.js';
+import { SNIPPET_CHECKS } from './prose/snippet-checks.js';
+import {
+  setupLevelSwitch,
+  setupPrint,
+  setupTabs,
+  setupThemeToggle,
+  setupWalkthrough,
+} from './page/reading-controls.js';
+import { applyEmbed, embedTarget, postHeight } from './page/embed.js';
+import { keepScrollersFocusable } from './page/scroll-regions.js';
+import { setupContents, setupLevelMemory } from './page/reading-view.js';
+import { setupSelfTest } from './self-test/self-test.js';
+import { SELF_TEST_ITEMS } from './self-test/self-test-items.js';
 import { courseMemory, findCourseShell } from './lms/course-link.js';
-import { addShareControls } from './share-embed.js';
-import { setupProseParameters } from './prose-params.js';
-import { setupProseLinks } from './prose-links.js';
-import { t } from './i18n.js';
+import { addShareControls } from './page/share-embed.js';
+import { setupProseParameters } from './prose/prose-params.js';
+import { setupProseLinks } from './prose/prose-links.js';
+import { t } from './locale/i18n.js';
 
 const UNAVAILABLE = '—';
 

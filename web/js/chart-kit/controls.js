@@ -2,7 +2,7 @@
 // checkboxes and buttons. Every value, typed, dragged or read from the URL, passes the same rules;
 // a value that had to change is clamped and the control says why beside itself.
 
-import { t } from '../i18n.js';
+import { t } from '../locale/i18n.js';
 import { numberRule } from './number-rule.js';
 
 let uid = 0;

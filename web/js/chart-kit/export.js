@@ -1,7 +1,7 @@
 // PNG and CSV export buttons and the "Data" table shared by every chart.
 
-import { grouped, sciUnicode, significant } from '../format.js';
-import { t } from '../i18n.js';
+import { grouped, sciUnicode, significant } from '../locale/format.js';
+import { t } from '../locale/i18n.js';
 
 // A text cell a spreadsheet would read as a formula (or, after a tab or carriage return, as the
 // start of one): OWASP's CSV-injection list. Such cells get a leading apostrophe, which spreadsheets
@@ -141,7 +141,7 @@ export function renderDataTable(details, { caption, columns, rows, limit = 50, n
 }
 
 /**
- * A number for the data table (the page's formats, web/js/format.js): whole numbers in full with
+ * A number for the data table (the page's formats, web/js/locale/format.js): whole numbers in full with
  * thousands separators ("1,048,576"), others to 6 significant digits ("0.841471", "12,345.7"),
  * very small or large ones as "1.15480 × 10⁻⁴"; true minus signs. CSV keeps plain numbers.
  */

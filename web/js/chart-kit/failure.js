@@ -1,7 +1,7 @@
 // The text a chart shows in its place when it cannot be drawn: a light module, so the chart index
 // can say so without loading the chart kit.
 
-import { t } from '../i18n.js';
+import { t } from '../locale/i18n.js';
 
 /** The text shown where a chart could not be drawn (text only, never markup). */
 export function failureText(error) {

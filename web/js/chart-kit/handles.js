@@ -4,7 +4,7 @@
 // set(patch), so clamping, the URL, the number boxes, the description and the live text follow
 // exactly as if the value had been typed. The chart draws the knob (drawKnob) where at() says.
 
-import { grouped } from '../format.js';
+import { grouped } from '../locale/format.js';
 import { isStepKey, numberRule } from './number-rule.js';
 
 /** How far (CSS px) from a knob a mouse press still grabs it; a finger gets more. */

@@ -1,7 +1,7 @@
 // A small labelled matrix heatmap (attention weights, ALiBi biases) drawn cell by cell, with the
 // row and column labels and, when cells are big enough, the values written in them.
 
-import { fixed } from '../format.js';
+import { fixed } from '../locale/format.js';
 import { FONT } from './canvas.js';
 import { drawFitted, ellipsize, fitText } from './text-fit.js';
 import { colorIndex, textColorOn } from './colormap.js';

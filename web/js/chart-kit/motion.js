@@ -4,7 +4,7 @@
 // sentence says why. Any motion stops as soon as the reader takes control (a press, a key, a
 // control's input) anywhere in the chart.
 
-import { t } from '../i18n.js';
+import { t } from '../locale/i18n.js';
 
 const REDUCED = '(prefers-reduced-motion: reduce)';
 

@@ -5,8 +5,8 @@
 // (arrows, Shift for a larger step, Page Up/Down, Home/End), by plain steps or a control's own
 // (geometric on a log axis).
 
-import { t } from '../i18n.js';
-import { decimal } from '../format.js';
+import { t } from '../locale/i18n.js';
+import { decimal } from '../locale/format.js';
 
 /** The keys that step a number, and the direction each moves it. */
 const STEP_KEYS = {

@@ -1,7 +1,7 @@
 // Scales and axis ticks: linear and logarithmic maps, round tick values and their labels.
 // Every tick generator is bounded: whatever the range (huge, infinite, NaN), at most a few dozen ticks.
 
-import { grouped, powerOfTen } from '../format.js';
+import { grouped, powerOfTen } from '../locale/format.js';
 
 /** Linear map from [d0, d1] to [r0, r1], with .invert. */
 export function linearScale(d0, d1, r0, r1) {

@@ -4,7 +4,7 @@
 import { addExportButtons, renderDataTable } from './export.js';
 import { themeColors } from './canvas.js';
 import { failureText } from './failure.js';
-import { t } from '../i18n.js';
+import { t } from '../locale/i18n.js';
 
 /**
  * Builds the chart's DOM inside `slot` (its .chart-mount when present).

@@ -2,7 +2,7 @@
 // RoPE's long-term decay (the RoFormer bound) and ALiBi's attention multiplier e^(−slope·distance).
 
 import { rdbu } from '../chart-kit/colormap.js';
-import { fixed, grouped, sciUnicode, significant } from '../format.js';
+import { fixed, grouped, sciUnicode, significant } from '../locale/format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
 import { holdWithin } from '../chart-kit/chart-controls.js';
 import { drawCellHeatmap } from '../chart-kit/heatmap-cells.js';
@@ -10,7 +10,7 @@ import * as plot from '../chart-kit/plot.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
 import { drawKnobs } from '../chart-kit/handles.js';
 import { CHART_DECLARATIONS } from './declarations.js';
-import { t, tn } from '../i18n.js';
+import { t, tn } from '../locale/i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
 

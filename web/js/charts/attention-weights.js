@@ -3,12 +3,12 @@
 // sentence's matrix is the original with rows and columns reversed; any scheme breaks that.
 
 import { blues } from '../chart-kit/colormap.js';
-import { fixed, sciUnicode } from '../format.js';
+import { fixed, sciUnicode } from '../locale/format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
 import { drawCellHeatmap } from '../chart-kit/heatmap-cells.js';
 import { drawColorBar } from '../chart-kit/plot.js';
 import { CHART_DECLARATIONS, ATTENTION_SCHEMES as SCHEMES } from './declarations.js';
-import { t } from '../i18n.js';
+import { t } from '../locale/i18n.js';
 
 const MAX_WORDS = 12;
 

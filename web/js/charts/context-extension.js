@@ -2,14 +2,14 @@
 // position interpolation, NTK-aware base (the lesson's three), YaRN and dynamic NTK, with the
 // band of angles seen in training; and every pair's wavelength per method against the trained length.
 
-import { fixed, grouped, listed, significant } from '../format.js';
+import { fixed, grouped, listed, significant } from '../locale/format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
 import { holdWithin } from '../chart-kit/chart-controls.js';
 import * as plot from '../chart-kit/plot.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
 import { drawKnobs } from '../chart-kit/handles.js';
 import { CHART_DECLARATIONS } from './declarations.js';
-import { t } from '../i18n.js';
+import { t } from '../locale/i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
 const { controls: CONTROLS } = CHART_DECLARATIONS['context-extension'];

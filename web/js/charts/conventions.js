@@ -2,14 +2,14 @@
 // (i, i + d/2) with rotate_half, as in Hugging Face's Llama. The same model up to a fixed
 // permutation of dimensions, drawn here; with it the scores agree to rounding, without it they do not.
 
-import { fixed, grouped, sciUnicode } from '../format.js';
+import { fixed, grouped, sciUnicode } from '../locale/format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
 import { FONT } from '../chart-kit/canvas.js';
 import * as plot from '../chart-kit/plot.js';
 import { linearScale, niceTicks } from '../chart-kit/scales.js';
 import { drawFitted, fitText } from '../chart-kit/text-fit.js';
 import { CHART_DECLARATIONS } from './declarations.js';
-import { t } from '../i18n.js';
+import { t } from '../locale/i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
 const MAX_DISTANCE = 59;

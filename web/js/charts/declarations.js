@@ -1,9 +1,9 @@
 // Every chart's declaration — id, title, controls with their ranges and defaults, and the older URL
 // prefixes still read — in one light module: index.js, the README's parameter table
-// (web/build/chart-parameters.mjs) and the URL sweep read it without loading any chart's drawing code.
+// (web/site-builder/chart-parameters.mjs) and the URL sweep read it without loading any chart's drawing code.
 // Nothing here touches the DOM: the build imports it in Node, where the labels stay English.
 
-import { t } from '../i18n.js';
+import { t } from '../locale/i18n.js';
 
 export const MAX_PAIRS = 6;
 export const ATTENTION_SCHEMES = [

@@ -4,13 +4,13 @@
 // 'trained' (the trained length), 'prompt' (the prompt's length) and 'beyond' (what goes past
 // training: the red pairs or positions); the layout it leaves behind lets partAt() find them.
 
-import { grouped } from '../format.js';
+import { grouped } from '../locale/format.js';
 import { FONT } from '../chart-kit/canvas.js';
 import { wrapLines } from '../chart-kit/text-fit.js';
 import { drawAxes, drawLegend, drawLine, plotFrame } from '../chart-kit/plot.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
 import { noLengthMessage } from './model-card-text.js';
-import { t } from '../i18n.js';
+import { t } from '../locale/i18n.js';
 
 const LEGEND_ROW = 16; // drawLegend's row height
 const LINE_HIT = 6; // px: how close the pointer must be to a length's line

@@ -4,7 +4,7 @@
 // prompt of the chosen length turns past the angles training showed in red. The widget's logic is
 // here; its words are model-card-text.js, its drawing model-card-draw.js, its presets model-presets.js.
 
-import { grouped } from '../format.js';
+import { grouped } from '../locale/format.js';
 import {
   clip,
   errorHeading,
@@ -22,7 +22,7 @@ import { drawKnobs } from '../chart-kit/handles.js';
 import { geometricKeyStep } from '../chart-kit/number-rule.js';
 import { MODEL_PRESETS } from './model-presets.js';
 import { CHART_DECLARATIONS } from './declarations.js';
-import { t } from '../i18n.js';
+import { t } from '../locale/i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
 const { controls: CONTROLS } = CHART_DECLARATIONS['model-card'];

@@ -1,7 +1,7 @@
 // The model configs the "Read your model's card" widget offers, read from web/presets/ as JSON
 // modules: the served site fetches them same-origin beside the page, the single-file build inlines them.
 
-import { t, tData } from '../i18n.js';
+import { t, tData } from '../locale/i18n.js';
 import index from '../../presets/index.json' with { type: 'json' };
 import bertBaseUncased from '../../presets/bert-base-uncased.json' with { type: 'json' };
 import bloom560m from '../../presets/bloom-560m.json' with { type: 'json' };

@@ -1,14 +1,14 @@
 // Figure 1, live: cosine similarity of the pooled attention outputs of two typed sentences,
 // with no positions, sinusoidal codes, RoPE, and a causal mask only (engine.orderSimilarities).
 
-import { fixed } from '../format.js';
+import { fixed } from '../locale/format.js';
 import { FONT } from '../chart-kit/canvas.js';
 import { defineChart } from '../chart-kit/define-chart.js';
 import { drawAxes, plotFrame } from '../chart-kit/plot.js';
 import { linearScale, niceTicks } from '../chart-kit/scales.js';
 import { clampCentre, drawFitted, fitText, fitTitle, titleSpace } from '../chart-kit/text-fit.js';
 import { CHART_DECLARATIONS } from './declarations.js';
-import { t } from '../i18n.js';
+import { t } from '../locale/i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
 // Each scheme's bar: `label` shown (translated), `name` in the CSV (English, machine-readable).

@@ -2,7 +2,7 @@
 // beyond. The fast pairs' rotations drift first: float32 keeps 24 bits, so an angle of 10⁶ rad
 // is only known to ~0.06 rad. Errors per pair and position from engine.float32AngleErrors.
 
-import { formatG2, grouped, listed, sciUnicode, significant, trueMinus } from '../format.js';
+import { formatG2, grouped, listed, sciUnicode, significant, trueMinus } from '../locale/format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
 import { holdWithin } from '../chart-kit/chart-controls.js';
 import * as plot from '../chart-kit/plot.js';
@@ -11,7 +11,7 @@ import { pairsNote, pickedPairs, positionReadHandle } from './rope-frequencies.j
 import { drawKnobs, drawMarker } from '../chart-kit/handles.js';
 import { geometricKeyStep } from '../chart-kit/number-rule.js';
 import { CHART_DECLARATIONS } from './declarations.js';
-import { t } from '../i18n.js';
+import { t } from '../locale/i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
 const SAMPLES = 240;

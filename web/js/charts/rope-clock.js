@@ -3,11 +3,11 @@
 // Drag a hand, turn the selected hand with the arrow keys (the clock is focusable), or type m
 // and n; presets replay the lesson's (3, 7), (103, 107) and (3, 8).
 
-import { decimal, fixed, significant } from '../format.js';
+import { decimal, fixed, significant } from '../locale/format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
 import { FONT } from '../chart-kit/canvas.js';
 import { CHART_DECLARATIONS } from './declarations.js';
-import { t } from '../i18n.js';
+import { t } from '../locale/i18n.js';
 import { isStepKey, numberRule } from '../chart-kit/number-rule.js';
 
 // A hand steps one position at a time, ten with Shift or Page Up/Down.

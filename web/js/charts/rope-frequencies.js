@@ -3,14 +3,14 @@
 // picker's parsing and note (parsePairs, pickedPairs, pairsNote) and the position-read handle
 // (positionReadHandle) serve the precision chart too.
 
-import { decimal, grouped, listed, significant, trueMinus } from '../format.js';
+import { decimal, grouped, listed, significant, trueMinus } from '../locale/format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
-import { formatG2 } from '../format.js';
+import { formatG2 } from '../locale/format.js';
 import * as plot from '../chart-kit/plot.js';
 import { linearScale } from '../chart-kit/scales.js';
 import { drawKnobs, drawMarker, markerHandle } from '../chart-kit/handles.js';
 import { CHART_DECLARATIONS, MAX_PAIRS } from './declarations.js';
-import { t } from '../i18n.js';
+import { t } from '../locale/i18n.js';
 
 const N = 200;
 

@@ -2,14 +2,14 @@
 // starts. The curves coincide: the score depends only on distance. q and k are numpy's
 // default_rng(seed).standard_normal(d) drawn twice (seed 0 is the lesson's figure).
 
-import { fixed, grouped, listed, powerOfTen, sciUnicode, significant } from '../format.js';
+import { fixed, grouped, listed, powerOfTen, sciUnicode, significant } from '../locale/format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
 import * as plot from '../chart-kit/plot.js';
 import { linearScale, niceTicks } from '../chart-kit/scales.js';
 import { drawKnobs, drawMarker, markerHandle } from '../chart-kit/handles.js';
 import { FONT } from '../chart-kit/canvas.js';
 import { CHART_DECLARATIONS } from './declarations.js';
-import { t } from '../i18n.js';
+import { t } from '../locale/i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
 const MAX_DISTANCE = 59;

@@ -6,7 +6,7 @@
 // the engine is called only by the skeleton's parts (state and plot size → rows), never while drawing.
 // Hover reads out position, dimension and the exact value of that cell.
 
-import { decimal, fixed, grouped, significant } from '../format.js';
+import { decimal, fixed, grouped, significant } from '../locale/format.js';
 import { rdbu } from '../chart-kit/colormap.js';
 import { defineChart } from '../chart-kit/define-chart.js';
 import { holdWithin } from '../chart-kit/chart-controls.js';
@@ -14,7 +14,7 @@ import { drawAxes, drawColorBar, drawLine, plotFrame } from '../chart-kit/plot.j
 import { drawKnobs } from '../chart-kit/handles.js';
 import { linearScale, niceTicks } from '../chart-kit/scales.js';
 import { CHART_DECLARATIONS } from './declarations.js';
-import { t } from '../i18n.js';
+import { t } from '../locale/i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
 const LUT_MAX = rdbu.size - 1;

@@ -2,7 +2,7 @@
 // launch page, which holds the one session with the course site: lms/course-session.js), gives the
 // self-test the shell's memory instead of this browser's, and shows the learner how far the saving
 // has got, in the site bar, as a status that assistive technology reads out when it changes.
-import { t } from '../i18n.js';
+import { t } from '../locale/i18n.js';
 import { decodeRecord, emptyRecord, RECORD_VERSION } from './record.js';
 
 const COURSE_PROTOCOL = 1;

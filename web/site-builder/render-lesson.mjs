@@ -7,8 +7,8 @@ import hljs from 'highlight.js/lib/core';
 import python from 'highlight.js/lib/languages/python';
 import cpp from 'highlight.js/lib/languages/cpp';
 import { escapeXml, renderDiagramFigure } from './diagrams.mjs';
-import { formatValue } from '../js/format.js';
-import { translate } from '../js/i18n.js';
+import { formatValue } from '../js/locale/format.js';
+import { translate } from '../js/locale/i18n.js';
 
 hljs.registerLanguage('python', python);
 hljs.registerLanguage('cpp', cpp);
@@ -32,7 +32,8 @@ const FENCE = /^```/;
  * A translated interface text for HTML text or a double-quoted attribute: & < > " escaped, and the
  * apostrophe kept (the English texts' own apostrophes were written as they are).
  */
-const escapeText = (text) => String(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+const escapeText = (text) =>
+  String(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
 
 // ---- markdown-it with the lesson's inline syntax -----------------------------------------
 
@@ -107,7 +108,8 @@ function markerPlugin(md, context) {
     if (kind === 'echo') return renderParameterEcho(context, name, extra);
     if (kind === 'part') return renderPartLink(context, name, extra);
     if (kind === 'ref' || kind === 'link-only') {
-      if (!(name in context.links)) throw new Error(`lesson.md: {{${kind}:${name}}} is not listed in site-config.json "links"`);
+      if (!(name in context.links))
+        throw new Error(`lesson.md: {{${kind}:${name}}} is not listed in site-config.json "links"`);
       const url = context.links[name];
       const text = escapeXml(extra ?? name);
       if (url) return `<a class="ref" data-ref="${escapeXml(name)}" href="${escapeXml(url)}">${text}</a>`;
@@ -117,7 +119,9 @@ function markerPlugin(md, context) {
     context.liveNames.add(name);
     const fmt = extra ? ` data-format="${escapeXml(extra)}"` : '';
     const derived =
-      kind === 'derived' ? ` data-derived="true" title="${escapeText(t('Computed in the page from the quoted facts'))}"` : '';
+      kind === 'derived'
+        ? ` data-derived="true" title="${escapeText(t('Computed in the page from the quoted facts'))}"`
+        : '';
     const { text, prerendered } = liveDefaultText(context, name, extra);
     const mark = prerendered ? ' data-prerendered=""' : '';
     return `<span class="live" data-live="${escapeXml(name)}"${fmt}${derived}${mark}>${escapeXml(text)}</span>`;
@@ -126,11 +130,12 @@ function markerPlugin(md, context) {
 
 /**
  * A live parameter of the prose, {{param:NAME}}: the lesson's value as text in a slider the reader
- * can move (web/js/prose-params.js), described from its LIVE_PARAMETERS entry. An unknown name is
+ * can move (web/js/prose/prose-params.js), described from its LIVE_PARAMETERS entry. An unknown name is
  * collected for checkKnownNames and rendered as plain text meanwhile.
  */
 function renderParameterHandle(context, name, extra) {
-  if (extra) throw new Error(`lesson.md: {{param:${name}|${extra}}}: a parameter prints its own value, with no text or format`);
+  if (extra)
+    throw new Error(`lesson.md: {{param:${name}|${extra}}}: a parameter prints its own value, with no text or format`);
   context.parameterNames.push(name);
   const p = context.liveParameters?.[name];
   if (!p) return escapeXml(name);
@@ -149,7 +154,8 @@ function renderParameterHandle(context, name, extra) {
  * lesson's value, rewritten by prose-params.js when its section's parameter moves.
  */
 function renderParameterEcho(context, name, extra) {
-  if (extra) throw new Error(`lesson.md: {{echo:${name}|${extra}}}: an echo prints its own value, with no text or format`);
+  if (extra)
+    throw new Error(`lesson.md: {{echo:${name}|${extra}}}: an echo prints its own value, with no text or format`);
   context.echoNames.push(name);
   const echo = context.parameterEchoes?.[name];
   if (!echo) return escapeXml(name);
@@ -160,7 +166,7 @@ function renderParameterEcho(context, name, extra) {
 /**
  * A term linked to a part of a chart, {{part:CHART/PART|TEXT}}: a link to the figure; pointing at
  * it or focusing it highlights that part of the figure, and the figure's own `chart-part` events mark the term
- * (web/js/prose-links.js). The chart and part are checked by checkKnownNames.
+ * (web/js/prose/prose-links.js). The chart and part are checked by checkKnownNames.
  */
 function renderPartLink(context, target, text) {
   const [chart, part, ...rest] = target.split('/');
@@ -194,7 +200,8 @@ function chartNoScriptNote(t) {
  * engine (or for a name the registry lacks, which checkKnownNames reports) the placeholder.
  */
 function liveDefaultText(context, name, format) {
-  if (!context.liveText || !context.liveQuantities?.includes(name)) return { text: LIVE_PLACEHOLDER, prerendered: false };
+  if (!context.liveText || !context.liveQuantities?.includes(name))
+    return { text: LIVE_PLACEHOLDER, prerendered: false };
   try {
     return { text: context.liveText(name, format), prerendered: true };
   } catch (error) {
@@ -215,9 +222,16 @@ function createMarkdown(context) {
       if (tokens[i].type === 'inline') headers.push(tokens[i].content.replace(/[*`$\\]/g, '').trim());
     }
     let heading = '';
-    for (let i = idx - 1; i >= 0 && !heading; i--) if (tokens[i].type === 'heading_open') heading = tokens[i + 1].content.replace(/\s*\{#[^}]*\}\s*$/, '').replace(/[*`$\\]/g, '').trim();
+    for (let i = idx - 1; i >= 0 && !heading; i--)
+      if (tokens[i].type === 'heading_open')
+        heading = tokens[i + 1].content
+          .replace(/\s*\{#[^}]*\}\s*$/, '')
+          .replace(/[*`$\\]/g, '')
+          .trim();
     const named = headers.filter(Boolean);
-    const columns = named.length ? named.reduce((list, item) => t('{list}, {item}', { list, item })) : t('lesson table');
+    const columns = named.length
+      ? named.reduce((list, item) => t('{list}, {item}', { list, item }))
+      : t('lesson table');
     const base = heading ? t('Table: {columns} ({heading})', { columns, heading }) : t('Table: {columns}', { columns });
     const seen = (tableLabels.get(base) ?? 0) + 1;
     tableLabels.set(base, seen);
@@ -239,7 +253,8 @@ function createMarkdown(context) {
   };
   md.renderer.rules.table_close = () => '</table></div>\n';
   md.renderer.rules.fence = (tokens, idx) => renderFence(tokens[idx], context, md);
-  const defaultLink = md.renderer.rules.link_open ?? ((tokens, idx, options, env, self) => self.renderToken(tokens, idx, options));
+  const defaultLink =
+    md.renderer.rules.link_open ?? ((tokens, idx, options, env, self) => self.renderToken(tokens, idx, options));
   md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
     const href = tokens[idx].attrGet('href') ?? '';
     if (/^https?:/.test(href)) tokens[idx].attrSet('rel', 'noopener');
@@ -271,7 +286,8 @@ function renderFence(token, context, md) {
       `<figcaption>${caption}</figcaption></figure>\n`
     );
   }
-  if (lang === 'python') return renderSnippet(token.content, Object.fromEntries(args.map((a) => a.split('='))), context);
+  if (lang === 'python')
+    return renderSnippet(token.content, Object.fromEntries(args.map((a) => a.split('='))), context);
   const language = hljs.getLanguage(lang) ? lang : 'plaintext';
   const body = language === 'plaintext' ? escapeXml(token.content) : hljs.highlight(token.content, { language }).value;
   // tabindex: a code block that scrolls sideways must be reachable from the keyboard.
@@ -281,7 +297,10 @@ function renderFence(token, context, md) {
 // The claim after "# → " in each line becomes a span the page compares with the engine.
 function markClaims(html) {
   let index = 0;
-  const out = html.replace(/(<span class="hljs-comment"># → )(.*?)(<\/span>)/g, (_, open, claim, close) => `${open}<span class="claim" data-claim-index="${index++}">${claim}</span>${close}`);
+  const out = html.replace(
+    /(<span class="hljs-comment"># → )(.*?)(<\/span>)/g,
+    (_, open, claim, close) => `${open}<span class="claim" data-claim-index="${index++}">${claim}</span>${close}`,
+  );
   return { html: out, count: index };
 }
 
@@ -294,13 +313,21 @@ function renderSnippet(code, options, context) {
   const { html, count } = markClaims(hljs.highlight(code, { language: 'python' }).value);
   if (count === 0) throw new Error(`lesson.md: snippet ${id} has no "# → " claim to check`);
   const functions = options.cpp ? options.cpp.split(',') : [];
-  const tabs = [{ key: 'python', label: t('Python (the lesson)'), body: `<pre><code class="hljs language-python">${html}</code></pre>` }];
+  const tabs = [
+    {
+      key: 'python',
+      label: t('Python (the lesson)'),
+      body: `<pre><code class="hljs language-python">${html}</code></pre>`,
+    },
+  ];
   if (functions.length) {
     const blocks = functions.map((name) => {
       const snippet = context.cppSnippets.get(name);
       if (!snippet) {
         context.missingSnippets.push(name);
-        const missing = t('{function}: source not found in cpp/src when the site was built.', { function: `positional::${name}` });
+        const missing = t('{function}: source not found in cpp/src when the site was built.', {
+          function: `positional::${name}`,
+        });
         return `<p class="snippet-source">${escapeXml(missing)}</p>`;
       }
       const source = hljs.highlight(snippet.code, { language: 'cpp' }).value;
@@ -313,10 +340,16 @@ function renderSnippet(code, options, context) {
     tabs.push({ key: 'cpp', label: t('C++ (the engine)'), body: blocks.join('') });
   }
   const tablist = tabs
-    .map((tab, i) => `<button type="button" role="tab" id="tab-${id}-${tab.key}" aria-controls="panel-${id}-${tab.key}" aria-selected="${i === 0}" tabindex="${i === 0 ? 0 : -1}">${escapeText(tab.label)}</button>`)
+    .map(
+      (tab, i) =>
+        `<button type="button" role="tab" id="tab-${id}-${tab.key}" aria-controls="panel-${id}-${tab.key}" aria-selected="${i === 0}" tabindex="${i === 0 ? 0 : -1}">${escapeText(tab.label)}</button>`,
+    )
     .join('');
   const panels = tabs
-    .map((tab, i) => `<div class="snippet-panel" role="tabpanel" id="panel-${id}-${tab.key}" aria-labelledby="tab-${id}-${tab.key}" tabindex="0"${i === 0 ? '' : ' hidden'}>${tab.body}</div>`)
+    .map(
+      (tab, i) =>
+        `<div class="snippet-panel" role="tabpanel" id="panel-${id}-${tab.key}" aria-labelledby="tab-${id}-${tab.key}" tabindex="0"${i === 0 ? '' : ' hidden'}>${tab.body}</div>`,
+    )
     .join('');
   return (
     `<div class="snippet" id="snippet-${id}" data-check="${id}" data-claims="${count}">` +
@@ -473,10 +506,10 @@ function unknownParameters(context, liveParameters, parameterEchoes) {
   return [
     ...[...new Set(context.parameterNames)]
       .filter((name) => !Object.hasOwn(liveParameters ?? {}, name))
-      .map((name) => `unknown live parameter "${name}" (not in LIVE_PARAMETERS, web/js/live-values.js)`),
+      .map((name) => `unknown live parameter "${name}" (not in LIVE_PARAMETERS, web/js/prose/live-values.js)`),
     ...[...new Set(context.echoNames)]
       .filter((name) => !Object.hasOwn(parameterEchoes ?? {}, name))
-      .map((name) => `unknown echo "${name}" (not in PARAMETER_ECHOES, web/js/live-values.js)`),
+      .map((name) => `unknown echo "${name}" (not in PARAMETER_ECHOES, web/js/prose/live-values.js)`),
   ];
 }
 
@@ -484,9 +517,12 @@ function unknownParameters(context, liveParameters, parameterEchoes) {
 function unknownParts(context, chartParts) {
   const problems = [];
   for (const { chart, part } of context.partLinks) {
-    if (!context.chartIds.includes(chart)) problems.push(`{{part:${chart}/${part}}} links to chart "${chart}", which the lesson does not place`);
+    if (!context.chartIds.includes(chart))
+      problems.push(`{{part:${chart}/${part}}} links to chart "${chart}", which the lesson does not place`);
     else if (!(chartParts?.[chart] ?? []).includes(part))
-      problems.push(`unknown part "${part}" of chart "${chart}" (its parts: ${(chartParts?.[chart] ?? []).join(', ') || 'none'})`);
+      problems.push(
+        `unknown part "${part}" of chart "${chart}" (its parts: ${(chartParts?.[chart] ?? []).join(', ') || 'none'})`,
+      );
   }
   return problems;
 }
@@ -496,15 +532,25 @@ function unknownParts(context, chartParts) {
  * have: the page would otherwise show a dash or an empty figure.
  */
 function checkKnownNames(context, { liveQuantities, charts, liveParameters, parameterEchoes, chartParts }) {
-  if (!liveQuantities || !charts) throw new Error('renderLesson: pass liveQuantities (live-values.js) and charts (charts/index.js)');
+  if (!liveQuantities || !charts)
+    throw new Error('renderLesson: pass liveQuantities (live-values.js) and charts (charts/index.js)');
   if ((context.parameterNames.length || context.echoNames.length) && (!liveParameters || !parameterEchoes))
-    throw new Error('renderLesson: the lesson has {{param:…}} or {{echo:…}} markers: pass liveParameters and parameterEchoes (live-values.js)');
-  if (context.partLinks.length && !chartParts) throw new Error('renderLesson: the lesson has {{part:…}} markers: pass chartParts (web/build/chart-parts.mjs)');
+    throw new Error(
+      'renderLesson: the lesson has {{param:…}} or {{echo:…}} markers: pass liveParameters and parameterEchoes (live-values.js)',
+    );
+  if (context.partLinks.length && !chartParts)
+    throw new Error(
+      'renderLesson: the lesson has {{part:…}} markers: pass chartParts (web/site-builder/chart-parts.mjs)',
+    );
   const live = new Set(liveQuantities);
   const chartIds = new Set(charts);
   const problems = [
-    ...[...context.liveNames].filter((name) => !live.has(name)).map((name) => `unknown live number "${name}" (not in LIVE_QUANTITIES, web/js/live-values.js)`),
-    ...context.chartIds.filter((id) => !chartIds.has(id)).map((id) => `unknown chart "${id}" (not in CHARTS, web/js/charts/index.js)`),
+    ...[...context.liveNames]
+      .filter((name) => !live.has(name))
+      .map((name) => `unknown live number "${name}" (not in LIVE_QUANTITIES, web/js/prose/live-values.js)`),
+    ...context.chartIds
+      .filter((id) => !chartIds.has(id))
+      .map((id) => `unknown chart "${id}" (not in CHARTS, web/js/charts/index.js)`),
     ...unknownParameters(context, liveParameters, parameterEchoes),
     ...unknownParts(context, chartParts),
   ];
@@ -522,7 +568,18 @@ function checkKnownNames(context, { liveQuantities, charts, liveParameters, para
  */
 export function renderLesson(
   markdown,
-  { diagrams, links, cppSnippets, liveQuantities, charts, liveText, liveParameters, parameterEchoes, chartParts, language = { code: 'en', interface: {} } },
+  {
+    diagrams,
+    links,
+    cppSnippets,
+    liveQuantities,
+    charts,
+    liveText,
+    liveParameters,
+    parameterEchoes,
+    chartParts,
+    language = { code: 'en', interface: {} },
+  },
 ) {
   const t = (english, params) => translate(language.interface ?? {}, language.code, english, params);
   // The lesson's data in the page's language (diagram titles and labels from diagrams.json): texts
@@ -557,7 +614,7 @@ export function renderLesson(
   const top = root.children[0];
   if (!top || top.level !== 1) throw new Error('lesson.md: must start with one "# Title {#top}" heading');
   const headerHtml = renderBody(top.lines, md, context);
-  // Each self-test item is drawn by web/js/self-test.js; until it is (or where scripts never run) its place says so.
+  // Each self-test item is drawn by web/js/self-test/self-test.js; until it is (or where scripts never run) its place says so.
   const fallback = `<p class="graded-fallback">${escapeText(t('This question is answered and checked by the page’s scripts, which have not run here.'))}</p>`;
   const sections = top.children
     .map((c) => renderSection(c, md, context, 'all'))
@@ -584,20 +641,23 @@ export function renderLesson(
  */
 export function hoistInlineStyles(html, prefix = 'ks') {
   const classes = new Map();
-  const out = html.replace(/<([a-zA-Z][\w:-]*)(\s[^<>]*?)?\sstyle="([^"]*)"([^<>]*)>/g, (whole, tag, before = '', style, after) => {
-    const decls = style
-      .split(';')
-      .map((d) => d.trim())
-      .filter(Boolean)
-      .map((d) => `${d} !important`)
-      .join(';');
-    if (!classes.has(decls)) classes.set(decls, `${prefix}${classes.size}`);
-    const cls = classes.get(decls);
-    let attrs = `${before}${after}`;
-    if (/\sclass="/.test(attrs)) attrs = attrs.replace(/\sclass="([^"]*)"/, (_, c) => ` class="${c} ${cls}"`);
-    else attrs = ` class="${cls}"${attrs}`;
-    return `<${tag}${attrs}>`;
-  });
+  const out = html.replace(
+    /<([a-zA-Z][\w:-]*)(\s[^<>]*?)?\sstyle="([^"]*)"([^<>]*)>/g,
+    (whole, tag, before = '', style, after) => {
+      const decls = style
+        .split(';')
+        .map((d) => d.trim())
+        .filter(Boolean)
+        .map((d) => `${d} !important`)
+        .join(';');
+      if (!classes.has(decls)) classes.set(decls, `${prefix}${classes.size}`);
+      const cls = classes.get(decls);
+      let attrs = `${before}${after}`;
+      if (/\sclass="/.test(attrs)) attrs = attrs.replace(/\sclass="([^"]*)"/, (_, c) => ` class="${c} ${cls}"`);
+      else attrs = ` class="${cls}"${attrs}`;
+      return `<${tag}${attrs}>`;
+    },
+  );
   if (/\sstyle="/.test(out)) throw new Error('hoistInlineStyles: a style attribute survived');
   const css = [...classes].map(([decls, cls]) => `.${cls}{${decls}}`).join('\n');
   return { html: out, css };

@@ -92,12 +92,22 @@ export function timeOnTask(markdown, items) {
     if (!byId[id]) throw new Error(`time on task: lesson.md has no part "${id}" (a ## heading {#${id}})`);
   const reference = new Set(['papers', 'further-reading']);
   const level1Items = items.filter((item) => item.level === 1);
-  const level1 = ['intro', 'level-1', 'in-20-seconds'].reduce((sum, id) => sum + byId[id].minutes, 0) + selfTestTime(level1Items).minutes;
+  const level1 =
+    ['intro', 'level-1', 'in-20-seconds'].reduce((sum, id) => sum + byId[id].minutes, 0) +
+    selfTestTime(level1Items).minutes;
   const read = parts.filter((p) => !reference.has(p.id));
   const both = read.reduce((sum, p) => sum + p.minutes, 0) + selfTestTime(items).minutes;
   return {
     pace: READING_PACE,
-    parts: parts.map(({ id, title, words, codeLines, formulas, minutes }) => ({ id, title, words, codeLines, formulas, minutes, reference: reference.has(id) })),
+    parts: parts.map(({ id, title, words, codeLines, formulas, minutes }) => ({
+      id,
+      title,
+      words,
+      codeLines,
+      formulas,
+      minutes,
+      reference: reference.has(id),
+    })),
     selfTest: selfTestTime(items),
     level1Test: selfTestTime(level1Items),
     level1Minutes: level1,

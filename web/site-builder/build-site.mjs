@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Builds the static lesson site: dist/ (index.html, css/, fonts/, js/, engine.mjs + engine.wasm)
 // and dist-single/positional-lesson.html (everything inlined, works from file:// offline).
-// and dist-course/ (what the course packages carry: web/build/course-package.mjs), each with the
+// and dist-course/ (what the course packages carry: web/site-builder/course-package.mjs), each with the
 // lesson's plain pages beside it: instructor guide, accessibility statement, third-party notices.
-//   node web/build/build-site.mjs --engine-dir <wasm build dir> --out <dist dir> [--single-out <file>]
+//   node web/site-builder/build-site.mjs --engine-dir <wasm build dir> --out <dist dir> [--single-out <file>]
 //                                 [--course-out <dir>] [--allow-missing-engine]
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,7 +16,13 @@ import { hoistInlineStyles, renderLesson } from './render-lesson.mjs';
 import { extractCppSnippets } from './cpp-snippets.mjs';
 import { SYSTEM_TEXT_LANGUAGES, TEXT_FACES, pageFonts, pruneKatexCss } from './fonts.mjs';
 import { COMPRESSIBLE_EXTENSIONS, CONTENT_SECURITY_POLICY } from './serve.mjs';
-import { computeEngineResults, LIVE_PARAMETERS, LIVE_QUANTITIES, liveText, PARAMETER_ECHOES } from '../js/live-values.js';
+import {
+  computeEngineResults,
+  LIVE_PARAMETERS,
+  LIVE_QUANTITIES,
+  liveText,
+  PARAMETER_ECHOES,
+} from '../js/prose/live-values.js';
 import { CHARTS } from '../js/charts/index.js';
 import { chartParts } from './chart-parts.mjs';
 import { buildCoursePackage } from './course-package.mjs';
@@ -25,7 +31,7 @@ import { collectNotices, noticesBody } from './third-party-notices.mjs';
 import { instructorGuideBody } from './instructor-guide.mjs';
 import { accessibilityContact, accessibilityStatementBody } from './accessibility-statement.mjs';
 import { roundedMinutes, timeOnTask } from './time-on-task.mjs';
-import { MASTERY_SCORE, SELF_TEST_ITEMS } from '../js/self-test-items.js';
+import { MASTERY_SCORE, SELF_TEST_ITEMS } from '../js/self-test/self-test-items.js';
 import { COURSE, schemaDir } from './package-lms.mjs';
 
 const require = createRequire(import.meta.url);
@@ -60,12 +66,17 @@ const ENGINE_FILES = [...Object.keys(PAGE_ENGINE_FILES), ...SINGLE_ENGINE_FILES]
  * needs its interface strings, web/i18n/page.LANG.json. English first.
  */
 export function lessonLanguages() {
-  const files = readdirSync(join(WEB, 'lesson')).filter((f) => /^lesson(\.[A-Za-z]{2,3}(-[A-Za-z0-9]+)*)?\.md$/.test(f));
+  const files = readdirSync(join(WEB, 'lesson')).filter((f) =>
+    /^lesson(\.[A-Za-z]{2,3}(-[A-Za-z0-9]+)*)?\.md$/.test(f),
+  );
   return files
     .map((file) => {
       const code = file === 'lesson.md' ? 'en' : file.slice('lesson.'.length, -'.md'.length);
       const stringsFile = join(WEB, 'i18n', `page.${code}.json`);
-      if (!existsSync(stringsFile)) throw new Error(`web/lesson/${file} has no interface strings: add web/i18n/page.${code}.json (web/i18n/page.en.json lists the keys)`);
+      if (!existsSync(stringsFile))
+        throw new Error(
+          `web/lesson/${file} has no interface strings: add web/i18n/page.${code}.json (web/i18n/page.en.json lists the keys)`,
+        );
       return {
         code,
         file,
@@ -87,7 +98,9 @@ export function interfaceStrings(code) {
   const table = {};
   const from = {};
   if (code === 'en' || !existsSync(dir)) return table;
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     for (const [english, text] of Object.entries(JSON.parse(readFileSync(join(dir, file), 'utf8')))) {
       if (english in table && JSON.stringify(table[english]) !== JSON.stringify(text)) {
         throw new Error(`web/i18n/${code}/${file} and ${from[english]} translate "${english}" differently`);
@@ -99,7 +112,7 @@ export function interfaceStrings(code) {
   return table;
 }
 
-/** The page's interface table as a JSON data block for web/js/i18n.js ('' in English), safe inside HTML. */
+/** The page's interface table as a JSON data block for web/js/locale/i18n.js ('' in English), safe inside HTML. */
 function interfaceBlock(language) {
   if (!Object.keys(language.interface).length) return '';
   const json = JSON.stringify(language.interface).replace(/</g, '\\u003c');
@@ -121,7 +134,10 @@ function options() {
       'allow-missing-engine': { type: 'boolean', default: false },
     },
   });
-  if (!values['engine-dir']) fail('--engine-dir <dir holding the wasm build: engine.mjs, engine-core.mjs, engine-core.wasm, engine-single.mjs …> is required');
+  if (!values['engine-dir'])
+    fail(
+      '--engine-dir <dir holding the wasm build: engine.mjs, engine-core.mjs, engine-core.wasm, engine-single.mjs …> is required',
+    );
   if (!values.out) fail('--out <dist dir> is required');
   const out = resolve(values.out);
   return {
@@ -136,14 +152,19 @@ function options() {
 /** KaTeX's stylesheet with only the woff2 fonts (every browser that runs WASM reads woff2), from ../fonts/. */
 function katexCss() {
   const css = readFileSync(require.resolve('katex/dist/katex.min.css'), 'utf8');
-  return css.replace(/src:url\(fonts\/([\w-]+\.woff2)\) format\("woff2"\)(,url\([^)]*\) format\("[^"]*"\))*/g, 'src:url(../fonts/$1) format("woff2")');
+  return css.replace(
+    /src:url\(fonts\/([\w-]+\.woff2)\) format\("woff2"\)(,url\([^)]*\) format\("[^"]*"\))*/g,
+    'src:url(../fonts/$1) format("woff2")',
+  );
 }
 
 function siteCss(hoisted, pageHtml) {
-  const own = ['base.css', 'lesson.css', 'charts.css', 'course.css', 'print.css'].map((f) => `/* ---- ${f} ---- */\n${readFileSync(join(WEB, 'css', f), 'utf8')}`);
+  const own = ['base.css', 'lesson.css', 'charts.css', 'course.css', 'print.css'].map(
+    (f) => `/* ---- ${f} ---- */\n${readFileSync(join(WEB, 'css', f), 'utf8')}`,
+  );
   return [
-    '/* The lesson page\'s stylesheet, assembled by web/build/build-site.mjs: KaTeX\'s CSS, the classes that',
-    '   replace KaTeX\'s inline styles, then the page\'s own styles. */',
+    "/* The lesson page's stylesheet, assembled by web/site-builder/build-site.mjs: KaTeX's CSS, the classes that",
+    "   replace KaTeX's inline styles, then the page's own styles. */",
     pruneKatexCss(katexCss(), pageHtml),
     '/* ---- KaTeX inline styles, hoisted into classes (the CSP forbids style attributes) ---- */',
     hoisted,
@@ -212,7 +233,8 @@ export function siteAddress(value) {
     );
   if (typeof value !== 'string' || !URL.canParse(value)) throw wrong();
   const url = new URL(value);
-  if (!['http:', 'https:'].includes(url.protocol) || url.search || url.hash || url.username || url.password) throw wrong();
+  if (!['http:', 'https:'].includes(url.protocol) || url.search || url.hash || url.username || url.password)
+    throw wrong();
   if (!url.pathname.endsWith('/')) url.pathname += '/';
   return url.href;
 }
@@ -239,14 +261,30 @@ export function languageAlternates(languages, siteUrl) {
  * course package; none for a single file that stands alone, `single` without a switchFile), and in
  * <head> for search engines when the site's address (`siteUrl`) is known.
  */
-function renderPage(lesson, bodyHtml, head, scripts, policy, { language, languages, single = false, siteUrl = null, switchFile = single ? null : 'index.html', pagesPath = language.dir ? '../' : '' }) {
+function renderPage(
+  lesson,
+  bodyHtml,
+  head,
+  scripts,
+  policy,
+  {
+    language,
+    languages,
+    single = false,
+    siteUrl = null,
+    switchFile = single ? null : 'index.html',
+    pagesPath = language.dir ? '../' : '',
+  },
+) {
   const english = languages.find((l) => l.code === 'en');
   const path = (from, to) =>
     from.dir === to.dir ? switchFile : `${from.dir ? '../' : ''}${to.dir ? `${to.dir}/` : ''}${switchFile}`;
-  const ui = Object.fromEntries(Object.keys(english.strings).map((key) => {
-    if (!(key in language.strings)) throw new Error(`web/i18n/page.${language.code}.json lacks "${key}"`);
-    return [`ui_${key}`, language.strings[key]];
-  }));
+  const ui = Object.fromEntries(
+    Object.keys(english.strings).map((key) => {
+      if (!(key in language.strings)) throw new Error(`web/i18n/page.${language.code}.json lacks "${key}"`);
+      return [`ui_${key}`, language.strings[key]];
+    }),
+  );
   const others = !switchFile || languages.length < 2 ? [] : languages;
   const alternates = single ? '' : languageAlternates(languages, siteUrl);
   const languageSwitch = others.length
@@ -315,16 +353,30 @@ export function buildLesson({ liveText, file = 'lesson.md', classPrefix = 'ks', 
   };
   const lesson = renderLesson(markdown, { diagrams, links, cppSnippets, ...known, liveText, language });
   const marker = '<!--split-header-body-->';
-  const { html, css } = hoistInlineStyles(`${lesson.headerHtml}${marker}${lesson.bodyHtml}${marker}${lesson.tocHtml}`, classPrefix);
+  const { html, css } = hoistInlineStyles(
+    `${lesson.headerHtml}${marker}${lesson.bodyHtml}${marker}${lesson.tocHtml}`,
+    classPrefix,
+  );
   const [header, body, toc] = html.split(marker);
   lesson.tocHtml = toc;
   return { lesson, parts: { header, body }, hoistedCss: css };
 }
 
-/** The page's own modules (web/js/*.js, main.js first), less the classic theme script and the boot module. */
+/** The folders of web/js/ whose modules main.js imports before the live numbers (charts/, chart-kit/ and lms/ come later). */
+const PAGE_MODULE_FOLDERS = ['engine', 'locale', 'page', 'prose', 'self-test'];
+
+/**
+ * The page's own modules as paths under js/ (main.js and the modules of PAGE_MODULE_FOLDERS, by file
+ * name), less the classic theme script and the boot module, which have their own tags.
+ */
 function pageModules() {
-  const skip = new Set(['theme-init.js', 'engine-boot.js', 'main.js']);
-  return ['main.js', ...readdirSync(join(WEB, 'js')).filter((f) => f.endsWith('.js') && !skip.has(f)).sort()];
+  const skip = new Set(['theme-init.js', 'engine-boot.js']);
+  const modules = PAGE_MODULE_FOLDERS.flatMap((folder) =>
+    readdirSync(join(WEB, 'js', folder))
+      .filter((f) => f.endsWith('.js') && !skip.has(f))
+      .map((f) => ({ file: f, path: `${folder}/${f}` })),
+  );
+  return ['main.js', ...modules.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)).map((m) => m.path)];
 }
 
 function copyDir(from, to) {
@@ -355,7 +407,10 @@ export async function singleFileBundle(engineDir) {
     name: 'single-file-engine',
     setup(build) {
       build.onResolve({ filter: /engine-source\.js$/ }, () => ({ path: 'engine-source', namespace: 'single' }));
-      build.onResolve({ filter: /engine-single-wasm\.mjs$/ }, () => ({ path: 'engine-single-wasm', namespace: 'single' }));
+      build.onResolve({ filter: /engine-single-wasm\.mjs$/ }, () => ({
+        path: 'engine-single-wasm',
+        namespace: 'single',
+      }));
       build.onLoad({ filter: /^engine-source$/, namespace: 'single' }, () => ({
         contents: `import createEngine from ${JSON.stringify(engineSingle)};\nexport async function loadEngineFactory() { return createEngine; }\nexport function engineFiles() { return []; }\n`,
         resolveDir: dirname(engineSingle),
@@ -389,10 +444,21 @@ export async function singleFileBundle(engineDir) {
  * single files, which sit in the package as the site's pages do: positional-lesson.html and
  * LANG/positional-lesson.html). Returns esbuild's metafile of its script.
  */
-async function buildSingleFile({ engineDir, singleOut, siteCopy, courseOut, css, fonts, lesson, parts, language, languages }) {
+async function buildSingleFile({
+  engineDir,
+  singleOut,
+  siteCopy,
+  courseOut,
+  css,
+  fonts,
+  lesson,
+  parts,
+  language,
+  languages,
+}) {
   const { js, metafile } = await singleFileBundle(engineDir);
   const inlinedCss = inlineFonts(css, fonts);
-  const themeInit = readFileSync(join(WEB, 'js', 'theme-init.js'), 'utf8');
+  const themeInit = readFileSync(join(WEB, 'js', 'page', 'theme-init.js'), 'utf8');
   const [styleText, themeText, moduleText] = [`\n${inlinedCss}\n`, `\n${themeInit}\n`, `\n${js}\n`];
   const head = `<style>${styleText}</style>\n<script>${themeText}</script>`;
   const policy = singleFilePolicy({ scripts: [themeText, moduleText], styles: [styleText] });
@@ -401,7 +467,12 @@ async function buildSingleFile({ engineDir, singleOut, siteCopy, courseOut, css,
   mkdirSync(dirname(singleOut), { recursive: true });
   writeFileSync(singleOut, html);
   writeFileSync(siteCopy, renderPage(lesson, parts, head, scripts, policy, { language, languages, single: true }));
-  const course = renderPage(lesson, parts, head, scripts, policy, { language, languages, single: true, switchFile: 'positional-lesson.html' });
+  const course = renderPage(lesson, parts, head, scripts, policy, {
+    language,
+    languages,
+    single: true,
+    switchFile: 'positional-lesson.html',
+  });
   mkdirSync(dirname(courseOut), { recursive: true });
   writeFileSync(courseOut, course);
   return metafile;
@@ -409,7 +480,7 @@ async function buildSingleFile({ engineDir, singleOut, siteCopy, courseOut, css,
 
 /**
  * Writes FILE.br and FILE.gz beside every text asset (and engine.wasm) under `dir`, for servers that
- * send precompressed copies (web/build/serve.mjs does); a copy no smaller than its file is left out.
+ * send precompressed copies (web/site-builder/serve.mjs does); a copy no smaller than its file is left out.
  * Returns the number of copies written.
  */
 export function writePrecompressed(dir) {
@@ -420,7 +491,9 @@ export function writePrecompressed(dir) {
   for (const file of files) {
     const bytes = readFileSync(file);
     const copies = {
-      '.br': brotliCompressSync(bytes, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
+      '.br': brotliCompressSync(bytes, {
+        params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+      }),
       '.gz': gzipSync(bytes, { level: 9 }),
     };
     for (const [suffix, compressed] of Object.entries(copies)) {
@@ -438,17 +511,28 @@ async function main() {
   const siteUrl = siteAddress(siteConfig.siteUrl);
   const contact = accessibilityContact(siteConfig.accessibilityContact);
   const missing = ENGINE_FILES.filter((f) => !existsSync(join(opts.engineDir, f)));
-  if (missing.length && !opts.allowMissingEngine) fail(`${opts.engineDir} lacks ${missing.join(', ')}: build the wasm preset first (or pass --allow-missing-engine for a text-only site)`);
+  if (missing.length && !opts.allowMissingEngine)
+    fail(
+      `${opts.engineDir} lacks ${missing.join(', ')}: build the wasm preset first (or pass --allow-missing-engine for a text-only site)`,
+    );
 
   const liveText = await prerenderedLiveText(opts.engineDir);
   const languages = lessonLanguages();
   // Each language's page, its KaTeX classes prefixed by language so one stylesheet serves them all.
   const pages = languages.map((language) => ({
     language,
-    ...buildLesson({ liveText, file: language.file, classPrefix: language.dir ? `ks-${language.code}-` : 'ks', language }),
+    ...buildLesson({
+      liveText,
+      file: language.file,
+      classPrefix: language.dir ? `ks-${language.code}-` : 'ks',
+      language,
+    }),
   }));
   for (const { lesson, language } of pages) {
-    if (lesson.missingSnippets.length) fail(`C++ snippets not found in cpp/src (mark them // [snippet:NAME] … // [/snippet]), named in ${language.file}: ${lesson.missingSnippets.join(', ')}`);
+    if (lesson.missingSnippets.length)
+      fail(
+        `C++ snippets not found in cpp/src (mark them // [snippet:NAME] … // [/snippet]), named in ${language.file}: ${lesson.missingSnippets.join(', ')}`,
+      );
   }
 
   rmSync(opts.out, { recursive: true, force: true });
@@ -456,14 +540,19 @@ async function main() {
   mkdirSync(join(opts.out, 'fonts'), { recursive: true });
   const allText = pages.map(({ parts }) => parts.header + parts.body).join('');
   const allHtml = pages.map(({ parts, lesson }) => parts.header + parts.body + lesson.tocHtml).join('');
-  const { css, files: fonts, sources: fontSources } = await pageFonts(allText, siteCss(pages.map((p) => p.hoistedCss).join('\n'), allHtml));
+  const {
+    css,
+    files: fonts,
+    sources: fontSources,
+  } = await pageFonts(allText, siteCss(pages.map((p) => p.hoistedCss).join('\n'), allHtml));
   writeFileSync(join(opts.out, 'css', 'site.css'), css);
   const infoCss = pagesCss();
   writeFileSync(join(opts.out, 'css', 'pages.css'), infoCss);
   for (const [file, bytes] of fonts) writeFileSync(join(opts.out, 'fonts', file), bytes);
   copyDir(join(WEB, 'js'), join(opts.out, 'js'));
   copyDir(join(WEB, 'presets'), join(opts.out, 'presets'));
-  for (const [from, to] of Object.entries(PAGE_ENGINE_FILES)) if (!missing.includes(from)) cpSync(join(opts.engineDir, from), join(opts.out, to));
+  for (const [from, to] of Object.entries(PAGE_ENGINE_FILES))
+    if (!missing.includes(from)) cpSync(join(opts.engineDir, from), join(opts.out, to));
 
   /**
    * The <head> of a page `up` folders below the site's root ('' or '../'): every path from there.
@@ -472,20 +561,24 @@ async function main() {
   const headOf = (up, textFaces = true) =>
     [
       // The theme script first: a classic script after a stylesheet waits for it, and would hold the parser.
-      `<script src="${up}js/theme-init.js"></script>`,
+      `<script src="${up}js/page/theme-init.js"></script>`,
       `<link rel="stylesheet" href="${up}css/site.css">`,
       // The text faces, fetched beside the stylesheet rather than after it is parsed and the first
       // text laid out: a face that arrives after the first paint reflows the opening (a layout shift).
-      ...(textFaces ? TEXT_FACES : []).map((face) => `<link rel="preload" href="${up}fonts/${face.file}" as="font" type="font/woff2" crossorigin>`),
-      `<script type="module" async src="${up}js/engine-boot.js"></script>`,
+      ...(textFaces ? TEXT_FACES : []).map(
+        (face) => `<link rel="preload" href="${up}fonts/${face.file}" as="font" type="font/woff2" crossorigin>`,
+      ),
+      `<script type="module" async src="${up}js/engine/engine-boot.js"></script>`,
       `<link rel="preload" href="${up}engine.wasm" as="fetch" type="application/wasm" crossorigin>`,
-      // The modules in web/js/ itself (main.js and what it loads before the live numbers), named in
-      // <head>: the preload scanner would otherwise see main.js only after 200 KB of lesson HTML.
-      // Those in its folders (lms/, charts/declarations.js, chart-kit/url-state.js) are fetched once
+      // The modules main.js loads before the live numbers (pageModules: main.js, engine/, locale/, page/,
+      // prose/, self-test/), named in <head>: the preload scanner would otherwise see main.js only after
+      // 200 KB of lesson HTML. The others (lms/, charts/declarations.js, chart-kit/url-state.js) are fetched once
       // the module importing them is compiled. Naming them too, in 14 throttled loads, cut the wait
       // from the end of parsing to DOMContentLoaded by 97 ms and brought the live numbers no sooner.
       ...pageModules().map((f) => `<link rel="modulepreload" href="${up}js/${f}">`),
-      ...['engine.mjs', 'engine-facade.mjs', 'engine-declaration.mjs', 'engine-core.mjs'].map((f) => `<link rel="modulepreload" href="${up}${f}">`),
+      ...['engine.mjs', 'engine-facade.mjs', 'engine-declaration.mjs', 'engine-core.mjs'].map(
+        (f) => `<link rel="modulepreload" href="${up}${f}">`,
+      ),
     ].join('\n');
   const singleMissing = SINGLE_ENGINE_FILES.some((f) => missing.includes(f));
   if (singleMissing) console.warn('build-site: no engine-single.mjs / engine-core-single.mjs, so no single-file build');
@@ -498,7 +591,10 @@ async function main() {
     mkdirSync(dir, { recursive: true });
     const scripts = `<script type="module" src="${up}js/main.js"></script>`;
     const textFaces = !SYSTEM_TEXT_LANGUAGES.includes(language.code.split('-')[0]);
-    writeFileSync(join(dir, 'index.html'), renderPage(lesson, parts, headOf(up, textFaces), scripts, metaPolicy(), { language, languages, siteUrl }));
+    writeFileSync(
+      join(dir, 'index.html'),
+      renderPage(lesson, parts, headOf(up, textFaces), scripts, metaPolicy(), { language, languages, siteUrl }),
+    );
     const manifest = {
       lang: language.code,
       liveNames: [...lesson.liveNames].sort(),
@@ -516,14 +612,31 @@ async function main() {
       const courseOut = join(opts.courseOut, language.dir, 'positional-lesson.html');
       // Each page links to its single file as a download, so the site carries a copy beside it.
       const siteCopy = join(dir, 'positional-lesson.html');
-      bundles.push(await buildSingleFile({ engineDir: opts.engineDir, singleOut, siteCopy, courseOut, css, fonts, lesson, parts, language, languages }));
+      bundles.push(
+        await buildSingleFile({
+          engineDir: opts.engineDir,
+          singleOut,
+          siteCopy,
+          courseOut,
+          css,
+          fonts,
+          lesson,
+          parts,
+          language,
+          languages,
+        }),
+      );
       singles.push(relative(process.cwd(), singleOut));
     }
   }
   if (!singleMissing) bundles.push(await buildCoursePackage({ courseDir: opts.courseOut, pages }));
 
   // The plain pages, at the root of the site, of dist-single/ and of the course content.
-  const schemas = ['1.2', '2004'].flatMap((edition) => readdirSync(schemaDir(edition)).sort().map((f) => join(schemaDir(edition), f)));
+  const schemas = ['1.2', '2004'].flatMap((edition) =>
+    readdirSync(schemaDir(edition))
+      .sort()
+      .map((f) => join(schemaDir(edition), f)),
+  );
   const notices = collectNotices({
     fonts: fontSources,
     html: allHtml,
@@ -532,19 +645,28 @@ async function main() {
     engineDir: missing.some((f) => f.endsWith('.wasm')) ? null : opts.engineDir,
   });
   const time = timeOnTask(readFileSync(join(WEB, 'lesson', 'lesson.md'), 'utf8'), SELF_TEST_ITEMS);
-  if (MASTERY_SCORE !== COURSE.masteryScore) fail(`the self-test passes at ${MASTERY_SCORE} but the packages declare ${COURSE.masteryScore} (web/js/self-test-items.js, web/build/package-lms.mjs)`);
+  if (MASTERY_SCORE !== COURSE.masteryScore)
+    fail(
+      `the self-test passes at ${MASTERY_SCORE} but the packages declare ${COURSE.masteryScore} (web/js/self-test/self-test-items.js, web/site-builder/package-lms.mjs)`,
+    );
   const bodies = {
     guide: {
-      description: 'For course authors: what the lesson teaches, how long it takes, how its self-test is graded and reported, and how to set it up in Moodle.',
+      description:
+        'For course authors: what the lesson teaches, how long it takes, how its self-test is graded and reported, and how to set it up in Moodle.',
       body: instructorGuideBody({
         time,
         items: SELF_TEST_ITEMS,
         mastery: MASTERY_SCORE,
-        packages: { scorm12: 'positional-lesson-scorm12.zip', scorm2004: 'positional-lesson-scorm2004.zip', cmi5: 'positional-lesson-cmi5.zip' },
+        packages: {
+          scorm12: 'positional-lesson-scorm12.zip',
+          scorm2004: 'positional-lesson-scorm2004.zip',
+          cmi5: 'positional-lesson-cmi5.zip',
+        },
       }),
     },
     accessibility: {
-      description: 'The lesson’s accessibility target (WCAG 2.2 AA), what is tested with which tools and browsers, and what is not.',
+      description:
+        'The lesson’s accessibility target (WCAG 2.2 AA), what is tested with which tools and browsers, and what is not.',
       body: accessibilityStatementBody({ contact }),
     },
     notices: {
@@ -558,7 +680,10 @@ ${noticesBody(notices).html}`,
   };
   const writePages = (dir, variant, lessonFile) => {
     for (const [name, { description, body }] of Object.entries(bodies))
-      writeFileSync(join(dir, INFO_PAGES[name].file), infoPage({ name, description, body, variant, lesson: lessonFile, css: infoCss }));
+      writeFileSync(
+        join(dir, INFO_PAGES[name].file),
+        infoPage({ name, description, body, variant, lesson: lessonFile, css: infoCss }),
+      );
   };
   writePages(opts.out, 'site', 'index.html');
   if (!singleMissing) {
@@ -567,9 +692,13 @@ ${noticesBody(notices).html}`,
   }
   const precompressed = writePrecompressed(opts.out);
   const [{ lesson }] = pages;
-  console.log(`build-site: ${relative(process.cwd(), opts.out) || '.'} (${languages.map((l) => l.code).join(', ')}; ${lesson.liveNames.size ?? lesson.liveNames.length} live quantities, ${lesson.diagramIds.length} diagrams, ${lesson.snippetIds.length} snippets, ${precompressed} .br/.gz copies)` +
-    (singles.length ? `, ${singles.join(', ')}` : ''));
-  console.log(`build-site: time on task about ${roundedMinutes(time.level1Minutes)} min for Level 1, ${roundedMinutes(time.bothMinutes)} min for both levels (${time.level1Minutes.toFixed(1)} and ${time.bothMinutes.toFixed(1)} min of reading and self-test); ${notices.shipped.length} third-party components in ${INFO_PAGES.notices.file}`);
+  console.log(
+    `build-site: ${relative(process.cwd(), opts.out) || '.'} (${languages.map((l) => l.code).join(', ')}; ${lesson.liveNames.size ?? lesson.liveNames.length} live quantities, ${lesson.diagramIds.length} diagrams, ${lesson.snippetIds.length} snippets, ${precompressed} .br/.gz copies)` +
+      (singles.length ? `, ${singles.join(', ')}` : ''),
+  );
+  console.log(
+    `build-site: time on task about ${roundedMinutes(time.level1Minutes)} min for Level 1, ${roundedMinutes(time.bothMinutes)} min for both levels (${time.level1Minutes.toFixed(1)} and ${time.bothMinutes.toFixed(1)} min of reading and self-test); ${notices.shipped.length} third-party components in ${INFO_PAGES.notices.file}`,
+  );
 }
 
 if (process.argv[1] && basename(process.argv[1]) === 'build-site.mjs') {

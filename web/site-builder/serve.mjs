@@ -2,7 +2,7 @@
 // Serves the built lesson on 127.0.0.1: each request's file is opened once, checked to lie inside the
 // root, and streamed from that descriptor with the page's CSP and headers; a .br/.gz copy the build
 // wrote is sent only while it decodes to the file's bytes.
-//   node web/build/serve.mjs --root dist --port 8000 [--dotfiles] [--csp-report-uri URL]
+//   node web/site-builder/serve.mjs --root dist --port 8000 [--dotfiles] [--csp-report-uri URL]
 import { createHash } from 'node:crypto';
 import fs, { constants, realpathSync, statSync } from 'node:fs';
 import { open, realpath, stat } from 'node:fs/promises';
@@ -145,7 +145,8 @@ function acceptedCodings(header) {
 // Errors from the file system mapped to what the client is told.
 function fileError(error) {
   if (['ENOENT', 'ENOTDIR', 'ENAMETOOLONG', 'ELOOP'].includes(error.code)) return new HttpError(404, 'Not found');
-  if (error.code === 'EACCES' || error.code === 'EPERM') return new HttpError(403, 'Forbidden: the file cannot be read');
+  if (error.code === 'EACCES' || error.code === 'EPERM')
+    return new HttpError(403, 'Forbidden: the file cannot be read');
   return new HttpError(500, `Internal error reading the file (${error.code ?? 'unknown'})`);
 }
 
@@ -223,7 +224,7 @@ function requestedPath(root, target, dotfiles) {
 
 /** The bytes of an open file from its start, a chunk at a time (reads by position: the handle is shared). */
 async function* chunksOf(handle) {
-  for (let position = 0; ; ) {
+  for (let position = 0; ;) {
     const buffer = Buffer.allocUnsafe(64 * 1024);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
     if (bytesRead === 0) return;
@@ -289,7 +290,9 @@ class DigestCache {
 async function chooseVariant(root, file, digest, acceptEncoding, { dotfiles, digests }) {
   if (!COMPRESSIBLE_EXTENSIONS.includes(extname(file.path).toLowerCase())) return null;
   const weight = acceptedCodings(acceptEncoding);
-  const wanted = VARIANTS.filter(({ coding }) => weight(coding) > 0).sort((a, b) => weight(b.coding) - weight(a.coding));
+  const wanted = VARIANTS.filter(({ coding }) => weight(coding) > 0).sort(
+    (a, b) => weight(b.coding) - weight(a.coding),
+  );
   for (const variant of wanted) {
     let copy;
     try {
@@ -370,7 +373,8 @@ function handler(root, { dotfiles, reportUri }) {
       const size = sent.stat.size;
       // A copy is always sent whole; If-Range asks for the range only of the version it names.
       const ifRange = req.headers['if-range'];
-      const range = variant || (ifRange !== undefined && ifRange !== etag) ? undefined : byteRange(req.headers.range, size);
+      const range =
+        variant || (ifRange !== undefined && ifRange !== etag) ? undefined : byteRange(req.headers.range, size);
       if (range === 'unsatisfiable') {
         res.removeHeader('Content-Type');
         res.writeHead(416, { 'Content-Range': `bytes */${size}`, 'Content-Length': 0 });
@@ -413,7 +417,8 @@ function handler(root, { dotfiles, reportUri }) {
       return sendText(res, 405, 'Method not allowed', { Allow: 'GET, HEAD', Connection: 'close' });
     }
     respond(req, res).catch((error) => {
-      if (!(error instanceof HttpError)) console.error(`serve: ${req.method} ${JSON.stringify(req.url)}: ${error.message}`);
+      if (!(error instanceof HttpError))
+        console.error(`serve: ${req.method} ${JSON.stringify(req.url)}: ${error.message}`);
       sendText(res, error.status ?? 500, error instanceof HttpError ? error.message : 'Internal error');
     });
   };

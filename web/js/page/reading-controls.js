@@ -1,6 +1,6 @@
 // The page's reading controls: theme toggle, Level 1 / Level 2 switch (one URL per section),
 // ARIA tabs for the snippets, and the step-through walkthrough.
-import { t } from './i18n.js';
+import { t } from '../locale/i18n.js';
 
 const THEME_KEY = 'positional-lesson:theme';
 

@@ -1,8 +1,8 @@
 // The "Share / embed" control on every section heading and chart: builds a link and an iframe
 // snippet for that piece, carrying the charts' current state (read from the page URL, where every
 // chart keeps its `?<prefix>.<key>=…` parameters), a theme and a frame id, and copies them.
-import { flushUrlState, onUrlStateWritten } from './chart-kit/url-state.js';
-import { t } from './i18n.js';
+import { flushUrlState, onUrlStateWritten } from '../chart-kit/url-state.js';
+import { t } from '../locale/i18n.js';
 
 const THEMES = ['auto', 'light', 'dark'];
 

@@ -41,7 +41,10 @@ function paragraphs(text) {
 
 /** A DEP-5 Files pattern as a RegExp: * matches any run of characters (slashes too), ? one. */
 function patternRegExp(pattern) {
-  const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const source = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${source}$`);
 }
 
@@ -63,7 +66,9 @@ export function readDebianCopyright(path) {
       files.push({
         name: first,
         patterns: `${first}\n${body}`.split(/\s+/).filter(Boolean).map(patternRegExp),
-        copyright: fields.get('copyright') ? [fields.get('copyright').first, fields.get('copyright').body].join('\n').trim() : '',
+        copyright: fields.get('copyright')
+          ? [fields.get('copyright').first, fields.get('copyright').body].join('\n').trim()
+          : '',
         licence: { expression: licence.first.trim(), body: licence.body },
       });
     } else if (fields.has('license') && fields !== header) {
@@ -80,7 +85,8 @@ export function paragraphFor(copyright, file) {
   let found = null;
   for (const paragraph of copyright.files) if (paragraph.patterns.some((re) => re.test(file))) found = paragraph;
   if (!found) throw new Error(`${copyright.path} has no Files paragraph that covers ${file}`);
-  if (!found.licence.expression) throw new Error(`${copyright.path}: the paragraph for ${found.name}, which covers ${file}, has no License field`);
+  if (!found.licence.expression)
+    throw new Error(`${copyright.path}: the paragraph for ${found.name}, which covers ${file}, has no License field`);
   return found;
 }
 

@@ -3,7 +3,7 @@
 // that launches it, index.html: one inline script (web/js/lms/course-shell.js, bundled here) that
 // holds the session with the course site and frames the lesson. Every file is HTML, so no course
 // site's file types (Moodle serves .mjs and .wasm as application/octet-stream) can stop it.
-// web/build/package-lms.mjs wraps this folder in the SCORM and cmi5 zips.
+// web/site-builder/package-lms.mjs wraps this folder in the SCORM and cmi5 zips.
 import { createHash } from 'node:crypto';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -48,7 +48,7 @@ export function shellPage({ lang, title, noScript, script }) {
   const scriptText = `\n${script.replace(/<\/script/gi, '<\\/script')}\n`;
   return `<!doctype html>
 <!-- The course package's launch page: holds the session with the course site and frames the lesson
-     (web/js/lms/course-shell.js, bundled by web/build/course-package.mjs). -->
+     (web/js/lms/course-shell.js, bundled by web/site-builder/course-package.mjs). -->
 <html lang="${lang}" data-lesson="positional-lesson.html">
 <head>
 <meta charset="utf-8">
@@ -71,7 +71,7 @@ export async function shellScript() {
   return (await shellBundle()).text;
 }
 
-/** The shell's script and esbuild's metafile of it (what went into it: web/build/third-party-notices.mjs reads it). */
+/** The shell's script and esbuild's metafile of it (what went into it: web/site-builder/third-party-notices.mjs reads it). */
 export async function shellBundle() {
   const esbuild = await import('esbuild');
   const bundle = await esbuild.build({
@@ -96,7 +96,12 @@ export async function buildCoursePackage({ courseDir, pages }) {
   for (const { language, lesson } of pages) {
     const dir = join(courseDir, language.dir);
     mkdirSync(dir, { recursive: true });
-    const html = shellPage({ lang: language.code, title: lesson.title, noScript: language.strings.courseNoScript, script });
+    const html = shellPage({
+      lang: language.code,
+      title: lesson.title,
+      noScript: language.strings.courseNoScript,
+      script,
+    });
     writeFileSync(join(dir, 'index.html'), html);
   }
   return metafile;

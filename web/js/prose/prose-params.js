@@ -15,10 +15,10 @@ import {
   parameterText,
   validateParameter,
 } from './live-values.js';
-import { isStepKey } from './chart-kit/number-rule.js';
-import { formatValue } from './format.js';
+import { isStepKey } from '../chart-kit/number-rule.js';
+import { formatValue } from '../locale/format.js';
 import { mountedChart, setChartControl, watchChartMounts } from './prose-charts.js';
-import { t } from './i18n.js';
+import { t } from '../locale/i18n.js';
 
 /** Pixels of sideways pointer travel per step of a dragged number. */
 const DRAG_PX_PER_STEP = 6;

@@ -3,13 +3,13 @@
 
 /** Imports ../engine.mjs (relative to this module, so the site works under any path). */
 export async function loadEngineFactory() {
-  const module = await import(new URL('../engine.mjs', import.meta.url).href);
+  const module = await import(new URL('../../engine.mjs', import.meta.url).href);
   return module.default;
 }
 
 /** The engine's module files, which a host must serve as JavaScript for the engine to load. */
 export function engineFiles() {
-  return ['../engine.mjs', '../engine-facade.mjs', '../engine-declaration.mjs', '../engine-core.mjs'].map(
+  return ['../../engine.mjs', '../../engine-facade.mjs', '../../engine-declaration.mjs', '../../engine-core.mjs'].map(
     (file) => new URL(file, import.meta.url),
   );
 }

@@ -1,6 +1,6 @@
 // Recomputes the result each Python snippet's "# → …" comment claims, with the engine, and
 // prints it the way Python would, so the page can compare it with the lesson's claim.
-import { pyFloat, pyList, pyRound, pyStr, pyTuple, pyExponent } from './format.js';
+import { pyFloat, pyList, pyRound, pyStr, pyTuple, pyExponent } from '../locale/format.js';
 import { ATTENTION_PX, ATTENTION_X } from './live-values.js';
 
 const matrix = (rows) => ({ rows: rows.length, cols: rows[0].length, data: Float64Array.from(rows.flat()) });

@@ -1,7 +1,7 @@
 // The graded self-test's items: numeric answers checked against the engine, multiple choice whose
 // every wrong choice names its misconception, and predict-then-reveal prompts for Level 2's sections.
 // Every text the reader sees is in the page's language, through i18n.js; ids, answers and tolerances are data.
-import { t } from './i18n.js';
+import { t } from '../locale/i18n.js';
 
 /**
  * A reveal's parts from its sentence (in the page's language): the text around each {name}, and

@@ -5,15 +5,18 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { computeEngineResults, liveText } from '../js/live-values.js';
-import { MASTERY_SCORE, SELF_TEST_ITEMS } from '../js/self-test-items.js';
+import { computeEngineResults, liveText } from '../js/prose/live-values.js';
+import { MASTERY_SCORE, SELF_TEST_ITEMS } from '../js/self-test/self-test-items.js';
 import { escapeHtml, infoPagePolicy, pagesCss } from './info-pages.mjs';
 
 /** The engine the site ships (dist/engine.mjs over dist/engine.wasm), loaded in Node. */
 export async function loadSiteEngine(dist) {
   const files = ['engine.mjs', 'engine.wasm'];
   const missing = files.filter((f) => !existsSync(join(dist, f)));
-  if (missing.length) throw new Error(`the answer key needs the built site's engine: ${dist} lacks ${missing.join(', ')} (build-scripts/build)`);
+  if (missing.length)
+    throw new Error(
+      `the answer key needs the built site's engine: ${dist} lacks ${missing.join(', ')} (build-scripts/build)`,
+    );
   const { default: createEngine } = await import(pathToFileURL(join(dist, 'engine.mjs')).href);
   return createEngine({ wasmBinary: readFileSync(join(dist, 'engine.wasm')) });
 }
@@ -33,11 +36,23 @@ export function acceptedRange(item, value) {
 export function answerKey(engine, items = SELF_TEST_ITEMS) {
   const results = computeEngineResults(engine);
   return items.map((item) => {
-    const base = { id: item.id, level: item.level, kind: item.kind, prompt: item.prompt, graded: item.kind !== 'predict' };
+    const base = {
+      id: item.id,
+      level: item.level,
+      kind: item.kind,
+      prompt: item.prompt,
+      graded: item.kind !== 'predict',
+    };
     if (item.kind === 'numeric') {
       const value = item.answer(engine);
       if (!Number.isFinite(value)) throw new Error(`answer key: ${item.id}'s answer is ${value}, not a number`);
-      return { ...base, value, range: acceptedRange(item, value), tolerance: item.toleranceText, explain: item.explain };
+      return {
+        ...base,
+        value,
+        range: acceptedRange(item, value),
+        tolerance: item.toleranceText,
+        explain: item.explain,
+      };
     }
     const right = item.choices.filter((c) => c.correct);
     if (right.length !== 1) throw new Error(`answer key: ${item.id} has ${right.length} right choices, not one`);
@@ -79,7 +94,7 @@ ${k.reveal ? `<p>The page then shows: ${escapeHtml(k.reveal)}</p>` : ''}
   let counter = 0;
   const section = (title, list) => `<h2>${escapeHtml(title)}</h2>\n${list.map((k) => item(k, ++counter)).join('\n')}`;
   return `<!doctype html>
-<!-- The self-test's answer key, for teachers only: written by web/build/answer-key.mjs beside the
+<!-- The self-test's answer key, for teachers only: written by web/site-builder/answer-key.mjs beside the
      course packages (build-scripts/package). It is in no package and not on the site. -->
 <html lang="en">
 <head>
@@ -103,7 +118,10 @@ right passes. The page shows the choices in an order of their own for each attem
 are what the course site records as the learner’s response. Numbers are the lesson engine’s own.</p>
 ${section('Level 1 checks', level(1))}
 ${section('Level 2 checks', level(2))}
-${section('Predictions (not graded)', keys.filter((k) => !k.graded))}
+${section(
+  'Predictions (not graded)',
+  keys.filter((k) => !k.graded),
+)}
 </main>
 </body>
 </html>

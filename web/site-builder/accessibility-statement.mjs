@@ -24,7 +24,8 @@ export function accessibilityContact(value) {
   const url = new URL(value);
   if (url.protocol === 'mailto:') {
     if (!/^[^@\s/?#]+@[^@\s/?#]+\.[^@\s/?#]+$/.test(decodeURIComponent(url.pathname))) throw wrong();
-  } else if (!['http:', 'https:'].includes(url.protocol) || !url.hostname || url.username || url.password) throw wrong();
+  } else if (!['http:', 'https:'].includes(url.protocol) || !url.hostname || url.username || url.password)
+    throw wrong();
   return value;
 }
 
@@ -32,7 +33,10 @@ export function accessibilityContact(value) {
 function readFrom(file, pattern, what) {
   const text = readFileSync(join(REPO, file), 'utf8');
   const match = pattern.exec(text);
-  if (!match) throw new Error(`accessibility statement: ${file} no longer says ${what}; update web/build/accessibility-statement.mjs`);
+  if (!match)
+    throw new Error(
+      `accessibility statement: ${file} no longer says ${what}; update web/site-builder/accessibility-statement.mjs`,
+    );
   return match[1];
 }
 
@@ -50,8 +54,14 @@ export function testedFacts() {
   const viewsBlock = readFrom(suite, /const views = \[([\s\S]*?)\n {2}\];/, 'its list of views (const views = [...])');
   const views = [...viewsBlock.matchAll(/name: '([^']+)'/g)].map((m) => m[1]);
   if (!views.length) throw new Error(`accessibility statement: ${suite}'s views have no names`);
-  const engines = readFrom('tests/CMakeLists.txt', /set\(POSITIONAL_ALL_ENGINE_SUITES ([\w\s-]+?)\n/, 'which suites run in every engine').split(/\s+/);
-  const webkitWidth = Number(readFrom('tests/browser/helpers.mjs', /export const WEBKIT_MIN_WIDTH = (\d+);/, 'the narrowest WebKit window'));
+  const engines = readFrom(
+    'tests/CMakeLists.txt',
+    /set\(POSITIONAL_ALL_ENGINE_SUITES ([\w\s-]+?)\n/,
+    'which suites run in every engine',
+  ).split(/\s+/);
+  const webkitWidth = Number(
+    readFrom('tests/browser/helpers.mjs', /export const WEBKIT_MIN_WIDTH = (\d+);/, 'the narrowest WebKit window'),
+  );
   const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
   const version = (name) => {
     const v = pkg.devDependencies?.[name] ?? pkg.dependencies?.[name];

@@ -55,16 +55,30 @@ const EMSCRIPTEN_COMPONENTS = [
   { id: 'libcxxabi', match: /^system\/lib\/libcxxabi\//, name: 'libc++abi (LLVM’s C++ ABI library)' },
   { id: 'libunwind', match: /^system\/lib\/libunwind\//, name: 'libunwind (LLVM’s unwinder, for C++ exceptions)' },
   { id: 'compiler-rt', match: /^system\/lib\/compiler-rt\//, name: 'compiler-rt (LLVM’s compiler support routines)' },
-  { id: 'embind', match: /^system\/lib\/embind\/|^system\/include\/emscripten\/(bind|val|wire)\.h$/, name: 'Embind (Emscripten’s C++/JavaScript binding)' },
+  {
+    id: 'embind',
+    match: /^system\/lib\/embind\/|^system\/include\/emscripten\/(bind|val|wire)\.h$/,
+    name: 'Embind (Emscripten’s C++/JavaScript binding)',
+  },
   { id: 'emmalloc', match: /^system\/lib\/(emmalloc|sbrk)\.c$/, name: 'emmalloc (Emscripten’s memory allocator)' },
   { id: 'dlmalloc', match: /^system\/lib\/dlmalloc\.c$/, name: 'dlmalloc (Doug Lea’s memory allocator)' },
-  { id: 'emscripten-libc', match: /^system\/(lib\/libc|lib\/pthread|include)\//, name: 'Emscripten’s own C library parts and headers' },
+  {
+    id: 'emscripten-libc',
+    match: /^system\/(lib\/libc|lib\/pthread|include)\//,
+    name: 'Emscripten’s own C library parts and headers',
+  },
   { id: 'emscripten-js', match: /^src\//, name: 'Emscripten’s JavaScript runtime' },
 ];
 
 // The files of Emscripten's tree the JavaScript runtime of engine-core.mjs and engine-config.mjs is
 // written from (shell, preamble and postamble around the library functions it links, Embind's among them).
-const EMSCRIPTEN_RUNTIME_SOURCES = ['src/shell.js', 'src/preamble.js', 'src/postamble.js', 'src/library.js', 'src/embind/embind.js'];
+const EMSCRIPTEN_RUNTIME_SOURCES = [
+  'src/shell.js',
+  'src/preamble.js',
+  'src/postamble.js',
+  'src/library.js',
+  'src/embind/embind.js',
+];
 
 const SOURCE_EXTENSIONS = ['.c', '.cpp', '.cc', '.S', '.s'];
 
@@ -111,7 +125,13 @@ export function packageOfPath(path) {
 
 /** The npm packages whose code an esbuild metafile's bundle holds. */
 export function bundledPackages(metafile) {
-  return [...new Set(Object.keys(metafile?.inputs ?? {}).map(packageOfPath).filter(Boolean))].sort();
+  return [
+    ...new Set(
+      Object.keys(metafile?.inputs ?? {})
+        .map(packageOfPath)
+        .filter(Boolean),
+    ),
+  ].sort();
 }
 
 // ---- the WebAssembly modules: the linker's maps and the compiler's dependency files ----------
@@ -142,7 +162,11 @@ function sourceFiles(root, folder) {
     const entries = readdirSync(dir, { recursive: !top, withFileTypes: true }).filter((e) => e.isFile());
     treeCache.set(
       key,
-      entries.map((e) => relative(root, join(e.parentPath ?? e.path, e.name)).split(sep).join('/')),
+      entries.map((e) =>
+        relative(root, join(e.parentPath ?? e.path, e.name))
+          .split(sep)
+          .join('/'),
+      ),
     );
   }
   return treeCache.get(key);
@@ -154,7 +178,7 @@ function memberSource(emscriptenRoot, archivePath, member) {
   const library = SYSTEM_LIBRARIES.find((l) => l.archive.test(archive));
   if (!library)
     throw new Error(
-      `third-party notices: the WebAssembly links ${archive}, which web/build/third-party-notices.mjs does not know: add it to SYSTEM_LIBRARIES with where its sources are`,
+      `third-party notices: the WebAssembly links ${archive}, which web/site-builder/third-party-notices.mjs does not know: add it to SYSTEM_LIBRARIES with where its sources are`,
     );
   const stem = member.replace(/\.o$/, '');
   const found = library.roots.flatMap((folder) =>
@@ -222,7 +246,9 @@ function headerOrigin(header, emscriptenRoot) {
     // has no source of its own: it counts as the folder it is generated from.
     return { kind: 'emscripten', path: source ?? candidates[0] };
   }
-  throw new Error(`third-party notices: the engine was compiled with ${header}, which is from no package the notices know`);
+  throw new Error(
+    `third-party notices: the engine was compiled with ${header}, which is from no package the notices know`,
+  );
 }
 
 /**
@@ -234,7 +260,7 @@ export function wasmContents(engineDir) {
   const missing = maps.filter(({ file }) => !existsSync(file));
   if (missing.length)
     throw new Error(
-      `third-party notices: ${missing.map((m) => m.file).join(', ')} missing: the WebAssembly link writes them (web/build/link-map.mjs); build the wasm preset again`,
+      `third-party notices: ${missing.map((m) => m.file).join(', ')} missing: the WebAssembly link writes them (web/site-builder/link-map.mjs); build the wasm preset again`,
     );
   const depfiles = dependencyFiles(engineDir);
   if (!depfiles.size) throw new Error(`third-party notices: no compiler dependency files (*.o.d) under ${engineDir}`);
@@ -259,13 +285,19 @@ export function wasmContents(engineDir) {
       // A member of the project's own library: CMake keeps its object as <target>.dir/…/<member>.
       const target = `${basename(archive, '.a').replace(/^lib/, '')}.dir${sep}`;
       const keys = [...depfiles.keys()].filter((k) => k.includes(target) && basename(k) === member);
-      if (keys.length !== 1) throw new Error(`third-party notices: ${keys.length} dependency files for ${archive}(${member}) under ${engineDir}`);
+      if (keys.length !== 1)
+        throw new Error(
+          `third-party notices: ${keys.length} dependency files for ${archive}(${member}) under ${engineDir}`,
+        );
       depfilesOf.push(keys[0]);
     }
     if (!emscriptenRoot) throw new Error(`third-party notices: ${file} names no Emscripten system library`);
     for (const key of depfilesOf) {
       const depfile = depfiles.get(key);
-      if (!depfile) throw new Error(`third-party notices: no dependency file for ${key} (linked into ${module}) under ${engineDir}`);
+      if (!depfile)
+        throw new Error(
+          `third-party notices: no dependency file for ${key} (linked into ${module}) under ${engineDir}`,
+        );
       for (const header of dependencies(depfile).slice(1)) {
         const origin = headerOrigin(header, emscriptenRoot);
         if (!origin) continue;
@@ -300,7 +332,10 @@ function headerVersion(kind) {
  */
 function wasmComponents(engineDir) {
   const { emscriptenRoot, clang, files } = wasmContents(engineDir);
-  const paths = { ...DEBIAN_COPYRIGHT, ...(clang && { clang: `/usr/share/doc/libclang-common-${clang.major}-dev/copyright` }) };
+  const paths = {
+    ...DEBIAN_COPYRIGHT,
+    ...(clang && { clang: `/usr/share/doc/libclang-common-${clang.major}-dev/copyright` }),
+  };
   const copyrights = Object.fromEntries(Object.entries(paths).map(([k, path]) => [k, readDebianCopyright(path)]));
   const version = {
     clang: clang?.version,
@@ -314,14 +349,26 @@ function wasmComponents(engineDir) {
     let name;
     if (file.kind === 'emscripten') {
       const part = EMSCRIPTEN_COMPONENTS.find((c) => c.match.test(file.path));
-      if (!part) throw new Error(`third-party notices: ${file.path} (Emscripten) belongs to no component EMSCRIPTEN_COMPONENTS names`);
+      if (!part)
+        throw new Error(
+          `third-party notices: ${file.path} (Emscripten) belongs to no component EMSCRIPTEN_COMPONENTS names`,
+        );
       ({ id, name } = part);
     } else {
       id = file.kind;
-      name = { eigen: 'Eigen', nlohmann: 'JSON for Modern C++ (nlohmann/json)', clang: 'Clang’s built-in headers' }[file.kind];
+      name = { eigen: 'Eigen', nlohmann: 'JSON for Modern C++ (nlohmann/json)', clang: 'Clang’s built-in headers' }[
+        file.kind
+      ];
     }
     if (!components.has(id))
-      components.set(id, { id, name, kind: file.kind, version: version[file.kind], copyright: copyrights[file.kind], files: [] });
+      components.set(id, {
+        id,
+        name,
+        kind: file.kind,
+        version: version[file.kind],
+        copyright: copyrights[file.kind],
+        files: [],
+      });
     components.get(id).files.push(file);
   }
   const order = ['eigen', 'nlohmann', ...EMSCRIPTEN_COMPONENTS.map((c) => c.id), 'clang'];
@@ -359,8 +406,14 @@ function describeFiles(component, libraries) {
   const headers = component.files.filter((f) => f.via.has('headers')).length;
   const runtime = component.files.some((f) => f.via.has('runtime'));
   const parts = [];
-  if (runtime) parts.push('the JavaScript around the WebAssembly (engine-core.mjs, engine-config.mjs, engine-lab.mjs, and inside the single files)');
-  if (sources) parts.push(`${sources} compiled source file${sources === 1 ? '' : 's'} linked from ${[...libraries].sort().join(', ')}`);
+  if (runtime)
+    parts.push(
+      'the JavaScript around the WebAssembly (engine-core.mjs, engine-config.mjs, engine-lab.mjs, and inside the single files)',
+    );
+  if (sources)
+    parts.push(
+      `${sources} compiled source file${sources === 1 ? '' : 's'} linked from ${[...libraries].sort().join(', ')}`,
+    );
   if (headers) parts.push(`${headers} header${headers === 1 ? '' : 's'} compiled into the engine`);
   return parts.join('; ');
 }
@@ -396,7 +449,10 @@ function fontComponents(fonts) {
     let licenceText = info.licenceText;
     let licenceFile = info.licenceFile;
     if (statedOfl && !ofl(licenceText)) {
-      const other = [...byPackage.keys()].filter((p) => p !== pkg).map(packageLicenceFile).find((f) => ofl(readFileSync(f, 'utf8')));
+      const other = [...byPackage.keys()]
+        .filter((p) => p !== pkg)
+        .map(packageLicenceFile)
+        .find((f) => ofl(readFileSync(f, 'utf8')));
       if (!other)
         throw new Error(
           `third-party notices: ${pkg}'s fonts are under the SIL Open Font License, and no installed font package carries its text (${info.licenceFile} is ${info.licence})`,
@@ -413,7 +469,8 @@ function fontComponents(fonts) {
       licenceName: statedOfl ? 'OFL-1.1 (SIL Open Font License 1.1)' : info.licence,
       licenceFile,
       licenceText,
-      packageLicence: statedOfl && licenceFile !== info.licenceFile ? { file: info.licenceFile, licence: info.licence } : null,
+      packageLicence:
+        statedOfl && licenceFile !== info.licenceFile ? { file: info.licenceFile, licence: info.licence } : null,
     };
   });
 }
@@ -447,11 +504,23 @@ export function collectNotices({ fonts, html, bundles = [], schemas = [], engine
     });
   const bundled = [...new Set(bundles.flatMap(bundledPackages))];
   for (const name of bundled)
-    shipped.push({ kind: 'npm', ...npm(name, { what: 'its code, bundled into the pages’ inline scripts by esbuild.', where: ['the single files', 'the course packages'] }) });
+    shipped.push({
+      kind: 'npm',
+      ...npm(name, {
+        what: 'its code, bundled into the pages’ inline scripts by esbuild.',
+        where: ['the single files', 'the course packages'],
+      }),
+    });
   if (engineDir) shipped.push(...wasmComponents(engineDir).map((c) => ({ kind: 'debian', ...c })));
   if (schemas.length) {
     const pkg = packageOfPath(schemas[0]);
-    const statements = [...new Set(schemas.flatMap((f) => readFileSync(f, 'utf8').match(/Copyright[^<\n]*/gi) ?? []).map((s) => s.replace(/\s+/g, ' ').trim()))];
+    const statements = [
+      ...new Set(
+        schemas
+          .flatMap((f) => readFileSync(f, 'utf8').match(/Copyright[^<\n]*/gi) ?? [])
+          .map((s) => s.replace(/\s+/g, ' ').trim()),
+      ),
+    ];
     shipped.push({
       kind: 'npm',
       ...npm(pkg, {
@@ -480,7 +549,11 @@ export function collectNotices({ fonts, html, bundles = [], schemas = [], engine
 // ---- the page -----------------------------------------------------------------------------------
 
 /** A short name for a licence's anchor: "licence-apache-2-0". */
-const anchor = (name) => `licence-${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
+const anchor = (name) =>
+  `licence-${name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')}`;
 
 /** The notices' body as HTML (every text escaped) and the licence texts they point to. */
 export function noticesBody(notices) {
@@ -504,7 +577,9 @@ export function noticesBody(notices) {
           (f) =>
             `<li><code>fonts/${escapeHtml(f.file)}</code>: ${escapeHtml(f.family)} ${escapeHtml(f.style)}, cut from <code>${escapeHtml(f.source)}</code>.<br>` +
             `Copyright (the font’s own name table): ${escapeHtml(f.copyright)}` +
-            (f.licence ? `<br>Licence (the font’s own name table): ${escapeHtml(f.licence).replace(/\n/g, '<br>')}` : '') +
+            (f.licence
+              ? `<br>Licence (the font’s own name table): ${escapeHtml(f.licence).replace(/\n/g, '<br>')}`
+              : '') +
             '</li>',
         )
         .join('\n');
@@ -517,7 +592,10 @@ ${c.packageLicence ? `<p>The package’s own licence file (<code>${escapeHtml(c.
 </section>`,
       );
     } else if (c.kind === 'npm') {
-      const id = `package-${c.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
+      const id = `package-${c.name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '')}`;
       summary.push([`${c.name} ${c.version}`, c.licence, id]);
       sections.push(
         `<section aria-labelledby="${id}"><h3 id="${id}">${escapeHtml(`${c.name} ${c.version}`)}</h3>
@@ -535,7 +613,10 @@ ${c.packageLicence ? `<p>The package’s own licence file (<code>${escapeHtml(c.
           const links = licenceNames(g.licence.expression)
             .map((name) => `<a href="#${debianText(c.debian, name, g.paragraph)}">${escapeHtml(name)}</a>`)
             .join(', ');
-          const exception = /\swith\s/i.test(g.licence.expression) && g.licence.body.trim() ? `<pre>${escapeHtml(g.licence.body)}</pre>` : '';
+          const exception =
+            /\swith\s/i.test(g.licence.expression) && g.licence.body.trim()
+              ? `<pre>${escapeHtml(g.licence.body)}</pre>`
+              : '';
           // Debian's copyright lines, one holder after another (some paragraphs repeat the field's name).
           const holders = (g.copyright || 'not stated')
             .replace(/^\s*Copyright:\s*/i, '')
@@ -563,7 +644,10 @@ ${c.packageLicence ? `<p>The package’s own licence file (<code>${escapeHtml(c.
     summary.map(([name, licence, id]) => [`<a href="#${escapeHtml(id)}">${escapeHtml(name)}</a>`, escapeHtml(licence)]),
   );
   const buildOnly = notices.buildOnly
-    .map((b) => `<li>${escapeHtml(b.name)} ${escapeHtml(b.version)} (${escapeHtml(b.licence)}): ${escapeHtml(b.role)}.</li>`)
+    .map(
+      (b) =>
+        `<li>${escapeHtml(b.name)} ${escapeHtml(b.version)} (${escapeHtml(b.licence)}): ${escapeHtml(b.role)}.</li>`,
+    )
     .join('\n');
   const licenceSection = [...texts]
     .map(

@@ -3,10 +3,10 @@
 // fills data-live elements from it, the site build rejects a name it lacks, the browser test compares.
 // LIVE_PARAMETERS are the inputs the prose lets the reader move ({{param:NAME}}): each quantity
 // declares the parameters it reads (`inputs`), and the page recomputes those dependents.
-import { formatValue } from './format.js';
-import { numberRule } from './chart-kit/number-rule.js';
-import { t } from './i18n.js';
-import { CHART_DECLARATIONS } from './charts/declarations.js';
+import { formatValue } from '../locale/format.js';
+import { numberRule } from '../chart-kit/number-rule.js';
+import { t } from '../locale/i18n.js';
+import { CHART_DECLARATIONS } from '../charts/declarations.js';
 
 // ---- the lesson's worked examples: each input the prose quotes, written once -----------------
 
@@ -294,7 +294,7 @@ function unknownLiveName(name) {
 }
 
 function unknownParameter(name) {
-  return new Error(`unknown live parameter "${name}" (not in LIVE_PARAMETERS, web/js/live-values.js)`);
+  return new Error(`unknown live parameter "${name}" (not in LIVE_PARAMETERS, web/js/prose/live-values.js)`);
 }
 
 /** The live quantities whose declared inputs include parameter `name`. */

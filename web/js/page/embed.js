@@ -2,7 +2,7 @@
 // iframe, and tells the parent page its height on load and on every resize in the three ways course
 // sites listen for: the lesson's own message (with the frame id echoed back), Canvas's
 // lti.frameResize, and the H5P resizer's handshake that Moodle pages load.
-import { t } from './i18n.js';
+import { t } from '../locale/i18n.js';
 
 const OWN_MESSAGE = 'positional-lesson:height';
 

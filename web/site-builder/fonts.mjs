@@ -50,12 +50,29 @@ const TEXT_FEATURES = ['kern', 'liga', 'tnum', 'lnum'];
 const TEXT_EXTRA = ' –—‘’“”…×−·→←↑↓≈≤≥±°µπθλΔ√∞•×';
 const ASCII = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join('');
 
-const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
+const VOID = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'source',
+  'track',
+  'wbr',
+]);
 const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
 
 export function decodeEntities(text) {
   return text.replace(/&(#x[\da-f]+|#\d+|\w+);/gi, (whole, name) => {
-    if (name[0] === '#') return String.fromCodePoint(name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10));
+    if (name[0] === '#')
+      return String.fromCodePoint(
+        name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10),
+      );
     return ENTITIES[name] ?? whole;
   });
 }
@@ -101,7 +118,10 @@ function fontRules(css) {
       if (/[:[\]#*+~]/.test(selector)) continue;
       const steps = [];
       let combinator = null;
-      for (const token of selector.trim().replace(/\s*>\s*/g, ' > ').split(/\s+/)) {
+      for (const token of selector
+        .trim()
+        .replace(/\s*>\s*/g, ' > ')
+        .split(/\s+/)) {
         if (token === '>') {
           combinator = '>';
           continue;
@@ -154,7 +174,9 @@ export function katexCharsByFace(html, css) {
   const chain = [];
   const fonts = [];
   let inHtml = 0;
-  for (const [, comment, close, tag, attrs, text] of html.matchAll(/(<!--[\s\S]*?-->)|<(\/?)([a-zA-Z][\w-]*)([^>]*)>|([^<]+)/g)) {
+  for (const [, comment, close, tag, attrs, text] of html.matchAll(
+    /(<!--[\s\S]*?-->)|<(\/?)([a-zA-Z][\w-]*)([^>]*)>|([^<]+)/g,
+  )) {
     if (comment) continue;
     if (text !== undefined) {
       if (!inHtml || !text.trim()) continue;
@@ -215,7 +237,9 @@ export function pruneKatexCss(css, html) {
   const classes = new Set([...html.matchAll(/\bclass="([^"]*)"/g)].flatMap((m) => m[1].split(/\s+/)));
   return css.replace(/([^{}]+)\{([^{}]*)\}/g, (rule, selectorText, body) => {
     if (selectorText.trim().startsWith('@')) return rule;
-    const kept = selectorText.split(',').filter((sel) => [...sel.matchAll(/\.([\w-]+)/g)].every(([, c]) => classes.has(c)));
+    const kept = selectorText
+      .split(',')
+      .filter((sel) => [...sel.matchAll(/\.([\w-]+)/g)].every(([, c]) => classes.has(c)));
     return kept.length ? `${kept.join(',')}{${body}}` : '';
   });
 }

@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 // Packs the course content the site build wrote (dist-course/: per language the course shell,
-// index.html, and the lesson's single file; web/build/course-package.mjs) for learning platforms:
+// index.html, and the lesson's single file; web/site-builder/course-package.mjs) for learning platforms:
 // a SCORM 1.2 zip, a SCORM 2004 4th edition zip and a cmi5 zip per language, each self-contained
 // (nothing from another origin, and nothing but HTML for the course site to serve, so its file
 // types cannot stop the lesson). Each language's zips launch its own shell (index.html, or
 // LANG/index.html) and carry the other languages too, so the lesson's language switch works inside
 // the one session. English keeps the names positional-lesson-KIND.zip; another language adds its
 // tag: positional-lesson-KIND.zh-Hans.zip. Beside the zips, never in them, it writes the teachers'
-// answer key (web/build/answer-key.mjs), its numbers from the site's engine in --dist.
-//   node web/build/package-lms.mjs [--course dist-course] [--out build/packages] [--dist dist]
+// answer key (web/site-builder/answer-key.mjs), its numbers from the site's engine in --dist.
+//   node web/site-builder/package-lms.mjs [--course dist-course] [--out build/packages] [--dist dist]
 import { readdirSync, readFileSync, statSync, mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -206,17 +206,22 @@ export function cmi5Manifest(title, description, launch = LAUNCH_EN) {
  * JavaScript object on a parent window, reached without a request.
  */
 export function cmi5Policy(indexHtml) {
-  return indexHtml.replace(/(<meta http-equiv="Content-Security-Policy" content=")([^"]*)(")/, (_, open, policy, close) => {
-    if (/connect-src/.test(policy)) throw new Error('the page already has a connect-src: decide how the cmi5 endpoint joins it');
-    return `${open}${policy}; connect-src 'self' https:${close}`;
-  });
+  return indexHtml.replace(
+    /(<meta http-equiv="Content-Security-Policy" content=")([^"]*)(")/,
+    (_, open, policy, close) => {
+      if (/connect-src/.test(policy))
+        throw new Error('the page already has a connect-src: decide how the cmi5 endpoint joins it');
+      return `${open}${policy}; connect-src 'self' https:${close}`;
+    },
+  );
 }
 
 function zip(entries) {
   // A fixed date keeps the zips byte-for-byte the same for the same build.
   const mtime = new Date('2020-01-01T00:00:00Z');
   const tree = {};
-  for (const [path, data] of Object.entries(entries)) tree[path] = [data, { mtime, level: /\.(woff2|png)$/.test(path) ? 0 : 9 }];
+  for (const [path, data] of Object.entries(entries))
+    tree[path] = [data, { mtime, level: /\.(woff2|png)$/.test(path) ? 0 : 9 }];
   return zipSync(tree);
 }
 
@@ -229,13 +234,16 @@ const DESCRIPTIONS = {
 /** Builds the three zips of each language from the course content in `course` into `out`; returns [{ kind, lang, file, bytes }]. */
 export function packageLms({ course, out }) {
   const dist = course;
-  if (!existsSync(join(dist, 'index.html'))) throw new Error(`no course content at ${dist}: build the site first (build-scripts/build)`);
+  if (!existsSync(join(dist, 'index.html')))
+    throw new Error(`no course content at ${dist}: build the site first (build-scripts/build)`);
   const files = listFiles(dist);
   const content = Object.fromEntries(files.map((f) => [f, new Uint8Array(readFileSync(join(dist, f)))]));
   const text = (s) => new TextEncoder().encode(s);
   // Every language's shell may hold a cmi5 session (each zip launches its own).
   const cmi5Pages = Object.fromEntries(
-    files.filter((f) => /(^|\/)index\.html$/.test(f)).map((f) => [f, text(cmi5Policy(readFileSync(join(dist, f), 'utf8')))]),
+    files
+      .filter((f) => /(^|\/)index\.html$/.test(f))
+      .map((f) => [f, text(cmi5Policy(readFileSync(join(dist, f), 'utf8')))]),
   );
   mkdirSync(out, { recursive: true });
   const made = [];
@@ -245,9 +253,28 @@ export function packageLms({ course, out }) {
     const description = DESCRIPTIONS[lang] ?? DESCRIPTIONS.en;
     const name = (kind) => `positional-lesson-${kind}${lang === 'en' ? '' : `.${lang}`}.zip`;
     made.push(
-      { kind: 'scorm12', lang, file: name('scorm12'), entries: { 'imsmanifest.xml': text(scorm12Manifest(title, files, launch)), ...schemaFiles('1.2'), ...content } },
-      { kind: 'scorm2004', lang, file: name('scorm2004'), entries: { 'imsmanifest.xml': text(scorm2004Manifest(title, files, launch)), ...schemaFiles('2004'), ...content } },
-      { kind: 'cmi5', lang, file: name('cmi5'), entries: { 'cmi5.xml': text(cmi5Manifest(title, description, launch)), ...content, ...cmi5Pages } },
+      {
+        kind: 'scorm12',
+        lang,
+        file: name('scorm12'),
+        entries: { 'imsmanifest.xml': text(scorm12Manifest(title, files, launch)), ...schemaFiles('1.2'), ...content },
+      },
+      {
+        kind: 'scorm2004',
+        lang,
+        file: name('scorm2004'),
+        entries: {
+          'imsmanifest.xml': text(scorm2004Manifest(title, files, launch)),
+          ...schemaFiles('2004'),
+          ...content,
+        },
+      },
+      {
+        kind: 'cmi5',
+        lang,
+        file: name('cmi5'),
+        entries: { 'cmi5.xml': text(cmi5Manifest(title, description, launch)), ...content, ...cmi5Pages },
+      },
     );
   }
   return made.map(({ kind, lang, file, entries }) => {

@@ -1,7 +1,7 @@
 // Draws the lesson's flow diagrams as inline SVG at build time from a declarative description
 // (web/lesson/diagrams.json): a layered layout, left to right for wide screens and top to bottom
 // for narrow ones. Colours come from CSS classes and custom properties, never inline styles.
-import { translate } from '../js/i18n.js';
+import { translate } from '../js/locale/i18n.js';
 
 const FONT_PX = 13;
 const LINE_PX = 17;
@@ -18,7 +18,10 @@ const inEnglish = (english, params) => translate({}, 'en', english, params);
 
 /** Escapes text for SVG/HTML content and attribute values. */
 export function escapeXml(text) {
-  return String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+  return String(text).replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c],
+  );
 }
 
 // A rough width of a label in the page's system sans-serif at FONT_PX: no fonts exist at build
@@ -55,14 +58,18 @@ export function validateDiagram(id, spec) {
   }
   const ids = new Set();
   for (const n of spec.nodes) {
-    if (typeof n.id !== 'string' || typeof n.label !== 'string') throw new Error(`diagram ${id}: every node needs id and label strings`);
+    if (typeof n.id !== 'string' || typeof n.label !== 'string')
+      throw new Error(`diagram ${id}: every node needs id and label strings`);
     if (ids.has(n.id)) throw new Error(`diagram ${id}: node id ${n.id} is used twice`);
-    if (n.shape && !['box', 'circle', 'diamond'].includes(n.shape)) throw new Error(`diagram ${id}: node ${n.id} has unknown shape ${n.shape}`);
+    if (n.shape && !['box', 'circle', 'diamond'].includes(n.shape))
+      throw new Error(`diagram ${id}: node ${n.id} has unknown shape ${n.shape}`);
     ids.add(n.id);
   }
   for (const e of spec.edges) {
-    if (!ids.has(e.from) || !ids.has(e.to)) throw new Error(`diagram ${id}: edge ${e.from} → ${e.to} names a node that does not exist`);
-    if (e.style && !['solid', 'dotted'].includes(e.style)) throw new Error(`diagram ${id}: edge ${e.from} → ${e.to} has unknown style ${e.style}`);
+    if (!ids.has(e.from) || !ids.has(e.to))
+      throw new Error(`diagram ${id}: edge ${e.from} → ${e.to} names a node that does not exist`);
+    if (e.style && !['solid', 'dotted'].includes(e.style))
+      throw new Error(`diagram ${id}: edge ${e.from} → ${e.to} has unknown style ${e.style}`);
   }
 }
 
@@ -96,7 +103,9 @@ function layout(spec, direction) {
   const along = (n) => (lr ? n.w : n.h);
   const across = (n) => (lr ? n.h : n.w);
   const gapAfter = layers.map((_, r) => {
-    const labels = routes.filter((rt) => rt.edge.label && rt.chain[0].rank === r).map((rt) => textWidth(rt.edge.label) + 16);
+    const labels = routes
+      .filter((rt) => rt.edge.label && rt.chain[0].rank === r)
+      .map((rt) => textWidth(rt.edge.label) + 16);
     return lr ? Math.max(LAYER_GAP, ...labels) : LAYER_GAP + (labels.length ? LINE_PX : 0);
   });
   let cursor = MARGIN;
@@ -116,14 +125,20 @@ function layout(spec, direction) {
   const neighbours = new Map();
   for (const { chain } of routes) {
     for (let i = 0; i + 1 < chain.length; i++) {
-      (neighbours.get(chain[i].id) ?? neighbours.set(chain[i].id, { prev: [], next: [] }).get(chain[i].id)).next.push(chain[i + 1]);
-      (neighbours.get(chain[i + 1].id) ?? neighbours.set(chain[i + 1].id, { prev: [], next: [] }).get(chain[i + 1].id)).prev.push(chain[i]);
+      (neighbours.get(chain[i].id) ?? neighbours.set(chain[i].id, { prev: [], next: [] }).get(chain[i].id)).next.push(
+        chain[i + 1],
+      );
+      (
+        neighbours.get(chain[i + 1].id) ?? neighbours.set(chain[i + 1].id, { prev: [], next: [] }).get(chain[i + 1].id)
+      ).prev.push(chain[i]);
     }
   }
   const gap = (a, b) => (across(a) + across(b)) / 2 + (a.dummy && b.dummy ? NODE_GAP / 2 : NODE_GAP);
   const settle = (layer) => {
-    for (let i = 1; i < layer.length; i++) layer[i].cross = Math.max(layer[i].cross, layer[i - 1].cross + gap(layer[i - 1], layer[i]));
-    for (let i = layer.length - 2; i >= 0; i--) layer[i].cross = Math.min(layer[i].cross, layer[i + 1].cross - gap(layer[i], layer[i + 1]));
+    for (let i = 1; i < layer.length; i++)
+      layer[i].cross = Math.max(layer[i].cross, layer[i - 1].cross + gap(layer[i - 1], layer[i]));
+    for (let i = layer.length - 2; i >= 0; i--)
+      layer[i].cross = Math.min(layer[i].cross, layer[i + 1].cross - gap(layer[i], layer[i + 1]));
   };
   for (const layer of layers) {
     let c = 0;
@@ -151,11 +166,13 @@ function layout(spec, direction) {
   for (const { chain } of routes) {
     const dummies = chain.filter((n) => n.dummy);
     if (!dummies.length) continue;
-    const lane = Math.max(...dummies.map((d) => {
-      const layer = layers[d.rank];
-      const before = layer[layer.indexOf(d) - 1];
-      return before ? Math.max(d.cross, before.cross + gap(before, d)) : d.cross;
-    }));
+    const lane = Math.max(
+      ...dummies.map((d) => {
+        const layer = layers[d.rank];
+        const before = layer[layer.indexOf(d) - 1];
+        return before ? Math.max(d.cross, before.cross + gap(before, d)) : d.cross;
+      }),
+    );
     for (const d of dummies) d.cross = lane;
   }
   const all = layers.flat();
@@ -167,7 +184,12 @@ function layout(spec, direction) {
     n.y = lr ? n.cross : n.main;
   }
   const crossExtent = maxCross - minCross + 2 * MARGIN;
-  return { nodes: [...nodes.values()], routes, width: lr ? mainExtent : crossExtent, height: lr ? crossExtent : mainExtent };
+  return {
+    nodes: [...nodes.values()],
+    routes,
+    width: lr ? mainExtent : crossExtent,
+    height: lr ? crossExtent : mainExtent,
+  };
 }
 
 // The point where an edge leaves (side = +1) or enters (side = −1) a node along the main axis.

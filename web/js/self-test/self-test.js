@@ -4,9 +4,9 @@
 // of their own per attempt, and keeps the record in one memory: the course site that launched the
 // page (through its course shell: lms/course-link.js), or this browser's storage when there is none.
 import { SELF_TEST_ITEMS, MASTERY_SCORE, isGraded } from './self-test-items.js';
-import { liveText } from './live-values.js';
-import { pageLanguage, t } from './i18n.js';
-import { choiceOrder, decodeRecord, emptyRecord, encodeRecord, MAX_RESPONSE_LENGTH, summarize } from './lms/record.js';
+import { liveText } from '../prose/live-values.js';
+import { pageLanguage, t } from '../locale/i18n.js';
+import { choiceOrder, decodeRecord, emptyRecord, encodeRecord, MAX_RESPONSE_LENGTH, summarize } from '../lms/record.js';
 
 const STORAGE_KEY = 'positional-lesson:self-test:v2';
 // Records kept before the choices had ids and the predictions stopped counting: not read, and removed.

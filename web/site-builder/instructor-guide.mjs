@@ -5,7 +5,7 @@
 import { escapeHtml, htmlTable } from './info-pages.mjs';
 import { roundedMinutes } from './time-on-task.mjs';
 
-/** The answer key's name beside the zips: build-scripts/package writes it (web/build/answer-key.mjs). */
+/** The answer key's name beside the zips: build-scripts/package writes it (web/site-builder/answer-key.mjs). */
 export const ANSWER_KEY_FILE = 'positional-lesson-answer-key.html';
 
 const minutes = (m) => `${m.toFixed(1)} min`;
@@ -50,13 +50,25 @@ export function instructorGuideBody({ time, items, mastery, packages }) {
   ]);
   const questionList = (heading, list) =>
     `<h3>${heading}</h3>\n<ol>${list
-      .map((item) => `<li>${escapeHtml(item.prompt)} <span class="item-id">(${item.kind === 'numeric' ? 'a number' : item.kind === 'predict' ? 'a prediction' : 'a choice'}; <code>${escapeHtml(item.id)}</code>)</span></li>`)
+      .map(
+        (item) =>
+          `<li>${escapeHtml(item.prompt)} <span class="item-id">(${item.kind === 'numeric' ? 'a number' : item.kind === 'predict' ? 'a prediction' : 'a choice'}; <code>${escapeHtml(item.id)}</code>)</span></li>`,
+      )
       .join('\n')}</ol>`;
   const checks = items.filter((item) => item.kind !== 'predict');
   const questions = [
-    questionList(`Level 1 checks (${facts.level1})`, checks.filter((item) => item.level === 1)),
-    questionList(`Level 2 checks (${facts.level2})`, checks.filter((item) => item.level === 2)),
-    questionList(`Predictions, not graded (${facts.predictions})`, items.filter((item) => item.kind === 'predict')),
+    questionList(
+      `Level 1 checks (${facts.level1})`,
+      checks.filter((item) => item.level === 1),
+    ),
+    questionList(
+      `Level 2 checks (${facts.level2})`,
+      checks.filter((item) => item.level === 2),
+    ),
+    questionList(
+      `Predictions, not graded (${facts.predictions})`,
+      items.filter((item) => item.kind === 'predict'),
+    ),
   ].join('\n');
   return `<p class="lede">This page is for the person who puts the lesson in a course. It says what the
 lesson teaches, how long it takes, how its self-test is graded, what reaches your gradebook, and how
@@ -94,12 +106,9 @@ pace, plus ${pace.minutesPerNumericCheck} minute to work out each of the ${facts
 questions. Level 1 alone is the opening, Level 1, the summary and the ${time.level1Test.items}
 Level 1 checks (${minutes(time.level1Minutes)}); both levels are every part but the two reference lists,
 with every question (${minutes(time.bothMinutes)}).</p>
-${htmlTable(
-  'Reading, part by part',
-  ['Part', 'Words', 'Lines of code and formulas', 'Time'],
-  partRows,
-  { numeric: [1, 2, 3] },
-)}
+${htmlTable('Reading, part by part', ['Part', 'Words', 'Lines of code and formulas', 'Time'], partRows, {
+  numeric: [1, 2, 3],
+})}
 
 <h2 id="self-test">The self-test</h2>
 <ul>

@@ -28,7 +28,10 @@ const cspHash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').d
  */
 function cssBlock(css, opener) {
   const start = css.indexOf(opener);
-  if (start < 0) throw new Error(`web/css/base.css has no block "${opener}": web/build/info-pages.mjs reads the colours from it`);
+  if (start < 0)
+    throw new Error(
+      `web/css/base.css has no block "${opener}": web/site-builder/info-pages.mjs reads the colours from it`,
+    );
   const open = css.indexOf('{', start + opener.length - 1);
   const close = css.indexOf('}', open);
   return css.slice(open + 1, close).trim();
@@ -40,7 +43,7 @@ export function pagesCss() {
   const light = cssBlock(base, ':root {');
   const dark = cssBlock(base, "@media (prefers-color-scheme: dark) {\n  :root:not([data-theme='light']) {");
   return [
-    '/* The lesson\'s plain pages: colours from web/css/base.css, then web/css/pages.css (assembled by web/build/info-pages.mjs). */',
+    "/* The lesson's plain pages: colours from web/css/base.css, then web/css/pages.css (assembled by web/site-builder/info-pages.mjs). */",
     `:root {\n  ${light}\n}`,
     `@media (prefers-color-scheme: dark) {\n  :root {\n    ${dark}\n  }\n}`,
     readFileSync(join(WEB, 'css', 'pages.css'), 'utf8'),
@@ -84,7 +87,7 @@ export function infoPage({ name, description, body, variant, lesson, css = pages
     .join('');
   return `<!doctype html>
 <!-- ${escapeHtml(page.title)} of the lesson on positional information, written by the site build
-     (web/build/info-pages.mjs and the module of the page); not edited by hand. -->
+     (web/site-builder/info-pages.mjs and the module of the page); not edited by hand. -->
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -111,7 +114,8 @@ ${body}
 
 /** A table with a caption inside a scrolling box: `head` and `rows` are arrays of HTML cells. */
 export function htmlTable(caption, head, rows, { numeric = [] } = {}) {
-  const cell = (tag, html, i) => `<${tag}${tag === 'th' ? ' scope="col"' : ''}${numeric.includes(i) ? ' class="number"' : ''}>${html}</${tag}>`;
+  const cell = (tag, html, i) =>
+    `<${tag}${tag === 'th' ? ' scope="col"' : ''}${numeric.includes(i) ? ' class="number"' : ''}>${html}</${tag}>`;
   // The box scrolls a table too wide for a phone: the keyboard must reach it to scroll it.
   return `<div class="table-wrap" tabindex="0" role="region" aria-label="${escapeHtml(caption.replace(/<[^>]*>/g, ''))}"><table>
 <caption>${caption}</caption>
