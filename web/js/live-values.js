@@ -38,11 +38,14 @@ const INTERPOLATION = ['extension.trained', 'extension.target'];
 const NTK_INPUTS = ['extension.base', 'extension.scale', 'extension.d'];
 const CLOCK = ['rope.query', 'rope.key'];
 
-/** A rotated vector of the clock (`field` of ropeClock) as live number `name`, with its parts `name`.x and `name`.y. */
+/**
+ * A rotated vector of the clock (`field` of ropeClock) as live number `name`, with its parts `name`.x
+ * and `name`.y (the factors of the written-out score, so a negative one prints in parentheses).
+ */
 const clockVector = (name, field) => ({
   [name]: { format: 'fixed3-tuple', inputs: CLOCK, value: (e, live, p) => Array.from(ropeClock(e, p)[field]) },
-  [`${name}.x`]: { format: 'fixed3', inputs: CLOCK, value: (e, live) => live(name)[0] },
-  [`${name}.y`]: { format: 'fixed3', inputs: CLOCK, value: (e, live) => live(name)[1] },
+  [`${name}.x`]: { format: 'fixed3-factor', inputs: CLOCK, value: (e, live) => live(name)[0] },
+  [`${name}.y`]: { format: 'fixed3-factor', inputs: CLOCK, value: (e, live) => live(name)[1] },
 });
 
 // ---- the parameters the prose makes movable ------------------------------------------------------
