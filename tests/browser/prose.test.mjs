@@ -39,18 +39,30 @@ async function readHandle({ index, values }) {
   };
   const live = await import('./js/live-values.js');
   const { formatValue } = await import('./js/format.js');
+  const { chartParameters } = await import('./js/prose-params.js');
   const engine = window.positionalLesson.engine;
   const handle = document.querySelector(`[data-qa-handle="${index}"]`);
   const section = handle.closest('section');
   const name = handle.dataset.param;
   const results = live.computeEngineResults(engine, values);
+  // A figure's caption follows the figure: its numbers are the engine's at the figure's state.
+  const captionOf = (element) => element.closest('[data-chart] > figcaption')?.parentElement ?? null;
+  const figureValues = (figure) => {
+    const chart = window.positionalCharts.mounted.get(figure.dataset.chart);
+    return chart ? chartParameters(figure.dataset.chart, chart.state) : {};
+  };
   const wrong = [];
   const dependents = live.dependentsOf(name);
   let dependentCount = 0;
   for (const element of section.querySelectorAll('[data-live]')) {
+    const figure = captionOf(element);
     let want;
     try {
-      want = live.liveText(element.dataset.live, results, element.dataset.format);
+      want = live.liveText(
+        element.dataset.live,
+        figure ? live.computeEngineResults(engine, figureValues(figure)) : results,
+        element.dataset.format,
+      );
     } catch {
       want = '—';
     }
@@ -58,12 +70,21 @@ async function readHandle({ index, values }) {
     if (element.textContent !== want)
       wrong.push(`${element.dataset.live}: shows ${element.textContent}, engine ${want}`);
   }
-  // One dependent per family recomputed straight from the facade, not through the registry.
-  const p = { ...live.PARAMETER_DEFAULTS, ...values };
+  // One dependent per family recomputed straight from the facade, not through the registry
+  // (a view, the stretch, stored as the parameter it moves).
+  const p = { ...live.PARAMETER_DEFAULTS };
+  for (const [n, v] of Object.entries(values)) {
+    const stored = live.storedParameter(n, v, values);
+    p[stored.name] = stored.value;
+  }
   // The text repeating a parameter (or the positions derived from it) follows too.
   for (const element of section.querySelectorAll('[data-echo]')) {
     const echo = live.PARAMETER_ECHOES[element.dataset.echo];
-    const want = formatValue(echo.value(p), echo.format);
+    const figure = captionOf(element);
+    const want = formatValue(
+      echo.value(figure ? { ...live.PARAMETER_DEFAULTS, ...figureValues(figure) } : p),
+      echo.format,
+    );
     if (element.textContent !== want)
       wrong.push(`echo ${element.dataset.echo}: shows ${element.textContent}, wants ${want}`);
   }
@@ -74,7 +95,10 @@ async function readHandle({ index, values }) {
         'int',
       ),
     'ntk.base': () =>
-      formatValue(engine.ntkScaledBase(p['extension.base'], p['extension.scale'], p['extension.d']), 'int'),
+      formatValue(
+        engine.ntkScaledBase(p['extension.base'], p['extension.target'] / p['extension.trained'], p['extension.d']),
+        'int',
+      ),
     'rope.score-3-7': () =>
       formatValue(engine.ropeClock([1, 0], [1, 0], p['rope.query'], p['rope.key'], 1).score, 'fixed3'),
   };
@@ -302,6 +326,109 @@ describe('the handles wherever the lesson is shown', () => {
       }
     },
   );
+});
+
+describe('one state for the stretch', () => {
+  /** Moves the first handle of `name` in section `id` with the keys given, on the shared page. */
+  const press = async (id, name, keys) => {
+    const handle = page.locator(`#${id} [data-param="${name}"]`).first();
+    await handle.scrollIntoViewIfNeeded();
+    await handle.focus();
+    for (const key of keys) await page.keyboard.press(key);
+  };
+  const shown = (id, quantity) =>
+    page.locator(`#${id} [data-live="${quantity}"]:not([data-format])`).first().textContent();
+  const engineText = (call) =>
+    page.evaluate(async (source) => {
+      const { formatValue } = await import('./js/format.js');
+      const engine = window.positionalLesson.engine;
+      const [fn, args, format] = JSON.parse(source);
+      return formatValue(engine[fn](...args), format);
+    }, JSON.stringify(call));
+
+  test('"What it costs": a target of 65,536 stretches interpolation and NTK alike, 16×', async () => {
+    await press('what-it-costs', 'extension.target', ['Shift+ArrowRight', 'Shift+ArrowRight']);
+    try {
+      assert.equal(
+        await page.locator('#what-it-costs [data-param="extension.target"]').first().textContent(),
+        '65,536',
+      );
+      assert.equal(await shown('what-it-costs', 'interp.ratio'), '1/16');
+      assert.equal(await shown('what-it-costs', 'ntk.slowdown'), '16');
+      assert.equal(
+        await shown('what-it-costs', 'ntk.base'),
+        await engineText(['ntkScaledBase', [10000, 16, 128], 'int']),
+      );
+    } finally {
+      await page.locator('#what-it-costs .param-reset').click();
+    }
+  });
+
+  test('section 4: the prose and the figure beside it give one NTK base, and its caption follows', async () => {
+    await press('extending-context', 'extension.target', ['Shift+ArrowRight', 'Shift+ArrowRight']);
+    try {
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const base = await shown('extending-context', 'ntk.base');
+      assert.equal(base, await engineText(['ntkScaledBase', [10000, 16, 128], 'int']));
+      const note = await page.locator('[data-chart="context-extension"] .chart-note').textContent();
+      assert.ok(note.includes(`NTK-aware base ${base}.`), `the figure's note: ${note}`);
+      const caption = await page.locator('#fig-context-extension > figcaption').textContent();
+      assert.match(caption, /by 65,536;/, caption);
+    } finally {
+      await page.locator('#extending-context .param-reset').click();
+    }
+  });
+
+  test('section 4: the stretch s is target / trained, and moving it moves the target and the figure', async () => {
+    await press('extending-context', 'extension.scale', ['ArrowRight']);
+    try {
+      const target = page.locator('#extending-context [data-param="extension.target"]').first();
+      assert.equal(await target.textContent(), '36,864');
+      const chart = await page.evaluate(() => window.positionalCharts.mounted.get('context-extension').state);
+      assert.equal(chart.target, 36864);
+      assert.equal(await shown('extending-context', 'ntk.slowdown'), '9');
+      assert.equal(await shown('extending-context', 'interp.ratio'), '1/9');
+      await press('extending-context', 'extension.trained', ['Shift+ArrowRight']);
+      const scale = page.locator('#extending-context [data-param="extension.scale"]').first();
+      assert.equal(await scale.textContent(), '4.5', 'the stretch reads the moved trained length');
+    } finally {
+      await page.locator('#extending-context .param-reset').click();
+    }
+  });
+
+  test("the context-extension caption follows the figure's own controls, and comes back with them", async () => {
+    const caption = page.locator('#fig-context-extension > figcaption');
+    const lesson = await caption.textContent();
+    const figureSet = (patch) =>
+      page.evaluate((p) => {
+        const chart = window.positionalCharts.mounted.get('context-extension');
+        chart.set(p);
+        chart.flush();
+      }, patch);
+    const want = (trained, target) =>
+      page.evaluate(
+        async ([a, b]) => {
+          const live = await import('./js/live-values.js');
+          const results = live.computeEngineResults(window.positionalLesson.engine, {
+            'extension.trained': a,
+            'extension.target': b,
+          });
+          return live.liveText('extension.raw-over-band', results);
+        },
+        [trained, target],
+      );
+    await figureSet({ target: 65536 });
+    try {
+      let text = await caption.textContent();
+      assert.ok(text.includes(`reach ${await want(4096, 65536)} times its top by 65,536;`), text);
+      await figureSet({ trained: 2048, target: 8192 });
+      text = await caption.textContent();
+      assert.ok(text.includes(`after 2,048 and reach ${await want(2048, 8192)} times its top by 8,192;`), text);
+    } finally {
+      await figureSet({ trained: 4096, target: 32768 });
+    }
+    assert.equal(await caption.textContent(), lesson, 'back at the lesson state, the lesson caption');
+  });
 });
 
 describe('words linked to a figure', () => {
