@@ -44,7 +44,22 @@ async function readHandle({ index, values }) {
   const handle = document.querySelector(`[data-qa-handle="${index}"]`);
   const section = handle.closest('section');
   const name = handle.dataset.param;
-  const results = live.computeEngineResults(engine, values);
+  // The section's state for `values` over what else the section holds: a view (the stretch) stored
+  // as the parameter it moves, and a parameter held at or above another (the target above the
+  // trained length) lifted to it.
+  const scope = [...window.positionalLesson.prose.scopes.values()].find((s) => s.section === section);
+  const others = Object.fromEntries(
+    Object.entries(scope.values).filter(([n]) => n !== name && n !== live.LIVE_PARAMETERS[name].view?.of),
+  );
+  const p = { ...live.PARAMETER_DEFAULTS, ...others };
+  for (const [n, v] of Object.entries(values)) {
+    const stored = live.storedParameter(n, v, values);
+    p[stored.name] = stored.value;
+  }
+  for (const [n, q] of Object.entries(live.LIVE_PARAMETERS))
+    if (q.atLeast && p[n] < p[q.atLeast.name]) p[n] = p[q.atLeast.name];
+  const stored = Object.fromEntries(Object.entries(p).filter(([n]) => !live.LIVE_PARAMETERS[n].view));
+  const results = live.computeEngineResults(engine, stored);
   // A figure's caption follows the figure: its numbers are the engine's at the figure's state.
   const captionOf = (element) => element.closest('[data-chart] > figcaption')?.parentElement ?? null;
   const figureValues = (figure) => {
@@ -70,13 +85,7 @@ async function readHandle({ index, values }) {
     if (element.textContent !== want)
       wrong.push(`${element.dataset.live}: shows ${element.textContent}, engine ${want}`);
   }
-  // One dependent per family recomputed straight from the facade, not through the registry
-  // (a view, the stretch, stored as the parameter it moves).
-  const p = { ...live.PARAMETER_DEFAULTS };
-  for (const [n, v] of Object.entries(values)) {
-    const stored = live.storedParameter(n, v, values);
-    p[stored.name] = stored.value;
-  }
+  // One dependent per family recomputed straight from the facade, not through the registry.
   // The text repeating a parameter (or the positions derived from it) follows too.
   for (const element of section.querySelectorAll('[data-echo]')) {
     const echo = live.PARAMETER_ECHOES[element.dataset.echo];
@@ -230,7 +239,10 @@ describe('live parameters in the prose', () => {
         await page.keyboard.press('ArrowRight');
         await expectMoved(h, p.max, { before, chart: false, why: /at most/ });
         await page.keyboard.press('Home');
-        await expectMoved(h, p.min, { before, chart: false });
+        // A parameter held at or above another stops at that one's value (the target at the trained length).
+        const floor = p.atLeast ? (await parameter(p.atLeast.name)).value : -Infinity;
+        if (floor > p.min) await expectMoved(h, floor, { before, chart: false, why: /at least/ });
+        else await expectMoved(h, p.min, { before, chart: false });
         await page.locator(`#${h.section} .param-reset`).click();
         await expectDefault(h, before, text);
       });
@@ -428,6 +440,123 @@ describe('one state for the stretch', () => {
       await figureSet({ trained: 4096, target: 32768 });
     }
     assert.equal(await caption.textContent(), lesson, 'back at the lesson state, the lesson caption');
+  });
+});
+
+/**
+ * In the page: every prose parameter of LIVE_PARAMETERS, in every section with a handle of it, set
+ * through the page's own prose.set to each of `fractions` of its range (plus the awkward value
+ * `awkward` of the way in), and every sentence (p, li, table cell, caption) holding a live number that
+ * depends on it read back: each live number against the engine at the section's state (a caption at
+ * its figure's), and no number typed in those sentences equal to a value the move made stale.
+ * Returns { checks: states × sentences, states, problems }.
+ */
+async function perturbEveryParameter({ fractions }) {
+  const live = await import('./js/live-values.js');
+  const { chartParameters } = await import('./js/prose-params.js');
+  const { formatValue } = await import('./js/format.js');
+  const { engine, prose } = window.positionalLesson;
+  const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const sentenceOf = (e) => e.closest('li, td, th, figcaption, p') ?? e.parentElement;
+  const problems = [];
+  let checks = 0;
+  let states = 0;
+  for (const [name, p] of Object.entries(live.LIVE_PARAMETERS)) {
+    const dependents = new Set(live.dependentsOf(name));
+    for (const [section, scope] of prose.scopes) {
+      const handle = scope.handles.find((h) => h.dataset.param === name);
+      if (!handle) continue;
+      const lessonTexts = new Map([...section.querySelectorAll('[data-live]')].map((e) => [e, e.textContent]));
+      const sentences = [
+        ...new Set(
+          [...section.querySelectorAll('[data-live]')].filter((e) => dependents.has(e.dataset.live)).map(sentenceOf),
+        ),
+      ];
+      for (const fraction of fractions) {
+        let raw = p.min + (p.max - p.min) * fraction;
+        if (p.integer !== false) raw = Math.round(raw);
+        if (p.even) raw = 2 * Math.round(raw / 2);
+        prose.set(handle, raw);
+        await frame();
+        states++;
+        const values = scope.values;
+        const results = live.computeEngineResults(engine, values);
+        const where = `${name}=${raw} in #${section.id}`;
+        // The section's figure tells the section's state: each control a parameter names holds its value.
+        const resolved = { ...live.PARAMETER_DEFAULTS };
+        for (const [n, x] of Object.entries(values)) {
+          const stored = live.storedParameter(n, x, values);
+          resolved[stored.name] = stored.value;
+        }
+        for (const [n, q] of Object.entries(live.LIVE_PARAMETERS)) {
+          const slot = q.chart && section.querySelector(`[data-chart="${q.chart.id}"]`);
+          const figureChart = slot && window.positionalCharts.mounted.get(q.chart.id);
+          if (figureChart && figureChart.state[q.chart.key] !== resolved[n])
+            problems.push(
+              `${where}: the figure's ${q.chart.key} is ${figureChart.state[q.chart.key]}, the text's ${n} ${resolved[n]}`,
+            );
+        }
+        for (const sentence of sentences) {
+          checks++;
+          const figure = sentence.closest('[data-chart]');
+          const chart = figure && window.positionalCharts.mounted.get(figure.dataset.chart);
+          const at = figure
+            ? live.computeEngineResults(engine, chart ? chartParameters(chart.id, chart.state) : {})
+            : results;
+          const stale = new Set();
+          for (const element of sentence.querySelectorAll('[data-live]')) {
+            let want;
+            try {
+              want = live.liveText(element.dataset.live, at, element.dataset.format);
+            } catch {
+              want = '—';
+            }
+            if (element.textContent !== want)
+              problems.push(`${where}: ${element.dataset.live} shows ${element.textContent}, engine ${want}`);
+            const before = lessonTexts.get(element);
+            if (before !== want) stale.add(before);
+          }
+          if (figure ? chart && chart.state[p.chart?.key] !== undefined : true) {
+            const lesson = live.parameterText(name, live.PARAMETER_DEFAULTS[name]);
+            if (lesson !== handle.textContent) stale.add(lesson);
+          }
+          // The words around the live numbers: no number left that the move made stale.
+          const copy = sentence.cloneNode(true);
+          for (const marked of copy.querySelectorAll(
+            '[data-live], [data-param], [data-echo], .katex, .param-status, button',
+          ))
+            marked.remove();
+          for (const typed of copy.textContent.match(/[−-]?\d[\d,.]*(?: × 10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)?(?![\dA-Za-z])/g) ?? []) {
+            const number = typed.replace(/[.,]$/, '');
+            if (stale.has(number))
+              problems.push(`${where}: "${number}" stays typed in: ${sentence.textContent.slice(0, 120)}`);
+          }
+          for (const echo of sentence.querySelectorAll('[data-echo]')) {
+            const spec = live.PARAMETER_ECHOES[echo.dataset.echo];
+            const v =
+              figure && chart ? { ...live.PARAMETER_DEFAULTS, ...chartParameters(chart.id, chart.state) } : null;
+            const want = formatValue(spec.value(v ?? resolved), spec.format);
+            if (echo.textContent !== want)
+              problems.push(`${where}: echo ${echo.dataset.echo} shows ${echo.textContent}, wants ${want}`);
+          }
+        }
+      }
+      prose.reset(section);
+      await frame();
+    }
+  }
+  return { checks, states, problems };
+}
+
+describe('every parameter across its range, generated from the declarations', () => {
+  test('each sentence that reads a moved parameter agrees with the engine, and keeps no stale number', async (t) => {
+    // Both ends, the middle and an awkward value (1/π of the way: no round number in any range). A
+    // number followed by a letter (Llama 3's "8K", "405B") is a quoted fact, not a stale value.
+    const fractions = [0, 1, 0.5, 1 / Math.PI];
+    const { checks, states, problems } = await page.evaluate(perturbEveryParameter, { fractions });
+    t.diagnostic(`${states} states × their sentences: ${checks} sentence checks`);
+    assert.ok(states >= 4 * 8, `states: ${states}`);
+    assert.deepEqual(problems, []);
   });
 });
 

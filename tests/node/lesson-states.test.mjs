@@ -82,6 +82,14 @@ describe('one state per story', () => {
   });
 });
 
+describe('ratios', () => {
+  test('the interpolation ratio reads as one over the stretch, and as itself once it is 1 or more', () => {
+    assert.equal(liveText('interp.ratio', computeEngineResults(engine)), '1/8');
+    const shrink = computeEngineResults(engine, { 'extension.trained': 1048576 });
+    assert.equal(liveText('interp.ratio', shrink), '32');
+  });
+});
+
 describe('formulas beside a handle', () => {
   test("no formula in a section with handles types one of its handles' values", () => {
     for (const [lang, markdown] of Object.entries(LESSONS)) {

@@ -149,7 +149,8 @@ export const FORMATS = {
   'fixed3-tuple': (xs) => `(${Array.from(xs, (x) => fixed(x, 3)).join(', ')})`,
   'sci1-py': (x) => trueMinus(pyExponent(x, 1)),
   'sci-unicode': (x) => sciUnicode(x, 2),
-  fraction: (x) => `1/${trimmed(1 / x, 3)}`,
+  // A ratio below 1 as one over its inverse ("1/8"); 1 or more as itself ("32", not "1/0.031").
+  fraction: (x) => (x >= 1 ? trimmed(x, 3) : `1/${trimmed(1 / x, 3)}`),
 };
 
 /** Formats `value` with the named format; throws for an unknown name. */

@@ -60,7 +60,8 @@ const chartControl = (chart, key) => {
 /**
  * Parameter name → { label, value (the lesson's), format (format.js), unit, step, bigStep (Shift),
  * min, max, integer, even, above (the rules the engine and the chart's control apply), chart?: { id,
- * key } (the nearby figure's control of the same meaning), view?: { of, inputs, read(values),
+ * key } (the nearby figure's control of the same meaning), atLeast?: { name, why(value) } (the
+ * parameter this one never goes below, as the figure holds it), view?: { of, inputs, read(values),
  * write(value, values) } (a handle on other parameters' state: it shows read(values), and moving it
  * sets parameter `of` to write(value, values); no quantity reads it) }. A parameter moved in one
  * section changes the live numbers of that section only; everywhere else the lesson's value holds.
@@ -83,6 +84,13 @@ export const LIVE_PARAMETERS = {
     step: 1024,
     bigStep: 16384,
     ...chartControl('context-extension', 'target'),
+    // As the figure holds it: a stretch, never a shrink. A trained length moved past the target takes
+    // the target with it; a target moved below the trained length stops there.
+    atLeast: {
+      name: 'extension.trained',
+      why: (trained) =>
+        t('The target must be at least the trained length; using {trained}.', { trained: formatValue(trained, 'int') }),
+    },
   },
   'extension.position': {
     label: t('position to interpolate'),

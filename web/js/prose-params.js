@@ -112,15 +112,32 @@ export function setupProseParameters(root, engine) {
       value = kept.value;
       why ||= kept.why;
     }
+    const floor = LIVE_PARAMETERS[name].atLeast;
+    if (floor && value < current(scope, floor.name)) {
+      value = current(scope, floor.name);
+      why = floor.why(value);
+    }
     statusFor(handle).textContent = why;
     if (value === current(scope, name)) return;
-    if (value === PARAMETER_DEFAULTS[name]) delete scope.values[name];
-    else scope.values[name] = value;
-    showValue(scope, name);
-    recompute(scope, [name]);
-    followChart(scope, name);
+    store(scope, name, value);
+    // A parameter held at or above this one (the target above the trained length) comes along.
+    const moved = [name];
+    for (const [other, p] of Object.entries(LIVE_PARAMETERS)) {
+      if (p.atLeast?.name !== name || current(scope, other) >= value) continue;
+      store(scope, other, value);
+      moved.push(other);
+    }
+    for (const n of moved) showValue(scope, n);
+    recompute(scope, moved);
+    for (const n of moved) followChart(scope, n);
     scope.last = handle;
     showReset(scope);
+  }
+
+  /** Keeps `value` as the section's `name` (the lesson's value is kept as no entry at all). */
+  function store(scope, name, value) {
+    if (value === PARAMETER_DEFAULTS[name]) delete scope.values[name];
+    else scope.values[name] = value;
   }
 
   function scopeOf(handle) {
