@@ -231,6 +231,10 @@ describe('the precision figure', () => {
     assert.doesNotMatch(reading, /size of the\s+pair itself/);
     assert.ok(reading.includes('{{live:precision.peak-error}}'), 'the peak is a live number');
     assert.ok(reading.includes(formatValue(max.value, 'int')), "it names the figure's opening largest position");
-    assert.equal(liveText('precision.peak-error', computeEngineResults(engine)), formatValue(peak, 'sci-unicode'));
+    const results = computeEngineResults(engine);
+    assert.equal(liveText('precision.peak-error', results), formatValue(peak, 'sci-unicode'));
+    const positions = precisionPositions(max.value);
+    const at = errors.rotationError.data.indexOf(peak) % positions.length;
+    assert.equal(liveText('precision.peak-position', results), formatValue(positions[at], 'int'));
   });
 });

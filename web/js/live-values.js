@@ -212,12 +212,17 @@ const heatmapPeriod = (pick) => ({
 });
 /** The precision chart as it opens: its largest position, d, base and pairs. */
 const PRECISION = CHART_DECLARATIONS.precision.controls;
-/** The largest float32 rotation error the precision chart draws as it opens (every pair, every sampled position). */
+/**
+ * The largest float32 rotation error the precision chart draws as it opens (every pair, every
+ * sampled position): { error, position }.
+ */
 function precisionPeak(e) {
   const pairs = PRECISION.pairs.value.split(',').map(Number);
   const positions = logSpacedWholes(PRECISION.max.value, PRECISION_SAMPLES);
-  const errors = e.float32AngleErrors(positions, pairs, PRECISION.d.value, PRECISION.base.value);
-  return Math.max(...errors.rotationError.data);
+  const errors = e.float32AngleErrors(positions, pairs, PRECISION.d.value, PRECISION.base.value).rotationError.data;
+  let peak = 0;
+  for (let i = 1; i < errors.length; i++) if (errors[i] > errors[peak]) peak = i;
+  return { error: errors[peak], position: positions[peak % positions.length] };
 }
 const heatmapPeriods = () => ({
   'heatmap.period-first': heatmapPeriod((w) => w[0]),
@@ -262,7 +267,8 @@ export const LIVE_QUANTITIES = {
   'sin.dot-70-73': { format: 'fixed4', value: (e) => e.sinusoidalDot(70, 73, SINUSOIDAL.dotDim) },
   // The heatmap as it opens (its d and base): how many positions each pair takes to turn a full circle.
   ...heatmapPeriods(),
-  'precision.peak-error': { format: 'sci-unicode', value: (e) => precisionPeak(e) },
+  'precision.peak-error': { format: 'sci-unicode', value: (e) => precisionPeak(e).error },
+  'precision.peak-position': { format: 'int', value: (e) => precisionPeak(e).position },
   'gpt2.position-parameters': { format: 'int', derived: true, value: () => GPT2.positions * GPT2.width },
   'rope.theta0': { format: 'trimmed', value: (e) => e.ropeFrequencies(2)[0] },
   ...clockVector('rope.q-at-3', 'qRotated'),
