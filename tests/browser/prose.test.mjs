@@ -39,18 +39,45 @@ async function readHandle({ index, values }) {
   };
   const live = await import('./js/prose/live-values.js');
   const { formatValue } = await import('./js/locale/format.js');
+  const { chartParameters } = await import('./js/prose/prose-params.js');
   const engine = window.positionalLesson.engine;
   const handle = document.querySelector(`[data-qa-handle="${index}"]`);
   const section = handle.closest('section');
   const name = handle.dataset.param;
-  const results = live.computeEngineResults(engine, values);
+  // The section's state for `values` over what else the section holds: a view (the stretch) stored
+  // as the parameter it moves, and a parameter held at or above another (the target above the
+  // trained length) lifted to it.
+  const scope = [...window.positionalLesson.prose.scopes.values()].find((s) => s.section === section);
+  const others = Object.fromEntries(
+    Object.entries(scope.values).filter(([n]) => n !== name && n !== live.LIVE_PARAMETERS[name].view?.of),
+  );
+  const p = { ...live.PARAMETER_DEFAULTS, ...others };
+  for (const [n, v] of Object.entries(values)) {
+    const stored = live.storedParameter(n, v, values);
+    p[stored.name] = stored.value;
+  }
+  for (const [n, q] of Object.entries(live.LIVE_PARAMETERS))
+    if (q.atLeast && p[n] < p[q.atLeast.name]) p[n] = p[q.atLeast.name];
+  const stored = Object.fromEntries(Object.entries(p).filter(([n]) => !live.LIVE_PARAMETERS[n].view));
+  const results = live.computeEngineResults(engine, stored);
+  // A figure's caption follows the figure: its numbers are the engine's at the figure's state.
+  const captionOf = (element) => element.closest('[data-chart] > figcaption')?.parentElement ?? null;
+  const figureValues = (figure) => {
+    const chart = window.positionalCharts.mounted.get(figure.dataset.chart);
+    return chart ? chartParameters(figure.dataset.chart, chart.state) : {};
+  };
   const wrong = [];
   const dependents = live.dependentsOf(name);
   let dependentCount = 0;
   for (const element of section.querySelectorAll('[data-live]')) {
+    const figure = captionOf(element);
     let want;
     try {
-      want = live.liveText(element.dataset.live, results, element.dataset.format);
+      want = live.liveText(
+        element.dataset.live,
+        figure ? live.computeEngineResults(engine, figureValues(figure)) : results,
+        element.dataset.format,
+      );
     } catch {
       want = '—';
     }
@@ -59,11 +86,14 @@ async function readHandle({ index, values }) {
       wrong.push(`${element.dataset.live}: shows ${element.textContent}, engine ${want}`);
   }
   // One dependent per family recomputed straight from the facade, not through the registry.
-  const p = { ...live.PARAMETER_DEFAULTS, ...values };
   // The text repeating a parameter (or the positions derived from it) follows too.
   for (const element of section.querySelectorAll('[data-echo]')) {
     const echo = live.PARAMETER_ECHOES[element.dataset.echo];
-    const want = formatValue(echo.value(p), echo.format);
+    const figure = captionOf(element);
+    const want = formatValue(
+      echo.value(figure ? { ...live.PARAMETER_DEFAULTS, ...figureValues(figure) } : p),
+      echo.format,
+    );
     if (element.textContent !== want)
       wrong.push(`echo ${element.dataset.echo}: shows ${element.textContent}, wants ${want}`);
   }
@@ -74,7 +104,10 @@ async function readHandle({ index, values }) {
         'int',
       ),
     'ntk.base': () =>
-      formatValue(engine.ntkScaledBase(p['extension.base'], p['extension.scale'], p['extension.d']), 'int'),
+      formatValue(
+        engine.ntkScaledBase(p['extension.base'], p['extension.target'] / p['extension.trained'], p['extension.d']),
+        'int',
+      ),
     'rope.score-3-7': () =>
       formatValue(engine.ropeClock([1, 0], [1, 0], p['rope.query'], p['rope.key'], 1).score, 'fixed3'),
   };
@@ -207,7 +240,10 @@ describe('live parameters in the prose', () => {
         await page.keyboard.press('ArrowRight');
         await expectMoved(h, p.max, { before, chart: false, why: /at most/ });
         await page.keyboard.press('Home');
-        await expectMoved(h, p.min, { before, chart: false });
+        // A parameter held at or above another stops at that one's value (the target at the trained length).
+        const floor = p.atLeast ? (await parameter(p.atLeast.name)).value : -Infinity;
+        if (floor > p.min) await expectMoved(h, floor, { before, chart: false, why: /at least/ });
+        else await expectMoved(h, p.min, { before, chart: false });
         await page.locator(`#${h.section} .param-reset`).click();
         await expectDefault(h, before, text);
       });
@@ -303,6 +339,226 @@ describe('the handles wherever the lesson is shown', () => {
       }
     },
   );
+});
+
+describe('one state for the stretch', () => {
+  /** Moves the first handle of `name` in section `id` with the keys given, on the shared page. */
+  const press = async (id, name, keys) => {
+    const handle = page.locator(`#${id} [data-param="${name}"]`).first();
+    await handle.scrollIntoViewIfNeeded();
+    await handle.focus();
+    for (const key of keys) await page.keyboard.press(key);
+  };
+  const shown = (id, quantity) =>
+    page.locator(`#${id} [data-live="${quantity}"]:not([data-format])`).first().textContent();
+  const engineText = (call) =>
+    page.evaluate(async (source) => {
+      const { formatValue } = await import('./js/locale/format.js');
+      const engine = window.positionalLesson.engine;
+      const [fn, args, format] = JSON.parse(source);
+      return formatValue(engine[fn](...args), format);
+    }, JSON.stringify(call));
+
+  test('"What it costs": a target of 65,536 stretches interpolation and NTK alike, 16×', async () => {
+    await press('what-it-costs', 'extension.target', ['Shift+ArrowRight', 'Shift+ArrowRight']);
+    try {
+      assert.equal(
+        await page.locator('#what-it-costs [data-param="extension.target"]').first().textContent(),
+        '65,536',
+      );
+      assert.equal(await shown('what-it-costs', 'interp.ratio'), '1/16');
+      assert.equal(await shown('what-it-costs', 'ntk.slowdown'), '16');
+      assert.equal(
+        await shown('what-it-costs', 'ntk.base'),
+        await engineText(['ntkScaledBase', [10000, 16, 128], 'int']),
+      );
+    } finally {
+      await page.locator('#what-it-costs .param-reset').click();
+    }
+  });
+
+  test('section 4: the prose and the figure beside it give one NTK base, and its caption follows', async () => {
+    await press('extending-context', 'extension.target', ['Shift+ArrowRight', 'Shift+ArrowRight']);
+    try {
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const base = await shown('extending-context', 'ntk.base');
+      assert.equal(base, await engineText(['ntkScaledBase', [10000, 16, 128], 'int']));
+      const note = await page.locator('[data-chart="context-extension"] .chart-note').textContent();
+      assert.ok(note.includes(`NTK-aware base ${base}.`), `the figure's note: ${note}`);
+      const caption = await page.locator('#fig-context-extension > figcaption').textContent();
+      assert.match(caption, /by 65,536;/, caption);
+    } finally {
+      await page.locator('#extending-context .param-reset').click();
+    }
+  });
+
+  test('section 4: the stretch s is target / trained, and moving it moves the target and the figure', async () => {
+    await press('extending-context', 'extension.scale', ['ArrowRight']);
+    try {
+      const target = page.locator('#extending-context [data-param="extension.target"]').first();
+      assert.equal(await target.textContent(), '36,864');
+      const chart = await page.evaluate(() => window.positionalCharts.mounted.get('context-extension').state);
+      assert.equal(chart.target, 36864);
+      assert.equal(await shown('extending-context', 'ntk.slowdown'), '9');
+      assert.equal(await shown('extending-context', 'interp.ratio'), '1/9');
+      await press('extending-context', 'extension.trained', ['Shift+ArrowRight']);
+      const scale = page.locator('#extending-context [data-param="extension.scale"]').first();
+      assert.equal(await scale.textContent(), '4.5', 'the stretch reads the moved trained length');
+    } finally {
+      await page.locator('#extending-context .param-reset').click();
+    }
+  });
+
+  test("the context-extension caption follows the figure's own controls, and comes back with them", async () => {
+    const caption = page.locator('#fig-context-extension > figcaption');
+    const lesson = await caption.textContent();
+    const figureSet = (patch) =>
+      page.evaluate((p) => {
+        const chart = window.positionalCharts.mounted.get('context-extension');
+        chart.set(p);
+        chart.flush();
+      }, patch);
+    const want = (trained, target) =>
+      page.evaluate(
+        async ([a, b]) => {
+          const live = await import('./js/prose/live-values.js');
+          const results = live.computeEngineResults(window.positionalLesson.engine, {
+            'extension.trained': a,
+            'extension.target': b,
+          });
+          return live.liveText('extension.raw-over-band', results);
+        },
+        [trained, target],
+      );
+    await figureSet({ target: 65536 });
+    try {
+      let text = await caption.textContent();
+      assert.ok(text.includes(`reach ${await want(4096, 65536)} times its top by 65,536;`), text);
+      await figureSet({ trained: 2048, target: 8192 });
+      text = await caption.textContent();
+      assert.ok(text.includes(`after 2,048 and reach ${await want(2048, 8192)} times its top by 8,192;`), text);
+    } finally {
+      await figureSet({ trained: 4096, target: 32768 });
+    }
+    assert.equal(await caption.textContent(), lesson, 'back at the lesson state, the lesson caption');
+  });
+});
+
+/**
+ * In the page: every prose parameter of LIVE_PARAMETERS, in every section with a handle of it, set
+ * through the page's own prose.set to each of `fractions` of its range (plus the awkward value
+ * `awkward` of the way in), and every sentence (p, li, table cell, caption) holding a live number that
+ * depends on it read back: each live number against the engine at the section's state (a caption at
+ * its figure's), and no number typed in those sentences equal to a value the move made stale.
+ * Returns { checks: states × sentences, states, problems }.
+ */
+async function perturbEveryParameter({ fractions }) {
+  const live = await import('./js/prose/live-values.js');
+  const { chartParameters } = await import('./js/prose/prose-params.js');
+  const { formatValue } = await import('./js/locale/format.js');
+  const { engine, prose } = window.positionalLesson;
+  const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const sentenceOf = (e) => e.closest('li, td, th, figcaption, p') ?? e.parentElement;
+  const problems = [];
+  let checks = 0;
+  let states = 0;
+  for (const [name, p] of Object.entries(live.LIVE_PARAMETERS)) {
+    const dependents = new Set(live.dependentsOf(name));
+    for (const [section, scope] of prose.scopes) {
+      const handle = scope.handles.find((h) => h.dataset.param === name);
+      if (!handle) continue;
+      const lessonTexts = new Map([...section.querySelectorAll('[data-live]')].map((e) => [e, e.textContent]));
+      const sentences = [
+        ...new Set(
+          [...section.querySelectorAll('[data-live]')].filter((e) => dependents.has(e.dataset.live)).map(sentenceOf),
+        ),
+      ];
+      for (const fraction of fractions) {
+        let raw = p.min + (p.max - p.min) * fraction;
+        if (p.integer !== false) raw = Math.round(raw);
+        if (p.even) raw = 2 * Math.round(raw / 2);
+        prose.set(handle, raw);
+        await frame();
+        states++;
+        const values = scope.values;
+        const results = live.computeEngineResults(engine, values);
+        const where = `${name}=${raw} in #${section.id}`;
+        // The section's figure tells the section's state: each control a parameter names holds its value.
+        const resolved = { ...live.PARAMETER_DEFAULTS };
+        for (const [n, x] of Object.entries(values)) {
+          const stored = live.storedParameter(n, x, values);
+          resolved[stored.name] = stored.value;
+        }
+        for (const [n, q] of Object.entries(live.LIVE_PARAMETERS)) {
+          const slot = q.chart && section.querySelector(`[data-chart="${q.chart.id}"]`);
+          const figureChart = slot && window.positionalCharts.mounted.get(q.chart.id);
+          if (figureChart && figureChart.state[q.chart.key] !== resolved[n])
+            problems.push(
+              `${where}: the figure's ${q.chart.key} is ${figureChart.state[q.chart.key]}, the text's ${n} ${resolved[n]}`,
+            );
+        }
+        for (const sentence of sentences) {
+          checks++;
+          const figure = sentence.closest('[data-chart]');
+          const chart = figure && window.positionalCharts.mounted.get(figure.dataset.chart);
+          const at = figure
+            ? live.computeEngineResults(engine, chart ? chartParameters(chart.id, chart.state) : {})
+            : results;
+          const stale = new Set();
+          for (const element of sentence.querySelectorAll('[data-live]')) {
+            let want;
+            try {
+              want = live.liveText(element.dataset.live, at, element.dataset.format);
+            } catch {
+              want = '—';
+            }
+            if (element.textContent !== want)
+              problems.push(`${where}: ${element.dataset.live} shows ${element.textContent}, engine ${want}`);
+            const before = lessonTexts.get(element);
+            if (before !== want) stale.add(before);
+          }
+          if (figure ? chart && chart.state[p.chart?.key] !== undefined : true) {
+            const lesson = live.parameterText(name, live.PARAMETER_DEFAULTS[name]);
+            if (lesson !== handle.textContent) stale.add(lesson);
+          }
+          // The words around the live numbers: no number left that the move made stale.
+          const copy = sentence.cloneNode(true);
+          for (const marked of copy.querySelectorAll(
+            '[data-live], [data-param], [data-echo], .katex, .param-status, button',
+          ))
+            marked.remove();
+          for (const typed of copy.textContent.match(/[−-]?\d[\d,.]*(?: × 10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)?(?![\dA-Za-z])/g) ?? []) {
+            const number = typed.replace(/[.,]$/, '');
+            if (stale.has(number))
+              problems.push(`${where}: "${number}" stays typed in: ${sentence.textContent.slice(0, 120)}`);
+          }
+          for (const echo of sentence.querySelectorAll('[data-echo]')) {
+            const spec = live.PARAMETER_ECHOES[echo.dataset.echo];
+            const v =
+              figure && chart ? { ...live.PARAMETER_DEFAULTS, ...chartParameters(chart.id, chart.state) } : null;
+            const want = formatValue(spec.value(v ?? resolved), spec.format);
+            if (echo.textContent !== want)
+              problems.push(`${where}: echo ${echo.dataset.echo} shows ${echo.textContent}, wants ${want}`);
+          }
+        }
+      }
+      prose.reset(section);
+      await frame();
+    }
+  }
+  return { checks, states, problems };
+}
+
+describe('every parameter across its range, generated from the declarations', () => {
+  test('each sentence that reads a moved parameter agrees with the engine, and keeps no stale number', async (t) => {
+    // Both ends, the middle and an awkward value (1/π of the way: no round number in any range). A
+    // number followed by a letter (Llama 3's "8K", "405B") is a quoted fact, not a stale value.
+    const fractions = [0, 1, 0.5, 1 / Math.PI];
+    const { checks, states, problems } = await page.evaluate(perturbEveryParameter, { fractions });
+    t.diagnostic(`${states} states × their sentences: ${checks} sentence checks`);
+    assert.ok(states >= 4 * 8, `states: ${states}`);
+    assert.deepEqual(problems, []);
+  });
 });
 
 describe('words linked to a figure', () => {

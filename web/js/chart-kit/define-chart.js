@@ -241,6 +241,8 @@ function mountChart(spec, order, compute, slot, engine) {
     if (spec.describe) shell.describe(spec.describe(view()));
     if (spec.table) shell.setData(spec.table(view(), engine));
     for (const fn of afterUpdates) fn(view());
+    // The figure's caption reads this state (prose-params.js): tell it after every change.
+    slot.dispatchEvent(new CustomEvent('chart-state', { bubbles: true, detail: { chart: id, state: { ...state } } }));
   }
 
   /** Applies `patch` through each control's own rules, as if the reader had typed the values. */

@@ -3,6 +3,13 @@
 
 import { grouped, powerOfTen } from '../locale/format.js';
 
+/** `count` log-spaced whole numbers from 1 to max, each once, ascending (the samples of a log axis). */
+export function logSpacedWholes(max, count) {
+  const out = new Set();
+  for (let i = 0; i < count; i++) out.add(Math.round(Math.exp((Math.log(max) * i) / (count - 1))));
+  return Float64Array.from([...out].sort((a, b) => a - b));
+}
+
 /** Linear map from [d0, d1] to [r0, r1], with .invert. */
 export function linearScale(d0, d1, r0, r1) {
   const k = d1 === d0 ? 0 : (r1 - r0) / (d1 - d0);

@@ -78,12 +78,13 @@ export function extensionPositions(target) {
 /**
  * Context extension, on the chart skeleton: angle curves and pair wavelengths. Its parts are the
  * two lengths, 'trained' and 'target' (their marks on the wavelength chart; on the angle chart
- * the top of the trained band and the target's end of the position axis).
+ * the top of the trained band and the target's end of the position axis), and the two ends of the
+ * wavelength chart, 'fastest-pair' (pair 0) and 'slowest-pair' (pair d/2 − 1, the one the angle chart draws).
  */
 export const CONTEXT_EXTENSION = defineChart({
   id: 'context-extension',
   ...CHART_DECLARATIONS['context-extension'],
-  parts: ['trained', 'target'],
+  parts: ['trained', 'target', 'fastest-pair', 'slowest-pair'],
   focusParts: { trained: 'trained', target: 'target' },
   handles: HANDLES,
   // The stretch played out: the target sweeps from the trained length to its largest, on a log scale.
@@ -310,5 +311,22 @@ function drawWavelengths(ctx, width, height, colors, { state, data: { wavelength
       width: m.added ? 4 : 1.6,
     }),
   );
+  const pair = { 'fastest-pair': 0, 'slowest-pair': pairs - 1 }[highlighted];
+  if (pair !== undefined) {
+    // The pair's column, and a ring on each method's wavelength for it.
+    ctx.save();
+    ctx.strokeStyle = colors.fg;
+    ctx.lineWidth = 2.5;
+    ctx.beginPath();
+    ctx.moveTo(x(pair), frame.y);
+    ctx.lineTo(x(pair), frame.y + frame.h);
+    ctx.stroke();
+    for (const row of wavelengths) {
+      ctx.beginPath();
+      ctx.arc(x(pair), y(row[pair]), 5, 0, 2 * Math.PI);
+      ctx.stroke();
+    }
+    ctx.restore();
+  }
   plot.drawLegend(ctx, frame, colors, legend, plot.legendCorner(width, 'br'));
 }

@@ -23,6 +23,9 @@ function frequencyBase(label = t('base')) {
   return { kind: 'number', label, value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 };
 }
 
+/** How many log-spaced positions the precision chart samples (its curves, and the lesson's peak error). */
+export const PRECISION_SAMPLES = 240;
+
 /** Chart id → { title, controls: { key → declaration }, aliases: [older URL prefixes] }. The URL parameters are `<id>.<key>`. */
 export const CHART_DECLARATIONS = {
   'order-blindness': {

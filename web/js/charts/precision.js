@@ -6,25 +6,20 @@ import { formatG2, grouped, listed, sciUnicode, significant, trueMinus } from '.
 import { defineChart } from '../chart-kit/define-chart.js';
 import { holdWithin } from '../chart-kit/chart-controls.js';
 import * as plot from '../chart-kit/plot.js';
-import { logScale, logTicks } from '../chart-kit/scales.js';
+import { logScale, logSpacedWholes, logTicks } from '../chart-kit/scales.js';
 import { pairsNote, pickedPairs, positionReadHandle } from './rope-frequencies.js';
 import { drawKnobs, drawMarker } from '../chart-kit/handles.js';
 import { geometricKeyStep } from '../chart-kit/number-rule.js';
-import { CHART_DECLARATIONS } from './declarations.js';
+import { CHART_DECLARATIONS, PRECISION_SAMPLES } from './declarations.js';
 import { t } from '../locale/i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
-const SAMPLES = 240;
 const FLOOR = 1e-10; // exact results (error 0) are drawn at this floor of the log axis
 
 /** Items as a list in the page's language: "a, b, c" in English, "a、b、c" in Chinese. */
 
 /** Log-spaced whole positions from 1 to max (distinct). */
-export function precisionPositions(max) {
-  const out = new Set();
-  for (let i = 0; i < SAMPLES; i++) out.add(Math.round(Math.exp((Math.log(max) * i) / (SAMPLES - 1))));
-  return Float64Array.from([...out].sort((a, b) => a - b));
-}
+export const precisionPositions = (max) => logSpacedWholes(max, PRECISION_SAMPLES);
 
 /**
  * The position read as a handle on the (log) position axis: a vertical marker with each pair's

@@ -61,6 +61,11 @@ export function significant(x, digits = 6) {
   return localeNumber(x, { maximumSignificantDigits: digits });
 }
 
+/** A number's text as a factor in a written-out product: in parentheses when it is negative ("(−0.911)"). */
+export function factor(text) {
+  return text.startsWith(MINUS) ? `(${text})` : text;
+}
+
 /** Up to `digits` decimals with trailing zeros dropped: 0.7071 → "0.707", 1.0 → "1", 0 → "0". */
 export function trimmed(x, digits = 3) {
   const text = x.toFixed(digits);
@@ -133,6 +138,9 @@ export const FORMATS = {
   fixed2: (x) => fixed(x, 2),
   fixed3: (x) => fixed(x, 3),
   fixed4: (x) => fixed(x, 4),
+  decimal1: (x) => decimal(x, 1, 1),
+  // A factor of a written-out product: a negative one in parentheses, "(−0.990)·(−0.911)".
+  'fixed3-factor': (x) => factor(fixed(x, 3)),
   int: (x) => grouped(x),
   'int-plain': (x) => trueMinus(String(Math.round(x))),
   trimmed: (x) => trimmed(x, 3),
@@ -141,7 +149,8 @@ export const FORMATS = {
   'fixed3-tuple': (xs) => `(${Array.from(xs, (x) => fixed(x, 3)).join(', ')})`,
   'sci1-py': (x) => trueMinus(pyExponent(x, 1)),
   'sci-unicode': (x) => sciUnicode(x, 2),
-  fraction: (x) => `1/${trimmed(1 / x, 3)}`,
+  // A ratio below 1 as one over its inverse ("1/8"); 1 or more as itself ("32", not "1/0.031").
+  fraction: (x) => (x >= 1 ? trimmed(x, 3) : `1/${trimmed(1 / x, 3)}`),
 };
 
 /** Formats `value` with the named format; throws for an unknown name. */

@@ -6,7 +6,8 @@
 import { formatValue } from '../locale/format.js';
 import { numberRule } from '../chart-kit/number-rule.js';
 import { t } from '../locale/i18n.js';
-import { CHART_DECLARATIONS } from '../charts/declarations.js';
+import { CHART_DECLARATIONS, PRECISION_SAMPLES } from '../charts/declarations.js';
+import { logSpacedWholes } from '../chart-kit/scales.js';
 
 // ---- the lesson's worked examples: each input the prose quotes, written once -----------------
 
@@ -28,21 +29,25 @@ const SINUSOIDAL = { positions: 3, dim: 4, dotDim: 32 };
 const ROPE = { q: [1, 0], k: [1, 0], query: 3, key: 7, theta: 1, periodDim: 64 };
 /** Stretching a 4,096-token model to 32,768 tokens; position 32,000 as the example. */
 const EXTENSION = { trainedLength: 4096, targetLength: 32768, examplePosition: 32000 };
-/** NTK-aware scaling of base 10,000 by 8 for a head dimension of 128. */
-const NTK = { base: 10000, scale: 8, headDim: 128 };
+/** NTK-aware scaling of base 10,000 for a head dimension of 128, by the stretch of EXTENSION (8×). */
+const NTK = { base: 10000, headDim: 128 };
 /** GPT-2's learned position table: 1,024 positions of 768 numbers (quoted facts, not computed). */
 const GPT2 = { positions: 1024, width: 768 };
 
 // The inputs each family of quantities reads (a dependent recomputes when one of them moves).
 const INTERPOLATION = ['extension.trained', 'extension.target'];
-const NTK_INPUTS = ['extension.base', 'extension.scale', 'extension.d'];
+// NTK's stretch s is the interpolation's target / trained: one stretch for both halves of the story.
+const NTK_INPUTS = [...INTERPOLATION, 'extension.base', 'extension.d'];
 const CLOCK = ['rope.query', 'rope.key'];
 
-/** A rotated vector of the clock (`field` of ropeClock) as live number `name`, with its parts `name`.x and `name`.y. */
+/**
+ * A rotated vector of the clock (`field` of ropeClock) as live number `name`, with its parts `name`.x
+ * and `name`.y (the factors of the written-out score, so a negative one prints in parentheses).
+ */
 const clockVector = (name, field) => ({
   [name]: { format: 'fixed3-tuple', inputs: CLOCK, value: (e, live, p) => Array.from(ropeClock(e, p)[field]) },
-  [`${name}.x`]: { format: 'fixed3', inputs: CLOCK, value: (e, live) => live(name)[0] },
-  [`${name}.y`]: { format: 'fixed3', inputs: CLOCK, value: (e, live) => live(name)[1] },
+  [`${name}.x`]: { format: 'fixed3-factor', inputs: CLOCK, value: (e, live) => live(name)[0] },
+  [`${name}.y`]: { format: 'fixed3-factor', inputs: CLOCK, value: (e, live) => live(name)[1] },
 });
 
 // ---- the parameters the prose makes movable ------------------------------------------------------
@@ -55,8 +60,11 @@ const chartControl = (chart, key) => {
 /**
  * Parameter name → { label, value (the lesson's), format (format.js), unit, step, bigStep (Shift),
  * min, max, integer, even, above (the rules the engine and the chart's control apply), chart?: { id,
- * key } (the nearby figure's control of the same meaning) }. A parameter moved in one section
- * changes the live numbers of that section only; everywhere else the lesson's value holds.
+ * key } (the nearby figure's control of the same meaning), atLeast?: { name, why(value) } (the
+ * parameter this one never goes below, as the figure holds it), view?: { of, inputs, read(values),
+ * write(value, values) } (a handle on other parameters' state: it shows read(values), and moving it
+ * sets parameter `of` to write(value, values); no quantity reads it) }. A parameter moved in one
+ * section changes the live numbers of that section only; everywhere else the lesson's value holds.
  */
 export const LIVE_PARAMETERS = {
   'extension.trained': {
@@ -76,6 +84,13 @@ export const LIVE_PARAMETERS = {
     step: 1024,
     bigStep: 16384,
     ...chartControl('context-extension', 'target'),
+    // As the figure holds it: a stretch, never a shrink. A trained length moved past the target takes
+    // the target with it; a target moved below the trained length stops there.
+    atLeast: {
+      name: 'extension.trained',
+      why: (trained) =>
+        t('The target must be at least the trained length; using {trained}.', { trained: formatValue(trained, 'int') }),
+    },
   },
   'extension.position': {
     label: t('position to interpolate'),
@@ -98,19 +113,26 @@ export const LIVE_PARAMETERS = {
     bigStep: 10000,
     ...chartControl('context-extension', 'base'),
   },
+  // The stretch is not a state of its own: it reads target / trained, and moving it moves the target
+  // (trained × s), so interpolation, NTK and the figure always tell one stretch.
   'extension.scale': {
     label: t('stretch factor s'),
     unit: t('times'),
-    value: NTK.scale,
+    value: EXTENSION.targetLength / EXTENSION.trainedLength,
     format: 'trimmed',
     step: 1,
     bigStep: 4,
-    // ntkScaledBase needs a positive scale; a stretch shorter than the trained length is not one.
-    // (at s = 1 the exponent the lesson prints, log(base′/base)/log s, is 0/0).
-    min: 1.5,
-    max: 1024,
+    // A stretch below 1 is a shrink (the figure holds the target at or above the trained length);
+    // above 512 the lesson's 4,096 tokens pass the target length's largest.
+    min: 1,
+    max: 512,
     integer: false,
-    above: 0,
+    view: {
+      of: 'extension.target',
+      inputs: INTERPOLATION,
+      read: (v) => v['extension.target'] / v['extension.trained'],
+      write: (s, v) => Math.round(v['extension.trained'] * s),
+    },
   },
   'extension.d': {
     label: t('head width d'),
@@ -154,7 +176,9 @@ export const PARAMETER_ECHOES = {
   ...Object.fromEntries(
     Object.entries(LIVE_PARAMETERS).map(([name, p]) => [
       name,
-      { inputs: [name], format: p.format, value: (v) => v[name] },
+      p.view
+        ? { inputs: p.view.inputs, format: p.format, value: p.view.read }
+        : { inputs: [name], format: p.format, value: (v) => v[name] },
     ]),
   ),
   'rope.distance': { inputs: CLOCK, format: 'int', value: (v) => v['rope.key'] - v['rope.query'] },
@@ -176,7 +200,35 @@ const interpolated = (engine, p, position) =>
 /** One RoPE pair by hand (d = 2, q = k = (1, 0)): the query at m, the key at n, turning θ per position. */
 const ropeClock = (engine, p, m = p['rope.query'], n = p['rope.key']) =>
   engine.ropeClock(ROPE.q, ROPE.k, m, n, ROPE.theta);
-const ntkBase = (e, p) => e.ntkScaledBase(p['extension.base'], p['extension.scale'], p['extension.d']);
+/** The NTK-aware base for the stretch s = target / trained (`stretch`, the engine's interp.factor). */
+const ntkBase = (e, p, stretch) => e.ntkScaledBase(p['extension.base'], stretch, p['extension.d']);
+
+/** The sinusoidal heatmap's opening d and base (its chart declaration). */
+const HEATMAP = CHART_DECLARATIONS['sinusoidal-heatmap'].controls;
+/** A full turn of pair `pick(ω)` of the heatmap as it opens, in positions: 2π / ω_i. */
+const heatmapPeriod = (pick) => ({
+  format: 'decimal1',
+  value: (e) => (2 * Math.PI) / pick(e.ropeFrequencies(HEATMAP.d.value, HEATMAP.base.value)),
+});
+/** The precision chart as it opens: its largest position, d, base and pairs. */
+const PRECISION = CHART_DECLARATIONS.precision.controls;
+/**
+ * The largest float32 rotation error the precision chart draws as it opens (every pair, every
+ * sampled position): { error, position }.
+ */
+function precisionPeak(e) {
+  const pairs = PRECISION.pairs.value.split(',').map(Number);
+  const positions = logSpacedWholes(PRECISION.max.value, PRECISION_SAMPLES);
+  const errors = e.float32AngleErrors(positions, pairs, PRECISION.d.value, PRECISION.base.value).rotationError.data;
+  let peak = 0;
+  for (let i = 1; i < errors.length; i++) if (errors[i] > errors[peak]) peak = i;
+  return { error: errors[peak], position: positions[peak % positions.length] };
+}
+const heatmapPeriods = () => ({
+  'heatmap.period-first': heatmapPeriod((w) => w[0]),
+  'heatmap.period-second': heatmapPeriod((w) => w[1]),
+  'heatmap.period-last': { ...heatmapPeriod((w) => w.at(-1)), format: 'int' },
+});
 
 // ---- the registry ------------------------------------------------------------------------------
 
@@ -213,6 +265,10 @@ export const LIVE_QUANTITIES = {
   'sin.omega1-inverse': { format: 'trimmed', value: (e) => 1 / e.ropeFrequencies(SINUSOIDAL.dim)[1] },
   'sin.dot-10-13': { format: 'fixed4', value: (e) => e.sinusoidalDot(10, 13, SINUSOIDAL.dotDim) },
   'sin.dot-70-73': { format: 'fixed4', value: (e) => e.sinusoidalDot(70, 73, SINUSOIDAL.dotDim) },
+  // The heatmap as it opens (its d and base): how many positions each pair takes to turn a full circle.
+  ...heatmapPeriods(),
+  'precision.peak-error': { format: 'sci-unicode', value: (e) => precisionPeak(e).error },
+  'precision.peak-position': { format: 'int', value: (e) => precisionPeak(e).position },
   'gpt2.position-parameters': { format: 'int', derived: true, value: () => GPT2.positions * GPT2.width },
   'rope.theta0': { format: 'trimmed', value: (e) => e.ropeFrequencies(2)[0] },
   ...clockVector('rope.q-at-3', 'qRotated'),
@@ -244,12 +300,14 @@ export const LIVE_QUANTITIES = {
     inputs: [...INTERPOLATION, 'extension.position'],
     value: (e, live, p) => interpolated(e, p, p['extension.position']),
   },
-  'ntk.base': { format: 'int', inputs: NTK_INPUTS, value: (e, live, p) => ntkBase(e, p) },
+  'ntk.base': { format: 'int', inputs: NTK_INPUTS, value: (e, live, p) => ntkBase(e, p, live('interp.factor')) },
   'ntk.factor': { format: 'fixed2', inputs: NTK_INPUTS, value: (e, live, p) => live('ntk.base') / p['extension.base'] },
+  // The power s is raised to, d/(d − 2), read off the engine at s = 2: it does not depend on s, and
+  // the stretch itself can be 1 (trained = target), where log(base′/base)/log s is 0/0.
   'ntk.exponent': {
     format: 'fixed3',
-    inputs: NTK_INPUTS,
-    value: (e, live, p) => Math.log(live('ntk.base') / p['extension.base']) / Math.log(p['extension.scale']),
+    inputs: ['extension.base', 'extension.d'],
+    value: (e, live, p) => Math.log(ntkBase(e, p, 2) / p['extension.base']) / Math.LN2,
   },
   'ntk.theta0-after': {
     format: 'trimmed',
@@ -297,10 +355,21 @@ function unknownParameter(name) {
   return new Error(`unknown live parameter "${name}" (not in LIVE_PARAMETERS, web/js/prose/live-values.js)`);
 }
 
-/** The live quantities whose declared inputs include parameter `name`. */
+/** The live quantities whose declared inputs include parameter `name` (for a view, the parameter it moves). */
 export function dependentsOf(name) {
   if (!LIVE_PARAMETERS[name]) throw unknownParameter(name);
-  return Object.keys(LIVE_QUANTITIES).filter((q) => LIVE_QUANTITIES[q].inputs?.includes(name));
+  const moved = LIVE_PARAMETERS[name].view?.of ?? name;
+  return Object.keys(LIVE_QUANTITIES).filter((q) => LIVE_QUANTITIES[q].inputs?.includes(moved));
+}
+
+/**
+ * The stored parameter values after the reader sets parameter `name` to `value` over `values` (the
+ * section's): a view's value goes to the parameter it moves. Returns { name, value } as stored.
+ */
+export function storedParameter(name, value, values) {
+  const view = LIVE_PARAMETERS[name]?.view;
+  if (!view) return { name, value };
+  return { name: view.of, value: view.write(value, { ...PARAMETER_DEFAULTS, ...values }) };
 }
 
 const parameterRules = new Map();
@@ -344,7 +413,11 @@ export function parameterText(name, value) {
  */
 export function computeEngineResults(engine, params = {}) {
   for (const name of Object.keys(params)) if (!LIVE_PARAMETERS[name]) throw unknownParameter(name);
-  const values = { ...PARAMETER_DEFAULTS, ...params };
+  const values = { ...PARAMETER_DEFAULTS };
+  for (const [name, value] of Object.entries(params)) {
+    const stored = storedParameter(name, value, params);
+    values[stored.name] = stored.value;
+  }
   const outcomes = new Map();
   const read = (name) => {
     const quantity = LIVE_QUANTITIES[name];

@@ -6,6 +6,11 @@ export function mountedChart(id) {
   return globalThis.positionalCharts?.mounted?.get(id) ?? null;
 }
 
+/** Every mounted chart: [id, chart] pairs. */
+export function mountedCharts() {
+  return [...(globalThis.positionalCharts?.mounted ?? new Map())];
+}
+
 /**
  * Calls onMount(id, chart) each time a chart slot under `root` finishes mounting (its
  * data-chart-state becomes "mounted"). Returns a function that stops watching.

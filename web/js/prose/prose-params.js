@@ -8,21 +8,35 @@ import {
   computeEngineResults,
   dependentsOf,
   LIVE_PARAMETERS,
+  LIVE_QUANTITIES,
   liveText,
   PARAMETER_DEFAULTS,
   PARAMETER_ECHOES,
   parameterRule,
   parameterText,
+  storedParameter,
   validateParameter,
 } from './live-values.js';
 import { isStepKey } from '../chart-kit/number-rule.js';
 import { formatValue } from '../locale/format.js';
-import { mountedChart, setChartControl, watchChartMounts } from './prose-charts.js';
+import { mountedChart, mountedCharts, setChartControl, watchChartMounts } from './prose-charts.js';
 import { t } from '../locale/i18n.js';
 
 /** Pixels of sideways pointer travel per step of a dragged number. */
 const DRAG_PX_PER_STEP = 6;
 const RESET_LABEL = t('Back to the lesson’s numbers');
+
+/** A chart's caption, whose numbers follow the chart rather than the section. */
+const CAPTION = '[data-chart] > figcaption';
+
+/** The parameters a chart's `state` sets (those declaring a control of the chart as theirs): name → value. */
+export function chartParameters(id, state) {
+  const values = {};
+  for (const [name, p] of Object.entries(LIVE_PARAMETERS)) {
+    if (p.chart?.id === id && p.chart.key in state) values[name] = state[p.chart.key];
+  }
+  return values;
+}
 
 /** The block a handle sits in (where its section's reset button is shown). */
 const blockOf = (handle) => handle.closest('li, .table-wrap, p, figcaption') ?? handle.parentElement;
@@ -77,22 +91,53 @@ export function setupProseParameters(root, engine) {
   }
   for (const scope of scopes.values()) scope.reset.addEventListener('click', () => resetScope(scope));
 
-  /** The value a handle's section holds for its parameter. */
-  const current = (scope, name) => scope.values[name] ?? PARAMETER_DEFAULTS[name];
+  /** The value a handle's section holds for its parameter (a view's: read from the ones it views). */
+  const current = (scope, name) => {
+    const view = LIVE_PARAMETERS[name].view;
+    if (view) return view.read({ ...PARAMETER_DEFAULTS, ...scope.values });
+    return scope.values[name] ?? PARAMETER_DEFAULTS[name];
+  };
 
-  /** Takes `raw` for the handle's parameter through the engine's rules and updates the section. */
+  /**
+   * Takes `raw` for the handle's parameter through the engine's rules and updates the section. A
+   * view (the stretch) moves the parameter it views (the target length), by that one's rules too.
+   */
   function set(handle, raw, scope = scopeOf(handle)) {
-    const name = handle.dataset.param;
-    const { value, why } = validateParameter(name, raw, current(scope, name));
+    let name = handle.dataset.param;
+    let { value, why } = validateParameter(name, raw, current(scope, name));
+    if (value !== current(scope, name) && LIVE_PARAMETERS[name].view) {
+      const stored = storedParameter(name, value, scope.values);
+      name = stored.name;
+      const kept = validateParameter(name, stored.value, current(scope, name));
+      value = kept.value;
+      why ||= kept.why;
+    }
+    const floor = LIVE_PARAMETERS[name].atLeast;
+    if (floor && value < current(scope, floor.name)) {
+      value = current(scope, floor.name);
+      why = floor.why(value);
+    }
     statusFor(handle).textContent = why;
     if (value === current(scope, name)) return;
-    if (value === PARAMETER_DEFAULTS[name]) delete scope.values[name];
-    else scope.values[name] = value;
-    showValue(scope, name);
-    recompute(scope, [name]);
-    followChart(scope, name);
+    store(scope, name, value);
+    // A parameter held at or above this one (the target above the trained length) comes along.
+    const moved = [name];
+    for (const [other, p] of Object.entries(LIVE_PARAMETERS)) {
+      if (p.atLeast?.name !== name || current(scope, other) >= value) continue;
+      store(scope, other, value);
+      moved.push(other);
+    }
+    for (const n of moved) showValue(scope, n);
+    recompute(scope, moved);
+    for (const n of moved) followChart(scope, n);
     scope.last = handle;
     showReset(scope);
+  }
+
+  /** Keeps `value` as the section's `name` (the lesson's value is kept as no entry at all). */
+  function store(scope, name, value) {
+    if (value === PARAMETER_DEFAULTS[name]) delete scope.values[name];
+    else scope.values[name] = value;
   }
 
   function scopeOf(handle) {
@@ -100,13 +145,12 @@ export function setupProseParameters(root, engine) {
     throw new Error(`a prose parameter outside any section: ${handle.dataset.param}`);
   }
 
-  /** Writes the section's value into every handle of that parameter in it, and every echo reading it. */
+  /** Writes the section's value into every handle of that parameter in it (and each view of it), and every echo reading it. */
   function showValue(scope, name) {
-    const value = current(scope, name);
     const values = { ...PARAMETER_DEFAULTS, ...scope.values };
     for (const echo of scope.section.querySelectorAll('[data-echo]')) {
       const spec = PARAMETER_ECHOES[echo.dataset.echo];
-      if (!spec?.inputs.includes(name)) continue;
+      if (!spec?.inputs.includes(name) || echo.closest(CAPTION)) continue;
       const text = formatValue(spec.value(values), spec.format);
       if (echo.textContent !== text) echo.textContent = text;
       echo.classList.toggle(
@@ -115,26 +159,36 @@ export function setupProseParameters(root, engine) {
       );
     }
     for (const handle of scope.handles) {
-      if (handle.dataset.param !== name) continue;
-      handle.textContent = parameterText(name, value);
+      const shown = handle.dataset.param;
+      if (shown !== name && !LIVE_PARAMETERS[shown].view?.inputs.includes(name)) continue;
+      const value = current(scope, shown);
+      handle.textContent = parameterText(shown, value);
       handle.setAttribute('aria-valuenow', String(value));
-      handle.setAttribute('aria-valuetext', valueText(name, value));
-      handle.classList.toggle('is-moved', value !== PARAMETER_DEFAULTS[name]);
+      handle.setAttribute('aria-valuetext', valueText(shown, value));
+      handle.classList.toggle('is-moved', value !== PARAMETER_DEFAULTS[shown]);
     }
   }
 
   /** Recomputes, through the engine, the section's live numbers that read any of `names`. */
   function recompute(scope, names) {
     const dependents = new Set(names.flatMap(dependentsOf));
+    // A figure's caption describes the figure: it follows the figure's own state (followCaption).
+    const elements = [...scope.section.querySelectorAll('[data-live]')].filter(
+      (e) => dependents.has(e.dataset.live) && !e.closest(CAPTION),
+    );
+    writeLiveNumbers(elements, scope.values, Object.keys(scope.values).length > 0);
+  }
+
+  /** Writes each element's live number for parameter `values` (the lesson's where one is missing). */
+  function writeLiveNumbers(elements, values, moved) {
     let results;
     try {
-      results = computeEngineResults(engine, scope.values);
+      results = computeEngineResults(engine, values);
     } catch (error) {
       results = null;
       console.warn('The prose parameters could not be computed:', error);
     }
-    for (const element of scope.section.querySelectorAll('[data-live]')) {
-      if (!dependents.has(element.dataset.live)) continue;
+    for (const element of elements) {
       let text;
       try {
         text = liveText(element.dataset.live, results, element.dataset.format);
@@ -147,9 +201,40 @@ export function setupProseParameters(root, engine) {
         element.title = error.message;
       }
       if (element.textContent !== text) element.textContent = text;
-      element.classList.toggle('is-moved', Object.keys(scope.values).length > 0);
+      element.classList.toggle('is-moved', moved);
     }
   }
+
+  /**
+   * A chart's caption states what the chart draws: each time the chart changes (its controls, its
+   * handles, or the prose moving it), its caption's live numbers and echoes are recomputed for the
+   * chart's state, read through the parameters of the same meaning (LIVE_PARAMETERS `chart`).
+   */
+  function followCaption(id, state) {
+    const caption = root.querySelector(`[data-chart="${CSS.escape(id)}"] > figcaption`);
+    if (!caption) return;
+    const values = chartParameters(id, state);
+    const moved = Object.keys(values).some((name) => values[name] !== PARAMETER_DEFAULTS[name]);
+    writeLiveNumbers(
+      [...caption.querySelectorAll('[data-live]')].filter((e) =>
+        LIVE_QUANTITIES[e.dataset.live]?.inputs?.some((name) => name in values),
+      ),
+      values,
+      moved,
+    );
+    const all = { ...PARAMETER_DEFAULTS, ...values };
+    for (const echo of caption.querySelectorAll('[data-echo]')) {
+      const spec = PARAMETER_ECHOES[echo.dataset.echo];
+      if (!spec?.inputs.some((name) => name in values)) continue;
+      const text = formatValue(spec.value(all), spec.format);
+      if (echo.textContent !== text) echo.textContent = text;
+      echo.classList.toggle('is-moved', moved);
+    }
+  }
+  (root.body ?? root).addEventListener?.('chart-state', (event) =>
+    followCaption(event.detail.chart, event.detail.state),
+  );
+  for (const [id, chart] of mountedCharts()) followCaption(id, chart.state);
 
   /** The section's figure with a control of the same meaning, if it is in this section. */
   function chartFor(scope, name) {

@@ -2,15 +2,18 @@
 // every wrong choice names its misconception, and predict-then-reveal prompts for Level 2's sections.
 // Every text the reader sees is in the page's language, through i18n.js; ids, answers and tolerances are data.
 import { t } from '../locale/i18n.js';
+import { grouped } from '../locale/format.js';
+import { CHART_DECLARATIONS } from '../charts/declarations.js';
 
 /**
  * A reveal's parts from its sentence (in the page's language): the text around each {name}, and
- * { live: quantity } where `lives` maps that name to a live quantity.
+ * { live: quantity } where `lives` maps that name to a live quantity, or the text where it maps it
+ * to { text } (an input the sentence quotes, such as a figure's opening setting).
  */
 function reveal(sentence, lives) {
   return sentence
     .split(/\{(\w+)\}/)
-    .map((piece, i) => (i % 2 ? { live: lives[piece] } : piece))
+    .map((piece, i) => (i % 2 ? (lives[piece].text ?? { live: lives[piece] }) : piece))
     .filter((part) => part !== '');
 }
 
@@ -349,9 +352,14 @@ export const SELF_TEST_ITEMS = [
     ],
     reveal: reveal(
       t(
-        "The first pair turns at ω₀ = {omega0} per position, the second once every {period} positions: the heatmap's right-hand columns change slowly.",
+        'The heatmap opens at d = {d}: its first pair turns a full circle every {first} positions, the second every {second}, and the last only once in {last}, so the right-hand columns change slowly.',
       ),
-      { omega0: 'sin.omega0', period: 'sin.omega1-inverse' },
+      {
+        d: { text: grouped(CHART_DECLARATIONS['sinusoidal-heatmap'].controls.d.value) },
+        first: 'heatmap.period-first',
+        second: 'heatmap.period-second',
+        last: 'heatmap.period-last',
+      },
     ),
     figure: 'fig-sinusoidal-heatmap',
   },
