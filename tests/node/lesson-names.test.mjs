@@ -8,6 +8,7 @@ import { buildLesson } from '../../web/site-builder/build-site.mjs';
 import { renderLesson } from '../../web/site-builder/render-lesson.mjs';
 import { LIVE_QUANTITIES } from '../../web/js/prose/live-values.js';
 import { CHARTS } from '../../web/js/charts/index.js';
+import { SELF_TEST_ITEMS } from '../../web/js/self-test/self-test-items.js';
 
 const known = {
   diagrams: { 'causal-mask': { kind: 'mask', size: 3 } },
@@ -68,9 +69,19 @@ describe('lesson names checked at build time', () => {
     const registered = new Set(Object.keys(LIVE_QUANTITIES));
     for (const name of real.liveNames) assert.ok(registered.has(name), name);
     assert.deepEqual(new Set(real.chartIds), new Set(Object.keys(CHARTS)));
-    // A registered number no marker uses is dead code in the page.
+    // A registered number neither a marker nor a self-test reveal ({ live: name }) uses is dead code in the page.
+    const inSelfTest = new Set();
+    const walk = (value) => {
+      if (Array.isArray(value)) value.forEach(walk);
+      else if (value && typeof value === 'object') {
+        if (typeof value.live === 'string') inSelfTest.add(value.live);
+        Object.values(value).forEach(walk);
+      }
+    };
+    walk(SELF_TEST_ITEMS);
+    for (const name of inSelfTest) assert.ok(registered.has(name), `the self-test's ${name}`);
     assert.deepEqual(
-      [...registered].filter((name) => !real.liveNames.has(name)),
+      [...registered].filter((name) => !real.liveNames.has(name) && !inSelfTest.has(name)),
       [],
     );
   });

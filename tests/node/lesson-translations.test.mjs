@@ -204,7 +204,7 @@ describe('lesson translations', () => {
     test('the rendered comparison names a figure link and a handle the translation lacks', () => {
       const englishItems = explorable(renderedEnglish);
       const edited = english
-        .replace('{{part:context-extension/target|the target length, 32k}}', 'the target length, 32k')
+        .replace('{{part:context-extension/target|the target length}}', 'the target length')
         .replace(
           'Put {{part:rope-relative/query|the query}} at position {{param:rope.query}}',
           'Put the query at position 3',
