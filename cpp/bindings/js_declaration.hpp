@@ -161,6 +161,9 @@ constexpr Param callback(const char* name) { return of_kind(name, Kind::kCallbac
 // The parameters most position functions share: a model width and the base.
 inline constexpr Param kDimension = integer("d", 1, kMaxOutputDoubles);
 inline constexpr Param kBase = number("base", kDefaultBase);
+// YaRN's ramp bounds (in rotations over the training length), taken by every function that applies YaRN.
+inline constexpr Param kBetaFast = number("betaFast", kDefaultBetaFast);
+inline constexpr Param kBetaSlow = number("betaSlow", kDefaultBetaSlow);
 
 }  // namespace param
 
