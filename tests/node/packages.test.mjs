@@ -10,9 +10,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { unzipSync, strFromU8 } from 'fflate';
 import { packageLms, listFiles, schemaDir, builtLanguages, launchOf, COURSE } from '../../web/build/package-lms.mjs';
+import { distDir as dist } from './engine-loader.mjs';
 
-const repo = new URL('../../', import.meta.url).pathname;
-const dist = process.env.POSITIONAL_DIST ?? join(repo, 'dist');
 const course = join(dist, '..', 'dist-course');
 let out;
 let made;
