@@ -71,21 +71,19 @@ val extension_inverse_frequencies_js(double d, double base, double trained_len, 
 EMSCRIPTEN_BINDINGS(positional_rope_scaling) {
   using namespace param;
   const Topic topic("rope_scaling");
-  constexpr Param beta_fast = number("betaFast", kDefaultBetaFast);
-  constexpr Param beta_slow = number("betaSlow", kDefaultBetaSlow);
   topic.function("interpolatePositions", &interpolate_positions_js,
                  "positions × trainedLen / newLen (position interpolation); positions ≤ 2^24",
                  {vector("positions"), number("trainedLen"), number("newLen")}, "[[0, 100], 4096, 32768]");
   topic.function("ntkScaledBase", &ntk_scaled_base_js, "the NTK-aware base, base · scale^(d/(d−2))",
                  {number("base"), number("scale"), kDimension}, "[10000, 8, 128]");
   topic.function("yarnInverseFrequencies", &yarn_inverse_frequencies_js, "YaRN's θ_i; d ≤ 2^24",
-                 {kDimension, kBase, number("scale"), number("trainedLen"), beta_fast, beta_slow},
+                 {kDimension, kBase, number("scale"), number("trainedLen"), kBetaFast, kBetaSlow},
                  "[8, 10000, 4, 4096]");
   topic.function("yarnExtrapolationWeights", &yarn_extrapolation_weights_js,
                  "YaRN's ramp: each pair's weight on its own speed; d ≤ 2^24",
-                 {kDimension, kBase, number("trainedLen"), beta_fast, beta_slow}, "[8, 10000, 4096]");
+                 {kDimension, kBase, number("trainedLen"), kBetaFast, kBetaSlow}, "[8, 10000, 4096]");
   topic.function("yarnCorrectionRange", &yarn_correction_range_js, "the ramp's pairs { low, high }",
-                 {kDimension, kBase, number("trainedLen"), beta_fast, beta_slow}, "[128, 10000, 4096]");
+                 {kDimension, kBase, number("trainedLen"), kBetaFast, kBetaSlow}, "[128, 10000, 4096]");
   topic.function("yarnAttentionFactor", &yarn_attention_factor_js, "YaRN's attention temperature, a number",
                  {number("scale")}, "[8]");
   topic.function("dynamicNtkBase", &dynamic_ntk_base_js, "dynamic NTK's base at seqLen, a number",
@@ -95,7 +93,7 @@ EMSCRIPTEN_BINDINGS(positional_rope_scaling) {
                  "[[1, 0.1]]");
   topic.function("extensionInverseFrequencies", &extension_inverse_frequencies_js,
                  "(5 × d/2) θ for the five treatments (none, PI, NTK, YaRN, dynamic NTK); 5 × d/2 ≤ 2^24",
-                 {kDimension, kBase, number("trainedLen"), number("newLen"), beta_fast, beta_slow},
+                 {kDimension, kBase, number("trainedLen"), number("newLen"), kBetaFast, kBetaSlow},
                  "[8, 10000, 4096, 32768]");
 }
 

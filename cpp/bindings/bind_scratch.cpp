@@ -102,8 +102,6 @@ std::string scratch_error_js() { return last_error(); }
 EMSCRIPTEN_BINDINGS(positional_scratch) {
   using namespace param;
   const Topic topic("scratch");
-  constexpr Param beta_fast = number("betaFast", kDefaultBetaFast);
-  constexpr Param beta_slow = number("betaSlow", kDefaultBetaSlow);
   topic.scratch_function(
       "contextExtensionCurves", "_positional_context_extension_curves",
       "the lesson's three curves, the slowest pair's angle raw, interpolated and with the NTK base: "
@@ -114,7 +112,7 @@ EMSCRIPTEN_BINDINGS(positional_scratch) {
       "extensionCurves", "_positional_extension_curves",
       "the chart's five treatments' slowest-pair angles: { angles (5 × n), trainedMax, ntkBase, "
       "attentionFactor, yarnRange { low, high } }; positions × 4 ≤ 2^22 steps",
-      {vector("positions"), number("trainedLen"), number("newLen"), kDimension, kBase, beta_fast, beta_slow},
+      {vector("positions"), number("trainedLen"), number("newLen"), kDimension, kBase, kBetaFast, kBetaSlow},
       "[[0, 10], 4096, 32768, 128]", kExtensionMethodCount,
       {"trainedMax", "ntkBase", "attentionFactor", "yarnRange.low", "yarnRange.high"});
   topic.internal("scratchBlock", &scratch_block_js);

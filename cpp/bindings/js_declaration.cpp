@@ -4,6 +4,8 @@
 
 #include <emscripten/bind.h>
 
+#include <cstddef>
+#include <iterator>  // std::size
 #include <string>
 #include <vector>
 
@@ -62,31 +64,13 @@ void append_number(std::string& out, const char* key, double value) {
   out += format_number(value);
 }
 
-const char* kind_name(Kind kind) {
-  switch (kind) {
-    case Kind::kInt:
-      return "int";
-    case Kind::kNum:
-      return "num";
-    case Kind::kBool:
-      return "bool";
-    case Kind::kVec:
-      return "vec";
-    case Kind::kOptionalVec:
-      return "optionalVec";
-    case Kind::kMat:
-      return "mat";
-    case Kind::kText:
-      return "text";
-    case Kind::kSeed:
-      return "seed";
-    case Kind::kOptions:
-      return "options";
-    case Kind::kCallback:
-      return "callback";
-  }
-  return "unknown";
-}
+// The names JavaScript knows the kinds by, in the order of Kind.
+constexpr const char* kKindNames[] = {"int", "num",  "bool", "vec",     "optionalVec",
+                                      "mat", "text", "seed", "options", "callback"};
+static_assert(std::size(kKindNames) == static_cast<std::size_t>(Kind::kCallback) + 1,
+              "one name for each Kind");
+
+const char* kind_name(Kind kind) { return kKindNames[static_cast<std::size_t>(kind)]; }
 
 void append_params(std::string& out, const Param* params, std::size_t count);
 

@@ -74,10 +74,17 @@ struct Param {
 
 namespace param {
 
-constexpr Param integer(const char* name, std::int64_t min, std::int64_t max) {
+// A parameter of the given kind, required unless a fallback is given; the builders below add the rest.
+constexpr Param of_kind(const char* name, Kind kind, Fallback fallback = Fallback::kNone) {
   Param p;
   p.name = name;
-  p.kind = Kind::kInt;
+  p.kind = kind;
+  p.fallback = fallback;
+  return p;
+}
+
+constexpr Param integer(const char* name, std::int64_t min, std::int64_t max) {
+  Param p = of_kind(name, Kind::kInt);
   p.min = static_cast<double>(min);
   p.max = static_cast<double>(max);
   return p;
@@ -90,11 +97,7 @@ constexpr Param integer(const char* name, std::int64_t min, std::int64_t max, st
   return p;
 }
 
-constexpr Param number(const char* name) {
-  Param p;
-  p.name = name;
-  return p;
-}
+constexpr Param number(const char* name) { return of_kind(name, Kind::kNum); }
 
 constexpr Param number(const char* name, double fallback) {
   Param p = number(name);
@@ -103,12 +106,7 @@ constexpr Param number(const char* name, double fallback) {
   return p;
 }
 
-constexpr Param boolean(const char* name) {
-  Param p;
-  p.name = name;
-  p.kind = Kind::kBool;
-  return p;
-}
+constexpr Param boolean(const char* name) { return of_kind(name, Kind::kBool); }
 
 constexpr Param boolean(const char* name, bool fallback) {
   Param p = boolean(name);
@@ -116,33 +114,17 @@ constexpr Param boolean(const char* name, bool fallback) {
   return p;
 }
 
-constexpr Param vector(const char* name) {
-  Param p;
-  p.name = name;
-  p.kind = Kind::kVec;
-  return p;
-}
+constexpr Param vector(const char* name) { return of_kind(name, Kind::kVec); }
 
 // An array of numbers or null, null when left out.
 constexpr Param optional_vector(const char* name) {
-  Param p;
-  p.name = name;
-  p.kind = Kind::kOptionalVec;
-  p.fallback = Fallback::kNull;
-  return p;
+  return of_kind(name, Kind::kOptionalVec, Fallback::kNull);
 }
 
-constexpr Param matrix(const char* name) {
-  Param p;
-  p.name = name;
-  p.kind = Kind::kMat;
-  return p;
-}
+constexpr Param matrix(const char* name) { return of_kind(name, Kind::kMat); }
 
 constexpr Param text(const char* name, std::int64_t max_bytes) {
-  Param p;
-  p.name = name;
-  p.kind = Kind::kText;
+  Param p = of_kind(name, Kind::kText);
   p.max = static_cast<double>(max_bytes);
   return p;
 }
@@ -156,9 +138,7 @@ constexpr Param text(const char* name, std::int64_t max_bytes, const char* fallb
 
 // A numpy seed: a whole number, or a decimal string of at most kMaxSeedDigits characters.
 constexpr Param seed(const char* name) {
-  Param p;
-  p.name = name;
-  p.kind = Kind::kSeed;
+  Param p = of_kind(name, Kind::kSeed);
   p.max = static_cast<double>(kMaxSeedDigits);
   return p;
 }
@@ -166,12 +146,9 @@ constexpr Param seed(const char* name) {
 // An object of named fields; `{}` when left out, if every field has a default.
 template <std::size_t N>
 constexpr Param options(const char* name, const Param (&fields)[N]) {
-  Param p;
-  p.name = name;
-  p.kind = Kind::kOptions;
+  Param p = of_kind(name, Kind::kOptions, Fallback::kFields);
   p.fields = fields;
   p.field_count = N;
-  p.fallback = Fallback::kFields;
   for (const Param& field : fields) {
     if (field.fallback == Fallback::kNone) p.fallback = Fallback::kNone;
   }
@@ -179,17 +156,14 @@ constexpr Param options(const char* name, const Param (&fields)[N]) {
 }
 
 // A function the engine calls back, or null; null when left out.
-constexpr Param callback(const char* name) {
-  Param p;
-  p.name = name;
-  p.kind = Kind::kCallback;
-  p.fallback = Fallback::kNull;
-  return p;
-}
+constexpr Param callback(const char* name) { return of_kind(name, Kind::kCallback, Fallback::kNull); }
 
 // The parameters most position functions share: a model width and the base.
 inline constexpr Param kDimension = integer("d", 1, kMaxOutputDoubles);
 inline constexpr Param kBase = number("base", kDefaultBase);
+// YaRN's ramp bounds (in rotations over the training length), taken by every function that applies YaRN.
+inline constexpr Param kBetaFast = number("betaFast", kDefaultBetaFast);
+inline constexpr Param kBetaSlow = number("betaSlow", kDefaultBetaSlow);
 
 }  // namespace param
 

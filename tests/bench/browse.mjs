@@ -1,5 +1,9 @@
 // The benchmark and screenshot scripts' shared plumbing: the built site served on 127.0.0.1, Debian's
-// Chromium launched with the browser suites' flags, and the loop over colour schemes and widths.
+// Chromium launched with the browser suites' flags, the screenshot scripts' arguments, and the loop over
+// colour schemes and widths.
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { LAUNCH, serveAndLaunch as serveWithBrowser } from '../browser/helpers.mjs';
 
@@ -8,8 +12,26 @@ export function serveAndLaunch(dist) {
   return serveWithBrowser(dist, () => chromium.launch(LAUNCH));
 }
 
+const repo = new URL('../../', import.meta.url).pathname;
+
+/**
+ * A screenshot script's arguments: `--dist` (default $POSITIONAL_DIST, else dist/), `--out` (default
+ * `defaultOut` below the repository; made if missing) and the script's own `options` (parseArgs's form).
+ * Returns every value, with dist and out as absolute paths.
+ */
+export function screenshotArgs(defaultOut, options = {}) {
+  const { values } = parseArgs({ options: { dist: { type: 'string' }, out: { type: 'string' }, ...options } });
+  const dist = resolve(values.dist ?? process.env.POSITIONAL_DIST ?? join(repo, 'dist'));
+  const out = resolve(values.out ?? join(repo, defaultOut));
+  mkdirSync(out, { recursive: true });
+  return { ...values, dist, out };
+}
+
 /** The looks every screenshot set covers: light and dark at a phone's and a desktop's width. */
 export const LOOKS = ['light', 'dark'].flatMap((theme) => [360, 1280].map((width) => ({ theme, width })));
+
+/** screenshotEachLook's options for screenshots of a page: a phone's or a desktop's screenful, at 1× pixels. */
+export const PAGE_VIEWPORT = { viewport: (width) => ({ width, height: width < 600 ? 780 : 900 }), phoneScale: 1 };
 
 /**
  * Opens a page for each look in LOOKS and runs `shoot(page, { theme, width, url })` on it (url: the

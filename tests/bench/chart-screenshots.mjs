@@ -1,18 +1,11 @@
 // Screenshots of every live chart, light and dark, at 360 and 1280 px wide, into
 // build/screenshots/charts/ (gitignored) for a person to look at. Serves dist/ on 127.0.0.1.
 //   node tests/bench/chart-screenshots.mjs [--dist dist] [--out build/screenshots/charts] [--page zh-Hans/index.html]
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { screenshotEachLook } from './browse.mjs';
+import { join } from 'node:path';
+import { screenshotArgs, screenshotEachLook } from './browse.mjs';
 
-const { values } = parseArgs({
-  options: { dist: { type: 'string' }, out: { type: 'string' }, page: { type: 'string' } },
-});
-const repo = new URL('../../', import.meta.url).pathname;
-const dist = resolve(values.dist ?? process.env.POSITIONAL_DIST ?? join(repo, 'dist'));
-const out = resolve(values.out ?? join(repo, 'build/screenshots/charts'));
-mkdirSync(out, { recursive: true });
+const values = screenshotArgs('build/screenshots/charts', { page: { type: 'string' } });
+const { dist, out } = values;
 
 await screenshotEachLook(
   dist,

@@ -1,16 +1,10 @@
 // Screenshots of the "Read your model's card" widget (Llama 3.1 8B, Llama 2 7B, GPT-2, and one preset per added family), light and
 // dark, at 360 and 1280 px, into build/screenshots/model-card/ (gitignored) for a person to look at.
 //   node tests/bench/model-card-screenshots.mjs [--dist dist] [--out build/screenshots/model-card]
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { screenshotEachLook } from './browse.mjs';
+import { join } from 'node:path';
+import { screenshotArgs, screenshotEachLook } from './browse.mjs';
 
-const { values } = parseArgs({ options: { dist: { type: 'string' }, out: { type: 'string' } } });
-const repo = new URL('../../', import.meta.url).pathname;
-const dist = resolve(values.dist ?? process.env.POSITIONAL_DIST ?? join(repo, 'dist'));
-const out = resolve(values.out ?? join(repo, 'build/screenshots/model-card'));
-mkdirSync(out, { recursive: true });
+const { dist, out } = screenshotArgs('build/screenshots/model-card');
 
 const PRESETS = [
   'llama-3.1-8b',

@@ -3,27 +3,19 @@
 // into build/screenshots/ (gitignored) for a person to look at.
 //   node tests/bench/screenshots.mjs [--dist dist] [--out build/screenshots] [--full] [--sections a,b,…]
 //     [--page zh-Hans/index.html]   (a translation's page; its files are named lesson-zh-Hans-…)
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { screenshotEachLook } from './browse.mjs';
+import { join } from 'node:path';
+import { PAGE_VIEWPORT, screenshotArgs, screenshotEachLook } from './browse.mjs';
 
-const repo = new URL('../../', import.meta.url).pathname;
-const { values } = parseArgs({
-  options: {
-    dist: { type: 'string', default: process.env.POSITIONAL_DIST ?? join(repo, 'dist') },
-    out: { type: 'string', default: join(repo, 'build', 'screenshots') },
-    full: { type: 'boolean', default: false },
-    page: { type: 'string', default: '' },
-    sections: {
-      type: 'string',
-      default: 'top,your-options,the-problem,sinusoidal,rope,extending-context,walkthrough,self-test',
-    },
+const values = screenshotArgs('build/screenshots', {
+  full: { type: 'boolean', default: false },
+  page: { type: 'string', default: '' },
+  sections: {
+    type: 'string',
+    default: 'top,your-options,the-problem,sinusoidal,rope,extending-context,walkthrough,self-test',
   },
 });
-const out = resolve(values.out);
+const { out } = values;
 const prefix = values.page ? `lesson-${values.page.split('/')[0]}` : 'lesson';
-mkdirSync(out, { recursive: true });
 await screenshotEachLook(
   values.dist,
   async (page, { theme: scheme, width, url }) => {
@@ -42,5 +34,5 @@ await screenshotEachLook(
       console.log(file);
     }
   },
-  { viewport: (width) => ({ width, height: width < 600 ? 780 : 900 }), phoneScale: 1 },
+  PAGE_VIEWPORT,
 );

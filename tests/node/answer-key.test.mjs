@@ -18,9 +18,8 @@ import { packageLms, writeAnswerKey } from '../../web/site-builder/package-lms.m
 import { ANSWER_KEY_FILE } from '../../web/site-builder/instructor-guide.mjs';
 import { SELF_TEST_ITEMS } from '../../web/js/self-test/self-test-items.js';
 import { withinTolerance } from '../../web/js/self-test/self-test.js';
+import { distDir as dist } from './engine-loader.mjs';
 
-const repo = new URL('../../', import.meta.url).pathname;
-const dist = process.env.POSITIONAL_DIST ?? join(repo, 'dist');
 const course = join(dist, '..', 'dist-course');
 const unescape = (s) =>
   s

@@ -7,9 +7,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { distDir as dist } from './engine-loader.mjs';
 
-const repo = new URL('../../', import.meta.url).pathname;
-const dist = process.env.POSITIONAL_DIST ?? join(repo, 'dist');
 const singlePath = join(dist, 'positional-lesson.html');
 
 // Budgets (KB = 1000 bytes): every font the single file embeds, decoded, and the whole file as

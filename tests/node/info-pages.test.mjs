@@ -15,9 +15,9 @@ import {
 } from '../../web/site-builder/accessibility-statement.mjs';
 import { INFO_PAGES } from '../../web/site-builder/info-pages.mjs';
 import { MASTERY_SCORE, SELF_TEST_ITEMS } from '../../web/js/self-test/self-test-items.js';
+import { distDir as dist } from './engine-loader.mjs';
 
 const repo = new URL('../../', import.meta.url).pathname;
-const dist = process.env.POSITIONAL_DIST ?? join(repo, 'dist');
 const read = (file) => readFileSync(file, 'utf8');
 const guide = read(join(dist, 'instructor-guide.html'));
 const statement = read(join(dist, 'accessibility.html'));

@@ -17,9 +17,8 @@ import {
   launchOf,
   COURSE,
 } from '../../web/site-builder/package-lms.mjs';
+import { distDir as dist } from './engine-loader.mjs';
 
-const repo = new URL('../../', import.meta.url).pathname;
-const dist = process.env.POSITIONAL_DIST ?? join(repo, 'dist');
 const course = join(dist, '..', 'dist-course');
 let out;
 let made;

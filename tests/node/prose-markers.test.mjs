@@ -142,31 +142,18 @@ describe('the parameter registry', () => {
   });
 
   test('values are clamped, rounded and made even by the engine’s rules, each saying why', () => {
-    assert.deepEqual(validateParameter('extension.d', 129), {
-      value: 130,
-      why: 'Head width d must be even (dimensions come in pairs); using 130.',
-    });
-    assert.deepEqual(validateParameter('extension.d', 1000), {
-      value: 512,
-      why: 'Head width d is at most 512; using 512.',
-    });
-    assert.deepEqual(validateParameter('extension.trained', 4096.6), {
-      value: 4097,
-      why: 'Trained length must be a whole number; rounded to 4,097.',
-    });
-    assert.deepEqual(validateParameter('extension.trained', 4), {
-      value: 16,
-      why: 'Trained length must be at least 16; using 16.',
-    });
-    assert.deepEqual(validateParameter('extension.base', 1, 20000), {
-      value: 20000,
-      why: 'RoPE base must be greater than 1; kept 20,000.',
-    });
-    assert.deepEqual(validateParameter('extension.scale', 'x', 8), {
-      value: 8,
-      why: 'Stretch factor s must be a number; kept 8.',
-    });
-    assert.deepEqual(validateParameter('rope.query', -3), { value: -3, why: '' });
+    // [validateParameter's arguments, the value it gives, why]
+    const cases = [
+      [['extension.d', 129], 130, 'Head width d must be even (dimensions come in pairs); using 130.'],
+      [['extension.d', 1000], 512, 'Head width d is at most 512; using 512.'],
+      [['extension.trained', 4096.6], 4097, 'Trained length must be a whole number; rounded to 4,097.'],
+      [['extension.trained', 4], 16, 'Trained length must be at least 16; using 16.'],
+      [['extension.base', 1, 20000], 20000, 'RoPE base must be greater than 1; kept 20,000.'],
+      [['extension.scale', 'x', 8], 8, 'Stretch factor s must be a number; kept 8.'],
+      [['rope.query', -3], -3, ''],
+    ];
+    for (const [args, value, why] of cases)
+      assert.deepEqual(validateParameter(...args), { value, why }, args.join(' '));
     assert.equal(parameterText('extension.target', 65536), '65,536');
   });
 });

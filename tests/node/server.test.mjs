@@ -24,9 +24,9 @@ import { after, before, describe, test } from 'node:test';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { writePrecompressed } from '../../web/site-builder/build-site.mjs';
 import { CONTENT_SECURITY_POLICY, SERVER_LIMITS, startServer } from '../../web/site-builder/serve.mjs';
+import { distDir as dist } from './engine-loader.mjs';
 
 const SERVE = new URL('../../web/site-builder/serve.mjs', import.meta.url).pathname;
-const dist = process.env.POSITIONAL_DIST ?? new URL('../../dist/', import.meta.url).pathname;
 
 // Short limits so the slow-client cases finish in a second or two each; the defaults are checked
 // apart. Not shorter: with 400 ms, a well-formed request on a loaded 2-core machine was once cut off

@@ -19,9 +19,9 @@ import {
 import { readDebianCopyright } from '../../web/site-builder/debian-copyright.mjs';
 import { singleFileBundle } from '../../web/site-builder/build-site.mjs';
 import { shellBundle } from '../../web/site-builder/course-package.mjs';
+import { distDir as dist } from './engine-loader.mjs';
 
 const repo = new URL('../../', import.meta.url).pathname;
-const dist = process.env.POSITIONAL_DIST ?? join(repo, 'dist');
 const engineDir = join(repo, 'build', 'wasm');
 const NOTICES = 'third-party-notices.html';
 const read = (file) => readFileSync(file, 'utf8');

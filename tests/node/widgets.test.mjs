@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { distDir as dist } from './engine-loader.mjs';
 
-const dist = process.env.POSITIONAL_DIST ?? new URL('../../dist/', import.meta.url).pathname;
 const { default: createEngine } = await import(pathToFileURL(join(dist, 'engine.mjs')));
 const engine = await createEngine({ wasmBinary: readFileSync(join(dist, 'engine.wasm')) });
 
