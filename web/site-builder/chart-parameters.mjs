@@ -28,7 +28,7 @@ function range(spec) {
 /** The Markdown table: one row per parameter. */
 export function parameterTable() {
   const rows = ['| parameter | what it sets | accepted values | default |', '| --- | --- | --- | --- |'];
-  for (const [id, { controls, aliases }] of Object.entries(CHART_CONTROLS)) {
+  for (const [id, { controls, aliases = [] }] of Object.entries(CHART_CONTROLS)) {
     for (const [key, spec] of Object.entries(controls)) {
       const also = aliases.length ? ` (also read: ${aliases.map((a) => `\`${a}.${key}\``).join(', ')})` : '';
       const fallback = spec.kind === 'checkbox' ? (spec.value ? '1' : '0') : String(spec.value);
