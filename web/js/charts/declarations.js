@@ -26,7 +26,10 @@ function frequencyBase(label = t('base')) {
 /** How many log-spaced positions the precision chart samples (its curves, and the lesson's peak error). */
 export const PRECISION_SAMPLES = 240;
 
-/** Chart id → { title, controls: { key → declaration }, aliases: [older URL prefixes] }. The URL parameters are `<id>.<key>`. */
+/**
+ * Chart id → { title, controls: { key → declaration }, aliases: [older URL prefixes], engineModule? (an
+ * engine loader its module needs) }. The URL parameters are `<id>.<key>`; the module is charts/<id>.js.
+ */
 export const CHART_DECLARATIONS = {
   'order-blindness': {
     title: t('Order blindness'),
@@ -155,5 +158,7 @@ export const CHART_DECLARATIONS = {
       prompt: { kind: 'number', label: t('prompt length (tokens)'), value: 32768, min: 1, max: MAX_PROMPT },
     },
     aliases: ['card'],
+    // Its module also needs the engine's model-config reader, a module of its own, fetched with it.
+    engineModule: 'loadModelConfigReader',
   },
 };

@@ -5,23 +5,23 @@
 import { failureText } from '../chart-kit/failure.js';
 import { CHART_DECLARATIONS } from './declarations.js';
 
-// Each chart's drawing module, loaded (import()) only when its figure nears the viewport. The
-// literal specifiers let the single-file build (esbuild) bundle them.
-const LOADERS = {
-  'order-blindness': () => import('./order-blindness.js').then((m) => m.createOrderBlindnessChart),
-  'sinusoidal-heatmap': () => import('./sinusoidal-heatmap.js').then((m) => m.createSinusoidalHeatmapChart),
-  'rope-relative': () => import('./rope-relative.js').then((m) => m.createRopeRelativeChart),
-  'rope-frequencies': () => import('./rope-frequencies.js').then((m) => m.createRopeFrequenciesChart),
-  'context-extension': () => import('./context-extension.js').then((m) => m.createContextExtensionChart),
-  'rope-clock': () => import('./rope-clock.js').then((m) => m.createRopeClockChart),
-  'attention-weights': () => import('./attention-weights.js').then((m) => m.createAttentionWeightsChart),
-  alibi: () => import('./alibi.js').then((m) => m.createAlibiChart),
-  conventions: () => import('./conventions.js').then((m) => m.createConventionsChart),
-  precision: () => import('./precision.js').then((m) => m.createPrecisionChart),
-  // The model card also needs the engine's model-config reader, a module of its own fetched now.
-  'model-card': (engine) =>
-    Promise.all([import('./model-card.js'), engine.loadModelConfigReader()]).then(([m]) => m.createModelCardChart),
-};
+/** The factory a chart's module exports: rope-clock.js → createRopeClockChart. */
+export const factoryName = (id) => `create${id.replace(/(?:^|-)(\w)/g, (_, c) => c.toUpperCase())}Chart`;
+
+// Each declared chart's drawing module, ./<id>.js, loaded (import()) only when its figure nears the
+// viewport, with the engine module its declaration names in `engineModule` (the model card's
+// config reader). The single-file build (esbuild) bundles every module the pattern can match.
+const LOADERS = Object.fromEntries(
+  Object.entries(CHART_DECLARATIONS).map(([id, { engineModule }]) => [
+    id,
+    (engine) =>
+      Promise.all([import(`./${id}.js`), engineModule && engine[engineModule]()]).then(([module]) => {
+        const create = module[factoryName(id)];
+        if (typeof create !== 'function') throw new Error(`charts/${id}.js exports no ${factoryName(id)}`);
+        return create;
+      }),
+  ]),
+);
 
 /**
  * Chart id (the slot's data-chart) → async factory(slot, engine) → the chart object
