@@ -518,6 +518,41 @@ test('heatmap: the readout is reachable and usable from the keyboard, and announ
   assert.ok(text.endsWith(full.toFixed(4).replace('-', '\u2212')), `${text} vs ${full}`);
 });
 
+// A hand dragged by the pointer turns by any angle, but the clock has only whole positions: the
+// hand lands on them (a drag once left m at 7.96). Dragged in small steps a third of a turn round.
+test('the RoPE clock: a hand dragged by the pointer lands on whole positions', async () => {
+  await setControl('rope-clock', 'm', '3');
+  await setControl('rope-clock', 'n', '7');
+  const clock = page.locator('[data-chart="rope-clock"] canvas');
+  await clock.scrollIntoViewIfNeeded();
+  const box = await clock.boundingBox();
+  const { face, state } = await page.evaluate(() => {
+    const chart = window.positionalCharts.mounted.get('rope-clock');
+    return { face: chart.face(), state: chart.state };
+  });
+  // The q hand (0.75 of the radius) at m·θ rad, y up; pressed at 0.6 of the radius on it.
+  const at = (angle, f = 0.6) => [
+    box.x + face.cx + f * face.r * Math.cos(angle),
+    box.y + face.cy - f * face.r * Math.sin(angle),
+  ];
+  const start = state.m * state.theta;
+  await page.mouse.move(...at(start));
+  await page.mouse.down();
+  const seen = [];
+  for (let i = 1; i <= 12; i++) {
+    await page.mouse.move(...at(start + (i * 2.1) / 12));
+    seen.push(await page.evaluate(() => window.positionalCharts.mounted.get('rope-clock').state.m));
+  }
+  await page.mouse.up();
+  assert.ok(
+    seen.every((m) => Number.isInteger(m)),
+    `every position on the way is whole: ${seen}`,
+  );
+  assert.equal(seen.at(-1), 5, 'a turn of 2.1 rad at θ = 1 is two positions on');
+  assert.equal(await page.locator('[data-chart="rope-clock"] [data-control="m"]').inputValue(), '5');
+  assert.deepEqual(problems, []);
+});
+
 test('the RoPE clock turns by keyboard', async () => {
   await setControl('rope-clock', 'm', '3');
   await setControl('rope-clock', 'n', '7');

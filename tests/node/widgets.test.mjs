@@ -78,6 +78,41 @@ test('RoPE clock replays the lesson: (3, 7) and (103, 107) give cos 4', () => {
   assert.equal(a.score.toFixed(3), '-0.654');
 });
 
+// The clock shows the angle from q to k the short way round, so (3, 7) at θ = 1 shows −2.283 rad:
+// its readout and description write that as (n − m)·θ less whole turns, 4 − 2π. Tolerance 1e-9 rad:
+// the engine wraps k's angle less q's, each taken mod 2π (rounding grows with m·θ up to 10⁴ here).
+test('RoPE clock: the angle it shows is (n − m)·θ less the whole turns its readout names', async () => {
+  const { describeClock, turnBetween } = await import('../../web/js/charts/rope-clock.js');
+  for (const [m, n, theta] of [
+    [3, 7, 1],
+    [7, 3, 1],
+    [3, 4, 1],
+    [0, 20, 1],
+    [103, 107, 1],
+    [5, 5, 2.5],
+    [-40, 9000, 0.7],
+  ]) {
+    const clock = engine.ropeClock([1, 0], [1, 0], m, n, theta);
+    const { turn, term } = turnBetween({ m, n, theta }, clock.angleBetween);
+    const whole =
+      term === '' ? 0 : Number(term.replace(/^([−+]) (?:(\d+)·)?2π$/, (_, s, k) => `${s === '−' ? '' : '-'}${k ?? 1}`));
+    assert.ok(Number.isInteger(whole), `${term} names whole turns`);
+    assert.ok(
+      Math.abs(turn - whole * 2 * Math.PI - clock.angleBetween) < 1e-9,
+      `(${m}, ${n}, ${theta}): ${turn} ${term}`,
+    );
+    assert.ok(Math.abs(clock.angleBetween) <= Math.PI + 1e-12, 'the short way round');
+  }
+  const clock = engine.ropeClock([1, 0], [1, 0], 3, 7, 1);
+  const text = describeClock({ m: 3, n: 7, theta: 1 }, clock);
+  assert.match(
+    text,
+    /\(n − m\)·θ = 4\.000 rad on from q, which the clock shows the short way round as 4\.000 − 2π = −2\.283 rad/,
+  );
+  const near = describeClock({ m: 3, n: 4, theta: 1 }, engine.ropeClock([1, 0], [1, 0], 3, 4, 1));
+  assert.doesNotMatch(near, /2π/, 'no turn to take off: the plain sentence');
+});
+
 test('reversing a sentence only permutes the no-position weights', () => {
   const f = engine.demoAttention('dog bites man', 'none', false).weights;
   const r = engine.demoAttention('man bites dog', 'none', false).weights;

@@ -29,6 +29,46 @@ const PRESETS = [
  * The RoPE clock, on the chart skeleton. Its parts: 'query' (the q hand, turned by m·θ), 'key'
  * (the k hand, turned by n·θ) and 'angle' (the arc between them, which alone sets the score).
  */
+/**
+ * How the clock's angle from q to k relates to the turn between them: k sits (n − m)·θ rad on from
+ * q, and the clock shows that angle the short way round, within half a turn either side, so
+ * (n − m)·θ = 4 shows as 4 − 2π = −2.283. Returns the turn and the whole turns taken off it
+ * written as a term ('− 2π', '+ 2·2π'), or '' when none are.
+ */
+export function turnBetween(state, angleBetween) {
+  const turn = (state.n - state.m) * state.theta;
+  const turns = Math.round((turn - angleBetween) / (2 * Math.PI));
+  const count = Math.abs(turns);
+  const term = turns === 0 ? '' : `${turns > 0 ? '−' : '+'} ${count === 1 ? '' : `${count}·`}2π`;
+  return { turn, term };
+}
+
+/** The clock's description: positions, the angle between the hands (with its wrap), the score. */
+export function describeClock(state, clock) {
+  const { turn, term } = turnBetween(state, clock.angleBetween);
+  const values = {
+    m: trim(state.m),
+    n: trim(state.n),
+    theta: significant(state.theta),
+    apart: fmt(Math.abs(clock.angleBetween)),
+    turn: fmt(turn),
+    angle: fmt(clock.angleBetween),
+    term,
+    score: fmt(clock.score),
+    relative: fmt(clock.relativeScore),
+    distance: trim(state.n - state.m),
+  };
+  return term
+    ? t(
+        'q at position {m} and k at position {n}, θ {theta}: k is (n − m)·θ = {turn} rad on from q, which the clock shows the short way round as {turn} {term} = {angle} rad; the hands are {apart} rad apart and the score is {score}, the same as ⟨q, R_(n−m) k⟩ = {relative} for distance {distance}.',
+        values,
+      )
+    : t(
+        'q at position {m} and k at position {n}, θ {theta}: the hands are {apart} rad apart and the score is {score}, the same as ⟨q, R_(n−m) k⟩ = {relative} for distance {distance}.',
+        values,
+      );
+}
+
 /** How far Play carries both positions. */
 const PLAY_POSITIONS = 24;
 
@@ -77,19 +117,7 @@ export const ROPE_CLOCK = defineChart({
     t(
       'Keyboard: focus the clock, then ← → (or ↑ ↓) turn the selected hand one position, Page Up/Down ten; Enter switches between q and k. The m and n fields take exact positions.',
     ),
-  describe: ({ state, data: { clock } }) =>
-    t(
-      'q at position {m} and k at position {n}, θ {theta}: the hands are {apart} rad apart and the score is {score}, the same as ⟨q, R_(n−m) k⟩ = {relative} for distance {distance}.',
-      {
-        m: trim(state.m),
-        n: trim(state.n),
-        theta: significant(state.theta),
-        apart: fmt(Math.abs(clock.angleBetween)),
-        score: fmt(clock.score),
-        relative: fmt(clock.relativeScore),
-        distance: trim(state.n - state.m),
-      },
-    ),
+  describe: ({ state, data: { clock } }) => describeClock(state, clock),
   table: ({ state, data: { clock } }) => ({
     caption: t('The two hands'),
     columns: [t('hand'), t('position'), t('turned (rad)'), 'x', 'y'],
@@ -227,6 +255,7 @@ function drawClock(ctx, width, height, colors, { state, data: { clock }, highlig
   ctx.arc(cx, cy, 4, 0, 2 * Math.PI);
   ctx.fill();
   // Readout beside the clock (below it on narrow screens).
+  const between = turnBetween(state, clock.angleBetween);
   const lines = [
     t('q turned by m·θ = {angle} rad → ({x}, {y})', {
       angle: fmt(state.m * state.theta, 2),
@@ -238,7 +267,13 @@ function drawClock(ctx, width, height, colors, { state, data: { clock }, highlig
       x: fmt(clock.kRotated[0]),
       y: fmt(clock.kRotated[1]),
     }),
-    t('angle from q to k: {angle} rad', { angle: fmt(clock.angleBetween) }),
+    between.term
+      ? t('angle from q to k: {turn} {term} = {angle} rad', {
+          turn: fmt(between.turn),
+          term: between.term,
+          angle: fmt(clock.angleBetween),
+        })
+      : t('angle from q to k: {angle} rad', { angle: fmt(clock.angleBetween) }),
     t('score ⟨R_m q, R_n k⟩ = {score}', { score: fmt(clock.score) }),
     t('⟨q, R_(n−m) k⟩ = {relative} (distance {distance})', {
       relative: fmt(clock.relativeScore),
