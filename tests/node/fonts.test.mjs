@@ -34,9 +34,27 @@ const SYSTEM = new Set([
   '-apple-system',
 ]);
 
+/** A single file's text, its style sheet, its body without scripts and its language ('en', 'zh-Hans'…). */
+function readSingle(path) {
+  const html = readFileSync(path, 'utf8');
+  return {
+    html,
+    style: html.match(/<style>([\s\S]*?)<\/style>/)?.[1] ?? '',
+    body: html.slice(html.indexOf('<body')).replace(/<script[\s\S]*?<\/script>/g, ''),
+    lang: html.match(/<html[^>]*\slang="([^"]+)"/)?.[1] ?? '',
+  };
+}
 const single = existsSync(singlePath) ? readFileSync(singlePath, 'utf8') : null;
-const style = single?.match(/<style>([\s\S]*?)<\/style>/)?.[1] ?? '';
-const body = single?.slice(single.indexOf('<body')).replace(/<script[\s\S]*?<\/script>/g, '') ?? '';
+const { style } = single ? readSingle(singlePath) : { style: '' };
+// Every language's single file: the root's, and one in each language's folder (zh-Hans/…).
+const singles = single
+  ? [
+      singlePath,
+      ...readdirSync(dist, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory() && existsSync(join(dist, entry.name, 'positional-lesson.html')))
+        .map((entry) => join(dist, entry.name, 'positional-lesson.html')),
+    ].map(readSingle)
+  : [];
 
 function fontFaces(css) {
   return [...css.matchAll(/@font-face\s*\{([^}]*)\}/g)].map(([, rule]) => ({
@@ -48,18 +66,29 @@ function fontFaces(css) {
   }));
 }
 
-/** Custom properties set on :root (light theme) — enough to resolve var(--font-…). */
-function rootVars(css) {
+/**
+ * Custom properties set on :root (light theme), then those a :lang() rule of the page's language
+ * sets over them (Chinese prose in the system's faces) — enough to resolve var(--font-…).
+ */
+function rootVars(css, lang) {
   const vars = {};
-  for (const [, block] of css.matchAll(/(?:^|\})\s*:root\s*\{([^}]*)\}/g))
-    for (const [, name, value] of block.matchAll(/(--[\w-]+)\s*:\s*([^;]+)/g)) vars[name] = value.trim();
+  const primary = lang.split('-')[0];
+  const blocks = [
+    ...css.matchAll(/(?:^|\})\s*:root\s*\{([^}]*)\}/g),
+    ...css.matchAll(new RegExp(`(?:^|\\})\\s*:lang\\(${primary}\\)\\s*\\{([^}]*)\\}`, 'g')),
+  ];
+  for (const [, block] of blocks)
+    for (const [, name, value] of block.matchAll(/(--[\w-]+)\s*:\s*([^;}]+)/g)) vars[name] = value.trim();
+  // A property defined by another (--font-text: var(--font-ui)): resolved until none is left.
+  for (let pass = 0; pass < 4; pass++)
+    for (const name of Object.keys(vars)) vars[name] = vars[name].replace(/var\((--[\w-]+)\)/g, (_, n) => vars[n] ?? n);
   return vars;
 }
 
 /** The first family of every font-family / font declaration whose selector can match the page. */
-function familiesInUse(css, html) {
+function familiesInUse(css, html, lang) {
   const classes = new Set([...html.matchAll(/\bclass="([^"]*)"/g)].flatMap((m) => m[1].split(/\s+/)));
-  const vars = rootVars(css);
+  const vars = rootVars(css, lang);
   const used = new Map();
   const rules = css.replace(/@font-face\s*\{[^}]*\}/g, '');
   for (const [, selectors, block] of rules.matchAll(/([^{}@;]+)\{([^{}]*)\}/g)) {
@@ -83,10 +112,15 @@ function familiesInUse(css, html) {
   return used;
 }
 
-test(
-  'the single file embeds only small subset fonts, as data: URLs, within its budget',
-  { skip: !single && 'no single-file build' },
-  () => {
+test('a single file is built for every language', { skip: !single && 'no single-file build' }, () => {
+  assert.deepEqual(
+    singles.map((s) => s.lang),
+    ['en', 'zh-Hans'],
+  );
+});
+
+for (const { html, style, body, lang } of singles) {
+  test(`${lang}: the single file embeds only small subset fonts, as data: URLs, within its budget`, () => {
     const faces = fontFaces(style);
     assert.ok(faces.length > 0, 'the single file declares no fonts');
     let bytes = 0;
@@ -99,17 +133,13 @@ test(
       }
     }
     assert.ok(bytes <= FONT_BUDGET, `fonts ${bytes} B > ${FONT_BUDGET} B`);
-    const gzip = gzipSync(single, { level: 9 }).length;
+    const gzip = gzipSync(html, { level: 9 }).length;
     assert.ok(gzip <= GZIP_BUDGET, `single file ${gzip} B gzip > ${GZIP_BUDGET} B`);
-  },
-);
+  });
 
-test(
-  'every font family the CSS applies to the page is embedded or a system family',
-  { skip: !single && 'no single-file build' },
-  () => {
+  test(`${lang}: every font family the CSS applies to the page is embedded or a system family`, () => {
     const embedded = new Set(fontFaces(style).map((f) => f.family));
-    const used = familiesInUse(style, body);
+    const used = familiesInUse(style, body, lang);
     assert.ok(
       used.has('KaTeX_Main') && used.has('KaTeX_Math'),
       `the maths' families not found among ${[...used.keys()]}`,
@@ -122,8 +152,8 @@ test(
     // And no face is carried that nothing uses.
     for (const family of embedded)
       assert.ok(used.has(family), `${family} is embedded but no rule that matches the page uses it`);
-  },
-);
+  });
+}
 
 test("the served site holds the single file's faces and no others", { skip: !single && 'no single-file build' }, () => {
   const css = readFileSync(join(dist, 'css', 'site.css'), 'utf8');

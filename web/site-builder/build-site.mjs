@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { hoistInlineStyles, renderLesson } from './render-lesson.mjs';
 import { extractCppSnippets } from './cpp-snippets.mjs';
-import { SYSTEM_TEXT_LANGUAGES, TEXT_FACES, pageFonts, pruneKatexCss } from './fonts.mjs';
+import { SYSTEM_TEXT_LANGUAGES, TEXT_FACES, dropUnusedFaces, pageFonts, pruneKatexCss } from './fonts.mjs';
 import { COMPRESSIBLE_EXTENSIONS, CONTENT_SECURITY_POLICY } from './serve.mjs';
 import {
   computeEngineResults,
@@ -383,6 +383,9 @@ function copyDir(from, to) {
   if (existsSync(from)) cpSync(from, to, { recursive: true });
 }
 
+/** Whether `language`'s prose is set in the text faces (not one of SYSTEM_TEXT_LANGUAGES). */
+const usesTextFaces = (language) => !SYSTEM_TEXT_LANGUAGES.includes(language.code.split('-')[0]);
+
 /**
  * `css` with each ../fonts/FILE.woff2 it names replaced by a data: URL of that font's subset bytes
  * (`fonts`: Map file → bytes, from pageFonts). A font the map lacks is an error, not a silent
@@ -457,7 +460,17 @@ async function buildSingleFile({
   languages,
 }) {
   const { js, metafile } = await singleFileBundle(engineDir);
-  const inlinedCss = inlineFonts(css, fonts);
+  // A language whose prose is set in the system's faces carries no text face: nothing on its page
+  // draws with one (about 27 KB of the file, which does not compress).
+  const textFaces = new Set(TEXT_FACES.map((face) => face.file));
+  const faces = usesTextFaces(language)
+    ? css
+    : dropUnusedFaces(css, new Set([...fonts.keys()].filter((file) => !textFaces.has(file))));
+  // Minified by esbuild (the bundler of its script): the stylesheets' comments and spacing are about
+  // 4 KB of the gzipped file.
+  const esbuild = await import('esbuild');
+  const { code: minified } = await esbuild.transform(faces, { loader: 'css', minify: true, logLevel: 'error' });
+  const inlinedCss = inlineFonts(minified, fonts);
   const themeInit = readFileSync(join(WEB, 'js', 'page', 'theme-init.js'), 'utf8');
   const [styleText, themeText, moduleText] = [`\n${inlinedCss}\n`, `\n${themeInit}\n`, `\n${js}\n`];
   const head = `<style>${styleText}</style>\n<script>${themeText}</script>`;
@@ -590,7 +603,7 @@ async function main() {
     const up = language.dir ? '../' : '';
     mkdirSync(dir, { recursive: true });
     const scripts = `<script type="module" src="${up}js/main.js"></script>`;
-    const textFaces = !SYSTEM_TEXT_LANGUAGES.includes(language.code.split('-')[0]);
+    const textFaces = usesTextFaces(language);
     writeFileSync(
       join(dir, 'index.html'),
       renderPage(lesson, parts, headOf(up, textFaces), scripts, metaPolicy(), { language, languages, siteUrl }),

@@ -244,9 +244,9 @@ export function pruneKatexCss(css, html) {
   });
 }
 
-/** `css` without the KaTeX @font-face rules whose file is not in `keep`. */
+/** `css` without the @font-face rules whose file is not in `keep`. */
 export function dropUnusedFaces(css, keep) {
-  return css.replace(/@font-face\{[^}]*\}/g, (rule) => {
+  return css.replace(/@font-face\s*\{[^}]*\}/g, (rule) => {
     const file = rule.match(/url\((?:[^)]*\/)?([\w-]+\.woff2)\)/)?.[1];
     return !file || keep.has(file) ? rule : '';
   });
