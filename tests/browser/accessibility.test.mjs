@@ -445,3 +445,38 @@ describe('the plain pages: no error under their policy, and axe finds no violati
     );
   }
 });
+
+// WCAG 2.5.8 (Target Size, Minimum): every pointer target of the figures (their controls, handles,
+// − and + buttons, Data disclosures) at least 24 × 24 CSS px, measured as the browser lays them out.
+// The movable numbers in the prose are left out: they sit in sentences, 2.5.8's inline exception
+// (their − and + are measured in the prose suite).
+test('every pointer target of the figures is at least 24 × 24 CSS px, at a phone’s width and at 1280 px', async () => {
+  for (const width of [ENGINE === 'webkit' ? WEBKIT_MIN_WIDTH : 360, 1280]) {
+    const { page, context, problems } = await openPage(site.browser, `${site.server.url}?charts=eager`, {
+      viewport: { width, height: 800 },
+    });
+    await mountAllCharts(page);
+    const small = await page.evaluate(() => {
+      const selector =
+        '[data-chart-root] :is(button, input, select, textarea, summary, [role="slider"], [tabindex]), .chart-handle';
+      return (
+        [...new Set(document.querySelectorAll(selector))]
+          // Shown ones only (a closed Data view's scroll box is 0 px tall: nothing to point at).
+          .filter((el) => el.getBoundingClientRect().width > 0 && el.getBoundingClientRect().height > 0)
+          .map((el) => {
+            const r = el.getBoundingClientRect();
+            return {
+              what: `${el.closest('[data-chart-root]')?.dataset.chartRoot} ${el.tagName.toLowerCase()} ${el.dataset.control ?? el.dataset.handle ?? el.textContent.trim().slice(0, 16)}`,
+              size: `${Math.round(r.width * 10) / 10} × ${Math.round(r.height * 10) / 10}`,
+              small: r.width < 24 || r.height < 24,
+            };
+          })
+          .filter((t) => t.small)
+      );
+    });
+    // The landed build: the range sliders 16 px tall, the causal checkbox 13 × 13, the Data summaries 23 px tall.
+    assert.deepEqual(small, [], `at ${width} px`);
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+});

@@ -5,7 +5,7 @@
 // animating and stopping when the reader takes a key or the pointer; no motion at all (no button,
 // a sentence why, nothing changing over time) when the reader asks for reduced motion.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { chartDefinitions, mountAllCharts, openPage, startSite, twoFrames } from './helpers.mjs';
 import { CHART_DECLARATIONS } from '../../web/js/charts/declarations.js';
 
@@ -41,6 +41,8 @@ const HANDLES = definitions.flatMap(({ id, handles = [] }) =>
     chart: id,
     key: h.key,
     part: h.part ?? h.key,
+    axis: h.axis,
+    stops: h.stops,
     ...(PRESS[`${id}.${h.key}`] ?? { press: [0, 0], drag: h.axis === 'y' ? [0, -25] : [60, 0] }),
   })),
 );
@@ -239,6 +241,119 @@ for (const handle of HANDLES) {
     await page.evaluate(() => document.activeElement?.blur());
   });
 }
+
+// What a phone gets: at 360 px a drag on a log axis walks round values (powers of two, or 1, 2, 5 ×
+// 10^k), a finger's movement per value; and every handle moves without a drag, by − and + beside
+// its number box (WCAG 2.5.7), each at least 24 CSS px square (2.5.8).
+/** The handles on a logarithmic axis (or the query positions' log-like line). */
+const LOG_AXIS = new Set([
+  'context-extension.trained',
+  'context-extension.target',
+  'precision.position',
+  'model-card.prompt',
+  'rope-relative.s0',
+  'rope-relative.s1',
+  'rope-relative.s2',
+]);
+
+describe('at a phone’s width', () => {
+  let phone;
+  before(async () => {
+    phone = await openPage(site.browser, `${site.server.url}?charts=eager`, { viewport: { width: 360, height: 780 } });
+    await mountAllCharts(phone.page);
+  });
+  after(async () => {
+    await phone?.context.close();
+  });
+
+  /** Whether `v` is a stop a drag may settle on: a power of two, 0, or 1, 2 or 5 times a power of ten. */
+  const round = (v) =>
+    v === 0 || Number.isInteger(Math.log2(v)) || [1, 2, 5].some((m) => Number.isInteger(Math.log10(v / m)));
+
+  test('the handles on log axes are the ones whose drag walks stops', () => {
+    assert.deepEqual(
+      HANDLES.filter((h) => h.stops).map((h) => `${h.chart}.${h.key}`),
+      HANDLES.filter((h) => LOG_AXIS.has(`${h.chart}.${h.key}`)).map((h) => `${h.chart}.${h.key}`),
+    );
+  });
+
+  for (const handle of HANDLES.filter((h) => LOG_AXIS.has(`${h.chart}.${h.key}`))) {
+    const name = `${handle.chart}.${handle.key}`;
+    test(`${name}: a 40 px mouse drag on its log axis walks at most four round values, 16 px apart`, async () => {
+      const { page } = phone;
+      await reset(page, handle.chart);
+      const knob = await page.evaluate(
+        ([id, key]) => {
+          const h = document.querySelector(`[data-chart-root="${id}"] [data-handle="${key}"]`);
+          h.scrollIntoView({ block: 'center' });
+          const r = h.getBoundingClientRect();
+          return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+        },
+        [handle.chart, handle.key],
+      );
+      const value = () =>
+        page.evaluate(([id, key]) => window.positionalCharts.mounted.get(id).state[key], [handle.chart, handle.key]);
+      const start = await value();
+      await page.mouse.move(knob.x, knob.y);
+      await page.mouse.down();
+      const seen = [start];
+      const changedAt = [];
+      // Up the y axis, right along the x axis: towards larger values on every such chart.
+      for (let px = 2; px <= 40; px += 2) {
+        await page.mouse.move(handle.axis === 'x' ? knob.x + px : knob.x, handle.axis === 'y' ? knob.y - px : knob.y);
+        const v = await value();
+        if (v !== seen.at(-1)) {
+          seen.push(v);
+          changedAt.push(px);
+        }
+      }
+      await page.mouse.up();
+      // The landed build took 30 px from 32,768 to 2,012,832: 16 values in 40 px, none of them round.
+      assert.ok(seen.length >= 2, `the drag moves the value (${seen.join(', ')})`);
+      assert.ok(seen.length <= 4, `at most 1 + 40/16 values in 40 px, not ${seen.length}: ${seen.join(', ')}`);
+      for (const v of seen.slice(1)) assert.ok(round(v), `${v} is a round stop`);
+      // Sampled every 2 px: a change comes 16 px after the one before, give or take one sample.
+      for (let i = 1; i < changedAt.length; i++)
+        assert.ok(changedAt[i] - changedAt[i - 1] >= 14, `changes at ${changedAt.join(', ')} px`);
+      for (let i = 1; i < seen.length; i++) assert.ok(seen[i] > seen[i - 1], 'each value larger than the last');
+      await reset(page, handle.chart);
+    });
+  }
+
+  for (const handle of HANDLES) {
+    const name = `${handle.chart}.${handle.key}`;
+    test(`${name}: − and + beside its number box move it without a drag, and are at least 24 px square`, async () => {
+      const { page } = phone;
+      await reset(page, handle.chart);
+      const field = page.locator(
+        `[data-chart-root="${handle.chart}"] .chart-field:has(input[data-control="${handle.key}"])`,
+      );
+      const plus = field.locator('button.chart-step[data-step$=":up"]');
+      const minus = field.locator('button.chart-step[data-step$=":down"]');
+      await plus.scrollIntoViewIfNeeded();
+      for (const button of [plus, minus]) {
+        const box = await button.boundingBox();
+        assert.ok(box.width >= 24 && box.height >= 24, `${box.width} × ${box.height} CSS px`);
+        assert.ok(await button.getAttribute('aria-label'), 'named');
+      }
+      const start = await read(page, handle);
+      await plus.click();
+      await settle(page, handle);
+      const up = await read(page, handle);
+      assertMovedTogether(start, up, '+');
+      assert.ok(up.state > start.state, '+ increases the value');
+      await minus.click();
+      await settle(page, handle);
+      const down = await read(page, handle);
+      assert.ok(down.state < up.state, '− decreases it');
+      await reset(page, handle.chart);
+    });
+  }
+
+  test('no console errors at the phone’s width', () => {
+    assert.deepEqual(phone.problems, []);
+  });
+});
 
 /** Starts recording the chart-part events the page dispatches. */
 function listenForParts(page) {

@@ -69,7 +69,13 @@ export function defineChart(spec) {
     aliases,
     parts,
     // What the reader can move on the figure and play, for the suites that drive every chart from its definition.
-    handles: (spec.handles ?? []).map(({ key, part, axis }) => ({ key, part: part ?? key, axis })),
+    // (stops: whether a drag walks declared stops, as on a log axis.)
+    handles: (spec.handles ?? []).map(({ key, part, axis, dragStops }) => ({
+      key,
+      part: part ?? key,
+      axis,
+      stops: Boolean(dragStops),
+    })),
     motion: spec.motion ?? null,
     // Whether a computation reads the plot's size (then a resize may call the engine; nothing else drawn does).
     readsSize: compute.some(([, part]) => part.reads?.includes('@size')),
@@ -180,6 +186,7 @@ function mountChart(spec, order, compute, slot, engine) {
   if (spec.handles) {
     abilities.handles = attachHandles(spec.handles, {
       declared: spec.controls,
+      controls,
       plots: canvases,
       host: shell.plot,
       view,

@@ -3,12 +3,52 @@
 // slider over it for the keyboard and screen readers. Every change goes through the chart's own
 // set(patch), so clamping, the URL, the number boxes, the description and the live text follow
 // exactly as if the value had been typed. The chart draws the knob (drawKnob) where at() says.
+// Beside each handle's number box, − and + buttons move it without a drag (WCAG 2.5.7).
 
 import { grouped } from '../locale/format.js';
+import { t } from '../locale/i18n.js';
 import { isStepKey, numberRule } from './number-rule.js';
 
 /** How far (CSS px) from a knob a mouse press still grabs it; a finger gets more. */
 const REACH = { mouse: 12, touch: 22 };
+
+/**
+ * The least pointer travel (CSS px) that moves a handle with drag stops by one stop. Where the
+ * stops lie farther apart on the axis the knob follows the pointer; where they crowd (powers of two
+ * 5 px apart on a 360 px phone's log axis) the drag moves one stop per this much travel, so a
+ * finger's wobble as it lifts (a few px) never doubles the value.
+ */
+export const STEP_TRAVEL = 16;
+
+/**
+ * A drag's ladder: the values it settles on (`values`, ascending: the handle's drag stops within its
+ * bounds, the bounds and the value it starts from) and the pointer travel from the press to each
+ * (`travel`, CSS px along the direction in which values grow on screen): the gap between two
+ * neighbours on the axis, or STEP_TRAVEL where that is less.
+ */
+export function dragLadder(stops, { min, max }, start, scale) {
+  const ends = [min, max].filter(Number.isFinite);
+  const values = [...new Set([...ends, start, ...stops.filter((v) => v > min && v < max)])].sort((a, b) => a - b);
+  const px = values.map((v) => scale(v));
+  const gap = (i, j) => {
+    const d = Math.abs(px[i] - px[j]);
+    return Number.isFinite(d) ? Math.max(STEP_TRAVEL, d) : STEP_TRAVEL;
+  };
+  const from = values.indexOf(start);
+  const travel = values.map(() => 0);
+  for (let i = from + 1; i < values.length; i++) travel[i] = travel[i - 1] + gap(i, i - 1);
+  for (let i = from - 1; i >= 0; i--) travel[i] = travel[i + 1] - gap(i + 1, i);
+  const up = Math.sign(scale(values[values.length - 1]) - scale(values[0])) || 1;
+  return { values, travel, up };
+}
+
+/** The ladder's value for a pointer `moved` CSS px along the axis since the press (the nearest stop by travel). */
+export function ladderValue({ values, travel, up }, moved) {
+  const along = moved * up;
+  let best = 0;
+  for (let i = 1; i < values.length; i++) if (Math.abs(travel[i] - along) < Math.abs(travel[best] - along)) best = i;
+  return values[best];
+}
 
 // Writes an attribute only when its value changes: a handle is placed after every draw, and each
 // write, even of the same value, is a DOM mutation that observers and the accessibility tree hear of.
@@ -105,15 +145,19 @@ export function drawKnobs(ctx, colors, view, handles, canvas = 0) {
  *   when the drag began (so a chart whose axis follows the value does not run away under it).
  * - near(view, px, py) → boolean: optional; a press there grabs the handle too (e.g. its whole line).
  * - snap(value) → value: optional; where a dragged value settles (default: the nearest whole number).
+ * - dragStops(view) → ascending values: optional, for a log axis; a drag then settles only on
+ *   these (and the bounds and its starting value), one per STEP_TRAVEL px of travel at least
+ *   (dragLadder), and − / + take the large step (as Shift+arrow does) instead of the plain one.
  * - min(view), max(view): optional bounds (default: the control's declared min and max).
  * - step, bigStep: arrow and Shift+arrow / Page keys (default 1 and 10); or
  *   keyStep(value, direction, big, view) → the next value (e.g. doubling on a log axis).
  * - valueText(value, view): what a screen reader hears (default the grouped number).
- * context: { declared (the control declarations), plots (the chart's canvases), host (the element
- * the overlays go in), view, set, point, highlight, marks, onTakeControl }. Returns { place(), destroy(), elements }.
+ * context: { declared (the control declarations), controls (the mounted controls: − and + go beside
+ * each handle's number box), plots (the chart's canvases), host (the element the overlays go in),
+ * view, set, point, highlight, marks, onTakeControl }. Returns { place(), destroy(), elements }.
  */
 export function attachHandles(declarations, context) {
-  const { declared, plots, host, view, set, point, highlight, marks, onTakeControl } = context;
+  const { declared, controls, plots, host, view, set, point, highlight, marks, onTakeControl } = context;
   let dragging = null; // { handle, pointerId, scale and canvas box (both as the drag began) }
   const handles = declarations.map((spec) => {
     const control = declared[spec.key];
@@ -215,12 +259,18 @@ export function attachHandles(declarations, context) {
     h.element.focus({ preventScroll: true });
     // Captured by the overlay, so the rest of the drag reaches it wherever the pointer goes.
     h.element.setPointerCapture?.(event.pointerId);
+    const v = view();
+    const scale = h.spec.scale(v);
     dragging = {
       handle: h,
       pointerId: event.pointerId,
-      scale: h.spec.scale(view()),
+      scale,
       box: h.plot.canvas.getBoundingClientRect(),
     };
+    if (h.spec.dragStops) {
+      dragging.ladder = dragLadder(h.spec.dragStops(v), bounds(h), v.state[h.spec.key], scale);
+      dragging.pressed = along(h, event);
+    }
     h.element.classList.add('is-dragging');
     h.plot.canvas.classList.add('is-dragging');
     activate(h);
@@ -267,7 +317,8 @@ export function attachHandles(declarations, context) {
     });
     listen(element, 'pointermove', (event) => {
       if (dragging?.handle !== h || event.pointerId !== dragging.pointerId) return;
-      move(h, (spec.snap ?? ((x) => x))(dragging.scale.invert(along(h, event))));
+      if (dragging.ladder) move(h, ladderValue(dragging.ladder, along(h, event) - dragging.pressed));
+      else move(h, (spec.snap ?? ((x) => x))(dragging.scale.invert(along(h, event))));
     });
     listen(element, 'pointerup', endDrag);
     listen(element, 'pointercancel', endDrag);
@@ -281,26 +332,62 @@ export function attachHandles(declarations, context) {
       release(h);
       h.plot.redraw();
     });
+    const rule = numberRule({
+      step: spec.step ?? 1,
+      bigStep: spec.bigStep ?? 10,
+      keyStep: spec.keyStep && ((value, direction, big) => spec.keyStep(value, direction, big, view())),
+    });
     listen(element, 'keydown', (event) => {
       if (!isStepKey(event)) return;
-      const rule = numberRule({
-        step: spec.step ?? 1,
-        bigStep: spec.bigStep ?? 10,
-        keyStep: spec.keyStep && ((value, direction, big) => spec.keyStep(value, direction, big, view())),
-      });
       const next = rule.stepped(view().state[spec.key], event.key, { shift: event.shiftKey, bounds: bounds(h) });
       if (next === null) return;
       event.preventDefault();
       onTakeControl?.();
       move(h, next);
     });
+    const input = controls?.[spec.key]?.input;
+    if (input) {
+      // − and + for a pointer that cannot drag: each press is one key step of the same rule (the
+      // large one on a log axis, where a plain step of 1,024 tokens is a pixel). Out of the tab
+      // order: the handle and the number box already answer the arrow keys.
+      const label = spec.label ?? h.control.label;
+      const steppers = document.createElement('span');
+      steppers.className = 'chart-steppers';
+      for (const [key, text, name] of [
+        ['ArrowDown', '\u2212', t('Decrease {label}', { label })],
+        ['ArrowUp', '+', t('Increase {label}', { label })],
+      ]) {
+        const button = document.createElement('button');
+        button.type = 'button';
+        button.className = 'chart-step';
+        button.tabIndex = -1;
+        button.textContent = text;
+        button.setAttribute('aria-label', name);
+        button.dataset.step = `${spec.key}:${key === 'ArrowUp' ? 'up' : 'down'}`;
+        listen(button, 'click', () => {
+          const next = rule.stepped(view().state[spec.key], key, {
+            shift: Boolean(spec.dragStops),
+            bounds: bounds(h),
+          });
+          onTakeControl?.();
+          if (next !== null) move(h, next);
+        });
+        steppers.append(button);
+      }
+      input.after(steppers);
+      input.parentElement.classList.add('has-steppers');
+      h.steppers = steppers;
+    }
   }
   return {
     place,
     elements: handles.map((h) => h.element),
     destroy() {
       for (const off of listeners) off();
-      for (const h of handles) h.element.remove();
+      for (const h of handles) {
+        h.element.remove();
+        h.steppers?.remove();
+      }
     },
   };
 }

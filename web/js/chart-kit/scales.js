@@ -92,3 +92,26 @@ export function logAxisPowers(ticks) {
     return e < 0 || e > 4;
   });
 }
+
+/**
+ * The powers of two within [lo, hi] (lo > 0), ascending: the values a drag on a log axis of lengths
+ * settles on (at most ~60 of them for any finite range).
+ */
+export function powersOfTwo(lo, hi) {
+  const out = [];
+  if (!(lo > 0) || !(hi >= lo) || !Number.isFinite(hi)) return out;
+  for (let e = Math.ceil(Math.log2(lo) - 1e-9); 2 ** e <= hi * (1 + 1e-12); e++) out.push(2 ** e);
+  return out;
+}
+
+/** 1, 2, 5, 10, 20, 50 … within [lo, hi] (and 0 when lo ≤ 0), ascending: round stops on a log-like axis. */
+export function oneTwoFive(lo, hi) {
+  const out = lo <= 0 ? [0] : [];
+  if (!(hi >= 1) || !Number.isFinite(hi)) return out;
+  for (let e = 0; 10 ** e <= hi; e++)
+    for (const m of [1, 2, 5]) {
+      const v = m * 10 ** e;
+      if (v >= lo && v <= hi) out.push(v);
+    }
+  return out;
+}

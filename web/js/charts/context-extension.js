@@ -6,7 +6,7 @@ import { fixed, grouped, listed, significant } from '../locale/format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
 import { holdWithin } from '../chart-kit/chart-controls.js';
 import * as plot from '../chart-kit/plot.js';
-import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
+import { linearScale, logScale, logTicks, niceTicks, powersOfTwo } from '../chart-kit/scales.js';
 import { drawKnobs } from '../chart-kit/handles.js';
 import { CHART_DECLARATIONS } from './declarations.js';
 import { t } from '../locale/i18n.js';
@@ -59,7 +59,8 @@ const HANDLES = [
     px >= waves.frame.x &&
     px <= waves.frame.x + waves.frame.w &&
     Math.abs(waves.y(state[key]) - py) <= 5,
-  snap: (v) => Math.round(v / 16) * 16,
+  // A drag walks the powers of two (4,096, 8,192 …), one per finger's movement at least.
+  dragStops: () => powersOfTwo(CONTROLS[key].min, CONTROLS[key].max),
   min: key === 'target' ? ({ state }) => state.trained : undefined,
   keyStep: lengthStep,
   valueText: (v, { state }) =>

@@ -18,6 +18,7 @@ import {
 } from './model-card-text.js';
 import { cardAspect, drawCard, partAt } from './model-card-draw.js';
 import { defineChart } from '../chart-kit/define-chart.js';
+import { powersOfTwo } from '../chart-kit/scales.js';
 import { drawKnobs } from '../chart-kit/handles.js';
 import { geometricKeyStep } from '../chart-kit/number-rule.js';
 import { MODEL_PRESETS } from './model-presets.js';
@@ -49,8 +50,8 @@ const PROMPT_HANDLE = {
     px >= pairs.frame.x &&
     px <= pairs.frame.x + pairs.frame.w &&
     Math.abs(pairs.y(state.prompt) - py) <= 5,
-  // Three significant figures while dragging (32,768 is one keystroke or a typed value away).
-  snap: (v) => Number(v.toPrecision(3)),
+  // Powers of two while dragging (32,768 is one of them; any other length is a typed value away).
+  dragStops: () => powersOfTwo(CONTROLS.prompt.min, CONTROLS.prompt.max),
   keyStep: geometricKeyStep,
   valueText: (v) => t('prompt {prompt} tokens', { prompt: grouped(v) }),
 };

@@ -6,7 +6,7 @@ import { formatG2, grouped, listed, sciUnicode, significant, trueMinus } from '.
 import { defineChart } from '../chart-kit/define-chart.js';
 import { holdWithin } from '../chart-kit/chart-controls.js';
 import * as plot from '../chart-kit/plot.js';
-import { logScale, logSpacedWholes, logTicks } from '../chart-kit/scales.js';
+import { logScale, logSpacedWholes, logTicks, powersOfTwo } from '../chart-kit/scales.js';
 import { pairsNote, pickedPairs, positionReadHandle } from './rope-frequencies.js';
 import { drawKnobs, drawMarker } from '../chart-kit/handles.js';
 import { geometricKeyStep } from '../chart-kit/number-rule.js';
@@ -29,6 +29,7 @@ const POSITION_HANDLE = positionReadHandle({
   across: ({ layout: { frame } }) => frame.y + frame.h - 12,
   max: ({ state }) => state.max,
   keyStep: geometricKeyStep,
+  dragStops: ({ state }) => powersOfTwo(1, state.max),
 });
 
 /**

@@ -5,7 +5,7 @@
 import { fixed, grouped, listed, powerOfTen, sciUnicode, significant } from '../locale/format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
 import * as plot from '../chart-kit/plot.js';
-import { linearScale, niceTicks } from '../chart-kit/scales.js';
+import { linearScale, niceTicks, oneTwoFive } from '../chart-kit/scales.js';
 import { drawKnobs, drawMarker, markerHandle } from '../chart-kit/handles.js';
 import { FONT } from '../chart-kit/canvas.js';
 import { CHART_DECLARATIONS } from './declarations.js';
@@ -64,6 +64,8 @@ const QUERY_HANDLES = ['s0', 's1', 's2'].map((key, r) => ({
     const [k, least] = big ? [2, 10] : [1.1, 1];
     return direction > 0 ? Math.max(v + least, Math.round(v * k)) : Math.min(v - least, Math.round(v / k));
   },
+  // A drag walks 0, 1, 2, 5, 10, 20 … (100 and 1,000, the lesson's starts, among them).
+  dragStops: () => oneTwoFive(0, LARGEST_START),
   valueText: (v) => t('query at position {position}', { position: grouped(v) }),
 }));
 

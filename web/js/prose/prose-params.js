@@ -3,7 +3,9 @@
 // the live numbers of its section that read it (LIVE_QUANTITIES inputs) are recomputed by the engine
 // in their own format, and the section's figure with a control of the same meaning follows through its
 // set(). Each section keeps its own values: elsewhere the lesson's numbers stand. A reset button,
-// shown once something moved, returns the section to the lesson's values.
+// shown once something moved, returns the section to the lesson's values. A value printed several
+// times in a section is one tab stop (the copy last used; roving tabindex), and the focused number
+// shows − and + beside it, for a pointer that cannot drag (WCAG 2.5.7).
 import {
   computeEngineResults,
   dependentsOf,
@@ -81,6 +83,8 @@ export function setupProseParameters(root, engine) {
     const section = handle.closest('section') ?? root.body ?? root;
     if (!scopes.has(section)) scopes.set(section, createScope(section));
     const scope = scopes.get(section);
+    // One tab stop per value of a section: its first copy, until the reader uses another (rove).
+    handle.tabIndex = scope.handles.some((h) => h.dataset.param === handle.dataset.param) ? -1 : 0;
     scope.handles.push(handle);
     // The build names the handle in English (it runs in Node); say its name and value in the page's language.
     const name = handle.dataset.param;
@@ -282,10 +286,84 @@ export function setupProseParameters(root, engine) {
     if (focusBack && document.activeElement === scope.reset) focusBack.focus();
   }
 
+  // The − and + shown beside the focused number: one pair for the page, moved to whichever has focus.
+  const steppers = createSteppers();
+  let stepping = null; // { handle, scope, rule } of the focused number
+
+  function createSteppers() {
+    const pair = document.createElement('span');
+    pair.className = 'param-steppers';
+    pair.hidden = true;
+    for (const key of ['ArrowDown', 'ArrowUp']) {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'param-step';
+      // Out of the tab order (the number itself answers the arrow keys); a press keeps the focus on the number.
+      button.tabIndex = -1;
+      button.dataset.step = key === 'ArrowUp' ? 'up' : 'down';
+      button.textContent = key === 'ArrowUp' ? '+' : '\u2212';
+      for (const type of ['pointerdown', 'mousedown']) button.addEventListener(type, (event) => event.preventDefault());
+      button.addEventListener('click', () => {
+        if (!stepping) return;
+        const { handle, scope, rule } = stepping;
+        const next = rule.stepped(current(scope, handle.dataset.param), key);
+        if (next !== null) set(handle, next, scope);
+        handle.focus({ preventScroll: true });
+        placeSteppers();
+      });
+      pair.append(button);
+    }
+    return pair;
+  }
+
+  function showSteppers(handle, scope, rule) {
+    stepping = { handle, scope, rule };
+    const label = LIVE_PARAMETERS[handle.dataset.param].label;
+    const [down, up] = steppers.children;
+    down.setAttribute('aria-label', t('Decrease {label}', { label }));
+    up.setAttribute('aria-label', t('Increase {label}', { label }));
+    // Above the number's end, out of the flow: showing or hiding them never moves the text (a press
+    // that blurs the number must still land where the reader aimed).
+    // In the page's main landmark, where every content lives (the accessibility suite checks it).
+    const home = handle.closest('main') ?? document.body;
+    if (steppers.parentElement !== home) home.append(steppers);
+    steppers.hidden = false;
+    placeSteppers();
+  }
+
+  function placeSteppers() {
+    if (!stepping) return;
+    const box = stepping.handle.getBoundingClientRect();
+    const pair = steppers.getBoundingClientRect();
+    const left = Math.max(4, Math.min(box.right - pair.width, document.documentElement.clientWidth - pair.width - 4));
+    // Absolute against its offset parent (the document when none is positioned).
+    const parent = steppers.offsetParent;
+    const origin =
+      parent && parent !== document.body
+        ? {
+            x: parent.getBoundingClientRect().left - parent.scrollLeft,
+            y: parent.getBoundingClientRect().top - parent.scrollTop,
+          }
+        : { x: -window.scrollX, y: -window.scrollY };
+    steppers.style.left = `${left - origin.x}px`;
+    steppers.style.top = `${box.top - pair.height - 4 - origin.y}px`;
+  }
+
   function listen(handle, scope) {
     const name = handle.dataset.param;
     const rule = parameterRule(name);
     const { step } = rule;
+    handle.addEventListener('focus', () => {
+      for (const other of scope.handles) if (other.dataset.param === name) other.tabIndex = other === handle ? 0 : -1;
+      showSteppers(handle, scope, rule);
+    });
+    handle.addEventListener('blur', (event) => {
+      if (steppers.contains(event.relatedTarget)) return;
+      if (stepping?.handle === handle) {
+        stepping = null;
+        steppers.hidden = true;
+      }
+    });
     handle.addEventListener('keydown', (event) => {
       if (!isStepKey(event)) return;
       const next = rule.stepped(current(scope, name), event.key, { shift: event.shiftKey });
