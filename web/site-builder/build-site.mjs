@@ -27,6 +27,7 @@ import { CHARTS } from '../js/charts/index.js';
 import { chartParts } from './chart-parts.mjs';
 import { buildCoursePackage } from './course-package.mjs';
 import { infoPage, INFO_PAGES, pagesCss } from './info-pages.mjs';
+import { withSystemDarkTheme } from './dark-theme.mjs';
 import { collectNotices, noticesBody } from './third-party-notices.mjs';
 import { instructorGuideBody } from './instructor-guide.mjs';
 import { accessibilityContact, accessibilityStatementBody } from './accessibility-statement.mjs';
@@ -160,7 +161,7 @@ function katexCss() {
 
 function siteCss(hoisted, pageHtml) {
   const own = ['base.css', 'lesson.css', 'charts.css', 'course.css', 'print.css'].map(
-    (f) => `/* ---- ${f} ---- */\n${readFileSync(join(WEB, 'css', f), 'utf8')}`,
+    (f) => `/* ---- ${f} ---- */\n${withSystemDarkTheme(readFileSync(join(WEB, 'css', f), 'utf8'))}`,
   );
   return [
     "/* The lesson page's stylesheet, assembled by web/site-builder/build-site.mjs: KaTeX's CSS, the classes that",

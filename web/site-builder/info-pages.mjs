@@ -41,7 +41,8 @@ function cssBlock(css, opener) {
 export function pagesCss() {
   const base = readFileSync(join(WEB, 'css', 'base.css'), 'utf8');
   const light = cssBlock(base, ':root {');
-  const dark = cssBlock(base, "@media (prefers-color-scheme: dark) {\n  :root:not([data-theme='light']) {");
+  // The plain pages have no theme switch: the dark colours follow the system's scheme.
+  const dark = cssBlock(base, ":root[data-theme='dark'] {").replace(/\n/g, '\n  ');
   return [
     "/* The lesson's plain pages: colours from web/css/base.css, then web/css/pages.css (assembled by web/site-builder/info-pages.mjs). */",
     `:root {\n  ${light}\n}`,
