@@ -439,24 +439,19 @@ export async function singleFileBundle(engineDir) {
 }
 
 /**
- * The single file of `language`: written to `singleOut` (it stands alone: no language switch, and
- * the plain pages beside it in dist-single/), to `siteCopy` (the site's download, beside index.html)
- * and, for the course packages, to `courseOut` (the same file with the switch between the languages'
- * single files, which sit in the package as the site's pages do: positional-lesson.html and
- * LANG/positional-lesson.html). Returns esbuild's metafile of its script.
+ * The single file of `page` (one of the build's pages: its language, lesson and parts), its script
+ * bundled from `engineDir` and its style `css` with `fonts` inlined: written to `singleOut` (it
+ * stands alone: no language switch, and the plain pages beside it in dist-single/), to `siteCopy`
+ * (the site's download, beside index.html) and, for the course packages, to `courseOut` (the same
+ * file with the switch between the `languages`' single files, which sit in the package as the
+ * site's pages do: positional-lesson.html and LANG/positional-lesson.html). Returns esbuild's
+ * metafile of its script.
  */
-async function buildSingleFile({
-  engineDir,
-  singleOut,
-  siteCopy,
-  courseOut,
-  css,
-  fonts,
-  lesson,
-  parts,
-  language,
-  languages,
-}) {
+async function buildSingleFile(
+  { language, lesson, parts },
+  { singleOut, siteCopy, courseOut },
+  { engineDir, css, fonts, languages },
+) {
   const { js, metafile } = await singleFileBundle(engineDir);
   const inlinedCss = inlineFonts(css, fonts);
   const themeInit = readFileSync(join(WEB, 'js', 'page', 'theme-init.js'), 'utf8');
@@ -586,7 +581,8 @@ async function main() {
   const singles = [];
   const bundles = [];
   if (!singleMissing) rmSync(opts.courseOut, { recursive: true, force: true });
-  for (const { language, lesson, parts } of pages) {
+  for (const page of pages) {
+    const { language, lesson, parts } = page;
     const dir = join(opts.out, language.dir);
     const up = language.dir ? '../' : '';
     mkdirSync(dir, { recursive: true });
@@ -613,20 +609,8 @@ async function main() {
       const courseOut = join(opts.courseOut, language.dir, 'positional-lesson.html');
       // Each page links to its single file as a download, so the site carries a copy beside it.
       const siteCopy = join(dir, 'positional-lesson.html');
-      bundles.push(
-        await buildSingleFile({
-          engineDir: opts.engineDir,
-          singleOut,
-          siteCopy,
-          courseOut,
-          css,
-          fonts,
-          lesson,
-          parts,
-          language,
-          languages,
-        }),
-      );
+      const shared = { engineDir: opts.engineDir, css, fonts, languages };
+      bundles.push(await buildSingleFile(page, { singleOut, siteCopy, courseOut }, shared));
       singles.push(relative(process.cwd(), singleOut));
     }
   }
