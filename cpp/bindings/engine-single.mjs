@@ -2,20 +2,11 @@
 // engine-core-single.mjs, one module with the kernels, the model-config reader and the length lab (so
 // loadModelConfigReader() and loadLengthLab() resolve at once). Its WebAssembly travels inside the page, gzip-compressed
 // and base64-encoded (engine-single-wasm.mjs, written by the site build), and is unpacked here with
-// DecompressionStream: nothing is fetched.
+// DecompressionStream: nothing is fetched. The single-file build imports its factory only; the
+// declaration's exports (limits, signatures, …) are engine.mjs's.
 import createEngineCore from './engine-core-single.mjs';
 import { facadeFactory } from './engine-facade.mjs';
 import { WASM_GZIP_BASE64 } from './engine-single-wasm.mjs';
-
-export {
-  limits,
-  signatures,
-  viewSignatures,
-  engineDeclaration,
-  DEFAULT_BASE,
-  MODEL_CONFIG_FUNCTIONS,
-  LENGTH_LAB_FUNCTIONS,
-} from './engine-facade.mjs';
 
 /** The WebAssembly bytes from base64 of their gzip. */
 async function unpackWasm(text) {

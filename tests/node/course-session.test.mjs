@@ -23,6 +23,21 @@ import { startLrs } from '../support/lrs.mjs';
 const GRADED = SELF_TEST_ITEMS.filter(isGraded);
 const quiet = { warn: console.warn, error: console.error };
 
+/**
+ * Runs `body(lms)` against a fresh LRS, startLrs(options), and closes the LRS however `body` ends;
+ * `silent`: console.warn says nothing meanwhile (for LMSs that refuse or fail on purpose).
+ */
+async function withLrs({ silent = false, ...options }, body) {
+  const lms = await startLrs(options);
+  if (silent) console.warn = () => {};
+  try {
+    return await body(lms);
+  } finally {
+    console.warn = quiet.warn;
+    await lms.close();
+  }
+}
+
 /** Timers that move only when told: advance(ms) runs what falls due. */
 function manualTimers() {
   let now = 0;
@@ -387,8 +402,7 @@ async function until(condition, what, ms = 20000) {
 }
 
 test('cmi5: a learner who passes: initialized, the answers, passed, completed, the state document, terminated', async () => {
-  const lms = await startLrs();
-  try {
+  await withLrs({}, async (lms) => {
     const { session, launch } = await cmi5Session(lms);
     await until(() => session.status === 'saved', 'the session to open');
     const lesson = learner(session.api);
@@ -417,82 +431,76 @@ test('cmi5: a learner who passes: initialized, the answers, passed, completed, t
     assert.equal(state.completed, true);
     assert.equal(state.passed, true);
     assert.equal(JSON.parse(state.record).r['why-positions'], 'set');
-  } finally {
-    await lms.close();
-  }
+  });
 });
 
 test('cmi5: statements the LMS refuses (500, 503, 502, a reset connection) wait and go, in order, once it takes them', async () => {
   const faults = [{ status: 500 }, { status: 503 }, { status: 502 }, { reset: true }];
   let failing = true;
   let n = 0;
-  const lms = await startLrs({
-    fault: (r) =>
-      failing && r.path.endsWith('/statements') && r.method === 'POST' && n++ > 0 ? faults[n % faults.length] : null,
-  });
-  console.warn = () => {};
-  try {
-    const { session, launch } = await cmi5Session(lms);
-    await until(() => lms.verbs(launch.registration).length === 1, 'initialized');
-    const lesson = learner(session.api);
-    lesson.answerAll(new Set(), SELF_TEST_ITEMS.slice(0, 4));
-    await until(() => ['retrying', 'offline'].includes(session.status), 'the refusal to show');
-    assert.deepEqual(lms.verbs(launch.registration), ['initialized']);
-    failing = false;
-    session.flush();
-    await until(() => lms.verbs(launch.registration).length === 5, 'the answers', 30000);
-    assert.deepEqual(
-      lms
-        .statements(launch.registration)
-        .slice(1)
-        .map((s) => s.object.id.split('/').at(-1)),
-      SELF_TEST_ITEMS.slice(0, 4).map((i) => i.id),
-    );
-    await until(() => session.status === 'saved', 'saved');
-  } finally {
-    console.warn = quiet.warn;
-    await lms.close();
-  }
+  await withLrs(
+    {
+      silent: true,
+      fault: (r) =>
+        failing && r.path.endsWith('/statements') && r.method === 'POST' && n++ > 0 ? faults[n % faults.length] : null,
+    },
+    async (lms) => {
+      const { session, launch } = await cmi5Session(lms);
+      await until(() => lms.verbs(launch.registration).length === 1, 'initialized');
+      const lesson = learner(session.api);
+      lesson.answerAll(new Set(), SELF_TEST_ITEMS.slice(0, 4));
+      await until(() => ['retrying', 'offline'].includes(session.status), 'the refusal to show');
+      assert.deepEqual(lms.verbs(launch.registration), ['initialized']);
+      failing = false;
+      session.flush();
+      await until(() => lms.verbs(launch.registration).length === 5, 'the answers', 30000);
+      assert.deepEqual(
+        lms
+          .statements(launch.registration)
+          .slice(1)
+          .map((s) => s.object.id.split('/').at(-1)),
+        SELF_TEST_ITEMS.slice(0, 4).map((i) => i.id),
+      );
+      await until(() => session.status === 'saved', 'saved');
+    },
+  );
 });
 
 test('cmi5: answers kept from a session the LMS never heard the end of are reported at the next launch', async () => {
   let down = false;
-  const lms = await startLrs({ fault: (r) => (down && r.path !== '/lms/fetch' ? { status: 503 } : null) });
-  console.warn = () => {};
-  try {
-    const storage = memoryStorage();
-    const first = await cmi5Session(lms, {}, { storage });
-    await until(() => first.session.status === 'saved', 'the first session to open');
-    down = true;
-    learner(first.session.api).answerAll();
-    await new Promise((r) => setTimeout(r, 300));
-    first.session.close(); // the keepalive batch meets a 503 too
-    await new Promise((r) => setTimeout(r, 300));
-    assert.deepEqual(lms.verbs(first.launch.registration), ['initialized']);
-    down = false;
-    // The next launch of the same registration, in the same browser.
-    const again = await cmi5Session(lms, { registration: first.launch.registration }, { storage });
-    await until(() => lms.verbs(first.launch.registration).includes('completed'), 'the kept results', 30000);
-    await until(() => again.session.status === 'saved', 'saved');
-    const verbs = lms.verbs(first.launch.registration);
-    assert.equal(verbs.filter((v) => v === 'answered').length, SELF_TEST_ITEMS.length);
-    assert.equal(verbs.filter((v) => v === 'passed').length, 1);
-    assert.equal(verbs.filter((v) => v === 'completed').length, 1);
-    assert.deepEqual(
-      lms.errors.filter((e) => !/has ended/.test(e)),
-      [],
-    );
-    // The session that restarted has the answers back from the state document.
-    assert.equal(Object.keys(again.session.record.responses).length, SELF_TEST_ITEMS.length);
-  } finally {
-    console.warn = quiet.warn;
-    await lms.close();
-  }
+  await withLrs(
+    { silent: true, fault: (r) => (down && r.path !== '/lms/fetch' ? { status: 503 } : null) },
+    async (lms) => {
+      const storage = memoryStorage();
+      const first = await cmi5Session(lms, {}, { storage });
+      await until(() => first.session.status === 'saved', 'the first session to open');
+      down = true;
+      learner(first.session.api).answerAll();
+      await new Promise((r) => setTimeout(r, 300));
+      first.session.close(); // the keepalive batch meets a 503 too
+      await new Promise((r) => setTimeout(r, 300));
+      assert.deepEqual(lms.verbs(first.launch.registration), ['initialized']);
+      down = false;
+      // The next launch of the same registration, in the same browser.
+      const again = await cmi5Session(lms, { registration: first.launch.registration }, { storage });
+      await until(() => lms.verbs(first.launch.registration).includes('completed'), 'the kept results', 30000);
+      await until(() => again.session.status === 'saved', 'saved');
+      const verbs = lms.verbs(first.launch.registration);
+      assert.equal(verbs.filter((v) => v === 'answered').length, SELF_TEST_ITEMS.length);
+      assert.equal(verbs.filter((v) => v === 'passed').length, 1);
+      assert.equal(verbs.filter((v) => v === 'completed').length, 1);
+      assert.deepEqual(
+        lms.errors.filter((e) => !/has ended/.test(e)),
+        [],
+      );
+      // The session that restarted has the answers back from the state document.
+      assert.equal(Object.keys(again.session.record.responses).length, SELF_TEST_ITEMS.length);
+    },
+  );
 });
 
 test('cmi5 §9.3 across devices: no second completed or passed, no failed after passed', async () => {
-  const lms = await startLrs();
-  try {
+  await withLrs({}, async (lms) => {
     const first = await cmi5Session(lms);
     await until(() => first.session.status === 'saved', 'open');
     learner(first.session.api).answerAll();
@@ -521,14 +529,11 @@ test('cmi5 §9.3 across devices: no second completed or passed, no failed after 
     assert.equal(verbs.filter((v) => v === 'passed').length, 1);
     assert.equal(verbs.filter((v) => v === 'failed').length, 0);
     assert.deepEqual(lms.errors, []);
-  } finally {
-    await lms.close();
-  }
+  });
 });
 
 test('cmi5: a failed attempt may start over in the same registration, and then pass', async () => {
-  const lms = await startLrs();
-  try {
+  await withLrs({}, async (lms) => {
     const { session, launch } = await cmi5Session(lms);
     await until(() => session.status === 'saved', 'open');
     const lesson = learner(session.api);
@@ -548,42 +553,32 @@ test('cmi5: a failed attempt may start over in the same registration, and then p
       ['initialized', 'failed', 'completed', 'passed', 'terminated'],
     );
     assert.deepEqual(lms.errors, []);
-  } finally {
-    await lms.close();
-  }
+  });
 });
 
 test('cmi5: answers given while the token and launch data are slow all arrive', async () => {
-  const lms = await startLrs({ fault: (r) => (r.path === '/lms/fetch' ? { delay: 1500 } : null) });
-  try {
+  await withLrs({ fault: (r) => (r.path === '/lms/fetch' ? { delay: 1500 } : null) }, async (lms) => {
     const { session, launch } = await cmi5Session(lms);
     assert.equal(session.status, 'connecting');
     learner(session.api).answerAll(new Set(), SELF_TEST_ITEMS.slice(0, 5));
     await until(() => lms.verbs(launch.registration).length === 6, 'the early answers', 30000);
     assert.deepEqual(lms.verbs(launch.registration), ['initialized', ...Array(5).fill('answered')]);
-  } finally {
-    await lms.close();
-  }
+  });
 });
 
 test('cmi5: a reload of the same launch reuses the token the fetch URL gave once', async () => {
-  const lms = await startLrs();
-  try {
+  await withLrs({}, async (lms) => {
     const sessionStorage = memoryStorage();
     const first = await cmi5Session(lms, {}, { sessionStorage });
     await until(() => first.session.status === 'saved', 'open');
     const again = await cmi5Session(lms, {}, { sessionStorage, launch: first.launch });
     await until(() => again.session.status === 'saved', 'the reload to open');
     assert.equal(lms.requests.filter((r) => r.path === '/lms/fetch').length, 1);
-  } finally {
-    await lms.close();
-  }
+  });
 });
 
 test('cmi5: a malformed contextTemplate is mended, a bad masteryScore ignored, a plain-http endpoint elsewhere refused before the token', async () => {
-  const lms = await startLrs();
-  console.warn = () => {};
-  try {
+  await withLrs({ silent: true }, async (lms) => {
     const activityId = 'urn:x-positional-lesson:au:lesson';
     const { session, launch } = await cmi5Session(lms, {
       masteryScore: 5,
@@ -610,15 +605,11 @@ test('cmi5: a malformed contextTemplate is mended, a bad masteryScore ignored, a
       () => cmi5Launch('?endpoint=x&fetch=y&actor=%7B%7D&registration=r&activityId=urn:x'),
       /endpoint must be an absolute address/,
     );
-  } finally {
-    console.warn = quiet.warn;
-    await lms.close();
-  }
+  });
 });
 
 test('cmi5 §10: exit goes to returnURL once terminated is accepted', async () => {
-  const lms = await startLrs();
-  try {
+  await withLrs({}, async (lms) => {
     let went = null;
     const { session, launch } = await cmi5Session(
       lms,
@@ -636,9 +627,7 @@ test('cmi5 §10: exit goes to returnURL once terminated is accepted', async () =
     await until(() => went !== null, 'the exit');
     assert.equal(went, `${lms.origin}/course/view`);
     assert.equal(lms.verbs(launch.registration).at(-1), 'terminated');
-  } finally {
-    await lms.close();
-  }
+  });
 });
 
 test('the state document and LMS.LaunchData are keyed by the launch', () => {

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { toCsv } from '../../web/js/chart-kit/export.js';
+import { seededGenerator } from '../../web/js/lms/record.js';
 
 /** The cells of one CSV line (RFC 4180 quoting: "" inside quotes is one "). */
 function cells(line) {
@@ -75,20 +76,8 @@ test('header cells are neutralised too', () => {
   assert.equal(text, "'=cmd,ok\n");
 });
 
-/** A small seeded generator (mulberry32), so every run tries the same cells. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 test('200,000 random cells: text comes back as written or behind one apostrophe, numbers exactly', (t) => {
-  const next = random(36);
+  const next = seededGenerator(36); // every run tries the same cells
   const ALPHABET = ['=', '+', '-', '@', '\t', '\r', '\n', '"', ',', "'", ' ', 'a', '1', '.', 'e', 'é', '😀', '\u0000'];
   const text = () =>
     Array.from({ length: Math.floor(next() * 12) }, () => ALPHABET[Math.floor(next() * ALPHABET.length)]).join('');

@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { seededGenerator } from '../../web/js/lms/record.js';
 import { writePrecompressed } from '../../web/site-builder/build-site.mjs';
 import { CONTENT_SECURITY_POLICY, SERVER_LIMITS, startServer } from '../../web/site-builder/serve.mjs';
 import { distDir as dist } from './engine-loader.mjs';
@@ -282,14 +283,7 @@ describe('headers and content types', () => {
 
 describe('random conditional, range and coding headers', () => {
   test('3,000 requests with random Range, If-Range, If-None-Match and Accept-Encoding: every answer is right', async (t) => {
-    // A seeded generator (mulberry32): every run sends the same headers.
-    let seed = 12;
-    const next = () => {
-      seed = (seed + 0x6d2b79f5) >>> 0;
-      let x = Math.imul(seed ^ (seed >>> 15), seed | 1);
-      x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-      return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-    };
+    const next = seededGenerator(12); // every run sends the same headers
     const pick = (list) => list[Math.floor(next() * list.length)];
     const paths = ['/index.html', '/app.mjs', '/engine.wasm', '/data.json', '/picture.png', '/style.css'];
     const etags = {};

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { queryWithWrites } from '../../web/js/chart-kit/url-state.js';
+import { seededGenerator } from '../../web/js/lms/record.js';
 
 const DEFAULTS = { heads: 8, slope: 0.5, causal: false };
 const write = (search, state) =>
@@ -23,19 +24,8 @@ test('other parameters keep their spelling and place; own keys are replaced in p
   assert.equal(write('?alibi%2Eheads=3&k=%zz', { ...DEFAULTS, heads: 2 }), '?alibi.heads=2&k=%zz');
 });
 
-/** A seeded generator (mulberry32). */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 test('20,000 random queries: unrelated pieces verbatim and in order, each own key once and right', (t) => {
-  const next = random(7);
+  const next = seededGenerator(7);
   const pick = (list) => list[Math.floor(next() * list.length)];
   const NAMES = [
     'alibi.heads',

@@ -27,6 +27,7 @@ import { CHARTS } from '../js/charts/index.js';
 import { chartParts } from './chart-parts.mjs';
 import { buildCoursePackage } from './course-package.mjs';
 import { infoPage, INFO_PAGES, pagesCss } from './info-pages.mjs';
+import { withSystemDarkTheme } from './dark-theme.mjs';
 import { collectNotices, noticesBody } from './third-party-notices.mjs';
 import { instructorGuideBody } from './instructor-guide.mjs';
 import { accessibilityContact, accessibilityStatementBody } from './accessibility-statement.mjs';
@@ -160,7 +161,7 @@ function katexCss() {
 
 function siteCss(hoisted, pageHtml) {
   const own = ['base.css', 'lesson.css', 'charts.css', 'course.css', 'print.css'].map(
-    (f) => `/* ---- ${f} ---- */\n${readFileSync(join(WEB, 'css', f), 'utf8')}`,
+    (f) => `/* ---- ${f} ---- */\n${withSystemDarkTheme(readFileSync(join(WEB, 'css', f), 'utf8'))}`,
   );
   return [
     "/* The lesson page's stylesheet, assembled by web/site-builder/build-site.mjs: KaTeX's CSS, the classes that",
@@ -441,24 +442,19 @@ export async function singleFileBundle(engineDir) {
 }
 
 /**
- * The single file of `language`: written to `singleOut` (it stands alone: no language switch, and
- * the plain pages beside it in dist-single/), to `siteCopy` (the site's download, beside index.html)
- * and, for the course packages, to `courseOut` (the same file with the switch between the languages'
- * single files, which sit in the package as the site's pages do: positional-lesson.html and
- * LANG/positional-lesson.html). Returns esbuild's metafile of its script.
+ * The single file of `page` (one of the build's pages: its language, lesson and parts), its script
+ * bundled from `engineDir` and its style `css` with `fonts` inlined: written to `singleOut` (it
+ * stands alone: no language switch, and the plain pages beside it in dist-single/), to `siteCopy`
+ * (the site's download, beside index.html) and, for the course packages, to `courseOut` (the same
+ * file with the switch between the `languages`' single files, which sit in the package as the
+ * site's pages do: positional-lesson.html and LANG/positional-lesson.html). Returns esbuild's
+ * metafile of its script.
  */
-async function buildSingleFile({
-  engineDir,
-  singleOut,
-  siteCopy,
-  courseOut,
-  css,
-  fonts,
-  lesson,
-  parts,
-  language,
-  languages,
-}) {
+async function buildSingleFile(
+  { language, lesson, parts },
+  { singleOut, siteCopy, courseOut },
+  { engineDir, css, fonts, languages },
+) {
   const { js, metafile } = await singleFileBundle(engineDir);
   // A language whose prose is set in the system's faces carries no text face: nothing on its page
   // draws with one (about 27 KB of the file, which does not compress).
@@ -598,7 +594,8 @@ async function main() {
   const singles = [];
   const bundles = [];
   if (!singleMissing) rmSync(opts.courseOut, { recursive: true, force: true });
-  for (const { language, lesson, parts } of pages) {
+  for (const page of pages) {
+    const { language, lesson, parts } = page;
     const dir = join(opts.out, language.dir);
     const up = language.dir ? '../' : '';
     mkdirSync(dir, { recursive: true });
@@ -625,20 +622,8 @@ async function main() {
       const courseOut = join(opts.courseOut, language.dir, 'positional-lesson.html');
       // Each page links to its single file as a download, so the site carries a copy beside it.
       const siteCopy = join(dir, 'positional-lesson.html');
-      bundles.push(
-        await buildSingleFile({
-          engineDir: opts.engineDir,
-          singleOut,
-          siteCopy,
-          courseOut,
-          css,
-          fonts,
-          lesson,
-          parts,
-          language,
-          languages,
-        }),
-      );
+      const shared = { engineDir: opts.engineDir, css, fonts, languages };
+      bundles.push(await buildSingleFile(page, { singleOut, siteCopy, courseOut }, shared));
       singles.push(relative(process.cwd(), singleOut));
     }
   }

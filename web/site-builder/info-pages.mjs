@@ -23,29 +23,37 @@ export const escapeHtml = (s) =>
 const cspHash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 /**
- * The body of the first block of base.css that `opener` opens (its custom properties), or a build
- * error naming the block: the pages take the lesson's colours from there rather than a copy.
+ * The body of the first block of base.css that `opener` opens, or a build error naming the block:
+ * the pages take the lesson's colours, links and focus ring from there rather than a copy.
  */
 function cssBlock(css, opener) {
   const start = css.indexOf(opener);
   if (start < 0)
     throw new Error(
-      `web/css/base.css has no block "${opener}": web/site-builder/info-pages.mjs reads the colours from it`,
+      `web/css/base.css has no block "${opener.trim()}": web/site-builder/info-pages.mjs reads the plain pages' style from it`,
     );
   const open = css.indexOf('{', start + opener.length - 1);
   const close = css.indexOf('}', open);
   return css.slice(open + 1, close).trim();
 }
 
-/** The pages' stylesheet: the lesson's light and dark colours (from base.css), then web/css/pages.css. */
+/** The rules of base.css the pages share with the lesson, by selector: links and the focus ring. */
+const SHARED_RULES = ['a', 'a:visited', ':focus-visible', 'main:focus'];
+
+/**
+ * The pages' stylesheet: the lesson's light and dark colours, links and focus ring (from base.css),
+ * then web/css/pages.css.
+ */
 export function pagesCss() {
   const base = readFileSync(join(WEB, 'css', 'base.css'), 'utf8');
   const light = cssBlock(base, ':root {');
-  const dark = cssBlock(base, "@media (prefers-color-scheme: dark) {\n  :root:not([data-theme='light']) {");
+  // The plain pages have no theme switch: the dark colours follow the system's scheme.
+  const dark = cssBlock(base, ":root[data-theme='dark'] {").replace(/\n/g, '\n  ');
   return [
-    "/* The lesson's plain pages: colours from web/css/base.css, then web/css/pages.css (assembled by web/site-builder/info-pages.mjs). */",
+    "/* The lesson's plain pages: colours, links and focus ring from web/css/base.css, then web/css/pages.css (assembled by web/site-builder/info-pages.mjs). */",
     `:root {\n  ${light}\n}`,
     `@media (prefers-color-scheme: dark) {\n  :root {\n    ${dark}\n  }\n}`,
+    ...SHARED_RULES.map((selector) => `${selector} {\n  ${cssBlock(base, `\n${selector} {`)}\n}`),
     readFileSync(join(WEB, 'css', 'pages.css'), 'utf8'),
   ].join('\n');
 }

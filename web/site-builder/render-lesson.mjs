@@ -104,8 +104,13 @@ function markerPlugin(md, context) {
   });
   md.renderer.rules.lesson_marker = (tokens, idx) => {
     const { kind, name, extra } = tokens[idx].meta;
-    if (kind === 'param') return renderParameterHandle(context, name, extra);
-    if (kind === 'echo') return renderParameterEcho(context, name, extra);
+    const printing = { param: 'a parameter', echo: 'an echo' }[kind];
+    if (printing && extra)
+      throw new Error(
+        `lesson.md: {{${kind}:${name}|${extra}}}: ${printing} prints its own value, with no text or format`,
+      );
+    if (kind === 'param') return renderParameterHandle(context, name);
+    if (kind === 'echo') return renderParameterEcho(context, name);
     if (kind === 'part') return renderPartLink(context, name, extra);
     if (kind === 'ref' || kind === 'link-only') {
       if (!(name in context.links))
@@ -133,9 +138,7 @@ function markerPlugin(md, context) {
  * can move (web/js/prose/prose-params.js), described from its LIVE_PARAMETERS entry. An unknown name is
  * collected for checkKnownNames and rendered as plain text meanwhile.
  */
-function renderParameterHandle(context, name, extra) {
-  if (extra)
-    throw new Error(`lesson.md: {{param:${name}|${extra}}}: a parameter prints its own value, with no text or format`);
+function renderParameterHandle(context, name) {
   context.parameterNames.push(name);
   const p = context.liveParameters?.[name];
   if (!p) return escapeXml(name);
@@ -153,9 +156,7 @@ function renderParameterHandle(context, name, extra) {
  * The text repeating a parameter (or a position derived from the reader's), {{echo:NAME}}: the
  * lesson's value, rewritten by prose-params.js when its section's parameter moves.
  */
-function renderParameterEcho(context, name, extra) {
-  if (extra)
-    throw new Error(`lesson.md: {{echo:${name}|${extra}}}: an echo prints its own value, with no text or format`);
+function renderParameterEcho(context, name) {
   context.echoNames.push(name);
   const echo = context.parameterEchoes?.[name];
   if (!echo) return escapeXml(name);

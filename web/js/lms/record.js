@@ -91,8 +91,11 @@ export function summarize(items, grades, mastery) {
   };
 }
 
-/** A small seeded generator (mulberry32) for the choices' order: the same seed, the same order. */
-function generator(seed) {
+/**
+ * A small seeded generator (mulberry32): numbers in [0, 1), the same sequence for the same seed. It
+ * orders the choices here; the Node suites draw their random inputs from it too.
+ */
+export function seededGenerator(seed) {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -113,7 +116,7 @@ function hash(text) {
 /** The order in which `count` choices of item `itemId` are shown under `seed`: a permutation of 0…count−1. */
 export function choiceOrder(itemId, count, seed) {
   const order = Array.from({ length: count }, (_, i) => i);
-  const random = generator(hash(`${seed}:${itemId}`));
+  const random = seededGenerator(hash(`${seed}:${itemId}`));
   for (let i = count - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [order[i], order[j]] = [order[j], order[i]];
