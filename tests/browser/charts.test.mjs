@@ -1,8 +1,9 @@
 // The live charts in the engine helpers.mjs selects, against the built site: every chart draws, every control
 // changes the picture and the description, typed sentences match engine.orderSimilarities,
 // exports give a PNG and a CSV equal to the engine's numbers, URL state round-trips, and
-// clamped input shows its message without a console error. Also: no canvas text is squeezed
-// or runs off its canvas at 360 or 1280 px, numbers read as the page formats them, the heatmap's
+// clamped input shows its message without a console error. Also: no canvas text is squeezed, cut
+// or runs off its canvas at 360 or 1280 px, no legend label is cut and no plot squeezed under
+// PLOT_FLOOR at 320 or 360 px, numbers read as the page formats them, the heatmap's
 // hover value is the engine's, dragging recomputes once per frame, and the clock turns by keyboard.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { ENGINE, WEBKIT_MIN_WIDTH, downloadOf, launchBrowser, recordPageErrors } from './helpers.mjs';
 import { CHART_DECLARATIONS } from '../../web/js/charts/declarations.js';
+import { PLOT_FLOOR } from '../../web/js/chart-kit/plot.js';
 import { interfaceStrings } from '../../web/site-builder/build-site.mjs';
 import { translate } from '../../web/js/locale/i18n.js';
 
@@ -289,8 +291,8 @@ test('clamped input shows its message and raises no console error', async () => 
   assert.deepEqual(problems, []);
 });
 
-// Records every fillText on a chart canvas that is squeezed (a maxWidth narrower than the text)
-// or whose ink box (measureText's actual bounding box, through the current transform) leaves
+// Records every fillText on a chart canvas that is squeezed (a maxWidth narrower than the text),
+// cut (ending in "…": text fitting wraps or shrinks instead) or whose ink box (measureText's actual bounding box, through the current transform) leaves
 // the canvas by more than a pixel.
 function watchCanvasText() {
   const problems = [];
@@ -302,6 +304,7 @@ function watchCanvasText() {
       const m = this.measureText(text);
       if (maxWidth !== undefined && m.width > maxWidth + 0.5)
         problems.push({ id, text, kind: 'squeezed', width: m.width, maxWidth });
+      if (String(text).endsWith('…')) problems.push({ id, text, kind: 'cut' });
       const t = this.getTransform();
       const corners = [
         [-m.actualBoundingBoxLeft, -m.actualBoundingBoxAscent],
@@ -331,7 +334,7 @@ function watchCanvasText() {
   };
 }
 
-test('no canvas text is squeezed or runs off its canvas, at 360 and 1280 px', async () => {
+test('no canvas text is squeezed, cut or runs off its canvas, at 360 and 1280 px', async () => {
   const narrow = await browser.newPage({ viewport: { width: 360, height: 800 }, deviceScaleFactor: 2 });
   const errors = [];
   recordPageErrors(narrow, errors);
@@ -356,6 +359,52 @@ test('no canvas text is squeezed or runs off its canvas, at 360 and 1280 px', as
   // The long typed title fits (wrapped or shrunk) rather than being cut.
   const title = await narrow.evaluate(() => window.positionalCharts.mounted.get('order-blindness').state);
   assert.match(title.a, /quick brown fox/);
+  assert.deepEqual(errors, []);
+  await narrow.close();
+});
+
+// A legend label too long for its row wraps onto more lines (never "…"), and the canvas grows with
+// its legend, title and labels so that no plot panel is squeezed under PLOT_FLOOR (the ALiBi legend
+// was cut to "RoPE bound (RoFormer), d 128, relative…" at 360 px, and four legend rows left the
+// context-extension wavelength plot 76 px tall at 320 px).
+test('narrow screens: no legend label is cut and every plot panel keeps a readable height', async () => {
+  const narrow = await browser.newPage({ viewport: { width: 360, height: 800 }, deviceScaleFactor: 2 });
+  const errors = [];
+  recordPageErrors(narrow, errors);
+  await narrow.goto(`${server.url}${PAGE}?charts=eager`);
+  await narrow.waitForFunction(() => window.positionalCharts?.mounted.size >= 10, null, { timeout: 30000 });
+  let alibiLines = 0;
+  for (const width of ENGINE === 'webkit' ? [WEBKIT_MIN_WIDTH] : [320, 360]) {
+    await narrow.setViewportSize({ width, height: 800 });
+    await narrow.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    const drawn = await narrow.evaluate(() =>
+      [...window.positionalCharts.mounted].map(([id, chart]) => {
+        chart.update();
+        return [id, chart.drawn];
+      }),
+    );
+    for (const [id, canvases] of drawn) {
+      assert.ok(Array.isArray(canvases) && canvases.every(Boolean), `${id} reports what it laid out at ${width} px`);
+      canvases.forEach(({ height, panels, legends: drawnLegends }, index) => {
+        for (const panel of panels)
+          assert.ok(
+            panel.h >= PLOT_FLOOR,
+            `${id} canvas ${index} at ${width} px: a plot ${panel.h} px tall (canvas ${height})`,
+          );
+        for (const legend of drawnLegends) {
+          const cut = legend.items.filter((item) => item.cut).map((item) => item.lines.join(' / '));
+          assert.deepEqual(cut, [], `${id} canvas ${index} at ${width} px: legend labels cut`);
+          assert.ok(
+            legend.y + legend.h <= height + 1,
+            `${id} canvas ${index} at ${width} px: the legend runs off the canvas`,
+          );
+        }
+      });
+    }
+    // The ALiBi legend's long RoPE label wraps at a phone width (so the checks above saw a wrapped label).
+    alibiLines = Math.max(alibiLines, drawn.find(([id]) => id === 'alibi')[1][1].legends[0].items[0].lines.length);
+  }
+  if (ENGINE !== 'webkit') assert.ok(alibiLines >= 2, `the ALiBi legend's RoPE label never wrapped`);
   assert.deepEqual(errors, []);
   await narrow.close();
 });

@@ -23,12 +23,27 @@ export function themeColors(element) {
   };
 }
 
+// The draw in progress (draws are synchronous, one at a time): what the chart kit has laid out in it.
+let drawing = null;
+
+/**
+ * The record of the draw in progress, for the chart kit's drawing functions to add to, or null
+ * outside a draw: { width, height (CSS px), need (the canvas height its plots ask for; 0 for no
+ * wish), panels: [{ x, y, w, h }] (plot frames with axes), legends: [{ x, y, w, h, items: [{ label,
+ * lines, cut }] }] }. The canvas keeps the last one (its `drawn`).
+ */
+export function drawInProgress() {
+  return drawing;
+}
+
 /**
  * A canvas inside `host` sized to its box, drawn by `draw(ctx, width, height, colors)` in CSS
- * pixels; `aspect` is height / width (or a function of the width). Redraws on resize (ResizeObserver), on data-theme changes and on prefers-color-scheme.
+ * pixels; `aspect` is height / width (or a function of the width), kept within minHeight and maxHeight
+ * unless the draw asks for more (a plot frame does when its title and legend would leave its panel
+ * under PLOT_FLOOR; see plot.js). Redraws on resize (ResizeObserver), on data-theme changes and on prefers-color-scheme.
  * beforeDraw(width, height), when given, runs first on every render (the chart skeleton recomputes
  * what depends on the plot's size there, so draw itself never computes).
- * Returns { canvas, redraw(), destroy() }.
+ * Returns { canvas, redraw(), drawn, destroy() }.
  */
 export function createPlotCanvas(host, { label, aspect = 0.6, minHeight = 220, maxHeight = 520, draw, beforeDraw }) {
   const canvas = document.createElement('canvas');
@@ -40,11 +55,9 @@ export function createPlotCanvas(host, { label, aspect = 0.6, minHeight = 220, m
   let width = 0; // CSS pixels, from the ResizeObserver: redraws never force a layout
   let styledHeight = 0;
   let colors = null; // read once per theme change, not per frame
-  const render = () => {
-    frame = 0;
-    if (!width) width = Math.max(200, Math.floor(host.clientWidth || 600));
-    const ratioOfWidth = typeof aspect === 'function' ? aspect(width) : aspect;
-    const height = Math.round(Math.min(maxHeight, Math.max(minHeight, width * ratioOfWidth)));
+  let drawn = null; // what the last draw laid out (see drawInProgress)
+  let need = { width: 0, height: 0 }; // the height the last draw asked for, at that width
+  const paint = (height) => {
     const ratio = window.devicePixelRatio || 1;
     const w = Math.round(width * ratio);
     const h = Math.round(height * ratio);
@@ -65,11 +78,34 @@ export function createPlotCanvas(host, { label, aspect = 0.6, minHeight = 220, m
     ctx.font = `12px ${FONT}`;
     // A canvas keeps its context state between frames: each draw starts from the same state (line
     // width, dash, cap, alignment …), never from whatever the previous draw left.
+    const outer = drawing;
+    drawing = { width, height, need: 0, panels: [], legends: [] };
     ctx.save();
     try {
       draw(ctx, width, height, colors);
     } finally {
       ctx.restore();
+      drawn = drawing;
+      drawing = outer;
+    }
+    return drawn.need;
+  };
+  const render = () => {
+    frame = 0;
+    if (!width) width = Math.max(200, Math.floor(host.clientWidth || 600));
+    const ratioOfWidth = typeof aspect === 'function' ? aspect(width) : aspect;
+    const proportioned = Math.round(Math.min(maxHeight, Math.max(minHeight, width * ratioOfWidth)));
+    // Taller than its proportions (and maxHeight) when what the draw lays out around its plots (a
+    // wrapped title, a legend of several rows) would squeeze them: the draw says how tall it needs
+    // the canvas (a height that does not depend on the height it was given), and when that differs
+    // from the height it was drawn at, it is drawn once more at the height it asked for.
+    const heightFor = (asked) => Math.max(proportioned, Math.ceil(asked));
+    let height = heightFor(need.width === width ? need.height : 0);
+    const asked = paint(height);
+    need = { width, height: asked };
+    if (heightFor(asked) !== height) {
+      height = heightFor(asked);
+      paint(height);
     }
   };
   const schedule = () => {
@@ -96,6 +132,10 @@ export function createPlotCanvas(host, { label, aspect = 0.6, minHeight = 220, m
     canvas,
     /** Draws now (synchronously), e.g. after the state changed. */
     redraw: render,
+    /** What the last draw laid out: { width, height, need, panels: [frame], legends: [legend] } (see drawInProgress). */
+    get drawn() {
+      return drawn;
+    },
     destroy() {
       resize.disconnect();
       themeWatch.disconnect();

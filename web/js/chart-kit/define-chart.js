@@ -5,7 +5,7 @@
 // message beside the control), the shell (description, data table, export), resizing and theme
 // (createPlotCanvas), the highlight of a named part and the `chart-part` event, and the object
 // the page keeps for each mounted chart:
-//   { update(patch), set(patch), state, controls, highlight(part | null), parts, destroy(), values }.
+//   { update(patch), set(patch), state, controls, highlight(part | null), parts, destroy(), values, drawn }.
 // Drawing never calls the engine: everything a draw needs is in `data`.
 
 import { createDeclaredControls } from './chart-controls.js';
@@ -295,6 +295,10 @@ function mountChart(spec, order, compute, slot, engine) {
     },
     get highlighted() {
       return highlighted;
+    },
+    /** What each canvas last laid out: its size, plot panels and legends (see canvas.js's drawInProgress). */
+    get drawn() {
+      return canvases.map((c) => c.drawn);
     },
     motion: abilities.motion,
   };

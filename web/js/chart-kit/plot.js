@@ -1,13 +1,32 @@
 // Drawing shared by the charts: the plot frame, axes with ticks and labels, lines, legends and
 // colour bars (scales in scales.js, text fitting in text-fit.js, the canvas in canvas.js).
 
-import { FONT, cssSize } from './canvas.js';
+import { FONT, cssSize, drawInProgress } from './canvas.js';
 import { logAxisPowers, niceTicks, tickLabel } from './scales.js';
 import { clampCentre, drawFitted, ellipsize, fitText, fitTitle, wrapLines } from './text-fit.js';
 
-/** The plot area inside a (width × height) canvas, leaving room for title, labels and ticks. */
+/** The least height (CSS px) of a plot panel: a canvas whose title, labels and legend would leave less grows instead. */
+export const PLOT_FLOOR = 120;
+
+/**
+ * The plot area inside a (width × height) canvas, leaving room for title, labels and ticks. A frame
+ * as tall as the canvas being drawn asks the canvas for the height that leaves it PLOT_FLOOR
+ * (createPlotCanvas then draws it again that tall), rather than being squeezed by a long legend.
+ */
 export function plotFrame(width, height, { left = 64, right = 16, top = 34, bottom = 46 } = {}) {
+  if (height === drawInProgress()?.height) needCanvasHeight(top + bottom + PLOT_FLOOR);
   return { x: left, y: top, w: Math.max(20, width - left - right), h: Math.max(20, height - top - bottom) };
+}
+
+/**
+ * Asks the canvas being drawn to be at least `height` CSS px tall, past its aspect and maxHeight
+ * (createPlotCanvas draws it again at that height). `height` must not depend on the height the
+ * draw was given. A chart that stacks panels in one canvas asks for what keeps each readable; a
+ * frame as tall as its canvas asks by itself (plotFrame). Outside a draw (e.g. in hit()) it does nothing.
+ */
+export function needCanvasHeight(height) {
+  const drawing = drawInProgress();
+  if (drawing) drawing.need = Math.max(drawing.need, height);
 }
 
 /**
@@ -16,6 +35,7 @@ export function plotFrame(width, height, { left = 64, right = 16, top = 34, bott
  */
 export function drawAxes(ctx, frame, colors, opts) {
   const { x, y } = opts;
+  drawInProgress()?.panels.push({ x: frame.x, y: frame.y, w: frame.w, h: frame.h });
   ctx.save();
   ctx.lineWidth = 1;
   ctx.font = `11px ${FONT}`;
@@ -118,24 +138,51 @@ export function drawLine(ctx, frame, x, y, xs, ys, { color, width = 2, dash = []
 /** Below this canvas width (CSS px) legends go under the plot instead of over its corner. */
 export const NARROW_LEGEND = 480;
 
-/** Legend items flowed into rows across `width` for a legend under the plot: [{ ...item, x, y }] and the height. */
+const LEGEND_FONT = `11px ${FONT}`;
+const LEGEND_ROW = 16; // a legend row of one-line labels
+const LEGEND_LINE = 13; // between the lines of a wrapped label
+const LEGEND_KEY = 38; // the key and the gaps around it, before a label's text
+
+/**
+ * A legend label's lines within maxWidth at the current font: wrapped (at spaces, and between CJK
+ * characters without orphaning one) rather than cut; only a single word wider than maxWidth is
+ * shortened with "…". Returns { lines, cut }.
+ */
+function legendLines(ctx, label, maxWidth) {
+  const wrapped = wrapLines(ctx, label, maxWidth);
+  const lines = wrapped.map((l) => ellipsize(ctx, l, maxWidth));
+  return { lines, cut: lines.some((l, i) => l !== wrapped[i]) };
+}
+
+/** The height of a legend row whose tallest label has `lines` lines. */
+const rowHeight = (lines) => LEGEND_ROW + (lines - 1) * LEGEND_LINE;
+
+/**
+ * Legend items flowed into rows across `width` for a legend under the plot: [{ ...item, lines, cut,
+ * x, y }] and the height. A label too long for the row wraps onto more lines (its row grows), so
+ * it is never cut.
+ */
 function flowLegend(ctx, items, width) {
-  ctx.font = `11px ${FONT}`;
+  ctx.font = LEGEND_FONT;
   const room = width - 16;
+  const textRoom = room - LEGEND_KEY;
   const placed = [];
   let x = 0;
   let y = 0;
+  let tallest = 1; // lines of the current row's tallest label
   for (const it of items) {
-    const label = ellipsize(ctx, it.label, room - 38);
-    const w = 38 + ctx.measureText(label).width + 14;
+    const { lines, cut } = legendLines(ctx, it.label, textRoom);
+    const w = LEGEND_KEY + Math.max(...lines.map((l) => ctx.measureText(l).width)) + 14;
     if (x > 0 && x + w > room) {
       x = 0;
-      y += 16;
+      y += rowHeight(tallest);
+      tallest = 1;
     }
-    placed.push({ ...it, label, x, y });
+    tallest = Math.max(tallest, lines.length);
+    placed.push({ ...it, lines, cut, x, y });
     x += w;
   }
-  return { placed, height: items.length ? y + 16 + 8 : 0 };
+  return { placed, height: items.length ? y + rowHeight(tallest) + 8 : 0 };
 }
 
 /** The extra bottom margin a plot needs for its legend: the height of the legend flowed under the x label. */
@@ -163,17 +210,13 @@ export function drawLegend(ctx, frame, colors, items, corner = 'tr') {
     return;
   }
   ctx.save();
-  ctx.font = `11px ${FONT}`;
-  const lineHeight = 13;
+  ctx.font = LEGEND_FONT;
   // Labels wrap to the frame's width (minus the swatch) instead of running out of the canvas.
-  const room = Math.max(40, frame.w - 12 - 38);
-  const laid = items.map((it) => ({
-    ...it,
-    lines: wrapLines(ctx, it.label, room).map((l) => ellipsize(ctx, l, room)),
-  }));
+  const room = Math.max(40, frame.w - 12 - LEGEND_KEY);
+  const laid = items.map((it) => ({ ...it, ...legendLines(ctx, it.label, room) }));
   const widest = Math.max(...laid.flatMap((it) => it.lines.map((l) => ctx.measureText(l).width)));
-  const heights = laid.map((it) => Math.max(16, it.lines.length * lineHeight + 3));
-  const boxW = widest + 38;
+  const heights = laid.map((it) => rowHeight(it.lines.length));
+  const boxW = widest + LEGEND_KEY;
   const boxH = heights.reduce((a, b) => a + b, 0) + 8;
   const bx = corner.endsWith('r') ? frame.x + frame.w - boxW - 6 : frame.x + 6;
   const by = corner.startsWith('t') ? frame.y + 6 : frame.y + frame.h - boxH - 6;
@@ -185,9 +228,10 @@ export function drawLegend(ctx, frame, colors, items, corner = 'tr') {
   laid.forEach((it, i) => {
     const cy = rowTop + 8;
     const labelX = drawLegendKey(ctx, colors, it, bx + 6, cy);
-    it.lines.forEach((line, k) => ctx.fillText(line, labelX, cy + k * lineHeight));
+    it.lines.forEach((line, k) => ctx.fillText(line, labelX, cy + k * LEGEND_LINE));
     rowTop += heights[i];
   });
+  recordLegend({ x: bx, y: by, w: boxW, h: boxH }, laid);
   ctx.restore();
 }
 
@@ -224,9 +268,16 @@ function drawLegendBelow(ctx, frame, colors, items, canvas) {
   for (const it of placed) {
     const x = 8 + it.x;
     const cy = top + it.y + 8;
-    ctx.fillText(it.label, drawLegendKey(ctx, colors, it, x + 4, cy), cy);
+    const labelX = drawLegendKey(ctx, colors, it, x + 4, cy);
+    it.lines.forEach((line, k) => ctx.fillText(line, labelX, cy + k * LEGEND_LINE));
   }
+  recordLegend({ x: 8, y: top, w: canvas.width - 16, h: height }, placed);
   ctx.restore();
+}
+
+/** Adds a drawn legend to the draw's record (canvas.js's drawInProgress): its box and each label's lines. */
+function recordLegend(box, items) {
+  drawInProgress()?.legends.push({ ...box, items: items.map(({ label, lines, cut }) => ({ label, lines, cut })) });
 }
 
 /** A vertical colour bar for `table` (see colormap.js) on [lo, hi] at the right of the frame. */

@@ -139,12 +139,20 @@ export const ALIBI = defineChart({
 /** Mounts the ALiBi chart in `slot` (the factory index.js calls). */
 export const createAlibiChart = ALIBI.create;
 
+/** The least side (CSS px) of the bias matrix when it sits under the bars. */
+const HEATMAP_FLOOR = 160;
+
 /** Where the bars and the bias heatmap go on a top canvas of width × height. */
 function topLayout({ data: { slopes } }, width, height) {
   const stacked = width < 560;
   const half = stacked ? width : width / 2;
-  const barsHeight = stacked ? Math.min(240, height * 0.45) : height;
-  const frame = plot.plotFrame(half, barsHeight, { left: 56, bottom: 40 });
+  const margins = { left: 56, top: 34, bottom: 40 };
+  // Stacked, the bars keep a readable plot (PLOT_FLOOR) and the bias matrix at least HEATMAP_FLOOR
+  // px (or the width there is): on a phone the canvas grows past its aspect for them.
+  const barsFloor = margins.top + margins.bottom + plot.PLOT_FLOOR;
+  if (stacked) plot.needCanvasHeight(barsFloor + 56 + 12 + Math.min(width - 100, HEATMAP_FLOOR));
+  const barsHeight = stacked ? Math.min(240, Math.max(barsFloor, height * 0.45)) : height;
+  const frame = plot.plotFrame(half, barsHeight, margins);
   const x = linearScale(0.5, slopes.length + 0.5, frame.x, frame.x + frame.w);
   const y = logScale(Math.min(...slopes) / 2, 1, frame.y + frame.h, frame.y);
   const size = stacked ? Math.min(width - 100, height - barsHeight - 56 - 12) : Math.min(half - 110, height - 80);

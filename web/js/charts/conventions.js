@@ -131,8 +131,9 @@ function drawPermutation(ctx, width, height, colors, { data: { comparison: r }, 
   const left = 12;
   const cell = (width - 2 * left) / d;
   const box = Math.min(cell - 2, 26);
-  // The two captions shrink or wrap onto a second line on narrow screens, never squeezed.
-  const fit = (text) => fitText(ctx, text, width - 2 * left, { sizes: [12, 11], weight: '600', maxLines: 2 });
+  // The two captions shrink or wrap onto a second line on narrow screens (in Chinese at 320 px a
+  // third), never squeezed or cut.
+  const fit = (text) => fitText(ctx, text, width - 2 * left, { sizes: [12, 11], weight: '600', maxLines: 3 });
   const topCaption = fit(t('interleaved: pair i at dimensions 2i, 2i+1 (RoFormer, this lesson)'));
   const bottomCaption = fit(t('split halves: pair i at i and i + d/2 (rotate_half, Hugging Face Llama)'));
   const topY = 8 + topCaption.height + 6;

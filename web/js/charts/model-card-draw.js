@@ -7,12 +7,11 @@
 import { grouped } from '../locale/format.js';
 import { FONT } from '../chart-kit/canvas.js';
 import { wrapLines } from '../chart-kit/text-fit.js';
-import { drawAxes, drawLegend, drawLine, plotFrame } from '../chart-kit/plot.js';
+import { drawAxes, drawLegend, drawLine, legendSpace, plotFrame } from '../chart-kit/plot.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
 import { noLengthMessage } from './model-card-text.js';
 import { t } from '../locale/i18n.js';
 
-const LEGEND_ROW = 16; // drawLegend's row height
 const LINE_HIT = 6; // px: how close the pointer must be to a length's line
 
 /** A length or count as the lesson prints it: "131,072". */
@@ -71,19 +70,8 @@ function drawMessage(ctx, width, height, colors, text) {
   ctx.restore();
 }
 
-/** Bottom margin for a plot whose legend of `rows` items sits under the x-axis label (narrow canvases). */
-const bottomWithLegend = (rows) => 46 + rows * LEGEND_ROW + 14;
-
-/** Draws the legend under the frame's x-axis label instead of over the data. */
-function drawLegendBelow(ctx, frame, colors, items) {
-  drawLegend(
-    ctx,
-    { x: frame.x - 6, y: frame.y + frame.h + 40, w: frame.w, h: items.length * LEGEND_ROW + 8 },
-    colors,
-    items,
-    'tl',
-  );
-}
+/** Bottom margin for a plot whose legend sits under the x-axis label (narrow canvases), its labels wrapped as they need. */
+const bottomWithLegend = (ctx, items, width) => 46 + legendSpace(ctx, items, width);
 
 /** Per pair: wavelength before (grey) and after (blue / red) scaling against the trained and prompt lengths. */
 function drawPairs(ctx, width, height, colors, r, highlighted, layout) {
@@ -96,7 +84,7 @@ function drawPairs(ctx, width, height, colors, r, highlighted, layout) {
   const frame = plotFrame(width, height, {
     left: 68,
     right: 14,
-    bottom: narrow ? bottomWithLegend(legend.length) : 46,
+    bottom: narrow ? bottomWithLegend(ctx, legend, width) : 46,
   });
   const pairs = r.wavelengths.length;
   const L = r.trainedLength;
@@ -181,8 +169,7 @@ function drawPairs(ctx, width, height, colors, r, highlighted, layout) {
     ctx.arc(x(i), y(r.wavelengths[i]), beyond && r.beyond[i] ? radius + 1.5 : radius, 0, 2 * Math.PI);
     ctx.fill();
   }
-  if (narrow) drawLegendBelow(ctx, frame, colors, legend);
-  else drawLegend(ctx, frame, colors, legend, 'br');
+  drawLegend(ctx, frame, colors, legend, narrow ? 'below' : 'br');
 }
 
 /** Schemes without rotary pairs: the trained positions against the prompt's, past-the-end in red. */
@@ -199,7 +186,7 @@ function drawPositions(ctx, width, height, colors, r, highlighted, layout) {
       label: r.scheme === 'learned' ? t('past the table') : t('past the trained length'),
       fill: colors.red,
     });
-  const frame = plotFrame(width, height, { left: 70, right: 18, bottom: bottomWithLegend(legend.length) });
+  const frame = plotFrame(width, height, { left: 70, right: 18, bottom: bottomWithLegend(ctx, legend, width) });
   const x = linearScale(0, Math.max(L, n) * 1.06, frame.x, frame.x + frame.w);
   const rowH = Math.min(36, frame.h / 4);
   const rows = [
@@ -262,5 +249,5 @@ function drawPositions(ctx, width, height, colors, r, highlighted, layout) {
   ctx.textAlign = right ? 'right' : 'left';
   ctx.fillText(label, x(L) + (right ? -4 : 4), frame.y + 4);
   ctx.restore();
-  drawLegendBelow(ctx, frame, colors, legend);
+  drawLegend(ctx, frame, colors, legend, 'below');
 }
