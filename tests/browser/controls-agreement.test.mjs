@@ -121,13 +121,17 @@ async function assertSameOnReload(page, reload, id, keys) {
  * number: a number box reports "3." or "-" as its sanitised value, not as typed).
  */
 async function typeAtReadersPace(page, box, text, where) {
+  assert.ok(await box.evaluate((e) => e === document.activeElement), `${where}: the box has the focus`);
   let typed = '';
   for (const character of text) {
     await page.keyboard.type(character);
     typed += character;
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-    if (/^-?\d+(\.\d+)?$/.test(typed))
-      assert.equal(await box.inputValue(), typed, `${where}: the box after typing ${typed}`);
+    // The frames and the box's value in one call (the box has the focus): a round trip less per key.
+    const value = await page.evaluate(
+      () =>
+        new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(document.activeElement.value)))),
+    );
+    if (/^-?\d+(\.\d+)?$/.test(typed)) assert.equal(value, typed, `${where}: the box after typing ${typed}`);
   }
 }
 
