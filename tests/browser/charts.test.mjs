@@ -602,6 +602,27 @@ test('the RoPE clock: a hand dragged by the pointer lands on whole positions', a
   assert.deepEqual(problems, []);
 });
 
+// WCAG 2.5.7: the hands turn without a drag too, by − and + beside m and n (a click each).
+test('the RoPE clock: − and + beside m and n turn a hand, one position a click', async () => {
+  await setControl('rope-clock', 'm', '3');
+  await setControl('rope-clock', 'n', '7');
+  const slot = page.locator('[data-chart="rope-clock"]');
+  await slot.locator('button.chart-step[data-step="n:down"]').click();
+  await slot.locator('button.chart-step[data-step="m:up"]').click();
+  await slot.locator('button.chart-step[data-step="m:up"]').click();
+  const state = await page.evaluate(() => window.positionalCharts.mounted.get('rope-clock').state);
+  assert.deepEqual([state.m, state.n], [5, 6]);
+  assert.equal(await slot.locator('[data-control="m"]').inputValue(), '5');
+  assert.equal(await slot.locator('[data-control="n"]').inputValue(), '6');
+  // The clock's slider follows the hand last turned.
+  assert.equal(await slot.locator('canvas[role="slider"]').getAttribute('aria-valuenow'), '5');
+  for (const button of await slot.locator('button.chart-step').all()) {
+    const { width, height } = await button.boundingBox();
+    assert.ok(width >= 24 && height >= 24, `a target of ${width} × ${height} px (WCAG 2.5.8: at least 24 × 24)`);
+  }
+  assert.deepEqual(problems, []);
+});
+
 test('the RoPE clock turns by keyboard', async () => {
   await setControl('rope-clock', 'm', '3');
   await setControl('rope-clock', 'n', '7');

@@ -350,33 +350,11 @@ export function attachHandles(declarations, context) {
       // − and + for a pointer that cannot drag: each press is one key step of the same rule (the
       // large one on a log axis, where a plain step of 1,024 tokens is a pixel). Out of the tab
       // order: the handle and the number box already answer the arrow keys.
-      const label = spec.label ?? h.control.label;
-      const steppers = document.createElement('span');
-      steppers.className = 'chart-steppers';
-      for (const [key, text, name] of [
-        ['ArrowDown', '\u2212', t('Decrease {label}', { label })],
-        ['ArrowUp', '+', t('Increase {label}', { label })],
-      ]) {
-        const button = document.createElement('button');
-        button.type = 'button';
-        button.className = 'chart-step';
-        button.tabIndex = -1;
-        button.textContent = text;
-        button.setAttribute('aria-label', name);
-        button.dataset.step = `${spec.key}:${key === 'ArrowUp' ? 'up' : 'down'}`;
-        listen(button, 'click', () => {
-          const next = rule.stepped(view().state[spec.key], key, {
-            shift: Boolean(spec.dragStops),
-            bounds: bounds(h),
-          });
-          onTakeControl?.();
-          if (next !== null) move(h, next);
-        });
-        steppers.append(button);
-      }
-      input.after(steppers);
-      input.parentElement.classList.add('has-steppers');
-      h.steppers = steppers;
+      h.steppers = addSteppers(input, spec.label ?? h.control.label, listen, (key) => {
+        const next = rule.stepped(view().state[spec.key], key, { shift: Boolean(spec.dragStops), bounds: bounds(h) });
+        onTakeControl?.();
+        if (next !== null) move(h, next);
+      });
     }
   }
   return {
@@ -390,4 +368,32 @@ export function attachHandles(declarations, context) {
       }
     },
   };
+}
+
+/**
+ * − and + beside a number box, for a pointer that cannot drag (WCAG 2.5.7): `step(key)` is called
+ * with 'ArrowDown' or 'ArrowUp', as if that key were pressed. Out of the tab order: what they sit
+ * beside already answers the arrow keys. `listen(element, type, fn)` registers the listeners (so
+ * their owner can remove them). Returns the buttons' span.
+ */
+export function addSteppers(input, label, listen, step) {
+  const steppers = document.createElement('span');
+  steppers.className = 'chart-steppers';
+  for (const [key, text, name] of [
+    ['ArrowDown', '\u2212', t('Decrease {label}', { label })],
+    ['ArrowUp', '+', t('Increase {label}', { label })],
+  ]) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'chart-step';
+    button.tabIndex = -1;
+    button.textContent = text;
+    button.setAttribute('aria-label', name);
+    button.dataset.step = `${input.dataset.control}:${key === 'ArrowUp' ? 'up' : 'down'}`;
+    listen(button, 'click', () => step(key));
+    steppers.append(button);
+  }
+  input.after(steppers);
+  input.parentElement.classList.add('has-steppers');
+  return steppers;
 }

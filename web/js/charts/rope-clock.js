@@ -9,6 +9,7 @@ import { FONT } from '../chart-kit/canvas.js';
 import { CHART_DECLARATIONS } from './declarations.js';
 import { t } from '../locale/i18n.js';
 import { isStepKey, numberRule } from '../chart-kit/number-rule.js';
+import { addSteppers } from '../chart-kit/handles.js';
 
 // A hand steps one position at a time, ten with Shift or Page Up/Down.
 const CLOCK_STEP = numberRule({ step: 1, bigStep: 10 });
@@ -338,6 +339,18 @@ function addDragAndKeys(chart, { state, data, layout, marks, controls, canvases:
   };
   canvas.addEventListener('pointerup', stop);
   canvas.addEventListener('pointercancel', stop);
+
+  // − and + beside m and n: each hand turned a position without a drag (WCAG 2.5.7).
+  for (const which of ['m', 'n'])
+    addSteppers(
+      controls[which].input,
+      CHART_DECLARATIONS['rope-clock'].controls[which].label,
+      (element, type, fn) => element.addEventListener(type, fn),
+      (key) => {
+        select(which);
+        controls[which].set(CLOCK_STEP.stepped(state[which], key));
+      },
+    );
 
   canvas.tabIndex = 0;
   canvas.setAttribute('role', 'slider');
