@@ -404,7 +404,8 @@ test('narrow screens: no legend label is cut and every plot panel keeps a readab
     // The ALiBi legend's long RoPE label wraps at a phone width (so the checks above saw a wrapped label).
     alibiLines = Math.max(alibiLines, drawn.find(([id]) => id === 'alibi')[1][1].legends[0].items[0].lines.length);
   }
-  if (ENGINE !== 'webkit') assert.ok(alibiLines >= 2, `the ALiBi legend's RoPE label never wrapped`);
+  // (The English label; the Chinese one is short enough for one line at 320 px.)
+  if (ENGINE !== 'webkit' && LANG === 'en') assert.ok(alibiLines >= 2, `the ALiBi legend's RoPE label never wrapped`);
   assert.deepEqual(errors, []);
   await narrow.close();
 });
@@ -530,6 +531,9 @@ test('heatmap: the readout is reachable and usable from the keyboard, and announ
   await setControl('sinusoidal-heatmap', 'n', '200');
   const canvas = page.locator('[data-chart="sinusoidal-heatmap"] canvas').first();
   const readout = page.locator('[data-chart="sinusoidal-heatmap"] .chart-readout');
+  // The pointer leaves the heatmap first (the test before hovers it): Firefox moves a resting
+  // pointer's hover when the picture under it is redrawn, and the reader here uses keys alone.
+  await page.mouse.move(0, 0);
   assert.equal(await readout.getAttribute('aria-live'), 'polite');
   // The last stop of the controls row is the sweep's Play button; the next is the heatmap itself.
   await page.locator('[data-chart="sinusoidal-heatmap"] [data-control="play"]').focus();
@@ -616,8 +620,10 @@ test('the RoPE clock: − and + beside m and n turn a hand, one position a click
   assert.equal(await slot.locator('[data-control="n"]').inputValue(), '6');
   // The clock's slider follows the hand last turned.
   assert.equal(await slot.locator('canvas[role="slider"]').getAttribute('aria-valuenow'), '5');
-  for (const button of await slot.locator('button.chart-step').all()) {
-    const { width, height } = await button.boundingBox();
+  const buttons = slot.locator('button.chart-step');
+  assert.equal(await buttons.count(), 4, '− and + for each of m and n');
+  for (let i = 0; i < 4; i++) {
+    const { width, height } = await buttons.nth(i).boundingBox();
     assert.ok(width >= 24 && height >= 24, `a target of ${width} × ${height} px (WCAG 2.5.8: at least 24 × 24)`);
   }
   assert.deepEqual(problems, []);
