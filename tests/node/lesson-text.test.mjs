@@ -294,3 +294,24 @@ describe('README', () => {
     }
   });
 });
+
+// A text that counts its kinds names each of them: the self-test's introduction once said "Two
+// kinds of question. The first kind…" and never named the second. In every language.
+test('an enumeration of kinds names every kind it counts (the self-test introduction)', () => {
+  const cases = [
+    {
+      file: 'web/lesson/lesson.md',
+      count: /\bTwo kinds of question\b/,
+      names: [/\bThe first kind\b/, /\bThe second\s+kind\b/],
+    },
+    { file: 'web/lesson/lesson.zh-Hans.md', count: /题目有两类/, names: [/第一类/, /第二类/] },
+  ];
+  for (const { file, count, names } of cases) {
+    const section = read(file)
+      .split(/\n## /)
+      .find((s) => count.test(s));
+    assert.ok(section, `${file}: the self-test introduction counts its kinds`);
+    const paragraph = section.split(/\n\s*\n/).find((p) => count.test(p));
+    for (const name of names) assert.match(paragraph, name, `${file}: the paragraph names ${name}`);
+  }
+});
