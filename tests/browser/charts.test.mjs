@@ -401,6 +401,10 @@ test('narrow screens: no legend label is cut and every plot panel keeps a readab
         }
       });
     }
+    // The band of angles seen in training is an eighth of the angle plot's height at the default
+    // stretch: that plot keeps 200 px on a phone so the band is some 25 px, not a sliver.
+    const angles = drawn.find(([id]) => id === 'context-extension')[1][0].panels[0];
+    if (width >= 360) assert.ok(angles.h >= 200, `context-extension's angle plot is ${angles.h} px at ${width} px`);
     // The ALiBi legend's long RoPE label wraps at a phone width (so the checks above saw a wrapped label).
     alibiLines = Math.max(alibiLines, drawn.find(([id]) => id === 'alibi')[1][1].legends[0].items[0].lines.length);
   }
