@@ -270,6 +270,12 @@ describe('presets', () => {
       const r = await engineReport(page);
       const details = page.locator(`${ROOT} details.chart-data`);
       if (!(await details.evaluate((d) => d.open))) await details.locator('summary').click();
+      // The table is filled when the Data view's toggle event runs, after the click returns.
+      await page.waitForFunction(
+        ({ root, count }) => document.querySelectorAll(`${root} .chart-table tbody tr`).length === count,
+        { root: ROOT, count: r.wavelengths.length },
+        { timeout: 10000 },
+      );
       const rows = await page.$$eval(`${ROOT} .chart-table tbody tr`, (trs) =>
         trs.map((tr) => [...tr.children].map((c) => c.textContent)),
       );
