@@ -411,6 +411,12 @@ export async function singleFileBundle(engineDir) {
     name: 'single-file-engine',
     setup(build) {
       build.onResolve({ filter: /engine-source\.js$/ }, () => ({ path: 'engine-source', namespace: 'single' }));
+      // No second file to start the length lab's Worker from: the lab trains on the page's thread.
+      build.onResolve({ filter: /lab-worker-source\.js$/ }, () => ({ path: 'lab-worker-source', namespace: 'single' }));
+      build.onLoad({ filter: /^lab-worker-source$/, namespace: 'single' }, () => ({
+        contents: 'export function labWorkerUrl() { return null; }\n',
+        loader: 'js',
+      }));
       build.onResolve({ filter: /engine-single-wasm\.mjs$/ }, () => ({
         path: 'engine-single-wasm',
         namespace: 'single',

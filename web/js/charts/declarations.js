@@ -18,6 +18,15 @@ function dimensions(label, value, overrides = {}) {
   return { kind: 'number', label, value, min: 2, max: 512, step: 2, even: true, ...overrides };
 }
 
+/** The length lab's position schemes: the control's key, the engine's name, the label. */
+export const LAB_SCHEMES = [
+  { key: 'nope', value: 'none', label: t('no positions (NoPE)') },
+  { key: 'learned', value: 'learned', label: t('learned table') },
+  { key: 'sinusoidal', value: 'sinusoidal', label: t('sinusoidal') },
+  { key: 'rope', value: 'rope', label: t('RoPE') },
+  { key: 'alibi', value: 'alibi', label: t('ALiBi') },
+];
+
 /** The base of the pair frequencies (θ_i = base^(−2i/d)): any real number above 1, 10000 by default as in the papers. */
 function frequencyBase(label = t('base')) {
   return { kind: 'number', label, value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 };
@@ -160,5 +169,28 @@ export const CHART_DECLARATIONS = {
     aliases: ['card'],
     // Its module also needs the engine's model-config reader, a module of its own, fetched with it.
     engineModule: 'loadModelConfigReader',
+  },
+  // The settings of the lab's runs; the models train when the reader presses Train, in Workers with their
+  // own engine (so the page's engine needs no lab module for it). The model's sizes are the engine's
+  // defaults, the size of tests/bench/results/length-lab.json's "default" runs.
+  'length-lab': {
+    title: t('Length lab'),
+    controls: {
+      task: {
+        kind: 'select',
+        label: t('task'),
+        value: 'lookup',
+        options: [
+          { value: 'lookup', label: t('look 3 back') },
+          { value: 'copy', label: t('copy') },
+          { value: 'last-write', label: t('last write') },
+        ],
+      },
+      length: { kind: 'number', label: t('trained length'), value: 16, min: 8, max: 32, step: 2, even: true },
+      steps: { kind: 'number', label: t('training steps'), value: 300, min: 10, max: 2000 },
+      seed: { kind: 'number', label: t('seed'), value: 0, min: 0, max: 4294967295 },
+      ...Object.fromEntries(LAB_SCHEMES.map(({ key, label }) => [key, { kind: 'checkbox', label, value: true }])),
+    },
+    aliases: ['lab'],
   },
 };

@@ -1,0 +1,478 @@
+// Figure: the length lab. The reader picks a task, a trained length and position schemes and presses
+// Train: one small decoder-only transformer per scheme trains (engine.trainLengthLab, in Workers where
+// the browser has them: lab/lab-runner.js), its loss drawn as it falls, then each model is scored at 1× to
+// 8× the length it was trained at; the RoPE model also with position interpolation, the NTK-aware base
+// and YaRN applied at evaluation. The controls are in the URL like every chart's; the results are not,
+// but the same settings give the same bits, so a shared address trains to the same curves.
+
+import { grouped, listed } from '../locale/format.js';
+import { defineChart } from '../chart-kit/define-chart.js';
+import * as plot from '../chart-kit/plot.js';
+import { FONT } from '../chart-kit/canvas.js';
+import { wrapLines } from '../chart-kit/text-fit.js';
+import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
+import { CHART_DECLARATIONS, LAB_SCHEMES } from './declarations.js';
+import { createLabRunner } from '../lab/lab-runner.js';
+import { loadEngine } from '../engine/engine.js';
+import { t } from '../locale/i18n.js';
+
+/** Each accuracy line: the engine's variant name, its label, the scheme whose colour it takes, its dash. */
+const VARIANTS = [
+  { name: 'none', label: t('no positions'), scheme: 'none' },
+  { name: 'learned', label: t('learned table'), scheme: 'learned' },
+  { name: 'sinusoidal', label: t('sinusoidal'), scheme: 'sinusoidal' },
+  { name: 'rope', label: t('RoPE'), scheme: 'rope' },
+  { name: 'rope+pi', label: t('RoPE + interpolation'), scheme: 'rope', dash: [7, 4] },
+  { name: 'rope+ntk', label: t('RoPE + NTK base'), scheme: 'rope', dash: [2, 3] },
+  { name: 'rope+yarn', label: t('RoPE + YaRN'), scheme: 'rope', dash: [9, 3, 2, 3] },
+  { name: 'alibi', label: t('ALiBi'), scheme: 'alibi' },
+];
+const SCHEME_NAMES = LAB_SCHEMES.map((s) => s.value);
+const SCHEME_KEYS = LAB_SCHEMES.map((s) => s.key);
+const schemeLabel = (name) => LAB_SCHEMES.find((s) => s.value === name).label;
+const colorOf = (colors, scheme) => colors.cycle[SCHEME_NAMES.indexOf(scheme) % colors.cycle.length];
+const percent = (x) => `${Math.round(x * 100)}%`;
+
+/** The schemes ticked, in the declared order. */
+export const chosenSchemes = (state) => LAB_SCHEMES.filter((s) => state[s.key]).map((s) => s.value);
+
+/** The engine options of one scheme's run under `state` (the rest are the engine's defaults, the results file's size). */
+export const labOptions = (state, scheme) => ({
+  scheme,
+  task: state.task,
+  trainLength: state.length,
+  steps: state.steps,
+  seed: state.seed,
+});
+
+/** What a run depends on: a run made under other settings is not shown. */
+const settingsKey = (state) =>
+  JSON.stringify([state.task, state.length, state.steps, state.seed, ...chosenSchemes(state)]);
+
+/** The evaluation lengths L, 2L, …, 8L (the engine's default factor). */
+const evalLengths = (length) => Array.from({ length: 8 }, (_, i) => length * (i + 1));
+
+export const LENGTH_LAB = defineChart({
+  id: 'length-lab',
+  ...CHART_DECLARATIONS['length-lab'],
+  parts: ['trained-length', ...VARIANTS.map((v) => v.name)],
+  compute: {
+    // What Train will run: a light plan, no engine call (training is the reader's to start).
+    plan: {
+      reads: ['task', 'length', 'steps', 'seed', ...SCHEME_KEYS],
+      run: (state) => ({ key: settingsKey(state), schemes: chosenSchemes(state) }),
+    },
+  },
+  canvases: [
+    {
+      label: t('Line chart: training loss against step, one line per position scheme'),
+      aspect: (width) => (width < plot.NARROW_LEGEND ? 0.8 : 0.42),
+      minHeight: 200,
+      draw: drawLosses,
+    },
+    {
+      label: t(
+        'Line chart: accuracy against evaluation length, one line per scheme and stretch, the trained length marked',
+      ),
+      aspect: (width) => (width < plot.NARROW_LEGEND ? 1.05 : 0.55),
+      draw: drawAccuracy,
+      hit: hitAccuracy,
+    },
+  ],
+  describe: describeLab,
+  table: ({ state, marks }) => accuracyTable(state, shownRun({ state, marks })),
+  csv: ({ state, marks }) => labCsv(shownRun({ state, marks })),
+  values: ({ state, marks, data }) => {
+    const run = shownRun({ state, marks });
+    return {
+      plan: data.plan,
+      phase: run?.phase ?? 'idle',
+      mode: run?.mode ?? null,
+      losses: Object.fromEntries([...(run?.models ?? [])].map(([name, m]) => [name, [...m.losses]])),
+      results: Object.fromEntries(
+        [...(run?.models ?? [])].filter(([, m]) => m.result).map(([name, m]) => [name, m.result]),
+      ),
+      failures: Object.fromEntries(
+        [...(run?.models ?? [])].filter(([, m]) => m.failure).map(([name, m]) => [name, m.failure]),
+      ),
+    };
+  },
+  extend: attachTraining,
+});
+
+/** Mounts the chart in `slot` (the factory index.js calls). */
+export const createLengthLabChart = LENGTH_LAB.create;
+
+/** The run the chart shows: the last one, if it was made under the present settings. */
+function shownRun({ state, marks }) {
+  return marks.run && marks.run.key === settingsKey(state) ? marks.run : null;
+}
+
+/**
+ * The Train and Stop buttons, the progress bar and the runner. A run lives in marks.run: { key, phase
+ * ('training' | 'done' | 'stopped'), mode ('worker' | 'page'), models: Map(scheme → { losses, result,
+ * failure }) }, and is drawn at most once a frame while it trains.
+ */
+function attachTraining(chart, { state, data, marks, shell, canvases, update, afterUpdate }) {
+  const runner = createLabRunner({ loadEngine });
+  const train = document.createElement('button');
+  train.type = 'button';
+  train.className = 'chart-button';
+  train.dataset.control = 'train';
+  train.textContent = t('Train');
+  const stop = document.createElement('button');
+  stop.type = 'button';
+  stop.className = 'chart-button';
+  stop.dataset.control = 'stop';
+  stop.textContent = t('Stop');
+  stop.disabled = true;
+  const bar = document.createElement('progress');
+  bar.className = 'lab-progress';
+  bar.max = 1;
+  bar.value = 0;
+  bar.setAttribute('aria-label', t('Training progress'));
+  // Beside Train: why it cannot start (no scheme ticked), or what went wrong in a run.
+  const message = document.createElement('span');
+  message.className = 'chart-message';
+  message.setAttribute('role', 'status');
+  message.id = `length-lab-train-message`;
+  train.setAttribute('aria-describedby', message.id);
+  const field = document.createElement('div');
+  field.className = 'chart-field lab-actions';
+  field.append(train, stop, bar, message);
+  shell.controls.append(field);
+  const say = (text) => {
+    if (message.textContent !== text) message.textContent = text;
+    field.classList.toggle('has-message', Boolean(text));
+  };
+
+  let frame = 0;
+  const drawSoon = () => {
+    frame ||= requestAnimationFrame(() => {
+      frame = 0;
+      for (const c of canvases) c.redraw();
+      showProgress();
+    });
+  };
+  const showProgress = () => {
+    const run = marks.run;
+    if (!run) return;
+    const total = run.schemes.length * run.steps;
+    const done = [...run.models.values()].reduce((sum, m) => sum + (m.result ? run.steps : m.losses.length), 0);
+    bar.value = total ? done / total : 0;
+    bar.setAttribute(
+      'aria-valuetext',
+      t('{done} of {total} models trained', { done: run.finished, total: run.schemes.length }),
+    );
+  };
+  const settle = (phase) => {
+    if (!marks.run) return;
+    marks.run.phase = phase;
+    marks.run.mode = runner.mode; // 'page' if the Workers' script did not load and the page took over
+    train.disabled = false;
+    stop.disabled = true;
+    update(); // the description, the table and both canvases, once
+    showProgress();
+  };
+
+  train.addEventListener('click', async () => {
+    const schemes = chosenSchemes(state);
+    if (!schemes.length) return;
+    const run = {
+      key: settingsKey(state),
+      phase: 'training',
+      mode: null,
+      schemes,
+      steps: state.steps,
+      length: state.length,
+      finished: 0,
+      models: new Map(schemes.map((s) => [s, { losses: [], result: null, failure: null }])),
+    };
+    marks.run = run;
+    train.disabled = true;
+    stop.disabled = false;
+    const outcome = runner.train(
+      schemes.map((scheme) => ({ name: scheme, options: labOptions(state, scheme) })),
+      {
+        progress(name, step, losses) {
+          if (marks.run !== run) return;
+          run.models.get(name).losses.push(...losses);
+          drawSoon();
+        },
+        done(name, result) {
+          if (marks.run !== run) return;
+          const model = run.models.get(name);
+          model.result = result;
+          model.losses = Array.from(result.losses);
+          run.finished += 1;
+          if (run.finished < run.schemes.length) update();
+          drawSoon();
+        },
+        failed(name, message) {
+          if (marks.run !== run) return;
+          run.models.get(name).failure = message;
+          run.finished += 1;
+          drawSoon();
+        },
+      },
+    );
+    run.mode = runner.mode;
+    update(); // "Training …" in the description
+    const { stopped } = await outcome;
+    if (marks.run === run) settle(stopped ? 'stopped' : 'done');
+  });
+  stop.addEventListener('click', () => runner.stop());
+  // A change of settings leaves the last run behind: training stops, and the chart waits for Train.
+  afterUpdate((view) => {
+    if (marks.run && marks.run.key !== settingsKey(view.state) && marks.run.phase === 'training') {
+      runner.stop();
+    }
+    train.disabled =
+      (marks.run?.phase === 'training' && marks.run.key === settingsKey(view.state)) || !data.plan.schemes.length;
+    const failures = shownRun(view) ? [...marks.run.models].filter(([, m]) => m.failure) : [];
+    say(
+      !data.plan.schemes.length
+        ? t('Tick at least one scheme to train.')
+        : failures
+            .map(([scheme, m]) => t('{scheme} did not train: {why}', { scheme: schemeLabel(scheme), why: m.failure }))
+            .join(' '),
+    );
+    if (!marks.run || marks.run.key !== settingsKey(view.state)) {
+      stop.disabled = true;
+      bar.value = 0;
+      bar.removeAttribute('aria-valuetext');
+    }
+  });
+  const destroy = chart.destroy;
+  chart.destroy = () => {
+    runner.stop();
+    if (frame) cancelAnimationFrame(frame);
+    destroy();
+  };
+}
+
+function drawLosses(ctx, width, height, colors, view) {
+  const { state, data, layout } = view;
+  const run = shownRun(view);
+  const schemes = run ? run.schemes : (data.plan?.schemes ?? []);
+  const legend = schemes.map((s) => ({ label: schemeLabel(s), color: colorOf(colors, s) }));
+  const frame = plot.plotFrame(width, height, { bottom: 46 + plot.legendSpace(ctx, legend, width) });
+  const all = run ? [...run.models.values()].flatMap((m) => m.losses).filter((v) => v > 0 && Number.isFinite(v)) : [];
+  // Whole decades around the losses drawn (0.001 to 10 before any).
+  const lo = 10 ** Math.floor(Math.log10(all.length ? Math.min(...all) : 1e-3));
+  const hi = Math.max(10 * lo, 10 ** Math.ceil(Math.log10(all.length ? Math.max(...all) : 10)));
+  const y = logScale(lo, hi, frame.y + frame.h, frame.y);
+  const x = linearScale(0, state.steps, frame.x, frame.x + frame.w);
+  Object.assign(layout, { lossFrame: frame });
+  plot.drawAxes(ctx, frame, colors, {
+    x,
+    y,
+    xTicks: niceTicks(0, state.steps),
+    yTicks: logTicks(lo, hi),
+    xLabel: t('training step'),
+    yLabel: t('loss (log)'),
+    title: t('Training loss on sequences of {length} tokens', { length: grouped(state.length) }),
+  });
+  if (!run) emptyNote(ctx, frame, colors, t('Press Train to train one model per scheme.'));
+  for (const scheme of schemes) {
+    const losses = run?.models.get(scheme)?.losses ?? [];
+    if (!losses.length) continue;
+    const xs = losses.map((_, i) => i + 1);
+    plot.drawLine(
+      ctx,
+      frame,
+      x,
+      y,
+      xs,
+      losses.map((v) => Math.max(v, 1e-12)),
+      { color: colorOf(colors, scheme), width: 1.5 },
+    );
+  }
+  plot.drawLegend(ctx, frame, colors, legend, 'below');
+}
+
+/** The variants a run scored, in the legend's order. */
+const scoredVariants = (run) => VARIANTS.filter((v) => run?.models.get(v.scheme)?.result?.variants.includes(v.name));
+
+/** A variant's accuracy row, or null. */
+function accuracyRow(run, name) {
+  const result = run?.models.get(VARIANTS.find((v) => v.name === name).scheme)?.result;
+  const r = result?.variants.indexOf(name) ?? -1;
+  if (!result || r < 0) return null;
+  const { cols, data } = result.accuracy;
+  return Array.from(data.subarray(r * cols, (r + 1) * cols));
+}
+
+function drawAccuracy(ctx, width, height, colors, view) {
+  const { state, layout, highlighted } = view;
+  const run = shownRun(view);
+  const lengths = evalLengths(state.length);
+  const variants = run ? scoredVariants(run) : [];
+  const legend = variants.map((v) => ({ label: v.label, color: colorOf(colors, v.scheme), dash: v.dash }));
+  const frame = plot.plotFrame(width, height, { bottom: 46 + plot.legendSpace(ctx, legend, width) });
+  const x = linearScale(0, lengths[lengths.length - 1], frame.x, frame.x + frame.w);
+  const y = linearScale(0, 1, frame.y + frame.h, frame.y);
+  Object.assign(layout, { frame, x, y, lengths, variants: variants.map((v) => v.name) });
+  plot.drawAxes(ctx, frame, colors, {
+    x,
+    y,
+    xTicks: lengths.filter((_, i) => width >= 480 || i % 2 === 1 || i === 0),
+    yTicks: [0, 0.25, 0.5, 0.75, 1],
+    yTickLabel: percent,
+    xLabel: t('evaluation length (tokens)'),
+    yLabel: t('targets right'),
+    title: t('Accuracy at lengths it never trained on'),
+  });
+  // The trained length: everything right of it is new to the model.
+  const tx = Math.round(x(state.length)) + 0.5;
+  ctx.save();
+  ctx.strokeStyle = highlighted === 'trained-length' ? colors.fg : colors.muted;
+  ctx.lineWidth = highlighted === 'trained-length' ? 2.5 : 1;
+  ctx.setLineDash([4, 4]);
+  ctx.beginPath();
+  ctx.moveTo(tx, frame.y);
+  ctx.lineTo(tx, frame.y + frame.h);
+  ctx.stroke();
+  ctx.setLineDash([]);
+  // Its name just above the x-axis, on a backing of the chart's background so no line crosses it.
+  ctx.font = `11px ${FONT}`;
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'bottom';
+  const name = t('trained length');
+  ctx.fillStyle = colors.bg;
+  ctx.fillRect(tx + 2, frame.y + frame.h - 18, ctx.measureText(name).width + 4, 15);
+  ctx.fillStyle = colors.muted;
+  ctx.fillText(name, tx + 4, frame.y + frame.h - 4);
+  ctx.restore();
+  if (!run || run.phase === 'training') {
+    const waiting = run ? t('Scores appear as each model finishes.') : t('Press Train to train one model per scheme.');
+    if (!variants.length) emptyNote(ctx, frame, colors, waiting);
+  }
+  for (const v of variants) {
+    const row = accuracyRow(run, v.name);
+    const emphasised = highlighted === v.name;
+    ctx.save();
+    if (highlighted && highlighted !== 'trained-length' && !emphasised) ctx.globalAlpha = 0.3;
+    plot.drawLine(ctx, frame, x, y, lengths, row, {
+      color: colorOf(colors, v.scheme),
+      width: emphasised ? 3.5 : 2,
+      dash: v.dash ?? [],
+    });
+    ctx.fillStyle = colorOf(colors, v.scheme);
+    for (let i = 0; i < lengths.length; i += 1) {
+      ctx.beginPath();
+      ctx.arc(x(lengths[i]), y(row[i]), emphasised ? 3.5 : 2.5, 0, 2 * Math.PI);
+      ctx.fill();
+    }
+    ctx.restore();
+  }
+  plot.drawLegend(ctx, frame, colors, legend, 'below');
+}
+
+/** The line nearest the pointer (within 10 px at the nearest evaluation length), or the trained-length marker. */
+function hitAccuracy(view, px, py) {
+  const { layout } = view;
+  const run = shownRun(view);
+  if (!layout.frame || px < layout.frame.x || px > layout.frame.x + layout.frame.w) return null;
+  if (Math.abs(px - layout.x(view.state.length)) < 6) return 'trained-length';
+  if (!run) return null;
+  let j = 0;
+  layout.lengths.forEach((L, i) => {
+    if (Math.abs(layout.x(L) - px) < Math.abs(layout.x(layout.lengths[j]) - px)) j = i;
+  });
+  let best = 10;
+  let nearest = null;
+  for (const name of layout.variants) {
+    const gap = Math.abs(layout.y(accuracyRow(run, name)[j]) - py);
+    if (gap < best) [best, nearest] = [gap, name];
+  }
+  return nearest;
+}
+
+function emptyNote(ctx, frame, colors, text) {
+  ctx.save();
+  ctx.fillStyle = colors.muted;
+  ctx.font = `13px ${FONT}`;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  const lines = wrapLines(ctx, text, frame.w - 16);
+  lines.forEach((line, i) =>
+    ctx.fillText(line, frame.x + frame.w / 2, frame.y + frame.h / 2 + (i - (lines.length - 1) / 2) * 16),
+  );
+  ctx.restore();
+}
+
+function describeLab(view) {
+  const { state, data } = view;
+  const run = shownRun(view);
+  const task = taskLabel(state.task);
+  if (!data.plan.schemes.length) return t('No scheme ticked: tick at least one to train.');
+  if (!run) {
+    return t(
+      'Not trained yet. Train runs {count} models ({schemes}) on the “{task}” task at length {length} for {steps} steps with seed {seed}, then scores each at 1× to 8× that length.',
+      {
+        count: grouped(data.plan.schemes.length),
+        schemes: listed(data.plan.schemes.map(schemeLabel)),
+        task,
+        length: grouped(state.length),
+        steps: grouped(state.steps),
+        seed: grouped(state.seed),
+      },
+    );
+  }
+  if (run.phase === 'training') {
+    return t('Training {count} models on the “{task}” task at length {length}…', {
+      count: grouped(run.schemes.length),
+      task,
+      length: grouped(state.length),
+    });
+  }
+  const scored = scoredVariants(run);
+  if (!scored.length) {
+    return run.phase === 'stopped' ? t('Stopped before any model finished.') : t('No model finished.');
+  }
+  const at = (factor) =>
+    listed(
+      scored.map((v) =>
+        t('{variant} {accuracy}', { variant: v.label, accuracy: percent(accuracyRow(run, v.name)[factor - 1]) }),
+      ),
+    );
+  const stoppedNote = run.phase === 'stopped' ? ` ${t('Stopped: only the models that finished are scored.')}` : '';
+  return (
+    t(
+      'Trained at {length} tokens on the “{task}” task (seed {seed}). Targets right at the trained length: {one}. At 4× ({four} tokens): {atFour}.',
+      {
+        length: grouped(state.length),
+        task,
+        seed: grouped(state.seed),
+        one: at(1),
+        four: grouped(4 * state.length),
+        atFour: at(4),
+      },
+    ) + stoppedNote
+  );
+}
+
+const taskLabel = (task) => CHART_DECLARATIONS['length-lab'].controls.task.options.find((o) => o.value === task).label;
+
+function accuracyTable(state, run) {
+  const lengths = evalLengths(state.length);
+  const variants = run ? scoredVariants(run) : [];
+  return {
+    caption: t('Fraction of targets right by evaluation length'),
+    columns: [t('scheme'), ...lengths.map((L) => grouped(L))],
+    rows: variants.map((v) => [v.label, ...accuracyRow(run, v.name).map(percent)]),
+  };
+}
+
+function labCsv(run) {
+  const rows = [];
+  for (const [scheme, model] of run?.models ?? []) {
+    model.losses.forEach((loss, i) => rows.push(['loss', scheme, i + 1, loss]));
+  }
+  for (const v of run ? scoredVariants(run) : []) {
+    const result = run.models.get(v.scheme).result;
+    accuracyRow(run, v.name).forEach((a, i) => rows.push(['accuracy', v.name, result.evalLengths[i], a]));
+  }
+  return { header: ['measure', 'scheme', 'step_or_length', 'value'], rows };
+}
