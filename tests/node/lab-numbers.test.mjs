@@ -163,3 +163,14 @@ describe('lab markers the file cannot answer stop the build', () => {
     });
   });
 });
+
+test('the comparison after the prediction holds in the file: which of the six choices leads at 4×', () => {
+  // The lesson says which scheme led; the numbers are printed from the file, so the claim must follow it.
+  const choices = ['none', 'learned', 'sinusoidal', 'rope', 'rope+yarn', 'alibi'];
+  const leader = (size, task) =>
+    choices.reduce((best, v) => (cell(size, task, v, 4).median > cell(size, task, best, 4).median ? v : best));
+  assert.equal(leader('default', 'lookup'), 'rope+yarn');
+  assert.equal(leader('default', 'last-write'), 'rope+yarn');
+  assert.equal(leader('larger', 'last-write'), 'alibi');
+  assert.equal(leader('default', 'copy'), 'rope+yarn');
+});
