@@ -78,6 +78,13 @@ test("each choice and prediction names the item's right choice by id and text, a
   for (const item of SELF_TEST_ITEMS.filter((i) => i.kind !== 'numeric')) {
     const right = item.choices.find((c) => c.correct);
     const section = page.slice(page.indexOf(`id="item-${item.id}"`));
+    if (!right) {
+      // An open prediction: no right choice is named, and it is not among the graded items.
+      assert.equal(item.kind, 'predict', item.id);
+      assert.match(section.slice(0, section.indexOf('<h3', 1)), /<strong>No right choice<\/strong>/, item.id);
+      assert.equal(answerKey(engine).find((k) => k.id === item.id).graded, false);
+      continue;
+    }
     const stated =
       /<strong>(Right choice|What happens)<\/strong> \(<code>([\w-]+)<\/code>\): <strong>([^<]*)<\/strong>/.exec(
         section,

@@ -78,7 +78,8 @@ function learner(api) {
   const answer = (item, wrongly = false) => {
     let response;
     if (item.kind === 'numeric') response = wrongly ? '-12345' : '1500';
-    else response = item.choices.find((c) => Boolean(c.correct) !== wrongly).id;
+    // An open prediction has no right choice: the learner picks the first.
+    else response = (item.choices.find((c) => Boolean(c.correct) !== wrongly) ?? item.choices[0]).id;
     record = { ...record, responses: { ...record.responses, [item.id]: response } };
     if (isGraded(item)) grades[item.id] = !wrongly;
     const interaction = {
@@ -93,7 +94,10 @@ function learner(api) {
         ? { correctResponse: { value: 1500, min: 1499.5, max: 1500.5 } }
         : {
             choices: item.choices.map((c) => ({ id: c.id, text: c.text })),
-            correctResponse: item.choices.find((c) => c.correct).id,
+            // As the page sends it: no correct response for an open prediction.
+            ...(item.choices.some((c) => c.correct) && {
+              correctResponse: item.choices.find((c) => c.correct).id,
+            }),
           }),
     };
     api.answered({ record, interaction });

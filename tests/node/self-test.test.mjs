@@ -3,8 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { SELF_TEST_ITEMS, MASTERY_SCORE, isGraded } from '../../web/js/self-test/self-test-items.js';
-import { parseNumber, withinTolerance } from '../../web/js/self-test/self-test.js';
+import { SELF_TEST_ITEMS, MASTERY_SCORE, isGraded, isOpenPrediction } from '../../web/js/self-test/self-test-items.js';
+import { gradeResponse, parseNumber, withinTolerance } from '../../web/js/self-test/self-test.js';
+import { decodeRecord, emptyRecord, encodeRecord, summarize } from '../../web/js/lms/record.js';
 import { isoDuration, scorm12Duration } from '../../web/js/lms/scorm.js';
 import { cmi5Launch } from '../../web/js/lms/cmi5.js';
 import { loadEngine } from './engine-loader.mjs';
@@ -43,16 +44,19 @@ test('predictions sit inside Level 2 sections, before the figure they predict', 
         level2.indexOf(`chart ${item.figure.replace(/^fig-/, '')}`) > at,
         `${item.id} comes before ${item.figure}`,
       );
-    assert.ok(
-      item.reveal.some((part) => typeof part === 'object' && part.live),
-      `${item.id} reveals an engine number`,
-    );
+    // An open prediction is answered by the section's measurements, not by one engine number.
+    if (!isOpenPrediction(item))
+      assert.ok(
+        item.reveal.some((part) => typeof part === 'object' && part.live),
+        `${item.id} reveals an engine number`,
+      );
   }
 });
 
 test('every choice item has one right answer and a misconception named for every wrong one', () => {
   for (const item of SELF_TEST_ITEMS.filter((i) => i.kind !== 'numeric')) {
-    assert.equal(item.choices.filter((c) => c.correct).length, 1, item.id);
+    // Only a prediction may be open (no right choice); a graded choice always has one.
+    assert.equal(item.choices.filter((c) => c.correct).length, isOpenPrediction(item) ? 0 : 1, item.id);
     for (const choice of item.choices)
       assert.ok(choice.why && choice.why.length > 20, `${item.id}: "${choice.text}" has no feedback`);
     assert.equal(
@@ -134,4 +138,45 @@ test('cmi5 launch parameters: all five or none, the actor as JSON', () => {
     () => cmi5Launch(`?${full}`),
     /endpoint must be an absolute address|endpoint must be an http\(s\) address/,
   );
+});
+
+test('the length-lab prediction is recorded whatever is chosen and changes neither the score nor the count', async () => {
+  const engine = await loadEngine();
+  const item = SELF_TEST_ITEMS.find((i) => i.id === 'predict-length-lab');
+  assert.ok(item && item.kind === 'predict' && isOpenPrediction(item) && !isGraded(item));
+  assert.deepEqual(
+    item.choices.map((c) => c.id),
+    ['none', 'learned', 'sinusoidal', 'rope', 'rope-yarn', 'alibi'],
+  );
+  // It sits in the lab's section, before the section's results.
+  const section = lesson.slice(lesson.indexOf('{#length-lab}'), lesson.indexOf('{#causal-mask}'));
+  assert.ok(section.indexOf('data-item="predict-length-lab"') >= 0, 'in the length-lab section');
+  assert.ok(section.indexOf('data-item="predict-length-lab"') < section.indexOf('{{lab-table:'), 'before the results');
+
+  const graded = SELF_TEST_ITEMS.filter(isGraded);
+  // A right answer to every check (the engine's value, or the right choice), and a wrong one to the first.
+  const right = (i) => (i.kind === 'numeric' ? String(i.answer(engine)) : i.choices.find((c) => c.correct).id);
+  const wrongFirst = (i, n) => (n === 0 && i.kind === 'choice' ? i.choices.find((c) => !c.correct).id : right(i));
+  for (const answerOf of [right, wrongFirst]) {
+    const checks = Object.fromEntries(graded.map((i, n) => [i.id, answerOf(i, n)]));
+    const scored = (responses) => {
+      const grades = {};
+      for (const i of SELF_TEST_ITEMS)
+        if (responses[i.id] !== undefined) grades[i.id] = gradeResponse(i, responses[i.id], engine);
+      return summarize(graded, grades, MASTERY_SCORE);
+    };
+    const without = scored(checks);
+    assert.equal(without.total, graded.length);
+    for (const choice of item.choices) {
+      assert.equal(gradeResponse(item, choice.id, engine), null, `${choice.id} is not graded`);
+      const record = { ...emptyRecord('0badc0de'), responses: { ...checks, [item.id]: choice.id } };
+      assert.deepEqual(scored(record.responses), without, `predicting ${choice.id} leaves the score alone`);
+      // The record a course site and this browser keep holds the choice.
+      const kept = decodeRecord(
+        encodeRecord(record),
+        SELF_TEST_ITEMS.map((i) => i.id),
+      );
+      assert.equal(kept.responses[item.id], choice.id);
+    }
+  }
 });

@@ -4,14 +4,15 @@
 
 const HEADING = /^(#{1,3}) (.+?) \{#([a-z0-9-]+)\}\s*$/;
 const CONTAINER = /^::: (walkthrough|step|question)\b/;
-const MARKER = /\{\{(live|derived|ref|link-only|param|echo|part):([^|}]+)(?:\|([^}]+))?\}\}/g;
+const MARKER = /\{\{(live|derived|lab|lab-setup|lab-table|ref|link-only|param|echo|part):([^|}]+)(?:\|([^}]+))?\}\}/g;
 const INLINE_CODE = /(`+)([\s\S]*?)\1/g;
 const INLINE_MATH = /\$([^$\n]+)\$/g;
 
 /**
  * The ordered inventory of a lesson's markdown. Each entry is { key, section } where key is what
  * must match and section the id of the heading it sits under (for messages). Ordered lists:
- * sections (level and id), containers, numbers ({{live:…}} / {{derived:…}} with their format),
+ * sections (level and id), containers, numbers ({{live:…}} / {{derived:…}} with their format, and the
+ * length lab's {{lab:…}} / {{lab-setup:…}} / {{lab-table:…}}),
  * references ({{ref:…}} / {{link-only:…}} ids; their text is translated), charts, diagrams, snippets
  * (info string), snippet code, display maths, graded items. Unordered (multisets, since a sentence
  * may put its parts in another order): inline maths, inline code, link targets. Unordered but held
@@ -43,7 +44,8 @@ export function lessonInventory(markdown) {
   const add = (list, key) => inv[list].push({ key, section });
   const prose = (text) => {
     for (const m of text.matchAll(MARKER)) {
-      if (m[1] === 'live' || m[1] === 'derived') add('numbers', `${m[1]}:${m[2]}${m[3] ? `|${m[3]}` : ''}`);
+      if (['live', 'derived', 'lab', 'lab-setup', 'lab-table'].includes(m[1]))
+        add('numbers', `${m[1]}:${m[2]}${m[3] ? `|${m[3]}` : ''}`);
       else if (m[1] === 'param') add('parameters', m[2]);
       else if (m[1] === 'echo') add('echoes', m[2]);
       else if (m[1] === 'part') add('partLinks', m[2]);

@@ -30,7 +30,7 @@ export function acceptedRange(item, value) {
 /**
  * Each item's key: { id, level, kind, prompt, graded, … } with, for a number, `value` (the
  * engine's), `range` and `tolerance`; for a choice or a prediction, `right` ({ id, text }) and
- * `others` ({ id, text, why }); for a prediction, `reveal` (the text the page shows, its numbers the
+ * `others` ({ id, text, why }; `right` null and every choice in `others` for an open prediction); for a prediction, `reveal` (the text the page shows, its numbers the
  * engine's). Throws, naming the item, when one has no right choice or its number is not finite.
  */
 export function answerKey(engine, items = SELF_TEST_ITEMS) {
@@ -55,10 +55,13 @@ export function answerKey(engine, items = SELF_TEST_ITEMS) {
       };
     }
     const right = item.choices.filter((c) => c.correct);
-    if (right.length !== 1) throw new Error(`answer key: ${item.id} has ${right.length} right choices, not one`);
+    // A prediction may be open (no right choice: the lesson answers it with measurements per case).
+    const open = item.kind === 'predict' && right.length === 0;
+    if (right.length !== 1 && !open)
+      throw new Error(`answer key: ${item.id} has ${right.length} right choices, not one`);
     const key = {
       ...base,
-      right: { id: right[0].id, text: right[0].text, why: right[0].why },
+      right: open ? null : { id: right[0].id, text: right[0].text, why: right[0].why },
       others: item.choices.filter((c) => !c.correct).map(({ id, text, why }) => ({ id, text, why })),
     };
     if (item.kind === 'predict')
@@ -84,6 +87,12 @@ export function answerKeyPage(keys, { mastery = MASTERY_SCORE } = {}) {
       return `${heading}
 <p><strong>Answer: ${escapeHtml(keyNumber(k.value))}</strong>, as the engine computes it. Accepted: ${escapeHtml(k.tolerance)}, that is from ${escapeHtml(keyNumber(k.range.min))} to ${escapeHtml(keyNumber(k.range.max))}.</p>
 <p>${escapeHtml(k.explain)}</p>`;
+    if (!k.right)
+      return `${heading}
+<p><strong>No right choice</strong>: the lesson answers it with measurements that differ from case to case; the page records the choice.</p>
+${k.reveal ? `<p>The page then shows: ${escapeHtml(k.reveal)}</p>` : ''}
+<p>The choices, and what each bets on:</p>
+<ul>${k.others.map((o) => `<li>(<code>${escapeHtml(o.id)}</code>) ${escapeHtml(o.text)} ${escapeHtml(o.why)}</li>`).join('\n')}</ul>`;
     return `${heading}
 <p><strong>${k.graded ? 'Right choice' : 'What happens'}</strong> (<code>${escapeHtml(k.right.id)}</code>): <strong>${escapeHtml(k.right.text)}</strong> ${escapeHtml(k.right.why)}</p>
 ${k.reveal ? `<p>The page then shows: ${escapeHtml(k.reveal)}</p>` : ''}

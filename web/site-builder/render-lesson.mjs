@@ -9,6 +9,7 @@ import cpp from 'highlight.js/lib/languages/cpp';
 import { escapeXml, renderDiagramFigure } from './diagrams.mjs';
 import { formatValue } from '../js/locale/format.js';
 import { translate } from '../js/locale/i18n.js';
+import { expandLabMarkers, hasLabMarkers, loadLabResults } from './lab-results.mjs';
 
 hljs.registerLanguage('python', python);
 hljs.registerLanguage('cpp', cpp);
@@ -208,6 +209,30 @@ function liveDefaultText(context, name, format) {
   } catch (error) {
     throw new Error(`lesson.md: the live number "${name}" could not be computed for the page: ${error.message}`);
   }
+}
+
+/** The texts a {{lab-table:…}} writes (lab-results.mjs), in the page's language. */
+function labTableWords(t) {
+  return {
+    scheme: t('scheme'),
+    variants: {
+      none: t('no positions'),
+      learned: t('learned table'),
+      sinusoidal: t('sinusoidal'),
+      rope: 'RoPE',
+      'rope+pi': t('RoPE, interpolated'),
+      'rope+ntk': t('RoPE, NTK-aware base'),
+      'rope+yarn': t('RoPE, YaRN'),
+      alibi: 'ALiBi',
+    },
+    tasks: { lookup: t('lookup'), copy: t('copy'), 'last-write': t('last-write') },
+    cell: (median, quartiles) => t('{median} ({quartiles})', { median, quartiles }),
+    caption: (facts) =>
+      t(
+        'Accuracy on the {task} task at {first}× to {last}× the trained length of {length} tokens: the median of {seeds} seeds, with the quartiles in brackets; model width {width}, {steps} training steps, native build. Written by `{command}`.',
+        facts,
+      ),
+  };
 }
 
 function createMarkdown(context) {
@@ -565,7 +590,9 @@ function checkKnownNames(context, { liveQuantities, charts, liveParameters, para
  * liveText(name, format) every live number's text is written into the page (else a placeholder).
  * `language` ({ code, interface }, from build-site.mjs's lessonLanguages()) is the page's language:
  * the texts the renderer itself writes (labels, captions, the walkthrough's controls) come from its
- * interface table, web/i18n/CODE/*.json. English by default.
+ * interface table, web/i18n/CODE/*.json. English by default. `labResults` is the length lab's results
+ * for the {{lab:…}}, {{lab-setup:…}} and {{lab-table:…}} markers (lab-results.mjs), read from the
+ * committed file when not given and the lesson has such a marker.
  */
 export function renderLesson(
   markdown,
@@ -579,6 +606,7 @@ export function renderLesson(
     liveParameters,
     parameterEchoes,
     chartParts,
+    labResults,
     language = { code: 'en', interface: {} },
   },
 ) {
@@ -610,7 +638,12 @@ export function renderLesson(
     walkthroughSteps: 0,
   };
   const md = createMarkdown(context);
-  const source = markdown.replace(/^<!--[\s\S]*?-->\s*/, '');
+  // The lab's numbers are text like any other by the time markdown-it reads them (a table marker
+  // becomes a markdown table); the opening comment, which names the markers, is gone first.
+  const commentless = markdown.replace(/^<!--[\s\S]*?-->\s*/, '');
+  const source = hasLabMarkers(commentless)
+    ? expandLabMarkers(commentless, labResults ?? loadLabResults(), labTableWords(t))
+    : commentless;
   const root = parseSections(source);
   const top = root.children[0];
   if (!top || top.level !== 1) throw new Error('lesson.md: must start with one "# Title {#top}" heading');

@@ -181,9 +181,9 @@ export const CHART_DECLARATIONS = {
         label: t('task'),
         value: 'lookup',
         options: [
-          { value: 'lookup', label: t('look 3 back') },
+          { value: 'lookup', label: t('lookup, 3 back') },
           { value: 'copy', label: t('copy') },
-          { value: 'last-write', label: t('last write') },
+          { value: 'last-write', label: t('last-write') },
         ],
       },
       length: { kind: 'number', label: t('trained length'), value: 16, min: 8, max: 32, step: 2, even: true },

@@ -24,7 +24,10 @@ function reveal(sentence, lives) {
  * choice and predict: choices [{ id, text, correct?, why }]: `id` is the choice's stable name (what
  *   is stored and reported, whatever order the choices are shown in), `why` on a wrong choice names
  *   the misconception behind it. predict also has reveal: text parts, strings or { live: quantity }
- *   (filled from the engine), and figure: the id of the figure that shows it.
+ *   (filled from the engine), and figure: the id of the figure that shows it. A prediction whose
+ *   answer the lesson gives only as measurements that depend on the case (the length lab's, task by
+ *   task) has no right choice: it is open, its `why`s say what each choice bets on, and the page
+ *   only records the choice (see isOpenPrediction).
  * numeric and choice items are the graded checks; a prediction is recorded but never graded (see
  * isGraded): it is there to make the reader commit before the figure, not to mark them.
  * Item placeholders in lesson.md are <div class="graded-item" data-item="<id>"></div>.
@@ -444,7 +447,57 @@ export const SELF_TEST_ITEMS = [
     }),
     figure: null,
   },
+  {
+    id: 'predict-length-lab',
+    level: 2,
+    kind: 'predict',
+    prompt: t(
+      'Predict before you read the results: which scheme do you expect to hold up best at 4× the trained length?',
+    ),
+    choices: [
+      {
+        id: 'none',
+        text: t('No positions: nothing to go out of range.'),
+        why: t('A bet that the causal mask alone carries enough order, with no trained positions to run out of.'),
+      },
+      {
+        id: 'learned',
+        text: t('A learned table.'),
+        why: t('A bet that trained rows carry over, though the table has no rows past the trained length.'),
+      },
+      {
+        id: 'sinusoidal',
+        text: t('Sinusoidal codes.'),
+        why: t('A bet that a formula defined at every position is also understood at every position.'),
+      },
+      {
+        id: 'rope',
+        text: t('RoPE, as trained.'),
+        why: t('A bet that relative distances carry over, though the slow pairs reach angles never seen.'),
+      },
+      {
+        id: 'rope-yarn',
+        text: t('RoPE with YaRN.'),
+        why: t('A bet that keeping the fast pairs and slowing the slow ones keeps every angle familiar.'),
+      },
+      {
+        id: 'alibi',
+        text: t('ALiBi.'),
+        why: t('A bet that a penalty growing with distance needs nothing the model could not have seen.'),
+      },
+    ],
+    reveal: [t('The lab measures it task by task in this section: compare as you read.')],
+    figure: 'fig-length-lab',
+  },
 ];
+
+/**
+ * Whether `item` is a prediction with no right choice: the page records the choice and says no
+ * more, and a course site is given no correct response for it.
+ */
+export function isOpenPrediction(item) {
+  return item.kind === 'predict' && !item.choices.some((c) => c.correct);
+}
 
 function dot(a, b) {
   let sum = 0;

@@ -3,7 +3,7 @@
 // by their right answer; predictions are recorded but not graded), shows the choices in an order
 // of their own per attempt, and keeps the record in one memory: the course site that launched the
 // page (through its course shell: lms/course-link.js), or this browser's storage when there is none.
-import { SELF_TEST_ITEMS, MASTERY_SCORE, isGraded } from './self-test-items.js';
+import { SELF_TEST_ITEMS, MASTERY_SCORE, isGraded, isOpenPrediction } from './self-test-items.js';
 import { liveText } from '../prose/live-values.js';
 import { pageLanguage, t } from '../locale/i18n.js';
 import { choiceOrder, decodeRecord, emptyRecord, encodeRecord, MAX_RESPONSE_LENGTH, summarize } from '../lms/record.js';
@@ -126,7 +126,8 @@ function interactionOf(item, response, grade, order, engine) {
     }
   } else {
     interaction.choices = order.map((i) => ({ id: item.choices[i].id, text: item.choices[i].text }));
-    interaction.correctResponse = item.choices.find((c) => c.correct).id;
+    // An open prediction has no right choice, so a course site is given none.
+    if (!isOpenPrediction(item)) interaction.correctResponse = item.choices.find((c) => c.correct).id;
   }
   return interaction;
 }
@@ -408,6 +409,13 @@ function choiceView(item, slot, results, order, onAnswer) {
       }
       button.disabled = true;
       const choice = item.choices.find((c) => c.id === response);
+      if (isOpenPrediction(item)) {
+        feedback.dataset.result = 'recorded';
+        feedback.textContent = t('Your prediction is kept: {choice}', { choice: choice?.text ?? response });
+        slot.dataset.answered = 'recorded';
+        if (item.reveal) showReveal(item, reveal, results);
+        return;
+      }
       const right = item.choices.find((c) => c.correct);
       const matched = choice === right;
       feedback.dataset.result = matched ? 'correct' : 'wrong';
