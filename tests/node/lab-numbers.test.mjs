@@ -174,3 +174,23 @@ test('the comparison after the prediction holds in the file: which of the six ch
   assert.equal(leader('larger', 'last-write'), 'alibi');
   assert.equal(leader('default', 'copy'), 'rope+yarn');
 });
+
+test('the figure’s recorded medians (web/js/lab/recorded-runs.js) are the results file’s, at the default size', async () => {
+  const { RECORDED } = await import('../../web/js/lab/recorded-runs.js');
+  const file = JSON.parse(readFileSync(new URL('../bench/results/length-lab.json', import.meta.url), 'utf8'));
+  const { config, runs } = file.sizes.default;
+  assert.equal(RECORDED.seeds, file.seeds);
+  assert.equal(RECORDED.trainLength, config.train_length);
+  assert.equal(RECORDED.steps, config.steps);
+  assert.deepEqual(Object.keys(RECORDED.tasks).sort(), Object.keys(runs).sort());
+  for (const [task, variants] of Object.entries(RECORDED.tasks)) {
+    for (const [variant, medians] of Object.entries(variants)) {
+      const cells = runs[task][variant.startsWith('rope+') ? 'rope' : variant].accuracy[variant];
+      // Rounded to 4 decimals when written: within half a unit of the last place.
+      medians.forEach((m, i) =>
+        assert.ok(Math.abs(m - cells[i].median) <= 5e-5, `${task}/${variant} at ${i + 1}×: ${m} vs ${cells[i].median}`),
+      );
+    }
+    assert.equal(Object.keys(variants).length, 8, `${task}: every variant`);
+  }
+});

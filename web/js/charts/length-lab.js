@@ -13,6 +13,7 @@ import { wrapLines } from '../chart-kit/text-fit.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
 import { CHART_DECLARATIONS, LAB_SCHEMES } from './declarations.js';
 import { createLabRunner } from '../lab/lab-runner.js';
+import { RECORDED } from '../lab/recorded-runs.js';
 import { loadEngine } from '../engine/engine.js';
 import { t } from '../locale/i18n.js';
 
@@ -80,7 +81,7 @@ export const LENGTH_LAB = defineChart({
     },
   ],
   describe: describeLab,
-  table: ({ state, marks }) => accuracyTable(state, shownRun({ state, marks })),
+  table: ({ state, marks, data }) => accuracyTable(state, shownRun({ state, marks }), data.plan.schemes),
   csv: ({ state, marks }) => labCsv(shownRun({ state, marks })),
   values: ({ state, marks, data }) => {
     const run = shownRun({ state, marks });
@@ -294,6 +295,19 @@ function drawLosses(ctx, width, height, colors, view) {
 /** The variants a run scored, in the legend's order. */
 const scoredVariants = (run) => VARIANTS.filter((v) => run?.models.get(v.scheme)?.result?.variants.includes(v.name));
 
+/**
+ * The recorded medians (RECORDED, over its seeds, native build) of the variants of the ticked schemes,
+ * when the settings are the size they were recorded at: [{ variant, row }], or [] at other settings.
+ */
+function recordedRows(state, schemes) {
+  if (state.length !== RECORDED.trainLength || state.steps !== RECORDED.steps) return [];
+  const byVariant = RECORDED.tasks[state.task];
+  return VARIANTS.filter((v) => schemes.includes(v.scheme) && byVariant?.[v.name]).map((v) => ({
+    variant: v,
+    row: byVariant[v.name],
+  }));
+}
+
 /** A variant's accuracy row, or null. */
 function accuracyRow(run, name) {
   const result = run?.models.get(VARIANTS.find((v) => v.name === name).scheme)?.result;
@@ -304,15 +318,28 @@ function accuracyRow(run, name) {
 }
 
 function drawAccuracy(ctx, width, height, colors, view) {
-  const { state, layout, highlighted } = view;
+  const { state, data, layout, highlighted } = view;
   const run = shownRun(view);
   const lengths = evalLengths(state.length);
   const variants = run ? scoredVariants(run) : [];
-  const legend = variants.map((v) => ({ label: v.label, color: colorOf(colors, v.scheme), dash: v.dash }));
+  // Until the reader trains, the recorded medians are the figure; beside a run they are drawn faint.
+  const recorded = recordedRows(state, run ? run.schemes : (data.plan?.schemes ?? []));
+  const keyed = run ? variants : recorded.map((r) => r.variant);
+  const legend = keyed.map((v) => ({ label: v.label, color: colorOf(colors, v.scheme), dash: v.dash }));
+  if (recorded.length)
+    legend.push({
+      label: run
+        ? t('faint: median of {seeds} recorded seeds', { seeds: grouped(RECORDED.seeds) })
+        : t('median of {seeds} recorded seeds (native build); Train draws your own', {
+            seeds: grouped(RECORDED.seeds),
+          }),
+      color: colors.muted,
+      dash: [1, 3],
+    });
   const frame = plot.plotFrame(width, height, { bottom: 46 + plot.legendSpace(ctx, legend, width) });
   const x = linearScale(0, lengths[lengths.length - 1], frame.x, frame.x + frame.w);
   const y = linearScale(0, 1, frame.y + frame.h, frame.y);
-  Object.assign(layout, { frame, x, y, lengths, variants: variants.map((v) => v.name) });
+  Object.assign(layout, { frame, x, y, lengths, variants: keyed.map((v) => v.name), recorded: !run });
   plot.drawAxes(ctx, frame, colors, {
     x,
     y,
@@ -344,15 +371,27 @@ function drawAccuracy(ctx, width, height, colors, view) {
   ctx.fillStyle = colors.muted;
   ctx.fillText(name, tx + 4, frame.y + frame.h - 4);
   ctx.restore();
-  if (!run || run.phase === 'training') {
+  if (!variants.length && !recorded.length) {
     const waiting = run ? t('Scores appear as each model finishes.') : t('Press Train to train one model per scheme.');
-    if (!variants.length) emptyNote(ctx, frame, colors, waiting);
+    emptyNote(ctx, frame, colors, waiting);
+  }
+  const fade = (name) => highlighted && highlighted !== 'trained-length' && highlighted !== name;
+  for (const { variant: v, row } of recorded) {
+    ctx.save();
+    ctx.globalAlpha = run ? 0.35 : fade(v.name) ? 0.3 : 1;
+    const emphasised = !run && highlighted === v.name;
+    plot.drawLine(ctx, frame, x, y, lengths, row, {
+      color: colorOf(colors, v.scheme),
+      width: run ? 1 : emphasised ? 3.5 : 2,
+      dash: v.dash ?? [],
+    });
+    ctx.restore();
   }
   for (const v of variants) {
     const row = accuracyRow(run, v.name);
     const emphasised = highlighted === v.name;
     ctx.save();
-    if (highlighted && highlighted !== 'trained-length' && !emphasised) ctx.globalAlpha = 0.3;
+    if (fade(v.name)) ctx.globalAlpha = 0.3;
     plot.drawLine(ctx, frame, x, y, lengths, row, {
       color: colorOf(colors, v.scheme),
       width: emphasised ? 3.5 : 2,
@@ -375,7 +414,9 @@ function hitAccuracy(view, px, py) {
   const run = shownRun(view);
   if (!layout.frame || px < layout.frame.x || px > layout.frame.x + layout.frame.w) return null;
   if (Math.abs(px - layout.x(view.state.length)) < 6) return 'trained-length';
-  if (!run) return null;
+  const rows = run
+    ? Object.fromEntries(layout.variants.map((name) => [name, accuracyRow(run, name)]))
+    : Object.fromEntries(recordedRows(view.state, view.data.plan.schemes).map((r) => [r.variant.name, r.row]));
   let j = 0;
   layout.lengths.forEach((L, i) => {
     if (Math.abs(layout.x(L) - px) < Math.abs(layout.x(layout.lengths[j]) - px)) j = i;
@@ -383,7 +424,8 @@ function hitAccuracy(view, px, py) {
   let best = 10;
   let nearest = null;
   for (const name of layout.variants) {
-    const gap = Math.abs(layout.y(accuracyRow(run, name)[j]) - py);
+    if (!rows[name]) continue;
+    const gap = Math.abs(layout.y(rows[name][j]) - py);
     if (gap < best) [best, nearest] = [gap, name];
   }
   return nearest;
@@ -408,6 +450,16 @@ function describeLab(view) {
   const task = taskLabel(state.task);
   if (!data.plan.schemes.length) return t('No scheme ticked: tick at least one to train.');
   if (!run) {
+    const recorded = recordedRows(state, data.plan.schemes);
+    const drawn = recorded.length
+      ? ` ${t('Drawn until then: the median of {seeds} recorded seeds; at 4× ({four} tokens): {atFour}.', {
+          seeds: grouped(RECORDED.seeds),
+          four: grouped(4 * state.length),
+          atFour: listed(
+            recorded.map((r) => t('{variant} {accuracy}', { variant: r.variant.label, accuracy: percent(r.row[3]) })),
+          ),
+        })}`
+      : '';
     return t(
       'Not trained yet. Train runs {count} models ({schemes}) on the “{task}” task at length {length} for {steps} steps with seed {seed}, then scores each at 1× to 8× that length.',
       {
@@ -418,7 +470,7 @@ function describeLab(view) {
         steps: grouped(state.steps),
         seed: grouped(state.seed),
       },
-    );
+    ).concat(drawn);
   }
   if (run.phase === 'training') {
     return t('Training {count} models on the “{task}” task at length {length}…', {
@@ -455,13 +507,22 @@ function describeLab(view) {
 
 const taskLabel = (task) => CHART_DECLARATIONS['length-lab'].controls.task.options.find((o) => o.value === task).label;
 
-function accuracyTable(state, run) {
+function accuracyTable(state, run, schemes) {
   const lengths = evalLengths(state.length);
-  const variants = run ? scoredVariants(run) : [];
+  const columns = [t('scheme'), ...lengths.map((L) => grouped(L))];
+  if (!run) {
+    return {
+      caption: t('Median of {seeds} recorded seeds: fraction of targets right by evaluation length', {
+        seeds: grouped(RECORDED.seeds),
+      }),
+      columns,
+      rows: recordedRows(state, schemes).map(({ variant, row }) => [variant.label, ...row.map(percent)]),
+    };
+  }
   return {
     caption: t('Fraction of targets right by evaluation length'),
-    columns: [t('scheme'), ...lengths.map((L) => grouped(L))],
-    rows: variants.map((v) => [v.label, ...accuracyRow(run, v.name).map(percent)]),
+    columns,
+    rows: scoredVariants(run).map((v) => [v.label, ...accuracyRow(run, v.name).map(percent)]),
   };
 }
 
