@@ -56,6 +56,7 @@ const MOVES = {
   alibi: ['heads', '12'],
   conventions: ['d', '8'],
   precision: ['max', '4096'],
+  'length-lab': ['task', 'copy'],
 };
 
 let browser;
