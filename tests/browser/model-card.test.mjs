@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer } from '../../web/site-builder/serve.mjs';
 import { launchBrowser, recordPageErrors } from './helpers.mjs';
+import { gemmaHeader, llamaHeader } from '../support/gguf-writer.mjs';
 
 const repo = new URL('../../', import.meta.url).pathname;
 const dist = process.env.POSITIONAL_DIST ?? join(repo, 'dist');
@@ -377,6 +378,58 @@ describe('URL state', () => {
   });
 });
 
+describe('GGUF files', () => {
+  const FILE_INPUT = `${ROOT} input[data-control="config-file"]`;
+  const ggufText = (p) =>
+    p.$eval(`${ROOT} .model-card-gguf`, (el) => (el.hidden ? '' : el.textContent.replace(/\s+/g, ' ')));
+  const fileError = (p) => p.$eval(`${ROOT} .model-card-file-error`, (el) => el.textContent);
+  const choose = (p, name, bytes) =>
+    p.setInputFiles(FILE_INPUT, { name, mimeType: 'application/octet-stream', buffer: Buffer.from(bytes) });
+
+  test('a GGUF file (known by its bytes, whatever its name) is read from its header into the card', async () => {
+    await afterAnalysis(page, () => choose(page, 'model.bin', llamaHeader({ tokens: 2000 })));
+    assert.equal(await page.$eval(ROOT, (el) => el.dataset.cardState), 'ready');
+    const summary = await summaryText(page);
+    for (const fact of [
+      'RoPE (model_type “llama”)',
+      'base rope_theta 500,000',
+      'trained and advertised 131,072 tokens',
+    ])
+      assert.ok(summary.includes(fact), `${fact} in: ${summary}`);
+    const notes = await ggufText(page);
+    assert.ok(notes.includes('Meta Llama 3.1 8B Instruct, architecture llama, GGUF version 3'), notes);
+    assert.ok(notes.includes('rope_freqs.weight'), notes);
+    assert.equal(await page.$eval(`${ROOT} select[data-control="preset"]`, (s) => s.value), 'custom');
+    assert.equal(await fileError(page), '');
+  });
+
+  test('a name holding markup is shown as text; a cut file is refused beside the chooser and the card stays', async () => {
+    await afterAnalysis(page, () => choose(page, 'gemma.gguf', gemmaHeader()));
+    assert.ok((await ggufText(page)).includes('<img src=x onerror="window.__ggufInjected = 1"> Gemma 3 4B'));
+    assert.equal(await page.$$eval(`${ROOT} img, ${ROOT} script`, (els) => els.length), 0);
+    assert.match(await summaryText(page), /window of 1,024 tokens/);
+    const before = await analyses(page);
+    const cut = llamaHeader().subarray(0, 300);
+    await choose(page, 'cut.gguf', cut);
+    await page.waitForFunction(
+      (root) => document.querySelector(`${root} .model-card-file-error`).textContent !== '',
+      ROOT,
+    );
+    assert.match(
+      await fileError(page),
+      /^This file could not be read: GGUF: the file ends at byte 300, inside .* at byte offset \d+/,
+    );
+    assert.equal(await analyses(page), before, 'the card was not read again');
+    // A config.json chosen as a file goes into the box as it is, and the GGUF notes go.
+    await afterAnalysis(page, () =>
+      choose(page, 'config.json', Buffer.from('{"model_type": "gpt2", "n_positions": 1024}')),
+    );
+    assert.match(await summaryText(page), /1,024 of them/);
+    assert.equal(await ggufText(page), '');
+    assert.equal(await fileError(page), '');
+  });
+});
+
 describe('broken and hostile pastes', () => {
   const fixture = (name) => readFileSync(join(brokenDir, name), 'utf8');
   const hostileValue = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
@@ -502,6 +555,7 @@ describe('broken and hostile pastes', () => {
 
   test('no script ran, no console error, no CSP violation', async () => {
     assert.equal(await page.evaluate(() => window.__pwned), undefined);
+    assert.equal(await page.evaluate(() => window.__ggufInjected), undefined);
     assert.deepEqual(await page.evaluate(() => window.__cspViolations), []);
     assert.deepEqual(problems, []);
   });

@@ -22,6 +22,8 @@ import { powersOfTwo } from '../chart-kit/scales.js';
 import { drawKnobs } from '../chart-kit/handles.js';
 import { geometricKeyStep } from '../chart-kit/number-rule.js';
 import { MODEL_PRESETS } from './model-presets.js';
+import { readGgufHeader, startsWithGgufMagic } from './gguf-header.js';
+import { configFromGguf } from './gguf-config.js';
 import { CHART_DECLARATIONS } from './declarations.js';
 import { t } from '../locale/i18n.js';
 
@@ -226,6 +228,7 @@ export const MODEL_CARD = defineChart({
   values: ({ data }) => data.card?.report ?? null,
   extend(chart, context) {
     addSummary(chart, context);
+    addFileInput(chart, context);
     const { layout, data } = context;
     /** Where the plot draws the line of the 'trained' or 'prompt' length (RoPE schemes), in CSS pixels of the canvas (for tests). */
     chart.lineOf = (part) => {
@@ -313,4 +316,128 @@ function addSummary(chart, { shell, canvases: [plot], afterUpdate, view }) {
   };
   sync(view());
   afterUpdate(sync);
+}
+
+/** The longest file read as a config.json: the reader's own limit, 1 MiB (kMaxConfigBytes). */
+const MAX_CONFIG_FILE_BYTES = 2 ** 20;
+/** How much of a GGUF file's general.name the page shows. */
+const MAX_NAME_TEXT = 200;
+
+/**
+ * A file chooser beside the config box, and the box as a drop zone: a config.json goes into the box
+ * as it is; a GGUF file (known by its first four bytes, whatever its name) has only its header read
+ * (gguf-header.js), and the box takes the config.json that header amounts to (gguf-config.js), with
+ * what the file cannot tell listed under the chooser. Every text from the file is shown as text. A
+ * file that cannot be read leaves the card as it was and says why under the chooser.
+ * chart.openFile(file) does what choosing `file` does (a Promise; for tests).
+ */
+function addFileInput(chart, { shell, controls, afterUpdate }) {
+  const field = document.createElement('div');
+  field.className = 'chart-field model-card-file';
+  const input = document.createElement('input');
+  input.type = 'file';
+  input.id = `${shell.root.id || 'model-card'}-file`;
+  input.accept = '.json,.gguf,application/json';
+  input.dataset.control = 'config-file';
+  const label = document.createElement('label');
+  label.htmlFor = input.id;
+  label.textContent = t('Open a config.json or a .gguf file (only its header is read)');
+  const message = document.createElement('p');
+  message.className = 'chart-textarea-error model-card-file-error';
+  message.id = `${input.id}-message`;
+  message.setAttribute('role', 'alert');
+  input.setAttribute('aria-describedby', message.id);
+  const gguf = document.createElement('div');
+  gguf.className = 'model-card-gguf';
+  gguf.hidden = true;
+  const source = document.createElement('p');
+  const heading = document.createElement('p');
+  heading.className = 'model-card-gguf-heading';
+  heading.textContent = t('What a GGUF file cannot tell:');
+  const notes = document.createElement('ul');
+  gguf.append(source, heading, notes);
+  field.append(label, input, message, gguf);
+  controls.config.element.after(field);
+
+  let ggufText = null; // the config the last GGUF file gave, while the box still holds it
+  let latest = 0;
+  const showGguf = (shown) => {
+    gguf.hidden = !shown;
+    if (!shown) ggufText = null;
+  };
+  const openFile = async (file) => {
+    const ticket = ++latest;
+    message.textContent = '';
+    try {
+      const head = new Uint8Array(await file.slice(0, 4).arrayBuffer());
+      if (startsWithGgufMagic(head)) {
+        const header = await readGgufHeader(file);
+        const mapped = configFromGguf(header);
+        if (ticket !== latest) return;
+        const text = JSON.stringify(mapped.config, null, 2);
+        const name = clip(mapped.name, MAX_NAME_TEXT);
+        const params = { name, architecture: mapped.architecture, version: header.version };
+        source.textContent = name
+          ? t(
+              'Read from the GGUF file’s header: {name}, architecture {architecture}, GGUF version {version}. The box holds the config.json it amounts to.',
+              params,
+            )
+          : t(
+              'Read from the GGUF file’s header: architecture {architecture}, GGUF version {version}. The box holds the config.json it amounts to.',
+              params,
+            );
+        notes.replaceChildren(
+          ...mapped.notes.map((note) => {
+            const li = document.createElement('li');
+            li.textContent = note;
+            return li;
+          }),
+        );
+        ggufText = text;
+        gguf.hidden = false;
+        controls.config.set(text);
+        return;
+      }
+      if (file.size > MAX_CONFIG_FILE_BYTES) {
+        throw new Error(
+          t(
+            'a config.json must be at most 1 MiB ({max} bytes), this file is {size} bytes, and it does not start as a GGUF file does',
+            {
+              max: grouped(MAX_CONFIG_FILE_BYTES),
+              size: grouped(file.size),
+            },
+          ),
+        );
+      }
+      const text = await file.text();
+      if (ticket !== latest) return;
+      showGguf(false);
+      controls.config.set(text);
+    } catch (error) {
+      if (ticket !== latest) return;
+      message.textContent = t('This file could not be read: {error}', {
+        error: clip(String(error?.message ?? error), MAX_ERROR_TEXT),
+      });
+    }
+  };
+  input.addEventListener('change', () => {
+    if (input.files?.[0]) openFile(input.files[0]);
+  });
+  // A file dropped on the config box is opened as if chosen (text dropped there goes in as typed).
+  const box = controls.config.element;
+  const hasFile = (event) => Array.from(event.dataTransfer?.types ?? []).includes('Files');
+  box.addEventListener('dragover', (event) => {
+    if (hasFile(event)) event.preventDefault();
+  });
+  box.addEventListener('drop', (event) => {
+    const file = event.dataTransfer?.files?.[0];
+    if (!file) return;
+    event.preventDefault();
+    openFile(file);
+  });
+  // Once the box holds something else (a preset, an edit), the GGUF notes no longer describe it.
+  afterUpdate(({ state }) => {
+    if (ggufText !== null && state.config !== ggufText) showGguf(false);
+  });
+  chart.openFile = openFile;
 }

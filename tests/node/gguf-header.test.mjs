@@ -1,0 +1,367 @@
+// The GGUF header reader (web/js/charts/gguf-header.js) and its mapping to a config.json
+// (web/js/charts/gguf-config.js): headers the tests write themselves (tests/support/gguf-writer.mjs),
+// Llama-, Qwen2-with-YaRN- and Gemma-3-like; every cut of a file; hostile lengths, counts and types;
+// and the mapped configs read by the engine's own model reader.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { GGUF_LIMITS, readGgufHeader, startsWithGgufMagic } from '../../web/js/charts/gguf-header.js';
+import { configFromGguf } from '../../web/js/charts/gguf-config.js';
+import { ByteWriter, T, gemmaHeader, ggufBytes, llamaHeader, qwenYarnHeader } from '../support/gguf-writer.mjs';
+import { loadEngine } from './engine-loader.mjs';
+
+const blob = (bytes) => new Blob([bytes]);
+
+/** A Blob-like file of `size` bytes whose first bytes are `head` (zeros after), counting what is fetched. */
+function countingFile(head, size) {
+  const reads = [];
+  return {
+    size,
+    reads,
+    slice(start, end) {
+      reads.push([start, end]);
+      return {
+        arrayBuffer: async () => {
+          const out = new Uint8Array(end - start);
+          if (start < head.length) out.set(head.subarray(start, Math.min(end, head.length)));
+          return out.buffer;
+        },
+      };
+    },
+  };
+}
+const fetched = (file) => file.reads.reduce((n, [s, e]) => n + (e - s), 0);
+
+async function rejects(bytes, pattern, options) {
+  await assert.rejects(readGgufHeader(blob(bytes), options), (error) => {
+    assert.ok(error instanceof Error, `threw ${typeof error}`);
+    assert.match(error.message, pattern);
+    return true;
+  });
+}
+
+/** A header up to the first key's value type, for hostile values: magic, v3, 0 tensors, 1 key. */
+const oneKey = (key = 'general.x') => new ByteWriter().raw([0x47, 0x47, 0x55, 0x46]).u32(3).u64(0).u64(1).string(key);
+
+describe('readGgufHeader: well-formed headers', () => {
+  test('a Llama-like header: values typed, float32 as its shortest decimal, string arrays counted, tensor names listed', async () => {
+    const header = await readGgufHeader(blob(llamaHeader()));
+    assert.equal(header.version, 3);
+    assert.equal(header.tensorCount, 3);
+    const m = header.metadata;
+    assert.equal(m.get('general.architecture'), 'llama');
+    assert.equal(m.get('llama.context_length'), 131072);
+    assert.equal(m.get('llama.rope.freq_base'), 500000);
+    assert.equal(m.get('llama.attention.layer_norm_rms_epsilon'), 1e-5);
+    assert.deepEqual(m.get('tokenizer.ggml.tokens'), { type: 'array', itemType: 'string', count: 128 });
+    assert.equal(m.get('tokenizer.ggml.token_type').length, 128);
+    assert.deepEqual(header.tensorNames, ['rope_freqs.weight', 'token_embd.weight', 'blk.0.attn_q.weight']);
+    assert.equal(header.headerBytes, llamaHeader().length);
+  });
+
+  test('every value type reads back; version 2 is read too', async () => {
+    const values = [
+      ['a', T.uint8, 255],
+      ['b', T.int8, -128],
+      ['c', T.uint16, 65535],
+      ['d', T.int16, -32768],
+      ['e', T.uint32, 4294967295],
+      ['f', T.int32, -2147483648],
+      ['g', T.float32, 0.1],
+      ['h', T.bool, true],
+      ['i', T.string, 'Qwen2.5 “7B” 通义'],
+      ['j', T.uint64, 2 ** 53 + 2],
+      ['k', T.int64, -(2 ** 40)],
+      ['l', T.float64, Math.PI],
+      ['m', T.array, { itemType: T.float32, items: [1.5, 0.25] }],
+    ];
+    const header = await readGgufHeader(blob(ggufBytes(values, [], { version: 2 })));
+    assert.equal(header.version, 2);
+    const got = Object.fromEntries(header.metadata);
+    assert.deepEqual(got, {
+      a: 255,
+      b: -128,
+      c: 65535,
+      d: -32768,
+      e: 4294967295,
+      f: -2147483648,
+      g: 0.1,
+      h: true,
+      i: 'Qwen2.5 “7B” 通义',
+      j: 2n ** 53n + 2n,
+      k: -(2 ** 40),
+      l: Math.PI,
+      m: [1.5, 0.25],
+    });
+  });
+
+  test('a 150,000-token vocabulary is counted, not kept, and long number arrays are skipped without being fetched', async () => {
+    const head = ggufBytes([
+      ['general.architecture', T.string, 'llama'],
+      [
+        'tokenizer.ggml.tokens',
+        T.array,
+        { itemType: T.string, items: Array.from({ length: 150000 }, (_, i) => `t${i}`) },
+      ],
+      ['tokenizer.ggml.scores', T.array, { itemType: T.float32, items: new Array(2_000_000).fill(0) }],
+      ['llama.context_length', T.uint32, 8192],
+    ]);
+    const file = countingFile(head, head.length + 4 * 2 ** 30); // 4 GiB of tensor data after the header
+    const header = await readGgufHeader(file);
+    assert.equal(header.metadata.get('tokenizer.ggml.tokens').count, 150000);
+    assert.deepEqual(header.metadata.get('tokenizer.ggml.scores'), {
+      type: 'array',
+      itemType: 'float32',
+      count: 2_000_000,
+    });
+    assert.equal(header.metadata.get('llama.context_length'), 8192);
+    // The 8 MB of scores are stepped over, and the window reads at most one chunk (1 MiB) past the header.
+    assert.ok(fetched(file) < head.length - 8_000_000 + 3 * 2 ** 20, `fetched ${fetched(file)} bytes`);
+    assert.ok(Math.max(...file.reads.map(([, e]) => e)) <= head.length + 2 ** 20);
+  });
+
+  test('startsWithGgufMagic tells a GGUF file from a config.json by its first bytes', () => {
+    assert.ok(startsWithGgufMagic(llamaHeader().subarray(0, 4)));
+    assert.ok(!startsWithGgufMagic(new TextEncoder().encode('{"model_type": "llama"}')));
+    assert.ok(!startsWithGgufMagic(new Uint8Array([0x47, 0x47])));
+  });
+});
+
+describe('readGgufHeader: cut short or hostile', () => {
+  test('every prefix of a small file is a clean Error naming where it ends; the whole file reads', async () => {
+    const bytes = llamaHeader({ tokens: 6 });
+    for (let n = 0; n < bytes.length; n++) {
+      await assert.rejects(readGgufHeader(blob(bytes.subarray(0, n))), (error) => {
+        assert.ok(error instanceof Error);
+        assert.match(
+          error.message,
+          /^GGUF: the file ends at byte [\d,]+, inside .+ at byte offset [\d,]+/,
+          `prefix ${n}`,
+        );
+        return true;
+      });
+    }
+    assert.equal((await readGgufHeader(blob(bytes))).tensorNames.length, 3);
+  });
+
+  test('wrong magic, and versions other than 2 and 3', async () => {
+    await rejects(
+      new TextEncoder().encode('{"model_type": "llama"}'),
+      /not a GGUF file: it starts with the bytes 7b 22 6d 6f/,
+    );
+    await rejects(ggufBytes([], [], { version: 1 }), /version 1 at byte offset 4 is not read/);
+    await rejects(ggufBytes([], [], { version: 4 }), /version 4 at byte offset 4 is not read/);
+  });
+
+  test('counts of keys and tensors beyond the caps are refused before any loop', async () => {
+    const head = (tensors, keys) =>
+      new ByteWriter().raw([0x47, 0x47, 0x55, 0x46]).u32(3).u64(tensors).u64(keys).bytes();
+    await rejects(head(0, 2n ** 40n), /metadata key count at byte offset 16 is 1,099,511,627,776; at most 65,536/);
+    await rejects(head(2n ** 64n - 1n, 0), /tensor count at byte offset 8 is more than 2\^53; at most 1,048,576/);
+  });
+
+  test('key and string lengths beyond the file, the key cap or the header cap', async () => {
+    const hugeKey = new ByteWriter()
+      .raw([0x47, 0x47, 0x55, 0x46])
+      .u32(3)
+      .u64(0)
+      .u64(1)
+      .u64(2n ** 63n)
+      .bytes();
+    await rejects(hugeKey, /key 0 at byte offset 24 says it is more than 2\^53 bytes long; at most 65,535/);
+    await rejects(
+      oneKey().u32(T.string).u64(1000).raw([65, 66]).bytes(),
+      /the file ends at byte 55, inside the value of general.x at byte offset 53 \(it needs 1,000 bytes\)/,
+    );
+    const long = oneKey().u32(T.string).string('x'.repeat(5000)).bytes();
+    await rejects(
+      long,
+      /the header goes past the first 1,000 bytes .*: the value of general.x at byte offset 53 needs 5,000 bytes/,
+      { limit: 1000 },
+    );
+  });
+
+  test('unknown value types, arrays of arrays, bad bools, invalid UTF-8, repeated keys', async () => {
+    await rejects(oneKey().u32(13).bytes(), /the key "general.x" at byte offset 41 has the unknown value type 13/);
+    await rejects(
+      oneKey().u32(T.array).u32(99).u64(1).bytes(),
+      /the array general.x at byte offset 45 has the unknown value type 99/,
+    );
+    await rejects(oneKey().u32(T.array).u32(T.array).u64(1).bytes(), /holds arrays, which this reader does not read/);
+    await rejects(oneKey().u32(T.bool).u8(2).bytes(), /the value of general.x at byte offset 45 is a bool of value 2/);
+    await rejects(
+      oneKey().u32(T.string).u64(2).raw([0xc3, 0x28]).bytes(),
+      /the value of general.x at byte offset 45 is not valid UTF-8/,
+    );
+    const twice = ggufBytes([
+      ['a', T.uint8, 1],
+      ['a', T.uint8, 2],
+    ]);
+    await rejects(twice, /key 1 at byte offset 38, "a", repeats an earlier key/);
+  });
+
+  test('array counts beyond what is left are refused at once, never looped over or allocated', async () => {
+    await rejects(
+      oneKey()
+        .u32(T.array)
+        .u32(T.uint8)
+        .u64(2n ** 60n)
+        .bytes(),
+      /the file ends at byte 57, inside the array general.x at byte offset 49: it says it holds more than 2\^53 items of uint8/,
+    );
+    await rejects(
+      oneKey()
+        .u32(T.array)
+        .u32(T.string)
+        .u64(2n ** 50n)
+        .bytes(),
+      /items of string, at least [\d,]+ bytes, and 0 are left/,
+    );
+    // A string item whose length runs past the end.
+    await rejects(
+      oneKey()
+        .u32(T.array)
+        .u32(T.string)
+        .u64(1)
+        .u64(2n ** 62n)
+        .bytes(),
+      /the file ends at byte 65, inside item 0 of general.x at byte offset 65 \(it needs more than 2\^53 bytes\)/,
+    );
+    // Within a 4 GiB file, an array bigger than the 16 MiB cap is refused by the cap.
+    const head = oneKey()
+      .u32(T.array)
+      .u32(T.uint32)
+      .u64(2n ** 30n)
+      .bytes();
+    await assert.rejects(
+      readGgufHeader(countingFile(head, 2 ** 33)),
+      /the header goes past the first 16,777,216 bytes, the most this reader reads: the array general.x at byte offset 49 says it holds 1,073,741,824 items of uint32/,
+    );
+  });
+
+  test('tensor infos: too many dimensions, and names past the end', async () => {
+    const base = () => new ByteWriter().raw([0x47, 0x47, 0x55, 0x46]).u32(3).u64(1).u64(0);
+    await rejects(base().string('w').u32(5).bytes(), /tensor w at byte offset 33 has 5 dimensions; at most 4/);
+    await rejects(
+      base().string('w').u32(2).u64(4).bytes(),
+      /the file ends at byte 45, inside the shape, type and offset of tensor w at byte offset 37/,
+    );
+  });
+
+  test('the caps are the documented ones', () => {
+    assert.equal(GGUF_LIMITS.headerBytes, 16 * 2 ** 20);
+    assert.equal(GGUF_LIMITS.keyBytes, 65535);
+  });
+});
+
+describe('configFromGguf: the config.json the model card reads', () => {
+  test('Llama-like: lengths, heads and base; rope_freqs.weight named as what the card cannot see', async () => {
+    const { config, architecture, name, notes } = configFromGguf(await readGgufHeader(blob(llamaHeader())));
+    assert.equal(architecture, 'llama');
+    assert.equal(name, 'Meta Llama 3.1 8B Instruct');
+    assert.deepEqual(config, {
+      model_type: 'llama',
+      max_position_embeddings: 131072,
+      hidden_size: 4096,
+      num_attention_heads: 32,
+      num_key_value_heads: 8,
+      num_hidden_layers: 32,
+      rope_theta: 500000,
+    });
+    assert.ok(
+      notes.some((n) => n.includes('rope_freqs.weight') && n.includes('Llama 3')),
+      notes.join('\n'),
+    );
+    assert.ok(notes.some((n) => n.includes('no dynamic NTK')));
+  });
+
+  test('Qwen2 with YaRN: the scaling block', async () => {
+    const { config, notes } = configFromGguf(await readGgufHeader(blob(qwenYarnHeader())));
+    assert.equal(config.model_type, 'qwen2');
+    assert.equal(config.rope_theta, 1000000);
+    assert.deepEqual(config.rope_scaling, { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 32768 });
+    assert.ok(!notes.some((n) => n.includes('rope_freqs')));
+  });
+
+  test('Gemma-3-like: model_type gemma3_text, head_dim from key_length, linear ×8, local layers from llama.cpp’s fixed values', async () => {
+    const { config, notes, name } = configFromGguf(await readGgufHeader(blob(gemmaHeader())));
+    assert.equal(config.model_type, 'gemma3_text');
+    assert.equal(config.head_dim, 256);
+    assert.equal(config.sliding_window, 1024);
+    assert.deepEqual(config.rope_scaling, { rope_type: 'linear', factor: 8 });
+    assert.equal(config.rope_local_base_freq, 10000);
+    assert.equal(config.sliding_window_pattern, 6);
+    assert.ok(name.startsWith('<img'));
+    assert.ok(notes.some((n) => n.includes('Gemma 3’s local layers')));
+  });
+
+  test('a per-layer sliding-window pattern gives the global layers’ period; YaRN’s log multiplier becomes mscale_all_dim', async () => {
+    const pattern = Array.from({ length: 12 }, (_, i) => (i + 1) % 4 !== 0);
+    const { config } = configFromGguf(
+      await readGgufHeader(
+        blob(
+          ggufBytes([
+            ['general.architecture', T.string, 'gemma3'],
+            ['gemma3.rope.freq_base', T.float32, 1000000],
+            ['gemma3.rope.freq_base_swa', T.float32, 10000],
+            ['gemma3.attention.sliding_window_pattern', T.array, { itemType: T.bool, items: pattern }],
+          ]),
+        ),
+      ),
+    );
+    assert.equal(config.sliding_window_pattern, 4);
+    const deepseek = configFromGguf(
+      await readGgufHeader(
+        blob(
+          ggufBytes([
+            ['general.architecture', T.string, 'deepseek2'],
+            ['deepseek2.rope.scaling.type', T.string, 'yarn'],
+            ['deepseek2.rope.scaling.factor', T.float32, 40],
+            ['deepseek2.rope.scaling.yarn_log_multiplier', T.float32, 0.1],
+          ]),
+        ),
+      ),
+    );
+    assert.equal(deepseek.config.model_type, 'deepseek_v2');
+    assert.equal(deepseek.config.rope_scaling.mscale_all_dim, 1);
+  });
+
+  test('no architecture, a mistyped key, or a scaling type llama.cpp lacks: an Error naming the key', async () => {
+    const map = async (metadata) => configFromGguf(await readGgufHeader(blob(ggufBytes(metadata))));
+    await assert.rejects(map([['general.name', T.string, 'x']]), /general.architecture is missing/);
+    await assert.rejects(
+      map([
+        ['general.architecture', T.string, 'llama'],
+        ['llama.context_length', T.string, '4096'],
+      ]),
+      /llama.context_length must be a number, got string/,
+    );
+    await assert.rejects(
+      map([
+        ['general.architecture', T.string, 'llama'],
+        ['llama.rope.scaling.type', T.string, 'dynamic'],
+      ]),
+      /llama.rope.scaling.type is "dynamic"; llama.cpp knows none, linear, yarn and longrope/,
+    );
+  });
+
+  test('the engine’s own reader reads each mapped config: scheme, base and lengths as the file states them', async () => {
+    const engine = await loadEngine();
+    const read = async (bytes) =>
+      engine.readModelConfig(JSON.stringify(configFromGguf(await readGgufHeader(blob(bytes))).config), 4096);
+    const llama = await read(llamaHeader());
+    assert.equal(llama.scheme, 'rope');
+    assert.equal(llama.base, 500000);
+    assert.equal(llama.trainedLength, 131072);
+    const qwen = await read(qwenYarnHeader());
+    assert.equal(qwen.ropeType, 'yarn');
+    assert.equal(qwen.trainedLength, 32768);
+    assert.equal(qwen.advertisedLength, 131072);
+    const gemma = await read(gemmaHeader());
+    assert.equal(gemma.scheme, 'rope');
+    assert.equal(gemma.localWindow, 1024);
+    assert.equal(gemma.localBase, 10000);
+    assert.equal(gemma.globalEvery, 6);
+    assert.equal(gemma.scalingFactor, 8);
+  });
+});

@@ -1,0 +1,183 @@
+// What a GGUF file's metadata says about positions, written as the config.json the engine's model
+// reader takes, and what a GGUF file cannot say. The key names are llama.cpp's
+// (gguf-py/gguf/constants.py: Keys.General, Keys.LLM, Keys.Attention, Keys.Rope); the reader only
+// renames, and every recipe stays in the engine. The notes are in the page’s language (i18n.js): the page shows them.
+
+import { t } from '../locale/i18n.js';
+import { grouped } from '../locale/format.js';
+
+/** llama.cpp architecture names whose transformers model_type is spelled otherwise (LLM_ARCH_NAMES). */
+const MODEL_TYPES = {
+  gemma3: 'gemma3_text',
+  gptneox: 'gpt_neox',
+  'command-r': 'cohere',
+  deepseek2: 'deepseek_v2',
+  qwen2moe: 'qwen2_moe',
+  qwen3moe: 'qwen3_moe',
+  phi2: 'phi',
+  rwkv6: 'rwkv',
+  rwkv7: 'rwkv',
+};
+
+/** llama.cpp's fixed values for Gemma 3's local layers (llama-model.cpp), used when the file names none. */
+const GEMMA3_LOCAL_BASE = 10000;
+const GEMMA3_PATTERN = 6;
+
+const isNumber = (v) => typeof v === 'number' && Number.isFinite(v);
+
+/**
+ * The period of a per-layer sliding-window pattern (true: a local layer) when every period-th layer,
+ * and only those, is global; 0 when the pattern is not of that shape.
+ */
+function globalEvery(pattern) {
+  const globals = pattern.flatMap((local, i) => (local ? [] : [i]));
+  if (globals.length === 0) return 0;
+  const every = globals[0] + 1;
+  return globals.every((g, i) => g === every * (i + 1) - 1) && pattern.length - 1 - globals.at(-1) < every ? every : 0;
+}
+
+/**
+ * Maps the header readGgufHeader returned to { config, architecture, name, notes }: config is a
+ * config.json-shaped object for engine.readModelConfig (model_type, max_position_embeddings,
+ * hidden_size, num_attention_heads, num_key_value_heads, head_dim, num_hidden_layers, rope_theta,
+ * rotary_dim, sliding_window, rope_scaling …); notes are sentences in the page's language on what
+ * the file cannot tell. Throws an Error (English, naming the key) when general.architecture is
+ * missing, a key the card needs has the wrong type, or the scaling type is one llama.cpp does not have.
+ */
+export function configFromGguf({ metadata, tensorNames = [] }) {
+  const architecture = metadata.get('general.architecture');
+  if (typeof architecture !== 'string' || architecture === '') {
+    throw new Error('GGUF: general.architecture is missing or not a string: the file does not say what model it holds');
+  }
+  const key = (suffix) => `${architecture}.${suffix}`;
+  /** A number-valued key, or undefined when absent; another type is an error naming the key. */
+  const number = (suffix) => {
+    const name = key(suffix);
+    if (!metadata.has(name)) return undefined;
+    const v = metadata.get(name);
+    if (isNumber(v)) return v;
+    if (Array.isArray(v) && v.length > 0 && v.every(isNumber)) return v; // per-layer values
+    throw new Error(`GGUF: ${name} must be a number, got ${typeof v === 'object' ? 'an array' : typeof v}`);
+  };
+  const notes = [];
+  const perLayer = (suffix, value) => {
+    if (!Array.isArray(value)) return value;
+    notes.push(
+      t('{key} gives one value per layer; the card reads the largest, {value}.', {
+        key: key(suffix),
+        value: grouped(Math.max(...value)),
+      }),
+    );
+    return Math.max(...value);
+  };
+
+  const config = { model_type: MODEL_TYPES[architecture] ?? architecture };
+  const contextLength = perLayer('context_length', number('context_length'));
+  if (contextLength !== undefined) config.max_position_embeddings = contextLength;
+  const embedding = perLayer('embedding_length', number('embedding_length'));
+  if (embedding !== undefined) config.hidden_size = embedding;
+  const heads = perLayer('attention.head_count', number('attention.head_count'));
+  if (heads !== undefined) config.num_attention_heads = heads;
+  const kvHeads = perLayer('attention.head_count_kv', number('attention.head_count_kv'));
+  if (kvHeads !== undefined) config.num_key_value_heads = kvHeads;
+  const keyLength = number('attention.key_length');
+  if (isNumber(keyLength)) config.head_dim = keyLength;
+  const layers = number('block_count');
+  if (isNumber(layers)) config.num_hidden_layers = layers;
+  const base = number('rope.freq_base');
+  if (isNumber(base)) config.rope_theta = base;
+  const headDim = config.head_dim ?? (embedding && heads ? embedding / heads : undefined);
+  const ropeDims = number('rope.dimension_count');
+  if (isNumber(ropeDims) && ropeDims !== headDim) config.rotary_dim = ropeDims;
+  const window = number('attention.sliding_window');
+  if (isNumber(window) && window > 0) config.sliding_window = window;
+  if (isNumber(number('attention.max_alibi_bias'))) config.alibi = true;
+
+  // Scaling: rope.scaling.type (none, linear, yarn, longrope), or the older rope.scale_linear.
+  const typeKey = key('rope.scaling.type');
+  const scalingType = metadata.get(typeKey);
+  if (scalingType !== undefined && typeof scalingType !== 'string') {
+    throw new Error(`GGUF: ${typeKey} must be a string, got ${typeof scalingType}`);
+  }
+  const factor = number('rope.scaling.factor');
+  const original = number('rope.scaling.original_context_length');
+  const scaling = {};
+  if (scalingType === 'linear' || (scalingType === undefined && isNumber(number('rope.scale_linear')))) {
+    Object.assign(scaling, { rope_type: 'linear', factor: factor ?? number('rope.scale_linear') });
+  } else if (scalingType === 'yarn') {
+    scaling.rope_type = 'yarn';
+    if (isNumber(factor)) scaling.factor = factor;
+    if (isNumber(original)) scaling.original_max_position_embeddings = original;
+    const attention = number('rope.scaling.attn_factor');
+    if (isNumber(attention)) scaling.attention_factor = attention;
+    const fast = number('rope.scaling.yarn_beta_fast');
+    const slow = number('rope.scaling.yarn_beta_slow');
+    if (isNumber(fast)) scaling.beta_fast = fast;
+    if (isNumber(slow)) scaling.beta_slow = slow;
+    const logMultiplier = number('rope.scaling.yarn_log_multiplier');
+    if (isNumber(logMultiplier) && logMultiplier > 0) {
+      // convert_hf_to_gguf.py writes 0.1 × mscale_all_dim (DeepSeek's convention).
+      scaling.mscale_all_dim = Number((logMultiplier / 0.1).toPrecision(7));
+      scaling.mscale = scaling.mscale_all_dim;
+      notes.push(
+        t(
+          '{key} is {value}: read as mscale and mscale_all_dim = {value} / 0.1, DeepSeek’s convention; a few converters store mscale_all_dim itself.',
+          { key: key('rope.scaling.yarn_log_multiplier'), value: String(logMultiplier) },
+        ),
+      );
+    }
+  } else if (scalingType === 'longrope') {
+    notes.push(
+      t(
+        'LongRoPE’s divisors, one per pair, are tensors in a GGUF file (rope_factors_long.weight, rope_factors_short.weight), which this reader does not open: the card shows the pairs unscaled.',
+      ),
+    );
+  } else if (scalingType !== undefined && scalingType !== 'none') {
+    throw new Error(`GGUF: ${typeKey} is "${scalingType}"; llama.cpp knows none, linear, yarn and longrope`);
+  }
+  if (Object.keys(scaling).length > 0) config.rope_scaling = scaling;
+
+  if (config.model_type === 'gemma3_text') {
+    const localBase = number('rope.freq_base_swa');
+    config.rope_local_base_freq = isNumber(localBase) ? localBase : GEMMA3_LOCAL_BASE;
+    const pattern = metadata.get(key('attention.sliding_window_pattern'));
+    const every = isNumber(pattern) ? pattern : Array.isArray(pattern) ? globalEvery(pattern) : 0;
+    config.sliding_window_pattern = every > 0 ? every : GEMMA3_PATTERN;
+    if (!isNumber(localBase) || every === 0) {
+      notes.push(
+        t(
+          'The file does not give Gemma 3’s local layers: the card takes llama.cpp’s fixed values, base {base} and one global layer in every {every}.',
+          { base: grouped(config.rope_local_base_freq), every: config.sliding_window_pattern },
+        ),
+      );
+    }
+  }
+
+  if (tensorNames.includes('rope_freqs.weight')) {
+    notes.push(
+      architecture === 'llama'
+        ? t(
+            'Llama 3’s frequency scaling is not in the metadata: the converter baked it into the tensor rope_freqs.weight (one divisor per pair), which this reader does not open. The card shows the pairs unscaled and takes {key} as the trained length, though a model converted this way was trained shorter and stretched.',
+            { key: key('context_length') },
+          )
+        : t(
+            'The file carries a tensor rope_freqs.weight (one divisor per pair), which this reader does not open: the card shows the pairs without it.',
+          ),
+    );
+  } else if (!config.rope_scaling && scalingType !== 'longrope') {
+    notes.push(
+      t(
+        'The file names no scaling, so the card takes {key} as the length the model was trained at; a converter may have written the advertised length there.',
+        { key: key('context_length') },
+      ),
+    );
+  }
+  notes.push(
+    t(
+      'GGUF has no dynamic NTK: llama.cpp never raises the base as a prompt grows, so a config.json’s rope_type dynamic does not survive conversion.',
+    ),
+  );
+
+  const name = metadata.get('general.name');
+  return { config, architecture, name: typeof name === 'string' ? name : '', notes };
+}
