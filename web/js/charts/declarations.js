@@ -191,6 +191,6 @@ export const CHART_DECLARATIONS = {
       seed: { kind: 'number', label: t('seed'), value: 0, min: 0, max: 4294967295 },
       ...Object.fromEntries(LAB_SCHEMES.map(({ key, label }) => [key, { kind: 'checkbox', label, value: true }])),
     },
-    aliases: ['lab'],
+    aliases: [],
   },
 };

@@ -361,15 +361,6 @@ function drawAccuracy(ctx, width, height, colors, view) {
   ctx.lineTo(tx, frame.y + frame.h);
   ctx.stroke();
   ctx.setLineDash([]);
-  // Its name just above the x-axis, on a backing of the chart's background so no line crosses it.
-  ctx.font = `11px ${FONT}`;
-  ctx.textAlign = 'left';
-  ctx.textBaseline = 'bottom';
-  const name = t('trained length');
-  ctx.fillStyle = colors.bg;
-  ctx.fillRect(tx + 2, frame.y + frame.h - 18, ctx.measureText(name).width + 4, 15);
-  ctx.fillStyle = colors.muted;
-  ctx.fillText(name, tx + 4, frame.y + frame.h - 4);
   ctx.restore();
   if (!variants.length && !recorded.length) {
     const waiting = run ? t('Scores appear as each model finishes.') : t('Press Train to train one model per scheme.');
@@ -405,6 +396,20 @@ function drawAccuracy(ctx, width, height, colors, view) {
     }
     ctx.restore();
   }
+  // The trained length's name just above the x-axis, drawn over the lines on a backing of the chart's
+  // background, so it stays readable where a line runs low.
+  ctx.save();
+  ctx.font = `11px ${FONT}`;
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'bottom';
+  const name = t('trained length');
+  ctx.globalAlpha = 0.85;
+  ctx.fillStyle = colors.bg;
+  ctx.fillRect(tx + 2, frame.y + frame.h - 17, ctx.measureText(name).width + 4, 14);
+  ctx.globalAlpha = 1;
+  ctx.fillStyle = highlighted === 'trained-length' ? colors.fg : colors.muted;
+  ctx.fillText(name, tx + 4, frame.y + frame.h - 4);
+  ctx.restore();
   plot.drawLegend(ctx, frame, colors, legend, 'below');
 }
 
