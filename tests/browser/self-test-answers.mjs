@@ -28,7 +28,9 @@ export async function typedAnswer(item, wrongly = false) {
 /** Picks the choice of `item` with id `choiceId` (or its right one, or a wrong one if `wrongly`) and checks it. */
 export async function answerChoice(frame, item, { wrongly = false, choiceId = null } = {}) {
   const slot = frame.locator(`.graded-item[data-item="${item.id}"]`);
-  const id = choiceId ?? item.choices.find((c) => Boolean(c.correct) !== wrongly).id;
+  // An open prediction has no right (or wrong) choice (isOpenPrediction): every choice is recorded alike,
+  // so take the first.
+  const id = choiceId ?? (item.choices.find((c) => Boolean(c.correct) !== wrongly) ?? item.choices[0]).id;
   await slot.locator('label.graded-choice', { has: frame.locator(`input[value="${id}"]`) }).click();
   await slot.locator('button.graded-check').click();
 }
