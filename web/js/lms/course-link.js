@@ -3,6 +3,7 @@
 // self-test the shell's memory instead of this browser's, and shows the learner how far the saving
 // has got, in the site bar, as a status that assistive technology reads out when it changes.
 import { t } from '../locale/i18n.js';
+import { element } from '../page/element.js';
 import { decodeRecord, emptyRecord, RECORD_VERSION } from './record.js';
 
 const COURSE_PROTOCOL = 1;
@@ -42,14 +43,11 @@ function statusText(status) {
 
 /** The status in the site bar: a short label, its full sentence for assistive technology and as a tooltip. */
 function statusView(bar) {
-  const box = document.createElement('p');
-  box.className = 'course-status';
+  const box = element('p', 'course-status');
   box.setAttribute('role', 'status');
-  const label = document.createElement('span');
-  label.className = 'course-status-label';
+  const label = element('span', 'course-status-label');
   label.setAttribute('aria-hidden', 'true');
-  const sentence = document.createElement('span');
-  sentence.className = 'visually-hidden';
+  const sentence = element('span', 'visually-hidden');
   box.append(label, sentence);
   bar?.prepend(box);
   return (status) => {
@@ -125,10 +123,8 @@ export function courseMemory(shell, { itemIds, bar = document.querySelector('.si
 }
 
 function addExitControl(bar, exit) {
-  const button = document.createElement('button');
+  const button = element('button', 'course-exit', t('Exit the lesson'));
   button.type = 'button';
-  button.className = 'course-exit';
-  button.textContent = t('Exit the lesson');
   button.addEventListener('click', () => {
     button.disabled = true;
     exit();
