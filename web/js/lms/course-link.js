@@ -19,26 +19,18 @@ export function findCourseShell(win = window) {
   }
 }
 
-/** The words for each of the shell's states: [short label, the full sentence]. */
+/** The words for each of the shell's states: [short label, the full sentence], or null for a state without any. */
 function statusText(status) {
-  switch (status) {
-    case 'connecting':
-      return [t('Connecting…'), t('Connecting to your course. Your answers are kept until it answers.')];
-    case 'saving':
-      return [t('Saving…'), t('Saving your answers to your course.')];
-    case 'saved':
-      return [t('Saved'), t('Saved to your course.')];
-    case 'retrying':
-      return [t('Not saved yet'), t('Not saved yet: your course did not accept the last answers; retrying.')];
-    case 'offline':
-      return [t('Course unreachable'), t('Your course can’t be reached: your answers are kept on this page.')];
-    case 'review':
-      return [t('Review'), t('Review: the answers your course recorded; this attempt is closed.')];
-    case 'browse':
-      return [t('Browsing'), t('Browsing: your course does not record these answers.')];
-    default:
-      return null;
-  }
+  const words = {
+    connecting: [t('Connecting…'), t('Connecting to your course. Your answers are kept until it answers.')],
+    saving: [t('Saving…'), t('Saving your answers to your course.')],
+    saved: [t('Saved'), t('Saved to your course.')],
+    retrying: [t('Not saved yet'), t('Not saved yet: your course did not accept the last answers; retrying.')],
+    offline: [t('Course unreachable'), t('Your course can’t be reached: your answers are kept on this page.')],
+    review: [t('Review'), t('Review: the answers your course recorded; this attempt is closed.')],
+    browse: [t('Browsing'), t('Browsing: your course does not record these answers.')],
+  };
+  return Object.hasOwn(words, status) ? words[status] : null;
 }
 
 /** The status in the site bar: a short label, its full sentence for assistive technology and as a tooltip. */
