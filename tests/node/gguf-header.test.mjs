@@ -43,6 +43,9 @@ async function rejects(bytes, pattern, options) {
 /** A header up to the first key's value type, for hostile values: magic, v3, 0 tensors, 1 key. */
 const oneKey = (key = 'general.x') => new ByteWriter().raw([0x47, 0x47, 0x55, 0x46]).u32(3).u64(0).u64(1).string(key);
 
+/** A header up to the first item of general.x, an array that says it holds `count` items of type `itemType`. */
+const arrayHeader = (itemType, count) => oneKey().u32(T.array).u32(itemType).u64(count);
+
 describe('readGgufHeader: well-formed headers', () => {
   test('a Llama-like header: values typed, float32 as its shortest decimal, string arrays counted, tensor names listed', async () => {
     const header = await readGgufHeader(blob(llamaHeader()));
@@ -183,11 +186,8 @@ describe('readGgufHeader: cut short or hostile', () => {
 
   test('unknown value types, arrays of arrays, bad bools, invalid UTF-8, repeated keys', async () => {
     await rejects(oneKey().u32(13).bytes(), /the key "general.x" at byte offset 41 has the unknown value type 13/);
-    await rejects(
-      oneKey().u32(T.array).u32(99).u64(1).bytes(),
-      /the array general.x at byte offset 45 has the unknown value type 99/,
-    );
-    await rejects(oneKey().u32(T.array).u32(T.array).u64(1).bytes(), /holds arrays, which this reader does not read/);
+    await rejects(arrayHeader(99, 1).bytes(), /the array general.x at byte offset 45 has the unknown value type 99/);
+    await rejects(arrayHeader(T.array, 1).bytes(), /holds arrays, which this reader does not read/);
     await rejects(oneKey().u32(T.bool).u8(2).bytes(), /the value of general.x at byte offset 45 is a bool of value 2/);
     await rejects(
       oneKey().u32(T.string).u64(2).raw([0xc3, 0x28]).bytes(),
@@ -202,37 +202,19 @@ describe('readGgufHeader: cut short or hostile', () => {
 
   test('array counts beyond what is left are refused at once, never looped over or allocated', async () => {
     await rejects(
-      oneKey()
-        .u32(T.array)
-        .u32(T.uint8)
-        .u64(2n ** 60n)
-        .bytes(),
+      arrayHeader(T.uint8, 2n ** 60n).bytes(),
       /the file ends at byte 57, inside the array general.x at byte offset 49: it says it holds more than 2\^53 items of uint8/,
     );
-    await rejects(
-      oneKey()
-        .u32(T.array)
-        .u32(T.string)
-        .u64(2n ** 50n)
-        .bytes(),
-      /items of string, at least [\d,]+ bytes, and 0 are left/,
-    );
+    await rejects(arrayHeader(T.string, 2n ** 50n).bytes(), /items of string, at least [\d,]+ bytes, and 0 are left/);
     // A string item whose length runs past the end.
     await rejects(
-      oneKey()
-        .u32(T.array)
-        .u32(T.string)
-        .u64(1)
+      arrayHeader(T.string, 1)
         .u64(2n ** 62n)
         .bytes(),
       /the file ends at byte 65, inside item 0 of general.x at byte offset 65 \(it needs more than 2\^53 bytes\)/,
     );
     // Within a 4 GiB file, an array bigger than the 16 MiB cap is refused by the cap.
-    const head = oneKey()
-      .u32(T.array)
-      .u32(T.uint32)
-      .u64(2n ** 30n)
-      .bytes();
+    const head = arrayHeader(T.uint32, 2n ** 30n).bytes();
     await assert.rejects(
       readGgufHeader(countingFile(head, 2 ** 33)),
       /the header goes past the first 16,777,216 bytes, the most this reader reads: the array general.x at byte offset 49 says it holds 1,073,741,824 items of uint32/,

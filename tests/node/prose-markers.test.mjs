@@ -30,6 +30,8 @@ const known = {
 };
 const lesson = (body) => `# A lesson {#top}\n\nIntro.\n\n## One {#one}\n\n${body}\n`;
 const withChart = (body) => lesson(`${body}\n\n\`\`\`chart precision\nA caption.\n\`\`\``);
+/** Asserts that rendering `markdown` with the registries above throws `expected` (a pattern or { message }). */
+const assertRenderRefuses = (markdown, expected) => assert.throws(() => renderLesson(markdown, known), expected);
 
 describe('prose markers at build time', () => {
   test('a parameter renders as a slider with the lesson value, its range and its label', () => {
@@ -52,15 +54,15 @@ describe('prose markers at build time', () => {
   });
 
   test('an unknown parameter fails the render, naming it and where parameters live', () => {
-    assert.throws(() => renderLesson(lesson('{{param:extension.traned}} and {{param:extension.d}}'), known), {
+    assertRenderRefuses(lesson('{{param:extension.traned}} and {{param:extension.d}}'), {
       message:
         'lesson.md: unknown live parameter "extension.traned" (not in LIVE_PARAMETERS, web/js/prose/live-values.js)',
     });
   });
 
   test('a parameter with text or a format is refused: it prints its own value', () => {
-    assert.throws(
-      () => renderLesson(lesson('{{param:extension.d|128}}'), known),
+    assertRenderRefuses(
+      lesson('{{param:extension.d|128}}'),
       /\{\{param:extension\.d\|128\}\}: a parameter prints its own value/,
     );
   });
@@ -69,7 +71,7 @@ describe('prose markers at build time', () => {
     const { bodyHtml } = renderLesson(lesson('cos({{echo:rope.distance}}) at {{echo:rope.query-later}}'), known);
     assert.match(bodyHtml, /<span class="param-echo" data-echo="rope\.distance">4<\/span>/);
     assert.match(bodyHtml, /<span class="param-echo" data-echo="rope\.query-later">103<\/span>/);
-    assert.throws(() => renderLesson(lesson('{{echo:rope.distanse}}'), known), {
+    assertRenderRefuses(lesson('{{echo:rope.distanse}}'), {
       message: 'lesson.md: unknown echo "rope.distanse" (not in PARAMETER_ECHOES, web/js/prose/live-values.js)',
     });
   });
@@ -83,28 +85,22 @@ describe('prose markers at build time', () => {
   });
 
   test('a link to an unknown part fails the render, naming the part and the chart’s parts', () => {
-    assert.throws(() => renderLesson(withChart('{{part:precision/slow-pair|the slowest pair}}'), known), {
+    assertRenderRefuses(withChart('{{part:precision/slow-pair|the slowest pair}}'), {
       message:
         'lesson.md: unknown part "slow-pair" of chart "precision" (its parts: fastest-pair, slowest-pair, position)',
     });
   });
 
   test('a link to a chart the lesson does not place fails, naming it', () => {
-    assert.throws(
-      () => renderLesson(withChart('{{part:alibi/head|the head}}'), known),
+    assertRenderRefuses(
+      withChart('{{part:alibi/head|the head}}'),
       /\{\{part:alibi\/head\}\} links to chart "alibi", which the lesson does not place/,
     );
   });
 
   test('a link without words, or without a part, is refused with the form it needs', () => {
-    assert.throws(
-      () => renderLesson(withChart('{{part:precision/slowest-pair}}'), known),
-      /must read \{\{part:CHART\/PART\|TEXT\}\}/,
-    );
-    assert.throws(
-      () => renderLesson(withChart('{{part:precision|words}}'), known),
-      /must read \{\{part:CHART\/PART\|TEXT\}\}/,
-    );
+    assertRenderRefuses(withChart('{{part:precision/slowest-pair}}'), /must read \{\{part:CHART\/PART\|TEXT\}\}/);
+    assertRenderRefuses(withChart('{{part:precision|words}}'), /must read \{\{part:CHART\/PART\|TEXT\}\}/);
   });
 
   test('a lesson with parameters or links cannot be rendered without their registries', () => {

@@ -5,6 +5,7 @@ import { addExportButtons, renderDataTable } from './export.js';
 import { themeColors } from './canvas.js';
 import { failureText } from './failure.js';
 import { t } from '../locale/i18n.js';
+import { element } from '../page/element.js';
 
 /**
  * Builds the chart's DOM inside `slot` (its .chart-mount when present).
@@ -13,28 +14,19 @@ import { t } from '../locale/i18n.js';
  */
 export function createChartShell(slot, id, { title = id, exports }) {
   const mount = slot.querySelector(':scope > .chart-mount') ?? slot;
-  const root = document.createElement('div');
-  root.className = 'chart';
+  const root = element('div', 'chart');
   root.dataset.chartRoot = id;
-  const controls = document.createElement('div');
-  controls.className = 'chart-controls';
-  const plot = document.createElement('div');
-  plot.className = 'chart-plot';
-  const status = document.createElement('p');
-  status.className = 'chart-description';
+  const controls = element('div', 'chart-controls');
+  const plot = element('div', 'chart-plot');
+  const status = element('p', 'chart-description');
   status.setAttribute('aria-live', 'polite');
-  const problem = document.createElement('p');
-  problem.className = 'chart-error';
+  const problem = element('p', 'chart-error');
   problem.setAttribute('role', 'alert');
   problem.hidden = true;
-  const tools = document.createElement('div');
-  tools.className = 'chart-tools';
-  const details = document.createElement('details');
-  details.className = 'chart-data';
-  const summary = document.createElement('summary');
-  summary.textContent = t('Data');
-  const wrap = document.createElement('div');
-  wrap.className = 'chart-table-wrap';
+  const tools = element('div', 'chart-tools');
+  const details = element('details', 'chart-data');
+  const summary = element('summary', '', t('Data'));
+  const wrap = element('div', 'chart-table-wrap');
   // The table scrolls inside its box: keyboard users need to reach it to scroll it (WCAG 2.1.1).
   wrap.tabIndex = 0;
   wrap.setAttribute('role', 'region');

@@ -3,6 +3,7 @@
 // self-test the shell's memory instead of this browser's, and shows the learner how far the saving
 // has got, in the site bar, as a status that assistive technology reads out when it changes.
 import { t } from '../locale/i18n.js';
+import { element } from '../page/element.js';
 import { decodeRecord, emptyRecord, RECORD_VERSION } from './record.js';
 
 const COURSE_PROTOCOL = 1;
@@ -18,38 +19,27 @@ export function findCourseShell(win = window) {
   }
 }
 
-/** The words for each of the shell's states: [short label, the full sentence]. */
+/** The words for each of the shell's states: [short label, the full sentence], or null for a state without any. */
 function statusText(status) {
-  switch (status) {
-    case 'connecting':
-      return [t('Connecting…'), t('Connecting to your course. Your answers are kept until it answers.')];
-    case 'saving':
-      return [t('Saving…'), t('Saving your answers to your course.')];
-    case 'saved':
-      return [t('Saved'), t('Saved to your course.')];
-    case 'retrying':
-      return [t('Not saved yet'), t('Not saved yet: your course did not accept the last answers; retrying.')];
-    case 'offline':
-      return [t('Course unreachable'), t('Your course can’t be reached: your answers are kept on this page.')];
-    case 'review':
-      return [t('Review'), t('Review: the answers your course recorded; this attempt is closed.')];
-    case 'browse':
-      return [t('Browsing'), t('Browsing: your course does not record these answers.')];
-    default:
-      return null;
-  }
+  const words = {
+    connecting: [t('Connecting…'), t('Connecting to your course. Your answers are kept until it answers.')],
+    saving: [t('Saving…'), t('Saving your answers to your course.')],
+    saved: [t('Saved'), t('Saved to your course.')],
+    retrying: [t('Not saved yet'), t('Not saved yet: your course did not accept the last answers; retrying.')],
+    offline: [t('Course unreachable'), t('Your course can’t be reached: your answers are kept on this page.')],
+    review: [t('Review'), t('Review: the answers your course recorded; this attempt is closed.')],
+    browse: [t('Browsing'), t('Browsing: your course does not record these answers.')],
+  };
+  return Object.hasOwn(words, status) ? words[status] : null;
 }
 
 /** The status in the site bar: a short label, its full sentence for assistive technology and as a tooltip. */
 function statusView(bar) {
-  const box = document.createElement('p');
-  box.className = 'course-status';
+  const box = element('p', 'course-status');
   box.setAttribute('role', 'status');
-  const label = document.createElement('span');
-  label.className = 'course-status-label';
+  const label = element('span', 'course-status-label');
   label.setAttribute('aria-hidden', 'true');
-  const sentence = document.createElement('span');
-  sentence.className = 'visually-hidden';
+  const sentence = element('span', 'visually-hidden');
   box.append(label, sentence);
   bar?.prepend(box);
   return (status) => {
@@ -125,10 +115,8 @@ export function courseMemory(shell, { itemIds, bar = document.querySelector('.si
 }
 
 function addExitControl(bar, exit) {
-  const button = document.createElement('button');
+  const button = element('button', 'course-exit', t('Exit the lesson'));
   button.type = 'button';
-  button.className = 'course-exit';
-  button.textContent = t('Exit the lesson');
   button.addEventListener('click', () => {
     button.disabled = true;
     exit();

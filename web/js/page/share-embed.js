@@ -3,6 +3,7 @@
 // chart keeps its `?<prefix>.<key>=…` parameters), a theme and a frame id, and copies them.
 import { flushUrlState, onUrlStateWritten } from '../chart-kit/url-state.js';
 import { t } from '../locale/i18n.js';
+import { element } from './element.js';
 
 const THEMES = ['auto', 'light', 'dark'];
 
@@ -43,13 +44,6 @@ export function embedSnippet(url, title) {
     '  });',
     '</script>',
   ].join('\n');
-}
-
-function element(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
 }
 
 let counter = 0;

@@ -6,6 +6,7 @@
 import { SELF_TEST_ITEMS, MASTERY_SCORE, isGraded, isOpenPrediction } from './self-test-items.js';
 import { liveText } from '../prose/live-values.js';
 import { pageLanguage, t } from '../locale/i18n.js';
+import { element } from '../page/element.js';
 import { choiceOrder, decodeRecord, emptyRecord, encodeRecord, MAX_RESPONSE_LENGTH, summarize } from '../lms/record.js';
 
 const STORAGE_KEY = 'positional-lesson:self-test:v2';
@@ -98,13 +99,6 @@ export function browserMemory(itemIds, store = null) {
     },
     subscribe() {},
   };
-}
-
-function element(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
 }
 
 /** What a course site is told of one answer: the question, its choices as shown, the right answer and the learner's. */
