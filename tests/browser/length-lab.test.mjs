@@ -63,6 +63,14 @@ const waitForPhase = (page, phases) =>
 const enabled = (page, control) =>
   page.evaluate(([sel, name]) => !document.querySelector(`${sel} [data-control="${name}"]`).disabled, [ROOT, control]);
 
+/** Waits until some model has drawn at least `count` losses. */
+const someLosses = (page, count) =>
+  page.waitForFunction(
+    (n) => Object.values(window.positionalCharts.mounted.get('length-lab').values.losses).some((l) => l.length >= n),
+    count,
+    { timeout: 60000 },
+  );
+
 /** Presses Train, waits for the run to end and returns the chart's values. */
 async function trainToEnd(page) {
   await page.locator(`${ROOT} [data-control="train"]`).click();
@@ -101,11 +109,7 @@ test('Stop ends the run: no model trains after it, the losses so far stay drawn 
   const { page, problems } = await openLab(`${site.server.url}?length-lab.steps=2000&length-lab.task=copy`);
   const root = page.locator(ROOT);
   await root.locator('[data-control="train"]').click();
-  await page.waitForFunction(
-    () => Object.values(window.positionalCharts.mounted.get('length-lab').values.losses).some((l) => l.length >= 20),
-    null,
-    { timeout: 60000 },
-  );
+  await someLosses(page, 20);
   await root.locator('[data-control="stop"]').click();
   await waitForPhase(page, ['stopped']);
   const stopped = await labValues(page);
@@ -125,11 +129,7 @@ test('a change of settings during a run stops it and the chart waits for Train u
   const { page, problems } = await openLab(`${site.server.url}?length-lab.steps=2000`);
   const root = page.locator(ROOT);
   await root.locator('[data-control="train"]').click();
-  await page.waitForFunction(
-    () => Object.values(window.positionalCharts.mounted.get('length-lab').values.losses).some((l) => l.length >= 5),
-    null,
-    { timeout: 60000 },
-  );
+  await someLosses(page, 5);
   // Untick ALiBi with the pointer, as a reader would.
   await root.locator('[data-control="alibi"]').click();
   await page.waitForFunction(() => window.positionalCharts.mounted.get('length-lab').values.phase === 'idle');
