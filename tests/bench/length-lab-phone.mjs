@@ -4,7 +4,7 @@
 // models train the reader presses ArrowRight on the sinusoidal heatmap's n slider every 300 ms. Event
 // Timing (the measure behind INP) gives each key press's duration from input to the next paint. Run
 // with the lab's Workers (the page's path) and with Worker removed (the single file's path, training on
-// the page's thread), alternating. Writes tests/bench/results/length-lab-phone.json.
+// the page's thread), and with no training at all as the baseline, in turn. Writes tests/bench/results/length-lab-phone.json.
 //
 //   node tests/bench/length-lab-phone.mjs [--runs 1] [--dist DIR] [--out FILE]
 import { writeFileSync } from 'node:fs';
@@ -19,12 +19,15 @@ const load = () =>
     .map((x) => x.toFixed(2))
     .join(' ');
 const loadStart = load();
+// The baseline's presses: about as many as a Worker run of the default size takes on this machine.
+const IDLE_PRESSES = 20;
 const percentile = (values, p) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : null;
 };
 
-async function trainWhileTyping(site, withWorkers) {
+async function trainWhileTyping(site, how) {
+  const withWorkers = how === 'worker';
   const context = await site.browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 2 });
   const page = await context.newPage();
   if (!withWorkers) await page.addInitScript(() => delete window.Worker);
@@ -49,11 +52,14 @@ async function trainWhileTyping(site, withWorkers) {
     window.__events.length = 0;
   });
   const started = Date.now();
-  await train.click();
+  if (how !== 'idle') await train.click();
   const slider = page.locator('[data-chart-root="sinusoidal-heatmap"] input[type="range"]').first();
   await slider.focus();
   let presses = 0;
-  while ((await page.evaluate(() => window.positionalCharts.mounted.get('length-lab').values.phase)) === 'training') {
+  const training = () =>
+    page.evaluate(() => window.positionalCharts.mounted.get('length-lab').values.phase === 'training');
+  // With no training (the baseline) the reader presses as many keys as in a Worker run's time.
+  while (how === 'idle' ? presses < IDLE_PRESSES : await training()) {
     await page.keyboard.press(presses % 2 ? 'ArrowLeft' : 'ArrowRight');
     presses += 1;
     await page.waitForTimeout(300);
@@ -67,17 +73,24 @@ async function trainWhileTyping(site, withWorkers) {
   }));
   await context.close();
   const keys = events.filter((e) => e.name === 'keydown' || e.name === 'keyup').map((e) => e.duration);
-  return { mode, workers: mode === 'worker' ? pool : 0, trainedMs, presses, keyEventsOver16ms: keys.length, keys };
+  return {
+    mode: how === 'idle' ? 'none' : mode,
+    workers: mode === 'worker' && how !== 'idle' ? pool : 0,
+    trainedMs: how === 'idle' ? 0 : trainedMs,
+    presses,
+    keyEventsOver16ms: keys.length,
+    keys,
+  };
 }
 
 const site = await serveAndLaunch(options.dist);
-const runs = { worker: [], page: [] };
+const runs = { idle: [], worker: [], page: [] };
 try {
   for (let run = 0; run < options.runs; run += 1) {
-    for (const withWorkers of [true, false]) {
-      const result = await trainWhileTyping(site, withWorkers);
-      runs[withWorkers ? 'worker' : 'page'].push(result);
-      console.log(withWorkers ? 'workers' : 'page thread', { ...result, keys: undefined });
+    for (const how of ['idle', 'worker', 'page']) {
+      const result = await trainWhileTyping(site, how);
+      runs[how].push(result);
+      console.log(how, { ...result, keys: undefined });
     }
   }
 } finally {
@@ -91,17 +104,19 @@ const summary = (list) => {
     trainedMs: Math.round(median(list.map((r) => r.trainedMs))),
     keyPresses: list.reduce((a, r) => a + r.presses, 0),
     keyEventsOver16ms: keys.length,
+    keyEventMsP50: keys.length ? Math.round(percentile(keys, 0.5)) : 0,
     keyEventMsP95: keys.length ? Math.round(percentile(keys, 0.95)) : 0,
     keyEventMsMax: keys.length ? Math.round(Math.max(...keys)) : 0,
   };
 };
 const report = {
   about:
-    'The page while the length lab trains its default run (five schemes, lookup, 300 steps) on the phone stand-in (Chromium, 360 × 740, DPR 2, CPU 4×): wall time from the Train press to the last score, and the Event Timing durations (input to next paint, entries of at least 16 ms) of the key presses the reader makes on another chart meanwhile; with the lab in Workers (the page) and with Worker removed (the single file’s path). Medians over runs; key figures over every press of every run.',
+    'The page while the length lab trains its default run (five schemes, lookup, 300 steps) on the phone stand-in (Chromium, 360 × 740, DPR 2, CPU 4×): wall time from the Train press to the last score, and the Event Timing durations (input to next paint, entries of at least 16 ms) of the key presses the reader makes on another chart meanwhile; with no training (the baseline, as many presses), with the lab in Workers (the page) and with Worker removed (the single file’s path). Medians over runs; key figures (p50, p95, max of the entries of at least 16 ms) over every press of every run. Chromium’s CPU throttling slows the page’s thread, not its Workers: the Workers’ training time is this machine’s unthrottled speed.',
   command: 'node tests/bench/length-lab-phone.mjs',
   date: new Date().toISOString(),
   machine: { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, node: process.version, loadAverage: loadStart },
   runs: options.runs,
+  noTraining: summary(runs.idle),
   workers: summary(runs.worker),
   pageThread: summary(runs.page),
   loadAverageEnd: load(),

@@ -34,6 +34,9 @@ const schemeLabel = (name) => LAB_SCHEMES.find((s) => s.value === name).label;
 const colorOf = (colors, scheme) => colors.cycle[SCHEME_NAMES.indexOf(scheme) % colors.cycle.length];
 const percent = (x) => `${Math.round(x * 100)}%`;
 
+/** The least time between two redraws of the loss plot while models train (ms). */
+const LIVE_REDRAW_MS = 150;
+
 /** The schemes ticked, in the declared order. */
 export const chosenSchemes = (state) => LAB_SCHEMES.filter((s) => state[s.key]).map((s) => s.value);
 
@@ -147,13 +150,26 @@ function attachTraining(chart, { state, data, marks, shell, canvases, update, af
     field.classList.toggle('has-message', Boolean(text));
   };
 
+  // While models train only the loss plot changes (the scores come with each model's end, through
+  // update()), and it is redrawn at most every LIVE_REDRAW_MS: each redraw is main-thread work in the
+  // frame of whatever the reader is doing meanwhile.
   let frame = 0;
+  let timer = 0;
+  let drawnAt = -Infinity;
   const drawSoon = () => {
-    frame ||= requestAnimationFrame(() => {
-      frame = 0;
-      for (const c of canvases) c.redraw();
-      showProgress();
-    });
+    if (frame || timer) return;
+    timer = setTimeout(
+      () => {
+        timer = 0;
+        frame = requestAnimationFrame(() => {
+          frame = 0;
+          drawnAt = performance.now();
+          canvases[0].redraw();
+          showProgress();
+        });
+      },
+      Math.max(0, LIVE_REDRAW_MS - (performance.now() - drawnAt)),
+    );
   };
   const showProgress = () => {
     const run = marks.run;
@@ -248,6 +264,7 @@ function attachTraining(chart, { state, data, marks, shell, canvases, update, af
   chart.destroy = () => {
     runner.stop();
     if (frame) cancelAnimationFrame(frame);
+    clearTimeout(timer);
     destroy();
   };
 }
