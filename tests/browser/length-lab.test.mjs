@@ -45,6 +45,7 @@ const labValues = (page) =>
     return {
       phase: v.phase,
       mode: v.mode,
+      fallback: v.fallback,
       lossCounts: Object.fromEntries(Object.entries(v.losses).map(([k, l]) => [k, l.length])),
       fingerprints: Object.fromEntries(Object.entries(v.results).map(([k, r]) => [k, r.fingerprint])),
       variants: Object.values(v.results).flatMap((r) => r.variants),
@@ -84,7 +85,7 @@ test('Train trains every ticked scheme in Workers, to the same bits as the engin
   assert.match(await root.locator('.chart-description').textContent(), /Not trained yet/);
   const values = await trainToEnd(page);
   assert.equal(values.phase, 'done');
-  assert.equal(values.mode, 'worker', 'the models trained off the page thread');
+  assert.equal(values.mode, 'worker', `the models trained off the page thread (fell back: ${values.fallback})`);
   assert.deepEqual(values.fingerprints, expected, 'each run is bit for bit the Node engine’s');
   assert.deepEqual(values.lossCounts, Object.fromEntries(SCHEMES.map((s) => [s, STEPS])), 'every step’s loss drawn');
   assert.deepEqual([...values.variants].sort(), [...VARIANTS].sort());

@@ -92,6 +92,7 @@ export const LENGTH_LAB = defineChart({
       plan: data.plan,
       phase: run?.phase ?? 'idle',
       mode: run?.mode ?? null,
+      fallback: run?.fallback ?? null,
       losses: Object.fromEntries([...(run?.models ?? [])].map(([name, m]) => [name, [...m.losses]])),
       results: Object.fromEntries(
         [...(run?.models ?? [])].filter(([, m]) => m.result).map(([name, m]) => [name, m.result]),
@@ -186,6 +187,7 @@ function attachTraining(chart, { state, data, marks, shell, canvases, update, af
     if (!marks.run) return;
     marks.run.phase = phase;
     marks.run.mode = runner.mode; // 'page' if the Workers' script did not load and the page took over
+    marks.run.fallback = runner.fallback;
     train.disabled = false;
     stop.disabled = true;
     update(); // the description, the table and both canvases, once

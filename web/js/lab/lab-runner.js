@@ -54,9 +54,11 @@ export function createLabRunner({ loadEngine, workerUrl = labWorkerUrl(), poolSi
   let finish = null; // resolves the training under way
   const runner = {
     mode: null,
+    fallback: null, // why the page took over from the Workers, if it did
     async train(jobs, listener) {
       runner.stop();
       stopped = false;
+      runner.fallback = null;
       const queue = jobs.map((job, index) => ({ ...job, index }));
       const outcome = new Promise((resolve) => {
         finish = resolve;
@@ -117,6 +119,7 @@ export function createLabRunner({ loadEngine, workerUrl = labWorkerUrl(), poolSi
         event.preventDefault?.();
         if (stopped) return;
         if (!started) {
+          runner.fallback = String(event.message || 'the Worker’s script did not load');
           const left = [...inFlight(), ...queue].sort((a, b) => a.index - b.index);
           queue.length = 0;
           for (const w of workers) w.terminate();
