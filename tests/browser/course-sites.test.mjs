@@ -341,10 +341,18 @@ test('cmi5: a learner who passes, then exits to the LMS’s returnURL', async ()
     rest.filter((p) => !/status of 404 \(Not Found\)$/.test(p)),
     [],
   );
-  assert.equal(
-    rest.length - rest.filter((p) => !/status of 404 \(Not Found\)$/.test(p)).length,
-    notFound,
-    'a console line for each expected 404, and no other',
+  // Every 404 the LMS sent is one of those; the console has a line per 404 the page received: at least
+  // one per response the test saw, at most one per 404 sent (a response cut off by the navigation to
+  // returnURL may reach the console and not the test, or neither).
+  assert.deepEqual(
+    lms.notFound.filter((path) => !/(\/course\/done|\/agents\/profile|\/activities\/state)$/.test(path)),
+    [],
+    'the LMS answered 404 only for the documents not written yet and returnURL',
+  );
+  const consoleLines = rest.length;
+  assert.ok(
+    consoleLines >= notFound && consoleLines <= lms.notFound.length,
+    `a console line for each 404 and no other: ${consoleLines} lines, ${notFound} seen, ${lms.notFound.length} sent`,
   );
   await close();
 });

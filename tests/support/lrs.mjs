@@ -36,6 +36,7 @@ export async function startLrs({ root = null, fault = () => null } = {}) {
     registrations: new Map(),
     launches: new Map(), // fetch code → { token, fetched, registration, sessionId, launchData }
     fault,
+    notFound: [], // the path of every request answered 404, in order
   };
   const registration = (id) => {
     if (!lms.registrations.has(id))
@@ -50,6 +51,7 @@ export async function startLrs({ root = null, fault = () => null } = {}) {
     const text = Buffer.concat(chunks).toString('utf8');
     const send = (status, value, type = 'application/json') => {
       if (res.headersSent) return;
+      if (status === 404) lms.notFound.push(url.pathname);
       res.writeHead(status, { 'Content-Type': type });
       res.end(
         value === undefined ? '' : typeof value === 'string' || Buffer.isBuffer(value) ? value : JSON.stringify(value),
