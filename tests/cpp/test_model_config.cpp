@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -472,6 +473,80 @@ TEST(ModelConfigBeyond, PromptLengthIsValidated) {
   EXPECT_THAT(error_of([&] { scaled_inverse_frequencies(cfg, 10); }),
               names_field_and_rule("scaled_inverse_frequencies", "needs a RoPE config"))
       << "GPT-2 has no rotary pairs";
+}
+
+// ---- 2025–26 families: nested text models and kinds of layer -------------------------------
+
+const LayerKindReport& kind_named(const ModelPositionReport& r, const std::string& type) {
+  for (const LayerKindReport& kind : r.layer_kinds) {
+    if (kind.layer_type == type) return kind;
+  }
+  throw std::runtime_error("no layer kind " + type);
+}
+
+std::vector<std::int64_t> every_nth(std::int64_t first, std::int64_t step, std::int64_t count) {
+  std::vector<std::int64_t> out;
+  for (std::int64_t i = first; i < count; i += step) out.push_back(i);
+  return out;
+}
+
+TEST(ModelConfigFamilies, LlamaFourWithoutTheListUsesTheInterval) {
+  const ModelPositionReport r = read_model_config(R"({"model_type": "llama4_text", "head_dim": 128,
+      "num_attention_heads": 40, "num_hidden_layers": 12, "max_position_embeddings": 262144,
+      "rope_theta": 500000, "no_rope_layers": [], "no_rope_layer_interval": 3,
+      "attn_temperature_tuning": false})",
+                                                  100);
+  EXPECT_EQ(r.layer_types_field, "no_rope_layer_interval");
+  EXPECT_EQ(kind_named(r, "full_attention").layers, every_nth(2, 3, 12));
+  EXPECT_EQ(kind_named(r, "full_attention").query_temperature, 1.0) << "tuning off";
+  EXPECT_EQ(kind_named(r, "chunked_attention").chunk, 8192) << "Llama4TextConfig's default";
+}
+
+TEST(ModelConfigFamilies, LayerTypesListOverridesThePattern) {
+  const ModelPositionReport r = read_model_config(R"({"model_type": "gemma3_text", "head_dim": 256,
+      "num_hidden_layers": 4, "sliding_window": 512, "sliding_window_pattern": 6,
+      "layer_types": ["sliding_attention", "full_attention", "full_attention", "sliding_attention"]})",
+                                                  1000);
+  EXPECT_EQ(r.layer_types_field, "layer_types");
+  EXPECT_EQ(kind_named(r, "full_attention").layers, (std::vector<std::int64_t>{1, 2}));
+  EXPECT_EQ(kind_named(r, "sliding_attention").layers, (std::vector<std::int64_t>{0, 3}));
+  EXPECT_EQ(kind_named(r, "sliding_attention").window, 512);
+}
+
+TEST(ModelConfigFamilies, GemmaFourWithoutLayerTypesTakesTheClassPattern) {
+  const ModelPositionReport r = read_model_config(R"({"model_type": "gemma4", "text_config": {
+      "model_type": "gemma4_text", "head_dim": 256, "global_head_dim": 512, "num_attention_heads": 8,
+      "num_hidden_layers": 8, "max_position_embeddings": 131072, "sliding_window": 512, "rope_parameters": {
+      "sliding_attention": {"rope_type": "default", "rope_theta": 10000},
+      "full_attention": {"rope_type": "proportional", "partial_rotary_factor": 0.25, "rope_theta": 1000000}}}})",
+                                                  1000);
+  EXPECT_EQ(kind_named(r, "full_attention").layers, (std::vector<std::int64_t>{5, 7}));
+  EXPECT_EQ(kind_named(r, "sliding_attention").window, 512);
+}
+
+TEST(ModelConfigFamilies, BadLayerInputNamesTheFieldAndTheRule) {
+  EXPECT_EQ(
+      parse_error_of(R"({"model_type": "gemma4_text", "head_dim": 256, "num_hidden_layers": 2,
+      "num_attention_heads": 8, "max_position_embeddings": 4096, "rope_parameters": {"full_attention":
+      {"rope_type": "proportional", "rope_theta": 1e6, "partial_rotary_factor": 0.25}, "rope_theta": 5}})"),
+      "rope_parameters mixes one block per layer type with the field rope_parameters.rope_theta (which one "
+      "applies is ambiguous); layer types: full_attention, sliding_attention, chunked_attention, "
+      "linear_attention");
+  EXPECT_EQ(parse_error_of(R"({"model_type": "qwen3_next", "head_dim": 256, "num_attention_heads": 16,
+      "max_position_embeddings": 4096, "full_attention_interval": 4})"),
+            "full_attention_interval needs num_hidden_layers to lay out the layers: the config has none");
+  EXPECT_EQ(parse_error_of(R"({"model_type": "gemma4", "text_config": {"model_type": "gemma4_text",
+      "head_dim": 256, "num_attention_heads": 8, "max_position_embeddings": 4096, "rope_parameters":
+      {"full_attention": {"rope_type": "proportional", "rope_theta": 1e6, "partial_rotary_factor": "a quarter"}}}})"),
+            "in text_config: rope_parameters.full_attention.partial_rotary_factor must be a finite number in "
+            "(0, 1], "
+            "got \"a quarter\"");
+  EXPECT_EQ(
+      parse_error_of(R"({"model_type": "gemma4_text", "head_dim": 256, "num_attention_heads": 8,
+      "max_position_embeddings": 4096, "rope_parameters": {"full_attention": {"rope_theta": 1e6},
+      "sliding_attention": {"rope_type": "yarn", "factor": 2, "rope_theta": 1e4}}})"),
+      "rope_parameters.sliding_attention.rope_type must be default, linear or proportional (the recipes this "
+      "reader computes for local layers), got \"yarn\"");
 }
 
 // ---- the broken corpus ------------------------------------------------------------------
