@@ -130,6 +130,7 @@ function drawKinds(ctx, width, height, colors, r, panels, highlighted, layout) {
       title: narrow ? term : t('{term}: each pair’s wavelength before and after scaling', { term }),
       promptLabel: main ? null : t('spans {length}', { length: count(Math.min(span, r.promptLength)) }),
       legend: k === 0,
+      axes: kind.positions === 'mrope' ? kind.mropeAxes : null,
     });
     ctx.restore();
   });
@@ -251,7 +252,45 @@ function drawPairs(ctx, width, height, colors, r, highlighted, layout, panel = {
     ctx.arc(x(i), y(r.wavelengths[i]), beyond && r.beyond[i] ? radius + 1.5 : radius, 0, 2 * Math.PI);
     ctx.fill();
   }
+  if (panel.axes) drawAxisSections(ctx, frame, x, band, colors, panel.axes);
   if (panel.legend !== false) drawLegend(ctx, frame, colors, legend, narrow ? 'below' : 'br');
+}
+
+/**
+ * M-RoPE: which position axis each pair turns by, as brackets along the top of the plot, one per run
+ * of pairs on one axis ("time 0–15"); interleaved sections (runs of one pair) are named once instead.
+ */
+function drawAxisSections(ctx, frame, x, band, colors, axes) {
+  const names = [t('time'), t('height'), t('width')];
+  const runs = [];
+  for (let i = 0; i < axes.length; i++) {
+    if (runs.length > 0 && runs.at(-1).axis === axes[i]) runs.at(-1).last = i;
+    else runs.push({ axis: axes[i], first: i, last: i });
+  }
+  ctx.save();
+  ctx.strokeStyle = colors.muted;
+  ctx.fillStyle = colors.muted;
+  ctx.font = `11px ${FONT}`;
+  ctx.textBaseline = 'top';
+  const top = frame.y + 18;
+  if (runs.some((run) => run.last - run.first < 2)) {
+    ctx.textAlign = 'left';
+    ctx.fillText(t('pairs cycle time, height, width in turn (interleaved M-RoPE)'), frame.x + 4, top + 4);
+  } else {
+    ctx.textAlign = 'center';
+    for (const run of runs) {
+      const left = x(run.first) - band / 2 + 2;
+      const right = x(run.last) + band / 2 - 2;
+      ctx.beginPath();
+      ctx.moveTo(left, top + 4);
+      ctx.lineTo(left, top);
+      ctx.lineTo(right, top);
+      ctx.lineTo(right, top + 4);
+      ctx.stroke();
+      ctx.fillText(`${names[run.axis]} ${run.first}–${run.last}`, (left + right) / 2, top + 4, right - left);
+    }
+  }
+  ctx.restore();
 }
 
 /** Schemes without rotary pairs: the trained positions against the prompt's, past-the-end in red. */
