@@ -38,6 +38,37 @@ val runtime_readings_to_js(const std::vector<RuntimeReading>& readings) {
   return array;
 }
 
+// One kind of layer: { layerType, positions, noneReason, ropeType, layerCount, layers, window, chunk, base,
+// headDim, rotaryDim, invFreq, baseInvFreq, wavelengths, beyond, beyondCount, longestDistance, mropeAxes,
+// queryTemperature }, its arrays copied into JavaScript-owned typed arrays.
+val layer_kinds_to_js(const std::vector<LayerKindReport>& kinds) {
+  val array = val::array();
+  for (const LayerKindReport& kind : kinds) {
+    val item = val::object();
+    item.set("layerType", kind.layer_type);
+    item.set("positions", kind.positions);
+    item.set("noneReason", kind.none_reason);
+    item.set("ropeType", kind.rope_type);
+    item.set("layerCount", static_cast<double>(kind.layer_count));
+    item.set("layers", integers_to_js(kind.layers));
+    item.set("window", static_cast<double>(kind.window));
+    item.set("chunk", static_cast<double>(kind.chunk));
+    item.set("base", kind.base);
+    item.set("headDim", static_cast<double>(kind.head_dim));
+    item.set("rotaryDim", static_cast<double>(kind.rotary_dim));
+    item.set("invFreq", to_float64_array(kind.inv_freq));
+    item.set("baseInvFreq", to_float64_array(kind.base_inv_freq));
+    item.set("wavelengths", to_float64_array(kind.wavelengths));
+    item.set("beyond", to_uint8_array(kind.beyond));
+    item.set("beyondCount", static_cast<double>(kind.beyond_count));
+    item.set("longestDistance", static_cast<double>(kind.longest_distance));
+    item.set("mropeAxes", to_uint8_array(kind.mrope_axes));
+    item.set("queryTemperature", kind.query_temperature);
+    array.call<void>("push", item);
+  }
+  return array;
+}
+
 val strings_to_js(const std::vector<std::string>& items) {
   val array = val::array();
   for (const std::string& item : items) array.call<void>("push", val(item));
@@ -89,6 +120,11 @@ val read_model_config_js(std::string json_text, double prompt_length) {
     out.set("learnedOffset", static_cast<double>(r.learned_offset));
     out.set("attentionLayers", integers_to_js(r.attention_layers));
     out.set("runtimeReadings", runtime_readings_to_js(r.runtime_readings));
+    out.set("textField", r.text_field);
+    out.set("layerTypesField", r.layer_types_field);
+    out.set("mropeSection", integers_to_js(r.mrope_section));
+    out.set("mropeInterleaved", r.mrope_interleaved);
+    out.set("layerKinds", layer_kinds_to_js(r.layer_kinds));
     out.set("notes", strings_to_js(r.notes));
     return out;
   });
@@ -105,7 +141,9 @@ EMSCRIPTEN_BINDINGS(positional_model_config) {
       "stretch, every pair's frequency and wavelength, which pairs go beyond training; MLA's rotary width, "
       "local "
       "layers' base and window, T5's bucket reach, hybrids' attention layers, and each runtime's reading "
-      "(transformers 4.4x–4.5x, 5, vLLM) where they disagree; the reader refuses over 1 MiB of text",
+      "(transformers 4.4x–4.5x, 5, vLLM) where they disagree; the text model inside a multimodal wrapper "
+      "(text_config …); each kind of layer with its positions (RoPE, proportional, M-RoPE sections, none), "
+      "window or chunk and per-pair frequencies; the reader refuses over 1 MiB of text",
       {text("jsonText", kMaxConfigTextBytes), integer("promptLength", 1, kMaxConfigPositions)},
       R"(["{\"model_type\": \"gpt2\", \"n_positions\": 1024, \"n_embd\": 768, \"n_head\": 12}", 100])");
   topic.limit("maxPromptLength", kMaxConfigPositions);

@@ -66,6 +66,14 @@ val extension_inverse_frequencies_js(double d, double base, double trained_len, 
   });
 }
 
+val proportional_rope_frequencies_js(double head_dim, double base, double partial_rotary_factor,
+                                     double factor) {
+  return guarded([&] {
+    return to_float64_array(
+        proportional_rope_frequencies(whole(head_dim), base, partial_rotary_factor, factor));
+  });
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(positional_rope_scaling) {
@@ -95,6 +103,12 @@ EMSCRIPTEN_BINDINGS(positional_rope_scaling) {
                  "(5 × d/2) θ for the five treatments (none, PI, NTK, YaRN, dynamic NTK); 5 × d/2 ≤ 2^24",
                  {kDimension, kBase, number("trainedLen"), number("newLen"), kBetaFast, kBetaSlow},
                  "[8, 10000, 4096, 32768]");
+  topic.function(
+      "proportionalRopeFrequencies", &proportional_rope_frequencies_js,
+      "proportional RoPE's θ_i (Gemma 4): headDim/2 pairs, the rotating ones at "
+      "base^(−2i/headDim) / factor, the rest 0; headDim ≤ 2^24",
+      {integer("headDim", 2, kMaxOutputDoubles), kBase, number("partialRotaryFactor"), number("factor", 1.0)},
+      "[16, 1000000, 0.25]");
 }
 
 }  // namespace positional::js

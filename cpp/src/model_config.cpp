@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>  // infinity: a pair that never turns
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -189,10 +190,13 @@ bool in_list(const std::string& value, std::initializer_list<const char*> names)
 // model_type values whose transformers implementation uses each scheme.
 bool is_rope_family(const std::string& t) {
   return in_list(
-      t, {"llama",       "mistral",   "mixtral",     "qwen2",   "qwen2_moe", "qwen3",    "qwen3_moe",
-          "gemma",       "gemma2",    "gemma3_text", "phi",     "phi3",      "gpt_neox", "gptj",
-          "falcon",      "stablelm",  "starcoder2",  "olmo",    "olmo2",     "cohere",   "deepseek_v2",
-          "deepseek_v3", "internlm2", "granite",     "gpt_oss", "persimmon", "codegen"});
+      t,
+      {"llama",         "mistral",    "mixtral",     "qwen2",       "qwen2_moe", "qwen3",      "qwen3_moe",
+       "gemma",         "gemma2",     "gemma3_text", "phi",         "phi3",      "gpt_neox",   "gptj",
+       "falcon",        "stablelm",   "starcoder2",  "olmo",        "olmo2",     "cohere",     "deepseek_v2",
+       "deepseek_v3",   "internlm2",  "granite",     "gpt_oss",     "persimmon", "codegen",    "llama4",
+       "llama4_text",   "gemma3",     "gemma4",      "gemma4_text", "qwen2_vl",  "qwen2_5_vl", "qwen3_vl",
+       "qwen3_vl_text", "qwen3_next", "minimax"});
 }
 bool is_sinusoidal_family(const std::string& t) {
   return in_list(t, {"marian", "pegasus", "m2m_100", "fsmt", "speech_to_text", "xglm"});
@@ -279,9 +283,11 @@ constexpr Named<PositionScheme> kSchemeNames[] = {{PositionScheme::LearnedTable,
                                                   {PositionScheme::None, "none"}};
 
 // Also the names rope_type accepts, in the order its error message lists them.
-constexpr Named<RopeType> kRopeTypeNames[] = {{RopeType::Default, "default"},   {RopeType::Linear, "linear"},
-                                              {RopeType::Dynamic, "dynamic"},   {RopeType::Yarn, "yarn"},
-                                              {RopeType::Longrope, "longrope"}, {RopeType::Llama3, "llama3"}};
+constexpr Named<RopeType> kRopeTypeNames[] = {
+    {RopeType::Default, "default"},          {RopeType::Linear, "linear"},
+    {RopeType::Dynamic, "dynamic"},          {RopeType::Yarn, "yarn"},
+    {RopeType::Longrope, "longrope"},        {RopeType::Llama3, "llama3"},
+    {RopeType::Proportional, "proportional"}};
 
 template <class Enum, std::size_t N>
 const char* name_in(const Named<Enum> (&table)[N], Enum value) {
@@ -315,6 +321,13 @@ RopeType parse_rope_type(const json& block, const std::string& prefix, std::vect
     notes.push_back(path + " \"su\" is the older name of longrope; read as longrope");
     return RopeType::Longrope;
   }
+  if (name == "mrope") {
+    // transformers (Qwen2VLConfig) rewrites "mrope" to "default": the frequencies are RoPE's own, and
+    // mrope_section only says which position axis each pair turns by.
+    notes.push_back(
+        path + " \"mrope\" is read as default frequencies with multimodal sections, as transformers does");
+    return RopeType::Default;
+  }
   std::string known;
   for (const Named<RopeType>& entry : kRopeTypeNames)
     known += (known.empty() ? "" : ", ") + std::string(entry.name);
@@ -340,6 +353,35 @@ std::vector<double> read_factor_list(const json& block, const std::string& prefi
   return values;
 }
 
+bool is_layer_type(const std::string& name) {
+  return std::any_of(std::begin(kLayerTypeNames), std::end(kLayerTypeNames),
+                     [&name](const char* known) { return name == known; });
+}
+
+std::string layer_type_list() {
+  std::string known;
+  for (const char* name : kLayerTypeNames) known += (known.empty() ? "" : ", ") + std::string(name);
+  return known;
+}
+
+// Whether rope_parameters holds one block per layer type. Checks that every block is an object and
+// that no flat field sits beside them (which of the two would apply is ambiguous).
+bool per_layer_type_blocks(const json& parameters) {
+  const bool any = std::any_of(parameters.items().begin(), parameters.items().end(),
+                               [](const auto& item) { return is_layer_type(item.key()); });
+  if (!any) return false;
+  for (const auto& item : parameters.items()) {
+    const std::string path = "rope_parameters." + item.key();
+    if (is_layer_type(item.key())) {
+      if (!item.value().is_object()) reject(path, "an object (one block per layer type)", item.value());
+    } else if (!item.value().is_null()) {
+      throw InputError("rope_parameters mixes one block per layer type with the field " + path +
+                       " (which one applies is ambiguous); layer types: " + layer_type_list());
+    }
+  }
+  return true;
+}
+
 // Picks the block: rope_parameters (newer transformers) before rope_scaling. Returns nullptr
 // when neither holds one; sets prefix to the field path used in messages.
 const json* select_scaling_block(const json& root, std::string& prefix, std::vector<std::string>& notes) {
@@ -353,20 +395,25 @@ const json* select_scaling_block(const json& root, std::string& prefix, std::vec
     if (scaling != nullptr) {
       notes.push_back("both rope_parameters and rope_scaling are present: rope_parameters is read");
     }
-    // Per-layer-type blocks (Gemma 3 style): {"full_attention": {...}, "sliding_attention": {...}}.
-    const bool flat = find(*parameters, "rope_type") || find(*parameters, "type") ||
-                      find(*parameters, "rope_theta") || find(*parameters, "factor");
-    if (!flat && !parameters->empty() &&
-        std::all_of(parameters->begin(), parameters->end(), [](const json& v) { return v.is_object(); })) {
-      const json* full = find_present(*parameters, "full_attention");
-      if (full == nullptr) {
-        throw InputError(
-            "rope_parameters holds one block per layer type but none named full_attention; "
-            "this reader reads a single block");
+    // Per-layer-type blocks (transformers 5: Gemma 3 and 4, gpt-oss …):
+    // {"full_attention": {...}, "sliding_attention": {...}}.
+    if (per_layer_type_blocks(*parameters)) {
+      const char* main_type = nullptr;
+      for (const char* type : {"full_attention", "chunked_attention"}) {
+        if (find_present(*parameters, type) != nullptr) {
+          main_type = type;
+          break;
+        }
       }
-      prefix = "rope_parameters.full_attention";
-      notes.push_back("rope_parameters has one block per layer type: the full_attention block is read");
-      return full;
+      if (main_type == nullptr) {
+        throw InputError(
+            "rope_parameters holds one block per layer type but none named full_attention or "
+            "chunked_attention (the layers that see the whole prompt)");
+      }
+      prefix = std::string("rope_parameters.") + main_type;
+      notes.push_back(std::string("rope_parameters has one block per layer type: the ") + main_type +
+                      " block gives the global layers' recipe");
+      return find_present(*parameters, main_type);
     }
     return parameters;
   }
@@ -375,6 +422,29 @@ const json* select_scaling_block(const json& root, std::string& prefix, std::vec
     return scaling;
   }
   return nullptr;
+}
+
+// Qwen2-VL's mrope_section (pairs per axis: time, height, width) and Qwen3-VL's mrope_interleaved.
+void read_mrope_section(const json& block, const std::string& prefix, std::int64_t pairs, ModelConfig& cfg) {
+  const json* section = find_present(block, "mrope_section");
+  if (section == nullptr) return;
+  const std::string path = prefix + ".mrope_section";
+  if (!section->is_array())
+    reject(path, "an array of 3 whole numbers (pairs for time, height, width)", *section);
+  std::vector<std::int64_t> values;
+  for (std::size_t i = 0; i < section->size(); ++i) {
+    values.push_back(read_whole((*section)[i], path + "[" + std::to_string(i) + "]", 0, kMaxHeadDim));
+  }
+  if (const json* interleaved = find_present(block, "mrope_interleaved")) {
+    cfg.mrope_interleaved = read_bool(*interleaved, prefix + ".mrope_interleaved");
+  }
+  try {
+    mrope_pair_axes(values, pairs, cfg.mrope_interleaved);
+  } catch (const InputError& error) {
+    // The recipe's rule, under the field's full path.
+    throw InputError(prefix + "." + error.what());
+  }
+  cfg.mrope_section = std::move(values);
 }
 
 void parse_rope(const json& root, ModelConfig& cfg) {
@@ -410,8 +480,20 @@ void parse_rope(const json& root, ModelConfig& cfg) {
   if (cfg.head_dim == 0) {
     throw InputError("RoPE needs head_dim, or hidden_size and num_attention_heads: the config has neither");
   }
-  const json* partial = find_present(root, "partial_rotary_factor");
-  std::string partial_path = "partial_rotary_factor";
+  if (const json* global = find_present(root, "global_head_dim");
+      global != nullptr && prefix == "rope_parameters.full_attention") {
+    // Gemma 4: the full-attention layers have heads of their own width.
+    cfg.local_head_dim = cfg.head_dim;
+    cfg.head_dim = read_whole(*global, "global_head_dim", 2, kMaxHeadDim);
+    if (cfg.head_dim % 2 != 0) reject("global_head_dim", "even (pairs of dimensions turn together)", *global);
+  }
+  // transformers 5 keeps partial_rotary_factor inside rope_parameters; older configs at the top level.
+  const json* partial = block != nullptr ? find_present(*block, "partial_rotary_factor") : nullptr;
+  std::string partial_path = prefix + ".partial_rotary_factor";
+  if (partial == nullptr) {
+    partial = find_present(root, "partial_rotary_factor");
+    partial_path = "partial_rotary_factor";
+  }
   if (partial == nullptr && (partial = find_present(root, "rotary_pct")) != nullptr)
     partial_path = "rotary_pct";
   if (partial != nullptr) {
@@ -435,6 +517,15 @@ void parse_rope(const json& root, ModelConfig& cfg) {
     cfg.rotary_dim = read_whole(*explicit_dim, "rotary_dim", 2, cfg.head_dim);
     if (cfg.rotary_dim % 2 != 0)
       reject("rotary_dim", "even (pairs of dimensions turn together)", *explicit_dim);
+  } else if (block != nullptr && parse_rope_type(*block, prefix, cfg.notes) == RopeType::Proportional) {
+    // Proportional RoPE: floor(partial_rotary_factor · head_dim / 2) pairs turn, spaced over the whole head.
+    const std::int64_t rotating = proportional_rotating_pairs(cfg.head_dim, cfg.partial_rotary_factor);
+    if (rotating < 1) {
+      throw InputError("proportional RoPE turns int(" + partial_path +
+                       " × head_dim // 2) pairs, which is 0 for " + format_number(cfg.partial_rotary_factor) +
+                       " × " + whole(cfg.head_dim));
+    }
+    cfg.rotary_dim = 2 * rotating;
   } else {
     // transformers truncates: int(head_dim * partial_rotary_factor).
     cfg.rotary_dim = static_cast<std::int64_t>(static_cast<double>(cfg.head_dim) * cfg.partial_rotary_factor);
@@ -454,7 +545,12 @@ void parse_rope(const json& root, ModelConfig& cfg) {
   if (block == nullptr) return;
   RopeScaling& s = cfg.scaling;
   s.field = prefix;
-  s.type = parse_rope_type(*block, prefix, cfg.notes);
+  std::vector<std::string> repeated_notes;  // the type was read once above for the rotary width
+  s.type = parse_rope_type(*block, prefix, repeated_notes);
+  for (const std::string& note : repeated_notes) {
+    if (std::find(cfg.notes.begin(), cfg.notes.end(), note) == cfg.notes.end()) cfg.notes.push_back(note);
+  }
+  read_mrope_section(*block, prefix, pairs, cfg);
   const std::string type_name = rope_type_name(s.type);
 
   if (const json* factor = find_present(*block, "factor")) {
@@ -554,6 +650,32 @@ void parse_rope(const json& root, ModelConfig& cfg) {
 
 // ---- local layers, buckets, tables and hybrids ------------------------------------------------
 
+// The local layers' own recipe in rope_parameters.sliding_attention: the types a local layer's
+// frequencies can follow without a length of their own (default, linear, proportional).
+void read_local_recipe(const json& sliding, ModelConfig& cfg) {
+  const std::string prefix = "rope_parameters.sliding_attention";
+  std::vector<std::string> ignored;
+  cfg.local_rope_type = parse_rope_type(sliding, prefix, ignored);
+  if (cfg.local_rope_type != RopeType::Default && cfg.local_rope_type != RopeType::Linear &&
+      cfg.local_rope_type != RopeType::Proportional) {
+    reject(prefix + ".rope_type",
+           "default, linear or proportional (the recipes this reader computes for local layers)",
+           json(rope_type_name(cfg.local_rope_type)));
+  }
+  if (const json* factor = find_present(sliding, "factor")) {
+    cfg.local_factor = read_positive(*factor, prefix + ".factor", kMaxScalingValue);
+  } else if (cfg.local_rope_type == RopeType::Linear) {
+    throw InputError(prefix + ".factor is missing: rope_type linear needs it");
+  }
+  if (const json* partial = find_present(sliding, "partial_rotary_factor")) {
+    if (!partial->is_number() || !std::isfinite(partial->get<double>()) || partial->get<double>() <= 0 ||
+        partial->get<double>() > 1) {
+      reject(prefix + ".partial_rotary_factor", "a finite number in (0, 1]", *partial);
+    }
+    cfg.local_partial_rotary_factor = partial->get<double>();
+  }
+}
+
 // Global/local RoPE: Gemma 3 (rope_local_base_freq with sliding_window, one global layer in
 // sliding_window_pattern), Gemma 2 (every other layer local, same base), ModernBERT
 // (local_rope_theta with local_attention, one global layer in global_attn_every_n_layers), and
@@ -571,6 +693,7 @@ void read_local_layers(const json& root, ModelConfig& cfg) {
       if ((theta = find_present(*sliding, "rope_theta")) != nullptr) {
         cfg.local_theta_field = "rope_parameters.sliding_attention.rope_theta";
       }
+      read_local_recipe(*sliding, cfg);
     }
   }
   if (theta != nullptr) {
@@ -593,6 +716,124 @@ void read_local_layers(const json& root, ModelConfig& cfg) {
   for (const char* key : {"global_attn_every_n_layers", "sliding_window_pattern"}) {
     if (const json* every = find_present(root, key))
       cfg.global_every = read_whole(*every, key, 1, kMaxAttentionHeads);
+  }
+}
+
+// Each layer's type (transformers' layer_types), from the config's own list or from the pattern its
+// family states: Llama 4's no_rope_layers or no_rope_layer_interval (iRoPE), Qwen3-Next's
+// full_attention_interval, Gemma's sliding_window_pattern, ModernBERT's global_attn_every_n_layers.
+// Every derivation follows the family's configuration_*.py in transformers 5.
+void read_layer_types(const json& root, ModelConfig& cfg) {
+  const bool llama4 = cfg.model_type == "llama4_text" || cfg.model_type == "llama4" ||
+                      find_present(root, "no_rope_layers") != nullptr;
+  const auto need_layers = [&cfg](const std::string& field) {
+    if (cfg.num_layers == 0) {
+      throw InputError(field + " needs num_hidden_layers to lay out the layers: the config has none");
+    }
+  };
+  const auto derive = [&cfg](const std::string& field, auto type_of) {
+    cfg.layer_types_field = field;
+    for (std::int64_t i = 0; i < cfg.num_layers; ++i) cfg.layer_types.push_back(type_of(i));
+  };
+  if (const json* list = find_present(root, "layer_types")) {
+    if (!list->is_array()) reject("layer_types", "an array of layer type names", *list);
+    if (cfg.num_layers > 0 && static_cast<std::int64_t>(list->size()) != cfg.num_layers) {
+      throw InputError("layer_types must hold num_hidden_layers = " + whole(cfg.num_layers) +
+                       " entries, got " + std::to_string(list->size()));
+    }
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const std::string path = "layer_types[" + std::to_string(i) + "]";
+      const std::string name = read_string((*list)[i], path);
+      if (!is_layer_type(name)) reject(path, "one of " + layer_type_list(), (*list)[i]);
+      cfg.layer_types.push_back(name);
+    }
+    cfg.num_layers = static_cast<std::int64_t>(list->size());
+    cfg.layer_types_field = "layer_types";
+  } else if (llama4) {
+    need_layers("Llama 4's no_rope_layers");
+    const json* flags = find_present(root, "no_rope_layers");
+    if (flags != nullptr && !flags->is_array()) reject("no_rope_layers", "an array of 0 and 1", *flags);
+    if (flags != nullptr && !flags->empty()) {
+      if (static_cast<std::int64_t>(flags->size()) != cfg.num_layers) {
+        throw InputError("no_rope_layers must hold num_hidden_layers = " + whole(cfg.num_layers) +
+                         " entries, got " + std::to_string(flags->size()));
+      }
+      // Despite the name, 1 marks a layer that uses RoPE (Llama4TextConfig's docstring).
+      std::vector<std::int64_t> uses_rope;
+      for (std::size_t i = 0; i < flags->size(); ++i) {
+        uses_rope.push_back(read_whole((*flags)[i], "no_rope_layers[" + std::to_string(i) + "]", 0, 1));
+      }
+      derive("no_rope_layers", [&uses_rope](std::int64_t i) {
+        return uses_rope[static_cast<std::size_t>(i)] == 1 ? "chunked_attention" : "full_attention";
+      });
+    } else {
+      std::int64_t interval = 4;  // Llama4TextConfig's default
+      if (const json* n = find_present(root, "no_rope_layer_interval")) {
+        interval = read_whole(*n, "no_rope_layer_interval", 1, kMaxAttentionHeads);
+      }
+      derive("no_rope_layer_interval", [interval](std::int64_t i) {
+        return (i + 1) % interval != 0 ? "chunked_attention" : "full_attention";
+      });
+    }
+  } else if (const json* every = find_present(root, "full_attention_interval")) {
+    const std::int64_t interval = read_whole(*every, "full_attention_interval", 1, kMaxAttentionHeads);
+    need_layers("full_attention_interval");
+    derive("full_attention_interval", [interval](std::int64_t i) {
+      return (i + 1) % interval == 0 ? "full_attention" : "linear_attention";
+    });
+  } else if (cfg.model_type == "gemma4_text" && cfg.num_layers > 0) {
+    // Gemma4TextConfig without layer_types: every sixth layer full attention, and the last one always.
+    derive("Gemma4TextConfig's default pattern", [&cfg](std::int64_t i) {
+      return (i + 1) % 6 == 0 || i == cfg.num_layers - 1 ? "full_attention" : "sliding_attention";
+    });
+    cfg.notes.push_back(
+        "layer_types is absent: Gemma4TextConfig's default is used (every sixth layer and the last attend to "
+        "the "
+        "whole prompt)");
+  } else if (cfg.local_rope_theta > 0 && cfg.global_every > 0 && cfg.num_layers > 0) {
+    if (find_present(root, "global_attn_every_n_layers") != nullptr) {
+      // ModernBERT: layer i is global when i % n == 0.
+      derive("global_attn_every_n_layers", [&cfg](std::int64_t i) {
+        return i % cfg.global_every == 0 ? "full_attention" : "sliding_attention";
+      });
+    } else {
+      // Gemma 2 and 3: every pattern-th layer is global, counting from 1.
+      derive(cfg.model_type == "gemma2" ? "model_type gemma2" : "sliding_window_pattern",
+             [&cfg](std::int64_t i) {
+               return (i + 1) % cfg.global_every == 0 ? "full_attention" : "sliding_attention";
+             });
+    }
+  }
+  if (!llama4) return;
+  cfg.full_attention_nope = true;
+  // Llama4TextConfig's defaults: chunks of 8192, temperature tuning on, floor 8192, scale 0.1.
+  cfg.attention_chunk_size = 8192;
+  if (const json* chunk = find(root, "attention_chunk_size")) {
+    cfg.attention_chunk_size =
+        chunk->is_null() ? 0 : read_whole(*chunk, "attention_chunk_size", 1, kMaxConfigPositions);
+  }
+  cfg.attn_temperature_tuning = true;
+  if (const json* tuning = find_present(root, "attn_temperature_tuning")) {
+    if (tuning->is_boolean()) {
+      cfg.attn_temperature_tuning = tuning->get<bool>();
+    } else if (tuning->is_number()) {
+      // Meta's published configs write a number here (4); Python reads any non-zero one as true.
+      cfg.attn_temperature_tuning =
+          read_whole(*tuning, "attn_temperature_tuning", 0, kMaxAttentionHeads) != 0;
+      cfg.notes.push_back("attn_temperature_tuning is the number " + describe(*tuning) + ", read as " +
+                          (cfg.attn_temperature_tuning ? "true" : "false") +
+                          " (transformers tests it for truth)");
+    } else {
+      reject("attn_temperature_tuning", "true or false", *tuning);
+    }
+  }
+  cfg.floor_scale = 8192;
+  cfg.attn_scale = 0.1;
+  if (const json* floor = find_present(root, "floor_scale")) {
+    cfg.floor_scale = read_positive(*floor, "floor_scale", static_cast<double>(kMaxConfigPositions));
+  }
+  if (const json* scale = find_present(root, "attn_scale")) {
+    cfg.attn_scale = read_positive(*scale, "attn_scale", kMaxScalingValue, true);
   }
 }
 
@@ -712,6 +953,12 @@ const char* scheme_name(PositionScheme scheme) { return name_in(kSchemeNames, sc
 
 const char* rope_type_name(RopeType type) { return name_in(kRopeTypeNames, type); }
 
+namespace {
+// Reads one config object: the whole config, or the text model inside a wrapper (whose model_type
+// stands in when the text model names none).
+ModelConfig read_config_object(const json& given, const std::string& wrapper_type);
+}  // namespace
+
 ModelConfig parse_model_config(std::string_view text) {
   if (text.size() > kMaxConfigBytes) {
     throw InputError("config must be at most 1 MiB (" + std::to_string(kMaxConfigBytes) + " bytes), got " +
@@ -724,11 +971,59 @@ ModelConfig parse_model_config(std::string_view text) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) {
     throw InputError("not JSON: the config is empty");
   }
-  const json root = parse_limited(text);
-  if (!root.is_object()) throw InputError("config must be a JSON object, got " + type_word(root));
+  const json top = parse_limited(text);
+  if (!top.is_object()) throw InputError("config must be a JSON object, got " + type_word(top));
+  std::string wrapper_type;
+  if (const json* type = find_present(top, "model_type")) wrapper_type = read_string(*type, "model_type");
+  for (const char* key : {"text_config", "language_config", "llm_config"}) {
+    const json* nested = find_present(top, key);
+    if (nested == nullptr) continue;
+    if (!nested->is_object()) reject(key, "an object (the text model's config) or null", *nested);
+    if (nested->empty()) continue;
+    try {
+      ModelConfig cfg = read_config_object(*nested, wrapper_type);
+      cfg.text_field = key;
+      cfg.notes.insert(cfg.notes.begin(),
+                       std::string("the text model is read from ") + key + ": the top level" +
+                           (wrapper_type.empty() ? std::string() : " (model_type \"" + wrapper_type + "\")") +
+                           " wraps it with other parts (vision, audio)");
+      return cfg;
+    } catch (const InputError& error) {
+      throw InputError(std::string("in ") + key + ": " + error.what());
+    }
+  }
+  return read_config_object(top, "");
+}
 
+namespace {
+
+// transformers' Gemma3TextConfig defaults: Google's published multimodal configs leave these out of
+// text_config, and the text model takes them from the class.
+void apply_family_defaults(json& root, std::vector<std::string>& notes) {
+  const json* type = find_present(root, "model_type");
+  if (type == nullptr || !type->is_string() || type->get<std::string>() != "gemma3_text") return;
+  const std::pair<const char*, json> defaults[] = {
+      {"max_position_embeddings", 131072}, {"rope_theta", 1000000.0},
+      {"rope_local_base_freq", 10000.0},   {"head_dim", 256},
+      {"num_attention_heads", 8},          {"sliding_window", 4096},
+      {"sliding_window_pattern", 6}};
+  for (const auto& [key, value] : defaults) {
+    if (find(root, key) != nullptr) continue;
+    if (std::string(key) == "sliding_window_pattern" && find_present(root, "layer_types") != nullptr)
+      continue;
+    root[key] = value;
+    notes.push_back(std::string(key) + " is absent: Gemma3TextConfig's default " + describe(value) +
+                    " is used, as transformers does");
+  }
+}
+
+ModelConfig read_config_object(const json& given, const std::string& wrapper_type) {
   ModelConfig cfg;
+  json with_defaults = given;
+  apply_family_defaults(with_defaults, cfg.notes);
+  const json& root = with_defaults;
   if (const json* type = find_present(root, "model_type")) cfg.model_type = read_string(*type, "model_type");
+  if (cfg.model_type.empty()) cfg.model_type = wrapper_type;
   cfg.scheme = detect_scheme(root, cfg.model_type, cfg.notes);
 
   // Length: transformers' name first, then the older and family-specific spellings.
@@ -814,20 +1109,30 @@ ModelConfig parse_model_config(std::string_view text) {
           "sliding_window is given but use_sliding_window is false: attention is not windowed");
     }
   }
-  if (cfg.scheme == PositionScheme::Rope) read_local_layers(root, cfg);
+  if (cfg.scheme == PositionScheme::Rope) {
+    read_local_layers(root, cfg);
+    read_layer_types(root, cfg);
+  }
   read_scheme_details(root, cfg);
   return cfg;
 }
 
+}  // namespace
+
 Vector base_inverse_frequencies(const ModelConfig& cfg) {
   require_rope(cfg, "base_inverse_frequencies");
+  if (cfg.scaling.type == RopeType::Proportional) {
+    // The turning pairs only: proportional RoPE spaces them over the whole head.
+    return proportional_rope_frequencies(cfg.head_dim, cfg.rope_theta, cfg.partial_rotary_factor)
+        .head(cfg.rotary_dim / 2);
+  }
   return rope_frequencies(cfg.rotary_dim, cfg.rope_theta);
 }
 
 Vector scaled_inverse_frequencies(const ModelConfig& cfg, std::int64_t seq_len) {
   require_rope(cfg, "scaled_inverse_frequencies");
   checked_length("seq_len", seq_len);
-  const Vector base = rope_frequencies(cfg.rotary_dim, cfg.rope_theta);
+  const Vector base = base_inverse_frequencies(cfg);
   const RopeScaling& s = cfg.scaling;
   switch (s.type) {
     case RopeType::Default:
@@ -847,6 +1152,9 @@ Vector scaled_inverse_frequencies(const ModelConfig& cfg, std::int64_t seq_len) 
     case RopeType::Llama3:
       return llama3_scaled_frequencies(base, s.factor, s.low_freq_factor, s.high_freq_factor,
                                        static_cast<double>(s.original_max_position_embeddings));
+    case RopeType::Proportional:
+      return proportional_rope_frequencies(cfg.head_dim, cfg.rope_theta, cfg.partial_rotary_factor, s.factor)
+          .head(cfg.rotary_dim / 2);
   }
   return base;
 }
@@ -920,6 +1228,122 @@ std::vector<RuntimeReading> runtime_readings(const ModelConfig& cfg, std::int64_
   return out;
 }
 
+// The "beyond training" rule of model_config.hpp for one kind of layer, whose attention spans at most
+// `distance` tokens back; a pair that never turns (θ' = 0) is never beyond.
+void flag_beyond(LayerKindReport& kind, std::int64_t trained_length) {
+  const Eigen::Index pairs = kind.inv_freq.size();
+  kind.beyond.assign(static_cast<std::size_t>(pairs), 0);
+  kind.beyond_count = 0;
+  kind.wavelengths.resize(pairs);
+  const double trained_span = static_cast<double>(trained_length - 1);
+  for (Eigen::Index i = 0; i < pairs; ++i) {
+    const double theta = kind.inv_freq[i];
+    kind.wavelengths[i] = theta > 0 ? kTwoPi / theta : std::numeric_limits<double>::infinity();
+    if (theta <= 0 || trained_length < 1) continue;
+    const double trained_angle = trained_span * kind.base_inv_freq[i];
+    if (static_cast<double>(kind.longest_distance) * theta > trained_angle && trained_angle < kTwoPi) {
+      kind.beyond[static_cast<std::size_t>(i)] = 1;
+      ++kind.beyond_count;
+    }
+  }
+}
+
+// A local layer's frequencies (Gemma 2/3: the global recipe's width at rope_local_base_freq, unscaled;
+// transformers 5's rope_parameters.sliding_attention: its own type, factor and partial width).
+void local_frequencies(const ModelConfig& cfg, LayerKindReport& kind) {
+  kind.head_dim = cfg.local_head_dim > 0 ? cfg.local_head_dim : cfg.head_dim;
+  kind.base = cfg.local_rope_theta;
+  kind.rope_type = rope_type_name(cfg.local_rope_type);
+  if (cfg.local_rope_type == RopeType::Proportional) {
+    kind.positions = "proportional";
+    kind.inv_freq = proportional_rope_frequencies(kind.head_dim, kind.base, cfg.local_partial_rotary_factor,
+                                                  cfg.local_factor);
+    kind.base_inv_freq =
+        proportional_rope_frequencies(kind.head_dim, kind.base, cfg.local_partial_rotary_factor);
+    kind.rotary_dim = 2 * proportional_rotating_pairs(kind.head_dim, cfg.local_partial_rotary_factor);
+    return;
+  }
+  std::int64_t rotary =
+      cfg.local_head_dim > 0
+          ? static_cast<std::int64_t>(static_cast<double>(kind.head_dim) * cfg.local_partial_rotary_factor)
+          : cfg.rotary_dim;
+  rotary -= rotary % 2;
+  if (rotary < 2) throw InputError("the local layers' rotary width is below 2 dimensions");
+  kind.rotary_dim = rotary;
+  kind.base_inv_freq = rope_frequencies(rotary, kind.base);
+  kind.inv_freq = cfg.local_rope_type == RopeType::Linear
+                      ? linear_scaled_frequencies(kind.base_inv_freq, cfg.local_factor)
+                      : kind.base_inv_freq;
+}
+
+// Each distinct kind of layer of a RoPE config, first seen first: what positions it has, its
+// frequencies, window or chunk, and its layers. A config without layer types is one kind, "all".
+std::vector<LayerKindReport> layer_kinds(const ModelConfig& cfg, const ModelPositionReport& r) {
+  std::vector<LayerKindReport> kinds;
+  std::vector<std::string> types = cfg.layer_types;
+  if (types.empty()) types.assign(static_cast<std::size_t>(std::max<std::int64_t>(cfg.num_layers, 1)), "all");
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    const auto found = std::find_if(kinds.begin(), kinds.end(),
+                                    [&](const LayerKindReport& k) { return k.layer_type == types[i]; });
+    LayerKindReport* kind = nullptr;
+    if (found != kinds.end()) {
+      kind = &*found;
+    } else {
+      kinds.emplace_back();
+      kind = &kinds.back();
+      kind->layer_type = types[i];
+    }
+    ++kind->layer_count;
+    if (cfg.num_layers > 0) kind->layers.push_back(static_cast<std::int64_t>(i));
+  }
+  const std::int64_t n = r.prompt_length;
+  for (LayerKindReport& kind : kinds) {
+    const std::string& type = kind.layer_type;
+    const bool nope = (type == "full_attention" && cfg.full_attention_nope) || type == "linear_attention";
+    if (nope) {
+      kind.positions = "none";
+      kind.none_reason = type == "linear_attention" ? "linear_attention" : "nope";
+      if (kind.none_reason == "nope" && cfg.attn_temperature_tuning) {
+        kind.query_temperature =
+            nope_query_temperature(static_cast<double>(n - 1), cfg.floor_scale, cfg.attn_scale);
+      }
+      kind.longest_distance = n - 1;
+      continue;
+    }
+    if (type == "sliding_attention")
+      kind.window = cfg.local_window > 0 ? cfg.local_window : cfg.sliding_window;
+    if (type == "all") kind.window = cfg.sliding_window;
+    if (type == "chunked_attention") kind.chunk = cfg.attention_chunk_size;
+    const std::int64_t span = kind.window > 0 ? kind.window : (kind.chunk > 0 ? kind.chunk : n);
+    kind.longest_distance = std::min(n, span) - 1;
+    if (type == "sliding_attention" && cfg.local_rope_theta > 0) {
+      kind.positions = "rope";
+      local_frequencies(cfg, kind);
+    } else {
+      kind.base = r.base;
+      kind.head_dim = r.head_dim;
+      kind.rotary_dim = r.rotary_dim;
+      kind.rope_type = rope_type_name(cfg.scaling.type);
+      if (cfg.scaling.type == RopeType::Proportional) {
+        kind.positions = "proportional";
+        kind.inv_freq = proportional_rope_frequencies(cfg.head_dim, cfg.rope_theta, cfg.partial_rotary_factor,
+                                                      cfg.scaling.factor);
+        kind.base_inv_freq =
+            proportional_rope_frequencies(cfg.head_dim, cfg.rope_theta, cfg.partial_rotary_factor);
+      } else {
+        kind.positions = cfg.mrope_section.empty() ? "rope" : "mrope";
+        kind.inv_freq = r.inv_freq;
+        kind.base_inv_freq = r.base_inv_freq;
+        if (!cfg.mrope_section.empty()) {
+          kind.mrope_axes = mrope_pair_axes(cfg.mrope_section, r.rotary_dim / 2, cfg.mrope_interleaved);
+        }
+      }
+    }
+    flag_beyond(kind, r.trained_length);
+  }
+  return kinds;
+}
+
 // T5's buckets (transformers' T5Attention._relative_position_bucket): the encoder splits
 // num_buckets between the two directions, and in each direction half the buckets are exact
 // distances; the rest grow logarithmically up to max_distance, past which all share the last.
@@ -946,6 +1370,7 @@ ModelPositionReport analyse_model_config(const ModelConfig& cfg, std::int64_t pr
   r.trained_length = cfg.original_max_position_embeddings > 0 ? cfg.original_max_position_embeddings
                                                               : cfg.max_position_embeddings;
   r.attention_layers = cfg.attention_layers;
+  r.text_field = cfg.text_field;
 
   if (cfg.scheme == PositionScheme::LearnedTable) {
     r.learned_offset = cfg.learned_offset;
@@ -1011,6 +1436,10 @@ ModelPositionReport analyse_model_config(const ModelConfig& cfg, std::int64_t pr
       r.local_wavelengths = pair_wavelengths(r.local_inv_freq);
     }
     r.runtime_readings = runtime_readings(cfg, prompt_length);
+    r.mrope_section = cfg.mrope_section;
+    r.mrope_interleaved = cfg.mrope_interleaved;
+    r.layer_types_field = cfg.layer_types_field;
+    r.layer_kinds = layer_kinds(cfg, r);
   }
 
   if (r.trained_length > 0 && r.advertised_length > 0) {

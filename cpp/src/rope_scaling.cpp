@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "pair_frequency.hpp"
 #include "positional/limits.hpp"
 #include "positional/rope.hpp"
 #include "positional/validate.hpp"
@@ -273,6 +274,73 @@ Vector pair_wavelengths(const Eigen::Ref<const Vector>& inv_freq) {
     }
   }
   return out;
+}
+
+namespace {
+void check_proportional(std::int64_t head_dim, double partial_rotary_factor) {
+  require_even_dimension("head_dim", head_dim);
+  if (!std::isfinite(partial_rotary_factor) || partial_rotary_factor <= 0 || partial_rotary_factor > 1) {
+    fail("partial_rotary_factor", "a finite number in (0, 1]", partial_rotary_factor);
+  }
+}
+}  // namespace
+
+std::int64_t proportional_rotating_pairs(std::int64_t head_dim, double partial_rotary_factor) {
+  check_proportional(head_dim, partial_rotary_factor);
+  // int(rope_proportion * head_dim // 2): Python's // on a float floors.
+  return static_cast<std::int64_t>(std::floor(partial_rotary_factor * static_cast<double>(head_dim) / 2.0));
+}
+
+Vector proportional_rope_frequencies(std::int64_t head_dim, double base, double partial_rotary_factor,
+                                     double factor) {
+  const std::int64_t rotating = proportional_rotating_pairs(head_dim, partial_rotary_factor);
+  require_base("base", base);
+  require_positive("factor", factor);
+  require_output_size("the frequencies", 1, head_dim / 2);
+  Vector inv_freq = Vector::Zero(head_dim / 2);
+  for (std::int64_t i = 0; i < rotating; ++i) {
+    inv_freq[i] = detail::pair_frequency(i, head_dim, base) / factor;
+  }
+  return inv_freq;
+}
+
+std::vector<std::uint8_t> mrope_pair_axes(const std::vector<std::int64_t>& section, std::int64_t pairs,
+                                          bool interleaved) {
+  if (section.size() != 3) {
+    throw InputError("mrope_section must hold 3 numbers (time, height, width), got " +
+                     std::to_string(section.size()));
+  }
+  std::int64_t sum = 0;
+  for (std::size_t k = 0; k < section.size(); ++k) {
+    if (section[k] < 0)
+      fail("mrope_section[" + std::to_string(k) + "]", "≥ 0", static_cast<double>(section[k]));
+    sum += section[k];
+  }
+  if (sum != pairs) {
+    throw InputError("mrope_section must sum to the rotary pairs (" + std::to_string(pairs) + "), got " +
+                     std::to_string(sum));
+  }
+  std::vector<std::uint8_t> axes(static_cast<std::size_t>(pairs), 0);
+  for (std::int64_t i = 0; i < pairs; ++i) {
+    std::uint8_t axis = 0;
+    if (interleaved) {
+      if (i % 3 == 1 && i < 3 * section[1]) axis = 1;
+      if (i % 3 == 2 && i < 3 * section[2]) axis = 2;
+    } else if (i >= section[0] + section[1]) {
+      axis = 2;
+    } else if (i >= section[0]) {
+      axis = 1;
+    }
+    axes[static_cast<std::size_t>(i)] = axis;
+  }
+  return axes;
+}
+
+double nope_query_temperature(double position, double floor_scale, double attn_scale) {
+  if (!std::isfinite(position) || position < 0) fail("position", "a finite number ≥ 0", position);
+  require_positive("floor_scale", floor_scale);
+  if (!std::isfinite(attn_scale) || attn_scale < 0) fail("attn_scale", "a finite number ≥ 0", attn_scale);
+  return 1.0 + attn_scale * std::log1p(std::floor((position + 1.0) / floor_scale));
 }
 
 Matrix extension_inverse_frequencies(std::int64_t d, double base, double trained_len, double new_len,

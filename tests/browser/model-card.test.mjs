@@ -73,6 +73,48 @@ const SUMMARY_FACTS = {
   ],
   'mamba-130m': ['none (model_type “mamba”): a state-space model', 'nothing in the config caps the length'],
   'bloom-560m': ['ALiBi (model_type “bloom”)', 'Trained length: the config states none'],
+  'llama-4-scout-17b-16e': [
+    'the text model is read from text_config',
+    'rope_type llama3 with factor 8',
+    'trained 8,192 tokens',
+    'advertised 262,144',
+    '36 chunked_attention layers (0, 1, 2, 4, …, 46): RoPE at base 500,000',
+    'within chunks of 8,192 tokens',
+    '12 full_attention layers (3, 7, 11, 15, …, 47): no positions (NoPE)',
+  ],
+  'gemma-3-27b-it': [
+    'the text model is read from text_config',
+    'rope_type linear with factor 8',
+    'Local layers: one layer in every 6 is global',
+    '52 sliding_attention layers (0, 1, 2, 3, …, 61): RoPE at base 10,000, rope_type default',
+    '10 full_attention layers (5, 11, 17, 23, …, 59): RoPE at base 1,000,000, rope_type linear',
+    'max_position_embeddings is absent',
+  ],
+  'gemma-4-26b-a4b-it': [
+    '25 sliding_attention layers',
+    'RoPE at base 10,000, rope_type default: pairs 0–127 turn (rotary_dim 256 of head_dim 256)',
+    '5 full_attention layers (5, 11, 17, 23, 29): proportional RoPE (p-RoPE) at base 1,000,000',
+    'pairs 0–63 of 256 turn',
+    'Proportional RoPE is transformers 5’s recipe',
+  ],
+  'gpt-oss-20b': [
+    'rope_type yarn with factor 32',
+    'trained 4,096 tokens',
+    '12 sliding_attention layers (0, 2, 4, 6, …, 22)',
+    'within a window of 128 tokens',
+    '12 full_attention layers (1, 3, 5, 7, …, 23)',
+    'YaRN here is static',
+  ],
+  'qwen3-8b-yarn': ['rope_type yarn with factor 4', 'trained 32,768 tokens', 'Qwen’s model cards warn'],
+  'qwen2.5-vl-7b-instruct': [
+    'All 28 layers: M-RoPE at base 1,000,000',
+    'pairs 0–15 turn by the time position, 16–39 by the height and 40–63 by the width',
+    'MRotaryEmbedding',
+  ],
+  'qwen3-next-80b-a3b-instruct': [
+    '36 linear_attention layers (0, 1, 2, 4, …, 46): no positions: linear attention',
+    '12 full_attention layers (3, 7, 11, 15, …, 47): RoPE at base 10,000,000, rope_type default: pairs 0–31 turn (rotary_dim 64 of head_dim 256)',
+  ],
 };
 const STRETCH_ADVICE =
   'An entry with a factor means the model was trained shorter and stretched, so test it at the lengths you will use';
@@ -223,12 +265,16 @@ describe('presets', () => {
       const r = await engineReport(page);
       assert.equal(
         text.includes(STRETCH_ADVICE),
-        r.scheme === 'rope' && r.ropeType !== 'default',
+        r.scheme === 'rope' && r.ropeType !== 'default' && !(r.ropeType === 'proportional' && r.scalingFactor === 1),
         'the stretch advice appears exactly for scaled RoPE',
       );
+      // Llama 4: every RoPE layer attends within a chunk, so the prompt is judged kind by kind.
+      const chunkedOnly =
+        r.layerKinds.length > 1 && !r.layerKinds.some((k) => k.positions !== 'none' && !k.window && !k.chunk);
       if (r.scheme === 'rope') {
-        const expected =
-          r.beyondCount > 0
+        const expected = chunkedOnly
+          ? 'no layer with RoPE spans the whole prompt'
+          : r.beyondCount > 0
             ? `${r.beyondCount} of ${r.rotaryDim / 2} pairs`
             : r.promptLength <= r.trainedLength
               ? 'within the trained length'
@@ -558,5 +604,63 @@ describe('broken and hostile pastes', () => {
     assert.equal(await page.evaluate(() => window.__ggufInjected), undefined);
     assert.deepEqual(await page.evaluate(() => window.__cspViolations), []);
     assert.deepEqual(problems, []);
+  });
+});
+
+describe('kinds of layer', () => {
+  test('Gemma 4, nested per-layer-type config: each kind of layer with its positions, a panel per kind', async () => {
+    await choose(page, 'gemma-4-26b-a4b-it');
+    await setPrompt(page, 32768);
+    const text = await summaryText(page);
+    assert.ok(text.includes('the text model is read from text_config'), text);
+    assert.ok(text.includes('25 sliding_attention layers'), text);
+    assert.ok(
+      text.includes('It attends within a window of 1,024 tokens, so it never spans more than 1,023 tokens back'),
+    );
+    assert.ok(text.includes('5 full_attention layers (5, 11, 17, 23, 29): proportional RoPE (p-RoPE)'), text);
+    assert.ok(text.includes('the other 192 never turn (frequency 0)'), text);
+    const kinds = (await engineReport(page)).layerKinds.map((k) => [k.layerType, k.positions, k.layerCount]);
+    assert.deepEqual(kinds, [
+      ['sliding_attention', 'rope', 25],
+      ['full_attention', 'proportional', 5],
+    ]);
+    // Two panels stacked: the canvas is taller than a one-kind card's at the same width.
+    const tall = await page.$eval(`${ROOT} canvas`, (c) => c.height / c.width);
+    await choose(page, 'llama-2-7b');
+    const single = await page.$eval(`${ROOT} canvas`, (c) => c.height / c.width);
+    assert.ok(tall > single * 1.4, `two panels: ${tall} against ${single}`);
+  });
+
+  test('a pasted wrapper: its text model is read, a model_type holding markup stays text, a bad block is named', async () => {
+    const nested = {
+      model_type: '<img src=x onerror="window.__pwned=1">',
+      text_config: {
+        model_type: 'gemma4_text',
+        head_dim: 256,
+        global_head_dim: 512,
+        num_attention_heads: 8,
+        num_hidden_layers: 6,
+        max_position_embeddings: 131072,
+        sliding_window: 512,
+        rope_parameters: {
+          sliding_attention: { rope_type: 'default', rope_theta: 10000 },
+          full_attention: { rope_type: 'proportional', partial_rotary_factor: 0.25, rope_theta: 1000000 },
+        },
+      },
+    };
+    await paste(page, JSON.stringify(nested));
+    const text = await summaryText(page);
+    assert.ok(text.includes('the top level (model_type "<img src=x onerror="window.__pwned=1">")'), text);
+    assert.equal(await page.$(`${ROOT} .model-card-summary img`), null, 'no element made from the text');
+    assert.equal(await page.evaluate(() => window.__pwned), undefined);
+    assert.ok(text.includes('5 sliding_attention layers'), text);
+    nested.text_config.rope_parameters.sliding_attention = 10000;
+    await paste(page, JSON.stringify(nested));
+    assert.match(
+      await errorText(page),
+      /in text_config: rope_parameters\.sliding_attention must be an object \(one block per layer type\), got 10000/,
+    );
+    await choose(page, 'llama-3.1-8b');
+    assert.equal(await errorText(page), '');
   });
 });

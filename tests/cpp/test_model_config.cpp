@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -97,6 +98,18 @@ TEST(ModelConfigPresets, EveryPresetParsesWithItsPublishedLengths) {
        1e6, 0},
       {"mamba-130m.json", PositionScheme::None, RopeType::Default, 0, 0, 1.0, 0, 0, 0.0, 0},
       {"bloom-560m.json", PositionScheme::Alibi, RopeType::Default, 0, 0, 1.0, 64, 0, 0.0, 0},
+      {"llama-4-scout-17b-16e.json", PositionScheme::Rope, RopeType::Llama3, 8192, 262144, 32.0, 128, 128,
+       500000.0, 0},
+      {"gemma-3-27b-it.json", PositionScheme::Rope, RopeType::Linear, 131072, 131072, 1.0, 128, 128, 1e6,
+       1024},
+      {"gemma-4-26b-a4b-it.json", PositionScheme::Rope, RopeType::Proportional, 262144, 262144, 1.0, 512, 128,
+       1e6, 1024},
+      {"gpt-oss-20b.json", PositionScheme::Rope, RopeType::Yarn, 4096, 131072, 32.0, 64, 64, 150000.0, 128},
+      {"qwen3-8b-yarn.json", PositionScheme::Rope, RopeType::Yarn, 32768, 40960, 1.25, 128, 128, 1e6, 0},
+      {"qwen2.5-vl-7b-instruct.json", PositionScheme::Rope, RopeType::Default, 128000, 128000, 1.0, 128, 128,
+       1e6, 0},
+      {"qwen3-next-80b-a3b-instruct.json", PositionScheme::Rope, RopeType::Default, 262144, 262144, 1.0, 256,
+       64, 1e7, 0},
   };
   const nlohmann::json index = nlohmann::json::parse(read_text(kPresets / "index.json"));
   ASSERT_EQ(index["presets"].size(), std::size(table)) << "index.json lists every preset tested here";
@@ -472,6 +485,225 @@ TEST(ModelConfigBeyond, PromptLengthIsValidated) {
   EXPECT_THAT(error_of([&] { scaled_inverse_frequencies(cfg, 10); }),
               names_field_and_rule("scaled_inverse_frequencies", "needs a RoPE config"))
       << "GPT-2 has no rotary pairs";
+}
+
+// ---- 2025–26 families: nested text models and kinds of layer -------------------------------
+
+const LayerKindReport& kind_named(const ModelPositionReport& r, const std::string& type) {
+  for (const LayerKindReport& kind : r.layer_kinds) {
+    if (kind.layer_type == type) return kind;
+  }
+  throw std::runtime_error("no layer kind " + type);
+}
+
+std::vector<std::int64_t> every_nth(std::int64_t first, std::int64_t step, std::int64_t count) {
+  std::vector<std::int64_t> out;
+  for (std::int64_t i = first; i < count; i += step) out.push_back(i);
+  return out;
+}
+
+TEST(ModelConfigFamilies, LlamaFourReadsItsTextConfigAndInterleavesNope) {
+  const ModelPositionReport r = read_model_config(read_text(kPresets / "llama-4-scout-17b-16e.json"), 131072);
+  EXPECT_EQ(r.text_field, "text_config");
+  EXPECT_EQ(r.model_type, "llama4_text");
+  EXPECT_THAT(r.notes[0], ::testing::HasSubstr("the text model is read from text_config"));
+  EXPECT_EQ(r.layer_types_field, "no_rope_layers");
+  ASSERT_EQ(r.layer_kinds.size(), 2u);
+  const LayerKindReport& rope = kind_named(r, "chunked_attention");
+  const LayerKindReport& nope = kind_named(r, "full_attention");
+  EXPECT_EQ(r.layer_kinds[0].layer_type, "chunked_attention") << "first seen first";
+  EXPECT_EQ(rope.positions, "rope");
+  EXPECT_EQ(rope.layer_count, 36);
+  EXPECT_EQ(rope.chunk, 8192);
+  EXPECT_EQ(rope.longest_distance, 8191) << "a chunk never spans more than 8,191 tokens back";
+  EXPECT_EQ(rope.beyond_count, 0) << "inside a chunk every angle is one training (8,192 tokens) showed";
+  expect_close_vectors(rope.inv_freq, r.inv_freq, 0, "chunked layers turn at the llama3 frequencies");
+  EXPECT_EQ(nope.positions, "none");
+  EXPECT_EQ(nope.none_reason, "nope");
+  EXPECT_EQ(nope.layers, every_nth(3, 4, 48));
+  EXPECT_TRUE(nope.inv_freq.size() == 0);
+  // transformers' Llama4TextAttention: 1 + 0.1 · ln(1 + floor(131072 / 8192)) at the last position.
+  EXPECT_NEAR(nope.query_temperature, 1.0 + 0.1 * std::log(17.0), 1e-15);
+  EXPECT_NEAR(kind_named(read_model_config(read_text(kPresets / "llama-4-scout-17b-16e.json"), 8191),
+                         "full_attention")
+                  .query_temperature,
+              1.0, 0.0);
+}
+
+TEST(ModelConfigFamilies, LlamaFourWithoutTheListUsesTheInterval) {
+  const ModelPositionReport r = read_model_config(R"({"model_type": "llama4_text", "head_dim": 128,
+      "num_attention_heads": 40, "num_hidden_layers": 12, "max_position_embeddings": 262144,
+      "rope_theta": 500000, "no_rope_layers": [], "no_rope_layer_interval": 3,
+      "attn_temperature_tuning": false})",
+                                                  100);
+  EXPECT_EQ(r.layer_types_field, "no_rope_layer_interval");
+  EXPECT_EQ(kind_named(r, "full_attention").layers, every_nth(2, 3, 12));
+  EXPECT_EQ(kind_named(r, "full_attention").query_temperature, 1.0) << "tuning off";
+  EXPECT_EQ(kind_named(r, "chunked_attention").chunk, 8192) << "Llama4TextConfig's default";
+}
+
+TEST(ModelConfigFamilies, GemmaThreeNestedTakesTheClassDefaultsAndSaysSo) {
+  const ModelPositionReport r = read_model_config(read_text(kPresets / "gemma-3-27b-it.json"), 32768);
+  EXPECT_EQ(r.text_field, "text_config");
+  EXPECT_EQ(r.trained_length, 131072);
+  EXPECT_EQ(r.base, 1e6);
+  EXPECT_EQ(r.local_base, 10000.0);
+  const auto has_note = [&r](const std::string& text) {
+    return std::any_of(r.notes.begin(), r.notes.end(),
+                       [&text](const std::string& note) { return note.find(text) != std::string::npos; });
+  };
+  EXPECT_TRUE(has_note("max_position_embeddings is absent: Gemma3TextConfig's default 131072 is used"));
+  EXPECT_TRUE(has_note("rope_local_base_freq is absent"));
+  ASSERT_EQ(r.layer_kinds.size(), 2u);
+  const LayerKindReport& local = kind_named(r, "sliding_attention");
+  const LayerKindReport& global = kind_named(r, "full_attention");
+  EXPECT_EQ(local.layer_count, 52);
+  EXPECT_EQ(global.layers, every_nth(5, 6, 62));
+  EXPECT_EQ(local.window, 1024);
+  EXPECT_EQ(local.rope_type, "default") << "the linear factor applies to the global layers only";
+  expect_close_vectors(local.inv_freq, reference_default(10000.0, 128), 1e-12, "local θ");
+  Vector linear = reference_default(1e6, 128) / 8.0;
+  expect_close_vectors(global.inv_freq, linear, 1e-12, "global θ / 8");
+  EXPECT_EQ(local.beyond_count, 0) << "a 1,024-token window stays inside training";
+}
+
+TEST(ModelConfigFamilies, LayerTypesListOverridesThePattern) {
+  const ModelPositionReport r = read_model_config(R"({"model_type": "gemma3_text", "head_dim": 256,
+      "num_hidden_layers": 4, "sliding_window": 512, "sliding_window_pattern": 6,
+      "layer_types": ["sliding_attention", "full_attention", "full_attention", "sliding_attention"]})",
+                                                  1000);
+  EXPECT_EQ(r.layer_types_field, "layer_types");
+  EXPECT_EQ(kind_named(r, "full_attention").layers, (std::vector<std::int64_t>{1, 2}));
+  EXPECT_EQ(kind_named(r, "sliding_attention").layers, (std::vector<std::int64_t>{0, 3}));
+  EXPECT_EQ(kind_named(r, "sliding_attention").window, 512);
+}
+
+// transformers 5's _compute_proportional_rope_parameters for Gemma 4's full layers (head 512, 25%).
+TEST(ModelConfigFamilies, GemmaFourPerLayerTypeBlocksAndProportionalRope) {
+  const ModelPositionReport r = read_model_config(read_text(kPresets / "gemma-4-26b-a4b-it.json"), 32768);
+  EXPECT_EQ(r.rope_type, RopeType::Proportional);
+  EXPECT_STREQ(rope_type_name(r.rope_type), "proportional");
+  EXPECT_EQ(r.head_dim, 512);
+  EXPECT_EQ(r.rotary_dim, 128) << "int(0.25 · 512 // 2) = 64 pairs turn";
+  const LayerKindReport& global = kind_named(r, "full_attention");
+  const LayerKindReport& local = kind_named(r, "sliding_attention");
+  EXPECT_EQ(global.positions, "proportional");
+  EXPECT_EQ(global.layer_count, 5);
+  ASSERT_EQ(global.inv_freq.size(), 256);
+  for (int i = 0; i < 64; ++i) {
+    const double expected = 1.0 / std::pow(1e6, 2.0 * i / 512.0);
+    EXPECT_NEAR(global.inv_freq[i], expected, 1e-12 * expected) << i;
+  }
+  for (int i = 64; i < 256; ++i) {
+    EXPECT_EQ(global.inv_freq[i], 0.0) << i;
+    EXPECT_TRUE(std::isinf(global.wavelengths[i])) << i;
+    EXPECT_EQ(global.beyond[i], 0) << "a pair that never turns is never beyond";
+  }
+  EXPECT_EQ(local.positions, "rope");
+  EXPECT_EQ(local.head_dim, 256);
+  EXPECT_EQ(local.rotary_dim, 256);
+  EXPECT_EQ(local.window, 1024);
+  expect_close_vectors(local.inv_freq, reference_default(10000.0, 256), 1e-12, "local θ");
+}
+
+TEST(ModelConfigFamilies, GemmaFourWithoutLayerTypesTakesTheClassPattern) {
+  const ModelPositionReport r = read_model_config(R"({"model_type": "gemma4", "text_config": {
+      "model_type": "gemma4_text", "head_dim": 256, "global_head_dim": 512, "num_attention_heads": 8,
+      "num_hidden_layers": 8, "max_position_embeddings": 131072, "sliding_window": 512, "rope_parameters": {
+      "sliding_attention": {"rope_type": "default", "rope_theta": 10000},
+      "full_attention": {"rope_type": "proportional", "partial_rotary_factor": 0.25, "rope_theta": 1000000}}}})",
+                                                  1000);
+  EXPECT_EQ(kind_named(r, "full_attention").layers, (std::vector<std::int64_t>{5, 7}));
+  EXPECT_EQ(kind_named(r, "sliding_attention").window, 512);
+}
+
+TEST(ModelConfigFamilies, GptOssAlternatesWindowsAndFullLayersOnOneYarn) {
+  // 300,000 tokens: past the 131,072 that YaRN's factor 32 stretches 4,096 to.
+  const ModelPositionReport r = read_model_config(read_text(kPresets / "gpt-oss-20b.json"), 300000);
+  ASSERT_EQ(r.layer_kinds.size(), 2u);
+  const LayerKindReport& local = kind_named(r, "sliding_attention");
+  const LayerKindReport& global = kind_named(r, "full_attention");
+  EXPECT_EQ(local.window, 128);
+  EXPECT_EQ(local.layers, every_nth(0, 2, 24));
+  EXPECT_EQ(global.window, 0);
+  expect_close_vectors(local.inv_freq, r.inv_freq, 0, "both kinds turn at YaRN's frequencies");
+  expect_close_vectors(global.inv_freq, r.inv_freq, 0, "both kinds turn at YaRN's frequencies");
+  EXPECT_EQ(local.beyond_count, 0) << "127 tokens back is inside the 4,096 trained";
+  EXPECT_EQ(global.beyond_count, r.beyond_count);
+  EXPECT_GT(global.beyond_count, 0);
+}
+
+TEST(ModelConfigFamilies, QwenVlSectionsSayWhichAxisEachPairReads) {
+  const ModelPositionReport r = read_model_config(read_text(kPresets / "qwen2.5-vl-7b-instruct.json"), 1000);
+  EXPECT_EQ(r.rope_type, RopeType::Default) << "transformers maps mrope to default";
+  EXPECT_EQ(r.mrope_section, (std::vector<std::int64_t>{16, 24, 24}));
+  ASSERT_EQ(r.layer_kinds.size(), 1u);
+  const LayerKindReport& all = r.layer_kinds[0];
+  EXPECT_EQ(all.layer_type, "all");
+  EXPECT_EQ(all.positions, "mrope");
+  EXPECT_EQ(all.layer_count, 28);
+  ASSERT_EQ(all.mrope_axes.size(), 64u);
+  EXPECT_EQ(all.mrope_axes[15], 0);
+  EXPECT_EQ(all.mrope_axes[16], 1);
+  EXPECT_EQ(all.mrope_axes[40], 2);
+  const ModelPositionReport v3 = read_model_config(R"({"model_type": "qwen3_vl", "text_config": {
+      "model_type": "qwen3_vl_text", "head_dim": 128, "num_attention_heads": 32, "num_hidden_layers": 36,
+      "max_position_embeddings": 262144, "rope_scaling": {"rope_type": "default", "mrope_section": [24, 20, 20],
+      "mrope_interleaved": true}, "rope_theta": 5000000}})",
+                                                   1000);
+  EXPECT_TRUE(v3.mrope_interleaved);
+  EXPECT_EQ(v3.layer_kinds[0].mrope_axes[1], 1);
+  EXPECT_EQ(v3.layer_kinds[0].mrope_axes[2], 2);
+  EXPECT_EQ(v3.layer_kinds[0].mrope_axes[63], 0);
+}
+
+TEST(ModelConfigFamilies, QwenThreeNextTurnsAQuarterOfItsFullLayersOnly) {
+  const ModelPositionReport r =
+      read_model_config(read_text(kPresets / "qwen3-next-80b-a3b-instruct.json"), 1000);
+  EXPECT_EQ(r.layer_types_field, "full_attention_interval");
+  const LayerKindReport& linear = kind_named(r, "linear_attention");
+  const LayerKindReport& full = kind_named(r, "full_attention");
+  EXPECT_EQ(linear.positions, "none");
+  EXPECT_EQ(linear.none_reason, "linear_attention");
+  EXPECT_EQ(linear.layer_count, 36);
+  EXPECT_EQ(full.layers, every_nth(3, 4, 48));
+  EXPECT_EQ(full.rotary_dim, 64) << "int(256 · 0.25)";
+  expect_close_vectors(full.inv_freq, reference_default(1e7, 64), 1e-12, "partial RoPE over 64 dims");
+}
+
+TEST(ModelConfigFamilies, QwenThreeStaticYarnFromItsCard) {
+  const ModelPositionReport r = read_model_config(read_text(kPresets / "qwen3-8b-yarn.json"), 1000);
+  EXPECT_EQ(r.scaling_factor, 4.0);
+  EXPECT_EQ(r.trained_length, 32768);
+  ASSERT_EQ(r.layer_kinds.size(), 1u);
+  EXPECT_EQ(r.layer_kinds[0].rope_type, "yarn");
+  // Static: even a 1,000-token prompt runs on the stretched slow pairs.
+  EXPECT_LT(r.inv_freq[63], r.base_inv_freq[63]);
+}
+
+TEST(ModelConfigFamilies, BadLayerInputNamesTheFieldAndTheRule) {
+  EXPECT_EQ(
+      parse_error_of(R"({"model_type": "gemma4_text", "head_dim": 256, "num_hidden_layers": 2,
+      "num_attention_heads": 8, "max_position_embeddings": 4096, "rope_parameters": {"full_attention":
+      {"rope_type": "proportional", "rope_theta": 1e6, "partial_rotary_factor": 0.25}, "rope_theta": 5}})"),
+      "rope_parameters mixes one block per layer type with the field rope_parameters.rope_theta (which one "
+      "applies is ambiguous); layer types: full_attention, sliding_attention, chunked_attention, "
+      "linear_attention");
+  EXPECT_EQ(parse_error_of(R"({"model_type": "qwen3_next", "head_dim": 256, "num_attention_heads": 16,
+      "max_position_embeddings": 4096, "full_attention_interval": 4})"),
+            "full_attention_interval needs num_hidden_layers to lay out the layers: the config has none");
+  EXPECT_EQ(parse_error_of(R"({"model_type": "gemma4", "text_config": {"model_type": "gemma4_text",
+      "head_dim": 256, "num_attention_heads": 8, "max_position_embeddings": 4096, "rope_parameters":
+      {"full_attention": {"rope_type": "proportional", "rope_theta": 1e6, "partial_rotary_factor": "a quarter"}}}})"),
+            "in text_config: rope_parameters.full_attention.partial_rotary_factor must be a finite number in "
+            "(0, 1], "
+            "got \"a quarter\"");
+  EXPECT_EQ(
+      parse_error_of(R"({"model_type": "gemma4_text", "head_dim": 256, "num_attention_heads": 8,
+      "max_position_embeddings": 4096, "rope_parameters": {"full_attention": {"rope_theta": 1e6},
+      "sliding_attention": {"rope_type": "yarn", "factor": 2, "rope_theta": 1e4}}})"),
+      "rope_parameters.sliding_attention.rope_type must be default, linear or proportional (the recipes this "
+      "reader computes for local layers), got \"yarn\"");
 }
 
 // ---- the broken corpus ------------------------------------------------------------------

@@ -357,5 +357,91 @@ TEST(Recipes, LinearDividesEveryPair) {
             "factor must be a finite number > 0, got 0");
 }
 
+// Proportional RoPE, written out from transformers 5's _compute_proportional_rope_parameters:
+// rope_angles = int(0.25 * 512 // 2) = 64; inv_freq_rotated = 1 / base^(arange(0, 128, 2) / 512);
+// 192 zeros after them; everything / factor.
+TEST(Proportional, GemmaFourFullLayersSpaceTheirPairsOverTheWholeHead) {
+  const Vector f = proportional_rope_frequencies(512, 1e6, 0.25);
+  ASSERT_EQ(f.size(), 256);
+  EXPECT_EQ(proportional_rotating_pairs(512, 0.25), 64);
+  for (int i = 0; i < 64; ++i) {
+    const double expected = 1.0 / std::pow(1e6, (2.0 * i) / 512.0);
+    EXPECT_NEAR(f[i], expected, 1e-12 * expected) << i;
+  }
+  for (int i = 64; i < 256; ++i) EXPECT_EQ(f[i], 0.0) << i;
+  // Not the usual partial RoPE, which spaces the 64 pairs over the rotating 128 dimensions.
+  const Vector partial = rope_frequencies(128, 1e6);
+  EXPECT_LT(partial[63], f[63] / 100) << "the rotating pairs' slowest is much faster than partial RoPE's";
+  const Vector stretched = proportional_rope_frequencies(512, 1e6, 0.25, 8);
+  for (int i = 0; i < 256; ++i) EXPECT_EQ(stretched[i], f[i] / 8) << i;
+}
+
+TEST(Proportional, FullFactorIsPlainRopeAndOddFloorsRoundDown) {
+  const Vector full = proportional_rope_frequencies(64, 10000, 1.0);
+  const Vector plain = rope_frequencies(64, 10000);
+  for (int i = 0; i < 32; ++i) EXPECT_EQ(full[i], plain[i]) << i;
+  EXPECT_EQ(proportional_rotating_pairs(10, 0.5), 2) << "int(0.5 * 10 // 2) = int(2.0)";
+  EXPECT_EQ(proportional_rotating_pairs(256, 0.3), 38) << "int(76.8 // 2) = 38";
+}
+
+TEST(Proportional, BadArgumentsNameTheirRule) {
+  EXPECT_THAT(error_of([] { proportional_rope_frequencies(511, 1e6, 0.25); }),
+              names_field_and_rule("head_dim", "even"));
+  EXPECT_EQ(error_of([] { proportional_rope_frequencies(512, 1e6, 0); }),
+            "partial_rotary_factor must be a finite number in (0, 1], got 0");
+  EXPECT_EQ(error_of([] { proportional_rope_frequencies(512, 1e6, 1.5); }),
+            "partial_rotary_factor must be a finite number in (0, 1], got 1.5");
+  EXPECT_THAT(error_of([] { proportional_rope_frequencies(512, 1e6, 0.25, -1); }),
+              names_field_and_rule("factor", "> 0"));
+}
+
+// Qwen2-VL's [16, 24, 24]: transformers' apply_multimodal_rotary_pos_emb splits the 64 pairs in order.
+TEST(Mrope, SectionsInOrderGiveTimeHeightWidth) {
+  const std::vector<std::uint8_t> axes = mrope_pair_axes({16, 24, 24}, 64, false);
+  ASSERT_EQ(axes.size(), 64u);
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(axes[i], 0) << i;
+  for (int i = 16; i < 40; ++i) EXPECT_EQ(axes[i], 1) << i;
+  for (int i = 40; i < 64; ++i) EXPECT_EQ(axes[i], 2) << i;
+}
+
+// Qwen3-VL's [24, 20, 20] interleaved (apply_interleaved_mrope): t h w t h w … for 60 pairs, then time.
+TEST(Mrope, InterleavedSectionsCycleThroughTheAxes) {
+  const std::vector<std::uint8_t> axes = mrope_pair_axes({24, 20, 20}, 64, true);
+  for (int i = 0; i < 60; ++i) EXPECT_EQ(axes[i], i % 3) << i;
+  for (int i = 60; i < 64; ++i) EXPECT_EQ(axes[i], 0) << i;
+  int counts[3] = {0, 0, 0};
+  for (const std::uint8_t a : axes) ++counts[a];
+  EXPECT_EQ(counts[0], 24);
+  EXPECT_EQ(counts[1], 20);
+  EXPECT_EQ(counts[2], 20);
+}
+
+TEST(Mrope, SectionsMustCoverThePairsExactly) {
+  EXPECT_EQ(error_of([] {
+              mrope_pair_axes({16, 24, 16}, 64, false);
+            }),
+            "mrope_section must sum to the rotary pairs (64), got 56");
+  EXPECT_EQ(error_of([] {
+              mrope_pair_axes({32, 32}, 64, false);
+            }),
+            "mrope_section must hold 3 numbers (time, height, width), got 2");
+  EXPECT_THAT(error_of([] {
+                mrope_pair_axes({-8, 40, 32}, 64, false);
+              }),
+              names_field_and_rule("mrope_section[0]", "≥ 0"));
+}
+
+// Llama 4: 1 + 0.1 · ln(1 + floor((p + 1) / 8192)).
+TEST(NopeTemperature, GrowsWithTheLogOfTheChunksPassed) {
+  EXPECT_EQ(nope_query_temperature(0, 8192, 0.1), 1.0);
+  EXPECT_EQ(nope_query_temperature(8190, 8192, 0.1), 1.0);
+  EXPECT_NEAR(nope_query_temperature(8191, 8192, 0.1), 1.0 + 0.1 * std::log(2.0), 1e-15);
+  EXPECT_NEAR(nope_query_temperature(131071, 8192, 0.1), 1.0 + 0.1 * std::log(17.0), 1e-15);
+  EXPECT_THAT(error_of([] { nope_query_temperature(-1, 8192, 0.1); }),
+              names_field_and_rule("position", "≥ 0"));
+  EXPECT_THAT(error_of([] { nope_query_temperature(5, 0, 0.1); }),
+              names_field_and_rule("floor_scale", "> 0"));
+}
+
 }  // namespace
 }  // namespace positional

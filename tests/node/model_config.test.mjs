@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
 
 import {
+  layerKindTerm,
   modelCardSummary,
   runtimeLine,
   shortDescription,
@@ -41,6 +42,13 @@ const PRESET_ROWS = {
   'qwen2.5-7b-instruct-yarn': ['rope', 'yarn', 32768, 32768, 1, 64],
   'mamba-130m': ['none', null, 0, 0, 1, 0],
   'bloom-560m': ['alibi', null, 0, 0, 1, 0],
+  'llama-4-scout-17b-16e': ['rope', 'llama3', 8192, 262144, 32, 64],
+  'gemma-3-27b-it': ['rope', 'linear', 131072, 131072, 1, 64],
+  'gemma-4-26b-a4b-it': ['rope', 'proportional', 262144, 262144, 1, 64],
+  'gpt-oss-20b': ['rope', 'yarn', 4096, 131072, 32, 32],
+  'qwen3-8b-yarn': ['rope', 'yarn', 32768, 40960, 1.25, 64],
+  'qwen2.5-vl-7b-instruct': ['rope', 'default', 128000, 128000, 1, 64],
+  'qwen3-next-80b-a3b-instruct': ['rope', 'default', 262144, 262144, 1, 32],
 };
 const PRESETS = Object.fromEntries(
   Object.entries(PRESET_ROWS).map(([id, row]) => [id, Object.fromEntries(PRESET_COLUMNS.map((c, i) => [c, row[i]]))]),
@@ -310,5 +318,201 @@ describe('the reader as a module of its own', () => {
     assert.throws(() => broken.readModelConfig('{}', 10), /loadModelConfigReader/);
     assert.equal(broken.ropeFrequencies(4, 10000)[0], 1);
     await assert.rejects(broken.loadModelConfigReader(), /could not be loaded/, 'a second try runs again');
+  });
+});
+
+// The 2025–26 families' per-pair frequencies, re-derived here from transformers 5's
+// modeling_rope_utils.py (each _compute_*_parameters function typed again in float64) and from
+// each family's configuration_*.py for which layers get which recipe, without the engine's code.
+// Tolerance: relative 1e-12. Both sides compute in float64 but in a different order (the engine's
+// pow(base, −2i/d) against 1 / base ** (2i/d) here, YaRN's blend of two terms), which moves the last
+// few bits (about 1e-15); any slip in a formula moves a frequency by far more than 1e-6.
+describe('2025–26 families: each kind of layer against transformers 5', () => {
+  const read = (id, prompt) => engine.readModelConfig(readText(new URL(`${id}.json`, presetsDir)), prompt);
+  const config = (id) => JSON.parse(readText(new URL(`${id}.json`, presetsDir)));
+  const text = (id) => config(id).text_config ?? config(id);
+  const summary = (r) => Object.fromEntries(modelCardSummary(r).map(({ term, text }) => [term, text]));
+  const kind = (r, type) => r.layerKinds.find((k) => k.layerType === type);
+
+  // _compute_default_rope_parameters: 1 / base ** (arange(0, dim, 2) / dim).
+  const ropeDefault = (base, dim) => Array.from({ length: dim / 2 }, (_, i) => 1 / base ** ((2 * i) / dim));
+  // _compute_proportional_rope_parameters: rope_angles = int(p * head_dim // 2) turning pairs spaced over
+  // head_dim, zeros for the other head_dim // 2 − rope_angles, all divided by factor.
+  const ropeProportional = (base, headDim, p, factor = 1) => {
+    const angles = Math.floor((p * headDim) / 2);
+    return Array.from({ length: headDim / 2 }, (_, i) => (i < angles ? 1 / base ** ((2 * i) / headDim) : 0) / factor);
+  };
+  // _compute_llama3_parameters.
+  const ropeLlama3 = (
+    base,
+    dim,
+    { factor, low_freq_factor: low, high_freq_factor: high, original_max_position_embeddings: old },
+  ) =>
+    ropeDefault(base, dim).map((f) => {
+      const wavelen = (2 * Math.PI) / f;
+      if (wavelen < old / high) return f;
+      if (wavelen > old / low) return f / factor;
+      const smooth = (old / wavelen - low) / (high - low);
+      return (1 - smooth) * (f / factor) + smooth * f;
+    });
+  // _compute_yarn_parameters (find_correction_range with truncate, linear_ramp_factor).
+  const ropeYarn = (
+    base,
+    dim,
+    { factor, original_max_position_embeddings: old, beta_fast = 32, beta_slow = 1, truncate = true },
+  ) => {
+    const correction = (rotations) => (dim * Math.log(old / (rotations * 2 * Math.PI))) / (2 * Math.log(base));
+    let low = correction(beta_fast);
+    let high = correction(beta_slow);
+    if (truncate) [low, high] = [Math.floor(low), Math.ceil(high)];
+    low = Math.max(low, 0);
+    high = Math.min(high, dim - 1);
+    if (low === high) high += 0.001;
+    return ropeDefault(base, dim).map((f, i) => {
+      const extrapolation = 1 - Math.min(1, Math.max(0, (i - low) / (high - low)));
+      return (f / factor) * (1 - extrapolation) + f * extrapolation;
+    });
+  };
+  const assertClose = (actual, expected, what) => {
+    assert.equal(actual.length, expected.length, `${what}: pairs`);
+    expected.forEach((e, i) => {
+      const ok = e === 0 ? actual[i] === 0 : Math.abs(actual[i] - e) <= 1e-12 * Math.abs(e);
+      assert.ok(ok, `${what} pair ${i}: ${actual[i]} against ${e}`);
+    });
+  };
+
+  test('Llama 4 Scout: text_config read; RoPE (llama3) in 8,192-token chunks, NoPE in every fourth layer', () => {
+    const r = read('llama-4-scout-17b-16e', 131072);
+    const c = text('llama-4-scout-17b-16e');
+    assert.equal(r.textField, 'text_config');
+    assert.match(r.notes[0], /the text model is read from text_config: the top level \(model_type "llama4"\)/);
+    const rope = kind(r, 'chunked_attention');
+    const nope = kind(r, 'full_attention');
+    assertClose(rope.invFreq, ropeLlama3(c.rope_theta, c.head_dim, c.rope_scaling), 'chunked layers');
+    assert.equal(rope.chunk, c.attention_chunk_size);
+    assert.equal(rope.layerCount, 36);
+    assert.deepEqual(
+      nope.layers,
+      [...Array(12).keys()].map((k) => 4 * k + 3),
+    );
+    assert.equal(nope.positions, 'none');
+    assert.equal(nope.invFreq.length, 0);
+    // Llama4TextAttention: log1p(floor((position + 1) / floor_scale)) * attn_scale + 1 at position 131071.
+    const temperature = Math.log1p(Math.floor(131072 / c.floor_scale)) * c.attn_scale + 1;
+    assert.ok(Math.abs(nope.queryTemperature - temperature) <= 1e-12 * temperature);
+    const s = summary(r);
+    assert.match(s[layerKindTerm(nope)], /^no positions \(NoPE\).*multiplied by 1\.283 \(attn_temperature_tuning\)/);
+    assert.match(
+      s[layerKindTerm(rope)],
+      /within chunks of 8,192 tokens, so it never spans more than 8,191 tokens back/,
+    );
+    assert.match(s['Your prompt'], /no layer with RoPE spans the whole prompt/);
+    assert.match(s['Runtimes differ'], /attn_temperature_tuning/);
+  });
+
+  test('Gemma 3 27B: nested, class defaults said, local 10,000 in 1,024-token windows, global 1e6 / 8', () => {
+    const r = read('gemma-3-27b-it', 32768);
+    const c = text('gemma-3-27b-it');
+    assert.ok(r.notes.some((n) => n.startsWith('max_position_embeddings is absent: Gemma3TextConfig')));
+    const local = kind(r, 'sliding_attention');
+    const global = kind(r, 'full_attention');
+    assertClose(local.invFreq, ropeDefault(10000, c.head_dim), 'local layers');
+    assertClose(
+      global.invFreq,
+      ropeDefault(1e6, c.head_dim).map((f) => f / c.rope_scaling.factor),
+      'global layers',
+    );
+    assert.equal(local.window, 1024);
+    assert.equal(local.layerCount, 52);
+    assert.equal(global.layerCount, 10);
+    assert.match(summary(r)[layerKindTerm(global)], /rope_type linear/);
+  });
+
+  test('Gemma 4: per-layer-type rope_parameters; proportional RoPE over a 512-wide head, 64 of 256 pairs turning', () => {
+    const r = read('gemma-4-26b-a4b-it', 32768);
+    const c = text('gemma-4-26b-a4b-it');
+    const full = c.rope_parameters.full_attention;
+    const global = kind(r, 'full_attention');
+    const local = kind(r, 'sliding_attention');
+    assert.equal(global.positions, 'proportional');
+    assertClose(
+      global.invFreq,
+      ropeProportional(full.rope_theta, c.global_head_dim, full.partial_rotary_factor),
+      'full-attention layers',
+    );
+    assertClose(local.invFreq, ropeDefault(c.rope_parameters.sliding_attention.rope_theta, c.head_dim), 'local layers');
+    assert.equal(global.rotaryDim, 128);
+    assert.ok(global.wavelengths.slice(64).every((w) => w === Infinity));
+    assert.deepEqual(global.layers, [5, 11, 17, 23, 29]);
+    assert.match(
+      summary(r)[layerKindTerm(global)],
+      /pairs 0–63 of 256 turn, spaced as the first pairs of a 512-wide head/,
+    );
+    assert.match(summary(r)['Runtimes differ'], /Proportional RoPE is transformers 5’s recipe/);
+  });
+
+  test('gpt-oss-20b: YaRN 32× (truncate false) on both kinds; 128-token windows every other layer', () => {
+    const r = read('gpt-oss-20b', 300000);
+    const c = config('gpt-oss-20b');
+    const expected = ropeYarn(c.rope_theta, c.head_dim, c.rope_scaling);
+    assertClose(kind(r, 'sliding_attention').invFreq, expected, 'sliding layers');
+    assertClose(kind(r, 'full_attention').invFreq, expected, 'full layers');
+    assert.equal(kind(r, 'sliding_attention').window, 128);
+    assert.equal(kind(r, 'sliding_attention').beyondCount, 0);
+    assert.ok(kind(r, 'full_attention').beyondCount > 0);
+    assert.equal(kind(r, 'full_attention').beyondCount, r.beyondCount);
+  });
+
+  test('Qwen3 8B with the card’s YaRN: static, and the card’s warning about short texts', () => {
+    const r = read('qwen3-8b-yarn', 1000);
+    const c = config('qwen3-8b-yarn');
+    assertClose(r.layerKinds[0].invFreq, ropeYarn(c.rope_theta, c.head_dim, c.rope_scaling), 'every layer');
+    assert.match(
+      summary(r)['Runtimes differ'],
+      /YaRN here is static.*Qwen’s model cards warn that this may hurt short texts/,
+    );
+  });
+
+  test('Qwen2.5-VL: mrope read as default frequencies, pairs 0–15 time, 16–39 height, 40–63 width', () => {
+    const r = read('qwen2.5-vl-7b-instruct', 1000);
+    const c = config('qwen2.5-vl-7b-instruct');
+    assert.deepEqual(r.mropeSection, [16, 24, 24]);
+    const all = r.layerKinds[0];
+    assert.equal(all.positions, 'mrope');
+    assertClose(all.invFreq, ropeDefault(c.rope_theta, c.hidden_size / c.num_attention_heads), 'every layer');
+    assert.deepEqual(Array.from(all.mropeAxes), [...Array(16).fill(0), ...Array(24).fill(1), ...Array(24).fill(2)]);
+    assert.match(
+      summary(r)[layerKindTerm(all)],
+      /pairs 0–15 turn by the time position, 16–39 by the height and 40–63 by the width/,
+    );
+    assert.ok(r.notes.some((n) => n.includes('rope_scaling.type "mrope" is read as default frequencies')));
+  });
+
+  test('Qwen3-Next: three linear-attention layers to one full layer turning a quarter of its head', () => {
+    const r = read('qwen3-next-80b-a3b-instruct', 1000);
+    const c = config('qwen3-next-80b-a3b-instruct');
+    const full = kind(r, 'full_attention');
+    assertClose(full.invFreq, ropeDefault(c.rope_theta, c.head_dim * c.partial_rotary_factor), 'full layers');
+    assert.equal(kind(r, 'linear_attention').layerCount, 36);
+    assert.match(summary(r)[layerKindTerm(kind(r, 'linear_attention'))], /^no positions: linear attention/);
+  });
+
+  test('proportionalRopeFrequencies in the kernels module agrees with the reader', () => {
+    const c = text('gemma-4-26b-a4b-it');
+    const kernel = engine.proportionalRopeFrequencies(c.global_head_dim, 1e6, 0.25);
+    assertClose(kernel, ropeProportional(1e6, c.global_head_dim, 0.25), 'kernel');
+    assert.throws(
+      () => engine.proportionalRopeFrequencies(512, 1e6, 1.5),
+      /partialRotaryFactor must be a finite number in \(0, 1\]/,
+    );
+  });
+
+  test('a model_type holding markup is only ever text in the sentences', () => {
+    const r = engine.readModelConfig(
+      JSON.stringify({ ...config('gpt-oss-20b'), model_type: '<img src=x onerror=alert(1)>' }),
+      1000,
+    );
+    assert.equal(r.modelType, '<img src=x onerror=alert(1)>');
+    assert.match(summary(r).Scheme, /model_type “<img src=x onerror=alert\(1\)>”/);
   });
 });

@@ -56,8 +56,13 @@ enum class PositionScheme {
   None,             // no position encoding (Mamba and other state-space models; Jamba)
 };
 
-// The RoPE scaling recipe named by rope_scaling.rope_type (or .type, or rope_parameters).
-enum class RopeType { Default, Linear, Dynamic, Yarn, Longrope, Llama3 };
+// The RoPE scaling recipe named by rope_scaling.rope_type (or .type, or rope_parameters). "mrope"
+// (Qwen2-VL's rope_scaling.type) reads as Default, as transformers maps it, with its mrope_section.
+enum class RopeType { Default, Linear, Dynamic, Yarn, Longrope, Llama3, Proportional };
+
+// The layer types the reader knows (transformers' layer_types values), each with what positions it has.
+inline constexpr const char* kLayerTypeNames[] = {"full_attention", "sliding_attention", "chunked_attention",
+                                                  "linear_attention"};
 
 // Stable lowercase names ("learned", "sinusoidal", "rope", "alibi", "relative", "none";
 // "default", "linear", …).
@@ -83,9 +88,12 @@ struct RopeScaling {
   std::vector<double> long_factor;  // longrope: one divisor per pair past the original length
 };
 
-// The position-relevant fields of one config.json, validated.
+// The position-relevant fields of one config.json, validated. When the top level is a multimodal
+// wrapper (Llama 4, Gemma 3 and 4, Qwen3-VL, LLaVA …), these are the text model's, read from
+// text_config, language_config or llm_config.
 struct ModelConfig {
   std::string model_type;  // "" when the config has none
+  std::string text_field;  // "text_config", "language_config", "llm_config", or "" (read at the top level)
   PositionScheme scheme = PositionScheme::LearnedTable;
   std::int64_t max_position_embeddings = 0;           // 0 only for ALiBi configs that state no length
   std::string max_position_field;                     // which key gave it (n_positions for GPT-2 …)
@@ -109,7 +117,24 @@ struct ModelConfig {
   std::int64_t relative_max_distance = 0;      // T5: relative_attention_max_distance
   std::int64_t learned_offset = 0;             // OPT: the table has max_position_embeddings + 2 rows
   std::vector<std::int64_t> attention_layers;  // hybrids (Jamba): the attention layers' indices
-  std::vector<std::string> notes;              // what the reader assumed or chose, in words
+  // Local layers' own recipe (transformers 5's rope_parameters.sliding_attention, Gemma 4's head_dim
+  // beside global_head_dim): 0 / Default / 1 when they follow the global layers' head width.
+  std::int64_t local_head_dim = 0;
+  RopeType local_rope_type = RopeType::Default;
+  double local_factor = 1.0;
+  double local_partial_rotary_factor = 1.0;
+  // Multimodal RoPE (Qwen2-VL, Qwen2.5-VL, Qwen3-VL): pairs per axis (time, height, width); empty = none.
+  std::vector<std::int64_t> mrope_section;
+  bool mrope_interleaved = false;  // Qwen3-VL: the axes cycle pair by pair instead of in blocks
+  // Each layer's type, one of kLayerTypeNames, in layer order; empty when every layer is alike.
+  std::vector<std::string> layer_types;
+  std::string layer_types_field;          // where they came from: "layer_types", "no_rope_layers", …
+  bool full_attention_nope = false;       // Llama 4 (iRoPE): the full-attention layers have no RoPE
+  std::int64_t attention_chunk_size = 0;  // Llama 4: its RoPE layers attend within chunks of this many tokens
+  bool attn_temperature_tuning = false;   // Llama 4: NoPE layers scale their queries with position
+  double floor_scale = 0.0;
+  double attn_scale = 0.0;
+  std::vector<std::string> notes;  // what the reader assumed or chose, in words
 };
 
 // Parses and validates config.json text. Throws InputError naming the field path and the
@@ -117,7 +142,10 @@ struct ModelConfig {
 // kMaxConfigBytes, a UTF-8 byte-order mark, nesting deeper than kMaxConfigDepth, text that is
 // not JSON ("not JSON: parse error at line …"), a top level that is not an object, duplicate
 // keys, a missing or ill-typed length, out-of-range or non-finite numbers, an unknown
-// rope_type, longrope lists of the wrong length, and an odd rotary dimension.
+// rope_type, longrope lists of the wrong length, an odd rotary dimension, a text_config that is
+// not an object, a layer_types entry the reader does not know, a per-layer-type rope_parameters block
+// that is not an object, and an mrope_section whose sum is not the pair count. Inside a wrapper the
+// message starts "in text_config: " (or the field the text model came from).
 ModelConfig parse_model_config(std::string_view json_text);
 
 // Pair i's inverse frequency θ'_i (radians per position) after the config's RoPE scaling,
@@ -142,6 +170,29 @@ struct RuntimeReading {
   double attention_factor = 1.0;
   std::int64_t length = 0;  // the length it takes as the model's limit (0 when it states none)
   Vector inv_freq;          // its per-pair frequencies at the report's prompt length
+};
+
+// One kind of layer and the positions it has, at the report's prompt length.
+struct LayerKindReport {
+  std::string layer_type;   // one of kLayerTypeNames, or "all" when every layer is alike
+  std::string positions;    // "rope", "proportional" (p-RoPE), "mrope", or "none"
+  std::string none_reason;  // positions "none": "nope" (attention without positions) or "linear_attention"
+  std::string rope_type;    // the recipe of its frequencies ("default", "linear", "yarn" …); "" for none
+  std::int64_t layer_count = 0;
+  std::vector<std::int64_t> layers;  // its layers' indices (empty when the config states no layer count)
+  std::int64_t window = 0;           // sliding window in tokens; 0 = it attends over the whole prompt
+  std::int64_t chunk = 0;            // chunked attention (Llama 4) in tokens; 0 = none
+  double base = 0.0;
+  std::int64_t head_dim = 0;
+  std::int64_t rotary_dim = 0;  // dimensions that turn: 2 × the pairs with θ > 0
+  Vector inv_freq;              // θ'_i per pair (proportional: head_dim/2 pairs, 0 past the turning ones)
+  Vector base_inv_freq;         // θ_i before the config's scaling
+  Vector wavelengths;           // 2π/θ'_i in tokens; +∞ for a pair that never turns
+  std::vector<std::uint8_t> beyond;  // the "beyond training" rule over the distances this kind spans
+  std::int64_t beyond_count = 0;
+  std::int64_t longest_distance = 0;     // the longest distance its attention spans at the prompt length
+  std::vector<std::uint8_t> mrope_axes;  // mrope only: per pair 0 time, 1 height, 2 width
+  double query_temperature = 1.0;        // Llama 4's NoPE layers: the query scale at the prompt's last token
 };
 
 // Everything the page shows about one config at one prompt length.
@@ -188,6 +239,11 @@ struct ModelPositionReport {
   std::int64_t learned_offset = 0;
   std::vector<std::int64_t> attention_layers;    // hybrids: layers that attend (without positions)
   std::vector<RuntimeReading> runtime_readings;  // empty unless the runtimes disagree
+  std::string text_field;                        // where the text model was read ("" = top level)
+  std::string layer_types_field;                 // where the layer types came from ("" = all alike)
+  std::vector<std::int64_t> mrope_section;
+  bool mrope_interleaved = false;
+  std::vector<LayerKindReport> layer_kinds;  // RoPE configs: each distinct kind of layer, first seen first
   std::vector<std::string> notes;
 };
 

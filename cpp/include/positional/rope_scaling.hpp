@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "positional/limits.hpp"  // kDefaultBase and the other defaults
 #include "positional/types.hpp"
@@ -121,6 +122,39 @@ double dynamic_ntk_base(double base, double scale, std::int64_t d, double seq_le
 // Each pair's wavelength 2π / θ_i, in positions. Throws InputError when an entry is not finite or ≤ 0,
 // or there are more than kMaxOutputDoubles entries.
 Vector pair_wavelengths(const Eigen::Ref<const Vector>& inv_freq);
+
+// ---- 2025–26 families: proportional RoPE, multimodal sections, Llama 4's NoPE temperature ---------
+
+// Proportional RoPE (transformers 5's _compute_proportional_rope_parameters; Gemma 4's full-attention
+// layers): head_dim / 2 pairs, of which the first floor(partial_rotary_factor · head_dim / 2) turn at
+// base^(−2i/head_dim) / factor — spaced over the whole head width, not over the rotating part, so they
+// turn as the same pairs of a full-width RoPE would — and the rest get frequency 0 (they never turn).
+// Throws InputError when head_dim is odd or < 2, base is invalid, partial_rotary_factor is not in
+// (0, 1], or factor is not finite and > 0.
+Vector proportional_rope_frequencies(std::int64_t head_dim, double base, double partial_rotary_factor,
+                                     double factor = 1.0);
+
+// How many pairs of proportional RoPE turn: floor(partial_rotary_factor · head_dim / 2), as Python's
+// int(partial_rotary_factor * head_dim // 2). Same checks on head_dim and the factor as above.
+std::int64_t proportional_rotating_pairs(std::int64_t head_dim, double partial_rotary_factor);
+
+// Multimodal RoPE (Qwen2-VL's mrope_section): which position axis each of `pairs` rotary pairs reads,
+// 0 time, 1 height, 2 width. The frequencies are RoPE's own; only the position each pair turns by
+// differs (for text tokens the three positions are equal, so text turns exactly as plain RoPE).
+// Sections in order (Qwen2-VL, Qwen2.5-VL, transformers' apply_multimodal_rotary_pos_emb): the first
+// section[0] pairs read time, the next section[1] height, the last section[2] width. Interleaved
+// (Qwen3-VL's mrope_interleaved, apply_interleaved_mrope): pair i reads height when i % 3 == 1 and
+// i < 3 · section[1], width when i % 3 == 2 and i < 3 · section[2], time otherwise.
+// Throws InputError unless section has 3 entries, each ≥ 0, summing to pairs.
+std::vector<std::uint8_t> mrope_pair_axes(const std::vector<std::int64_t>& section, std::int64_t pairs,
+                                          bool interleaved);
+
+// Llama 4's query temperature on its layers without RoPE (transformers' Llama4TextAttention with
+// attn_temperature_tuning): the queries at position p (counted from 0) are multiplied by
+// 1 + attn_scale · ln(1 + floor((p + 1) / floor_scale)); 1 for the first floor_scale − 1 positions.
+// Throws InputError when position is not finite or < 0, floor_scale is not finite or ≤ 0, or
+// attn_scale is not finite or < 0.
+double nope_query_temperature(double position, double floor_scale, double attn_scale);
 
 // Which treatment a row of the extension results belongs to.
 enum class ExtensionMethod : int { kRaw = 0, kInterpolation = 1, kNtk = 2, kYarn = 3, kDynamicNtk = 4 };

@@ -9,7 +9,7 @@ import { FONT } from '../chart-kit/canvas.js';
 import { wrapLines } from '../chart-kit/text-fit.js';
 import { drawAxes, drawLegend, drawLine, legendSpace, plotFrame } from '../chart-kit/plot.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
-import { noLengthMessage } from './model-card-text.js';
+import { layerKindTerm, noLengthMessage, showsLayerKinds } from './model-card-text.js';
 import { t } from '../locale/i18n.js';
 
 const LINE_HIT = 6; // px: how close the pointer must be to a length's line
@@ -17,8 +17,43 @@ const LINE_HIT = 6; // px: how close the pointer must be to a length's line
 /** A length or count as the lesson prints it: "131,072". */
 const count = (n) => grouped(n);
 
+/** Height in px of one kind of layer without positions, listed under the panels (two lines on a phone). */
+const noneRow = (width) => (width < 480 ? 36 : 22);
+
+/**
+ * The per-pair panels of a config whose layers differ: one per kind of layer that turns pairs, drawn
+ * from that kind's own frequencies (only the pairs that turn) against the distances it spans. The
+ * kind that spans the whole prompt comes first and is drawn from the report itself, so the prompt's
+ * handle and the parts stay where a single-kind card has them; null when the card has one kind.
+ */
+export function ropePanels(r) {
+  if (!r || r.scheme !== 'rope' || !showsLayerKinds(r)) return null;
+  const turning = r.layerKinds.filter((k) => k.positions !== 'none');
+  const whole = (k) => k.window === 0 && k.chunk === 0;
+  const ordered = [...turning.filter(whole), ...turning.filter((k) => !whole(k))];
+  return ordered.map((kind, index) => {
+    const pairs = kind.rotaryDim / 2;
+    const main = index === 0 && whole(kind);
+    const report = main
+      ? r
+      : {
+          wavelengths: kind.wavelengths.slice(0, pairs),
+          baseWavelengths: Float64Array.from(kind.baseInvFreq.slice(0, pairs), (theta) => (2 * Math.PI) / theta),
+          beyond: kind.beyond.slice(0, pairs),
+          trainedLength: r.trainedLength,
+          promptLength: kind.longestDistance + 1,
+        };
+    return { kind, report, main };
+  });
+}
+
 /** Height / width of the plot for `report` (null: the config did not read) at `width` CSS px. */
 export function cardAspect(width, report) {
+  const panels = ropePanels(report);
+  if (panels) {
+    const none = report.layerKinds.filter((k) => k.positions === 'none').length;
+    return (width < 480 ? 1.0 : 0.42) * Math.max(1, panels.length) + (none * noneRow(width) + 8) / width;
+  }
   if (report && report.scheme !== 'rope' && !(report.trainedLength > 0)) return width < 480 ? 0.4 : 0.14; // one message
   return report && report.scheme !== 'rope' ? (width < 480 ? 0.8 : 0.36) : width < 480 ? 1.15 : 0.5;
 }
@@ -27,7 +62,9 @@ export function cardAspect(width, report) {
 export function drawCard(ctx, width, height, colors, { report, message, highlighted, layout }) {
   layout.pairs = null;
   layout.positions = null;
+  const panels = ropePanels(report);
   if (!report) drawMessage(ctx, width, height, colors, message);
+  else if (panels) drawKinds(ctx, width, height, colors, report, panels, highlighted, layout);
   else if (report.scheme === 'rope') drawPairs(ctx, width, height, colors, report, highlighted, layout);
   else drawPositions(ctx, width, height, colors, report, highlighted, layout);
 }
@@ -73,8 +110,50 @@ function drawMessage(ctx, width, height, colors, text) {
 /** Bottom margin for a plot whose legend sits under the x-axis label (narrow canvases), its labels wrapped as they need. */
 const bottomWithLegend = (ctx, items, width) => 46 + legendSpace(ctx, items, width);
 
+/**
+ * A config whose layers differ: a panel per kind of layer that turns pairs, stacked, then one line per
+ * kind without positions. Only the first panel, when it spans the whole prompt, carries the parts and
+ * the prompt's handle (layout.pairs); the others are drawn against the distances their window or chunk allows.
+ */
+function drawKinds(ctx, width, height, colors, r, panels, highlighted, layout) {
+  const none = r.layerKinds.filter((k) => k.positions === 'none');
+  const row = noneRow(width);
+  const noneHeight = none.length > 0 ? none.length * row + 8 : 0;
+  const panelHeight = (height - noneHeight) / Math.max(1, panels.length);
+  const narrow = width < 480;
+  panels.forEach(({ kind, report, main }, k) => {
+    const term = layerKindTerm(kind);
+    const span = kind.window > 0 ? kind.window : kind.chunk;
+    ctx.save();
+    ctx.translate(0, k * panelHeight);
+    drawPairs(ctx, width, panelHeight, colors, report, main ? highlighted : null, main ? layout : {}, {
+      title: narrow ? term : t('{term}: each pair’s wavelength before and after scaling', { term }),
+      promptLabel: main ? null : t('spans {length}', { length: count(Math.min(span, r.promptLength)) }),
+      legend: k === 0,
+      axes: kind.positions === 'mrope' ? kind.mropeAxes : null,
+    });
+    ctx.restore();
+  });
+  ctx.save();
+  ctx.fillStyle = colors.fg;
+  ctx.font = `12px ${FONT}`;
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'middle';
+  none.forEach((kind, k) => {
+    const words =
+      kind.noneReason === 'linear_attention'
+        ? t('{term}: no positions (linear attention)', { term: layerKindTerm(kind) })
+        : t('{term}: no positions (NoPE)', { term: layerKindTerm(kind) });
+    const lines = wrapLines(ctx, words, width - 24).slice(0, 2);
+    lines.forEach((line, j) =>
+      ctx.fillText(line, 12, height - noneHeight + 4 + k * row + (row / lines.length) * (j + 0.5), width - 24),
+    );
+  });
+  ctx.restore();
+}
+
 /** Per pair: wavelength before (grey) and after (blue / red) scaling against the trained and prompt lengths. */
-function drawPairs(ctx, width, height, colors, r, highlighted, layout) {
+function drawPairs(ctx, width, height, colors, r, highlighted, layout, panel = {}) {
   const narrow = width < 480;
   const legend = [
     { label: t('before scaling'), color: colors.grey, dash: [4, 3] },
@@ -116,7 +195,9 @@ function drawPairs(ctx, width, height, colors, r, highlighted, layout) {
     yTicks: logTicks(lo, hi),
     xLabel: t('pair i (0 turns fastest)'),
     yLabel: t('wavelength 2π/θᵢ (tokens)'),
-    title: narrow ? t('Wavelength per pair') : t('Each pair’s wavelength before and after the config’s scaling'),
+    title:
+      panel.title ??
+      (narrow ? t('Wavelength per pair') : t('Each pair’s wavelength before and after the config’s scaling')),
   });
   const xs = Array.from({ length: pairs }, (_, i) => i);
   // The trained and prompt lengths as horizontal lines, labelled above (or, when close, below) the line.
@@ -130,7 +211,7 @@ function drawPairs(ctx, width, height, colors, r, highlighted, layout) {
     },
     {
       value: n,
-      label: t('prompt {length}', { length: count(n) }),
+      label: panel.promptLabel ?? t('prompt {length}', { length: count(n) }),
       color: colors.muted,
       dash: [2, 3],
       parts: ['prompt'],
@@ -140,7 +221,9 @@ function drawPairs(ctx, width, height, colors, r, highlighted, layout) {
   if (L === n)
     lines.splice(0, 2, {
       value: L,
-      label: t('trained = prompt {length}', { length: count(L) }),
+      label: panel.promptLabel
+        ? t('trained {length}; {span}', { length: count(L), span: panel.promptLabel })
+        : t('trained = prompt {length}', { length: count(L) }),
       color: colors.fg,
       dash: [6, 4],
       parts: ['trained', 'prompt'],
@@ -169,7 +252,45 @@ function drawPairs(ctx, width, height, colors, r, highlighted, layout) {
     ctx.arc(x(i), y(r.wavelengths[i]), beyond && r.beyond[i] ? radius + 1.5 : radius, 0, 2 * Math.PI);
     ctx.fill();
   }
-  drawLegend(ctx, frame, colors, legend, narrow ? 'below' : 'br');
+  if (panel.axes) drawAxisSections(ctx, frame, x, band, colors, panel.axes);
+  if (panel.legend !== false) drawLegend(ctx, frame, colors, legend, narrow ? 'below' : 'br');
+}
+
+/**
+ * M-RoPE: which position axis each pair turns by, as brackets along the top of the plot, one per run
+ * of pairs on one axis ("time 0–15"); interleaved sections (runs of one pair) are named once instead.
+ */
+function drawAxisSections(ctx, frame, x, band, colors, axes) {
+  const names = [t('time'), t('height'), t('width')];
+  const runs = [];
+  for (let i = 0; i < axes.length; i++) {
+    if (runs.length > 0 && runs.at(-1).axis === axes[i]) runs.at(-1).last = i;
+    else runs.push({ axis: axes[i], first: i, last: i });
+  }
+  ctx.save();
+  ctx.strokeStyle = colors.muted;
+  ctx.fillStyle = colors.muted;
+  ctx.font = `11px ${FONT}`;
+  ctx.textBaseline = 'top';
+  const top = frame.y + 18;
+  if (runs.some((run) => run.last - run.first < 2)) {
+    ctx.textAlign = 'left';
+    ctx.fillText(t('pairs cycle time, height, width in turn (interleaved M-RoPE)'), frame.x + 4, top + 4);
+  } else {
+    ctx.textAlign = 'center';
+    for (const run of runs) {
+      const left = x(run.first) - band / 2 + 2;
+      const right = x(run.last) + band / 2 - 2;
+      ctx.beginPath();
+      ctx.moveTo(left, top + 4);
+      ctx.lineTo(left, top);
+      ctx.lineTo(right, top);
+      ctx.lineTo(right, top + 4);
+      ctx.stroke();
+      ctx.fillText(`${names[run.axis]} ${run.first}–${run.last}`, (left + right) / 2, top + 4, right - left);
+    }
+  }
+  ctx.restore();
 }
 
 /** Schemes without rotary pairs: the trained positions against the prompt's, past-the-end in red. */

@@ -86,6 +86,8 @@ const METHODS = {
           'LongRoPE: one divisor per pair, from the short list at this prompt length, and cos and sin are multiplied by {attention}.',
           { attention: trimmed(r.attentionFactor, 3) },
         ),
+  proportional: (r, factor) =>
+    t('Proportional RoPE with every turning pair {factor} times slower (its factor).', { factor }),
   llama3: (r, factor) =>
     t(
       'Llama 3’s recipe: the slow pairs turn {factor} times slower, the fast pairs keep their speed, and a ramp joins them.',
@@ -93,8 +95,156 @@ const METHODS = {
     ),
 };
 
-/** Layer indices as a short list: "4, 12, 20, 28". */
-const layerList = (layers) => layers.join(', ');
+/** Layer indices as a short list: "4, 12, 20, 28"; a long one keeps its first four and its last: "3, 7, 11, 15, …, 47". */
+const layerList = (layers) =>
+  layers.length <= 6 ? layers.join(', ') : `${layers.slice(0, 4).join(', ')}, …, ${layers[layers.length - 1]}`;
+
+/** The summary's term for one kind of layer: "12 full_attention layers (3, 7, 11, 15, …, 47)". */
+export function layerKindTerm(kind) {
+  if (kind.layerType === 'all')
+    return kind.layers.length > 0
+      ? tn('{count} layer', 'All {count} layers', kind.layerCount, { count: count(kind.layerCount) })
+      : t('Every layer');
+  return tn('{count} {type} layer ({layers})', '{count} {type} layers ({layers})', kind.layerCount, {
+    count: count(kind.layerCount),
+    type: kind.layerType,
+    layers: layerList(kind.layers),
+  });
+}
+
+/** Which pairs read which axis in M-RoPE, as ranges: { time: "0–15", height: "16–39", width: "40–63" }. */
+function mropeRanges(axes) {
+  const of = (axis) => pairRanges(Array.from(axes, (a) => a === axis));
+  return { time: of(0), height: of(1), width: of(2) };
+}
+
+/** What positions one kind of layer has, in a sentence or three: its recipe, its span, and its pairs past training. */
+export function layerKindText(kind, r) {
+  const rotating = kind.rotaryDim / 2;
+  const values = {
+    base: quantity(kind.base),
+    last: count(rotating - 1),
+    pairs: count(kind.invFreq.length),
+    rotaryDim: count(kind.rotaryDim),
+    headDim: count(kind.headDim),
+    ropeType: kind.ropeType,
+    still: count(kind.invFreq.length - rotating),
+    window: tokens(kind.window),
+    chunk: tokens(kind.chunk),
+    longest: count(kind.longestDistance),
+    beyond: count(kind.beyondCount),
+    ranges: pairRanges(kind.beyond),
+    temperature: trimmed(kind.queryTemperature, 3),
+    tokens: tokens(r.promptLength),
+  };
+  const sentences = [];
+  if (kind.positions === 'none') {
+    if (kind.noneReason === 'linear_attention') {
+      sentences.push(
+        t(
+          'no positions: linear attention carries a running state from token to token, so order is built into it, as in a state-space layer.',
+        ),
+      );
+    } else {
+      sentences.push(
+        t(
+          'no positions (NoPE): attention over the whole prompt without any position encoding; order reaches these layers only through the layers around them.',
+        ),
+      );
+      if (kind.queryTemperature !== 1)
+        sentences.push(
+          t(
+            'At {tokens} their queries are multiplied by {temperature} (attn_temperature_tuning), which keeps attention sharp as the prompt grows.',
+            values,
+          ),
+        );
+    }
+    return sentences.join(' ');
+  }
+  if (kind.positions === 'proportional') {
+    sentences.push(
+      t(
+        'proportional RoPE (p-RoPE) at base {base}, rope_type proportional: pairs 0–{last} of {pairs} turn, spaced as the first pairs of a {headDim}-wide head would be; the other {still} never turn (frequency 0), so those dimensions carry no position.',
+        values,
+      ),
+    );
+  } else if (kind.positions === 'mrope') {
+    Object.assign(values, mropeRanges(kind.mropeAxes));
+    sentences.push(
+      t(
+        'M-RoPE at base {base} (rotary_dim {rotaryDim} of head_dim {headDim}): pairs {time} turn by the time position, {height} by the height and {width} by the width. For text the three are the token’s index, so text turns as plain RoPE.',
+        values,
+      ),
+    );
+  } else {
+    sentences.push(
+      t(
+        'RoPE at base {base}, rope_type {ropeType}: pairs 0–{last} turn (rotary_dim {rotaryDim} of head_dim {headDim}).',
+        values,
+      ),
+    );
+  }
+  if (kind.window > 0)
+    sentences.push(
+      t('It attends within a window of {window}, so it never spans more than {longest} tokens back.', values),
+    );
+  else if (kind.chunk > 0)
+    sentences.push(
+      t('It attends within chunks of {chunk}, so it never spans more than {longest} tokens back.', values),
+    );
+  else sentences.push(t('It attends over the whole prompt.'));
+  sentences.push(
+    kind.beyondCount > 0
+      ? t('At {tokens}, {beyond} of its pairs ({ranges}) need angles beyond what training showed.', values)
+      : t('At {tokens}, none of its pairs needs an angle beyond what training showed.', values),
+  );
+  return sentences.join(' ');
+}
+
+/** Whether the card lists the layers kind by kind: more than one kind, or one whose positions are not plain RoPE. */
+export const showsLayerKinds = (r) =>
+  (r.layerKinds?.length ?? 0) > 1 || (r.layerKinds?.length === 1 && r.layerKinds[0].positions !== 'rope');
+
+/** Where runtimes read this config differently, beyond the factors runtimeLine lists: one sentence each. */
+export function runtimeNotes(r) {
+  const notes = [];
+  const kinds = r.layerKinds ?? [];
+  if (kinds.some((k) => k.positions === 'proportional'))
+    notes.push(
+      t(
+        'Proportional RoPE is transformers 5’s recipe (rope_type proportional). A runtime that reads partial_rotary_factor as ordinary partial RoPE spaces the turning pairs over the turning dimensions alone, so they turn faster than the model was trained with: check that yours implements proportional.',
+      ),
+    );
+  if (kinds.some((k) => k.positions === 'mrope'))
+    notes.push(
+      t(
+        'M-RoPE matters for image and video tokens: vLLM and SGLang implement it as a rotary embedding of its own (MRotaryEmbedding). A runtime that ignores mrope_section still gives text the right angles, but not images.',
+      ),
+    );
+  if (kinds.some((k) => k.noneReason === 'nope' && k.queryTemperature !== 1))
+    notes.push(
+      t(
+        'transformers scales the NoPE layers’ queries as the model config says; vLLM’s Llama 4 recipe asks for --override-generation-config \'{"attn_temperature_tuning": true}\' for long contexts, so check that your server does it.',
+      ),
+    );
+  if (r.ropeType === 'dynamic')
+    notes.push(
+      t(
+        'llama.cpp has no dynamic NTK (GGUF’s rope.scaling.type is none, linear, yarn or longrope), so a GGUF of this model runs without it.',
+      ),
+    );
+  if (r.ropeType === 'yarn')
+    notes.push(
+      r.modelType.startsWith('qwen')
+        ? t(
+            'YaRN here is static: transformers and vLLM use the stretched frequencies for every prompt, short ones included, and Qwen’s model cards warn that this may hurt short texts: add the block only when long texts need it.',
+          )
+        : t(
+            'YaRN here is static: transformers and vLLM use the stretched frequencies for every prompt, short ones included.',
+          ),
+    );
+  return notes;
+}
 
 /** One line per runtime where they read the config differently: factor, cos/sin factor, length. */
 export function runtimeLine(readings) {
@@ -371,7 +521,8 @@ function ropeItems(r, type, add) {
         )
       : t('trained and advertised {tokens} (max_position_embeddings).', { tokens: tokens(L) }),
   );
-  if (r.localBase > 0) {
+  // With the layers listed kind by kind, the local layers' summary stays only where a pattern states it.
+  if (r.localBase > 0 && !(showsLayerKinds(r) && !(r.globalEvery > 0))) {
     const local = {
       pattern:
         r.globalEvery > 0
@@ -395,7 +546,8 @@ function ropeItems(r, type, add) {
           ),
     );
   }
-  if (r.ropeType === 'default') {
+  if (showsLayerKinds(r)) for (const kind of r.layerKinds) add(layerKindTerm(kind), layerKindText(kind, r));
+  if (r.ropeType === 'default' || (r.ropeType === 'proportional' && r.scalingFactor === 1)) {
     add(
       t('Stretch'),
       stretched
@@ -421,6 +573,25 @@ function ropeItems(r, type, add) {
     );
   }
   if (r.runtimeReadings.length > 0) add(t('Runtimes disagree'), runtimeLine(r.runtimeReadings));
+  const notes = runtimeNotes(r);
+  if (notes.length > 0) add(t('Runtimes differ'), notes.join(' '));
+  const spansWholePrompt = (k) => k.positions !== 'none' && k.window === 0 && k.chunk === 0;
+  if (showsLayerKinds(r) && !r.layerKinds.some(spansWholePrompt)) {
+    add(
+      t('Your prompt'),
+      t(
+        '{tokens}: no layer with RoPE spans the whole prompt (each attends within a window or a chunk), so none of its pairs needs an angle beyond training; the layers that see the whole prompt have no positions at all.',
+        { tokens: tokens(n) },
+      ),
+    );
+    add(
+      t('What to do'),
+      t(
+        'evaluate at the length you will run: what the layers without positions make of a long prompt is something no config can say.',
+      ),
+    );
+    return;
+  }
   const pastAdvertised = A > 0 && n > A;
   const values = {
     tokens: tokens(n),
@@ -446,7 +617,7 @@ function ropeItems(r, type, add) {
     );
     add(
       t('What to do'),
-      r.ropeType === 'default'
+      r.ropeType === 'default' || (r.ropeType === 'proportional' && r.scalingFactor === 1)
         ? t(
             'do not raise the serving engine’s context limit on its own: past the trained angles RoPE degrades silently. Keep prompts within {trainedTokens}, or set a scaling (linear, dynamic or YaRN) and test before shipping; for long documents, interpolation or YaRN plus a short fine-tune on long text.',
             values,
@@ -510,7 +681,7 @@ export function modelCardSummary(r) {
   const items = [];
   const add = (term, text) => items.push({ term, text });
   SCHEME_ITEMS[r.scheme](r, type, add);
-  if (r.slidingWindow > 0 && !(r.localBase > 0))
+  if (r.slidingWindow > 0 && !(r.localBase > 0) && !(r.scheme === 'rope' && showsLayerKinds(r)))
     add(
       t('Window'),
       t('each token attends to at most the previous {tokens} (sliding_window).', { tokens: tokens(r.slidingWindow) }),

@@ -18,6 +18,13 @@ import mistral7b from '../../presets/mistral-7b-v0.1.json' with { type: 'json' }
 import phi35mini from '../../presets/phi-3.5-mini-instruct.json' with { type: 'json' };
 import qwen27b from '../../presets/qwen2-7b-instruct.json' with { type: 'json' };
 import yarnLlama27b from '../../presets/yarn-llama-2-7b-64k.json' with { type: 'json' };
+import llama4Scout from '../../presets/llama-4-scout-17b-16e.json' with { type: 'json' };
+import gemma3_27b from '../../presets/gemma-3-27b-it.json' with { type: 'json' };
+import gemma4_26b from '../../presets/gemma-4-26b-a4b-it.json' with { type: 'json' };
+import gptOss20b from '../../presets/gpt-oss-20b.json' with { type: 'json' };
+import qwen3Yarn from '../../presets/qwen3-8b-yarn.json' with { type: 'json' };
+import qwen25Vl from '../../presets/qwen2.5-vl-7b-instruct.json' with { type: 'json' };
+import qwen3Next from '../../presets/qwen3-next-80b-a3b-instruct.json' with { type: 'json' };
 
 // A static import per file is what lets the single-file bundler inline them; index.json stays
 // the list (its order and labels), and a file it names without an import here is an error.
@@ -37,6 +44,13 @@ const FILES = {
   'phi-3.5-mini-instruct.json': phi35mini,
   'qwen2-7b-instruct.json': qwen27b,
   'yarn-llama-2-7b-64k.json': yarnLlama27b,
+  'llama-4-scout-17b-16e.json': llama4Scout,
+  'gemma-3-27b-it.json': gemma3_27b,
+  'gemma-4-26b-a4b-it.json': gemma4_26b,
+  'gpt-oss-20b.json': gptOss20b,
+  'qwen3-8b-yarn.json': qwen3Yarn,
+  'qwen2.5-vl-7b-instruct.json': qwen25Vl,
+  'qwen3-next-80b-a3b-instruct.json': qwen3Next,
 };
 
 /**
