@@ -74,6 +74,10 @@ val proportional_rope_frequencies_js(double head_dim, double base, double partia
   });
 }
 
+val nope_query_temperature_js(double position, double floor_scale, double attn_scale) {
+  return guarded([&] { return nope_query_temperature(position, floor_scale, attn_scale); });
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(positional_rope_scaling) {
@@ -109,6 +113,10 @@ EMSCRIPTEN_BINDINGS(positional_rope_scaling) {
       "base^(−2i/headDim) / factor, the rest 0; headDim ≤ 2^24",
       {integer("headDim", 2, kMaxOutputDoubles), kBase, number("partialRotaryFactor"), number("factor", 1.0)},
       "[16, 1000000, 0.25]");
+  topic.function("nopeQueryTemperature", &nope_query_temperature_js,
+                 "Llama 4's query scale on its layers without RoPE at a position (from 0): "
+                 "1 + attnScale · ln(1 + ⌊(position + 1) / floorScale⌋), a number",
+                 {number("position"), number("floorScale"), number("attnScale")}, "[1048575, 8192, 0.1]");
 }
 
 }  // namespace positional::js

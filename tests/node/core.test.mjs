@@ -80,6 +80,20 @@ describe('lesson numbers through the bindings', () => {
     near(slow / slowNtk, 8, 1e-12, 'slow-down');
   });
 
+  test("Llama 4's query temperature on its layers without RoPE", () => {
+    // 1 + 0.1 · ln(1 + ⌊(p + 1) / 8192⌋): 1 up to position 8,190, then a step every 8,192 tokens.
+    // Tolerance 1e-15: one log1p and a multiply-add in float64, as the formula is written.
+    assert.equal(engine.nopeQueryTemperature(0, 8192, 0.1), 1);
+    assert.equal(engine.nopeQueryTemperature(8190, 8192, 0.1), 1);
+    near(engine.nopeQueryTemperature(8191, 8192, 0.1), 1 + 0.1 * Math.log(2), 1e-15, 'first step');
+    near(engine.nopeQueryTemperature(1048575, 8192, 0.1), 1 + 0.1 * Math.log(129), 1e-15, 'at 1M tokens');
+    assert.throws(() => engine.nopeQueryTemperature(-1, 8192, 0.1), /position must be a finite number ≥ 0, got -1/);
+    assert.throws(
+      () => engine.nopeQueryTemperature(5, 0, 0.1),
+      /nopeQueryTemperature: floorScale must be a finite number > 0, got 0/,
+    );
+  });
+
   test('figure data', () => {
     const q = Array.from({ length: 64 }, (_, i) => Math.sin(i + 1));
     const k = Array.from({ length: 64 }, (_, i) => Math.cos(3 * i));

@@ -31,6 +31,15 @@ const ROPE = { q: [1, 0], k: [1, 0], query: 3, key: 7, theta: 1, periodDim: 64 }
 const EXTENSION = { trainedLength: 4096, targetLength: 32768, examplePosition: 32000 };
 /** NTK-aware scaling of base 10,000 for a head dimension of 128, by the stretch of EXTENSION (8×). */
 const NTK = { base: 10000, headDim: 128 };
+/**
+ * Section 6's configs (quoted facts): Gemma 4's full-attention layers (proportional RoPE, a quarter
+ * of the pairs turning, base 1,000,000, heads of 512); Qwen2.5-VL's M-RoPE (64 pairs, base
+ * 1,000,000, mrope_section 16 / 24 / 24 in order); Llama 4's layers without RoPE (floor_scale
+ * 8,192, attn_scale 0.1), read at tokens 1,048,576 and 10,000,000 (positions from 0).
+ */
+const PROPORTIONAL = { headDim: 512, base: 1e6, partial: 0.25 };
+const MROPE = { headDim: 128, base: 1e6, section: [16, 24, 24] };
+const LLAMA4_NOPE = { floorScale: 8192, attnScale: 0.1, tokens: [1048576, 10000000] };
 /** GPT-2's learned position table: 1,024 positions of 768 numbers (quoted facts, not computed). */
 const GPT2 = { positions: 1024, width: 768 };
 
@@ -224,6 +233,23 @@ function precisionPeak(e) {
   for (let i = 1; i < errors.length; i++) if (errors[i] > errors[peak]) peak = i;
   return { error: errors[peak], position: positions[peak % positions.length] };
 }
+/** Positions per turn of the slowest pair of frequencies `theta` that turns at all (θ > 0). */
+const slowestTurn = (e, theta) => Math.max(...e.pairWavelengths(theta.filter((t) => t > 0)));
+const proportional = (e) =>
+  e.proportionalRopeFrequencies(PROPORTIONAL.headDim, PROPORTIONAL.base, PROPORTIONAL.partial);
+/** M-RoPE's last pair of axis `axis` (0 time, 1 height, 2 width), the sections taken in order. */
+const mropeSlowest = (axis) => ({
+  format: 'int',
+  value: (e) => {
+    const last = MROPE.section.slice(0, axis + 1).reduce((a, b) => a + b) - 1;
+    return e.pairWavelengths(e.ropeFrequencies(MROPE.headDim, MROPE.base))[last];
+  },
+});
+const nopeTemperature = (token) => ({
+  format: 'fixed3',
+  value: (e) => e.nopeQueryTemperature(token - 1, LLAMA4_NOPE.floorScale, LLAMA4_NOPE.attnScale),
+});
+
 const heatmapPeriods = () => ({
   'heatmap.period-first': heatmapPeriod((w) => w[0]),
   'heatmap.period-second': heatmapPeriod((w) => w[1]),
@@ -338,6 +364,23 @@ export const LIVE_QUANTITIES = {
       return curves.angles.data[0] / curves.trainedMax;
     },
   },
+  'nope.temperature-1m': nopeTemperature(LLAMA4_NOPE.tokens[0]),
+  'nope.temperature-10m': nopeTemperature(LLAMA4_NOPE.tokens[1]),
+  'prope.pairs': { format: 'int', value: (e) => proportional(e).length },
+  'prope.turning': { format: 'int', value: (e) => proportional(e).filter((t) => t > 0).length },
+  'prope.slowest-turning': { format: 'int', value: (e) => slowestTurn(e, proportional(e)) },
+  // Partial RoPE on the same head: as many pairs turn, spaced over the turning part alone.
+  'partial.slowest-turning': {
+    format: 'int',
+    value: (e, live) => slowestTurn(e, e.ropeFrequencies(2 * live('prope.turning'), PROPORTIONAL.base)),
+  },
+  'full.slowest-turning': {
+    format: 'int',
+    value: (e) => slowestTurn(e, e.ropeFrequencies(PROPORTIONAL.headDim, PROPORTIONAL.base)),
+  },
+  'mrope.time-slowest': mropeSlowest(0),
+  'mrope.height-slowest': mropeSlowest(1),
+  'mrope.width-slowest': mropeSlowest(2),
 };
 // The printed table: sin.pe.P.C is one cell, sin.pe.1 the row the prose works through.
 const sinusoidalTable = (e) => e.sinusoidalEncoding(SINUSOIDAL.positions, SINUSOIDAL.dim);
