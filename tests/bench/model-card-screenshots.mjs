@@ -17,6 +17,13 @@ const PRESETS = [
   'modernbert-base',
   'bloom-560m',
   'opt-125m',
+  'llama-4-scout-17b-16e',
+  'gemma-3-27b-it',
+  'gemma-4-26b-a4b-it',
+  'gpt-oss-20b',
+  'qwen3-8b-yarn',
+  'qwen2.5-vl-7b-instruct',
+  'qwen3-next-80b-a3b-instruct',
 ];
 const ROOT = '[data-chart-root="model-card"]';
 await screenshotEachLook(dist, async (page, { theme, width, url }) => {

@@ -7,7 +7,7 @@
 import { grouped } from '../locale/format.js';
 import { FONT } from '../chart-kit/canvas.js';
 import { wrapLines } from '../chart-kit/text-fit.js';
-import { drawAxes, drawLegend, drawLine, legendSpace, plotFrame } from '../chart-kit/plot.js';
+import { drawAxes, drawLegend, drawLine, legendCorner, legendSpace, plotFrame } from '../chart-kit/plot.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
 import { layerKindTerm, noLengthMessage, showsLayerKinds } from './model-card-text.js';
 import { t } from '../locale/i18n.js';
@@ -119,14 +119,17 @@ function drawKinds(ctx, width, height, colors, r, panels, highlighted, layout) {
   const none = r.layerKinds.filter((k) => k.positions === 'none');
   const row = noneRow(width);
   const noneHeight = none.length > 0 ? none.length * row + 8 : 0;
-  const panelHeight = (height - noneHeight) / Math.max(1, panels.length);
+  // The first panel carries the legend under its plot, and the room for it on top of its share.
+  const legendRoom = panels.length > 1 ? legendSpace(ctx, pairLegend(colors), width) : 0;
+  const panelHeight = (height - noneHeight - legendRoom) / Math.max(1, panels.length);
   const narrow = width < 480;
   panels.forEach(({ kind, report, main }, k) => {
     const term = layerKindTerm(kind);
     const span = kind.window > 0 ? kind.window : kind.chunk;
     ctx.save();
-    ctx.translate(0, k * panelHeight);
-    drawPairs(ctx, width, panelHeight, colors, report, main ? highlighted : null, main ? layout : {}, {
+    ctx.translate(0, k * panelHeight + (k > 0 ? legendRoom : 0));
+    const own = panelHeight + (k === 0 ? legendRoom : 0);
+    drawPairs(ctx, width, own, colors, report, main ? highlighted : null, main ? layout : {}, {
       title: narrow ? term : t('{term}: each pair’s wavelength before and after scaling', { term }),
       promptLabel: main ? null : t('spans {length}', { length: count(Math.min(span, r.promptLength)) }),
       legend: k === 0,
@@ -152,18 +155,23 @@ function drawKinds(ctx, width, height, colors, r, panels, highlighted, layout) {
   ctx.restore();
 }
 
+/** The per-pair plot's legend: the wavelengths before scaling, and after it within and beyond training. */
+const pairLegend = (colors) => [
+  { label: t('before scaling'), color: colors.grey, dash: [4, 3] },
+  { label: t('after scaling, within training'), fill: colors.blue },
+  { label: t('after scaling, beyond training'), fill: colors.red },
+];
+
 /** Per pair: wavelength before (grey) and after (blue / red) scaling against the trained and prompt lengths. */
 function drawPairs(ctx, width, height, colors, r, highlighted, layout, panel = {}) {
   const narrow = width < 480;
-  const legend = [
-    { label: t('before scaling'), color: colors.grey, dash: [4, 3] },
-    { label: t('after scaling, within training'), fill: colors.blue },
-    { label: t('after scaling, beyond training'), fill: colors.red },
-  ];
+  const legend = pairLegend(colors);
+  // The legend goes under the plot at every width, as the kit places legends (legendCorner): a
+  // corner box sat on the dots where the wavelengths stay low to the right (proportional RoPE).
   const frame = plotFrame(width, height, {
     left: 68,
     right: 14,
-    bottom: narrow ? bottomWithLegend(ctx, legend, width) : 46,
+    bottom: panel.legend !== false ? bottomWithLegend(ctx, legend, width) : 46,
   });
   const pairs = r.wavelengths.length;
   const L = r.trainedLength;
@@ -253,7 +261,7 @@ function drawPairs(ctx, width, height, colors, r, highlighted, layout, panel = {
     ctx.fill();
   }
   if (panel.axes) drawAxisSections(ctx, frame, x, band, colors, panel.axes);
-  if (panel.legend !== false) drawLegend(ctx, frame, colors, legend, narrow ? 'below' : 'br');
+  if (panel.legend !== false) drawLegend(ctx, frame, colors, legend, legendCorner(width, 'br'));
 }
 
 /**
