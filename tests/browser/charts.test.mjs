@@ -57,6 +57,7 @@ const MOVES = {
   conventions: ['d', '8'],
   precision: ['max', '4096'],
   'length-lab': ['task', 'copy'],
+  'rope-layouts': ['share', '50'],
 };
 
 let browser;

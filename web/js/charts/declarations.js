@@ -193,4 +193,15 @@ export const CHART_DECLARATIONS = {
     },
     aliases: [],
   },
+  // Section 6: which pairs of one head turn under full, partial and proportional RoPE. The share is a
+  // whole percentage, so the turning pairs are floor(share / 100 · d / 2) exactly, as configs count them.
+  'rope-layouts': {
+    title: t('Which pairs turn'),
+    controls: {
+      d: dimensions(t('head width d'), 512, { min: 4, max: 1024 }),
+      base: { ...frequencyBase(), value: 1000000 },
+      share: { kind: 'number', label: t('share of pairs that turn (%)'), value: 25, min: 1, max: 100 },
+    },
+    aliases: [],
+  },
 };
