@@ -114,6 +114,29 @@ export function drawAxes(ctx, frame, colors, opts) {
   ctx.restore();
 }
 
+/**
+ * A muted note centred in `box` ({ x, y, w, h }): the empty and error states of a plot. Wrapped
+ * onto as many lines as `box.w - margin` needs (lineHeight apart, centred as a block); only a single
+ * word wider than that is squeezed to fit.
+ */
+export function drawCentredNote(ctx, text, box, colors, { font = `13px ${FONT}`, margin = 16, lineHeight = 16 } = {}) {
+  ctx.save();
+  ctx.fillStyle = colors.muted;
+  ctx.font = font;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  const lines = wrapLines(ctx, text, box.w - margin);
+  lines.forEach((line, i) =>
+    ctx.fillText(
+      line,
+      box.x + box.w / 2,
+      box.y + box.h / 2 + (i - (lines.length - 1) / 2) * lineHeight,
+      box.w - margin,
+    ),
+  );
+  ctx.restore();
+}
+
 /** A polyline through (xs[i], ys[i]) clipped to the frame. style: { color, width, dash }. */
 export function drawLine(ctx, frame, x, y, xs, ys, { color, width = 2, dash = [] }) {
   ctx.save();
