@@ -34,8 +34,11 @@ import { attachMotion } from './motion.js';
  * - coalesce: true to take control changes at once but compute at the next animation frame (a
  *   dragged slider: one recompute per frame); chart.flush() does the pending work now.
  * - canvases: [{ label, aspect (a ratio, or aspect(width, view)), minHeight, maxHeight, draw(ctx, width, height, colors, view),
- *   hit?(view, x, y, width, height) → part | null }]; view = { state, data, highlighted, layout }
- *   (layout: an object draw() may keep its scales in, for hit()).
+ *   hit?(view, x, y, width, height) → part | null, reads?, shows? }]; view = { state, data, highlighted, layout }
+ *   (layout: an object draw() may keep its scales in, for hit()). reads: the state keys and parts
+ *   the draw depends on; a canvas that declares them is redrawn after an update only when one of
+ *   them changed (a part: was recomputed), or a part it shows (shows: the parts its draw
+ *   emphasises, default all) was highlighted or let go. Without reads it is redrawn after every update.
  * - parts: the names highlight() accepts and the chart-part event announces; focusParts: { control
  *   key → part } announced while that control has focus.
  * - notes(view) → { control key → text }: messages beside controls that depend on the computed
@@ -61,6 +64,13 @@ export function defineChart(spec) {
     for (const key of part.reads ?? []) {
       if (key !== '@size' && !(key in declarations))
         throw new Error(`${id}: part "${name}" reads "${key}", which is not a control`);
+    }
+  }
+  const partNames = new Set(compute.map(([name]) => name));
+  for (const [index, c] of (spec.canvases ?? []).entries()) {
+    for (const key of c.reads ?? []) {
+      if (!(key in declarations) && !partNames.has(key))
+        throw new Error(`${id}: canvas ${index} reads "${key}", which is neither a control nor a part`);
     }
   }
   return {
@@ -129,6 +139,9 @@ function mountChart(spec, order, compute, slot, engine) {
     announce(part);
   };
 
+  // What each canvas with declared reads was last drawn from: its reads' values and the highlighted part.
+  const drawnFrom = [];
+  const inputsOf = (c) => (c.reads ?? []).map((key) => (key in spec.controls ? state[key] : data[key]));
   canvases = (spec.canvases ?? []).map((c, index) => {
     const plot = createPlotCanvas(shell.plot, {
       ...c,
@@ -143,6 +156,7 @@ function mountChart(spec, order, compute, slot, engine) {
             }
           : undefined,
       draw: (ctx, width, height, colors) => {
+        if (c.reads) drawnFrom[index] = { inputs: inputsOf(c), highlighted };
         c.draw(ctx, width, height, colors, view());
         abilities?.handles?.place();
       },
@@ -218,13 +232,26 @@ function mountChart(spec, order, compute, slot, engine) {
     return fresh;
   }
 
-  function redraw() {
-    for (const c of canvases) c.redraw();
+  /** Redraws every canvas, or with `changed`, only those whose declared inputs changed since their last draw. */
+  function redraw(changed = false) {
+    canvases.forEach((plot, index) => {
+      const c = spec.canvases[index];
+      const before = drawnFrom[index];
+      if (changed && c.reads && before) {
+        const shown = (part) => part !== null && (c.shows ?? parts).includes(part);
+        const moved = inputsOf(c).some((v, i) => !Object.is(v, before.inputs[i]));
+        if (!moved && (before.highlighted === highlighted || (!shown(before.highlighted) && !shown(highlighted))))
+          return;
+      }
+      plot.redraw();
+    });
   }
 
+  let requested = null; // the keys a coalesced change has set since the last update
   /** Takes a control's change now and does the work at the next animation frame. */
   function request(patch) {
     Object.assign(state, patch);
+    requested = { ...requested, ...patch };
     if (!pending) pending = requestAnimationFrame(flush);
   }
 
@@ -232,18 +259,26 @@ function mountChart(spec, order, compute, slot, engine) {
   function flush() {
     if (pending) cancelAnimationFrame(pending);
     pending = 0;
-    update();
+    const patch = requested ?? {};
+    requested = null;
+    update(patch, Object.keys(patch).length > 0);
   }
 
-  function update(patch = {}) {
+  /**
+   * Brings the state in and redraws. With `selective` (a change of some keys, the default when the
+   * patch names any), only the canvases whose declared inputs changed are redrawn; an update with
+   * nothing named redraws them all.
+   */
+  function update(patch = {}, selective = Object.keys(patch).length > 0) {
     if (pending) cancelAnimationFrame(pending);
     pending = 0;
+    requested = null;
     Object.assign(state, patch);
     spec.reconcile?.(state, controls, patch);
     writeUrl(state);
     recompute();
     for (const [key, text] of Object.entries(spec.notes?.(view()) ?? {})) controls[key].note(text);
-    redraw();
+    redraw(selective);
     if (note) note.textContent = spec.note(view());
     if (spec.describe) shell.describe(spec.describe(view()));
     if (spec.table) shell.setData(spec.table(view(), engine));
@@ -267,7 +302,7 @@ function mountChart(spec, order, compute, slot, engine) {
     }
     if (part === highlighted) return;
     highlighted = part;
-    redraw();
+    redraw(true);
   }
 
   ready = true;
