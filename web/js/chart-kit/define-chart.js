@@ -255,13 +255,14 @@ function mountChart(spec, order, compute, slot, engine) {
     if (!pending) pending = requestAnimationFrame(flush);
   }
 
-  /** Does any requested work now (benchmarks and tests call it to time or await a frame's work). */
+  /** Does any requested work, and any page writes held for the next frame, now (benchmarks and tests call it to time or await a frame's work). */
   function flush() {
     if (pending) cancelAnimationFrame(pending);
     pending = 0;
     const patch = requested ?? {};
     requested = null;
     update(patch, Object.keys(patch).length > 0);
+    if (writesHeld) writePage();
   }
 
   /**
@@ -277,11 +278,39 @@ function mountChart(spec, order, compute, slot, engine) {
     spec.reconcile?.(state, controls, patch);
     writeUrl(state);
     recompute();
-    for (const [key, text] of Object.entries(spec.notes?.(view()) ?? {})) controls[key].note(text);
     redraw(selective);
-    if (note) note.textContent = spec.note(view());
-    if (spec.describe) shell.describe(spec.describe(view()));
-    if (spec.table) shell.setData(spec.table(view(), engine));
+    requestPageWrites();
+  }
+
+  // What the page says about the chart (the notes, the description, the data table, the handles'
+  // ARIA values, the caption's numbers) is written at most once per animation frame: the first
+  // update of a frame writes at once, later ones in that frame leave one write for the next frame
+  // (or for flush()), made from the state as it is then, so all of it stays in step.
+  let writesHeld = false; // an update's writes wait for the next frame
+  let writeFrame = 0; // requestAnimationFrame id while the current frame has had its write
+  function requestPageWrites() {
+    if (writeFrame) {
+      writesHeld = true;
+      return;
+    }
+    writePage();
+    writeFrame = requestAnimationFrame(() => {
+      writeFrame = 0;
+      if (writesHeld) requestPageWrites();
+    });
+  }
+
+  function writePage() {
+    writesHeld = false;
+    const v = view();
+    for (const [key, text] of Object.entries(spec.notes?.(v) ?? {})) controls[key].note(text);
+    if (note) {
+      const text = spec.note(v);
+      if (note.textContent !== text) note.textContent = text;
+    }
+    if (spec.describe) shell.describe(spec.describe(v));
+    if (spec.table) shell.setData(spec.table(v, engine));
+    abilities?.handles?.announce();
     for (const fn of afterUpdates) fn(view());
     // The figure's caption reads this state (prose-params.js): tell it after every change.
     slot.dispatchEvent(new CustomEvent('chart-state', { bubbles: true, detail: { chart: id, state: { ...state } } }));
@@ -317,6 +346,7 @@ function mountChart(spec, order, compute, slot, engine) {
     parts: [...parts],
     destroy() {
       if (pending) cancelAnimationFrame(pending);
+      if (writeFrame) cancelAnimationFrame(writeFrame);
       abilities.motion?.destroy();
       abilities.handles?.destroy();
       for (const c of canvases) c.destroy();
