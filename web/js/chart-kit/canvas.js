@@ -167,9 +167,11 @@ export function createPlotCanvas(host, { label, aspect = 0.6, minHeight = 220, m
  * draw: draw() must make its cached drawings in a fixed order. A drawing goes through its layer every
  * time, even the first, so the same state always gives the same pixels (text drawn onto a
  * transparent layer and copied can differ from text drawn straight by one level in a few edge pixels).
+ * `bounds` ({ x, y, w, h } in the context's units; w and h may be Infinity), when given, is where
+ * the drawing lies: only that part of the layer is copied, and whatever `draw` puts outside it is lost.
  * Outside a draw (an export, a test's context) it simply draws.
  */
-export function drawCached(ctx, key, draw) {
+export function drawCached(ctx, key, draw, bounds = null) {
   const record = drawing;
   if (!record || typeof document === 'undefined') {
     draw(ctx);
@@ -223,9 +225,18 @@ export function drawCached(ctx, key, draw) {
     record.panels.push(...slot.panels);
     record.legends.push(...slot.legends);
   }
+  // Only the part of the layer `bounds` names is copied: a copy costs by the pixels it covers.
+  let [x0, y0, x1, y1] = [0, 0, ctx.canvas.width, ctx.canvas.height];
+  if (bounds && !t.b && !t.c) {
+    x0 = Math.max(x0, Math.floor(t.a * bounds.x + t.e));
+    y0 = Math.max(y0, Math.floor(t.d * bounds.y + t.f));
+    x1 = Math.min(x1, Math.ceil(t.a * (bounds.x + bounds.w) + t.e));
+    y1 = Math.min(y1, Math.ceil(t.d * (bounds.y + bounds.h) + t.f));
+  }
+  if (x1 <= x0 || y1 <= y0) return;
   ctx.save();
   ctx.setTransform(1, 0, 0, 1, 0, 0);
-  ctx.drawImage(slot.canvas, 0, 0);
+  ctx.drawImage(slot.canvas, x0, y0, x1 - x0, y1 - y0, x0, y0, x1 - x0, y1 - y0);
   ctx.restore();
 }
 

@@ -52,7 +52,14 @@ export function drawCellHeatmap(
     (rowLabels ?? []).join('\u0002'),
     (colLabels ?? []).join('\u0002'),
   ].join('|');
-  drawCached(ctx, key, (c) => drawFrameAndLabels(c, colors, box, rows, cols, cell, { rowLabels, colLabels, title }));
+  // The row labels (at most 70 px) left of the box, the title and the column labels (60 px at 45°) above it.
+  const bounds = { x: box.x - 80, y: box.y - 64, w: box.size + 144, h: box.size + 68 };
+  drawCached(
+    ctx,
+    key,
+    (c) => drawFrameAndLabels(c, colors, box, rows, cols, cell, { rowLabels, colLabels, title }),
+    bounds,
+  );
 }
 
 /** The matrix's title (above it), its border and its row and column labels. */

@@ -32,8 +32,8 @@ export function needCanvasHeight(height) {
 /**
  * Draws the axes box, ticks, grid, tick labels, axis labels and the title.
  * opts: { x, y (scales), xTicks, yTicks, xLabel, yLabel, title, xTickLabel?, yTickLabel?, grid? }
- * The axis labels and the title go through a cached layer (canvas.js's drawCached), keyed by their
- * text and place, so a step that changes neither only copies them; the ticks, grid and box are drawn
+ * The axis labels and the title go through cached layers (canvas.js's drawCached), keyed by their
+ * text and place, so a step that changes none of them only copies them; the ticks, grid and box are drawn
  * straight, since their domain often follows the very slider being moved.
  */
 export function drawAxes(ctx, frame, colors, opts) {
@@ -55,10 +55,35 @@ export function drawAxes(ctx, frame, colors, opts) {
     if (py >= frame.y - 1 && py <= frame.y + frame.h + 1) yTicks.push([py, yLabelOf(v)]);
   }
   drawTicks(ctx, frame, colors, xTicks, yTicks, opts.grid !== false);
-  if (opts.xLabel || opts.yLabel || opts.title) {
-    const place = `${frame.x},${frame.y},${frame.w},${frame.h}`;
-    drawCached(ctx, `labels|${place}|${colors.fg}|${opts.xLabel}|${opts.yLabel}|${opts.title}`, (c) =>
-      drawAxisLabels(c, frame, colors, opts),
+  // Three layers, each copied over only its band of the canvas: the title above the frame, the
+  // x label under it and the y label left of it; a title that follows the state (a marked position)
+  // leaves the other two as they are.
+  const place = `${frame.x},${frame.y},${frame.w},${frame.h}|${colors.fg}`;
+  const all = Infinity;
+  if (opts.title) {
+    drawCached(ctx, `title|${place}|${opts.title}`, (c) => drawAxisLabels(c, frame, colors, { title: opts.title }), {
+      x: 0,
+      y: 0,
+      w: all,
+      h: frame.y + 12, // a wrapped title's last line may reach just below the frame's top
+    });
+  }
+  if (opts.xLabel) {
+    const band = { x: 0, y: frame.y + frame.h + 1, w: all, h: all };
+    drawCached(
+      ctx,
+      `xlabel|${place}|${opts.xLabel}`,
+      (c) => drawAxisLabels(c, frame, colors, { xLabel: opts.xLabel }),
+      band,
+    );
+  }
+  if (opts.yLabel) {
+    const band = { x: 0, y: 0, w: frame.x, h: all };
+    drawCached(
+      ctx,
+      `ylabel|${place}|${opts.yLabel}`,
+      (c) => drawAxisLabels(c, frame, colors, { yLabel: opts.yLabel }),
+      band,
     );
   }
 }
@@ -276,7 +301,17 @@ export function legendCorner(width, corner) {
 export function drawLegend(ctx, frame, colors, items, corner = 'tr') {
   const keys = items.map((it) => `${it.label}\u0002${it.color}\u0002${it.dash ?? ''}\u0002${it.fill ?? ''}`);
   const key = `legend|${corner}|${frame.x},${frame.y},${frame.w},${frame.h}|${colors.fg}|${colors.bg}|${keys.join('\u0003')}`;
-  drawCached(ctx, key, (c) => drawLegendNow(c, frame, colors, items, corner));
+  drawCached(ctx, key, (c) => drawLegendNow(c, frame, colors, items, corner), legendBounds(ctx, frame, items, corner));
+}
+
+/** Where drawLegend() draws: the frame for a box in its corner, the band under the plot for 'below'. */
+function legendBounds(ctx, frame, items, corner) {
+  if (corner !== 'below') return { x: frame.x, y: frame.y, w: frame.w, h: frame.h };
+  const canvas = cssSize(ctx);
+  ctx.save();
+  const { height } = flowLegend(ctx, items, canvas.width);
+  ctx.restore();
+  return { x: 0, y: Math.min(frame.y + frame.h + 46, canvas.height - height), w: Infinity, h: Infinity };
 }
 
 function drawLegendNow(ctx, frame, colors, items, corner) {
@@ -361,7 +396,9 @@ function recordLegend(box, items) {
  */
 export function drawColorBar(ctx, colors, table, lo, hi, { x, y, w = 12, h, label, ticks }) {
   const key = `bar|${tableId(table)}|${lo}|${hi}|${x},${y},${w},${h}|${label ?? ''}|${ticks ?? ''}|${colors.fg}|${colors.muted}`;
-  drawCached(ctx, key, (c) => drawColorBarNow(c, colors, table, lo, hi, { x, y, w, h, label, ticks }));
+  // Its tick labels and rotated label lie right of the bar.
+  const band = { x: x - 1, y: 0, w: Infinity, h: Infinity };
+  drawCached(ctx, key, (c) => drawColorBarNow(c, colors, table, lo, hi, { x, y, w, h, label, ticks }), band);
 }
 
 // A number for each colour table drawColorBar has drawn, for its layer's key.
