@@ -8,12 +8,19 @@ const repo = new URL('../../', import.meta.url).pathname;
 /**
  * Reads a measuring script's command line: --dist (default POSITIONAL_DIST, else the repository's
  * dist/), --out (default tests/bench/results/`resultsFile`) and one option per entry of `counts`,
- * `{ name: { default, least } }`, an integer of at least `least`. Returns { dist, out, ...counts as numbers }.
+ * `{ name: { default, least } }`, an integer of at least `least`, and one string option per entry of
+ * `strings`, `{ name: default }` (undefined for none). Returns { dist, out, ...counts as numbers, ...strings }.
  */
-export function measuringOptions(resultsFile, counts = {}) {
+export function measuringOptions(resultsFile, counts = {}, strings = {}) {
   const { values } = parseArgs({
     options: {
       dist: { type: 'string', default: process.env.POSITIONAL_DIST ?? join(repo, 'dist') },
+      ...Object.fromEntries(
+        Object.entries(strings).map(([name, value]) => [
+          name,
+          { type: 'string', ...(value === undefined ? {} : { default: value }) },
+        ]),
+      ),
       ...Object.fromEntries(
         Object.entries(counts).map(([name, count]) => [name, { type: 'string', default: String(count.default) }]),
       ),
@@ -21,6 +28,7 @@ export function measuringOptions(resultsFile, counts = {}) {
     },
   });
   const options = { dist: values.dist, out: values.out };
+  for (const name of Object.keys(strings)) options[name] = values[name];
   for (const [name, { least }] of Object.entries(counts)) {
     const n = Number(values[name]);
     const wanted = least === 1 ? 'a positive integer' : `an integer ≥ ${least}`;

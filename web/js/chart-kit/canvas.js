@@ -26,6 +26,11 @@ export function themeColors(element) {
 // The draw in progress (draws are synchronous, one at a time): what the chart kit has laid out in it.
 let drawing = null;
 
+// Each canvas's cached layers (see drawCached), by the order of the cached drawings within a draw.
+const layersOf = new WeakMap();
+// Bumped on every theme change: a layer drawn in the other theme's colours is never blitted.
+let themeGeneration = 0;
+
 /**
  * The record of the draw in progress, for the chart kit's drawing functions to add to, or null
  * outside a draw: { width, height (CSS px), need (the canvas height its plots ask for; 0 for no
@@ -79,7 +84,7 @@ export function createPlotCanvas(host, { label, aspect = 0.6, minHeight = 220, m
     // A canvas keeps its context state between frames: each draw starts from the same state (line
     // width, dash, cap, alignment …), never from whatever the previous draw left.
     const outer = drawing;
-    drawing = { width, height, need: 0, panels: [], legends: [] };
+    drawing = { width, height, need: 0, panels: [], legends: [], layer: 0 };
     ctx.save();
     try {
       draw(ctx, width, height, colors);
@@ -87,6 +92,9 @@ export function createPlotCanvas(host, { label, aspect = 0.6, minHeight = 220, m
       ctx.restore();
       drawn = drawing;
       drawing = outer;
+      // Layers past the last one this draw used belong to drawings it no longer makes.
+      const layers = layersOf.get(canvas);
+      if (layers && layers.length > drawn.layer) layers.length = drawn.layer;
     }
     return drawn.need;
   };
@@ -121,6 +129,7 @@ export function createPlotCanvas(host, { label, aspect = 0.6, minHeight = 220, m
   resize.observe(host);
   const restyle = () => {
     colors = null;
+    themeGeneration++;
     schedule();
   };
   const themeWatch = new MutationObserver(restyle);
@@ -144,6 +153,91 @@ export function createPlotCanvas(host, { label, aspect = 0.6, minHeight = 220, m
       canvas.remove();
     },
   };
+}
+
+/**
+ * Draws `draw(ctx)` (what does not change from one step to the next: axis labels, titles, legends,
+ * colour bars) through a cached layer of the canvas being drawn: an offscreen canvas of the same
+ * size, drawn when `key` changes and otherwise only copied (one drawImage) at the same place in the
+ * drawing order. `key` (a string) names everything the drawing depends on besides the canvas's size,
+ * its devicePixelRatio, the theme and the context's transform, font and line style, which are added
+ * to it here; a resize, a theme change or a move to a screen of another pixel ratio draws the layer
+ * again. What `draw` adds to the draw's record (panels, legends; see drawInProgress) is kept with the
+ * layer and added again on every copy. The layers of one canvas are told apart by their order in its
+ * draw: draw() must make its cached drawings in a fixed order. A drawing goes through its layer every
+ * time, even the first, so the same state always gives the same pixels (text drawn onto a
+ * transparent layer and copied can differ from text drawn straight by one level in a few edge pixels).
+ * `bounds` ({ x, y, w, h } in the context's units; w and h may be Infinity), when given, is where
+ * the drawing lies: only that part of the layer is copied, and whatever `draw` puts outside it is lost.
+ * Outside a draw (an export, a test's context) it simply draws.
+ */
+export function drawCached(ctx, key, draw, bounds = null) {
+  const record = drawing;
+  if (!record || typeof document === 'undefined') {
+    draw(ctx);
+    return;
+  }
+  const t = ctx.getTransform();
+  const full = [
+    key,
+    ctx.canvas.width,
+    ctx.canvas.height,
+    themeGeneration,
+    t.a,
+    t.b,
+    t.c,
+    t.d,
+    t.e,
+    t.f,
+    ctx.font,
+    ctx.lineCap,
+    ctx.lineJoin,
+    ctx.getLineDash().join(','),
+  ].join('\u0001');
+  let layers = layersOf.get(ctx.canvas);
+  if (!layers) layersOf.set(ctx.canvas, (layers = []));
+  const index = record.layer++;
+  const slot = (layers[index] ??= { key: null, canvas: null, panels: [], legends: [] });
+  if (slot.key !== full) {
+    slot.key = null;
+    slot.canvas ??= document.createElement('canvas');
+    const layer = slot.canvas;
+    if (layer.width !== ctx.canvas.width || layer.height !== ctx.canvas.height) {
+      layer.width = ctx.canvas.width;
+      layer.height = ctx.canvas.height;
+    }
+    const lctx = layer.getContext('2d');
+    lctx.reset?.();
+    lctx.setTransform(1, 0, 0, 1, 0, 0);
+    lctx.clearRect(0, 0, layer.width, layer.height);
+    lctx.setTransform(t);
+    lctx.font = ctx.font;
+    lctx.lineCap = ctx.lineCap;
+    lctx.lineJoin = ctx.lineJoin;
+    lctx.setLineDash(ctx.getLineDash());
+    const panels = record.panels.length;
+    const legends = record.legends.length;
+    draw(lctx);
+    slot.panels = record.panels.slice(panels);
+    slot.legends = record.legends.slice(legends);
+    slot.key = full;
+  } else {
+    record.panels.push(...slot.panels);
+    record.legends.push(...slot.legends);
+  }
+  // Only the part of the layer `bounds` names is copied: a copy costs by the pixels it covers.
+  let [x0, y0, x1, y1] = [0, 0, ctx.canvas.width, ctx.canvas.height];
+  if (bounds && !t.b && !t.c) {
+    x0 = Math.max(x0, Math.floor(t.a * bounds.x + t.e));
+    y0 = Math.max(y0, Math.floor(t.d * bounds.y + t.f));
+    x1 = Math.min(x1, Math.ceil(t.a * (bounds.x + bounds.w) + t.e));
+    y1 = Math.min(y1, Math.ceil(t.d * (bounds.y + bounds.h) + t.f));
+  }
+  if (x1 <= x0 || y1 <= y0) return;
+  ctx.save();
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.drawImage(slot.canvas, x0, y0, x1 - x0, y1 - y0, x0, y0, x1 - x0, y1 - y0);
+  ctx.restore();
 }
 
 /** The canvas's size in CSS pixels (what draw() callbacks call width and height). */

@@ -34,8 +34,11 @@ import { attachMotion } from './motion.js';
  * - coalesce: true to take control changes at once but compute at the next animation frame (a
  *   dragged slider: one recompute per frame); chart.flush() does the pending work now.
  * - canvases: [{ label, aspect (a ratio, or aspect(width, view)), minHeight, maxHeight, draw(ctx, width, height, colors, view),
- *   hit?(view, x, y, width, height) → part | null }]; view = { state, data, highlighted, layout }
- *   (layout: an object draw() may keep its scales in, for hit()).
+ *   hit?(view, x, y, width, height) → part | null, reads?, shows? }]; view = { state, data, highlighted, layout }
+ *   (layout: an object draw() may keep its scales in, for hit()). reads: the state keys and parts
+ *   the draw depends on; a canvas that declares them is redrawn after an update only when one of
+ *   them changed (a part: was recomputed), or a part it shows (shows: the parts its draw
+ *   emphasises, default all) was highlighted or let go. Without reads it is redrawn after every update.
  * - parts: the names highlight() accepts and the chart-part event announces; focusParts: { control
  *   key → part } announced while that control has focus.
  * - notes(view) → { control key → text }: messages beside controls that depend on the computed
@@ -61,6 +64,13 @@ export function defineChart(spec) {
     for (const key of part.reads ?? []) {
       if (key !== '@size' && !(key in declarations))
         throw new Error(`${id}: part "${name}" reads "${key}", which is not a control`);
+    }
+  }
+  const partNames = new Set(compute.map(([name]) => name));
+  for (const [index, c] of (spec.canvases ?? []).entries()) {
+    for (const key of c.reads ?? []) {
+      if (!(key in declarations) && !partNames.has(key))
+        throw new Error(`${id}: canvas ${index} reads "${key}", which is neither a control nor a part`);
     }
   }
   return {
@@ -129,6 +139,9 @@ function mountChart(spec, order, compute, slot, engine) {
     announce(part);
   };
 
+  // What each canvas with declared reads was last drawn from: its reads' values and the highlighted part.
+  const drawnFrom = [];
+  const inputsOf = (c) => (c.reads ?? []).map((key) => (key in spec.controls ? state[key] : data[key]));
   canvases = (spec.canvases ?? []).map((c, index) => {
     const plot = createPlotCanvas(shell.plot, {
       ...c,
@@ -143,6 +156,7 @@ function mountChart(spec, order, compute, slot, engine) {
             }
           : undefined,
       draw: (ctx, width, height, colors) => {
+        if (c.reads) drawnFrom[index] = { inputs: inputsOf(c), highlighted };
         c.draw(ctx, width, height, colors, view());
         abilities?.handles?.place();
       },
@@ -218,35 +232,85 @@ function mountChart(spec, order, compute, slot, engine) {
     return fresh;
   }
 
-  function redraw() {
-    for (const c of canvases) c.redraw();
+  /** Redraws every canvas, or with `changed`, only those whose declared inputs changed since their last draw. */
+  function redraw(changed = false) {
+    canvases.forEach((plot, index) => {
+      const c = spec.canvases[index];
+      const before = drawnFrom[index];
+      if (changed && c.reads && before) {
+        const shown = (part) => part !== null && (c.shows ?? parts).includes(part);
+        const moved = inputsOf(c).some((v, i) => !Object.is(v, before.inputs[i]));
+        if (!moved && (before.highlighted === highlighted || (!shown(before.highlighted) && !shown(highlighted))))
+          return;
+      }
+      plot.redraw();
+    });
   }
 
+  let requested = null; // the keys a coalesced change has set since the last update
   /** Takes a control's change now and does the work at the next animation frame. */
   function request(patch) {
     Object.assign(state, patch);
+    requested = { ...requested, ...patch };
     if (!pending) pending = requestAnimationFrame(flush);
   }
 
-  /** Does any requested work now (benchmarks and tests call it to time or await a frame's work). */
+  /** Does any requested work, and any page writes held for the next frame, now (benchmarks and tests call it to time or await a frame's work). */
   function flush() {
     if (pending) cancelAnimationFrame(pending);
     pending = 0;
-    update();
+    const patch = requested ?? {};
+    requested = null;
+    update(patch, Object.keys(patch).length > 0);
+    if (writesHeld) writePage();
   }
 
-  function update(patch = {}) {
+  /**
+   * Brings the state in and redraws. With `selective` (a change of some keys, the default when the
+   * patch names any), only the canvases whose declared inputs changed are redrawn; an update with
+   * nothing named redraws them all.
+   */
+  function update(patch = {}, selective = Object.keys(patch).length > 0) {
     if (pending) cancelAnimationFrame(pending);
     pending = 0;
+    requested = null;
     Object.assign(state, patch);
     spec.reconcile?.(state, controls, patch);
     writeUrl(state);
     recompute();
-    for (const [key, text] of Object.entries(spec.notes?.(view()) ?? {})) controls[key].note(text);
-    redraw();
-    if (note) note.textContent = spec.note(view());
-    if (spec.describe) shell.describe(spec.describe(view()));
-    if (spec.table) shell.setData(spec.table(view(), engine));
+    redraw(selective);
+    requestPageWrites();
+  }
+
+  // What the page says about the chart (the notes, the description, the data table, the handles'
+  // ARIA values, the caption's numbers) is written at most once per animation frame: the first
+  // update of a frame writes at once, later ones in that frame leave one write for the next frame
+  // (or for flush()), made from the state as it is then, so all of it stays in step.
+  let writesHeld = false; // an update's writes wait for the next frame
+  let writeFrame = 0; // requestAnimationFrame id while the current frame has had its write
+  function requestPageWrites() {
+    if (writeFrame) {
+      writesHeld = true;
+      return;
+    }
+    writePage();
+    writeFrame = requestAnimationFrame(() => {
+      writeFrame = 0;
+      if (writesHeld) requestPageWrites();
+    });
+  }
+
+  function writePage() {
+    writesHeld = false;
+    const v = view();
+    for (const [key, text] of Object.entries(spec.notes?.(v) ?? {})) controls[key].note(text);
+    if (note) {
+      const text = spec.note(v);
+      if (note.textContent !== text) note.textContent = text;
+    }
+    if (spec.describe) shell.describe(spec.describe(v));
+    if (spec.table) shell.setData(spec.table(v, engine));
+    abilities?.handles?.announce();
     for (const fn of afterUpdates) fn(view());
     // The figure's caption reads this state (prose-params.js): tell it after every change.
     slot.dispatchEvent(new CustomEvent('chart-state', { bubbles: true, detail: { chart: id, state: { ...state } } }));
@@ -267,7 +331,7 @@ function mountChart(spec, order, compute, slot, engine) {
     }
     if (part === highlighted) return;
     highlighted = part;
-    redraw();
+    redraw(true);
   }
 
   ready = true;
@@ -282,6 +346,7 @@ function mountChart(spec, order, compute, slot, engine) {
     parts: [...parts],
     destroy() {
       if (pending) cancelAnimationFrame(pending);
+      if (writeFrame) cancelAnimationFrame(writeFrame);
       abilities.motion?.destroy();
       abilities.handles?.destroy();
       for (const c of canvases) c.destroy();

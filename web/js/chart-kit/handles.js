@@ -154,7 +154,8 @@ export function drawKnobs(ctx, colors, view, handles, canvas = 0) {
  * - valueText(value, view): what a screen reader hears (default the grouped number).
  * context: { declared (the control declarations), controls (the mounted controls: − and + go beside
  * each handle's number box), plots (the chart's canvases), host (the element the overlays go in),
- * view, set, point, highlight, marks, onTakeControl }. Returns { place(), destroy(), elements }.
+ * view, set, point, highlight, marks, onTakeControl }. Returns { place() (after a draw), announce() (the
+ * ARIA values, after a change of state), destroy(), elements }.
  */
 export function attachHandles(declarations, context) {
   const { declared, controls, plots, host, view, set, point, highlight, marks, onTakeControl } = context;
@@ -209,7 +210,7 @@ export function attachHandles(declarations, context) {
   let offsetsOf = null;
   const offsets = new Map();
 
-  /** Puts each overlay over its knob and brings its ARIA values up to date (after every draw). */
+  /** Puts each overlay over its knob (after every draw). */
   function place() {
     const v = view();
     if (offsetsOf !== v.size) {
@@ -223,6 +224,13 @@ export function attachHandles(declarations, context) {
       const { left, top } = offsets.get(h.plot);
       h.element.style.left = `${left + knob.x}px`;
       h.element.style.top = `${top + knob.y}px`;
+    }
+  }
+
+  /** Brings each handle's ARIA values up to date with the state (with the chart's other page writes). */
+  function announce() {
+    const v = view();
+    for (const h of handles) {
       const value = v.state[h.spec.key];
       const { min, max } = bounds(h);
       setIfChanged(h.element, 'aria-valuemin', String(min));
@@ -359,6 +367,7 @@ export function attachHandles(declarations, context) {
   }
   return {
     place,
+    announce,
     elements: handles.map((h) => h.element),
     destroy() {
       for (const off of listeners) off();

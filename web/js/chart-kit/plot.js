@@ -1,7 +1,7 @@
 // Drawing shared by the charts: the plot frame, axes with ticks and labels, lines, legends and
 // colour bars (scales in scales.js, text fitting in text-fit.js, the canvas in canvas.js).
 
-import { FONT, cssSize, drawInProgress } from './canvas.js';
+import { FONT, cssSize, drawCached, drawInProgress } from './canvas.js';
 import { logAxisPowers, niceTicks, tickLabel } from './scales.js';
 import { clampCentre, drawFitted, ellipsize, fitText, fitTitle, wrapLines } from './text-fit.js';
 
@@ -32,32 +32,79 @@ export function needCanvasHeight(height) {
 /**
  * Draws the axes box, ticks, grid, tick labels, axis labels and the title.
  * opts: { x, y (scales), xTicks, yTicks, xLabel, yLabel, title, xTickLabel?, yTickLabel?, grid? }
+ * The axis labels and the title go through cached layers (canvas.js's drawCached), keyed by their
+ * text and place, so a step that changes none of them only copies them; the ticks, grid and box are drawn
+ * straight, since their domain often follows the very slider being moved.
  */
 export function drawAxes(ctx, frame, colors, opts) {
   const { x, y } = opts;
   drawInProgress()?.panels.push({ x: frame.x, y: frame.y, w: frame.w, h: frame.h });
+  const xPowers = x.log && logAxisPowers(opts.xTicks ?? []);
+  const yPowers = y.log && logAxisPowers(opts.yTicks ?? []);
+  const xLabelOf = opts.xTickLabel ?? ((v) => tickLabel(v, x.log, xPowers));
+  const yLabelOf = opts.yTickLabel ?? ((v) => tickLabel(v, y.log, yPowers));
+  // The ticks inside the frame: [pixel, label].
+  const xTicks = [];
+  for (const v of opts.xTicks ?? []) {
+    const px = Math.round(x(v)) + 0.5;
+    if (px >= frame.x - 1 && px <= frame.x + frame.w + 1) xTicks.push([px, xLabelOf(v)]);
+  }
+  const yTicks = [];
+  for (const v of opts.yTicks ?? []) {
+    const py = Math.round(y(v)) + 0.5;
+    if (py >= frame.y - 1 && py <= frame.y + frame.h + 1) yTicks.push([py, yLabelOf(v)]);
+  }
+  drawTicks(ctx, frame, colors, xTicks, yTicks, opts.grid !== false);
+  // Three layers, each copied over only its band of the canvas: the title above the frame, the
+  // x label under it and the y label left of it; a title that follows the state (a marked position)
+  // leaves the other two as they are.
+  const place = `${frame.x},${frame.y},${frame.w},${frame.h}|${colors.fg}`;
+  const all = Infinity;
+  if (opts.title) {
+    drawCached(ctx, `title|${place}|${opts.title}`, (c) => drawAxisLabels(c, frame, colors, { title: opts.title }), {
+      x: 0,
+      y: 0,
+      w: all,
+      h: frame.y + 12, // a wrapped title's last line may reach just below the frame's top
+    });
+  }
+  if (opts.xLabel) {
+    const band = { x: 0, y: frame.y + frame.h + 1, w: all, h: all };
+    drawCached(
+      ctx,
+      `xlabel|${place}|${opts.xLabel}`,
+      (c) => drawAxisLabels(c, frame, colors, { xLabel: opts.xLabel }),
+      band,
+    );
+  }
+  if (opts.yLabel) {
+    const band = { x: 0, y: 0, w: frame.x, h: all };
+    drawCached(
+      ctx,
+      `ylabel|${place}|${opts.yLabel}`,
+      (c) => drawAxisLabels(c, frame, colors, { yLabel: opts.yLabel }),
+      band,
+    );
+  }
+}
+
+/** The grid lines, tick labels ([pixel, text] each) and the frame's box of drawAxes. */
+function drawTicks(ctx, frame, colors, xTicks, yTicks, grid) {
   ctx.save();
   ctx.lineWidth = 1;
   ctx.font = `11px ${FONT}`;
   ctx.fillStyle = colors.muted;
   ctx.strokeStyle = colors.grid;
-  const xPowers = x.log && logAxisPowers(opts.xTicks ?? []);
-  const yPowers = y.log && logAxisPowers(opts.yTicks ?? []);
-  const xLabelOf = opts.xTickLabel ?? ((v) => tickLabel(v, x.log, xPowers));
-  const yLabelOf = opts.yTickLabel ?? ((v) => tickLabel(v, y.log, yPowers));
   ctx.textAlign = 'center';
   ctx.textBaseline = 'top';
   let lastRight = -Infinity;
-  for (const v of opts.xTicks ?? []) {
-    const px = Math.round(x(v)) + 0.5;
-    if (px < frame.x - 1 || px > frame.x + frame.w + 1) continue;
-    if (opts.grid !== false) {
+  for (const [px, text] of xTicks) {
+    if (grid) {
       ctx.beginPath();
       ctx.moveTo(px, frame.y);
       ctx.lineTo(px, frame.y + frame.h);
       ctx.stroke();
     }
-    const text = xLabelOf(v);
     const half = ctx.measureText(text).width / 2;
     if (px - half > lastRight + 4) {
       ctx.fillText(text, px, frame.y + frame.h + 5);
@@ -66,19 +113,25 @@ export function drawAxes(ctx, frame, colors, opts) {
   }
   ctx.textAlign = 'right';
   ctx.textBaseline = 'middle';
-  for (const v of opts.yTicks ?? []) {
-    const py = Math.round(y(v)) + 0.5;
-    if (py < frame.y - 1 || py > frame.y + frame.h + 1) continue;
-    if (opts.grid !== false) {
+  for (const [py, text] of yTicks) {
+    if (grid) {
       ctx.beginPath();
       ctx.moveTo(frame.x, py);
       ctx.lineTo(frame.x + frame.w, py);
       ctx.stroke();
     }
-    ctx.fillText(yLabelOf(v), frame.x - 5, py);
+    ctx.fillText(text, frame.x - 5, py);
   }
   ctx.strokeStyle = colors.muted;
   ctx.strokeRect(frame.x + 0.5, frame.y + 0.5, frame.w, frame.h);
+  ctx.restore();
+}
+
+/** The axis labels and the title of drawAxes. */
+function drawAxisLabels(ctx, frame, colors, opts) {
+  ctx.save();
+  ctx.lineWidth = 1;
+  ctx.font = `11px ${FONT}`;
   ctx.fillStyle = colors.fg;
   // Labels and title are never squeezed (no fillText maxWidth): they shrink a little, wrap onto
   // a second line, and may use the whole canvas width rather than only the frame's.
@@ -111,6 +164,29 @@ export function drawAxes(ctx, frame, colors, opts) {
     const top = Math.max(2, frame.y - 26 - (fitted.lines.length - 1) * fitted.lineHeight);
     drawFitted(ctx, fitted, clampCentre(frame.x + frame.w / 2, fitted.width, 6, canvas.width - 6), top);
   }
+  ctx.restore();
+}
+
+/**
+ * A muted note centred in `box` ({ x, y, w, h }): the empty and error states of a plot. Wrapped
+ * onto as many lines as `box.w - margin` needs (lineHeight apart, centred as a block); only a single
+ * word wider than that is squeezed to fit.
+ */
+export function drawCentredNote(ctx, text, box, colors, { font = `13px ${FONT}`, margin = 16, lineHeight = 16 } = {}) {
+  ctx.save();
+  ctx.fillStyle = colors.muted;
+  ctx.font = font;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  const lines = wrapLines(ctx, text, box.w - margin);
+  lines.forEach((line, i) =>
+    ctx.fillText(
+      line,
+      box.x + box.w / 2,
+      box.y + box.h / 2 + (i - (lines.length - 1) / 2) * lineHeight,
+      box.w - margin,
+    ),
+  );
   ctx.restore();
 }
 
@@ -163,7 +239,24 @@ const rowHeight = (lines) => LEGEND_ROW + (lines - 1) * LEGEND_LINE;
  * it is never cut.
  */
 function flowLegend(ctx, items, width) {
+  // Leaves the legend's font set, as callers (and the labels drawn after a legendSpace()) expect.
   ctx.font = LEGEND_FONT;
+  // Laid out once per set of labels and width: legendSpace() and drawLegend() both ask, on every draw.
+  const key = `${width}|${items.map((it) => it.label).join('\u0001')}`;
+  let flowed = legendLayouts.get(key);
+  if (!flowed) {
+    flowed = flowLabels(ctx, items, width);
+    if (legendLayouts.size >= 64) legendLayouts.delete(legendLayouts.keys().next().value);
+    legendLayouts.set(key, flowed);
+  }
+  return { placed: items.map((it, i) => ({ ...it, ...flowed.placed[i] })), height: flowed.height };
+}
+
+// Legend layouts by width and labels (flowLegend), the oldest dropped past 64.
+const legendLayouts = new Map();
+
+/** flowLegend's layout: for each item { lines, cut, x, y }, and the height. */
+function flowLabels(ctx, items, width) {
   const room = width - 16;
   const textRoom = room - LEGEND_KEY;
   const placed = [];
@@ -179,7 +272,7 @@ function flowLegend(ctx, items, width) {
       tallest = 1;
     }
     tallest = Math.max(tallest, lines.length);
-    placed.push({ ...it, lines, cut, x, y });
+    placed.push({ lines, cut, x, y });
     x += w;
   }
   return { placed, height: items.length ? y + rowHeight(tallest) + 8 : 0 };
@@ -202,9 +295,26 @@ export function legendCorner(width, corner) {
 /**
  * A legend box in the frame's corner (`corner`: 'tr', 'tl', 'br', 'bl'), or 'below': flowed in
  * rows under the x-axis label (reserve the room with legendSpace(); legendCorner() picks).
- * items: [{ label, color, dash?, fill? }]; fill draws a swatch instead of a line.
+ * items: [{ label, color, dash?, fill? }]; fill draws a swatch instead of a line. Drawn through a
+ * cached layer (canvas.js's drawCached) keyed by the items, the frame and the corner.
  */
 export function drawLegend(ctx, frame, colors, items, corner = 'tr') {
+  const keys = items.map((it) => `${it.label}\u0002${it.color}\u0002${it.dash ?? ''}\u0002${it.fill ?? ''}`);
+  const key = `legend|${corner}|${frame.x},${frame.y},${frame.w},${frame.h}|${colors.fg}|${colors.bg}|${keys.join('\u0003')}`;
+  drawCached(ctx, key, (c) => drawLegendNow(c, frame, colors, items, corner), legendBounds(ctx, frame, items, corner));
+}
+
+/** Where drawLegend() draws: the frame for a box in its corner, the band under the plot for 'below'. */
+function legendBounds(ctx, frame, items, corner) {
+  if (corner !== 'below') return { x: frame.x, y: frame.y, w: frame.w, h: frame.h };
+  const canvas = cssSize(ctx);
+  ctx.save();
+  const { height } = flowLegend(ctx, items, canvas.width);
+  ctx.restore();
+  return { x: 0, y: Math.min(frame.y + frame.h + 46, canvas.height - height), w: Infinity, h: Infinity };
+}
+
+function drawLegendNow(ctx, frame, colors, items, corner) {
   if (corner === 'below') {
     drawLegendBelow(ctx, frame, colors, items, cssSize(ctx));
     return;
@@ -280,8 +390,26 @@ function recordLegend(box, items) {
   drawInProgress()?.legends.push({ ...box, items: items.map(({ label, lines, cut }) => ({ label, lines, cut })) });
 }
 
-/** A vertical colour bar for `table` (see colormap.js) on [lo, hi] at the right of the frame. */
+/**
+ * A vertical colour bar for `table` (see colormap.js) on [lo, hi] at the right of the frame, drawn
+ * through a cached layer (canvas.js's drawCached).
+ */
 export function drawColorBar(ctx, colors, table, lo, hi, { x, y, w = 12, h, label, ticks }) {
+  const key = `bar|${tableId(table)}|${lo}|${hi}|${x},${y},${w},${h}|${label ?? ''}|${ticks ?? ''}|${colors.fg}|${colors.muted}`;
+  // Its tick labels and rotated label lie right of the bar.
+  const band = { x: x - 1, y: 0, w: Infinity, h: Infinity };
+  drawCached(ctx, key, (c) => drawColorBarNow(c, colors, table, lo, hi, { x, y, w, h, label, ticks }), band);
+}
+
+// A number for each colour table drawColorBar has drawn, for its layer's key.
+const tableIds = new WeakMap();
+let tablesSeen = 0;
+const tableId = (table) => {
+  if (!tableIds.has(table)) tableIds.set(table, ++tablesSeen);
+  return tableIds.get(table);
+};
+
+function drawColorBarNow(ctx, colors, table, lo, hi, { x, y, w, h, label, ticks }) {
   ctx.save();
   // One gradient fill (64 stops of the table) rather than a fillRect per pixel row: the heatmap
   // redraws this on every frame of a slider drag.

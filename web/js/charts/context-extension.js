@@ -127,12 +127,16 @@ export const CONTEXT_EXTENSION = defineChart({
       // On a phone the plot keeps about 210 px, so the band of trained angles (an eighth of the
       // y range at the default stretch) is some 26 px rather than 15.
       aspect: (width) => (width < plot.NARROW_LEGEND ? 1.35 : 0.6),
+      reads: ['target', 'positions', 'curves'],
+      // The pairs' parts live on the wavelength chart: emphasising one leaves this chart as it is.
+      shows: ['trained', 'target'],
       draw: drawAngles,
     },
     {
       label: t('Line chart, log scale: wavelength of every RoPE pair under each method, against the trained length'),
       aspect: (width) => (width < plot.NARROW_LEGEND ? 0.95 : 0.5),
       minHeight: 200,
+      reads: ['trained', 'target', 'd', 'wavelengths'],
       draw: (ctx, width, height, colors, view) => {
         drawWavelengths(ctx, width, height, colors, view);
         drawKnobs(ctx, colors, view, HANDLES, WAVES);
@@ -246,8 +250,9 @@ function drawAngles(ctx, width, height, colors, { state, data: { positions, curv
       width: m.added ? 4 : 1.6,
     }),
   );
-  if (highlighted) {
-    // The trained length: the top of the band of angles it saw; the target: the axis's far end.
+  if (highlighted === 'trained' || highlighted === 'target') {
+    // The trained length: the top of the band of angles it saw; the target: the axis's far end
+    // (the pairs' parts are on the wavelength chart only).
     ctx.save();
     ctx.strokeStyle = colors.fg;
     ctx.lineWidth = 3;

@@ -9,7 +9,6 @@ import { grouped, listed } from '../locale/format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
 import * as plot from '../chart-kit/plot.js';
 import { FONT } from '../chart-kit/canvas.js';
-import { wrapLines } from '../chart-kit/text-fit.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
 import { CHART_DECLARATIONS, LAB_SCHEMES } from './declarations.js';
 import { createLabRunner } from '../lab/lab-runner.js';
@@ -293,7 +292,7 @@ function drawLosses(ctx, width, height, colors, view) {
     yLabel: t('loss (log)'),
     title: t('Training loss on sequences of {length} tokens', { length: grouped(state.length) }),
   });
-  if (!run) emptyNote(ctx, frame, colors, t('Press Train to train one model per scheme.'));
+  if (!run) plot.drawCentredNote(ctx, t('Press Train to train one model per scheme.'), frame, colors);
   for (const scheme of schemes) {
     const losses = run?.models.get(scheme)?.losses ?? [];
     if (!losses.length) continue;
@@ -383,7 +382,7 @@ function drawAccuracy(ctx, width, height, colors, view) {
   ctx.restore();
   if (!variants.length && !recorded.length) {
     const waiting = run ? t('Scores appear as each model finishes.') : t('Press Train to train one model per scheme.');
-    emptyNote(ctx, frame, colors, waiting);
+    plot.drawCentredNote(ctx, waiting, frame, colors);
   }
   const fade = (name) => highlighted && highlighted !== 'trained-length' && highlighted !== name;
   for (const { variant: v, row } of recorded) {
@@ -453,19 +452,6 @@ function hitAccuracy(view, px, py) {
     if (gap < best) [best, nearest] = [gap, name];
   }
   return nearest;
-}
-
-function emptyNote(ctx, frame, colors, text) {
-  ctx.save();
-  ctx.fillStyle = colors.muted;
-  ctx.font = `13px ${FONT}`;
-  ctx.textAlign = 'center';
-  ctx.textBaseline = 'middle';
-  const lines = wrapLines(ctx, text, frame.w - 16);
-  lines.forEach((line, i) =>
-    ctx.fillText(line, frame.x + frame.w / 2, frame.y + frame.h / 2 + (i - (lines.length - 1) / 2) * 16),
-  );
-  ctx.restore();
 }
 
 function describeLab(view) {

@@ -7,7 +7,15 @@
 import { grouped } from '../locale/format.js';
 import { FONT } from '../chart-kit/canvas.js';
 import { wrapLines } from '../chart-kit/text-fit.js';
-import { drawAxes, drawLegend, drawLine, legendCorner, legendSpace, plotFrame } from '../chart-kit/plot.js';
+import {
+  drawAxes,
+  drawCentredNote,
+  drawLegend,
+  drawLine,
+  legendCorner,
+  legendSpace,
+  plotFrame,
+} from '../chart-kit/plot.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
 import { layerKindTerm, noLengthMessage, showsLayerKinds } from './model-card-text.js';
 import { t } from '../locale/i18n.js';
@@ -92,20 +100,8 @@ export function partAt(report, layout, px, py) {
 }
 
 /** Draws a centred, muted message (the empty and error states, and schemes with nothing to plot). */
-function drawMessage(ctx, width, height, colors, text) {
-  ctx.save();
-  ctx.fillStyle = colors.muted;
-  ctx.font = `13px ${FONT}`;
-  ctx.textAlign = 'center';
-  ctx.textBaseline = 'middle';
-  // Wrapped onto as many lines as the width needs, rather than squeezed onto one.
-  const lines = wrapLines(ctx, text, width - 24);
-  const lineHeight = 18;
-  lines.forEach((line, k) =>
-    ctx.fillText(line, width / 2, height / 2 + (k - (lines.length - 1) / 2) * lineHeight, width - 24),
-  );
-  ctx.restore();
-}
+const drawMessage = (ctx, width, height, colors, text) =>
+  drawCentredNote(ctx, text, { x: 0, y: 0, w: width, h: height }, colors, { margin: 24, lineHeight: 18 });
 
 /** Bottom margin for a plot whose legend sits under the x-axis label (narrow canvases), its labels wrapped as they need. */
 const bottomWithLegend = (ctx, items, width) => 46 + legendSpace(ctx, items, width);

@@ -117,6 +117,7 @@ export const ROPE_RELATIVE = defineChart({
         'Line chart: RoPE attention score against the distance between key and query, for three query positions',
       ),
       aspect: (width) => (width < plot.NARROW_LEGEND ? 0.95 : 0.6),
+      reads: ['delta', 'starts', 'scores'],
       draw: (ctx, width, height, colors, view) => {
         drawScores(ctx, width, height, colors, view);
         drawKnobs(ctx, colors, view, [KEY_HANDLE]);
@@ -141,6 +142,9 @@ export const ROPE_RELATIVE = defineChart({
       aspect: 0.12,
       minHeight: 74,
       maxHeight: 84,
+      // The ruler only moves with the query positions (its knobs): a key step leaves it as it is.
+      reads: ['s0', 's1', 's2'],
+      shows: ['query'],
       draw: (ctx, width, height, colors, view) => {
         drawRuler(ctx, width, height, colors, view);
         drawKnobs(ctx, colors, view, QUERY_HANDLES, RULER);

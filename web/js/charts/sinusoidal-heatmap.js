@@ -105,6 +105,8 @@ export const SINUSOIDAL_HEATMAP = defineChart({
       ),
       aspect: 0.72,
       maxHeight: 560,
+      // 'image' is repainted in place when its size holds: 'sample' is new on every recompute.
+      reads: ['n', 'd', 'position', 'sample', 'image'],
       draw: (ctx, width, height, colors, view) => {
         drawHeatmap(ctx, width, height, colors, view);
         drawKnobs(ctx, colors, view, [ROW_HANDLE]);
@@ -115,6 +117,8 @@ export const SINUSOIDAL_HEATMAP = defineChart({
       aspect: 0.3,
       minHeight: 170,
       maxHeight: 230,
+      // The marked position's code: a change of n (or of the plot's size) leaves it as it is.
+      reads: ['d', 'position', 'code'],
       draw: drawCode,
     },
   ],
