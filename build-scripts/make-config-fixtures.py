@@ -196,6 +196,129 @@ def rope(cfg, seq_len):
     return inv, float(attention)
 
 
+# The 2025-26 families: each kind of layer, at one prompt length. Which layers get which recipe follows
+# each family's configuration_*.py in transformers 5 (and vLLM's minimax_text_01.py for attn_type_list);
+# the frequencies follow modeling_rope_utils.py. The layer-type names are the card's.
+KIND_CASES = [
+    (PRESETS / "llama-4-scout-17b-16e.json", 131072),
+    (PRESETS / "gemma-3-27b-it.json", 32768),
+    (PRESETS / "gemma-4-26b-a4b-it.json", 32768),
+    (PRESETS / "gpt-oss-20b.json", 8192),
+    (PRESETS / "qwen3-8b-yarn.json", 1000),
+    (PRESETS / "qwen2.5-vl-7b-instruct.json", 1000),
+    (PRESETS / "qwen3-next-80b-a3b-instruct.json", 1000),
+    (PRESETS / "minimax-text-01.json", 1000),
+]
+
+
+def text_model(cfg):
+    for key in ("text_config", "language_config", "llm_config"):
+        if isinstance(cfg.get(key), dict):
+            return cfg[key]
+    return cfg
+
+
+def default_inv(base, dim):
+    """_compute_default_rope_parameters: 1 / base ** (arange(0, dim, 2) / dim)."""
+    return 1.0 / (base ** (np.arange(0, dim, 2, dtype=np.int64).astype(np.float64) / dim))
+
+
+def proportional_inv(base, head_dim, partial, factor=1.0):
+    """_compute_proportional_rope_parameters: int(partial * head_dim // 2) pairs turn, spaced over the
+    whole head; the other head_dim // 2 - that pairs get frequency 0; all divided by factor."""
+    angles = int(partial * head_dim // 2)
+    inv = np.zeros(head_dim // 2)
+    inv[:angles] = default_inv(base, head_dim)[:angles]
+    return inv / factor
+
+
+def mrope_axes(section, pairs, interleaved):
+    """Qwen2-VL's apply_multimodal_rotary_pos_emb (sections in order: time, height, width) and Qwen3-VL's
+    apply_interleaved_mrope (pair i from height when i % 3 == 1 and i < 3 h, width when i % 3 == 2 and
+    i < 3 w, else time)."""
+    axes = np.zeros(pairs, dtype=np.int64)
+    for i in range(pairs):
+        if interleaved:
+            if i % 3 == 1 and i < 3 * section[1]:
+                axes[i] = 1
+            elif i % 3 == 2 and i < 3 * section[2]:
+                axes[i] = 2
+        else:
+            axes[i] = 0 if i < section[0] else 1 if i < section[0] + section[1] else 2
+    return axes
+
+
+def layer_types_of(t):
+    """Each layer's type, from the config's list or its family's stated pattern."""
+    n = t["num_hidden_layers"]
+    if "layer_types" in t:
+        return list(t["layer_types"])
+    if t.get("model_type") == "llama4_text":  # Llama4TextConfig: no_rope_layers[i] == 1 uses RoPE
+        flags = t.get("no_rope_layers") or [int((i + 1) % t.get("no_rope_layer_interval", 4) != 0) for i in range(n)]
+        return ["chunked_attention" if f else "full_attention" for f in flags]
+    if "attn_type_list" in t:  # MiniMax: 1 softmax attention with RoPE, 0 lightning (linear) attention
+        return ["full_attention" if k == 1 else "linear_attention" for k in t["attn_type_list"]]
+    if "full_attention_interval" in t:  # Qwen3NextConfig
+        every = t["full_attention_interval"]
+        return ["full_attention" if (i + 1) % every == 0 else "linear_attention" for i in range(n)]
+    if "sliding_window_pattern" in t:  # Gemma3TextConfig
+        every = t["sliding_window_pattern"]
+        return ["full_attention" if (i + 1) % every == 0 else "sliding_attention" for i in range(n)]
+    return None
+
+
+def layer_kinds(cfg, seq_len):
+    """[{layer_type, layers, positions, inv_freq[, mrope_axes][, query_temperature]}] for one config."""
+    t = text_model(cfg)
+    head_dim = t.get("head_dim") or t["hidden_size"] // t["num_attention_heads"]
+    types = layer_types_of(t)
+    kinds = []
+    for layer_type in sorted(set(types)) if types else ["all"]:
+        layers = [i for i, x in enumerate(types) if x == layer_type] if types else []
+        kind = {"layer_type": layer_type, "layers": layers}
+        if layer_type == "linear_attention" or (t.get("model_type") == "llama4_text" and layer_type == "full_attention"):
+            kind.update(positions="none", inv_freq=[])
+            if t.get("model_type") == "llama4_text" and t.get("attn_temperature_tuning", True):
+                # Llama4TextAttention: log1p(floor((position + 1) / floor_scale)) * attn_scale + 1.
+                position = seq_len - 1
+                kind["query_temperature"] = math.log1p(math.floor((position + 1.0) / t.get("floor_scale", 8192))) \
+                    * t.get("attn_scale", 0.1) + 1.0
+            kinds.append(kind)
+            continue
+        per_type = t.get("rope_parameters", {}).get(layer_type) if isinstance(t.get("rope_parameters"), dict) else None
+        if per_type is not None:  # Gemma 4: a block per layer type
+            width = t["global_head_dim"] if layer_type == "full_attention" and "global_head_dim" in t else head_dim
+            if per_type.get("rope_type") == "proportional":
+                inv = proportional_inv(per_type["rope_theta"], width, per_type["partial_rotary_factor"],
+                                       per_type.get("factor", 1.0))
+                kind.update(positions="proportional", inv_freq=[float(x) for x in inv])
+            else:
+                kind.update(positions="rope", inv_freq=[float(x) for x in default_inv(per_type["rope_theta"], width)])
+            kinds.append(kind)
+            continue
+        if t.get("model_type") == "gemma3_text" and layer_type == "sliding_attention":
+            # Gemma3TextConfig: rope_local_base_freq (default 10,000), no scaling on the local layers.
+            base = t.get("rope_local_base_freq", 10000.0)
+            kind.update(positions="rope", inv_freq=[float(x) for x in default_inv(base, head_dim)])
+            kinds.append(kind)
+            continue
+        if t.get("model_type") == "gemma3_text":
+            t = dict(t, rope_theta=t.get("rope_theta", 1000000.0), max_position_embeddings=t.get(
+                "max_position_embeddings", 131072))  # Gemma3TextConfig's defaults
+        if "rotary_dim" in t:  # an explicit rotated width (MiniMax)
+            t = dict(t, partial_rotary_factor=t["rotary_dim"] / head_dim)
+        inv, _ = rope(dict(t, head_dim=head_dim), seq_len)
+        block = block_of(t)
+        if block.get("type") == "mrope" or "mrope_section" in block:
+            kind.update(positions="mrope", mrope_axes=[int(a) for a in mrope_axes(
+                block["mrope_section"], len(inv), bool(block.get("mrope_interleaved", False)))])
+        else:
+            kind["positions"] = "rope"
+        kind["inv_freq"] = [float(x) for x in inv]
+        kinds.append(kind)
+    return kinds
+
+
 def main():
     cases = []
     for path, lengths in CASES:
@@ -219,11 +342,15 @@ def main():
                 factor = block.get("factor") or cfg["max_position_embeddings"] / block["original_max_position_embeddings"]
                 case["softmax_scale_factor"] = get_mscale(factor, block["mscale_all_dim"]) ** 2
             cases.append(case)
+    kind_cases = [{"config": str(path.relative_to(ROOT)), "seq_len": seq_len,
+                   "layer_kinds": layer_kinds(json.loads(path.read_text()), seq_len)}
+                  for path, seq_len in KIND_CASES]
     OUT.write_text(json.dumps({
         "_about": "Made by build-scripts/make-config-fixtures.py (numpy float64, transformers' formulas).",
         "cases": cases,
+        "kind_cases": kind_cases,
     }, indent=1) + "\n")
-    print(f"wrote {len(cases)} cases to {OUT.relative_to(ROOT)}")
+    print(f"wrote {len(cases)} cases and {len(kind_cases)} configs' layer kinds to {OUT.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

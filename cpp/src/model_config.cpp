@@ -190,13 +190,13 @@ bool in_list(const std::string& value, std::initializer_list<const char*> names)
 // model_type values whose transformers implementation uses each scheme.
 bool is_rope_family(const std::string& t) {
   return in_list(
-      t,
-      {"llama",         "mistral",    "mixtral",     "qwen2",       "qwen2_moe", "qwen3",      "qwen3_moe",
-       "gemma",         "gemma2",     "gemma3_text", "phi",         "phi3",      "gpt_neox",   "gptj",
-       "falcon",        "stablelm",   "starcoder2",  "olmo",        "olmo2",     "cohere",     "deepseek_v2",
-       "deepseek_v3",   "internlm2",  "granite",     "gpt_oss",     "persimmon", "codegen",    "llama4",
-       "llama4_text",   "gemma3",     "gemma4",      "gemma4_text", "qwen2_vl",  "qwen2_5_vl", "qwen3_vl",
-       "qwen3_vl_text", "qwen3_next", "minimax"});
+      t, {"llama",      "mistral",     "mixtral",         "qwen2",       "qwen2_moe",   "qwen3",
+          "qwen3_moe",  "gemma",       "gemma2",          "gemma3_text", "phi",         "phi3",
+          "gpt_neox",   "gptj",        "falcon",          "stablelm",    "starcoder2",  "olmo",
+          "olmo2",      "cohere",      "deepseek_v2",     "deepseek_v3", "internlm2",   "granite",
+          "gpt_oss",    "persimmon",   "codegen",         "llama4",      "llama4_text", "gemma3",
+          "gemma4",     "gemma4_text", "qwen2_vl",        "qwen2_5_vl",  "qwen3_vl",    "qwen3_vl_text",
+          "qwen3_next", "minimax",     "minimax_text_01", "minimax_m1"});
 }
 bool is_sinusoidal_family(const std::string& t) {
   return in_list(t, {"marian", "pegasus", "m2m_100", "fsmt", "speech_to_text", "xglm"});
@@ -775,6 +775,32 @@ void read_layer_types(const json& root, ModelConfig& cfg) {
         return (i + 1) % interval != 0 ? "chunked_attention" : "full_attention";
       });
     }
+  } else if (const json* kinds = find_present(root, "attn_type_list")) {
+    // MiniMax-Text-01 and MiniMax-M1 (vLLM's minimax_text_01.py): 0 marks a lightning-attention
+    // layer (linear attention, no positions), 1 a softmax-attention layer with RoPE.
+    if (!kinds->is_array()) reject("attn_type_list", "an array of 0 and 1", *kinds);
+    if (cfg.num_layers > 0 && static_cast<std::int64_t>(kinds->size()) != cfg.num_layers) {
+      throw InputError("attn_type_list must hold num_hidden_layers = " + whole(cfg.num_layers) +
+                       " entries, got " + std::to_string(kinds->size()));
+    }
+    if (kinds->empty() || static_cast<std::int64_t>(kinds->size()) > kMaxAttentionHeads) {
+      throw InputError("attn_type_list must hold 1 to " + whole(kMaxAttentionHeads) +
+                       " entries (one per layer), got " + std::to_string(kinds->size()));
+    }
+    std::vector<std::int64_t> softmax;
+    for (std::size_t i = 0; i < kinds->size(); ++i) {
+      const json& k = (*kinds)[i];
+      // A number equal to 0 or 1 (Python compares 1.0 == 1 as vLLM reads it); true and false are refused.
+      if (!k.is_number() || (k.get<double>() != 0.0 && k.get<double>() != 1.0)) {
+        reject("attn_type_list[" + std::to_string(i) + "]",
+               "0 (lightning attention) or 1 (softmax attention)", k);
+      }
+      softmax.push_back(k.get<double>() == 1.0 ? 1 : 0);
+    }
+    cfg.num_layers = static_cast<std::int64_t>(kinds->size());
+    derive("attn_type_list", [&softmax](std::int64_t i) {
+      return softmax[static_cast<std::size_t>(i)] == 1 ? "full_attention" : "linear_attention";
+    });
   } else if (const json* every = find_present(root, "full_attention_interval")) {
     const std::int64_t interval = read_whole(*every, "full_attention_interval", 1, kMaxAttentionHeads);
     need_layers("full_attention_interval");

@@ -24,6 +24,7 @@ const PRESETS = [
   'qwen3-8b-yarn',
   'qwen2.5-vl-7b-instruct',
   'qwen3-next-80b-a3b-instruct',
+  'minimax-text-01',
 ];
 const ROOT = '[data-chart-root="model-card"]';
 await screenshotEachLook(dist, async (page, { theme, width, url }) => {

@@ -115,6 +115,10 @@ const SUMMARY_FACTS = {
     '36 linear_attention layers (0, 1, 2, 4, …, 46): no positions: linear attention',
     '12 full_attention layers (3, 7, 11, 15, …, 47): RoPE at base 10,000,000, rope_type default: pairs 0–31 turn (rotary_dim 64 of head_dim 256)',
   ],
+  'minimax-text-01': [
+    '70 linear_attention layers (0, 1, 2, 3, …, 78): no positions: linear attention',
+    '10 full_attention layers (7, 15, 23, 31, …, 79): RoPE at base 10,000,000, rope_type default: pairs 0–31 turn (rotary_dim 64 of head_dim 128)',
+  ],
 };
 const STRETCH_ADVICE =
   'An entry with a factor means the model was trained shorter and stretched, so test it at the lengths you will use';
@@ -356,6 +360,55 @@ describe('presets', () => {
     const [png] = await Promise.all([page.waitForEvent('download'), page.click(`${ROOT} [data-export="png"]`)]);
     const bytes = readFileSync(await png.path());
     assert.deepEqual([...bytes.subarray(1, 4)], [...Buffer.from('PNG')]);
+  });
+
+  test('with several kinds of layer, the table and the CSV hold every turning kind’s pairs, each row naming its kind', async () => {
+    // Gemma 3: local layers (base 10,000, window 1,024) and global layers (1e6, linear 8), 64 pairs each;
+    // MiniMax-Text-01: softmax layers with 32 pairs, and lightning layers without positions (no rows).
+    for (const [id, expected] of [
+      ['gemma-3-27b-it', { full_attention: 64, sliding_attention: 64 }],
+      ['minimax-text-01', { full_attention: 32 }],
+    ]) {
+      await choose(page, id);
+      const r = await engineReport(page);
+      const details = page.locator(`${ROOT} details.chart-data`);
+      if (!(await details.evaluate((d) => d.open))) await details.locator('summary').click();
+      const count = Object.values(expected).reduce((a, b) => a + b, 0);
+      await page.waitForFunction(
+        ({ root, count }) => document.querySelectorAll(`${root} .chart-table tbody tr`).length === count,
+        { root: ROOT, count },
+        { timeout: 10000 },
+      );
+      const rows = await page.$$eval(`${ROOT} .chart-table tbody tr`, (trs) =>
+        trs.map((tr) => [...tr.children].map((c) => c.textContent)),
+      );
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click(`${ROOT} [data-export="csv"]`)]);
+      const csv = readFileSync(await download.path(), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => line.split(','));
+      assert.equal(csv[0][0], 'layers', `${id}: the CSV's first column names the kind`);
+      assert.equal(csv.length, count + 1, `${id}: one CSV row per turning pair of each kind`);
+      for (const [type, pairs] of Object.entries(expected)) {
+        const kind = r.layerKinds.find((k) => k.layerType === type);
+        const tableRows = rows.filter((row) => row[0] === type);
+        const csvRows = csv.slice(1).filter((cells) => cells[0] === type);
+        assert.equal(tableRows.length, pairs, `${id} ${type}: table rows`);
+        assert.equal(csvRows.length, pairs, `${id} ${type}: CSV rows`);
+        csvRows.forEach((cells, i) => {
+          assert.equal(Number(cells[1]), i);
+          assert.deepEqual(
+            [Number(cells[2]), Number(cells[3]), Number(cells[5])],
+            [kind.baseInvFreq[i], kind.invFreq[i], kind.wavelengths[i]],
+            `${id} ${type} CSV pair ${i}`,
+          );
+          assert.ok(
+            Math.abs(parseCell(tableRows[i][3]) - kind.invFreq[i]) <= 5e-6 * kind.invFreq[i],
+            `${id} ${type} table pair ${i}: ${tableRows[i][3]}`,
+          );
+        });
+      }
+    }
   });
 
   test('accessible: labelled controls, a named canvas, a live description naming the lengths', async () => {

@@ -110,6 +110,8 @@ TEST(ModelConfigPresets, EveryPresetParsesWithItsPublishedLengths) {
        1e6, 0},
       {"qwen3-next-80b-a3b-instruct.json", PositionScheme::Rope, RopeType::Default, 262144, 262144, 1.0, 256,
        64, 1e7, 0},
+      {"minimax-text-01.json", PositionScheme::Rope, RopeType::Default, 10240000, 10240000, 1.0, 128, 64, 1e7,
+       0},
   };
   const nlohmann::json index = nlohmann::json::parse(read_text(kPresets / "index.json"));
   ASSERT_EQ(index["presets"].size(), std::size(table)) << "index.json lists every preset tested here";
@@ -669,6 +671,87 @@ TEST(ModelConfigFamilies, QwenThreeNextTurnsAQuarterOfItsFullLayersOnly) {
   EXPECT_EQ(full.layers, every_nth(3, 4, 48));
   EXPECT_EQ(full.rotary_dim, 64) << "int(256 · 0.25)";
   expect_close_vectors(full.inv_freq, reference_default(1e7, 64), 1e-12, "partial RoPE over 64 dims");
+}
+
+TEST(ModelConfigFamilies, MiniMaxTextReadsAttnTypeListAndTurnsHalfOfEachHead) {
+  const ModelPositionReport r = read_model_config(read_text(kPresets / "minimax-text-01.json"), 1000);
+  EXPECT_EQ(r.layer_types_field, "attn_type_list");
+  const LayerKindReport& linear = kind_named(r, "linear_attention");
+  const LayerKindReport& full = kind_named(r, "full_attention");
+  EXPECT_EQ(linear.positions, "none");
+  EXPECT_EQ(linear.none_reason, "linear_attention");
+  EXPECT_EQ(linear.layer_count, 70) << "seven lightning-attention layers in every eight";
+  EXPECT_EQ(full.layers, every_nth(7, 8, 80));
+  EXPECT_EQ(full.rotary_dim, 64) << "rotary_dim: half of the 128-wide head";
+  EXPECT_EQ(full.head_dim, 128);
+  expect_close_vectors(full.inv_freq, reference_default(1e7, 64), 1e-12, "RoPE over 64 of 128 dims");
+  // MiniMax-M1 has the same layout under its own model_type.
+  const ModelPositionReport m1 = analyse_model_config(valid("minimax-hybrid.json"), 100);
+  EXPECT_EQ(kind_named(m1, "full_attention").layers, (std::vector<std::int64_t>{3, 7}));
+  EXPECT_EQ(kind_named(m1, "full_attention").rotary_dim, 8);
+  EXPECT_EQ(kind_named(m1, "linear_attention").layer_count, 6);
+}
+
+TEST(ModelConfigFamilies, BadAttnTypeListNamesTheFieldAndTheRule) {
+  const std::string head = R"({"model_type": "minimax_text_01", "head_dim": 128, "rotary_dim": 64,
+      "num_attention_heads": 8, "max_position_embeddings": 4096, )";
+  EXPECT_EQ(parse_error_of(head + R"("num_hidden_layers": 3, "attn_type_list": [0, 1]})"),
+            "attn_type_list must hold num_hidden_layers = 3 entries, got 2");
+  EXPECT_EQ(parse_error_of(head + R"("attn_type_list": [0, 2]})"),
+            "attn_type_list[1] must be 0 (lightning attention) or 1 (softmax attention), got 2");
+  EXPECT_EQ(parse_error_of(head + R"("attn_type_list": [0, 1.0, true]})"),
+            "attn_type_list[2] must be 0 (lightning attention) or 1 (softmax attention), got true");
+  EXPECT_EQ(parse_error_of(head + R"("attn_type_list": [0.5]})"),
+            "attn_type_list[0] must be 0 (lightning attention) or 1 (softmax attention), got 0.5");
+  EXPECT_EQ(parse_error_of(head + R"("attn_type_list": "0,1"})"),
+            "attn_type_list must be an array of 0 and 1, got \"0,1\"");
+  EXPECT_EQ(parse_error_of(head + R"("attn_type_list": []})"),
+            "attn_type_list must hold 1 to 4096 entries (one per layer), got 0");
+  std::string many = head + R"("attn_type_list": [)";
+  for (int i = 0; i < 5000; ++i) many += i == 0 ? "0" : ",0";
+  EXPECT_EQ(parse_error_of(many + "]}"),
+            "attn_type_list must hold 1 to 4096 entries (one per layer), got 5000");
+}
+
+// Each kind of layer of the 2025–26 presets against numpy (build-scripts/make-config-fixtures.py,
+// which lays out the layers from each family's configuration_*.py and computes the frequencies from
+// modeling_rope_utils.py on its own). Relative 1e-12: both are float64, in a different order.
+TEST(ModelConfigFamilies, EachLayerKindMatchesNumpy) {
+  const nlohmann::json fixture = nlohmann::json::parse(read_text(kConfigs / "expected_inv_freq.json"));
+  ASSERT_GE(fixture["kind_cases"].size(), 8u);
+  for (const nlohmann::json& c : fixture["kind_cases"]) {
+    const std::string file = c["config"].get<std::string>();
+    SCOPED_TRACE(file);
+    const ModelPositionReport r =
+        read_model_config(read_text(kFixtures / ".." / ".." / file), c["seq_len"].get<std::int64_t>());
+    ASSERT_EQ(r.layer_kinds.size(), c["layer_kinds"].size());
+    for (const nlohmann::json& want : c["layer_kinds"]) {
+      const std::string type = want["layer_type"].get<std::string>();
+      SCOPED_TRACE(type);
+      const LayerKindReport& got = kind_named(r, type);
+      EXPECT_EQ(got.positions, want["positions"].get<std::string>());
+      const std::vector<std::int64_t> layers = want["layers"].get<std::vector<std::int64_t>>();
+      if (!layers.empty()) EXPECT_EQ(got.layers, layers);
+      const std::vector<double> inv = want["inv_freq"].get<std::vector<double>>();
+      ASSERT_EQ(got.inv_freq.size(), static_cast<Eigen::Index>(inv.size()));
+      for (std::size_t i = 0; i < inv.size(); ++i) {
+        const double g = got.inv_freq[static_cast<Eigen::Index>(i)];
+        if (inv[i] == 0.0) {
+          EXPECT_EQ(g, 0.0) << "pair " << i << " never turns";
+        } else {
+          EXPECT_NEAR(g, inv[i], 1e-12 * inv[i]) << "pair " << i;
+        }
+      }
+      if (want.contains("mrope_axes")) {
+        const std::vector<int> axes = want["mrope_axes"].get<std::vector<int>>();
+        EXPECT_EQ(std::vector<int>(got.mrope_axes.begin(), got.mrope_axes.end()), axes);
+      } else {
+        EXPECT_TRUE(got.mrope_axes.empty());
+      }
+      const double temperature = want.value("query_temperature", 1.0);
+      EXPECT_NEAR(got.query_temperature, temperature, 1e-12 * temperature);
+    }
+  }
 }
 
 TEST(ModelConfigFamilies, QwenThreeStaticYarnFromItsCard) {

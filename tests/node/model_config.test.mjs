@@ -49,6 +49,7 @@ const PRESET_ROWS = {
   'qwen3-8b-yarn': ['rope', 'yarn', 32768, 40960, 1.25, 64],
   'qwen2.5-vl-7b-instruct': ['rope', 'default', 128000, 128000, 1, 64],
   'qwen3-next-80b-a3b-instruct': ['rope', 'default', 262144, 262144, 1, 32],
+  'minimax-text-01': ['rope', 'default', 10240000, 10240000, 1, 32],
 };
 const PRESETS = Object.fromEntries(
   Object.entries(PRESET_ROWS).map(([id, row]) => [id, Object.fromEntries(PRESET_COLUMNS.map((c, i) => [c, row[i]]))]),
@@ -495,6 +496,21 @@ describe('2025–26 families: each kind of layer against transformers 5', () => 
     assertClose(full.invFreq, ropeDefault(c.rope_theta, c.head_dim * c.partial_rotary_factor), 'full layers');
     assert.equal(kind(r, 'linear_attention').layerCount, 36);
     assert.match(summary(r)[layerKindTerm(kind(r, 'linear_attention'))], /^no positions: linear attention/);
+  });
+
+  test('MiniMax-Text-01: attn_type_list read, seven lightning-attention layers to one turning half its head', () => {
+    const r = read('minimax-text-01', 1000);
+    const c = config('minimax-text-01');
+    assert.equal(r.layerTypesField, 'attn_type_list');
+    const full = kind(r, 'full_attention');
+    assertClose(full.invFreq, ropeDefault(c.rope_theta, c.rotary_dim), 'softmax layers');
+    assert.deepEqual(
+      full.layers,
+      c.attn_type_list.flatMap((k, i) => (k === 1 ? [i] : [])),
+    );
+    assert.equal(kind(r, 'linear_attention').layerCount, 70);
+    assert.match(summary(r)[layerKindTerm(kind(r, 'linear_attention'))], /^no positions: linear attention/);
+    assert.match(summary(r)[layerKindTerm(full)], /pairs 0–31 turn \(rotary_dim 64 of head_dim 128\)/);
   });
 
   test('proportionalRopeFrequencies in the kernels module agrees with the reader', () => {

@@ -16,7 +16,7 @@ import {
   summaryHeading,
   tokens,
 } from './model-card-text.js';
-import { cardAspect, drawCard, partAt } from './model-card-draw.js';
+import { cardAspect, drawCard, partAt, ropePanels } from './model-card-draw.js';
 import { defineChart } from '../chart-kit/define-chart.js';
 import { powersOfTwo } from '../chart-kit/scales.js';
 import { drawKnobs } from '../chart-kit/handles.js';
@@ -195,6 +195,22 @@ export const MODEL_CARD = defineChart({
     if (!r) return { caption: t('No data: the config could not be read'), columns, rows: [] };
     const name = nameOf(state);
     const [yes, no] = [t('yes'), t('no')];
+    const kinds = kindPairRows(r);
+    if (kinds)
+      return {
+        caption: t(
+          '{name}: each kind of layer’s turning pairs, their frequency and wavelength before and after scaling, for a prompt of {tokens}',
+          { name, tokens: tokens(r.promptLength) },
+        ),
+        columns: [t('layers'), ...pairHeadings()],
+        rows: kinds.map((row) => [
+          row[0],
+          row[1],
+          ...row.slice(2, 6).map(formatPairValue),
+          row[6] === 'yes' ? yes : no,
+        ]),
+        limit: 4096,
+      };
     return r.scheme === 'rope'
       ? {
           caption: t(
@@ -221,6 +237,8 @@ export const MODEL_CARD = defineChart({
   csv({ data: { card } }) {
     const r = card.report;
     if (!r) return { header: ['quantity', 'value'], rows: [] };
+    const kinds = kindPairRows(r);
+    if (kinds) return { header: ['layers', ...PAIR_COLUMNS], rows: kinds };
     if (r.scheme === 'rope') return { header: PAIR_COLUMNS, rows: pairRows(r) };
     return { header: ['quantity', 'value'], rows: lengthRows(r) };
   },
@@ -254,6 +272,25 @@ const pairRows = (r) =>
     r.wavelengths[i],
     r.beyond[i] ? 'yes' : 'no',
   ]);
+
+/**
+ * With several kinds of layer, each turning kind's pairs as the card draws them (its panel), each
+ * row led by the kind's layer type; null when the card has one kind. Kinds without positions have
+ * no pairs and no rows (the summary names them).
+ */
+const kindPairRows = (r) =>
+  ropePanels(r)?.flatMap(({ kind, report, main }) => {
+    const [before, after] = main ? [r.baseInvFreq, r.invFreq] : [kind.baseInvFreq, kind.invFreq];
+    return Array.from(report.wavelengths, (_, i) => [
+      kind.layerType,
+      i,
+      before[i],
+      after[i],
+      report.baseWavelengths[i],
+      report.wavelengths[i],
+      report.beyond[i] ? 'yes' : 'no',
+    ]);
+  }) ?? null;
 
 /** The lengths as [name, value] rows; `names` in the CSV's words (English) unless given. */
 const lengthRows = (r, names = ['trained length', 'advertised length', 'prompt length']) => [

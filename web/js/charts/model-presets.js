@@ -25,6 +25,7 @@ import gptOss20b from '../../presets/gpt-oss-20b.json' with { type: 'json' };
 import qwen3Yarn from '../../presets/qwen3-8b-yarn.json' with { type: 'json' };
 import qwen25Vl from '../../presets/qwen2.5-vl-7b-instruct.json' with { type: 'json' };
 import qwen3Next from '../../presets/qwen3-next-80b-a3b-instruct.json' with { type: 'json' };
+import minimaxText01 from '../../presets/minimax-text-01.json' with { type: 'json' };
 
 // A static import per file is what lets the single-file bundler inline them; index.json stays
 // the list (its order and labels), and a file it names without an import here is an error.
@@ -51,6 +52,7 @@ const FILES = {
   'qwen3-8b-yarn.json': qwen3Yarn,
   'qwen2.5-vl-7b-instruct.json': qwen25Vl,
   'qwen3-next-80b-a3b-instruct.json': qwen3Next,
+  'minimax-text-01.json': minimaxText01,
 };
 
 /**
