@@ -230,6 +230,79 @@ describe('readGgufHeader: cut short or hostile', () => {
     );
   });
 
+  test('a fault sweep of 3,000 mutants of three headers: each reads or is refused with an Error, none hangs or escapes', async () => {
+    // Deterministic mutants (a fixed-seed xorshift): a flipped byte, a byte set to 0 or 255, a
+    // little-endian u64 overwritten with 0, 1, 2^32, 2^53 or 2^63 at any offset (counts, lengths,
+    // types), or the file cut short. Every outcome must be a header object or a plain Error with
+    // the GGUF prefix; a TypeError or RangeError from the reader's own code is a bug. A mutant that
+    // reads is passed on to configFromGguf and the engine's reader, which must also answer or refuse.
+    let seed = 0x2545f491;
+    const next = () => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return (seed >>> 0) / 2 ** 32;
+    };
+    const engine = await loadEngine();
+    const outcomes = { read: 0, refused: 0, mapped: 0, cardRead: 0 };
+    const bigs = [0n, 1n, 2n ** 32n, 2n ** 53n, 2n ** 63n];
+    for (const original of [llamaHeader(), qwenYarnHeader(), gemmaHeader()]) {
+      for (let m = 0; m < 1000; m++) {
+        const bytes = Uint8Array.from(original);
+        const at = Math.floor(next() * bytes.length);
+        const kind = m % 4;
+        let input = bytes;
+        if (kind === 0) bytes[at] ^= 1 << Math.floor(next() * 8);
+        else if (kind === 1) bytes[at] = next() < 0.5 ? 0 : 255;
+        else if (kind === 2 && at + 8 <= bytes.length)
+          new DataView(bytes.buffer).setBigUint64(at, bigs[Math.floor(next() * bigs.length)], true);
+        else input = bytes.subarray(0, at);
+        const label = `mutant ${m} (kind ${kind} at ${at})`;
+        let header;
+        try {
+          header = await readGgufHeader(blob(input));
+          outcomes.read += 1;
+        } catch (error) {
+          assert.equal(error?.constructor, Error, `${label}: ${error?.stack ?? error}`);
+          assert.match(error.message, /^GGUF: /, label);
+          outcomes.refused += 1;
+          continue;
+        }
+        let config;
+        try {
+          ({ config } = configFromGguf(header));
+          outcomes.mapped += 1;
+        } catch (error) {
+          assert.equal(error?.constructor, Error, `${label} mapping: ${error?.stack ?? error}`);
+          continue;
+        }
+        try {
+          engine.readModelConfig(JSON.stringify(config), 1000);
+          outcomes.cardRead += 1;
+        } catch (error) {
+          assert.ok(error instanceof Error && error.message.length > 0, `${label} card: ${error}`);
+        }
+      }
+    }
+    console.log(`GGUF fault sweep: ${JSON.stringify(outcomes)}`);
+    assert.equal(outcomes.read + outcomes.refused, 3000);
+    // Both outcomes occur, so the sweep reaches past the first checks and into the mapping.
+    assert.ok(outcomes.refused > 100 && outcomes.read > 100 && outcomes.cardRead > 50, JSON.stringify(outcomes));
+  });
+
+  test('a header of 10^6 keys is refused by its count; 65,536 real keys, the cap, read', async () => {
+    const claimed = new ByteWriter().raw([0x47, 0x47, 0x55, 0x46]).u32(3).u64(0).u64(1_000_000).bytes();
+    await rejects(claimed, /metadata key count at byte offset 16 is 1,000,000; at most 65,536/);
+    const many = Array.from({ length: 65536 }, (_, i) => [`k.${i}`, T.uint8, i & 255]);
+    const header = await readGgufHeader(blob(ggufBytes(many)));
+    assert.equal(header.metadata.size, 65536);
+    assert.equal(header.metadata.get('k.65535'), 255);
+    await rejects(
+      ggufBytes([...many, ['k.last', T.uint8, 0]]),
+      /metadata key count at byte offset 16 is 65,537; at most 65,536/,
+    );
+  });
+
   test('the caps are the documented ones', () => {
     assert.equal(GGUF_LIMITS.headerBytes, 16 * 2 ** 20);
     assert.equal(GGUF_LIMITS.keyBytes, 65535);
