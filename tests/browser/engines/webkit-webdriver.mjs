@@ -253,6 +253,16 @@ async function pollUntilTruthy(evaluate, fn, arg, { timeout, polling }, caller) 
   }
 }
 
+/**
+ * In-page: what the recorder saw since the last drain, and with `resources` every resource URL the
+ * page loaded: [problems, resources], or null in a document the recorder is not in yet.
+ */
+function drainScript(resources) {
+  if (!window.__webdriverProblems) return null;
+  const problems = window.__webdriverProblems.splice(0);
+  return [problems, resources ? performance.getEntriesByType('resource').map((e) => e.name) : []];
+}
+
 /** The in-page recorder: console errors, uncaught errors and rejections, CSP violations. */
 function installRecorder() {
   if (window.__webdriverProblems) return;
@@ -324,18 +334,22 @@ class WebKitPage {
 
   /** Hands what the in-page recorder saw (and, if watched, resources from other origins) to the listeners. */
   async drainProblems() {
-    const script = `if (!window.__webdriverProblems) return null;
-      const problems = window.__webdriverProblems.splice(0);
-      const resources = arguments[0] ? performance.getEntriesByType('resource').map((e) => e.name) : [];
-      return [problems, resources];`;
     let drained;
     try {
-      drained = await this.cmd('POST', '/execute/sync', { script, args: [Boolean(this.otherOrigins)] });
+      drained = await this.cmd('POST', '/execute/sync', {
+        script: `return (${drainScript})(arguments[0]);`,
+        args: [Boolean(this.otherOrigins)],
+      });
     } catch (error) {
       // The input started a navigation: the old document is gone, the next drain reads the new one.
       if (interruptedByNavigation(error)) return;
       throw error;
     }
+    await this.handDrained(drained);
+  }
+
+  /** Hands a drainScript result to the listeners (null: a document not yet seen, which gets the recorder). */
+  async handDrained(drained) {
     if (drained === null) {
       // A document this adapter has not seen (the page followed a link): record in it from now on.
       await this.afterNavigation();
@@ -394,10 +408,36 @@ class WebKitPage {
   async evaluate(fn, arg) {
     const script = asyncScript(callWithArgument(fn));
     const result = await this.cmd('POST', '/execute/async', { script, args: [arg ?? null] });
-    await this.currentUrl();
-    await this.drainProblems();
-    await this.refreshFrames();
+    await this.readAfterScript();
     return scriptValue(result, 'page.evaluate');
+  }
+
+  /**
+   * After a script: the address, what the in-page recorder saw and the page's iframes, read in one
+   * round trip (they were three, plus the script's own: most of an evaluation's cost in this driver,
+   * and the suites evaluate thousands of times). Each is read as currentUrl, drainProblems and
+   * refreshFrames read it, in the same document, one after another.
+   */
+  async readAfterScript() {
+    const script = `return {
+      url: location.href,
+      drained: (${drainScript})(arguments[0]),
+      frames: [...document.querySelectorAll('iframe')].map((f) => f.src),
+    };`;
+    let read;
+    try {
+      read = await this.cmd('POST', '/execute/sync', { script, args: [Boolean(this.otherOrigins)] });
+    } catch (error) {
+      if (!interruptedByNavigation(error)) throw error;
+      // The script started a navigation: read each as the new document comes.
+      await this.currentUrl();
+      await this.drainProblems();
+      await this.refreshFrames();
+      return;
+    }
+    this.lastUrl = read.url;
+    await this.handDrained(read.drained);
+    this.frameList = read.frames.map((src, index) => new WebKitFrame(this, index, src));
   }
 
   waitForFunction(fn, arg, { timeout = 30000, polling = 100 } = {}) {
