@@ -216,6 +216,8 @@ test('rope-clock: one reading per accepted change, by the fields, the keys and a
   assert.deepEqual(await calls(), { ropeClock: 2 });
   const afterKeys = await page.evaluate(() => window.spyCharts['rope-clock'].state);
   assert.deepEqual([afterKeys.m, afterKeys.n], [104, 97]);
+  // The canvas's ARIA values are written once per animation frame: read after the next one.
+  await page.evaluate(() => new Promise(requestAnimationFrame));
   assert.equal(await clock.getAttribute('aria-valuenow'), '97', 'the slider follows the selected hand');
   assert.equal(await clock.getAttribute('aria-valuetext'), 'key hand k at position 97');
   // Dragging the q hand a quarter turn back (clockwise): m falls by about π/2 / θ.

@@ -651,18 +651,23 @@ test('the RoPE clock turns by keyboard', async () => {
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
   const state = () => page.evaluate(() => window.positionalCharts.mounted.get('rope-clock').state);
+  // The state follows each key at once; the canvas's ARIA values are written once per animation
+  // frame (the kit's page writes), so they are read after the next frame.
+  const nextFrame = () => page.evaluate(() => new Promise(requestAnimationFrame));
   assert.equal((await state()).m, 5);
+  await nextFrame();
   assert.equal(await clock.getAttribute('aria-valuenow'), '5');
   assert.equal(await page.locator('[data-chart="rope-clock"] [data-control="m"]').inputValue(), '5');
   await page.keyboard.press('Enter'); // now the key hand
   await page.keyboard.press('PageDown');
   await page.keyboard.press('ArrowLeft');
   assert.deepEqual([(await state()).m, (await state()).n], [5, -4]);
+  await nextFrame();
   assert.equal(
     await clock.getAttribute('aria-valuetext'),
     say('key hand k at position {position}', { position: '\u22124' }),
   );
-  await page.evaluate(() => new Promise(requestAnimationFrame));
+  await nextFrame();
   const after = await fingerprint('rope-clock');
   assert.notEqual(after.hash, before.hash);
   assert.match(after.description, LANG === 'en' ? /k at position \u22124/ : /\u22124/);

@@ -155,20 +155,24 @@ export function createPlotCanvas(host, { label, aspect = 0.6, minHeight = 220, m
   };
 }
 
+/** Each cached layer's canvas → the canvas it is copied onto (whose size cssSize reports). */
+const hostOf = new WeakMap();
+
 /**
  * Draws `draw(ctx)` (what does not change from one step to the next: axis labels, titles, legends,
- * colour bars) through a cached layer of the canvas being drawn: an offscreen canvas of the same
- * size, drawn when `key` changes and otherwise only copied (one drawImage) at the same place in the
- * drawing order. `key` (a string) names everything the drawing depends on besides the canvas's size,
- * its devicePixelRatio, the theme and the context's transform, font and line style, which are added
- * to it here; a resize, a theme change or a move to a screen of another pixel ratio draws the layer
- * again. What `draw` adds to the draw's record (panels, legends; see drawInProgress) is kept with the
+ * colour bars) through a cached layer of the canvas being drawn: an offscreen canvas the size of
+ * the part it covers, drawn when `key` changes and otherwise only copied (one drawImage) at the same
+ * place in the drawing order. `key` (a string) names everything the drawing depends on besides the
+ * part of the canvas it covers, its devicePixelRatio, the theme and the context's transform, font and
+ * line style, which are added to it here; a resize, a theme change or a move to a screen of another
+ * pixel ratio draws the layer again. What `draw` adds to the draw's record (panels, legends; see drawInProgress) is kept with the
  * layer and added again on every copy. The layers of one canvas are told apart by their order in its
  * draw: draw() must make its cached drawings in a fixed order. A drawing goes through its layer every
  * time, even the first, so the same state always gives the same pixels (text drawn onto a
  * transparent layer and copied can differ from text drawn straight by one level in a few edge pixels).
  * `bounds` ({ x, y, w, h } in the context's units; w and h may be Infinity), when given, is where
- * the drawing lies: only that part of the layer is copied, and whatever `draw` puts outside it is lost.
+ * the drawing lies: the layer covers only that part of the canvas, and whatever `draw` puts outside
+ * it is lost.
  * Outside a draw (an export, a test's context) it simply draws.
  */
 export function drawCached(ctx, key, draw, bounds = null) {
@@ -178,10 +182,23 @@ export function drawCached(ctx, key, draw, bounds = null) {
     return;
   }
   const t = ctx.getTransform();
+  // The part of the canvas (device pixels) the layer covers: `bounds` when given, else all of it.
+  // The layer is only that big: a full-size layer per call cost about 8 ms to allocate and as much
+  // again to copy on a 1,214 × 510 canvas in headless Chromium's software raster, whatever the part
+  // copied, so four full layers per canvas made a chart's first draws long tasks.
+  let [x0, y0, x1, y1] = [0, 0, ctx.canvas.width, ctx.canvas.height];
+  if (bounds && !t.b && !t.c) {
+    x0 = Math.max(x0, Math.floor(t.a * bounds.x + t.e));
+    y0 = Math.max(y0, Math.floor(t.d * bounds.y + t.f));
+    x1 = Math.min(x1, Math.ceil(t.a * (bounds.x + bounds.w) + t.e));
+    y1 = Math.min(y1, Math.ceil(t.d * (bounds.y + bounds.h) + t.f));
+  }
   const full = [
     key,
-    ctx.canvas.width,
-    ctx.canvas.height,
+    x0,
+    y0,
+    x1,
+    y1,
     themeGeneration,
     t.a,
     t.b,
@@ -198,19 +215,24 @@ export function drawCached(ctx, key, draw, bounds = null) {
   if (!layers) layersOf.set(ctx.canvas, (layers = []));
   const index = record.layer++;
   const slot = (layers[index] ??= { key: null, canvas: null, panels: [], legends: [] });
+  const [w, h] = [Math.max(0, x1 - x0), Math.max(0, y1 - y0)];
   if (slot.key !== full) {
     slot.key = null;
     slot.canvas ??= document.createElement('canvas');
     const layer = slot.canvas;
-    if (layer.width !== ctx.canvas.width || layer.height !== ctx.canvas.height) {
-      layer.width = ctx.canvas.width;
-      layer.height = ctx.canvas.height;
+    hostOf.set(layer, ctx.canvas);
+    // A layer of no size still runs draw(), which records the panels and legends it lays out.
+    if (layer.width !== Math.max(1, w) || layer.height !== Math.max(1, h)) {
+      layer.width = Math.max(1, w);
+      layer.height = Math.max(1, h);
     }
     const lctx = layer.getContext('2d');
     lctx.reset?.();
     lctx.setTransform(1, 0, 0, 1, 0, 0);
     lctx.clearRect(0, 0, layer.width, layer.height);
-    lctx.setTransform(t);
+    // The canvas's transform moved by whole device pixels: the drawing lands on the same pixels
+    // of the layer as it would on the canvas, so the copy is the same image.
+    lctx.setTransform(t.a, t.b, t.c, t.d, t.e - x0, t.f - y0);
     lctx.font = ctx.font;
     lctx.lineCap = ctx.lineCap;
     lctx.lineJoin = ctx.lineJoin;
@@ -225,23 +247,17 @@ export function drawCached(ctx, key, draw, bounds = null) {
     record.panels.push(...slot.panels);
     record.legends.push(...slot.legends);
   }
-  // Only the part of the layer `bounds` names is copied: a copy costs by the pixels it covers.
-  let [x0, y0, x1, y1] = [0, 0, ctx.canvas.width, ctx.canvas.height];
-  if (bounds && !t.b && !t.c) {
-    x0 = Math.max(x0, Math.floor(t.a * bounds.x + t.e));
-    y0 = Math.max(y0, Math.floor(t.d * bounds.y + t.f));
-    x1 = Math.min(x1, Math.ceil(t.a * (bounds.x + bounds.w) + t.e));
-    y1 = Math.min(y1, Math.ceil(t.d * (bounds.y + bounds.h) + t.f));
-  }
-  if (x1 <= x0 || y1 <= y0) return;
+  if (w === 0 || h === 0) return;
   ctx.save();
   ctx.setTransform(1, 0, 0, 1, 0, 0);
-  ctx.drawImage(slot.canvas, x0, y0, x1 - x0, y1 - y0, x0, y0, x1 - x0, y1 - y0);
+  ctx.drawImage(slot.canvas, 0, 0, w, h, x0, y0, w, h);
   ctx.restore();
 }
 
 /** The canvas's size in CSS pixels (what draw() callbacks call width and height). */
 export function cssSize(ctx) {
   const ratio = window.devicePixelRatio || 1;
-  return { width: ctx.canvas.width / ratio, height: ctx.canvas.height / ratio };
+  // A cached layer covers only part of its canvas: a drawing on it is laid out by the canvas's size.
+  const canvas = hostOf.get(ctx.canvas) ?? ctx.canvas;
+  return { width: canvas.width / ratio, height: canvas.height / ratio };
 }
