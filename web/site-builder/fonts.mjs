@@ -170,7 +170,8 @@ export function mathChars(html) {
   const chars = new Set();
   for (const [formula] of html.matchAll(/<math\b[\s\S]*?<\/math>/g)) {
     const drawn = formula.replace(/<annotation\b[\s\S]*?<\/annotation>/g, '');
-    for (const ch of decodeEntities(drawn.replace(/<[^>]*>/g, ''))) if (ch.trim()) chars.add(ch);
+    // Spaces too: KaTeX writes \, and \; as thin and four-per-em spaces in an <mtext>.
+    for (const ch of decodeEntities(drawn.replace(/<[^>]*>/g, ''))) if (ch !== '\n' && ch !== '\t') chars.add(ch);
   }
   for (const letter of italicVariables(html)) {
     const twin = mathItalic(letter);

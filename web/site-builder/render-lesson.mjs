@@ -39,9 +39,9 @@ const escapeText = (text) =>
 
 // ---- markdown-it with the lesson's inline syntax -----------------------------------------
 
-// KaTeX writes x' as a superscript prime (TeX's ^\\prime). A MathML Core font's U+2032 is drawn
+// KaTeX writes x' as a superscript prime (TeX's ^\prime). A MathML Core font's U+2032 is drawn
 // already raised and small, for the baseline: as a script it shrank to a speck (its larger script
-// form is behind the ssty feature, which the browsers do not apply). A prime on a one-letter or
+// form is behind the ssty feature, which Chromium did not apply even when asked in CSS). A prime on a one-letter or
 // one-name base is written beside the base, where the font's glyph is the right size.
 const PRIME = '<mo([^>]*)>\u2032</mo>';
 const NAME = '<mi[^>]*>[^<]*</mi>';
@@ -63,10 +63,10 @@ const PRIME_REWRITES = [
 
 /**
  * KaTeX's MathML made to read well in MathML Core's layout (Chromium, Firefox, WebKit):
- * - every <mi> of more than one character (KaTeX's \\sin, \\cos) marked mathvariant="normal":
+ * - every <mi> of more than one character (KaTeX's \sin, \cos) marked mathvariant="normal":
  *   MathML draws such a name upright anyway, and the mark lets web/css/lesson.css italicise exactly
  *   the one-letter variables (mi:not([mathvariant])) in a face of its own;
- * - a function name followed by its argument without brackets (\\cos m\\theta) gets TeX's thin
+ * - a function name followed by its argument without brackets (\cos m\theta) gets TeX's thin
  *   space after the invisible function application, which MathML Core gives none;
  * - primes written beside their base (PRIME_REWRITES).
  */
