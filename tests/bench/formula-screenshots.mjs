@@ -11,7 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { screenshotArgs } from './browse.mjs';
-import { ENGINE, LAUNCH, WEBKIT_MIN_WIDTH, launchBrowser } from '../browser/helpers.mjs';
+import { ENGINE, WEBKIT_MIN_WIDTH, launchBrowser } from '../browser/helpers.mjs';
 import { startServer } from '../../web/site-builder/serve.mjs';
 
 const values = screenshotArgs('build/formula-screenshots', {
@@ -105,7 +105,14 @@ function crop(shot) {
 }
 
 const browser = await launchBrowser();
-const sheetBrowser = ENGINE === 'chromium' ? browser : await chromium.launch(LAUNCH);
+// The contact sheets are drawn in Chromium whatever engine shot the formulas.
+const sheetBrowser =
+  ENGINE === 'chromium'
+    ? browser
+    : await chromium.launch({
+        executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+      });
 try {
   for (const width of widths) {
     const shots = {};

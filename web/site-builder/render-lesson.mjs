@@ -41,8 +41,8 @@ const escapeText = (text) =>
 
 // KaTeX writes x' as a superscript prime (TeX's ^\prime). A MathML Core font's U+2032 is drawn
 // already raised and small, for the baseline: as a script it shrank to a speck (its larger script
-// form is behind the ssty feature, which Chromium did not apply even when asked in CSS). A prime on a one-letter or
-// one-name base is written beside the base, where the font's glyph is the right size.
+// form is behind the ssty feature, which Chromium did not apply even when asked in CSS). A prime
+// on a one-letter or one-name base is written beside the base, where the glyph is the right size.
 const PRIME = '<mo([^>]*)>\u2032</mo>';
 const NAME = '<mi[^>]*>[^<]*</mi>';
 const SCRIPT = '<mrow>(?:(?!<mrow>)[\\s\\S])*?</mrow>|<m[in][^>]*>[^<]*</m[in]>';
