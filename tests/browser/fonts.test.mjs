@@ -1,5 +1,6 @@
-// The single file's fonts in a browser, from file://: the maths is drawn with KaTeX's own (subset)
-// faces and the prose with the page's text face — no character falls back to another font.
+// The single file's fonts in a browser, from file://: the maths (MathML) is drawn with the maths
+// faces it carries, cut to the formulas' glyphs, and the prose with the page's text face — no
+// character falls back to another font.
 // Chromium says which platform fonts drew each node (CDP CSS.getPlatformFontsForNode); every
 // engine also checks each character's advance with two different fallbacks behind the face: the
 // same width both ways means the face itself has the glyph.
@@ -80,11 +81,15 @@ function missingGlyphs(runs) {
   return [...missing];
 }
 
-test('the maths is drawn with KaTeX faces the single file carries, every glyph present', { skip }, async () => {
-  const runs = await page.evaluate(textRuns, '.katex-html *');
+/** The maths faces' families (web/site-builder/fonts.mjs: DejaVu Math TeX Gyre, and DejaVu Serif's italic for variables). */
+const MATH_FAMILIES = /^DejaVu (Math TeX Gyre|Serif)$/;
+
+test('the maths is drawn with the maths faces the single file carries, every glyph present', { skip }, async () => {
+  const runs = await page.evaluate(textRuns, 'main math :not(annotation)');
   const families = new Set(runs.map((r) => r.family));
   assert.ok(runs.length > 100, `only ${runs.length} runs of maths text`);
-  for (const family of families) assert.match(family, /^KaTeX_/, `maths text in ${family}`);
+  for (const family of families) assert.match(family, MATH_FAMILIES, `maths text in ${family}`);
+  assert.ok(families.has('DejaVu Math TeX Gyre'), `maths families: ${[...families]}`);
   const loaded = await page.evaluate(() =>
     [...document.fonts].filter((f) => f.status === 'loaded').map((f) => f.family.replace(/['"]/g, '')),
   );
@@ -96,7 +101,7 @@ test("the prose is drawn with the page's text face, every glyph present", { skip
   const runs = await page.evaluate(textRuns, 'main :is(p, li, h2, h3, em, strong):not(table *):not(.chart-slot *)');
   assert.ok(runs.length > 50, `only ${runs.length} runs of prose`);
   const faces = await page.evaluate(() => [...document.fonts].map((f) => f.family.replace(/['"]/g, '')));
-  const text = runs.filter((r) => !r.family.startsWith('KaTeX_'));
+  const text = runs.filter((r) => !MATH_FAMILIES.test(r.family));
   for (const { family } of text) assert.ok(faces.includes(family), `prose in ${family}, which the page does not carry`);
   assert.deepEqual(await page.evaluate(missingGlyphs, text), []);
 });
@@ -109,7 +114,10 @@ test(
     await cdp.send('DOM.enable');
     await cdp.send('CSS.enable');
     const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
-    const { nodeIds } = await cdp.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector: '.katex-html span' });
+    const { nodeIds } = await cdp.send('DOM.querySelectorAll', {
+      nodeId: root.nodeId,
+      selector: 'main math :not(annotation)',
+    });
     const fonts = new Map();
     for (const nodeId of nodeIds) {
       const { fonts: used } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
@@ -117,7 +125,7 @@ test(
     }
     assert.ok(fonts.size > 0, 'no fonts reported');
     for (const [family, glyphs] of fonts)
-      assert.match(family, /^KaTeX_/, `${glyphs} glyphs of the maths drawn in ${family}`);
-    assert.ok(fonts.has('KaTeX_Main') && fonts.has('KaTeX_Math'), `fonts: ${[...fonts.keys()]}`);
+      assert.match(family, MATH_FAMILIES, `${glyphs} glyphs of the maths drawn in ${family}`);
+    assert.ok(fonts.has('DejaVu Math TeX Gyre'), `fonts: ${[...fonts.keys()]}`);
   },
 );

@@ -12,15 +12,17 @@ import { distDir as dist } from './engine-loader.mjs';
 const singlePath = join(dist, 'positional-lesson.html');
 
 // Budgets (KB = 1000 bytes): every font the single file embeds, decoded, and the whole file as
-// gzip -9 sends it. The page's maths uses three KaTeX faces of twenty; the text face adds two.
+// gzip -9 sends it. The page's maths is MathML in one maths face (DejaVu Math TeX Gyre) and the
+// italic of its variables (DejaVu Serif Italic), each cut to the formulas' glyphs; the text face adds two.
 // The whole-file figure is the page's promise of at most 395 KB (350 KB before the length lab, whose
 // figure, runner and section with its three tables add about 13 KB, the model card's GGUF header
 // reader, about 6 KB, its 2025–26 families (seven presets, the layers kind by kind in words and
 // panels), about 9 KB in English and 11 KB in Chinese with the reader compiled for size, and
-// section 6 with its figure of which pairs turn, about 9 KB in English and 7 KB in Chinese; all twenty
-// KaTeX faces back in would
-// add about 200 KB; the engine inlined as Emscripten's raw base64 again, about 50 KB); the size
-// itself is recorded by tests/bench/package-sizes.mjs (about 305 KB with the engine gzip-inlined).
+// section 6 with its figure of which pairs turn, about 9 KB in English and 7 KB in Chinese; the
+// formulas as MathML alone, without KaTeX's HTML copy, stylesheet and faces, took off about 4 KB in
+// English (371 KB) and 5 KB in Chinese (383 KB); the engine inlined as Emscripten's raw base64 again
+// would add about 50 KB); the size itself is recorded by tests/bench/package-sizes.mjs (about 305 KB
+// with the engine gzip-inlined).
 const FONT_BUDGET = 60_000;
 const GZIP_BUDGET = 395_000;
 // Families a browser resolves without an @font-face: generic and system-font keywords.
@@ -146,7 +148,7 @@ for (const { html, style, body, lang } of singles) {
     const embedded = new Set(fontFaces(style).map((f) => f.family));
     const used = familiesInUse(style, body, lang);
     assert.ok(
-      used.has('KaTeX_Main') && used.has('KaTeX_Math'),
+      used.get('DejaVu Math TeX Gyre') === 'math' && used.has('DejaVu Serif'),
       `the maths' families not found among ${[...used.keys()]}`,
     );
     for (const [family, selector] of used)

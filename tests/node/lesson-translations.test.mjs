@@ -53,10 +53,7 @@ const structure = (lesson) => ({
 
 /** The page's visible text outside code and maths: what a reader sees of the prose. */
 const visibleProse = (html) =>
-  html
-    .replace(/<(code|pre|svg|math|annotation)\b[\s\S]*?<\/\1>/g, ' ')
-    .replace(/<span class="katex[\s\S]*?<\/span><\/span><\/span>/g, ' ')
-    .replace(/<[^>]+>/g, ' ');
+  html.replace(/<(code|pre|svg|math|annotation)\b[\s\S]*?<\/\1>/g, ' ').replace(/<[^>]+>/g, ' ');
 
 /**
  * Quoted (not computed) figures a translation writes in its own units, by language: number → why.

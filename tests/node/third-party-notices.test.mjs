@@ -39,7 +39,7 @@ test('the notices are written beside the site, the single files and the course c
   }
 });
 
-test('every font face the site ships is listed with its family, copyright and the OFL text', () => {
+test('every font face the site ships is listed with its family, copyright and licence text', () => {
   const css = read(join(dist, 'css', 'site.css'));
   const families = new Map(
     [...css.matchAll(/@font-face\s*\{([^}]*)\}/g)].flatMap(([, rule]) => {
@@ -57,7 +57,14 @@ test('every font face the site ships is listed with its family, copyright and th
   }
   assert.match(site, /SIL OPEN FONT LICENSE Version 1\.1/);
   assert.match(site, /with Reserved Font Name ‘Source’/, "Source Serif 4's own copyright line");
-  assert.match(site, /with Reserved Font Name KaTeX_Main/, "KaTeX's fonts' own licence line (the name table)");
+  // The maths faces come from Debian's fonts-dejavu-extra: their own copyright line (the name table)
+  // and the Bitstream Vera licence from the package's copyright file.
+  assert.match(site, /DejaVu changes are in public domain, math extensions are in public domain/);
+  assert.match(site, /<code>\/usr\/share\/doc\/fonts-dejavu-extra\/copyright<\/code>/);
+  assert.match(
+    site,
+    /are renamed to names not containing either the words &quot;Bitstream&quot; or the word\s+&quot;Vera&quot;/,
+  );
 });
 
 test('every npm package bundled into the single file and the course shell is listed, with its licence file', async () => {
@@ -84,11 +91,12 @@ test('a package bundled tomorrow would be listed: the notices follow the metafil
   );
 });
 
-test('KaTeX (stylesheet and markup) and highlight.js (markup only) are listed with their own licence files', () => {
+test('KaTeX (its MathML) and highlight.js (markup only) are listed with their own licence files', () => {
   for (const name of ['katex', 'highlight.js']) {
     assert.ok(site.includes(escaped(read(packageLicenceFile(name)).trim())), name);
   }
   assert.match(site, /highlight\.js [\d.]+<\/h3>\s*<p>What ships: the markup it wrote/);
+  assert.match(site, /katex [\d.]+<\/h3>\s*<p>What ships: the MathML it rendered every formula into/);
   // markdown-it renders at build time: named, honestly, as shipping no code.
   assert.match(
     site,
@@ -153,8 +161,9 @@ test('an unknown system library in a linker map stops the build, naming it', () 
 test('a licence that cannot be found stops the build, naming the file or the package', () => {
   assert.throws(() => readDebianCopyright('/nonexistent/doc/copyright'), /\/nonexistent\/doc\/copyright is missing/);
   assert.throws(() => packageLicenceFile('no-such-package-anywhere'), /no-such-package-anywhere is not installed/);
-  // KaTeX's fonts are OFL, and the katex package has no copy of the OFL: without another font
-  // package to take the text from, the build must stop rather than ship them without it.
+  // KaTeX's fonts (no longer shipped, still installed) are OFL, and the katex package has no copy of
+  // the OFL: without another font package to take the text from, the build must stop rather than ship
+  // them without it.
   const katexOnly = new Map([
     ['KaTeX_Main-Regular.woff2', join(repo, 'node_modules/katex/dist/fonts/KaTeX_Main-Regular.woff2')],
   ]);

@@ -182,15 +182,18 @@ let loadingFinishes = false;
 function finishLoading(root) {
   if (loadingFinishes) return;
   loadingFinishes = true;
-  // The maths faces (font-display: block) are otherwise fetched when the first formula using each is
-  // laid out, and each arrival lays out again every formula laid out so far: fetched now, they are
+  // The maths faces (font-display: block) are otherwise fetched when the first formula is laid out, and
+  // each arrival lays out again every formula laid out so far: fetched now, they are
   // in before most blocks are let in. Started here, after the live numbers, not preloaded in <head>,
   // where they would compete with the first paint. The text faces too, where the prose is set in
   // them (a Chinese page sets its prose in the system's sans and uses none).
   const unquote = (family) => family.replace(/["']/g, '');
   const prose = unquote(getComputedStyle(document.body).fontFamily);
   for (const face of document.fonts ?? [])
-    if (face.status === 'unloaded' && (face.family.includes('KaTeX') || prose.includes(unquote(face.family))))
+    if (
+      face.status === 'unloaded' &&
+      (['DejaVu Math TeX Gyre', 'DejaVu Serif'].includes(unquote(face.family)) || prose.includes(unquote(face.family)))
+    )
       face.load().catch(() => {});
   const blocks = [...document.querySelectorAll('section.lesson-section > :not(section)')];
   const label = t('Formula (scrolls sideways)');

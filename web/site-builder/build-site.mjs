@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { hoistInlineStyles, renderLesson } from './render-lesson.mjs';
 import { extractCppSnippets } from './cpp-snippets.mjs';
-import { SYSTEM_TEXT_LANGUAGES, TEXT_FACES, dropUnusedFaces, pageFonts, pruneKatexCss } from './fonts.mjs';
+import { SYSTEM_TEXT_LANGUAGES, TEXT_FACES, dropUnusedFaces, pageFonts } from './fonts.mjs';
 import { COMPRESSIBLE_EXTENSIONS, CONTENT_SECURITY_POLICY } from './serve.mjs';
 import {
   computeEngineResults,
@@ -150,24 +150,14 @@ function options() {
   };
 }
 
-/** KaTeX's stylesheet with only the woff2 fonts (every browser that runs WASM reads woff2), from ../fonts/. */
-function katexCss() {
-  const css = readFileSync(require.resolve('katex/dist/katex.min.css'), 'utf8');
-  return css.replace(
-    /src:url\(fonts\/([\w-]+\.woff2)\) format\("woff2"\)(,url\([^)]*\) format\("[^"]*"\))*/g,
-    'src:url(../fonts/$1) format("woff2")',
-  );
-}
-
-function siteCss(hoisted, pageHtml) {
+function siteCss(hoisted) {
   const own = ['base.css', 'lesson.css', 'charts.css', 'course.css', 'print.css'].map(
     (f) => `/* ---- ${f} ---- */\n${withSystemDarkTheme(readFileSync(join(WEB, 'css', f), 'utf8'))}`,
   );
   return [
-    "/* The lesson page's stylesheet, assembled by web/site-builder/build-site.mjs: KaTeX's CSS, the classes that",
-    "   replace KaTeX's inline styles, then the page's own styles. */",
-    pruneKatexCss(katexCss(), pageHtml),
-    '/* ---- KaTeX inline styles, hoisted into classes (the CSP forbids style attributes) ---- */',
+    "/* The lesson page's stylesheet, assembled by web/site-builder/build-site.mjs: the classes that replace",
+    "   inline styles, then the page's own styles. */",
+    '/* ---- inline styles, hoisted into classes (the CSP forbids style attributes) ---- */',
     hoisted,
     ...own,
   ].join('\n');
@@ -337,7 +327,7 @@ export async function prerenderedLiveText(engineDir) {
 const CHART_PARTS = await chartParts();
 
 /**
- * Renders lesson.md (or `file`) and returns the page parts with KaTeX's style attributes hoisted.
+ * Renders lesson.md (or `file`) and returns the page parts with any style attributes hoisted.
  * `language` (from lessonLanguages()) is the page's language, for the texts the renderer writes.
  */
 export function buildLesson({ liveText, file = 'lesson.md', classPrefix = 'ks', language } = {}) {
@@ -533,7 +523,7 @@ async function main() {
 
   const liveText = await prerenderedLiveText(opts.engineDir);
   const languages = lessonLanguages();
-  // Each language's page, its KaTeX classes prefixed by language so one stylesheet serves them all.
+  // Each language's page, its hoisted classes prefixed by language so one stylesheet serves them all.
   const pages = languages.map((language) => ({
     language,
     ...buildLesson({
@@ -559,7 +549,7 @@ async function main() {
     css,
     files: fonts,
     sources: fontSources,
-  } = await pageFonts(allText, siteCss(pages.map((p) => p.hoistedCss).join('\n'), allHtml));
+  } = await pageFonts(allText, siteCss(pages.map((p) => p.hoistedCss).join('\n')));
   writeFileSync(join(opts.out, 'css', 'site.css'), css);
   const infoCss = pagesCss();
   writeFileSync(join(opts.out, 'css', 'pages.css'), infoCss);

@@ -1,19 +1,41 @@
-// The page's fonts, chosen and cut at build time: of KaTeX's twenty faces only those the rendered
-// maths uses, each subset (subset-font, HarfBuzz in wasm) to the characters it draws; the text face
-// from @fontsource, subset to the characters the prose and the charts can show.
+// The page's fonts, chosen and cut at build time: the maths face (DejaVu Math TeX Gyre, from Debian's
+// fonts-dejavu-extra, a font with an OpenType MATH table that the browsers' MathML layout reads)
+// subset to the characters the formulas draw, and its italic for one-letter variables (DejaVu Serif
+// Italic, same package) cut to those letters; the text face from @fontsource, subset to the
+// characters the prose and the charts can show (subset-font: HarfBuzz's hb-subset in wasm, which
+// keeps the MATH table and the size variants and parts of stretchy operators it reaches).
 //
-// Which KaTeX face draws which character is worked out from the rendered HTML and KaTeX's own
-// stylesheet: a small cascade over the KaTeX rules that set font-family/style/weight (class and
-// tag selectors, descendant and child combinators — all KaTeX uses), applied to every text node
-// under .katex-html. The browser suite tests/browser/fonts.test.mjs checks the result against what
-// Chromium actually drew with (no fallback font anywhere in the maths).
+// The formulas are MathML Core, laid out natively by Chromium, Firefox and WebKit. A one-letter <mi>
+// is drawn in italic by swapping its letter for the Unicode mathematical-italic one (x becomes
+// U+1D465): those letters are in the subset too. tests/browser/fonts.test.mjs checks the result
+// against what Chromium actually drew with (no fallback font anywhere in the maths).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import subsetFont from 'subset-font';
 
 const require = createRequire(import.meta.url);
-export const KATEX_FONTS_DIR = join(dirname(require.resolve('katex/dist/katex.min.css')), 'fonts');
+
+/**
+ * The maths face (web/css/lesson.css sets every <math> in it): family, the file the build writes and
+ * the font it is cut from (Debian's fonts-dejavu-extra; build-scripts/install-deps installs it).
+ */
+export const MATH_FACE = {
+  family: 'DejaVu Math TeX Gyre',
+  file: 'math.woff2',
+  source: '/usr/share/fonts/truetype/dejavu/DejaVuMathTeXGyre.ttf',
+};
+
+/**
+ * The italic the maths' one-letter variables are drawn in where the browser italicises them through
+ * CSS (text-transform: math-auto, which web/css/lesson.css turns off there): DejaVu Serif Italic, the
+ * italic DejaVu Math's own mathematical-italic letters were drawn from. The letters stay as written,
+ * so the accessibility tree reads "P", not its Unicode mathematical-italic twin.
+ */
+export const MATH_ITALIC_FACE = {
+  family: 'DejaVu Serif',
+  file: 'math-italic.woff2',
+  source: '/usr/share/fonts/truetype/dejavu/DejaVuSerif-Italic.ttf',
+};
 
 /** Languages whose prose web/css/base.css sets in the system's faces, not the text faces: their pages do not preload them. */
 export const SYSTEM_TEXT_LANGUAGES = ['zh'];
@@ -77,141 +99,10 @@ export function decodeEntities(text) {
   });
 }
 
-const fontWeight = (value) => (value === 'bold' ? 700 : value === 'normal' ? 400 : Number(value));
-
-/** KaTeX's @font-face rules: { family, style, weight, file, rule }. */
-export function katexFaces(css) {
-  return [...css.matchAll(/@font-face\{[^}]*\}/g)].map(([rule]) => ({
-    family: rule.match(/font-family:([^;}]+)/)[1].trim(),
-    style: rule.match(/font-style:([^;}]+)/)[1].trim(),
-    weight: fontWeight(rule.match(/font-weight:([^;}]+)/)[1].trim()),
-    file: rule.match(/url\((?:[^)]*\/)?([\w-]+\.woff2)\)/)[1],
-    rule,
-  }));
-}
-
-/** Rules that set the font: { selectors: [[{ tag, classes, combinator }]], decl, order, specificity }. */
-function fontRules(css) {
-  const rules = [];
-  let order = 0;
-  for (const [, selectorText, body] of css.matchAll(/([^{}]+)\{([^{}]*)\}/g)) {
-    if (selectorText.trim().startsWith('@')) continue;
-    const decl = {};
-    for (const part of body.split(';')) {
-      const [prop, ...rest] = part.split(':');
-      const value = rest.join(':').trim();
-      if (prop.trim() === 'font-family') decl.family = value.split(',')[0].trim().replace(/['"]/g, '');
-      else if (prop.trim() === 'font-style') decl.style = value;
-      else if (prop.trim() === 'font-weight') decl.weight = fontWeight(value);
-      else if (prop.trim() === 'font') {
-        // The shorthand KaTeX uses: [style] [weight] size family-list.
-        const m = value.match(/^(.*?)\s*[\d.]+(?:em|rem|px|%)(?:\/\S+)?\s+(.+)$/);
-        if (!m) continue;
-        decl.family = m[2].split(',')[0].trim().replace(/['"]/g, '');
-        decl.style = /italic/.test(m[1]) ? 'italic' : 'normal';
-        decl.weight = /bold|700/.test(m[1]) ? 700 : 400;
-      }
-    }
-    if (!Object.keys(decl).length) continue;
-    order += 1;
-    for (const selector of selectorText.split(',')) {
-      if (/[:[\]#*+~]/.test(selector)) continue;
-      const steps = [];
-      let combinator = null;
-      for (const token of selector
-        .trim()
-        .replace(/\s*>\s*/g, ' > ')
-        .split(/\s+/)) {
-        if (token === '>') {
-          combinator = '>';
-          continue;
-        }
-        const [tag, ...classes] = token.split('.');
-        steps.push({ tag: tag || null, classes, combinator });
-        combinator = ' ';
-      }
-      const specificity = steps.reduce((n, s) => n + s.classes.length * 1000 + (s.tag ? 1 : 0), 0);
-      rules.push({ steps, decl, order, specificity });
-    }
-  }
-  return rules.sort((a, b) => a.specificity - b.specificity || a.order - b.order);
-}
-
-function matches(steps, chain) {
-  // chain: ancestors, outermost first; the last is the element itself.
-  const fits = (step, el) => (!step.tag || step.tag === el.tag) && step.classes.every((c) => el.classes.has(c));
-  let i = chain.length - 1;
-  if (!fits(steps[steps.length - 1], chain[i])) return false;
-  for (let s = steps.length - 2; s >= 0; s -= 1) {
-    const child = steps[s + 1].combinator === '>';
-    i -= 1;
-    if (child) {
-      if (i < 0 || !fits(steps[s], chain[i])) return false;
-    } else {
-      while (i >= 0 && !fits(steps[s], chain[i])) i -= 1;
-      if (i < 0) return false;
-    }
-  }
-  return true;
-}
-
-function faceFor(faces, { family, style, weight }) {
-  const candidates = faces.filter((f) => f.family === family);
-  if (!candidates.length) return null;
-  const sameStyle = candidates.filter((f) => f.style === style);
-  const pool = sameStyle.length ? sameStyle : candidates;
-  return pool.reduce((best, f) => (Math.abs(f.weight - weight) < Math.abs(best.weight - weight) ? f : best));
-}
-
-/**
- * Which KaTeX face draws which characters in `html`: Map file → Set of characters. Only text under
- * .katex-html counts (the MathML copy is for assistive technology and drawn clipped to nothing).
- */
-export function katexCharsByFace(html, css) {
-  const faces = katexFaces(css);
-  const rules = fontRules(css);
-  const used = new Map();
-  const chain = [];
-  const fonts = [];
-  let inHtml = 0;
-  for (const [, comment, close, tag, attrs, text] of html.matchAll(
-    /(<!--[\s\S]*?-->)|<(\/?)([a-zA-Z][\w-]*)([^>]*)>|([^<]+)/g,
-  )) {
-    if (comment) continue;
-    if (text !== undefined) {
-      if (!inHtml || !text.trim()) continue;
-      const face = faceFor(faces, fonts[fonts.length - 1]);
-      if (!face) continue;
-      if (!used.has(face.file)) used.set(face.file, new Set());
-      for (const ch of decodeEntities(text)) if (ch.trim()) used.get(face.file).add(ch);
-      continue;
-    }
-    const name = tag.toLowerCase();
-    if (close) {
-      while (chain.length) {
-        const el = chain.pop();
-        fonts.pop();
-        if (el.katexHtml) inHtml -= 1;
-        if (el.tag === name) break;
-      }
-      continue;
-    }
-    if (VOID.has(name) || attrs.trim().endsWith('/')) continue;
-    const classes = new Set((attrs.match(/\bclass="([^"]*)"/)?.[1] ?? '').split(/\s+/).filter(Boolean));
-    const el = { tag: name, classes, katexHtml: classes.has('katex-html') };
-    chain.push(el);
-    const font = { ...(fonts[fonts.length - 1] ?? { family: null, style: 'normal', weight: 400 }) };
-    for (const rule of rules) if (matches(rule.steps, chain)) Object.assign(font, rule.decl);
-    fonts.push(font);
-    if (el.katexHtml) inHtml += 1;
-  }
-  return used;
-}
-
-/** Every character of the page's visible text (tags, comments, scripts and styles left out). */
+/** Every character of the page's visible text (tags, comments, scripts, styles and formulas left out). */
 export function textChars(html) {
   const visible = html
-    .replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, '')
+    .replace(/<(script|style|math)\b[\s\S]*?<\/\1>/gi, '')
     .replace(/<!--[\s\S]*?-->/g, '')
     .replace(/<[^>]*>/g, '');
   return new Set([...decodeEntities(visible), ...ASCII, ...TEXT_EXTRA].filter((ch) => ch !== '\n' && ch !== '\t'));
@@ -228,20 +119,65 @@ export function italicChars(html) {
   return chars;
 }
 
+// MathML Core's text-transform: math-auto, the Unicode mathematical-italic letters (U+1D434 on):
+// the holes of that block are letters of the Letterlike Symbols block (h is U+210E, Planck's constant).
+const MATH_ITALIC_LATIN = 0x1d434;
+const MATH_ITALIC_GREEK = 0x1d6fc; // α; Α is U+1D6E2
+const GREEK_LOWER = 'αβγδεζηθικλμνξοπρςστυφχψω';
+const GREEK_UPPER = 'ΑΒΓΔΕΖΗΘΙΚΛΜΝΞΟΠΡ ΣΤΥΦΧΨΩ';
+
+// The Greek variants and the partial sign, which follow ω in the mathematical-italic block.
+const MATH_ITALIC_OTHER = {
+  '∂': 0x1d715,
+  ϵ: 0x1d716,
+  ϑ: 0x1d717,
+  ϰ: 0x1d718,
+  ϕ: 0x1d719,
+  ϱ: 0x1d71a,
+  ϖ: 0x1d71b,
+  ı: 0x1d6a4,
+  ȷ: 0x1d6a5,
+};
+
+/** The mathematical-italic twin a browser draws for `ch` in a one-letter <mi>, or null. */
+export function mathItalic(ch) {
+  if (ch === 'h') return '\u210e';
+  if (ch in MATH_ITALIC_OTHER) return String.fromCodePoint(MATH_ITALIC_OTHER[ch]);
+  if (/[A-Z]/.test(ch)) return String.fromCodePoint(MATH_ITALIC_LATIN + ch.charCodeAt(0) - 65);
+  if (/[a-z]/.test(ch)) return String.fromCodePoint(MATH_ITALIC_LATIN + 26 + ch.charCodeAt(0) - 97);
+  const lower = GREEK_LOWER.indexOf(ch);
+  if (lower >= 0) return String.fromCodePoint(MATH_ITALIC_GREEK + lower);
+  const upper = GREEK_UPPER.indexOf(ch);
+  if (upper >= 0 && ch !== ' ') return String.fromCodePoint(MATH_ITALIC_GREEK - 26 + upper);
+  return null;
+}
+
+/** The one-letter <mi>s without a mathvariant in `html` (those a browser draws in italic): a Set of letters. */
+export function italicVariables(html) {
+  const letters = new Set();
+  for (const [, text] of html.matchAll(/<mi>([^<]+)<\/mi>/g)) {
+    const decoded = [...decodeEntities(text)];
+    if (decoded.length === 1) letters.add(decoded[0]);
+  }
+  return letters;
+}
+
 /**
- * KaTeX's stylesheet less the rules for markup the page does not contain: a selector stays when
- * every class it names occurs in `html` (KaTeX's markup is all built into the HTML; no script
- * renders maths later). @font-face rules are left to dropUnusedFaces.
+ * Every character the formulas in `html` draw in the maths face: the text of each <math> less its
+ * TeX annotation, and for each one-letter <mi> without a mathvariant its mathematical-italic twin.
  */
-export function pruneKatexCss(css, html) {
-  const classes = new Set([...html.matchAll(/\bclass="([^"]*)"/g)].flatMap((m) => m[1].split(/\s+/)));
-  return css.replace(/([^{}]+)\{([^{}]*)\}/g, (rule, selectorText, body) => {
-    if (selectorText.trim().startsWith('@')) return rule;
-    const kept = selectorText
-      .split(',')
-      .filter((sel) => [...sel.matchAll(/\.([\w-]+)/g)].every(([, c]) => classes.has(c)));
-    return kept.length ? `${kept.join(',')}{${body}}` : '';
-  });
+export function mathChars(html) {
+  const chars = new Set();
+  for (const [formula] of html.matchAll(/<math\b[\s\S]*?<\/math>/g)) {
+    const drawn = formula.replace(/<annotation\b[\s\S]*?<\/annotation>/g, '');
+    // Spaces too: KaTeX writes \, and \; as thin and four-per-em spaces in an <mtext>.
+    for (const ch of decodeEntities(drawn.replace(/<[^>]*>/g, ''))) if (ch !== '\n' && ch !== '\t') chars.add(ch);
+  }
+  for (const letter of italicVariables(html)) {
+    const twin = mathItalic(letter);
+    if (twin) chars.add(twin);
+  }
+  return chars;
 }
 
 /** `css` without the @font-face rules whose file is not in `keep`. */
@@ -258,22 +194,28 @@ export async function subsetWoff2(bytes, chars, options = {}) {
 }
 
 /**
- * The page's fonts for the lesson's `html` (KaTeX's faces found by KaTeX's own stylesheet) and
- * `css`, the assembled site.css: { css (unused KaTeX faces dropped), files: Map font file name →
- * subset woff2 bytes, sources: Map font file name → the font file it was cut from, report: [{ file,
- * chars, before, after }] }.
+ * The page's fonts for the lesson's `html` and `css`, the assembled site.css: { css (faces the build
+ * did not write dropped), files: Map font file name → subset woff2 bytes, sources: Map font file
+ * name → the font file it was cut from, report: [{ file, chars, before, after }] }.
  */
 export async function pageFonts(html, css) {
   const files = new Map();
   const sources = new Map();
   const report = [];
-  const katexCss = readFileSync(require.resolve('katex/dist/katex.min.css'), 'utf8');
-  for (const [file, chars] of katexCharsByFace(html, katexCss)) {
-    const original = readFileSync(join(KATEX_FONTS_DIR, file));
-    const bytes = await subsetWoff2(original, chars);
-    files.set(file, bytes);
-    sources.set(file, join(KATEX_FONTS_DIR, file));
-    report.push({ file, chars: chars.size, before: original.length, after: bytes.length });
+  const maths = mathChars(html);
+  if (maths.size) {
+    const original = readFileSync(MATH_FACE.source);
+    // Every layout feature kept: the MATH table's script-size alternates are reached through ssty.
+    const bytes = await subsetWoff2(original, maths, { noHinting: true });
+    files.set(MATH_FACE.file, bytes);
+    sources.set(MATH_FACE.file, MATH_FACE.source);
+    report.push({ file: MATH_FACE.file, chars: maths.size, before: original.length, after: bytes.length });
+    const letters = italicVariables(html);
+    const italic = readFileSync(MATH_ITALIC_FACE.source);
+    const italicBytes = await subsetWoff2(italic, letters, { keepFeatures: ['kern'], noHinting: true });
+    files.set(MATH_ITALIC_FACE.file, italicBytes);
+    sources.set(MATH_ITALIC_FACE.file, MATH_ITALIC_FACE.source);
+    report.push({ file: MATH_ITALIC_FACE.file, chars: letters.size, before: italic.length, after: italicBytes.length });
   }
   const sets = { text: textChars(html), italic: italicChars(html) };
   for (const face of TEXT_FACES) {

@@ -1,5 +1,5 @@
 // Renders web/lesson/lesson.md to the page's HTML at build time: markdown-it for the text, KaTeX
-// for the math (HTML + MathML), highlight.js for the snippets, the build-time diagrams, chart
+// for the math (MathML Core only, which the browsers lay out themselves, with its TeX as annotation), highlight.js for the snippets, the build-time diagrams, chart
 // slots, live-number placeholders, and section/level structure with a table of contents.
 import MarkdownIt from 'markdown-it';
 import katex from 'katex';
@@ -7,6 +7,7 @@ import hljs from 'highlight.js/lib/core';
 import python from 'highlight.js/lib/languages/python';
 import cpp from 'highlight.js/lib/languages/cpp';
 import { escapeXml, renderDiagramFigure } from './diagrams.mjs';
+import { decodeEntities } from './fonts.mjs';
 import { formatValue } from '../js/locale/format.js';
 import { translate } from '../js/locale/i18n.js';
 import { expandLabMarkers, hasLabMarkers, loadLabResults } from './lab-results.mjs';
@@ -38,11 +39,53 @@ const escapeText = (text) =>
 
 // ---- markdown-it with the lesson's inline syntax -----------------------------------------
 
+// KaTeX writes x' as a superscript prime (TeX's ^\prime). A MathML Core font's U+2032 is drawn
+// already raised and small, for the baseline: as a script it shrank to a speck (its larger script
+// form is behind the ssty feature, which Chromium did not apply even when asked in CSS). A prime
+// on a one-letter or one-name base is written beside the base, where the glyph is the right size.
+const PRIME = '<mo([^>]*)>\u2032</mo>';
+const NAME = '<mi[^>]*>[^<]*</mi>';
+const SCRIPT = '<mrow>(?:(?!<mrow>)[\\s\\S])*?</mrow>|<m[in][^>]*>[^<]*</m[in]>';
+const PRIME_REWRITES = [
+  // x' → x′
+  [new RegExp(`<msup>(${NAME})${PRIME}</msup>`, 'g'), '<mrow>$1<mo$2>\u2032</mo></mrow>'],
+  // x'_{2i} → x′ with the subscript after it
+  [
+    new RegExp(`<msubsup>(${NAME})(${SCRIPT})${PRIME}</msubsup>`, 'g'),
+    '<msub><mrow>$1<mo$3>\u2032</mo></mrow>$2</msub>',
+  ],
+  // base'^{0} → base′ with the rest as its superscript
+  [
+    new RegExp(`<msup>(${NAME})<mrow>${PRIME}([\\s\\S]*?)</mrow></msup>`, 'g'),
+    '<msup><mrow>$1<mo$2>\u2032</mo></mrow><mrow>$3</mrow></msup>',
+  ],
+];
+
+/**
+ * KaTeX's MathML made to read well in MathML Core's layout (Chromium, Firefox, WebKit):
+ * - every <mi> of more than one character (KaTeX's \sin, \cos) marked mathvariant="normal":
+ *   MathML draws such a name upright anyway, and the mark lets web/css/lesson.css italicise exactly
+ *   the one-letter variables (mi:not([mathvariant])) in a face of its own;
+ * - a function name followed by its argument without brackets (\cos m\theta) gets TeX's thin
+ *   space after the invisible function application, which MathML Core gives none;
+ * - primes written beside their base (PRIME_REWRITES).
+ */
+export function mathmlForCore(mathml) {
+  let out = mathml.replace(/<mi>([^<]+)<\/mi>/g, (whole, text) =>
+    [...decodeEntities(text)].length > 1 ? `<mi mathvariant="normal">${text}</mi>` : whole,
+  );
+  out = out.replace(/<mo>\u2061<\/mo>(?=<(?:mi|mn|msub|msup|msubsup)\b)/g, '<mo rspace="0.1667em">\u2061</mo>');
+  for (const [pattern, replacement] of PRIME_REWRITES) out = out.replace(pattern, replacement);
+  return out;
+}
+
 function mathPlugin(md, context) {
   const { katexErrors, t } = context;
   const renderMath = (tex, displayMode) => {
     try {
-      return katex.renderToString(tex, { output: 'htmlAndMathml', displayMode, throwOnError: true, strict: 'error' });
+      return mathmlForCore(
+        katex.renderToString(tex, { output: 'mathml', displayMode, throwOnError: true, strict: 'error' }),
+      );
     } catch (error) {
       katexErrors.push(`${error.message} in: ${tex}`);
       return `<code class="math-error">${escapeXml(tex)}</code>`;

@@ -3,6 +3,7 @@
 // wrote, the linker's maps of the WebAssembly modules, the compiler's dependency files, esbuild's
 // metafiles), each with the copyright and licence text taken from the installed package at build
 // time. A licence file that is missing stops the build, naming it.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
@@ -420,15 +421,72 @@ function describeFiles(component, libraries) {
 
 // ---- fonts --------------------------------------------------------------------------------------
 
+/** The Debian package that installed `path`, and its version: { name, version }, or null. */
+function debianPackageOf(path) {
+  try {
+    const name = execFileSync('dpkg-query', ['-S', path], { encoding: 'utf8' }).split(':')[0].trim();
+    const version = execFileSync('dpkg-query', ['-W', '-f=${Version}', name], { encoding: 'utf8' }).trim();
+    return { name, version };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The notice for the fonts cut from font files a Debian package installed (the maths faces): each
+ * face's copyright line from its name table, the licence from the package's DEP-5 copyright file
+ * (the paragraph covering the files, with the licence's full text). `faces`: [[file, source]].
+ */
+function debianFontComponent(pkg, faces) {
+  const copyright = readDebianCopyright(`/usr/share/doc/${pkg.name}/copyright`);
+  const paragraphs = faces.map(([, source]) => paragraphFor(copyright, basename(source)));
+  if (new Set(paragraphs).size > 1)
+    throw new Error(`third-party notices: ${pkg.name}'s font files are under different copyright paragraphs`);
+  const [paragraph] = paragraphs;
+  const { text, from } = licenceText(copyright, paragraph.licence.expression, paragraph);
+  const described = faces.map(([file, source]) => {
+    const names = fontNames(source);
+    return {
+      file,
+      source,
+      family: fontFamily(names),
+      style: names[2] ?? '',
+      copyright: names[NAME_IDS.copyright] ?? '',
+      licence: names[NAME_IDS.licence] ?? null,
+    };
+  });
+  return {
+    id: `font-debian-${pkg.name}`,
+    name: `${[...new Set(described.map((f) => f.family))].join(', ')} (fonts, from Debian’s ${pkg.name} ${pkg.version})`,
+    version: pkg.version,
+    package: pkg.name,
+    faces: described,
+    licenceName: `${paragraph.licence.expression} (as Debian’s ${copyright.path} gives it; copyright: ${paragraph.copyright.replace(/\s+/g, ' ')})`,
+    licenceFile: from,
+    licenceText: text,
+    packageLicence: null,
+  };
+}
+
 /**
  * The notices for the fonts the build wrote: `fonts` maps each file in fonts/ to the font file it
  * was cut from. Each face's copyright and licence lines come from the source font's name table; the
  * licence's full text from its package's licence file, or, for an OFL font whose package carries no
- * copy of the OFL (KaTeX's), from another installed package's copy.
+ * copy of the OFL, from another installed package's copy. A font from a Debian package
+ * (/usr/share/fonts) takes its licence from that package's copyright file.
  */
 function fontComponents(fonts) {
   const byPackage = new Map();
+  const byDebianPackage = new Map();
   for (const [file, source] of fonts) {
+    if (source.startsWith('/usr/share/fonts/')) {
+      const pkg = debianPackageOf(source);
+      if (!pkg)
+        throw new Error(`third-party notices: fonts/${file} comes from ${source}, which no Debian package installed`);
+      if (!byDebianPackage.has(pkg.name)) byDebianPackage.set(pkg.name, { pkg, faces: [] });
+      byDebianPackage.get(pkg.name).faces.push([file, source]);
+      continue;
+    }
     const names = fontNames(source);
     const pkg = packageOfPath(source);
     if (!pkg) throw new Error(`third-party notices: fonts/${file} comes from ${source}, which is in no npm package`);
@@ -442,7 +500,7 @@ function fontComponents(fonts) {
       licence: names[NAME_IDS.licence] ?? null,
     });
   }
-  return [...byPackage.values()].map(({ pkg, faces }) => {
+  const npmFonts = [...byPackage.values()].map(({ pkg, faces }) => {
     const info = packageInfo(pkg);
     const ofl = (text) => /SIL OPEN FONT LICENSE\s+Version 1\.1/i.test(text);
     const statedOfl = faces.some((f) => /Open Font License/i.test(f.licence ?? '')) || /OFL/i.test(info.licence);
@@ -473,6 +531,8 @@ function fontComponents(fonts) {
         statedOfl && licenceFile !== info.licenceFile ? { file: info.licenceFile, licence: info.licence } : null,
     };
   });
+  const debian = [...byDebianPackage.values()].map(({ pkg, faces }) => debianFontComponent(pkg, faces));
+  return [...debian, ...npmFonts];
 }
 
 // ---- the whole list -----------------------------------------------------------------------------
@@ -490,7 +550,7 @@ export function collectNotices({ fonts, html, bundles = [], schemas = [], engine
   shipped.push({
     kind: 'npm',
     ...npm('katex', {
-      what: 'its stylesheet (cut to the rules the page uses, in css/site.css and inside the single files) and the HTML and MathML it rendered every formula into at build time. Its JavaScript does not ship.',
+      what: 'the MathML it rendered every formula into at build time. Neither its JavaScript, nor its stylesheet, nor its fonts ship.',
       where: ['the site', 'the single files', 'the course packages'],
     }),
   });
@@ -532,7 +592,7 @@ export function collectNotices({ fonts, html, bundles = [], schemas = [], engine
   // What the build runs and does not ship: named, so a reader knows they were looked at.
   const buildOnly = [
     ['markdown-it', 'renders the lesson’s markdown to HTML at build time; none of its code ships'],
-    ['katex', 'its JavaScript renders the formulas at build time; only its stylesheet, fonts and output ship (above)'],
+    ['katex', 'its JavaScript renders the formulas to MathML at build time; only that MathML ships (above)'],
     ['highlight.js', 'its JavaScript marks up the snippets at build time; only that markup ships'],
     ['subset-font', 'cuts the fonts to the characters the pages use (HarfBuzz compiled to WebAssembly)'],
     ['esbuild', 'bundles the pages’ scripts'],
