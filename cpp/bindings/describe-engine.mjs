@@ -202,7 +202,7 @@ function reference({ functions: fns, limits: caps }) {
     lines.push(`## ${topic}`, '', '| function | parameters | returns, caps | module |', '| --- | --- | --- | --- |');
     for (const [name, f] of Object.entries(fns).filter(([, g]) => g.topic === topic)) {
       const call = `\`${name}(${f.params.map((p) => p.name).join(', ')})\``;
-      const views = f.view || f.scratch ? ' (also `views.' + name + '`)' : '';
+      const views = f.view || f.scratch ? ` (also \`views.${name}\` and \`into.${name}(target, …)\`)` : '';
       const cell = (text) => text.replaceAll('|', '\\|');
       lines.push(
         `| ${call}${views} | ${cell(f.params.map(paramText).join('; ') || 'none')} | ${cell(f.doc)} | ${f.module}${f.everyModule ? ' (each module)' : ''} |`,

@@ -380,7 +380,7 @@ function scratchRunner(core, block, { export: kernel, rows, scalars }, finish) {
 
 /**
  * Wraps a raw Emscripten module in the facade (every function bound once, every argument required).
- * The returned object has one checked function per entry of `signatures`, `views`, `limits`,
+ * The returned object has one checked function per entry of `signatures`, `views`, `into`, `limits`,
  * `maxOutputDoubles`, count_emval_handles (live JavaScript handles inside the modules, for leak tests)
  * and a loader per module of PARTS (loadModelConfigReader(), loadLengthLab()).
  *
@@ -451,6 +451,10 @@ export function createFacade(core, { loadPart = null } = {}) {
     };
   }
   engine.views = createViews(core, calls, onCall, block);
+  engine.into = createInto(createViews(core, calls, onCall, block, 'into'), block, () => {
+    onCall();
+    core.viewRelease();
+  });
   // The modules loaded so far, each once (the single file's module stands for all of them).
   const loadedModules = () => [...new Set(Object.values(modules))];
   // heapBytes and count_emval_handles report every loaded module together: each has a heap and handles
@@ -526,10 +530,10 @@ class ExpiringView {
 
 const expiring = (name, matrix, calls) => new ExpiringView(name, matrix, calls);
 
-function createViews(core, calls, onCall, block) {
+function createViews(core, calls, onCall, block, prefix = 'views') {
   const views = {};
   for (const [fn, params] of Object.entries(viewSignatures)) {
-    const name = `views.${fn}`;
+    const name = `${prefix}.${fn}`;
     const { scratch, view: rawName } = engineDeclaration.functions[fn];
     if (scratch) {
       // The curves: `angles` is a view of the scratch block, the scalars are plain numbers.
@@ -557,6 +561,88 @@ function createViews(core, calls, onCall, block) {
     block.trim();
   };
   return Object.freeze(views);
+}
+
+/**
+ * The filling variants (engine.into), for a caller that asks for the same shape again and again (a
+ * chart redrawn at every step): `into.<fn>(target, ...args)` takes the arguments of the function of
+ * the same name after a target the caller keeps, fills the target with the result and returns the
+ * result with the target as its `data`, allocating no array. A target is a Float64Array of exactly the
+ * result's rows × cols numbers, not a view of the engine's memory; into.attention takes an object of
+ * such arrays, any of output, weights, scores and scaledScores, and fills and returns those; the
+ * curves fill their `angles`. The target may be an input's own array (into.applyRopeSequence(x.data,
+ * x) rotates in place): the input is read before the target is written. Nothing is held after the
+ * call, and no view expires because of the target.
+ */
+const ATTENTION_MATRICES = ['output', 'weights', 'scores', 'scaledScores'];
+
+function createInto(views, block, release) {
+  const into = {};
+  // A Float64Array the caller owns (checked before the call), of the result's size (checked after it).
+  const checkTarget = (name, label, target) => {
+    if (!(target instanceof Float64Array)) {
+      const got = target === null ? 'null' : (target?.constructor?.name ?? typeof target);
+      throw new Error(`${name}: ${label} must be a Float64Array, got ${got}`);
+    }
+    if (target.buffer === block.at(0).buffer) {
+      throw new Error(
+        `${name}: ${label} is a view of the engine's memory, which the call may move; pass an array you keep`,
+      );
+    }
+  };
+  const fill = (name, label, target, { rows, cols, data }) => {
+    if (target.length !== rows * cols) {
+      throw new Error(
+        `${name}: ${label} must hold rows × cols = ${rows} × ${cols} = ${rows * cols} numbers, got ${target.length}`,
+      );
+    }
+    target.set(data);
+    return { rows, cols, data: target };
+  };
+  for (const [fn, params] of Object.entries(viewSignatures)) {
+    const name = `into.${fn}`;
+    const view = views[fn];
+    const required = requiredCount(params);
+    const { scratch } = engineDeclaration.functions[fn];
+    into[fn] = function filled(target, ...args) {
+      if (arguments.length === 0 || args.length < required || args.length > params.length) {
+        throw new Error(
+          `${name}: expects a target, then ${arityText(params)}, got ${Math.max(arguments.length - 1, 0)} after it`,
+        );
+      }
+      if (fn === 'attention') {
+        if (target === null || typeof target !== 'object' || Array.isArray(target) || ArrayBuffer.isView(target)) {
+          throw new Error(
+            `${name}: targets must be an object of Float64Arrays (any of ${ATTENTION_MATRICES.join(', ')})`,
+          );
+        }
+        const keys = Object.keys(target);
+        const unknown = keys.find((key) => !ATTENTION_MATRICES.includes(key));
+        if (unknown !== undefined || keys.length === 0) {
+          throw new Error(
+            `${name}: targets may hold ${ATTENTION_MATRICES.join(', ')}, got ${unknown === undefined ? 'none' : `"${unknown}"`}`,
+          );
+        }
+        for (const key of keys) checkTarget(name, `targets.${key}`, target[key]);
+        const result = view(...args);
+        try {
+          return Object.fromEntries(keys.map((key) => [key, fill(name, `targets.${key}`, target[key], result[key])]));
+        } finally {
+          release();
+        }
+      }
+      checkTarget(name, 'target', target);
+      const result = view(...args);
+      try {
+        if (!scratch) return fill(name, 'target', target, result);
+        return { ...result, angles: fill(name, 'target', target, result.angles) };
+      } finally {
+        if (scratch) block.trim();
+        else release();
+      }
+    };
+  }
+  return Object.freeze(into);
 }
 
 /**

@@ -2,7 +2,7 @@
 // Node tests load it) and the same computations in plain JavaScript (plain-js-kernels.mjs).
 // Usage: node tests/bench/bench-engine.mjs [--impl wasm|js] [--dist DIR] [--samples N] [--json FILE]
 // Prints the medians; with --json writes { impl, kernels: { key: { medianMs, … } }, … }; for wasm
-// also views (engine.views: the result left in the module, no copy), reused (the view copied
+// also views (engine.views: the result left in the module, no copy), reused (engine.into: the result written
 // into an array allocated once) and alone (the curves' kernel without the facade).
 import { readFileSync, realpathSync, writeFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -102,25 +102,36 @@ function wasmKernels(engine) {
     notes.order_similarities_100 = 'orderSimilarity not bound';
   }
   // The zero-copy path (engine.views): the same kernel, its result left in the module's memory.
-  // "reused" then copies the view into one Float64Array allocated once, outside the timing: what a
-  // caller who keeps a table pays without a fresh allocation per call.
+  // "reused" is the result written into one Float64Array allocated once, outside the timing
+  // (engine.into; an engine without it: the view copied with set): what a caller who keeps a table
+  // pays without a fresh allocation per call.
   const views = {};
   const reused = {};
   if (engine.views) {
     const table = new Float64Array(32768 * 128);
     const wide = new Float64Array(4096 * 512);
     const rotated = new Float64Array(4096 * 128);
+    const into = engine.into ?? null;
     views.sinusoidal_32768x128 = () => engine.views.sinusoidalEncoding(32768, 128).data;
     views.sinusoidal_4096x512 = () => engine.views.sinusoidalEncoding(4096, 512).data;
     views.rope_sequence_4096x128 = () => engine.views.applyRopeSequence(x, null).data;
-    reused.sinusoidal_32768x128 = () => table.set(engine.views.sinusoidalEncoding(32768, 128).data);
-    reused.sinusoidal_4096x512 = () => wide.set(engine.views.sinusoidalEncoding(4096, 512).data);
-    reused.rope_sequence_4096x128 = () => rotated.set(engine.views.applyRopeSequence(x, null).data);
+    reused.sinusoidal_32768x128 = into
+      ? () => into.sinusoidalEncoding(table, 32768, 128)
+      : () => table.set(engine.views.sinusoidalEncoding(32768, 128).data);
+    reused.sinusoidal_4096x512 = into
+      ? () => into.sinusoidalEncoding(wide, 4096, 512)
+      : () => wide.set(engine.views.sinusoidalEncoding(4096, 512).data);
+    reused.rope_sequence_4096x128 = into
+      ? () => into.applyRopeSequence(rotated, x, null)
+      : () => rotated.set(engine.views.applyRopeSequence(x, null).data);
     if (engine.views.contextExtensionCurves) {
       const curves = new Float64Array(3 * 512);
-      const curve = () => engine.views.contextExtensionCurves(positions512, 4096, 32768, 128, 10000);
+      const args = [positions512, 4096, 32768, 128, 10000];
+      const curve = () => engine.views.contextExtensionCurves(...args);
       views.extension_curves_512 = () => curve().angles.data;
-      reused.extension_curves_512 = () => curves.set(curve().angles.data);
+      reused.extension_curves_512 = into
+        ? () => into.contextExtensionCurves(curves, ...args)
+        : () => curves.set(curve().angles.data);
     }
     if (engine.views.attention) {
       // All four matrices handed back, as the copying call hands them back.
@@ -131,10 +142,12 @@ function wasmKernels(engine) {
         const result = attended();
         return [result.output.data, result.weights.data, result.scores.data, result.scaledScores.data];
       };
-      reused.attention_512x64 = () => {
-        const result = attended();
-        for (const key of Object.keys(kept)) kept[key].set(result[key].data);
-      };
+      reused.attention_512x64 = into
+        ? () => into.attention(kept, q, k, v, true)
+        : () => {
+            const result = attended();
+            for (const key of Object.keys(kept)) kept[key].set(result[key].data);
+          };
     }
   }
   return { kernels, views, reused, notes };

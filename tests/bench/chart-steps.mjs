@@ -27,37 +27,16 @@ const THROTTLE = 4;
 const PHONE = { width: 360, height: 780 };
 
 /** The steps: a chart, the control or handle focused, and the two keys pressed in turn. */
+const step = (chart, what, target, keys) => ({ name: `${chart}: ${what}`, chart, target, keys });
+const handle = (key) => `[role="slider"][data-handle="${key}"]`;
+const UP_DOWN = ['ArrowDown', 'ArrowUp'];
+const RIGHT_LEFT = ['ArrowRight', 'ArrowLeft'];
 const STEPS = [
-  {
-    name: 'sinusoidal-heatmap: position handle',
-    chart: 'sinusoidal-heatmap',
-    target: '[role="slider"][data-handle="position"]',
-    keys: ['ArrowDown', 'ArrowUp'],
-  },
-  {
-    name: 'sinusoidal-heatmap: n slider',
-    chart: 'sinusoidal-heatmap',
-    target: '[data-control="n-slider"]',
-    keys: ['ArrowRight', 'ArrowLeft'],
-  },
-  {
-    name: 'attention-weights: scheme',
-    chart: 'attention-weights',
-    target: '[data-control="scheme"]',
-    keys: ['ArrowDown', 'ArrowUp'],
-  },
-  {
-    name: 'context-extension: target handle',
-    chart: 'context-extension',
-    target: '[role="slider"][data-handle="target"]',
-    keys: ['ArrowRight', 'ArrowLeft'],
-  },
-  {
-    name: 'rope-relative: key handle',
-    chart: 'rope-relative',
-    target: '[role="slider"][data-handle="delta"]',
-    keys: ['ArrowRight', 'ArrowLeft'],
-  },
+  step('sinusoidal-heatmap', 'position handle', handle('position'), UP_DOWN),
+  step('sinusoidal-heatmap', 'n slider', '[data-control="n-slider"]', RIGHT_LEFT),
+  step('attention-weights', 'scheme', '[data-control="scheme"]', UP_DOWN),
+  step('context-extension', 'target handle', handle('target'), RIGHT_LEFT),
+  step('rope-relative', 'key handle', handle('delta'), RIGHT_LEFT),
 ];
 
 const quantile = (xs, p) => {

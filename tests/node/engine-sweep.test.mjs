@@ -236,7 +236,10 @@ describe('the declaration (engine-declaration.mjs, from the modules themselves)'
         (fn) => engineDeclaration.functions[fn].view || engineDeclaration.functions[fn].scratch,
       ),
     );
-    for (const fn of Object.keys(viewSignatures)) assert.equal(typeof engine.views[fn], 'function', `views.${fn}`);
+    for (const fn of Object.keys(viewSignatures)) {
+      assert.equal(typeof engine.views[fn], 'function', `views.${fn}`);
+      assert.equal(typeof engine.into[fn], 'function', `into.${fn}`);
+    }
   });
 
   test('every parameter is of a known kind; ranges, caps and defaults are well-formed', () => {
@@ -292,7 +295,7 @@ describe('the declaration (engine-declaration.mjs, from the modules themselves)'
     assert.ok(defaults > 40, `${defaults} defaults`);
   });
 
-  test('every view gives the numbers of its copying function', () => {
+  test('every view, and every filled array (engine.into), gives the numbers of its copying function', () => {
     const data = (value) =>
       value && 'data' in value
         ? Array.from(value.data)
@@ -300,6 +303,16 @@ describe('the declaration (engine-declaration.mjs, from the modules themselves)'
     for (const fn of Object.keys(viewSignatures)) {
       const copy = data(engine[fn](...goodCalls[fn]));
       assert.deepEqual(data(engine.views[fn](...goodCalls[fn])), copy, `views.${fn}`);
+      // engine.into: a kept array of the copy's size for each matrix (attention: all four).
+      const result = engine[fn](...goodCalls[fn]);
+      const sized = (m) => new Float64Array(m.data.length);
+      const target =
+        'data' in result
+          ? sized(result)
+          : 'angles' in result
+            ? sized(result.angles)
+            : Object.fromEntries(Object.entries(result).map(([key, m]) => [key, sized(m)]));
+      assert.deepEqual(data(engine.into[fn](target, ...goodCalls[fn])), copy, `into.${fn}`);
     }
     engine.views.release();
   });

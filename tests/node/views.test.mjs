@@ -318,3 +318,118 @@ describe('engine.views: bad input', () => {
     fresh.views.release();
   });
 });
+
+describe('engine.into: the result written into an array the caller keeps', () => {
+  // Tolerance 0 throughout: the target is filled from the same C++ call the copy comes from.
+  test('every function with a view fills its target with the numbers of the copy, and returns it as data', () => {
+    const table = new Float64Array(300 * 16);
+    const filled = engine.into.sinusoidalEncoding(table, 300, 16);
+    assert.equal(filled.data, table, 'the target itself, not a copy of it');
+    assert.equal(filled.rows, 300);
+    assert.equal(filled.cols, 16);
+    assert.deepEqual(table, engine.sinusoidalEncoding(300, 16).data);
+
+    const x = matrix(40, 8, 1);
+    const rotated = new Float64Array(40 * 8);
+    assert.equal(engine.into.applyRopeSequence(rotated, x, null, 500).data, rotated);
+    assert.deepEqual(rotated, engine.applyRopeSequence(x, null, 500).data);
+
+    const [q, k, v] = [matrix(24, 8, 4), matrix(30, 8, 5), matrix(30, 6, 6)];
+    const copy = engine.attention(q, k, v);
+    const targets = { weights: new Float64Array(24 * 30), output: new Float64Array(24 * 6) };
+    const result = engine.into.attention(targets, q, k, v);
+    assert.deepEqual(Object.keys(result), ['weights', 'output'], 'the matrices asked for, and only those');
+    for (const key of ['weights', 'output']) {
+      assert.equal(result[key].data, targets[key]);
+      assert.deepEqual(targets[key], copy[key].data, key);
+    }
+
+    const positions = Float64Array.from({ length: 300 }, (_, i) => i * 111.5);
+    const angles = new Float64Array(5 * 300);
+    const curves = engine.into.extensionCurves(angles, positions, 4096, 32768, 128);
+    const curvesCopy = engine.extensionCurves(positions, 4096, 32768, 128);
+    assert.equal(curves.angles.data, angles);
+    assert.deepEqual(angles, curvesCopy.angles.data);
+    assert.deepEqual({ ...curves, angles: null }, { ...curvesCopy, angles: null });
+  });
+
+  test('repeated calls reuse the one array: no view is held and nothing grows', () => {
+    const table = new Float64Array(512 * 64);
+    engine.into.sinusoidalEncoding(table, 512, 64);
+    const { inUse } = engine.heapBytes();
+    for (let i = 0; i < 50; i += 1) engine.into.sinusoidalEncoding(table, 512, 64, 10000 + i);
+    assert.deepEqual(table, engine.sinusoidalEncoding(512, 64, 10049).data);
+    assert.ok(engine.heapBytes().inUse <= inUse, `${engine.heapBytes().inUse} bytes in use after, ${inUse} before`);
+    // into releases what the view held: a view taken before is expired, one taken after is not.
+    const view = engine.views.sinusoidalEncoding(4, 4);
+    engine.into.sinusoidalEncoding(new Float64Array(16), 4, 4);
+    assert.throws(() => view.data, /^Error: views\.sinusoidalEncoding: this view expired/);
+  });
+
+  test('an input may be its own target: RoPE in place', () => {
+    const x = matrix(16, 8, 3);
+    const expected = engine.applyRopeSequence(x).data;
+    engine.into.applyRopeSequence(x.data, x);
+    assert.deepEqual(x.data, expected);
+  });
+
+  test('a bad target is an Error naming into.<function>, the target and the rule; the engine works after', () => {
+    const cases = [
+      [
+        () => engine.into.sinusoidalEncoding([0, 0, 0, 0], 2, 2),
+        /^into\.sinusoidalEncoding: target must be a Float64Array, got Array$/,
+      ],
+      [
+        () => engine.into.sinusoidalEncoding(null, 2, 2),
+        /^into\.sinusoidalEncoding: target must be a Float64Array, got null$/,
+      ],
+      [
+        () => engine.into.sinusoidalEncoding(new Float32Array(4), 2, 2),
+        /^into\.sinusoidalEncoding: target must be a Float64Array, got Float32Array$/,
+      ],
+      [
+        () => engine.into.sinusoidalEncoding(new Float64Array(10), 3, 4),
+        /^into\.sinusoidalEncoding: target must hold rows × cols = 3 × 4 = 12 numbers, got 10$/,
+      ],
+      [
+        () => engine.into.sinusoidalEncoding(new Float64Array(4)),
+        /^into\.sinusoidalEncoding: expects a target, then 2 to 3 arguments \(n, d, base\?\), got 0 after it$/,
+      ],
+      [() => engine.into.sinusoidalEncoding(), /^into\.sinusoidalEncoding: expects a target, then 2 to 3 arguments/],
+      [() => engine.into.sinusoidalEncoding(new Float64Array(12), 3, 3), /^into\.sinusoidalEncoding: .*d.*even/],
+      [
+        () => engine.into.extensionCurves(new Float64Array(5), [0, 1], 4096, 32768, 128),
+        /^into\.extensionCurves: target must hold rows × cols = 5 × 2 = 10 numbers, got 5$/,
+      ],
+      [
+        () => engine.into.attention(new Float64Array(4), matrix(2, 2, 1), matrix(2, 2, 1), matrix(2, 2, 1)),
+        /^into\.attention: targets must be an object of Float64Arrays \(any of output, weights, scores, scaledScores\)$/,
+      ],
+      [
+        () => engine.into.attention({ weight: new Float64Array(4) }, matrix(2, 2, 1), matrix(2, 2, 1), matrix(2, 2, 1)),
+        /^into\.attention: targets may hold output, weights, scores, scaledScores, got "weight"$/,
+      ],
+      [
+        () => engine.into.attention({}, matrix(2, 2, 1), matrix(2, 2, 1), matrix(2, 2, 1)),
+        /^into\.attention: targets may hold output, weights, scores, scaledScores, got none$/,
+      ],
+      [
+        () => engine.into.attention({ scores: new Float64Array(3) }, matrix(2, 2, 1), matrix(2, 2, 1), matrix(2, 2, 1)),
+        /^into\.attention: targets\.scores must hold rows × cols = 2 × 2 = 4 numbers, got 3$/,
+      ],
+    ];
+    for (const [call, message] of cases)
+      assert.throws(call, (error) => error.constructor === Error && message.test(error.message), String(call));
+    // A view of the engine's own memory is refused before the call: the call may overwrite or move it.
+    const view = engine.views.sinusoidalEncoding(2, 2);
+    assert.throws(
+      () => engine.into.sinusoidalEncoding(view.data, 2, 2),
+      /^Error: into\.sinusoidalEncoding: target is a view of the engine's memory, which the call may move; pass an array you keep$/,
+    );
+    assert.deepEqual(
+      engine.into.sinusoidalEncoding(new Float64Array(4), 2, 2).data,
+      engine.sinusoidalEncoding(2, 2).data,
+    );
+    assert.equal(engine.count_emval_handles(), 0);
+  });
+});
