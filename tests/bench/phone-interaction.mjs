@@ -10,9 +10,13 @@
 // Event Timing reports only interactions of 16 ms or more: one it did not report counts as 16 ms,
 // so a p50 of 16 means "at most 16". Then the floor: arrow-key steps on a page holding only a slider
 // and a canvas the size of the lesson's median and largest (or a number it rewrites).
+// The loads go over an emulated slow 4G link. The load is also measured on a scriptless copy of the
+// page (taking turns with the lesson), and
+// each chart's p50 and p95 are given as ratios to the floor's (the median canvas), all in one run.
 // Writes tests/bench/results/phone-interaction.json.
 //   node tests/bench/phone-interaction.mjs [--dist dist] [--runs 3] [--out FILE]
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { dirname, join, resolve } from 'node:path';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -53,18 +57,76 @@ function observe() {
   }).observe({ type: 'event', durationThreshold: 16, buffered: true });
 }
 
-async function openThrottled(browser) {
+async function openThrottled(browser, { network = false } = {}) {
   const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: false });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLE });
+  if (network) {
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', SLOW_4G);
+  }
   await page.addInitScript(observe);
   return { context, page };
 }
 
+// The loads go over a slow 4G link as Lighthouse's mobile preset models it (150 ms round trip,
+// 1.6 Mbit/s down, 750 kbit/s up), applied by the browser to every request of the page.
+const SLOW_4G = {
+  offline: false,
+  latency: 150,
+  downloadThroughput: (1.6 * 1024 * 1024) / 8,
+  uploadThroughput: (750 * 1024) / 8,
+};
+
+/**
+ * The page with no script: index.html as served, less its <script> elements and its preloads of
+ * modules and WebAssembly, written beside it (the same origin, stylesheet and fonts; with its gzip
+ * and Brotli copies, as the build writes them, so it crosses the link compressed as the page does).
+ * What the HTML and CSS cost alone on this phone: the load's ratios are to it. Returns its name.
+ */
+function writeScriptless() {
+  const html = readFileSync(join(dist, 'index.html'), 'utf8')
+    .replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, '')
+    .replace(/<link rel="modulepreload"[^>]*>/g, '')
+    .replace(/<link rel="preload"[^>]*as="fetch"[^>]*>/g, '');
+  const name = 'scriptless-bench.html';
+  writeFileSync(join(dist, name), html);
+  writeFileSync(join(dist, `${name}.gz`), gzipSync(html, { level: 9 }));
+  writeFileSync(
+    join(dist, `${name}.br`),
+    brotliCompressSync(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+  );
+  return name;
+}
+
+function removeScriptless(name) {
+  for (const suffix of ['', '.gz', '.br']) rmSync(join(dist, name + suffix), { force: true });
+}
+
+/** One cold load of the scriptless copy: its first paint and DOMContentLoaded. */
+async function scriptlessFigures(browser, url) {
+  const { context, page } = await openThrottled(browser, { network: true });
+  await page.goto(url);
+  await page.waitForLoadState('load');
+  // Without theme-init.js nothing skips the layout of far blocks, so the first paint may come after
+  // the load event: wait for it.
+  await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0, null, {
+    timeout: 60000,
+  });
+  const figures = await page.evaluate(() => ({
+    first_paint_ms: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+    dom_content_loaded_ms: performance.getEntriesByType('navigation')[0]?.domContentLoadedEventEnd ?? null,
+    scripts: document.scripts.length,
+  }));
+  await context.close();
+  if (figures.scripts !== 0) throw new Error(`the scriptless copy still has ${figures.scripts} scripts`);
+  return figures;
+}
+
 /** One cold load: first paint, live numbers in, long tasks after first paint until settled. */
 async function loadFigures(browser, url) {
-  const { context, page } = await openThrottled(browser);
+  const { context, page } = await openThrottled(browser, { network: true });
   await page.goto(url);
   await page.waitForFunction(
     () => document.documentElement.dataset.liveState && !document.documentElement.classList.contains('is-loading'),
@@ -78,6 +140,7 @@ async function loadFigures(browser, url) {
     const after = window.__phone.longTasks.filter((t) => paint != null && t.start >= paint);
     return {
       first_paint_ms: paint,
+      dom_content_loaded_ms: performance.getEntriesByType('navigation')[0]?.domContentLoadedEventEnd ?? null,
       live_numbers_ms: live,
       long_tasks_after_first_paint: after.length,
       longest_task_after_first_paint_ms: after.reduce((m, t) => Math.max(m, t.duration), 0),
@@ -261,12 +324,37 @@ async function floorFigures(browser, canvas) {
 
 const { browser, server, close } = await serveAndLaunch(dist);
 try {
+  // The lesson's loads and the scriptless copy's, taking turns.
   const loads = [];
-  for (let r = 0; r < RUNS; r++) loads.push(await loadFigures(browser, server.url));
+  const bare = [];
+  const scriptless = writeScriptless();
+  try {
+    for (let r = 0; r < RUNS; r++) {
+      loads.push(await loadFigures(browser, server.url));
+      bare.push(await scriptlessFigures(browser, `${server.url}${scriptless}`));
+    }
+  } finally {
+    removeScriptless(scriptless);
+  }
   const pick = (key) => round(median(loads.map((l) => l[key])));
+  const ratio = (a, b) => Math.round((a / b) * 100) / 100;
+  const bareFigures = {
+    note: 'The same HTML and stylesheet with every script and preload of modules and WebAssembly removed, loaded in turn with the lesson.',
+    first_paint_ms: round(median(bare.map((l) => l.first_paint_ms))),
+    dom_content_loaded_ms: round(median(bare.map((l) => l.dom_content_loaded_ms))),
+    each_run: bare.map(({ first_paint_ms, dom_content_loaded_ms }) => ({
+      first_paint_ms: round(first_paint_ms),
+      dom_content_loaded_ms: round(dom_content_loaded_ms),
+    })),
+  };
   const load = {
     runs: RUNS,
     first_paint_ms: pick('first_paint_ms'),
+    dom_content_loaded_ms: pick('dom_content_loaded_ms'),
+    network: 'slow 4G: 150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up (CDP Network.emulateNetworkConditions)',
+    scriptless: bareFigures,
+    first_paint_over_scriptless: ratio(pick('first_paint_ms'), bareFigures.first_paint_ms),
+    dom_content_loaded_over_scriptless: ratio(pick('dom_content_loaded_ms'), bareFigures.dom_content_loaded_ms),
     live_numbers_ms: pick('live_numbers_ms'),
     live_over_first_paint:
       Math.round((median(loads.map((l) => l.live_numbers_ms / l.first_paint_ms)) ?? 0) * 100) / 100,
@@ -286,6 +374,11 @@ try {
     median_canvas: await floorFigures(browser, byPixels[Math.floor(byPixels.length / 2)]),
     largest_canvas: await floorFigures(browser, byPixels.at(-1)),
   };
+  // Each chart's step against the floor of the median canvas, measured in this run.
+  for (const figures of Object.values(charts)) {
+    figures.p50_over_floor = ratio(figures.p50_ms, floor.median_canvas.p50_ms);
+    figures.p95_over_floor = ratio(figures.p95_ms, floor.median_canvas.p95_ms);
+  }
   const result = {
     what: 'The lesson at 360 × 780, CPU throttled 4× (CDP), headless Chromium: load (medians of the runs) and every chart control worked by mouse and keys (Event Timing, durationThreshold 16; unreported interactions count as 16 ms).',
     when: new Date().toISOString(),
