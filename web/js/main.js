@@ -193,14 +193,19 @@ function finishLoading(root) {
   // in before most blocks are let in. Started here, after the live numbers, not preloaded in <head>,
   // where they would compete with the first paint. The text faces too, where the prose is set in
   // them (a Chinese page sets its prose in the system's sans and uses none).
+  // The faces are those the page's style names for the prose and for the maths (lesson.css), read
+  // from it rather than named again here.
   const unquote = (family) => family.replace(/["']/g, '');
-  const prose = unquote(getComputedStyle(document.body).fontFamily);
+  const familiesOf = (element) =>
+    element
+      ? unquote(getComputedStyle(element).fontFamily)
+          .split(',')
+          .map((family) => family.trim())
+      : [];
+  const math = document.querySelector('math');
+  const wanted = new Set([...familiesOf(document.body), ...familiesOf(math), ...familiesOf(math?.querySelector('mi'))]);
   for (const face of document.fonts ?? [])
-    if (
-      face.status === 'unloaded' &&
-      (['DejaVu Math TeX Gyre', 'DejaVu Serif'].includes(unquote(face.family)) || prose.includes(unquote(face.family)))
-    )
-      face.load().catch(() => {});
+    if (face.status === 'unloaded' && wanted.has(unquote(face.family))) face.load().catch(() => {});
   const blocks = [...document.querySelectorAll('section.lesson-section > :not(section)')];
   const label = t('Formula (scrolls sideways)');
   let next = 0;

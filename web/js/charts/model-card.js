@@ -203,12 +203,7 @@ export const MODEL_CARD = defineChart({
           { name, tokens: tokens(r.promptLength) },
         ),
         columns: [t('layers'), ...pairHeadings()],
-        rows: kinds.map((row) => [
-          row[0],
-          row[1],
-          ...row.slice(2, 6).map(formatPairValue),
-          row[6] === 'yes' ? yes : no,
-        ]),
+        rows: kinds.map(([layers, ...row]) => [layers, ...shownPair(row, yes, no)]),
         limit: 4096,
       };
     return r.scheme === 'rope'
@@ -218,11 +213,7 @@ export const MODEL_CARD = defineChart({
             { name, tokens: tokens(r.promptLength) },
           ),
           columns: pairHeadings(),
-          rows: pairRows(r).map((row) => [
-            row[0],
-            ...row.slice(1, 5).map(formatPairValue),
-            row[5] === 'yes' ? yes : no,
-          ]),
+          rows: pairRows(r).map((row) => shownPair(row, yes, no)),
           limit: 4096,
         }
       : {
@@ -263,6 +254,14 @@ export const createModelCardChart = MODEL_CARD.create;
 /** The name the summary gives the model: the preset's label, or "Your config". */
 const nameOf = (state) => presetOf(state.preset)?.label ?? t('Your config');
 
+/** One pair's row (pairRows) as the data table shows it: the numbers formatted, beyond in words. */
+const shownPair = ([pair, ...row], yes, no) => [
+  pair,
+  ...row.slice(0, 4).map(formatPairValue),
+  row[4] === 'yes' ? yes : no,
+];
+
+/** Each pair's row: its index, frequency and wavelength before and after scaling, and whether it turns past training. */
 const pairRows = (r) =>
   Array.from(r.wavelengths, (_, i) => [
     i,
@@ -280,15 +279,10 @@ const pairRows = (r) =>
  */
 const kindPairRows = (r) =>
   ropePanels(r)?.flatMap(({ kind, report, main }) => {
-    const [before, after] = main ? [r.baseInvFreq, r.invFreq] : [kind.baseInvFreq, kind.invFreq];
-    return Array.from(report.wavelengths, (_, i) => [
+    const frequencies = main ? r : kind;
+    return pairRows({ ...report, baseInvFreq: frequencies.baseInvFreq, invFreq: frequencies.invFreq }).map((row) => [
       kind.layerType,
-      i,
-      before[i],
-      after[i],
-      report.baseWavelengths[i],
-      report.wavelengths[i],
-      report.beyond[i] ? 'yes' : 'no',
+      ...row,
     ]);
   }) ?? null;
 
