@@ -486,14 +486,53 @@ export function exerciseControls(indices) {
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-/** Puts axe-core into the page as window.axe, once (evaluated by the driver: the page's CSP does not apply). */
+/**
+ * Puts axe-core into the page as window.axe, with axePart as window.__axePart, once (evaluated by the
+ * driver: the page's CSP does not apply).
+ */
 export async function injectAxe(page) {
   if (!(await page.evaluate(() => Boolean(window.axe))))
-    await page.evaluate(`(() => { ${AXE_SOURCE}\n; window.axe = axe; return true; })()`);
+    await page.evaluate(
+      `(() => { ${AXE_SOURCE}\n; window.axe = axe; window.__axePart = ${axePart.toString()}; return true; })()`,
+    );
 }
 
-/** axe's slowest rule on the lesson (about half of a whole run): runAxe gives it a call of its own. */
+/** axe's slowest rule on the lesson (about half of a whole run): runAxe gives it calls of its own. */
 const AXE_RULES_APART = ['color-contrast'];
+/**
+ * The most elements one call of a rule apart looks at: the lesson with its charts drawn and every
+ * disclosure open has about 8,500, and colour contrast over all of them took 30 s in one call in
+ * WebKit on a machine at a load of 12 to 22 on two cores, the driver's whole script timeout.
+ */
+const AXE_PART_ELEMENTS = 3000;
+
+/**
+ * In-page: the document cut into parts of at most `limit` elements, in document order, as lists of
+ * elements for axe's context, and the part `index` of them. An element is cut into its children only
+ * when it is bigger than the limit and holds no text of its own (the text rules look at the element
+ * that holds a text), so every element with text is in exactly one part, whole.
+ */
+function axePart({ limit, index }) {
+  const units = [];
+  const visit = (el) => {
+    const size = el.getElementsByTagName('*').length + 1;
+    const ownText = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim() !== '');
+    if (size <= limit || ownText || el.children.length === 0) units.push({ el, size });
+    else for (const child of el.children) visit(child);
+  };
+  visit(document.documentElement);
+  const parts = [[]];
+  let count = 0;
+  for (const { el, size } of units) {
+    if (parts.at(-1).length && count + size > limit) {
+      parts.push([]);
+      count = 0;
+    }
+    parts.at(-1).push(el);
+    count += size;
+  }
+  return { count: parts.length, elements: parts[index] ?? [] };
+}
 
 /**
  * axe-core's violations on the page's top document, run inside the page in every engine (put there
@@ -502,9 +541,10 @@ const AXE_RULES_APART = ['color-contrast'];
  * serialising the passes on thousands of elements is most of a run's time. (Chromium's
  * `@axe-core/playwright` sends every frame's partial results, passes included, to a second page to
  * finish: about 44 s for the lesson where this takes 9 s. The lesson and its plain pages have no
- * frames.) A run by tags is two calls, the colour-contrast rule in one and every other rule in the
- * other, so neither comes near a driver's 30-second script timeout on a loaded machine (one call
- * for the lesson took longer than that in WebKit at a load of 8 to 16 on two cores).
+ * frames.) A run by tags is several calls, so none comes near a driver's 30-second script timeout
+ * on a loaded machine (one call for the lesson took longer than that in WebKit at a load of 8 to 16
+ * on two cores): every rule but colour contrast in one, then colour contrast over the document in
+ * parts of at most AXE_PART_ELEMENTS elements, one call each.
  */
 export async function runAxe(page, { run, exclude = [] }) {
   await injectAxe(page);
@@ -521,24 +561,38 @@ export async function runAxe(page, { run, exclude = [] }) {
                   .filter((id) => apart.includes(id)),
               { tags: run.values, apart: AXE_RULES_APART },
             )
-          ).map((id) => ({ runOnly: { type: 'rule', values: [id] } })),
+          ).map((id) => ({ runOnly: { type: 'rule', values: [id] }, inParts: true })),
         ]
       : [{ runOnly: run }];
   const violations = [];
-  for (const options of calls)
-    violations.push(
-      ...(await page.evaluate(
-        async ({ options, exclude }) => {
-          const context = exclude.length ? { exclude: exclude.map((selector) => [selector]) } : document;
+  for (const { inParts = false, ...options } of calls) {
+    for (let index = 0, parts = 1; index < parts; index++) {
+      const result = await page.evaluate(
+        async ({ options, exclude, part }) => {
+          const cut = part ? window.__axePart(part) : null;
+          const context = {
+            include: cut ? cut.elements : document,
+            ...(exclude.length ? { exclude: exclude.map((selector) => [selector]) } : {}),
+          };
           const result = await window.axe.run(context, { ...options, resultTypes: ['violations'] });
-          return result.violations.map((v) => ({
-            id: v.id,
-            impact: v.impact,
-            nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
-          }));
+          return {
+            parts: cut ? cut.count : 1,
+            violations: result.violations.map((v) => ({
+              id: v.id,
+              impact: v.impact,
+              nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
+            })),
+          };
         },
-        { options, exclude },
-      )),
-    );
+        {
+          options,
+          exclude,
+          part: inParts ? { limit: AXE_PART_ELEMENTS, index } : null,
+        },
+      );
+      parts = result.parts;
+      violations.push(...result.violations);
+    }
+  }
   return violations;
 }
