@@ -206,6 +206,9 @@ class WebKitContext {
   }
 }
 
+/** How long click() waits for its element to hold still, in view and uncovered, before it fails. */
+const CLICK_SETTLE_MS = 20000;
+
 // In-page: WebDriver turns undefined into null; values are sent with undefined marked, and restored.
 const MARK_UNDEFINED = `const mark = (v) => v === undefined ? '__webdriver_undefined__' : v === null || typeof v !== 'object' ? v : Array.isArray(v) ? v.map(mark) : (Object.getPrototypeOf(v) === Object.prototype ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, mark(x)])) : v);`;
 
@@ -680,21 +683,30 @@ class Locator {
   /** Scrolls the element into view and clicks its centre with the pointer, as Playwright does. */
   async click() {
     // Where the element settles after scrolling (two frames apart, as Playwright waits for a stable box).
+    // A page still laying out what it just revealed (a level shown, a section opened) can move the
+    // element for many frames in WebKit: keep trying for CLICK_SETTLE_MS, then say so rather than
+    // click where the element was.
     let box = null;
-    for (let tries = 0; tries < 20; tries++) {
+    for (const deadline = Date.now() + CLICK_SETTLE_MS; ;) {
+      if (Date.now() > deadline)
+        throw new Error(`click: the element did not hold still under the pointer within ${CLICK_SETTLE_MS} ms`);
       await this.scrollIntoViewIfNeeded();
-      const [first, second, width, height] = await this.run(async (el) => {
+      const [first, second, width, height, hit] = await this.run(async (el) => {
         const at = () => JSON.stringify(el.getBoundingClientRect());
         const a = at();
         await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-        return [a, at(), innerWidth, innerHeight];
+        const r = el.getBoundingClientRect();
+        // What the pointer would land on (as Playwright's hit-target check): a block above that is
+        // laid out late can still move the element after two still frames, or cover it.
+        const target = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+        return [a, at(), innerWidth, innerHeight, target !== null && el.contains(target)];
       });
       box = JSON.parse(second);
       // The pointer can only reach a point inside the viewport: a box that is in view only in part
       // (WebKit now and then leaves a scrollIntoView() short) is scrolled again.
       const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
       const reachable = cx >= 0 && cy >= 0 && cx < width && cy < height;
-      if (first === second && box.width > 0 && reachable) break;
+      if (first === second && box.width > 0 && reachable && hit) break;
     }
     await this.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     // The click's handlers and the layout they cause have run before the next command (unless the
