@@ -73,10 +73,9 @@ function postHeight() {
  */
 export function applyEmbed(id) {
   const root = document.documentElement;
-  root.classList.add('embed');
-  // The piece is chosen: lesson.css stops skipping far blocks (it skipped them while the HTML was
-  // parsed, as on the whole page), so the frame's height is the piece's laid-out height.
-  root.classList.add('embed-shown');
+  // embed-shown: the piece is chosen, and lesson.css stops skipping far blocks (it skipped them
+  // while the HTML was parsed, as on the whole page), so the frame's height is the piece's laid-out height.
+  root.classList.add('embed', 'embed-shown');
   const target =
     document.getElementById(id) ??
     document.getElementById(`fig-${id}`) ??
