@@ -409,6 +409,11 @@ describe('2025–26 families: each kind of layer against transformers 5', () => 
     );
     assert.match(s['Your prompt'], /no layer with RoPE spans the whole prompt/);
     assert.match(s['Runtimes differ'], /attn_temperature_tuning/);
+    // The one-line description says the same as the card, at any prompt length, though the
+    // report's own count (its frequencies set against the whole prompt) is not zero.
+    assert.ok(r.beyondCount > 0);
+    assert.match(shortDescription(r, 'Llama 4 Scout'), /At 131,072 tokens no pair needs an angle beyond training/);
+    assert.doesNotMatch(shortDescription(r, 'Llama 4 Scout'), /pairs need angles beyond training/);
   });
 
   test('Gemma 3 27B: nested, class defaults said, local 10,000 in 1,024-token windows, global 1e6 / 8', () => {
@@ -487,6 +492,34 @@ describe('2025–26 families: each kind of layer against transformers 5', () => 
       /pairs 0–15 turn by the time position, 16–39 by the height and 40–63 by the width/,
     );
     assert.ok(r.notes.some((n) => n.includes('rope_scaling.type "mrope" is read as default frequencies')));
+  });
+
+  test('Qwen3-VL: mrope_interleaved cycles time, height and width over the pairs, as apply_interleaved_mrope', () => {
+    const c = {
+      model_type: 'qwen3_vl',
+      text_config: {
+        model_type: 'qwen3_vl_text',
+        head_dim: 128,
+        num_attention_heads: 32,
+        num_hidden_layers: 36,
+        max_position_embeddings: 262144,
+        rope_scaling: { rope_type: 'default', mrope_section: [24, 20, 20], mrope_interleaved: true },
+        rope_theta: 5000000,
+      },
+    };
+    const r = engine.readModelConfig(JSON.stringify(c), 1000);
+    // transformers' Qwen3VLTextRotaryEmbedding.apply_interleaved_mrope: start from time's frequencies,
+    // then pair i reads height where i % 3 == 1 and i < 3 · section[1], width where i % 3 == 2 and i < 3 · section[2].
+    const [, h, w] = c.text_config.rope_scaling.mrope_section;
+    const axes = Array.from({ length: 64 }, (_, i) =>
+      i % 3 === 1 && i < 3 * h ? 1 : i % 3 === 2 && i < 3 * w ? 2 : 0,
+    );
+    assert.equal(r.mropeInterleaved, true);
+    const all = r.layerKinds[0];
+    assert.equal(all.positions, 'mrope');
+    assert.equal(all.layerCount, 36);
+    assert.deepEqual(Array.from(all.mropeAxes), axes);
+    assertClose(all.invFreq, ropeDefault(c.text_config.rope_theta, c.text_config.head_dim), 'every layer');
   });
 
   test('Qwen3-Next: three linear-attention layers to one full layer turning a quarter of its head', () => {

@@ -4,7 +4,7 @@
 // 'trained' (the trained length), 'prompt' (the prompt's length) and 'beyond' (what goes past
 // training: the red pairs or positions); the layout it leaves behind lets partAt() find them.
 
-import { grouped } from '../locale/format.js';
+import { grouped, trimmed } from '../locale/format.js';
 import { FONT } from '../chart-kit/canvas.js';
 import { wrapLines } from '../chart-kit/text-fit.js';
 import {
@@ -17,7 +17,7 @@ import {
   plotFrame,
 } from '../chart-kit/plot.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
-import { layerKindTerm, noLengthMessage, showsLayerKinds } from './model-card-text.js';
+import { layerKindTerm, noLengthMessage, showsLayerKinds, tokens } from './model-card-text.js';
 import { t } from '../locale/i18n.js';
 
 const LINE_HIT = 6; // px: how close the pointer must be to a length's line
@@ -26,7 +26,22 @@ const LINE_HIT = 6; // px: how close the pointer must be to a length's line
 const count = (n) => grouped(n);
 
 /** Height in px of one kind of layer without positions, listed under the panels (two lines on a phone). */
-const noneRow = (width) => (width < 480 ? 36 : 22);
+/**
+ * The lines a kind without positions gets under the panels at `width`: two on a phone, one on wider
+ * screens; one more for Llama 4's query temperature where the longer line would not fit.
+ */
+const noneLines = (width, kind) => {
+  const longer = kind.queryTemperature !== 1;
+  if (width < 480) return longer ? 3 : 2;
+  return longer && width < 720 ? 2 : 1;
+};
+/** The height of that kind's row: 22 px for one line, 18 px a line for more. */
+const noneRow = (width, kind) => {
+  const lines = noneLines(width, kind);
+  return lines === 1 ? 22 : 18 * lines;
+};
+const noneHeight = (width, kinds) =>
+  kinds.length > 0 ? kinds.reduce((sum, kind) => sum + noneRow(width, kind), 0) + 8 : 0;
 
 /**
  * The per-pair panels of a config whose layers differ: one per kind of layer that turns pairs, drawn
@@ -59,8 +74,8 @@ export function ropePanels(r) {
 export function cardAspect(width, report) {
   const panels = ropePanels(report);
   if (panels) {
-    const none = report.layerKinds.filter((k) => k.positions === 'none').length;
-    return (width < 480 ? 1.0 : 0.42) * Math.max(1, panels.length) + (none * noneRow(width) + 8) / width;
+    const none = report.layerKinds.filter((k) => k.positions === 'none');
+    return (width < 480 ? 1.0 : 0.42) * Math.max(1, panels.length) + noneHeight(width, none) / width;
   }
   if (report && report.scheme !== 'rope' && !(report.trainedLength > 0)) return width < 480 ? 0.4 : 0.14; // one message
   return report && report.scheme !== 'rope' ? (width < 480 ? 0.8 : 0.36) : width < 480 ? 1.15 : 0.5;
@@ -113,11 +128,10 @@ const bottomWithLegend = (ctx, items, width) => 46 + legendSpace(ctx, items, wid
  */
 function drawKinds(ctx, width, height, colors, r, panels, highlighted, layout) {
   const none = r.layerKinds.filter((k) => k.positions === 'none');
-  const row = noneRow(width);
-  const noneHeight = none.length > 0 ? none.length * row + 8 : 0;
+  const belowPanels = noneHeight(width, none);
   // The first panel carries the legend under its plot, and the room for it on top of its share.
   const legendRoom = panels.length > 1 ? legendSpace(ctx, pairLegend(colors), width) : 0;
-  const panelHeight = (height - noneHeight - legendRoom) / Math.max(1, panels.length);
+  const panelHeight = (height - belowPanels - legendRoom) / Math.max(1, panels.length);
   const narrow = width < 480;
   panels.forEach(({ kind, report, main }, k) => {
     const term = layerKindTerm(kind);
@@ -138,15 +152,23 @@ function drawKinds(ctx, width, height, colors, r, panels, highlighted, layout) {
   ctx.font = `12px ${FONT}`;
   ctx.textAlign = 'left';
   ctx.textBaseline = 'middle';
-  none.forEach((kind, k) => {
+  let top = height - belowPanels + 4;
+  none.forEach((kind) => {
     const words =
       kind.noneReason === 'linear_attention'
         ? t('{term}: no positions (linear attention)', { term: layerKindTerm(kind) })
-        : t('{term}: no positions (NoPE)', { term: layerKindTerm(kind) });
-    const lines = wrapLines(ctx, words, width - 24).slice(0, 2);
-    lines.forEach((line, j) =>
-      ctx.fillText(line, 12, height - noneHeight + 4 + k * row + (row / lines.length) * (j + 0.5), width - 24),
-    );
+        : kind.queryTemperature !== 1
+          ? // Llama 4's layers without RoPE: the one thing the prompt's length changes on them.
+            t('{term}: no positions (NoPE); queries × {temperature} at {tokens}', {
+              term: layerKindTerm(kind),
+              tokens: tokens(r.promptLength),
+              temperature: trimmed(kind.queryTemperature, 3),
+            })
+          : t('{term}: no positions (NoPE)', { term: layerKindTerm(kind) });
+    const row = noneRow(width, kind);
+    const lines = wrapLines(ctx, words, width - 24).slice(0, noneLines(width, kind));
+    lines.forEach((line, j) => ctx.fillText(line, 12, top + (row / lines.length) * (j + 0.5), width - 24));
+    top += row;
   });
   ctx.restore();
 }

@@ -575,8 +575,7 @@ function ropeItems(r, type, add) {
   if (r.runtimeReadings.length > 0) add(t('Runtimes disagree'), runtimeLine(r.runtimeReadings));
   const notes = runtimeNotes(r);
   if (notes.length > 0) add(t('Runtimes differ'), notes.join(' '));
-  const spansWholePrompt = (k) => k.positions !== 'none' && k.window === 0 && k.chunk === 0;
-  if (showsLayerKinds(r) && !r.layerKinds.some(spansWholePrompt)) {
+  if (noRopeLayerSpansThePrompt(r)) {
     add(
       t('Your prompt'),
       t(
@@ -713,6 +712,14 @@ const schemeWords = (scheme) =>
     none: () => t('no position encoding'),
   })[scheme]?.();
 
+/**
+ * Whether every layer that turns pairs attends within a window or a chunk (Llama 4's chunked RoPE
+ * layers beside its NoPE ones): then no pair meets a distance past training, whatever the prompt's
+ * length, though the report's own count (the frequencies set against the whole prompt) says otherwise.
+ */
+const noRopeLayerSpansThePrompt = (r) =>
+  showsLayerKinds(r) && !r.layerKinds.some((k) => k.positions !== 'none' && k.window === 0 && k.chunk === 0);
+
 /** One line for screen readers: the scheme, the lengths and what the chart shows. */
 export function shortDescription(r, name) {
   const values = {
@@ -731,6 +738,11 @@ export function shortDescription(r, name) {
       fastest: quantity(r.wavelengths[0]),
       slowest: quantity(r.wavelengths[r.wavelengths.length - 1]),
     });
+    if (noRopeLayerSpansThePrompt(r))
+      return t(
+        '{name}: RoPE, rope_type {ropeType}, trained {trained}, advertised {advertised}. At {tokens} no pair needs an angle beyond training: every layer with RoPE attends within a window or a chunk. Wavelengths after scaling run from {fastest} to {slowest} tokens.',
+        values,
+      );
     return r.beyondCount
       ? t(
           '{name}: RoPE, rope_type {ropeType}, trained {trained}, advertised {advertised}. At {tokens} {beyond} of {pairs} pairs need angles beyond training (pairs {ranges}). Wavelengths after scaling run from {fastest} to {slowest} tokens.',
