@@ -22,7 +22,8 @@ val integers_to_js(const std::vector<std::int64_t>& items) {
   return array;
 }
 
-// One runtime's reading of the config: { runtime, source, factor, attentionFactor, length, invFreq }.
+// One runtime's reading of the config: { runtime, source, factor, attentionFactor, length, alpha, base,
+// invFreq } (alpha and base 0 unless it reads dynamic NTK by alpha).
 val runtime_readings_to_js(const std::vector<RuntimeReading>& readings) {
   val array = val::array();
   for (const RuntimeReading& reading : readings) {
@@ -32,6 +33,8 @@ val runtime_readings_to_js(const std::vector<RuntimeReading>& readings) {
     item.set("factor", reading.factor);
     item.set("attentionFactor", reading.attention_factor);
     item.set("length", static_cast<double>(reading.length));
+    item.set("alpha", reading.alpha);
+    item.set("base", reading.base);
     item.set("invFreq", to_float64_array(reading.inv_freq));
     array.call<void>("push", item);
   }

@@ -560,8 +560,27 @@ void parse_rope(const json& root, ModelConfig& cfg) {
       reject(prefix + ".factor", "≥ 1 for rope_type " + type_name + " (below 1 it would shrink the context)",
              *factor);
     }
-  } else if (s.type == RopeType::Linear || s.type == RopeType::Dynamic || s.type == RopeType::Llama3) {
-    throw InputError(prefix + ".factor is missing: rope_type " + type_name + " needs it");
+  }
+  // Dynamic NTK by alpha (Hunyuan's configs): vLLM's and SGLang's get_rope take "alpha" before
+  // "factor" and enlarge the base once, for every prompt (DynamicNTKAlphaRotaryEmbedding);
+  // transformers' dynamic recipe reads the factor only.
+  if (const json* alpha = find_present(*block, "alpha")) {
+    s.alpha = read_positive(*alpha, prefix + ".alpha", kMaxScalingValue);
+    if (s.type != RopeType::Dynamic) {
+      cfg.notes.push_back(prefix + ".alpha is read only with rope_type dynamic (vLLM, SGLang): ignored for " +
+                          type_name);
+      s.alpha = 0.0;
+    }
+  }
+  if (!s.has_factor) {
+    if (s.type == RopeType::Dynamic && s.alpha > 0) {
+      cfg.notes.push_back(
+          prefix +
+          ".factor is absent: vLLM and SGLang read alpha instead; transformers' dynamic recipe "
+          "needs a factor, and 1 is used here");
+    } else if (s.type == RopeType::Linear || s.type == RopeType::Dynamic || s.type == RopeType::Llama3) {
+      throw InputError(prefix + ".factor is missing: rope_type " + type_name + " needs it");
+    }
   }
   if (const json* original = find_present(*block, "original_max_position_embeddings")) {
     const std::string path = prefix + ".original_max_position_embeddings";
@@ -1236,6 +1255,17 @@ std::vector<RuntimeReading> runtime_readings(const ModelConfig& cfg, std::int64_
     out.push_back({"vLLM", "rotary_embedding get_rope → YaRNScalingRotaryEmbedding; _get_and_verify_max_len",
                    s.factor, yarn_cos_sin_factor(cfg, s.factor), vllm_length,
                    yarn_frequencies(cfg, s.factor)});
+  } else if (s.type == RopeType::Dynamic && s.alpha > 0) {
+    // vLLM and SGLang: DynamicNTKAlphaRotaryEmbedding._compute_cos_sin_cache, base · alpha^(d/(d−2))
+    // with d = rotary_dim, for every prompt; the served length as for dynamic (× factor, 1 when absent).
+    const double d = static_cast<double>(cfg.rotary_dim);
+    const double alpha_base = cfg.rope_theta * std::pow(s.alpha, d / (d - 2.0));
+    out.push_back({"transformers 4.4x–4.5x and 5", "modeling_rope_utils.py _compute_dynamic_ntk_parameters",
+                   s.factor, 1.0, stated,
+                   rope_frequencies(cfg.rotary_dim, dynamic_base(cfg, prompt_length))});
+    out.push_back({"vLLM and SGLang", "rotary_embedding get_rope → DynamicNTKAlphaRotaryEmbedding", s.factor,
+                   1.0, served(static_cast<double>(stated) * s.factor),
+                   rope_frequencies(cfg.rotary_dim, alpha_base), s.alpha, alpha_base});
   } else if (s.type == RopeType::Dynamic && s.factor != 1.0) {
     out.push_back({"transformers 4.4x–4.5x and 5", "modeling_rope_utils.py _compute_dynamic_ntk_parameters",
                    s.factor, 1.0, stated,

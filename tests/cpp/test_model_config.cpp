@@ -365,6 +365,43 @@ TEST(ModelConfigFamilies, QwenYarnOnTheCardsAdviceNamesWhereRuntimesDisagree) {
                        "vLLM's frequencies are transformers 5's");
 }
 
+// Hunyuan's rope_scaling {"alpha": 1000, "factor": 1, "type": "dynamic"}: vLLM's and SGLang's get_rope
+// take alpha first (DynamicNTKAlphaRotaryEmbedding: base · alpha^(d/(d−2)) for every prompt);
+// transformers' dynamic recipe reads the factor (here 1) and grows the base past the trained length.
+TEST(ModelConfigFamilies, DynamicByAlphaIsAFixedBaseInVllmAndSglang) {
+  const std::string head = R"({"model_type": "hunyuan", "hidden_size": 4096, "num_attention_heads": 32,
+      "head_dim": 128, "max_position_embeddings": 32768, "rope_theta": 10000, "rope_scaling": )";
+  const ModelPositionReport r =
+      read_model_config(head + R"({"alpha": 1000, "factor": 1, "type": "dynamic"}})", 100000);
+  ASSERT_EQ(r.runtime_readings.size(), 2u);
+  const RuntimeReading& transformers = r.runtime_readings[0];
+  const RuntimeReading& vllm = r.runtime_readings[1];
+  EXPECT_EQ(transformers.alpha, 0.0);
+  // base · (factor · n / L − (factor − 1))^(d/(d−2)) with factor 1, n 100,000, L 32,768, d 128.
+  const double grown = 10000.0 * std::pow(100000.0 / 32768.0, 128.0 / 126.0);
+  expect_close_vectors(transformers.inv_freq, reference_default(grown, 128), 1e-13, "dynamic, factor 1");
+  EXPECT_EQ(vllm.runtime, "vLLM and SGLang");
+  EXPECT_EQ(vllm.alpha, 1000.0);
+  const double base = 10000.0 * std::pow(1000.0, 128.0 / 126.0);
+  EXPECT_NEAR(vllm.base, base, 1e-12 * base);
+  expect_close_vectors(vllm.inv_freq, reference_default(base, 128), 1e-14, "alpha 1000");
+  EXPECT_EQ(vllm.length, 32768);
+  // Without a factor: read (vLLM and SGLang need none), with a note; a bad alpha is refused by name.
+  const ModelConfig bare = parse_model_config(head + R"({"alpha": 1000, "type": "dynamic"}})");
+  ASSERT_FALSE(bare.notes.empty());
+  EXPECT_EQ(bare.notes.back(),
+            "rope_scaling.factor is absent: vLLM and SGLang read alpha instead; transformers' dynamic recipe "
+            "needs a factor, and 1 is used here");
+  EXPECT_THAT(parse_error_of(head + R"({"alpha": 0, "type": "dynamic"}})"),
+              ::testing::HasSubstr("rope_scaling.alpha"));
+  EXPECT_THAT(parse_error_of(head + R"({"type": "dynamic"}})"),
+              ::testing::HasSubstr("rope_scaling.factor is missing: rope_type dynamic needs it"));
+  const ModelConfig linear = parse_model_config(head + R"({"alpha": 4, "factor": 2, "type": "linear"}})");
+  EXPECT_EQ(linear.scaling.alpha, 0.0);
+  EXPECT_EQ(linear.notes.back(),
+            "rope_scaling.alpha is read only with rope_type dynamic (vLLM, SGLang): ignored for linear");
+}
+
 TEST(ModelConfigFamilies, YarnWithoutFactorTakesTheRatioAndSaysSo) {
   const ModelConfig cfg = valid("yarn-factor-from-lengths.json");
   const ModelPositionReport r = analyse_model_config(cfg, 10);

@@ -522,6 +522,47 @@ describe('2025–26 families: each kind of layer against transformers 5', () => 
     assertClose(all.invFreq, ropeDefault(c.text_config.rope_theta, c.text_config.head_dim), 'every layer');
   });
 
+  test('Dynamic NTK by alpha (Hunyuan’s rope_scaling): vLLM and SGLang’s fixed base beside transformers’ factor', () => {
+    const hunyuan = {
+      model_type: 'hunyuan',
+      hidden_size: 4096,
+      num_attention_heads: 32,
+      head_dim: 128,
+      max_position_embeddings: 32768,
+      rope_theta: 10000,
+      rope_scaling: { alpha: 1000, factor: 1, type: 'dynamic' },
+    };
+    const r = engine.readModelConfig(JSON.stringify(hunyuan), 100000);
+    assert.deepEqual(
+      r.runtimeReadings.map((x) => [x.runtime, x.alpha, x.length]),
+      [
+        ['transformers 4.4x–4.5x and 5', 0, 32768],
+        ['vLLM and SGLang', 1000, 32768],
+      ],
+    );
+    // vLLM's DynamicNTKAlphaRotaryEmbedding._compute_cos_sin_cache: base · alpha ** (d / (d − 2)), then
+    // 1 / base' ** (arange(0, d, 2) / d). transformers' dynamic recipe (_compute_dynamic_ntk_parameters)
+    // grows the base past the trained length: base · (factor · n / L − (factor − 1)) ** (d / (d − 2)).
+    const [transformers, vllm] = r.runtimeReadings;
+    const alphaBase = 10000 * 1000 ** (128 / 126);
+    assert.ok(Math.abs(vllm.base - alphaBase) <= 1e-12 * alphaBase);
+    assertClose(vllm.invFreq, ropeDefault(alphaBase, 128), 'alpha');
+    assertClose(transformers.invFreq, ropeDefault(10000 * (100000 / 32768) ** (128 / 126), 128), 'factor 1');
+    assert.match(
+      summary(r)['Runtimes disagree'],
+      /vLLM and SGLang read alpha 1,000: base 11,158,840 for every prompt, 32,768 tokens as the limit/,
+    );
+    // Without a factor transformers cannot read the block, but vLLM and SGLang can: read, with a note.
+    const { factor, ...withoutFactor } = hunyuan.rope_scaling;
+    assert.equal(factor, 1);
+    const bare = engine.readModelConfig(JSON.stringify({ ...hunyuan, rope_scaling: withoutFactor }), 1000);
+    assert.ok(bare.notes.some((n) => n.includes('rope_scaling.factor is absent: vLLM and SGLang read alpha instead')));
+    assert.throws(
+      () => engine.readModelConfig(JSON.stringify({ ...hunyuan, rope_scaling: { ...withoutFactor, alpha: -2 } }), 1000),
+      /rope_scaling\.alpha/,
+    );
+  });
+
   test('Qwen3-Next: three linear-attention layers to one full layer turning a quarter of its head', () => {
     const r = read('qwen3-next-80b-a3b-instruct', 1000);
     const c = config('qwen3-next-80b-a3b-instruct');

@@ -84,8 +84,9 @@ struct RopeScaling {
   double mscale = 0.0;                                // yarn (DeepSeek style); 0 = absent
   double mscale_all_dim = 0.0;                        // yarn (DeepSeek style); 0 = absent
   bool truncate = true;                               // yarn: round the correction range outwards
-  std::vector<double> short_factor;                   // longrope: one divisor per pair for short prompts
-  std::vector<double> long_factor;  // longrope: one divisor per pair past the original length
+  double alpha = 0.0;  // dynamic, as vLLM and SGLang read it: a fixed base · alpha^(d/(d−2)); 0 = absent
+  std::vector<double> short_factor;  // longrope: one divisor per pair for short prompts
+  std::vector<double> long_factor;   // longrope: one divisor per pair past the original length
 };
 
 // The position-relevant fields of one config.json, validated. When the top level is a multimodal
@@ -170,6 +171,8 @@ struct RuntimeReading {
   double attention_factor = 1.0;
   std::int64_t length = 0;  // the length it takes as the model's limit (0 when it states none)
   Vector inv_freq;          // its per-pair frequencies at the report's prompt length
+  double alpha = 0.0;       // dynamic NTK by alpha (vLLM, SGLang): the alpha it reads; 0 otherwise
+  double base = 0.0;        // with alpha: the base it uses for every prompt; 0 otherwise
 };
 
 // One kind of layer and the positions it has, at the report's prompt length.

@@ -255,6 +255,13 @@ export function runtimeLine(readings) {
       attention: trimmed(reading.attentionFactor, 3),
       tokens: tokens(reading.length),
     };
+    // vLLM and SGLang's dynamic NTK by alpha: one enlarged base for every prompt.
+    if (reading.alpha > 0)
+      return t('{runtime} read alpha {alpha}: base {base} for every prompt, {tokens} as the limit', {
+        ...values,
+        alpha: quantity(reading.alpha),
+        base: quantity(reading.base),
+      });
     const scaled = reading.attentionFactor !== 1;
     const limited = reading.length > 0;
     // "transformers 4.4x–4.5x and 5" (the engine's name for two runtimes) takes the plural verb.
