@@ -219,8 +219,7 @@ function dependencies(file) {
  * 'nlohmann' | 'clang', path } (path in that package's source tree), or null for the project's own. Throws
  * naming a header from anywhere else.
  */
-function headerOrigin(header, emscriptenRoot) {
-  const file = resolve(header);
+function headerOrigin(file, emscriptenRoot) {
   if (file.startsWith(REPO + sep) && !file.includes(`${sep}build${sep}`)) return null;
   const eigen = file.indexOf('/eigen3/');
   if (eigen >= 0) return { kind: 'eigen', path: file.slice(eigen + '/eigen3/'.length) };
@@ -248,7 +247,7 @@ function headerOrigin(header, emscriptenRoot) {
     return { kind: 'emscripten', path: source ?? candidates[0] };
   }
   throw new Error(
-    `third-party notices: the engine was compiled with ${header}, which is from no package the notices know`,
+    `third-party notices: the engine was compiled with ${file}, which is from no package the notices know`,
   );
 }
 
@@ -299,8 +298,10 @@ export function wasmContents(engineDir) {
         throw new Error(
           `third-party notices: no dependency file for ${key} (linked into ${module}) under ${engineDir}`,
         );
+      // A path in a dependency file is relative to where the compile ran, the build folder (ccache's
+      // base_dir writes those under the source tree relative, so that clones share its cache).
       for (const header of dependencies(depfile).slice(1)) {
-        const origin = headerOrigin(header, emscriptenRoot);
+        const origin = headerOrigin(resolve(engineDir, header), emscriptenRoot);
         if (!origin) continue;
         if (origin.kind === 'clang') clang = { major: origin.major, version: origin.version };
         add(origin.kind, origin.path, module, 'headers');
