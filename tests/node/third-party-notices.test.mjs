@@ -3,9 +3,19 @@
 // bundled into the pages' scripts and every library the WebAssembly links, with licence texts read
 // from the installed packages; a missing licence or an unknown library stops the build, naming it.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import {
   bundledPackages,
@@ -138,6 +148,32 @@ test('every library member and header the WebAssembly links is attributed, from 
     site.includes(escaped(read('/usr/share/common-licenses/Apache-2.0').trim().split('\n').slice(0, 3).join('\n'))),
   );
   assert.match(site, /Mozilla Public License Version 2\.0/);
+});
+
+// Through ccache (CCACHE_BASEDIR) the compiler writes the project's headers into the dependency files
+// relative to the build folder, where the compile ran: the notices must read them from there.
+test('dependency files naming headers relative to the build folder give the same contents', () => {
+  const copy = mkdtempSync(join(repo, 'build', 'notices-relative-'));
+  try {
+    cpSync(engineDir, copy, {
+      recursive: true,
+      // Only what wasmContents reads: the linker maps and the dependency files, in their folders.
+      filter: (from) => statSync(from).isDirectory() || /\.(map|d)$/.test(from),
+    });
+    let rewritten = 0;
+    for (const entry of readdirSync(copy, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !entry.name.endsWith('.o.d')) continue;
+      const file = join(entry.parentPath ?? entry.path, entry.name);
+      const text = read(file).replace(/(?<=\s)\/\S+/g, (path) =>
+        path.startsWith(join(repo, 'cpp')) ? (rewritten++, relative(copy, path)) : path,
+      );
+      writeFileSync(file, text);
+    }
+    assert.ok(rewritten > 0, "the copy names the project's headers relatively");
+    assert.deepEqual(wasmContents(copy).files, wasmContents(engineDir).files);
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
 });
 
 test('an unknown system library in a linker map stops the build, naming it', () => {

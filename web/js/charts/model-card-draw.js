@@ -25,7 +25,6 @@ const LINE_HIT = 6; // px: how close the pointer must be to a length's line
 /** A length or count as the lesson prints it: "131,072". */
 const count = (n) => grouped(n);
 
-/** Height in px of one kind of layer without positions, listed under the panels (two lines on a phone). */
 /**
  * The lines a kind without positions gets under the panels at `width`: two on a phone, one on wider
  * screens; one more for Llama 4's query temperature where the longer line would not fit.
