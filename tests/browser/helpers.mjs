@@ -492,7 +492,10 @@ export async function injectAxe(page) {
     await page.evaluate(`(() => { ${AXE_SOURCE}\n; window.axe = axe; return true; })()`);
 }
 
-/** How long one axe run may take before runAxe gives up: far above the lesson's 20 s in WebKit at a load of 15. */
+/**
+ * How long one axe run may take before runAxe gives up: far above the lesson's 3.6–4.5 s, quiet, and
+ * a few times that on a loaded machine.
+ */
 const AXE_DEADLINE_MS = 300_000;
 /** Between two reads of whether the run has finished. */
 const AXE_POLL_MS = 100;
@@ -503,8 +506,8 @@ const AXE_POLL_MS = 100;
  * `exclude`: selectors left out. Only violations come back, and only what a report needs of them:
  * serialising the passes on thousands of elements is most of a run's time. (Chromium's
  * `@axe-core/playwright` sends every frame's partial results, passes included, to a second page to
- * finish: about 44 s for the lesson where this takes 9 s. The lesson and its plain pages have no
- * frames.)
+ * finish: about 44 s for the lesson where these runs then took 9 s. The lesson and its plain pages
+ * have no frames.)
  *
  * axe checks every rule in one synchronous block (3.6 s for the lesson in Chromium, 4.5 s in WebKit,
  * quiet), and a script that waits for it can outlast a driver's 30-second script timeout on a loaded
