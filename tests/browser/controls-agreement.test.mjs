@@ -47,11 +47,18 @@ async function openChart(url, id) {
   await waitForChart(page, id);
 }
 
-/** Every view of `key` in chart `id`, after the chart's pending frame and the URL write have run. */
+/**
+ * Every view of `key` in chart `id`, after the chart's pending frame and the URL write have run. The
+ * control's handler asked for the chart's frame (requestAnimationFrame) before this call asks for
+ * its own, so the chart's update has run when this callback does; the page writes it holds for the
+ * following frame, flush() makes now. One frame, not two: a call waiting two frames took 34 ms in
+ * Chromium and Firefox and 48 ms in WebKit, one frame 12-23 ms (medians of 40, load 2), and an
+ * engine's run makes 390 checks.
+ */
 function views(page, id, key) {
   return page.evaluate(
     async ({ chart, name }) => {
-      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      await new Promise((r) => requestAnimationFrame(r));
       const mounted = window.positionalCharts.mounted.get(chart);
       mounted.flush?.();
       const { flushUrlState } = await import('./js/chart-kit/url-state.js');
@@ -95,7 +102,7 @@ async function assertAgree(page, id, key, spec, what) {
 function shownState(page, id, keys) {
   return page.evaluate(
     async ({ chart, keys }) => {
-      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      await new Promise((r) => requestAnimationFrame(r)); // as in views()
       window.positionalCharts.mounted.get(chart).flush?.();
       const { flushUrlState } = await import('./js/chart-kit/url-state.js');
       flushUrlState();
