@@ -165,8 +165,12 @@ test('the statement says what the suites run: axe-core from package.json, the vi
   assert.equal(facts.axe, pkg.devDependencies['axe-core']);
   const suite = read(join(repo, 'tests/browser/accessibility.test.mjs'));
   assert.deepEqual(facts.tags, JSON.parse(/const WCAG_TAGS = (\[[^\]]*\])/.exec(suite)[1].replace(/'/g, '"')));
-  // Six views of the lesson in five loads (the phone view is checked light, then dark by the toggle).
-  assert.ok(facts.views.length >= 5);
+  // Five looks of the lesson in three loads, each load's name saying its looks: both themes, at a
+  // phone's width, the desktop's and the wide one's, in English and in Chinese.
+  assert.ok(facts.views.length >= 3);
+  const said = facts.views.join('; ');
+  for (const look of ['360 px', '1280 px', '1600 px', 'light theme', 'dark (toggle)', 'dark theme', 'Chinese page'])
+    assert.ok(said.includes(look), `the views name ${look}: ${said}`);
   for (const view of facts.views) assert.ok(suite.includes(`name: '${view}'`), view);
   assert.ok(facts.allEngineSuites.includes('accessibility'));
   const page = text(statement);
