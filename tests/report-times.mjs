@@ -41,7 +41,9 @@ if (process.argv[1]?.endsWith('report-times.mjs')) {
   // Groups of tests (GoogleTest's many small ones per topic) are summed; suites stand alone.
   const groups = new Map();
   for (const t of tests) {
-    const key = /^(node|browser|format|layout|fuzz)\./.test(t.name) ? t.name : `gtest ${t.name.split('.')[0]}`;
+    const key = /^(node|browser|format|layout|fuzz|wasm32|sanitized)\./.test(t.name)
+      ? t.name
+      : `gtest ${t.name.split('.')[0]}`;
     const group = groups.get(key) ?? { seconds: 0, count: 0, failed: 0 };
     group.seconds += t.seconds;
     group.count += 1;
