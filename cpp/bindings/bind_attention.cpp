@@ -35,12 +35,10 @@ val attention_js(val q, val k, val v, bool causal) {
     }
     const AttentionResult result = scaled_dot_product_attention(
         matrix_from_js("q", q), matrix_from_js("k", k), matrix_from_js("v", v), causal);
-    val out = val::object();
-    out.set("output", matrix_to_js(result.output));
-    out.set("weights", matrix_to_js(result.weights));
-    out.set("scores", matrix_to_js(result.scores));
-    out.set("scaledScores", matrix_to_js(result.scaled_scores));
-    return out;
+    return js_object({{"output", matrix_to_js(result.output)},
+                      {"weights", matrix_to_js(result.weights)},
+                      {"scores", matrix_to_js(result.scores)},
+                      {"scaledScores", matrix_to_js(result.scaled_scores)}});
   });
 }
 

@@ -16,15 +16,13 @@ val compare_js(val q, val k, double start, double max_distance, double base) {
   return guarded([&] {
     const ConventionComparison c = compare_rope_conventions(vector_from_js("q", q), vector_from_js("k", k),
                                                             start, whole(max_distance), base);
-    val out = val::object();
-    out.set("interleavedScores", to_float64_array(c.interleaved_scores));
-    out.set("halfScores", to_float64_array(c.half_scores));
-    out.set("unpermutedHalfScores", to_float64_array(c.unpermuted_half_scores));
-    out.set("permutation", permutation_to_js(c.permutation));
-    out.set("maxScoreDifference", c.max_score_difference);
-    out.set("maxUnpermutedDifference", c.max_unpermuted_difference);
-    out.set("sinusoidalMaxDifference", c.sinusoidal_max_difference);
-    return out;
+    return js_object({{"interleavedScores", to_float64_array(c.interleaved_scores)},
+                      {"halfScores", to_float64_array(c.half_scores)},
+                      {"unpermutedHalfScores", to_float64_array(c.unpermuted_half_scores)},
+                      {"permutation", permutation_to_js(c.permutation)},
+                      {"maxScoreDifference", c.max_score_difference},
+                      {"maxUnpermutedDifference", c.max_unpermuted_difference},
+                      {"sinusoidalMaxDifference", c.sinusoidal_max_difference}});
   });
 }
 

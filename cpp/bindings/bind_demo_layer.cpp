@@ -21,10 +21,7 @@ val encode_sentence_js(std::string sentence, std::string scheme, bool causal) {
 val demo_attention_js(std::string sentence, std::string scheme, bool causal) {
   return guarded([&] {
     const AttentionResult result = demo_attention(sentence, scheme, causal);
-    val out = val::object();
-    out.set("output", matrix_to_js(result.output));
-    out.set("weights", matrix_to_js(result.weights));
-    return out;
+    return js_object({{"output", matrix_to_js(result.output)}, {"weights", matrix_to_js(result.weights)}});
   });
 }
 
@@ -35,12 +32,8 @@ val order_similarity_js(std::string a, std::string b, std::string scheme, bool c
 val order_similarities_js(std::string a, std::string b) {
   return guarded([&] {
     const OrderSimilarities sims = order_similarities(a, b);
-    val out = val::object();
-    out.set("none", sims.none);
-    out.set("sinusoidal", sims.sinusoidal);
-    out.set("rope", sims.rope);
-    out.set("causal", sims.causal);
-    return out;
+    return js_object(
+        {{"none", sims.none}, {"sinusoidal", sims.sinusoidal}, {"rope", sims.rope}, {"causal", sims.causal}});
   });
 }
 

@@ -50,18 +50,14 @@ val train_length_lab_js(val options, val on_progress) {
       };
     }
     const LabResult r = run_length_lab(config, progress);
-    val out = val::object();
-    out.set("losses", to_float64_array(r.losses));
-    out.set("stopped", r.stopped);
-    out.set("evalLengths", to_float64_array(r.eval_lengths));
-    val variants = val::array();
-    for (const std::string& name : r.variants) variants.call<void>("push", name);
-    out.set("variants", variants);
-    out.set("accuracy", matrix_to_js(r.accuracy));
-    out.set("parameterCount", static_cast<double>(r.parameters.size()));
-    out.set("work", static_cast<double>(r.work));
-    out.set("fingerprint", lab_fingerprint(r));
-    return out;
+    return js_object({{"losses", to_float64_array(r.losses)},
+                      {"stopped", r.stopped},
+                      {"evalLengths", to_float64_array(r.eval_lengths)},
+                      {"variants", strings_to_js(r.variants)},
+                      {"accuracy", matrix_to_js(r.accuracy)},
+                      {"parameterCount", static_cast<double>(r.parameters.size())},
+                      {"work", static_cast<double>(r.work)},
+                      {"fingerprint", lab_fingerprint(r)}});
   });
 }
 

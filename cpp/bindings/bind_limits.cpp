@@ -17,10 +17,8 @@ namespace {
 // Bytes of the WASM heap in use by malloc, and the heap's total size.
 val heap_bytes_js() {
   const struct mallinfo info = mallinfo();
-  val out = val::object();
-  out.set("inUse", static_cast<double>(info.uordblks));
-  out.set("heapSize", static_cast<double>(emscripten_get_heap_size()));
-  return out;
+  return js_object({{"inUse", static_cast<double>(info.uordblks)},
+                    {"heapSize", static_cast<double>(emscripten_get_heap_size())}});
 }
 
 }  // namespace

@@ -17,119 +17,97 @@ val to_uint8_array(const std::vector<std::uint8_t>& bytes) {
 }
 
 val integers_to_js(const std::vector<std::int64_t>& items) {
-  val array = val::array();
-  for (const std::int64_t item : items) array.call<void>("push", val(static_cast<double>(item)));
-  return array;
+  return array_to_js(items, [](std::int64_t item) { return val(static_cast<double>(item)); });
 }
 
 // One runtime's reading of the config: { runtime, source, factor, attentionFactor, length, alpha, base,
 // invFreq } (alpha and base 0 unless it reads dynamic NTK by alpha).
-val runtime_readings_to_js(const std::vector<RuntimeReading>& readings) {
-  val array = val::array();
-  for (const RuntimeReading& reading : readings) {
-    val item = val::object();
-    item.set("runtime", reading.runtime);
-    item.set("source", reading.source);
-    item.set("factor", reading.factor);
-    item.set("attentionFactor", reading.attention_factor);
-    item.set("length", static_cast<double>(reading.length));
-    item.set("alpha", reading.alpha);
-    item.set("base", reading.base);
-    item.set("invFreq", to_float64_array(reading.inv_freq));
-    array.call<void>("push", item);
-  }
-  return array;
+val runtime_reading_to_js(const RuntimeReading& reading) {
+  return js_object({{"runtime", reading.runtime},
+                    {"source", reading.source},
+                    {"factor", reading.factor},
+                    {"attentionFactor", reading.attention_factor},
+                    {"length", static_cast<double>(reading.length)},
+                    {"alpha", reading.alpha},
+                    {"base", reading.base},
+                    {"invFreq", to_float64_array(reading.inv_freq)}});
 }
 
 // One kind of layer: { layerType, positions, noneReason, ropeType, layerCount, layers, window, chunk, base,
 // headDim, rotaryDim, invFreq, baseInvFreq, wavelengths, beyond, beyondCount, longestDistance, mropeAxes,
 // queryTemperature }, its arrays copied into JavaScript-owned typed arrays.
-val layer_kinds_to_js(const std::vector<LayerKindReport>& kinds) {
-  val array = val::array();
-  for (const LayerKindReport& kind : kinds) {
-    val item = val::object();
-    item.set("layerType", kind.layer_type);
-    item.set("positions", kind.positions);
-    item.set("noneReason", kind.none_reason);
-    item.set("ropeType", kind.rope_type);
-    item.set("layerCount", static_cast<double>(kind.layer_count));
-    item.set("layers", integers_to_js(kind.layers));
-    item.set("window", static_cast<double>(kind.window));
-    item.set("chunk", static_cast<double>(kind.chunk));
-    item.set("base", kind.base);
-    item.set("headDim", static_cast<double>(kind.head_dim));
-    item.set("rotaryDim", static_cast<double>(kind.rotary_dim));
-    item.set("invFreq", to_float64_array(kind.inv_freq));
-    item.set("baseInvFreq", to_float64_array(kind.base_inv_freq));
-    item.set("wavelengths", to_float64_array(kind.wavelengths));
-    item.set("beyond", to_uint8_array(kind.beyond));
-    item.set("beyondCount", static_cast<double>(kind.beyond_count));
-    item.set("longestDistance", static_cast<double>(kind.longest_distance));
-    item.set("mropeAxes", to_uint8_array(kind.mrope_axes));
-    item.set("queryTemperature", kind.query_temperature);
-    array.call<void>("push", item);
-  }
-  return array;
-}
-
-val strings_to_js(const std::vector<std::string>& items) {
-  val array = val::array();
-  for (const std::string& item : items) array.call<void>("push", val(item));
-  return array;
+val layer_kind_to_js(const LayerKindReport& kind) {
+  return js_object({{"layerType", kind.layer_type},
+                    {"positions", kind.positions},
+                    {"noneReason", kind.none_reason},
+                    {"ropeType", kind.rope_type},
+                    {"layerCount", static_cast<double>(kind.layer_count)},
+                    {"layers", integers_to_js(kind.layers)},
+                    {"window", static_cast<double>(kind.window)},
+                    {"chunk", static_cast<double>(kind.chunk)},
+                    {"base", kind.base},
+                    {"headDim", static_cast<double>(kind.head_dim)},
+                    {"rotaryDim", static_cast<double>(kind.rotary_dim)},
+                    {"invFreq", to_float64_array(kind.inv_freq)},
+                    {"baseInvFreq", to_float64_array(kind.base_inv_freq)},
+                    {"wavelengths", to_float64_array(kind.wavelengths)},
+                    {"beyond", to_uint8_array(kind.beyond)},
+                    {"beyondCount", static_cast<double>(kind.beyond_count)},
+                    {"longestDistance", static_cast<double>(kind.longest_distance)},
+                    {"mropeAxes", to_uint8_array(kind.mrope_axes)},
+                    {"queryTemperature", kind.query_temperature}});
 }
 
 val read_model_config_js(std::string json_text, double prompt_length) {
   return guarded([&] {
     const ModelPositionReport r = read_model_config(json_text, whole(prompt_length));
-
-    val out = val::object();
-    out.set("scheme", std::string(scheme_name(r.scheme)));
-    out.set("ropeType",
-            r.scheme == PositionScheme::Rope ? val(std::string(rope_type_name(r.rope_type))) : val::null());
-    out.set("modelType", r.model_type);
-    out.set("trainedLength", static_cast<double>(r.trained_length));
-    out.set("advertisedLength", static_cast<double>(r.advertised_length));
-    out.set("stretch", r.stretch);
-    out.set("scalingFactor", r.scaling_factor);
-    out.set("promptLength", static_cast<double>(r.prompt_length));
-    out.set("promptBeyondTrained", r.prompt_beyond_trained);
-    out.set("promptBeyondAdvertised", r.prompt_beyond_advertised);
-    out.set("headDim", static_cast<double>(r.head_dim));
-    out.set("rotaryDim", static_cast<double>(r.rotary_dim));
-    out.set("base", r.base);
-    out.set("dynamicBase", r.dynamic_base);
-    out.set("longropeLongFactor", r.longrope_long_factor);
-    out.set("attentionFactor", r.attention_factor);
-    out.set("invFreq", to_float64_array(r.inv_freq));
-    out.set("baseInvFreq", to_float64_array(r.base_inv_freq));
-    out.set("wavelengths", to_float64_array(r.wavelengths));
-    out.set("baseWavelengths", to_float64_array(r.base_wavelengths));
-    out.set("beyond", to_uint8_array(r.beyond));
-    out.set("beyondCount", static_cast<double>(r.beyond_count));
-    out.set("slidingWindow", static_cast<double>(r.sliding_window));
-    out.set("mlaQkHeadDim", static_cast<double>(r.mla_qk_head_dim));
-    out.set("softmaxScaleFactor", r.softmax_scale_factor);
-    out.set("localBase", r.local_base);
-    out.set("localWindow", static_cast<double>(r.local_window));
-    out.set("globalEvery", static_cast<double>(r.global_every));
-    out.set("numLayers", static_cast<double>(r.num_layers));
-    out.set("localInvFreq", to_float64_array(r.local_inv_freq));
-    out.set("localWavelengths", to_float64_array(r.local_wavelengths));
-    out.set("relativeBuckets", static_cast<double>(r.relative_buckets));
-    out.set("relativeExactEncoder", static_cast<double>(r.relative_exact_encoder));
-    out.set("relativeExactDecoder", static_cast<double>(r.relative_exact_decoder));
-    out.set("relativeMaxDistance", static_cast<double>(r.relative_max_distance));
-    out.set("learnedTableRows", static_cast<double>(r.learned_table_rows));
-    out.set("learnedOffset", static_cast<double>(r.learned_offset));
-    out.set("attentionLayers", integers_to_js(r.attention_layers));
-    out.set("runtimeReadings", runtime_readings_to_js(r.runtime_readings));
-    out.set("textField", r.text_field);
-    out.set("layerTypesField", r.layer_types_field);
-    out.set("mropeSection", integers_to_js(r.mrope_section));
-    out.set("mropeInterleaved", r.mrope_interleaved);
-    out.set("layerKinds", layer_kinds_to_js(r.layer_kinds));
-    out.set("notes", strings_to_js(r.notes));
-    return out;
+    const val rope_type =
+        r.scheme == PositionScheme::Rope ? val(std::string(rope_type_name(r.rope_type))) : val::null();
+    return js_object({{"scheme", std::string(scheme_name(r.scheme))},
+                      {"ropeType", rope_type},
+                      {"modelType", r.model_type},
+                      {"trainedLength", static_cast<double>(r.trained_length)},
+                      {"advertisedLength", static_cast<double>(r.advertised_length)},
+                      {"stretch", r.stretch},
+                      {"scalingFactor", r.scaling_factor},
+                      {"promptLength", static_cast<double>(r.prompt_length)},
+                      {"promptBeyondTrained", r.prompt_beyond_trained},
+                      {"promptBeyondAdvertised", r.prompt_beyond_advertised},
+                      {"headDim", static_cast<double>(r.head_dim)},
+                      {"rotaryDim", static_cast<double>(r.rotary_dim)},
+                      {"base", r.base},
+                      {"dynamicBase", r.dynamic_base},
+                      {"longropeLongFactor", r.longrope_long_factor},
+                      {"attentionFactor", r.attention_factor},
+                      {"invFreq", to_float64_array(r.inv_freq)},
+                      {"baseInvFreq", to_float64_array(r.base_inv_freq)},
+                      {"wavelengths", to_float64_array(r.wavelengths)},
+                      {"baseWavelengths", to_float64_array(r.base_wavelengths)},
+                      {"beyond", to_uint8_array(r.beyond)},
+                      {"beyondCount", static_cast<double>(r.beyond_count)},
+                      {"slidingWindow", static_cast<double>(r.sliding_window)},
+                      {"mlaQkHeadDim", static_cast<double>(r.mla_qk_head_dim)},
+                      {"softmaxScaleFactor", r.softmax_scale_factor},
+                      {"localBase", r.local_base},
+                      {"localWindow", static_cast<double>(r.local_window)},
+                      {"globalEvery", static_cast<double>(r.global_every)},
+                      {"numLayers", static_cast<double>(r.num_layers)},
+                      {"localInvFreq", to_float64_array(r.local_inv_freq)},
+                      {"localWavelengths", to_float64_array(r.local_wavelengths)},
+                      {"relativeBuckets", static_cast<double>(r.relative_buckets)},
+                      {"relativeExactEncoder", static_cast<double>(r.relative_exact_encoder)},
+                      {"relativeExactDecoder", static_cast<double>(r.relative_exact_decoder)},
+                      {"relativeMaxDistance", static_cast<double>(r.relative_max_distance)},
+                      {"learnedTableRows", static_cast<double>(r.learned_table_rows)},
+                      {"learnedOffset", static_cast<double>(r.learned_offset)},
+                      {"attentionLayers", integers_to_js(r.attention_layers)},
+                      {"runtimeReadings", array_to_js(r.runtime_readings, runtime_reading_to_js)},
+                      {"textField", r.text_field},
+                      {"layerTypesField", r.layer_types_field},
+                      {"mropeSection", integers_to_js(r.mrope_section)},
+                      {"mropeInterleaved", r.mrope_interleaved},
+                      {"layerKinds", array_to_js(r.layer_kinds, layer_kind_to_js)},
+                      {"notes", strings_to_js(r.notes)}});
   });
 }
 

@@ -11,11 +11,9 @@ val angle_errors_js(val positions, val pairs, double d, double base) {
   return guarded([&] {
     const Float32AngleErrors e = float32_angle_errors(vector_from_js("positions", positions),
                                                       vector_from_js("pairs", pairs), whole(d), base);
-    val out = val::object();
-    out.set("angleError", matrix_to_js(e.angle_error));
-    out.set("rotationError", matrix_to_js(e.rotation_error));
-    out.set("theta", to_float64_array(e.theta));
-    return out;
+    return js_object({{"angleError", matrix_to_js(e.angle_error)},
+                      {"rotationError", matrix_to_js(e.rotation_error)},
+                      {"theta", to_float64_array(e.theta)}});
   });
 }
 

@@ -46,15 +46,13 @@ val clock_js(val q, val k, double m, double n, double theta) {
     if (qv.size() != 2) fail("q length", "2", static_cast<double>(qv.size()));
     if (kv.size() != 2) fail("k length", "2", static_cast<double>(kv.size()));
     const RopeClock c = rope_clock(Eigen::Vector2d(qv[0], qv[1]), Eigen::Vector2d(kv[0], kv[1]), m, n, theta);
-    val out = val::object();
-    out.set("qRotated", to_float64_array(c.q_rotated.data(), 2));
-    out.set("kRotated", to_float64_array(c.k_rotated.data(), 2));
-    out.set("qAngle", c.q_angle);
-    out.set("kAngle", c.k_angle);
-    out.set("angleBetween", c.angle_between);
-    out.set("score", c.score);
-    out.set("relativeScore", c.relative_score);
-    return out;
+    return js_object({{"qRotated", to_float64_array(c.q_rotated.data(), 2)},
+                      {"kRotated", to_float64_array(c.k_rotated.data(), 2)},
+                      {"qAngle", c.q_angle},
+                      {"kAngle", c.k_angle},
+                      {"angleBetween", c.angle_between},
+                      {"score", c.score},
+                      {"relativeScore", c.relative_score}});
   });
 }
 

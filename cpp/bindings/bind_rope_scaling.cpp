@@ -39,10 +39,7 @@ val yarn_correction_range_js(double d, double base, double trained_len, double b
   return guarded([&] {
     const YarnCorrectionRange range =
         yarn_correction_range(whole(d), base, trained_len, beta_fast, beta_slow);
-    val out = val::object();
-    out.set("low", range.low);
-    out.set("high", range.high);
-    return out;
+    return js_object({{"low", range.low}, {"high", range.high}});
   });
 }
 

@@ -33,11 +33,10 @@ void release_views() {
 }
 
 val view_of(const Matrix& held) {
-  val out = val::object();
-  out.set("rows", static_cast<double>(held.rows()));
-  out.set("cols", static_cast<double>(held.cols()));
-  out.set("data", val(emscripten::typed_memory_view(static_cast<std::size_t>(held.size()), held.data())));
-  return out;
+  return js_object(
+      {{"rows", static_cast<double>(held.rows())},
+       {"cols", static_cast<double>(held.cols())},
+       {"data", val(emscripten::typed_memory_view(static_cast<std::size_t>(held.size()), held.data()))}});
 }
 
 val hold_and_view(Matrix&& result) {
@@ -78,12 +77,10 @@ val view_attention_js(val q, val k, val v, bool causal) {
     slots[1] = std::move(result.weights);
     slots[2] = std::move(result.scores);
     slots[3] = std::move(result.scaled_scores);
-    val out = val::object();
-    out.set("output", view_of(slots[0]));
-    out.set("weights", view_of(slots[1]));
-    out.set("scores", view_of(slots[2]));
-    out.set("scaledScores", view_of(slots[3]));
-    return out;
+    return js_object({{"output", view_of(slots[0])},
+                      {"weights", view_of(slots[1])},
+                      {"scores", view_of(slots[2])},
+                      {"scaledScores", view_of(slots[3])}});
   });
 }
 

@@ -15,8 +15,10 @@
 
 #include <cstdint>
 #include <exception>
+#include <initializer_list>
 #include <new>  // std::bad_alloc
 #include <string>
+#include <type_traits>  // std::enable_if_t, std::is_same_v
 #include <utility>
 #include <vector>
 
@@ -63,13 +65,42 @@ inline val to_float64_array(const Vector& v) {
   return to_float64_array(v.data(), static_cast<std::size_t>(v.size()));
 }
 
+// One property of a plain object built by js_object(): its name and any value val can hold (a number, a
+// bool, a std::string, or a val already made).
+struct JsField {
+  JsField(const char* field_name, val field_value) : name(field_name), value(std::move(field_value)) {}
+  template <class T, class = std::enable_if_t<!std::is_same_v<std::decay_t<T>, val>>>
+  JsField(const char* field_name, T&& field_value) : name(field_name), value(std::forward<T>(field_value)) {}
+  const char* name;
+  val value;
+};
+
+// A new plain JavaScript object holding `fields`, set in the order given (the order Object.keys and
+// JSON.stringify then see).
+inline val js_object(std::initializer_list<JsField> fields) {
+  val out = val::object();
+  for (const JsField& field : fields) out.set(field.name, field.value);
+  return out;
+}
+
+// A new JavaScript array of convert(item) for each of `items`, in order.
+template <class Item, class Convert>
+val array_to_js(const std::vector<Item>& items, Convert convert) {
+  val array = val::array();
+  for (const Item& item : items) array.call<void>("push", convert(item));
+  return array;
+}
+
+// Strings as a new JavaScript array of strings.
+inline val strings_to_js(const std::vector<std::string>& items) {
+  return array_to_js(items, [](const std::string& item) { return val(item); });
+}
+
 // A row-major matrix as { rows, cols, data: Float64Array } with data[r * cols + c].
 inline val matrix_to_js(const Matrix& m) {
-  val out = val::object();
-  out.set("rows", static_cast<double>(m.rows()));
-  out.set("cols", static_cast<double>(m.cols()));
-  out.set("data", to_float64_array(m.data(), static_cast<std::size_t>(m.size())));
-  return out;
+  return js_object({{"rows", static_cast<double>(m.rows())},
+                    {"cols", static_cast<double>(m.cols())},
+                    {"data", to_float64_array(m.data(), static_cast<std::size_t>(m.size()))}});
 }
 
 // Copies `array` into n doubles of the module's memory at `out` in one bulk copy
