@@ -8,17 +8,12 @@
 //
 //   node tests/bench/length-lab-phone.mjs [--runs 1] [--dist DIR] [--out FILE]
 import { writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
 
 import { serveAndLaunch } from './browse.mjs';
-import { measuringOptions, median } from './measuring.mjs';
+import { loadAverages, machineRecord, measuringOptions, median } from './measuring.mjs';
 
 const options = measuringOptions('length-lab-phone.json', { runs: { default: 1, least: 1 } });
-const load = () =>
-  loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' ');
-const loadStart = load();
+const loadStart = loadAverages();
 // The baseline's presses: about as many as a Worker run of the default size takes on this machine.
 const IDLE_PRESSES = 20;
 const percentile = (values, p) => {
@@ -114,12 +109,12 @@ const report = {
     'The page while the length lab trains its default run (five schemes, lookup, 300 steps) on the phone stand-in (Chromium, 360 × 740, DPR 2, CPU 4×): wall time from the Train press to the last score, and the Event Timing durations (input to next paint, entries of at least 16 ms) of the key presses the reader makes on another chart meanwhile; with no training (the baseline, as many presses), with the lab in Workers (the page) and with Worker removed (the single file’s path). Medians over runs; key figures (p50, p95, max of the entries of at least 16 ms) over every press of every run. Chromium’s CPU throttling slows the page’s thread, not its Workers: the Workers’ training time is this machine’s unthrottled speed.',
   command: 'node tests/bench/length-lab-phone.mjs',
   date: new Date().toISOString(),
-  machine: { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, node: process.version, loadAverage: loadStart },
+  machine: machineRecord({ loadAverage: loadStart }),
   runs: options.runs,
   noTraining: summary(runs.idle),
   workers: summary(runs.worker),
   pageThread: summary(runs.page),
-  loadAverageEnd: load(),
+  loadAverageEnd: loadAverages(),
 };
 writeFileSync(options.out, `${JSON.stringify(report, null, 2)}\n`);
 console.log(`wrote ${options.out}`);

@@ -7,11 +7,10 @@
 //
 //   node tests/bench/length-lab-speed.mjs [--runs 3] [--phone-runs 1] [--dist DIR] [--out FILE]
 import { readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import { measuringOptions, median } from './measuring.mjs';
+import { loadAverages, machineRecord, measuringOptions, median } from './measuring.mjs';
 
 import { serveAndLaunch } from './browse.mjs';
 
@@ -26,11 +25,7 @@ const engine = await createEngine({
 });
 await engine.loadLengthLab(); // the lab is a module of its own (engine-lab.wasm)
 
-const load = () =>
-  loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' ');
-const loadStart = load();
+const loadStart = loadAverages();
 const schemes = ['none', 'learned', 'sinusoidal', 'rope', 'alibi'];
 const results = {};
 engine.trainLengthLab({ steps: 20 }); // warm the module's code and memory
@@ -109,12 +104,12 @@ const report = {
     "The length lab's default run (trainLengthLab({ scheme }), lookup task, 300 steps, then 8 evaluation lengths) in WebAssembly: under Node, the median over runs of the median step time, the evaluation and the whole call (and the fastest call); in Chromium with its CPU slowed 4× (the page's phone budget: under 10 s), on the page's main thread.",
   command: 'node tests/bench/length-lab-speed.mjs',
   date: new Date().toISOString(),
-  machine: { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, node: process.version, loadAverage: loadStart },
+  machine: machineRecord({ loadAverage: loadStart }),
   runs: options.runs,
   defaults: 'layers 2, dModel 32, heads 4, mlpWidth 64, batch 8, trainLength 16, steps 300, evalSequences 8',
   schemes: results,
   chromiumThrottled4x: { runs: options['phone-runs'], schemes: phone },
-  loadAverageEnd: load(),
+  loadAverageEnd: loadAverages(),
 };
 writeFileSync(options.out, `${JSON.stringify(report, null, 2)}\n`);
 console.log(`wrote ${options.out}`);

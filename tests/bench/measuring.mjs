@@ -1,5 +1,6 @@
 // What the measuring scripts that write tests/bench/results/*.json share: their command line (--dist,
-// --out and the counts of repetitions) and the median they report.
+// --out and the counts of repetitions), the median they report and the machine they record.
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -42,4 +43,16 @@ export function measuringOptions(resultsFile, counts = {}, strings = {}) {
 export function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+/** The 1-, 5- and 15-minute load averages as one string, e.g. "0.52 0.61 0.70". */
+export function loadAverages() {
+  return loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+}
+
+/** The machine a report was measured on: its CPU model, core count and Node's version, then `extra`. */
+export function machineRecord(extra = {}) {
+  return { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, node: process.version, ...extra };
 }

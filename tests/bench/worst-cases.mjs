@@ -7,11 +7,12 @@
 // tests/bench/results/worst-cases.json and prints a Markdown table of each function's worst median.
 // A benchmark, not a test: nothing here fails on a time.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+
+import { loadAverages, machineRecord } from './measuring.mjs';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const { values: opts } = parseArgs({
@@ -214,9 +215,7 @@ const only = opts.only?.split(',');
 const results = {};
 const started = {
   date: new Date().toISOString(),
-  loadAverage: loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' '),
+  loadAverage: loadAverages(),
 };
 for (const name of names) {
   if (only && !only.includes(name)) continue;
@@ -256,10 +255,8 @@ const worst = Object.fromEntries(
 );
 const report = {
   ...started,
-  loadAverageEnd: loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' '),
-  machine: { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, node: process.version },
+  loadAverageEnd: loadAverages(),
+  machine: machineRecord(),
   samples: SAMPLES,
   note: 'Medians of `samples` calls after one warm-up call, each function on the heaviest inputs its caps allow; wall and CPU (process.cpuUsage, all threads) in milliseconds.',
   worst,
