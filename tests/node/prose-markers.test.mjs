@@ -53,19 +53,36 @@ describe('prose markers at build time', () => {
       assert.ok(handle[0].includes(attribute), `${attribute} in ${handle[0]}`);
   });
 
-  test('an unknown parameter fails the render, naming it and where parameters live', () => {
-    assertRenderRefuses(lesson('{{param:extension.traned}} and {{param:extension.d}}'), {
-      message:
-        'lesson.md: unknown live parameter "extension.traned" (not in LIVE_PARAMETERS, web/js/prose/live-values.js)',
-    });
-  });
-
-  test('a parameter with text or a format is refused: it prints its own value', () => {
-    assertRenderRefuses(
+  // Markers the render refuses, each naming what is wrong: [the test's name, the lesson, the error it throws].
+  const refusals = [
+    [
+      'an unknown parameter fails the render, naming it and where parameters live',
+      lesson('{{param:extension.traned}} and {{param:extension.d}}'),
+      {
+        message:
+          'lesson.md: unknown live parameter "extension.traned" (not in LIVE_PARAMETERS, web/js/prose/live-values.js)',
+      },
+    ],
+    [
+      'a parameter with text or a format is refused: it prints its own value',
       lesson('{{param:extension.d|128}}'),
       /\{\{param:extension\.d\|128\}\}: a parameter prints its own value/,
-    );
-  });
+    ],
+    [
+      'a link to an unknown part fails the render, naming the part and the chart’s parts',
+      withChart('{{part:precision/slow-pair|the slowest pair}}'),
+      {
+        message:
+          'lesson.md: unknown part "slow-pair" of chart "precision" (its parts: fastest-pair, slowest-pair, position)',
+      },
+    ],
+    [
+      'a link to a chart the lesson does not place fails, naming it',
+      withChart('{{part:alibi/head|the head}}'),
+      /\{\{part:alibi\/head\}\} links to chart "alibi", which the lesson does not place/,
+    ],
+  ];
+  for (const [name, markdown, expected] of refusals) test(name, () => assertRenderRefuses(markdown, expected));
 
   test('an echo repeats a parameter or a position derived from the reader’s, and an unknown one is named', () => {
     const { bodyHtml } = renderLesson(lesson('cos({{echo:rope.distance}}) at {{echo:rope.query-later}}'), known);
@@ -81,20 +98,6 @@ describe('prose markers at build time', () => {
     assert.match(
       bodyHtml,
       /<a class="part-link" href="#fig-precision" data-part-chart="precision" data-part="slowest-pair">the slowest pair<\/a>/,
-    );
-  });
-
-  test('a link to an unknown part fails the render, naming the part and the chart’s parts', () => {
-    assertRenderRefuses(withChart('{{part:precision/slow-pair|the slowest pair}}'), {
-      message:
-        'lesson.md: unknown part "slow-pair" of chart "precision" (its parts: fastest-pair, slowest-pair, position)',
-    });
-  });
-
-  test('a link to a chart the lesson does not place fails, naming it', () => {
-    assertRenderRefuses(
-      withChart('{{part:alibi/head|the head}}'),
-      /\{\{part:alibi\/head\}\} links to chart "alibi", which the lesson does not place/,
     );
   });
 
