@@ -61,76 +61,34 @@ std::string parse_error_of(const std::string& text) {
 
 // ---- presets ---------------------------------------------------------------------------
 
-struct PresetExpectation {
-  const char* file;
-  PositionScheme scheme;
-  RopeType rope_type;
-  std::int64_t trained;
-  std::int64_t advertised;
-  double stretch;
-  std::int64_t head_dim;
-  std::int64_t rotary_dim;
-  double base;
-  std::int64_t sliding_window;
-};
-
+// Each preset's published figures, one table shared with tests/node/model_config.test.mjs.
 TEST(ModelConfigPresets, EveryPresetParsesWithItsPublishedLengths) {
-  const PresetExpectation table[] = {
-      {"gpt2.json", PositionScheme::LearnedTable, RopeType::Default, 1024, 1024, 1.0, 64, 0, 0.0, 0},
-      {"bert-base-uncased.json", PositionScheme::LearnedTable, RopeType::Default, 512, 512, 1.0, 64, 0, 0.0,
-       0},
-      {"llama-2-7b.json", PositionScheme::Rope, RopeType::Default, 4096, 4096, 1.0, 128, 128, 10000.0, 0},
-      {"llama-3.1-8b.json", PositionScheme::Rope, RopeType::Llama3, 8192, 131072, 16.0, 128, 128, 500000.0,
-       0},
-      {"mistral-7b-v0.1.json", PositionScheme::Rope, RopeType::Default, 32768, 32768, 1.0, 128, 128, 10000.0,
-       4096},
-      {"qwen2-7b-instruct.json", PositionScheme::Rope, RopeType::Default, 32768, 32768, 1.0, 128, 128, 1e6,
-       0},
-      {"yarn-llama-2-7b-64k.json", PositionScheme::Rope, RopeType::Yarn, 4096, 65536, 16.0, 128, 128, 10000.0,
-       0},
-      {"phi-3.5-mini-instruct.json", PositionScheme::Rope, RopeType::Longrope, 4096, 131072, 32.0, 96, 96,
-       10000.0, 262144},
-      {"opt-125m.json", PositionScheme::LearnedTable, RopeType::Default, 2048, 2048, 1.0, 64, 0, 0.0, 0},
-      {"t5-v1_1-base.json", PositionScheme::RelativeBuckets, RopeType::Default, 0, 0, 1.0, 64, 0, 0.0, 0},
-      {"modernbert-base.json", PositionScheme::Rope, RopeType::Default, 8192, 8192, 1.0, 64, 64, 160000.0, 0},
-      {"deepseek-v3.json", PositionScheme::Rope, RopeType::Yarn, 4096, 163840, 40.0, 56, 64, 10000.0, 0},
-      {"qwen2.5-7b-instruct-yarn.json", PositionScheme::Rope, RopeType::Yarn, 32768, 32768, 1.0, 128, 128,
-       1e6, 0},
-      {"mamba-130m.json", PositionScheme::None, RopeType::Default, 0, 0, 1.0, 0, 0, 0.0, 0},
-      {"bloom-560m.json", PositionScheme::Alibi, RopeType::Default, 0, 0, 1.0, 64, 0, 0.0, 0},
-      {"llama-4-scout-17b-16e.json", PositionScheme::Rope, RopeType::Llama3, 8192, 262144, 32.0, 128, 128,
-       500000.0, 0},
-      {"gemma-3-27b-it.json", PositionScheme::Rope, RopeType::Linear, 131072, 131072, 1.0, 128, 128, 1e6,
-       1024},
-      {"gemma-4-26b-a4b-it.json", PositionScheme::Rope, RopeType::Proportional, 262144, 262144, 1.0, 512, 128,
-       1e6, 1024},
-      {"gpt-oss-20b.json", PositionScheme::Rope, RopeType::Yarn, 4096, 131072, 32.0, 64, 64, 150000.0, 128},
-      {"qwen3-8b-yarn.json", PositionScheme::Rope, RopeType::Yarn, 32768, 40960, 1.25, 128, 128, 1e6, 0},
-      {"qwen2.5-vl-7b-instruct.json", PositionScheme::Rope, RopeType::Default, 128000, 128000, 1.0, 128, 128,
-       1e6, 0},
-      {"qwen3-next-80b-a3b-instruct.json", PositionScheme::Rope, RopeType::Default, 262144, 262144, 1.0, 256,
-       64, 1e7, 0},
-      {"minimax-text-01.json", PositionScheme::Rope, RopeType::Default, 10240000, 10240000, 1.0, 128, 64, 1e7,
-       0},
-  };
+  const nlohmann::json table =
+      nlohmann::json::parse(read_text(kConfigs / "presets-expected.json")).at("expected");
   const nlohmann::json index = nlohmann::json::parse(read_text(kPresets / "index.json"));
-  ASSERT_EQ(index["presets"].size(), std::size(table)) << "index.json lists every preset tested here";
-  for (const PresetExpectation& e : table) {
-    SCOPED_TRACE(e.file);
-    const ModelPositionReport r = read_model_config(read_text(kPresets / e.file), 100);
-    EXPECT_EQ(r.scheme, e.scheme);
-    EXPECT_EQ(r.rope_type, e.rope_type);
-    EXPECT_EQ(r.trained_length, e.trained);
-    EXPECT_EQ(r.advertised_length, e.advertised);
-    EXPECT_DOUBLE_EQ(r.stretch, e.stretch);
-    EXPECT_EQ(r.head_dim, e.head_dim);
-    EXPECT_EQ(r.rotary_dim, e.rotary_dim);
-    EXPECT_DOUBLE_EQ(r.base, e.base);
-    EXPECT_EQ(r.sliding_window, e.sliding_window);
-    EXPECT_EQ(r.inv_freq.size(), e.rotary_dim / 2);
-    EXPECT_EQ(r.beyond.size(), static_cast<std::size_t>(e.rotary_dim / 2));
+  ASSERT_EQ(index["presets"].size(), table.size()) << "index.json lists every preset tested here";
+  for (const auto& [id, e] : table.items()) {
+    const std::string file = id + ".json";
+    SCOPED_TRACE(file);
+    const ModelPositionReport r = read_model_config(read_text(kPresets / file), 100);
+    EXPECT_EQ(scheme_name(r.scheme), e.at("scheme").get<std::string>());
+    if (e.at("rope_type").is_null()) {
+      EXPECT_EQ(r.rope_type, RopeType::Default);
+    } else {
+      EXPECT_EQ(rope_type_name(r.rope_type), e.at("rope_type").get<std::string>());
+    }
+    EXPECT_EQ(r.trained_length, e.at("trained").get<std::int64_t>());
+    EXPECT_EQ(r.advertised_length, e.at("advertised").get<std::int64_t>());
+    EXPECT_DOUBLE_EQ(r.stretch, e.at("stretch").get<double>());
+    const std::int64_t rotary_dim = e.at("rotary_dim");
+    EXPECT_EQ(r.head_dim, e.at("head_dim").get<std::int64_t>());
+    EXPECT_EQ(r.rotary_dim, rotary_dim);
+    EXPECT_DOUBLE_EQ(r.base, e.at("base").get<double>());
+    EXPECT_EQ(r.sliding_window, e.at("sliding_window").get<std::int64_t>());
+    EXPECT_EQ(r.inv_freq.size(), rotary_dim / 2);
+    EXPECT_EQ(r.beyond.size(), static_cast<std::size_t>(rotary_dim / 2));
     EXPECT_EQ(r.beyond_count, 0) << "a 100-token prompt is inside every preset's training";
-    const nlohmann::json raw = nlohmann::json::parse(read_text(kPresets / e.file));
+    const nlohmann::json raw = nlohmann::json::parse(read_text(kPresets / file));
     EXPECT_EQ(raw["_source"].get<std::string>().rfind("https://huggingface.co/", 0), 0u)
         << "names its source";
   }

@@ -24,36 +24,8 @@ before(async () => {
   engine = await loadEngine();
 });
 
-// Expected figures per preset: the published lengths (see each file's _source), one row a preset.
-const PRESET_COLUMNS = ['scheme', 'ropeType', 'trained', 'advertised', 'stretch', 'pairs'];
-const PRESET_ROWS = {
-  gpt2: ['learned', null, 1024, 1024, 1, 0],
-  'bert-base-uncased': ['learned', null, 512, 512, 1, 0],
-  'llama-2-7b': ['rope', 'default', 4096, 4096, 1, 64],
-  'llama-3.1-8b': ['rope', 'llama3', 8192, 131072, 16, 64],
-  'mistral-7b-v0.1': ['rope', 'default', 32768, 32768, 1, 64],
-  'qwen2-7b-instruct': ['rope', 'default', 32768, 32768, 1, 64],
-  'yarn-llama-2-7b-64k': ['rope', 'yarn', 4096, 65536, 16, 64],
-  'phi-3.5-mini-instruct': ['rope', 'longrope', 4096, 131072, 32, 48],
-  'opt-125m': ['learned', null, 2048, 2048, 1, 0],
-  't5-v1_1-base': ['relative', null, 0, 0, 1, 0],
-  'modernbert-base': ['rope', 'default', 8192, 8192, 1, 32],
-  'deepseek-v3': ['rope', 'yarn', 4096, 163840, 40, 32],
-  'qwen2.5-7b-instruct-yarn': ['rope', 'yarn', 32768, 32768, 1, 64],
-  'mamba-130m': ['none', null, 0, 0, 1, 0],
-  'bloom-560m': ['alibi', null, 0, 0, 1, 0],
-  'llama-4-scout-17b-16e': ['rope', 'llama3', 8192, 262144, 32, 64],
-  'gemma-3-27b-it': ['rope', 'linear', 131072, 131072, 1, 64],
-  'gemma-4-26b-a4b-it': ['rope', 'proportional', 262144, 262144, 1, 64],
-  'gpt-oss-20b': ['rope', 'yarn', 4096, 131072, 32, 32],
-  'qwen3-8b-yarn': ['rope', 'yarn', 32768, 40960, 1.25, 64],
-  'qwen2.5-vl-7b-instruct': ['rope', 'default', 128000, 128000, 1, 64],
-  'qwen3-next-80b-a3b-instruct': ['rope', 'default', 262144, 262144, 1, 32],
-  'minimax-text-01': ['rope', 'default', 10240000, 10240000, 1, 32],
-};
-const PRESETS = Object.fromEntries(
-  Object.entries(PRESET_ROWS).map(([id, row]) => [id, Object.fromEntries(PRESET_COLUMNS.map((c, i) => [c, row[i]]))]),
-);
+// Each preset's published figures (see each file's _source), one table shared with tests/cpp/test_model_config.cpp.
+const PRESETS = JSON.parse(readText(new URL('tests/fixtures/configs/presets-expected.json', repo))).expected;
 
 describe('presets through the binding', () => {
   test('index.json lists exactly the preset files, each with a Hugging Face source', () => {
@@ -67,19 +39,20 @@ describe('presets through the binding', () => {
   });
 
   for (const [id, e] of Object.entries(PRESETS)) {
+    const pairs = e.rotary_dim / 2;
     test(`${id}: scheme, lengths and per-pair arrays`, () => {
       const r = engine.readModelConfig(readText(new URL(`${id}.json`, presetsDir)), 1000);
       assert.equal(r.scheme, e.scheme);
-      assert.equal(r.ropeType, e.ropeType);
+      assert.equal(r.ropeType, e.rope_type);
       assert.equal(r.trainedLength, e.trained);
       assert.equal(r.advertisedLength, e.advertised);
       assert.equal(r.stretch, e.stretch);
       for (const key of ['invFreq', 'baseInvFreq', 'wavelengths', 'baseWavelengths']) {
         assert.ok(r[key] instanceof Float64Array, key);
-        assert.equal(r[key].length, e.pairs, key);
+        assert.equal(r[key].length, pairs, key);
       }
       assert.ok(r.beyond instanceof Uint8Array);
-      assert.equal(r.beyond.length, e.pairs);
+      assert.equal(r.beyond.length, pairs);
       assert.equal(r.beyondCount, 0, 'a 1000-token prompt is inside every preset');
       assert.ok(Array.isArray(r.notes));
       // Wavelength is 2π/θ for every pair (relative 1e-12: one division apart).
