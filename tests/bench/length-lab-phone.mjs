@@ -7,10 +7,9 @@
 // the page's thread), and with no training at all as the baseline, in turn. Writes tests/bench/results/length-lab-phone.json.
 //
 //   node tests/bench/length-lab-phone.mjs [--runs 1] [--dist DIR] [--out FILE]
-import { writeFileSync } from 'node:fs';
 
 import { serveAndLaunch } from './browse.mjs';
-import { loadAverages, machineRecord, measuringOptions, median } from './measuring.mjs';
+import { loadAverages, measuringOptions, median, writeReport } from './measuring.mjs';
 
 const options = measuringOptions('length-lab-phone.json', { runs: { default: 1, least: 1 } });
 const loadStart = loadAverages();
@@ -104,17 +103,18 @@ const summary = (list) => {
     keyEventMsMax: keys.length ? Math.round(Math.max(...keys)) : 0,
   };
 };
-const report = {
-  about:
-    'The page while the length lab trains its default run (five schemes, lookup, 300 steps) on the phone stand-in (Chromium, 360 × 740, DPR 2, CPU 4×): wall time from the Train press to the last score, and the Event Timing durations (input to next paint, entries of at least 16 ms) of the key presses the reader makes on another chart meanwhile; with no training (the baseline, as many presses), with the lab in Workers (the page) and with Worker removed (the single file’s path). Medians over runs; key figures (p50, p95, max of the entries of at least 16 ms) over every press of every run. Chromium’s CPU throttling slows the page’s thread, not its Workers: the Workers’ training time is this machine’s unthrottled speed.',
-  command: 'node tests/bench/length-lab-phone.mjs',
-  date: new Date().toISOString(),
-  machine: machineRecord({ loadAverage: loadStart }),
-  runs: options.runs,
-  noTraining: summary(runs.idle),
-  workers: summary(runs.worker),
-  pageThread: summary(runs.page),
-  loadAverageEnd: loadAverages(),
-};
-writeFileSync(options.out, `${JSON.stringify(report, null, 2)}\n`);
-console.log(`wrote ${options.out}`);
+writeReport(
+  options.out,
+  {
+    about:
+      'The page while the length lab trains its default run (five schemes, lookup, 300 steps) on the phone stand-in (Chromium, 360 × 740, DPR 2, CPU 4×): wall time from the Train press to the last score, and the Event Timing durations (input to next paint, entries of at least 16 ms) of the key presses the reader makes on another chart meanwhile; with no training (the baseline, as many presses), with the lab in Workers (the page) and with Worker removed (the single file’s path). Medians over runs; key figures (p50, p95, max of the entries of at least 16 ms) over every press of every run. Chromium’s CPU throttling slows the page’s thread, not its Workers: the Workers’ training time is this machine’s unthrottled speed.',
+    command: 'node tests/bench/length-lab-phone.mjs',
+    loadStart,
+  },
+  {
+    runs: options.runs,
+    noTraining: summary(runs.idle),
+    workers: summary(runs.worker),
+    pageThread: summary(runs.page),
+  },
+);

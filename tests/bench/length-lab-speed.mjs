@@ -6,11 +6,11 @@
 // tests/bench/results/length-lab-speed.json.
 //
 //   node tests/bench/length-lab-speed.mjs [--runs 3] [--phone-runs 1] [--dist DIR] [--out FILE]
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-import { loadAverages, machineRecord, measuringOptions, median } from './measuring.mjs';
+import { loadAverages, measuringOptions, median, writeReport } from './measuring.mjs';
 
 import { serveAndLaunch } from './browse.mjs';
 
@@ -99,17 +99,18 @@ if (options['phone-runs'] > 0) {
     await site.close();
   }
 }
-const report = {
-  about:
-    "The length lab's default run (trainLengthLab({ scheme }), lookup task, 300 steps, then 8 evaluation lengths) in WebAssembly: under Node, the median over runs of the median step time, the evaluation and the whole call (and the fastest call); in Chromium with its CPU slowed 4× (the page's phone budget: under 10 s), on the page's main thread.",
-  command: 'node tests/bench/length-lab-speed.mjs',
-  date: new Date().toISOString(),
-  machine: machineRecord({ loadAverage: loadStart }),
-  runs: options.runs,
-  defaults: 'layers 2, dModel 32, heads 4, mlpWidth 64, batch 8, trainLength 16, steps 300, evalSequences 8',
-  schemes: results,
-  chromiumThrottled4x: { runs: options['phone-runs'], schemes: phone },
-  loadAverageEnd: loadAverages(),
-};
-writeFileSync(options.out, `${JSON.stringify(report, null, 2)}\n`);
-console.log(`wrote ${options.out}`);
+writeReport(
+  options.out,
+  {
+    about:
+      "The length lab's default run (trainLengthLab({ scheme }), lookup task, 300 steps, then 8 evaluation lengths) in WebAssembly: under Node, the median over runs of the median step time, the evaluation and the whole call (and the fastest call); in Chromium with its CPU slowed 4× (the page's phone budget: under 10 s), on the page's main thread.",
+    command: 'node tests/bench/length-lab-speed.mjs',
+    loadStart,
+  },
+  {
+    runs: options.runs,
+    defaults: 'layers 2, dModel 32, heads 4, mlpWidth 64, batch 8, trainLength 16, steps 300, evalSequences 8',
+    schemes: results,
+    chromiumThrottled4x: { runs: options['phone-runs'], schemes: phone },
+  },
+);

@@ -1,5 +1,7 @@
 // What the measuring scripts that write tests/bench/results/*.json share: their command line (--dist,
-// --out and the counts of repetitions), the median they report and the machine they record.
+// --out and the counts of repetitions), the median they report, the machine they record and the report's
+// envelope.
+import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -55,4 +57,21 @@ export function loadAverages() {
 /** The machine a report was measured on: its CPU model, core count and Node's version, then `extra`. */
 export function machineRecord(extra = {}) {
   return { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, node: process.version, ...extra };
+}
+
+/**
+ * Writes a report to `out` as JSON, { about, command, date, machine (with the load averages `loadStart`
+ * taken when the script began), ...figures, loadAverageEnd }, and says where.
+ */
+export function writeReport(out, { about, command, loadStart }, figures) {
+  const report = {
+    about,
+    command,
+    date: new Date().toISOString(),
+    machine: machineRecord({ loadAverage: loadStart }),
+    ...figures,
+    loadAverageEnd: loadAverages(),
+  };
+  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`wrote ${out}`);
 }
