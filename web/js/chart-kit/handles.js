@@ -8,6 +8,7 @@
 import { grouped } from '../locale/format.js';
 import { t } from '../locale/i18n.js';
 import { isStepKey, numberRule } from './number-rule.js';
+import { drawFrameColumn } from './plot.js';
 
 /** How far (CSS px) from a knob a mouse press still grabs it; a finger gets more. */
 const REACH = { mouse: 12, touch: 22 };
@@ -79,14 +80,8 @@ export function drawKnob(ctx, x, y, colors, active = false, ring = colors.fg) {
  * `rings` is [{ y, color, radius }] (radius defaults to 5 CSS px).
  */
 export function drawMarker(ctx, frame, x, rings, colors, bold = false) {
+  drawFrameColumn(ctx, frame, x, { color: colors.fg, width: bold ? 2.5 : 1.2, dash: [3, 3] });
   ctx.save();
-  ctx.strokeStyle = colors.fg;
-  ctx.lineWidth = bold ? 2.5 : 1.2;
-  ctx.setLineDash([3, 3]);
-  ctx.beginPath();
-  ctx.moveTo(x, frame.y);
-  ctx.lineTo(x, frame.y + frame.h);
-  ctx.stroke();
   ctx.setLineDash([]);
   ctx.lineWidth = 2;
   for (const { y, color, radius = 5 } of rings) {

@@ -211,6 +211,19 @@ export function drawLine(ctx, frame, x, y, xs, ys, { color, width = 2, dash = []
   ctx.restore();
 }
 
+/** A vertical line at canvas x from the frame's top to its bottom. style: { color, width, dash }. */
+export function drawFrameColumn(ctx, frame, px, { color, width, dash = [] }) {
+  ctx.save();
+  ctx.strokeStyle = color;
+  ctx.lineWidth = width;
+  ctx.setLineDash(dash);
+  ctx.beginPath();
+  ctx.moveTo(px, frame.y);
+  ctx.lineTo(px, frame.y + frame.h);
+  ctx.stroke();
+  ctx.restore();
+}
+
 /** Below this canvas width (CSS px) legends go under the plot instead of over its corner. */
 export const NARROW_LEGEND = 480;
 

@@ -370,16 +370,11 @@ function drawAccuracy(ctx, width, height, colors, view) {
   });
   // The trained length: everything right of it is new to the model.
   const tx = Math.round(x(state.length)) + 0.5;
-  ctx.save();
-  ctx.strokeStyle = highlighted === 'trained-length' ? colors.fg : colors.muted;
-  ctx.lineWidth = highlighted === 'trained-length' ? 2.5 : 1;
-  ctx.setLineDash([4, 4]);
-  ctx.beginPath();
-  ctx.moveTo(tx, frame.y);
-  ctx.lineTo(tx, frame.y + frame.h);
-  ctx.stroke();
-  ctx.setLineDash([]);
-  ctx.restore();
+  plot.drawFrameColumn(ctx, frame, tx, {
+    color: highlighted === 'trained-length' ? colors.fg : colors.muted,
+    width: highlighted === 'trained-length' ? 2.5 : 1,
+    dash: [4, 4],
+  });
   if (!variants.length && !recorded.length) {
     const waiting = run ? t('Scores appear as each model finishes.') : t('Press Train to train one model per scheme.');
     plot.drawCentredNote(ctx, waiting, frame, colors);
