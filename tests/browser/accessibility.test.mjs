@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import {
   ENGINE,
   WEBKIT_MIN_WIDTH,
+  devtoolsNodes,
   dist,
   injectAxe,
   mountAllCharts,
@@ -261,13 +262,9 @@ describe('what axe does not check', () => {
       assert.ok(counts.img > 0, `the chart canvases are exposed as images: ${JSON.stringify(counts)}`);
       return;
     }
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('DOM.enable');
-    await cdp.send('Accessibility.enable');
-    const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
     const selector =
       'input:not([type=hidden]), select, textarea, button, summary, [role="tab"], a[href], canvas, [tabindex]:not([tabindex="-1"])';
-    const { nodeIds } = await cdp.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector });
+    const { cdp, nodeIds } = await devtoolsNodes(page, selector, ['Accessibility']);
     assert.ok(nodeIds.length > 50, `${nodeIds.length} controls found`);
     const unnamed = [];
     const counts = {};
@@ -388,14 +385,7 @@ describe('what axe does not check', () => {
     'a formula reads as its MathML is written: letters, not their mathematical-italic twins',
     { skip: chromiumOnly },
     async () => {
-      const cdp = await context.newCDPSession(page);
-      await cdp.send('DOM.enable');
-      await cdp.send('Accessibility.enable');
-      const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
-      const { nodeIds } = await cdp.send('DOM.querySelectorAll', {
-        nodeId: root.nodeId,
-        selector: 'main math',
-      });
+      const { cdp, nodeIds } = await devtoolsNodes(page, 'main math', ['Accessibility']);
       assert.ok(nodeIds.length > 50, `${nodeIds.length} formulas found`);
       const mismatched = [];
       for (const nodeId of nodeIds.slice(0, 60)) {

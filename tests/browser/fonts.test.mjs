@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { ENGINE, launchBrowser, singleFile } from './helpers.mjs';
+import { ENGINE, devtoolsNodes, launchBrowser, singleFile } from './helpers.mjs';
 
 let browser;
 let page;
@@ -110,14 +110,7 @@ test(
   'Chromium reports only embedded faces for the maths',
   { skip: skip || (ENGINE !== 'chromium' && "CDP is Chromium's") },
   async () => {
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('DOM.enable');
-    await cdp.send('CSS.enable');
-    const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
-    const { nodeIds } = await cdp.send('DOM.querySelectorAll', {
-      nodeId: root.nodeId,
-      selector: 'main math :not(annotation)',
-    });
+    const { cdp, nodeIds } = await devtoolsNodes(page, 'main math :not(annotation)', ['CSS']);
     const fonts = new Map();
     for (const nodeId of nodeIds) {
       const { fonts: used } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });

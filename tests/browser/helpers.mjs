@@ -426,6 +426,18 @@ export function showInFrame(page, src, properties) {
   );
 }
 
+/**
+ * Chromium only: a DevTools session on `page` with DOM and each of `domains` enabled (e.g. 'CSS',
+ * 'Accessibility'), and the DOM node ids of the elements matching `selector`: { cdp, nodeIds }.
+ */
+export async function devtoolsNodes(page, selector, domains) {
+  const cdp = await page.context().newCDPSession(page);
+  for (const domain of ['DOM', ...domains]) await cdp.send(`${domain}.enable`);
+  const { root } = await cdp.send('DOM.getDocument', { depth: 0 });
+  const { nodeIds } = await cdp.send('DOM.querySelectorAll', { nodeId: root.nodeId, selector });
+  return { cdp, nodeIds };
+}
+
 /** Waits until the page has had two animation frames (charts redraw on requestAnimationFrame). */
 export function twoFrames(page) {
   return page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
