@@ -1400,6 +1400,19 @@ std::vector<LayerKindReport> layer_kinds(const ModelConfig& cfg, const ModelPosi
   return kinds;
 }
 
+// The longest distance over which a layer turns pairs by the report's own frequencies: a window or a
+// chunk caps a layer's distances (Mistral's 4,096-token window in every layer, Llama 4's 8,192-token
+// chunks), a layer without positions turns none, and a local layer turns its own frequencies (Gemma's
+// sliding layers). 0 when no layer turns them.
+std::int64_t longest_distance_turned(const ModelConfig& cfg, const std::vector<LayerKindReport>& kinds) {
+  std::int64_t longest = 0;
+  for (const LayerKindReport& kind : kinds) {
+    const bool local = kind.layer_type == "sliding_attention" && cfg.local_rope_theta > 0;
+    if (kind.positions != "none" && !local) longest = std::max(longest, kind.longest_distance);
+  }
+  return longest;
+}
+
 // T5's buckets (transformers' T5Attention._relative_position_bucket): the encoder splits
 // num_buckets between the two directions, and in each direction half the buckets are exact
 // distances; the rest grow logarithmically up to max_distance, past which all share the last.
@@ -1471,13 +1484,14 @@ ModelPositionReport analyse_model_config(const ModelConfig& cfg, std::int64_t pr
     r.inv_freq = scaled_inverse_frequencies(cfg, prompt_length);
     r.wavelengths = pair_wavelengths(r.inv_freq);
     r.base_wavelengths = pair_wavelengths(r.base_inv_freq);
+    r.layer_kinds = layer_kinds(cfg, r);
     const Eigen::Index pairs = r.inv_freq.size();
     r.beyond.assign(static_cast<std::size_t>(pairs), 0);
     const double trained_span = static_cast<double>(r.trained_length - 1);
-    const double prompt_span = static_cast<double>(prompt_length - 1);
+    const double span = static_cast<double>(longest_distance_turned(cfg, r.layer_kinds));
     for (Eigen::Index i = 0; i < pairs; ++i) {
       const double trained_angle = trained_span * r.base_inv_freq[i];
-      const bool needs_more = prompt_span * r.inv_freq[i] > trained_angle;
+      const bool needs_more = span * r.inv_freq[i] > trained_angle;
       const bool never_full_turn = trained_angle < kTwoPi;
       if (needs_more && never_full_turn) {
         r.beyond[static_cast<std::size_t>(i)] = 1;
@@ -1495,7 +1509,6 @@ ModelPositionReport analyse_model_config(const ModelConfig& cfg, std::int64_t pr
     r.mrope_section = cfg.mrope_section;
     r.mrope_interleaved = cfg.mrope_interleaved;
     r.layer_types_field = cfg.layer_types_field;
-    r.layer_kinds = layer_kinds(cfg, r);
   }
 
   if (r.trained_length > 0 && r.advertised_length > 0) {

@@ -499,6 +499,29 @@ std::vector<std::int64_t> every_nth(std::int64_t first, std::int64_t step, std::
   return out;
 }
 
+TEST(ModelConfigBeyond, TheRuleReadsTheLongestDistanceALayerTurningThesePairsSpans) {
+  // Mistral 7B v0.1 windows every layer at 4,096 tokens: no distance past 4,095, however long the
+  // prompt, so no pair meets an angle its 32,768 trained positions did not show.
+  const ModelPositionReport mistral = read_model_config(read_text(kPresets / "mistral-7b-v0.1.json"), 100000);
+  EXPECT_EQ(mistral.beyond_count, 0);
+  EXPECT_TRUE(mistral.prompt_beyond_trained) << "the prompt itself is still past training";
+  // Llama 4 Scout's RoPE layers attend within 8,192-token chunks; its layers without positions see it all.
+  const ModelPositionReport scout =
+      read_model_config(read_text(kPresets / "llama-4-scout-17b-16e.json"), 1048576);
+  EXPECT_EQ(scout.beyond_count, 0);
+  EXPECT_EQ(kind_named(scout, "chunked_attention").longest_distance, 8191);
+  // Where some layer turning the report's frequencies spans the whole prompt, the prompt counts:
+  // gpt-oss's full layers beside its 128-token windows, and every one of them with the same pairs.
+  const ModelPositionReport oss = read_model_config(read_text(kPresets / "gpt-oss-20b.json"), 1048576);
+  EXPECT_GT(oss.beyond_count, 0);
+  EXPECT_EQ(oss.beyond, kind_named(oss, "full_attention").beyond);
+  // The same rule as a window-free config of the same frequencies at the window's length.
+  const ModelConfig windowed = preset("mistral-7b-v0.1.json");
+  ModelConfig free = windowed;
+  free.sliding_window = 0;
+  EXPECT_EQ(analyse_model_config(windowed, 1 << 20).beyond, analyse_model_config(free, 4096).beyond);
+}
+
 TEST(ModelConfigFamilies, LlamaFourReadsItsTextConfigAndInterleavesNope) {
   const ModelPositionReport r = read_model_config(read_text(kPresets / "llama-4-scout-17b-16e.json"), 131072);
   EXPECT_EQ(r.text_field, "text_config");

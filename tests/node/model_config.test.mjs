@@ -382,11 +382,23 @@ describe('2025–26 families: each kind of layer against transformers 5', () => 
     );
     assert.match(s['Your prompt'], /no layer with RoPE spans the whole prompt/);
     assert.match(s['Runtimes differ'], /attn_temperature_tuning/);
-    // The one-line description says the same as the card, at any prompt length, though the
-    // report's own count (its frequencies set against the whole prompt) is not zero.
-    assert.ok(r.beyondCount > 0);
+    // The one-line description says the same as the card, and so does the engine's own count: it
+    // reads the longest distance a layer turns pairs over (the chunk's), not the prompt's.
+    assert.equal(r.beyondCount, 0);
     assert.match(shortDescription(r, 'Llama 4 Scout'), /At 131,072 tokens no pair needs an angle beyond training/);
     assert.doesNotMatch(shortDescription(r, 'Llama 4 Scout'), /pairs need angles beyond training/);
+  });
+
+  test('Mistral 7B v0.1: a 4,096-token window in every layer keeps every pair inside training at any length', () => {
+    const r = read('mistral-7b-v0.1', 100000);
+    assert.equal(r.beyondCount, 0);
+    assert.ok(r.promptBeyondTrained);
+    assert.match(
+      summary(r)['Your prompt'],
+      /^100,000 tokens is past the trained 32,768, but every layer attends to at most the previous 4,096 tokens, so no pair needs/,
+    );
+    assert.match(summary(r)['What to do'], /^the advertised length is 32,768: a serving engine refuses longer prompts/);
+    assert.match(shortDescription(r, 'Mistral 7B v0.1'), /At 100,000 tokens 0 of 64 pairs need angles beyond training/);
   });
 
   test('Gemma 3 27B: nested, class defaults said, local 10,000 in 1,024-token windows, global 1e6 / 8', () => {

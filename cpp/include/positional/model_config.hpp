@@ -20,7 +20,10 @@
 //                                   i.e. its wavelength 2π/θ_i exceeds L − 1),
 //   because a pair that turned through a full circle in training has already seen every
 //   angle it can take. Distances, not positions, are used since attention scores in RoPE
-//   depend on the distance m − n, whose largest value in n tokens is n − 1.
+//   depend on the distance m − n, whose largest value in n tokens is n − 1. Where no layer turning
+//   these frequencies attends over the whole prompt (a window or a chunk in every such layer, as
+//   Mistral's 4,096-token window or Llama 4's 8,192-token chunks beside layers without positions),
+//   the longest distance such a layer spans stands for n − 1.
 //   "Trained length" is original_max_position_embeddings where the config gives one, else
 //   max_position_embeddings: it is what the config says, not what a later long-context
 //   fine-tune (as for Llama 3.1) may have shown the scaled frequencies.

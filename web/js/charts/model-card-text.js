@@ -640,17 +640,30 @@ function ropeItems(r, type, add) {
     );
     add(t('What to do'), t('nothing for this length; evaluate at the length you will run anyway.'));
   } else {
+    // The engine's count reads the longest distance a layer turns pairs over: where a window caps it
+    // in every layer, that is why no pair is beyond; otherwise it is the config's scaling.
+    const windowed = { ...values, window: tokens(windowedSpan(r)) };
     add(
       t('Your prompt'),
-      pastAdvertised
-        ? t(
-            '{tokens} is past the trained {trained}, but with the config’s scaling no pair needs an angle beyond what training showed. It is also past the advertised {advertised}.',
-            values,
-          )
-        : t(
-            '{tokens} is past the trained {trained}, but with the config’s scaling no pair needs an angle beyond what training showed.',
-            values,
-          ),
+      windowedSpan(r) > 0
+        ? pastAdvertised
+          ? t(
+              '{tokens} is past the trained {trained}, but every layer attends to at most the previous {window}, so no pair needs an angle beyond what training showed. It is also past the advertised {advertised}.',
+              windowed,
+            )
+          : t(
+              '{tokens} is past the trained {trained}, but every layer attends to at most the previous {window}, so no pair needs an angle beyond what training showed.',
+              windowed,
+            )
+        : pastAdvertised
+          ? t(
+              '{tokens} is past the trained {trained}, but with the config’s scaling no pair needs an angle beyond what training showed. It is also past the advertised {advertised}.',
+              values,
+            )
+          : t(
+              '{tokens} is past the trained {trained}, but with the config’s scaling no pair needs an angle beyond what training showed.',
+              values,
+            ),
     );
     add(
       t('What to do'),
@@ -720,12 +733,22 @@ const schemeWords = (scheme) =>
   })[scheme]?.();
 
 /**
- * Whether every layer that turns pairs attends within a window or a chunk (Llama 4's chunked RoPE
- * layers beside its NoPE ones): then no pair meets a distance past training, whatever the prompt's
- * length, though the report's own count (the frequencies set against the whole prompt) says otherwise.
+ * Whether every layer that turns pairs attends within a window or a chunk beside layers without
+ * positions (Llama 4's chunked RoPE layers and its NoPE ones): the engine's count then reads the
+ * chunk's distances, not the prompt's, and the words say why.
  */
 const noRopeLayerSpansThePrompt = (r) =>
   showsLayerKinds(r) && !r.layerKinds.some((k) => k.positions !== 'none' && k.window === 0 && k.chunk === 0);
+
+/**
+ * The window every layer attends within, in tokens, when all of them turn pairs within one window
+ * (Mistral 7B v0.1's 4,096): the distance the engine's count reads. 0 otherwise.
+ */
+function windowedSpan(r) {
+  const kinds = r.layerKinds ?? [];
+  if (kinds.length === 0 || !kinds.every((k) => k.positions !== 'none' && k.window > 0)) return 0;
+  return Math.max(...kinds.map((k) => k.longestDistance + 1));
+}
 
 /** One line for screen readers: the scheme, the lengths and what the chart shows. */
 export function shortDescription(r, name) {
