@@ -107,6 +107,9 @@ async function load(url, id) {
   for (let attempt = 0; attempt < 3; attempt++) {
     report = await loadOnce(url, id);
     if (Math.max(0, ...report.longTasks) <= LONG_TASK_MS) break;
+    console.log(
+      `# long tasks ${report.longTasks.join(', ')} ms after the live numbers, load ${attempt + 1} of ${url.slice(0, 120)}`,
+    );
   }
   return report;
 }
