@@ -1334,6 +1334,12 @@ void local_frequencies(const ModelConfig& cfg, LayerKindReport& kind) {
 
 // Each distinct kind of layer of a RoPE config, first seen first: what positions it has, its
 // frequencies, window or chunk, and its layers. A config without layer types is one kind, "all".
+// Whether a kind of layer turns its own, local frequencies rather than the report's (Gemma's
+// sliding layers at rope_local_base_freq).
+bool turns_local_frequencies(const ModelConfig& cfg, const std::string& layer_type) {
+  return layer_type == "sliding_attention" && cfg.local_rope_theta > 0;
+}
+
 std::vector<LayerKindReport> layer_kinds(const ModelConfig& cfg, const ModelPositionReport& r) {
   std::vector<LayerKindReport> kinds;
   std::vector<std::string> types = cfg.layer_types;
@@ -1372,7 +1378,7 @@ std::vector<LayerKindReport> layer_kinds(const ModelConfig& cfg, const ModelPosi
     if (type == "chunked_attention") kind.chunk = cfg.attention_chunk_size;
     const std::int64_t span = kind.window > 0 ? kind.window : (kind.chunk > 0 ? kind.chunk : n);
     kind.longest_distance = std::min(n, span) - 1;
-    if (type == "sliding_attention" && cfg.local_rope_theta > 0) {
+    if (turns_local_frequencies(cfg, type)) {
       kind.positions = "rope";
       local_frequencies(cfg, kind);
     } else {
@@ -1407,8 +1413,8 @@ std::vector<LayerKindReport> layer_kinds(const ModelConfig& cfg, const ModelPosi
 std::int64_t longest_distance_turned(const ModelConfig& cfg, const std::vector<LayerKindReport>& kinds) {
   std::int64_t longest = 0;
   for (const LayerKindReport& kind : kinds) {
-    const bool local = kind.layer_type == "sliding_attention" && cfg.local_rope_theta > 0;
-    if (kind.positions != "none" && !local) longest = std::max(longest, kind.longest_distance);
+    if (kind.positions != "none" && !turns_local_frequencies(cfg, kind.layer_type))
+      longest = std::max(longest, kind.longest_distance);
   }
   return longest;
 }

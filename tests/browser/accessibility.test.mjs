@@ -169,7 +169,9 @@ describe('axe finds no WCAG 2.2 A/AA violation', () => {
       let dark = view.colorScheme === 'dark';
       for (const [i, look] of view.looks.entries()) {
         const where = `${look.viewport.width} px, ${dark !== Boolean(look.toggle) ? 'dark' : 'light'} theme`;
-        if (i > 0 && look.viewport !== view.looks[i - 1].viewport) await page.setViewportSize(look.viewport);
+        const previous = view.looks[i - 1]?.viewport;
+        if (previous && (look.viewport.width !== previous.width || look.viewport.height !== previous.height))
+          await page.setViewportSize(look.viewport);
         if (look.toggle) {
           await page.click('[data-theme-toggle]');
           dark = !dark;

@@ -642,10 +642,11 @@ function ropeItems(r, type, add) {
   } else {
     // The engine's count reads the longest distance a layer turns pairs over: where a window caps it
     // in every layer, that is why no pair is beyond; otherwise it is the config's scaling.
-    const windowed = { ...values, window: tokens(windowedSpan(r)) };
+    const span = windowedSpan(r);
+    const windowed = { ...values, window: tokens(span) };
     add(
       t('Your prompt'),
-      windowedSpan(r) > 0
+      span > 0
         ? pastAdvertised
           ? t(
               '{tokens} is past the trained {trained}, but every layer attends to at most the previous {window}, so no pair needs an angle beyond what training showed. It is also past the advertised {advertised}.',
