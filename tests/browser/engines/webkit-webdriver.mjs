@@ -680,14 +680,68 @@ class Locator {
     });
   }
 
-  /** Scrolls the element into view and clicks its centre with the pointer, as Playwright does. */
+  /**
+   * Scrolls the element into view and clicks its centre with the pointer, as Playwright does: the
+   * box must hold still in view and uncovered, and the pointer's press must land on the element. A
+   * page can still move the element between the last look and the press (in WebKit, which keeps
+   * no scroll anchor, a block laid out late above it pushes it down): a press that lands elsewhere
+   * is kept from the page, as Playwright's hit-target check keeps it, and the click is tried again.
+   */
   async click() {
-    // Where the element settles after scrolling (two frames apart, as Playwright waits for a stable box).
-    // A page still laying out what it just revealed (a level shown, a section opened) can move the
-    // element for many frames in WebKit: keep trying for CLICK_SETTLE_MS, then say so rather than
-    // click where the element was.
-    let box = null;
-    for (const deadline = Date.now() + CLICK_SETTLE_MS; ;) {
+    const deadline = Date.now() + CLICK_SETTLE_MS;
+    for (;;) {
+      const box = await this.settledBox(deadline);
+      await this.run((el) => {
+        const guard = { landed: null, types: ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click'] };
+        // The gesture's first event decides: on the element (or inside it) it goes on to the page
+        // whole; anywhere else, none of its events reach the page or do their default.
+        guard.listener = (event) => {
+          guard.landed ??= el.isConnected && el.contains(event.target);
+          if (guard.landed) return;
+          event.preventDefault();
+          event.stopImmediatePropagation();
+        };
+        for (const type of guard.types) addEventListener(type, guard.listener, { capture: true });
+        window.__webdriverClickGuard = guard;
+      });
+      await this.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      const landed = await this.page
+        .evaluate(() => {
+          const guard = window.__webdriverClickGuard;
+          // A new document: the click followed a link, so it landed (a press kept from the page
+          // navigates nowhere).
+          if (!guard) return true;
+          delete window.__webdriverClickGuard;
+          for (const type of guard.types) removeEventListener(type, guard.listener, { capture: true });
+          return guard.landed;
+        })
+        .catch((error) => {
+          if (interruptedByNavigation(error)) return true;
+          throw error;
+        });
+      if (landed === true) break;
+      // No event at all would mean the press went astray in the driver: trying again could click twice.
+      if (landed === null) throw new Error("click: the pointer's press reached no element of the page");
+      if (Date.now() > deadline)
+        throw new Error(`click: the pointer's press did not land on the element within ${CLICK_SETTLE_MS} ms`);
+    }
+    // The click's handlers and the layout they cause have run before the next command (unless the
+    // click followed a link: then the next command waits for the new document instead).
+    await this.page
+      .evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
+      .catch((error) => {
+        if (!interruptedByNavigation(error)) throw error;
+      });
+  }
+
+  /**
+   * Where the element settles after scrolling (two frames apart, as Playwright waits for a stable
+   * box). A page still laying out what it just revealed (a level shown, a section opened) can move
+   * the element for many frames in WebKit: keep trying until the deadline, then say so rather than
+   * click where the element was.
+   */
+  async settledBox(deadline) {
+    for (;;) {
       if (Date.now() > deadline)
         throw new Error(`click: the element did not hold still under the pointer within ${CLICK_SETTLE_MS} ms`);
       await this.scrollIntoViewIfNeeded();
@@ -701,21 +755,13 @@ class Locator {
         const target = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
         return [a, at(), innerWidth, innerHeight, target !== null && el.contains(target)];
       });
-      box = JSON.parse(second);
+      const box = JSON.parse(second);
       // The pointer can only reach a point inside the viewport: a box that is in view only in part
       // (WebKit now and then leaves a scrollIntoView() short) is scrolled again.
       const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
       const reachable = cx >= 0 && cy >= 0 && cx < width && cy < height;
-      if (first === second && box.width > 0 && reachable && hit) break;
+      if (first === second && box.width > 0 && reachable && hit) return box;
     }
-    await this.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-    // The click's handlers and the layout they cause have run before the next command (unless the
-    // click followed a link: then the next command waits for the new document instead).
-    await this.page
-      .evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
-      .catch((error) => {
-        if (!interruptedByNavigation(error)) throw error;
-      });
   }
 
   /**
