@@ -19,6 +19,7 @@ import {
   repo,
   showInFrame,
   singleFile,
+  twoFrames,
 } from './helpers.mjs';
 
 const lessonSource = readFileSync(join(repo, 'web', 'lesson', 'lesson.md'), 'utf8');
@@ -376,6 +377,46 @@ describe('the served page', () => {
     assert.equal(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor), afterToggle);
     await page.evaluate(() => localStorage.clear());
   });
+});
+
+test('the level switch keeps the reader in their place; a level that hides it opens at its start', async () => {
+  const { page, problems } = await openPage('?level=2');
+  // The choice is remembered, and WebKit's pages share their storage: the tests after this one
+  // expect both levels, whatever happens here.
+  try {
+    await page.waitForFunction(() => !document.documentElement.classList.contains('is-loading'), null, {
+      timeout: 30000,
+    });
+    const topOf = (id) => page.evaluate((i) => document.getElementById(i).getBoundingClientRect().top, id);
+    await page.evaluate(() => document.getElementById('rope').scrollIntoView({ block: 'start', behavior: 'instant' }));
+    await twoFrames(page);
+    const reading = await topOf('rope-title');
+    // With the keys (a pointer's click would first have the harness scroll the button into view).
+    // Focusing a control of the sticky bar moves nothing: the bar is not under itself.
+    const press = async (level) => {
+      const before = await topOf('rope-title');
+      await page.focus(`[data-show="${level}"]`);
+      const focused = await topOf('rope-title');
+      assert.ok(Math.abs(focused - before) <= 2, `focusing the switch moved the text from ${before} to ${focused} px`);
+      await page.keyboard.press('Enter');
+      await page.waitForFunction((l) => document.documentElement.dataset.levelView === l, level);
+      await twoFrames(page);
+    };
+    // Both levels put all of Level 1 above the heading being read. Within 2 px: a scroll offset
+    // snaps to whole device pixels.
+    await press('all');
+    const after = await topOf('rope-title');
+    assert.ok(Math.abs(after - reading) <= 2, `the heading read at ${reading} px is at ${after} px`);
+    // Level 1 alone hides that heading: the reader is at Level 1's start, under the bar.
+    await press('1');
+    const padding = await page.evaluate(() => parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop));
+    const start = await topOf('level-1');
+    assert.ok(Math.abs(start - padding) <= 2, `Level 1 starts at ${start} px, not under the bar (${padding} px)`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await page.evaluate(() => localStorage.clear());
+    await page.close();
+  }
 });
 
 test('at 360 px the page has no horizontal scroll and diagrams draw top to bottom', async () => {

@@ -46,6 +46,44 @@ export function fragmentId(hash) {
 }
 
 /**
+ * What the reader is reading when they press the switch: the element in the middle of the text
+ * column just below the site bar (which stays on screen on wide ones), with where it is on screen.
+ */
+function readingAnchor(group) {
+  const main = document.getElementById('main');
+  if (!main) return null;
+  const bar = group.closest('.site-bar');
+  const below = bar && getComputedStyle(bar).position === 'sticky' ? bar.getBoundingClientRect().bottom : 0;
+  const column = main.getBoundingClientRect();
+  const x = column.left + column.width / 2;
+  for (let y = Math.max(below, 0) + 8; y < innerHeight; y += 48) {
+    const el = document.elementFromPoint(x, y);
+    if (el && main.contains(el) && el !== main) return { el, top: el.getBoundingClientRect().top };
+  }
+  return null;
+}
+
+/**
+ * Showing a level adds or takes away thousands of pixels above the reader. Chromium and Firefox
+ * keep some element on screen where it was (scroll anchoring), not always the one being read;
+ * WebKit keeps none and left a reader in Level 2 who pressed "Both levels" about 7,700 px away, in
+ * Level 1's text. So the page keeps the anchor where it was itself, once now and once after the
+ * browser's own anchoring. If the level shown hides what was being read, the reader goes to the
+ * start of the level they asked for.
+ */
+function keepPlace(anchor, level) {
+  if (!anchor) return;
+  const correct = () => {
+    if (!anchor.el.isConnected || anchor.el.getClientRects().length === 0) return false;
+    const moved = anchor.el.getBoundingClientRect().top - anchor.top;
+    if (Math.abs(moved) >= 1) scrollBy({ top: moved, behavior: 'instant' });
+    return true;
+  };
+  if (correct()) requestAnimationFrame(correct);
+  else document.getElementById(`level-${level}`)?.scrollIntoView({ behavior: 'instant' });
+}
+
+/**
  * Wires the level switch (all / 1 / 2). Sections carry data-level; the switch hides the other
  * level, and following a link into a hidden section shows its level again.
  */
@@ -56,7 +94,12 @@ export function setupLevelSwitch(group) {
     document.documentElement.dataset.levelView = level;
     for (const b of buttons) b.setAttribute('aria-pressed', String(b.dataset.show === level));
   };
-  for (const b of buttons) b.addEventListener('click', () => show(b.dataset.show));
+  for (const b of buttons)
+    b.addEventListener('click', () => {
+      const anchor = readingAnchor(group);
+      show(b.dataset.show);
+      keepPlace(anchor, b.dataset.show);
+    });
   const revealTarget = () => {
     const id = fragmentId(location.hash);
     const target = id && document.getElementById(id);
