@@ -34,11 +34,13 @@ endforeach()
 # Every topic's tests in one program: a link costs the same for one topic as for all of them (Node
 # and Binaryen start, GoogleTest and the engine linked in), and a run starts Node and compiles the
 # program's wasm once. One program a topic was 14 links and 14 starts, most of this build and its run.
-add_executable(wasm_tests ${sources})
+add_executable(wasm_tests ${sources} cpp/fixtures.cpp)
+# Where tests/fixtures is, on fixtures.cpp's command line alone (tests/cpp/fixtures.hpp says why).
+set_source_files_properties(cpp/fixtures.cpp PROPERTIES
+  COMPILE_DEFINITIONS "POSITIONAL_FIXTURES_DIR=\"${CMAKE_CURRENT_SOURCE_DIR}/fixtures\"")
 # package.json makes every .js an ES module; Emscripten's Node loader is CommonJS.
 set_target_properties(wasm_tests PROPERTIES SUFFIX ".cjs")
 target_link_libraries(wasm_tests PRIVATE positional_engine gtest_main gmock nlohmann_json::nlohmann_json)
-target_compile_definitions(wasm_tests PRIVATE POSITIONAL_FIXTURES_DIR="${CMAKE_CURRENT_SOURCE_DIR}/fixtures")
 # NODERAWFS: the fixtures are read straight from the host's file system, as natively.
 # SINGLE_FILE: Emscripten 3.1.6 would fetch() a separate .wasm with Node 20's global fetch, which
 # cannot read a file path.

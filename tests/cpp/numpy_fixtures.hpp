@@ -8,11 +8,13 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "fixtures.hpp"
+
 namespace positional::testing_support {
 
 // tests/fixtures/numpy/<name>, parsed. A missing file fails the test with the command that writes it.
 inline nlohmann::json load_numpy_fixture(const std::string& name) {
-  std::ifstream in(std::string(POSITIONAL_FIXTURES_DIR) + "/numpy/" + name);
+  std::ifstream in(fixtures_dir() + "/numpy/" + name);
   EXPECT_TRUE(in.good()) << "missing fixture " << name << ": run build-scripts/make-numpy-fixtures.py";
   return nlohmann::json::parse(in);
 }

@@ -344,7 +344,7 @@ const LabResult& default_run() {
 }
 
 json load_fingerprints() {
-  std::ifstream in(std::string(POSITIONAL_FIXTURES_DIR) + "/length-lab-fingerprints.json");
+  std::ifstream in(fixtures_dir() + "/length-lab-fingerprints.json");
   EXPECT_TRUE(in.good()) << "missing tests/fixtures/length-lab-fingerprints.json";
   return json::parse(in);
 }

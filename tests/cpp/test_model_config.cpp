@@ -14,6 +14,7 @@
 #include "positional/model_config.hpp"
 
 #include "expect_error.hpp"
+#include "fixtures.hpp"
 
 namespace positional {
 namespace {
@@ -23,7 +24,7 @@ namespace fs = std::filesystem;
 
 constexpr double kPi = 3.14159265358979323846;
 
-const fs::path kFixtures = POSITIONAL_FIXTURES_DIR;
+const fs::path kFixtures = fixtures_dir();
 const fs::path kConfigs = kFixtures / "configs";
 const fs::path kPresets = kFixtures / ".." / ".." / "web" / "presets";
 
