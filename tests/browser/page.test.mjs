@@ -419,6 +419,48 @@ test('the level switch keeps the reader in their place; a level that hides it op
   }
 });
 
+test('while the page lays itself out, a link’s target and the text being read stay in place', async () => {
+  // Blocks above the reader take their real height as they are let in. Within 2 px: a scroll offset
+  // snaps to whole device pixels. Watched every frame the page lets blocks in, from the first (the
+  // live numbers are in a frame before) until the last.
+  const watch = (page, id) =>
+    page.evaluate(async (i) => {
+      const el = document.getElementById(i);
+      const tops = [];
+      await new Promise((r) => requestAnimationFrame(r));
+      while (document.documentElement.classList.contains('is-loading')) {
+        tops.push(el.getBoundingClientRect().top);
+        await new Promise((r) => requestAnimationFrame(r));
+      }
+      tops.push(el.getBoundingClientRect().top);
+      return { first: tops[0], low: Math.min(...tops), high: Math.max(...tops), frames: tops.length };
+    }, id);
+  const linked = await openPage('#rope');
+  const padding = await linked.page.evaluate(() =>
+    parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop),
+  );
+  const link = await watch(linked.page, 'rope');
+  assert.ok(link.frames > 1, 'the page was still letting blocks in when the live numbers were in');
+  assert.ok(
+    Math.abs(link.low - padding) <= 2 && Math.abs(link.high - padding) <= 2,
+    `#rope was at ${link.low}–${link.high} px, not under the bar (${padding} px), over ${link.frames} frames`,
+  );
+  assert.deepEqual(linked.problems, []);
+  await linked.page.close();
+  // A reader who scrolled to a section before the blocks above it were in.
+  const reader = await openPage();
+  await reader.page.evaluate(() =>
+    document.getElementById('extending-context').scrollIntoView({ behavior: 'instant' }),
+  );
+  const read = await watch(reader.page, 'extending-context');
+  assert.ok(read.frames > 1, 'the page was still letting blocks in when the reader scrolled');
+  assert.ok(
+    read.high - read.low <= 2,
+    `#extending-context moved between ${read.low} and ${read.high} px (first ${read.first}) over ${read.frames} frames`,
+  );
+  await reader.page.close();
+});
+
 test('at 360 px the page has no horizontal scroll and diagrams draw top to bottom', async () => {
   const measure = () => ({
     scrollWidth: document.documentElement.scrollWidth,

@@ -4,6 +4,9 @@ import { explainEngineFailure, loadEngine } from './engine/engine.js';
 import { computeEngineResults, liveText, LIVE_QUANTITIES } from './prose/live-values.js';
 import { SNIPPET_CHECKS } from './prose/snippet-checks.js';
 import {
+  fragmentId,
+  readingAnchor,
+  restoreAnchor,
   setupLevelSwitch,
   setupPrint,
   setupTabs,
@@ -174,6 +177,23 @@ function noteChartsUnavailable() {
 const ELEMENTS_PER_FRAME = 60;
 const SLOW_FRAME_MS = 33;
 
+/** The element the address's fragment names, if any (the page was opened by a link into it). */
+function linkTarget() {
+  const id = fragmentId(location.hash);
+  return id ? document.getElementById(id) : null;
+}
+
+// Whether the reader has scrolled, pressed or touched since the page's scripts started.
+let readerMoved = false;
+for (const type of ['wheel', 'touchstart', 'keydown', 'pointerdown'])
+  addEventListener(
+    type,
+    () => {
+      readerMoved = true;
+    },
+    { capture: true, passive: true, once: true },
+  );
+
 // Set once finishLoading has started: the fault handler at the end of this file may call it again.
 let loadingFinishes = false;
 
@@ -182,8 +202,8 @@ let loadingFinishes = false;
  * out all 200 KB at once is one long task that blocks input), in reading order, up to
  * ELEMENTS_PER_FRAME per frame. The formulas of each frame's blocks are checked for sideways
  * scrolling a frame later, once the browser has laid them out, so the check forces no layout of
- * its own. Then clears is-loading, which no style rule reads (lesson.css keys the skipping on
- * lazy-layout and on each block's data-laid-out), so clearing it restyles nothing.
+ * its own. Then clears is-loading, which only the root's own rule reads (lesson.css keys the
+ * skipping on lazy-layout and on each block's data-laid-out), so clearing it restyles the root alone.
  */
 function finishLoading(root) {
   if (loadingFinishes) return;
@@ -215,6 +235,18 @@ function finishLoading(root) {
   // SLOW_FRAME_MS, grown back a quarter after a quick one, between a quarter and twice the start.
   let perFrame = ELEMENTS_PER_FRAME;
   let lastFrame = null;
+  // Each block let in takes its real height in place of the 6em lesson.css held for it, so the
+  // blocks above the reader change height while they read. WebKit keeps no scroll anchor: a link to
+  // #rope left its heading at 1,554 px when the numbers were in and at 5,582 px 5 s later, still
+  // moving. Firefox's anchor let it drift the other way, to -1,403 px. So while the page loads,
+  // lesson.css turns the browser's anchoring off and each frame keeps what is being read in place
+  // itself: the link's target where following the link put it (at the top, below the site bar)
+  // until the reader moves, then the text at the top of the screen.
+  const target = embedId ? null : linkTarget();
+  const targetTop = target ? parseFloat(getComputedStyle(root).scrollPaddingTop) || 0 : 0;
+  let expectedScroll = scrollY;
+  // What is kept in place, and where, from frame to frame until the reader scrolls.
+  let anchor = null;
   const step = (now) => {
     if (released.length) keepScrollersFocusable(released, label);
     released = [];
@@ -227,12 +259,25 @@ function finishLoading(root) {
       perFrame = Math.min(2 * ELEMENTS_PER_FRAME, Math.max(ELEMENTS_PER_FRAME / 4, perFrame * scale));
     }
     lastFrame = now;
+    // Scrolled by another hand since the last frame (the scroll bar, say): from now on, what is at
+    // the top is what is being read.
+    if (Math.abs(scrollY - expectedScroll) > 1) {
+      readerMoved = true;
+      anchor = null;
+    }
+    if (readerMoved && anchor?.el === target) anchor = null;
+    // Kept in place first against what moved it since the last frame (a face arriving, a chart).
+    if (anchor) restoreAnchor(anchor);
+    else anchor = target && !readerMoved ? { el: target, top: targetTop } : scrollY > 0 ? readingAnchor() : null;
     for (let budget = perFrame; next < blocks.length && budget > 0;) {
       const block = blocks[next++];
       budget -= 1 + block.getElementsByTagName('*').length;
       block.dataset.laidOut = '';
       released.push(...(block.matches('.math-display') ? [block] : block.querySelectorAll('.math-display')));
     }
+    // The layout this frame needs anyway, done here so the place is kept before it is painted.
+    if (anchor) restoreAnchor(anchor);
+    expectedScroll = scrollY;
     requestAnimationFrame(step);
   };
   requestAnimationFrame(step);

@@ -46,19 +46,21 @@ export function fragmentId(hash) {
 }
 
 /**
- * What the reader is reading when they press the switch: the element in the middle of the text
- * column just below the site bar (which stays on screen on wide ones), with where it is on screen.
+ * What the reader is reading: the block of a section (a paragraph, a formula, a figure, a heading)
+ * in the middle of the text column just below the site bar (which stays on screen on wide ones),
+ * with where it is on screen. A block, not a section: a section keeps its top while the blocks
+ * inside it above the reader change height.
  */
-function readingAnchor(group) {
+export function readingAnchor() {
   const main = document.getElementById('main');
   if (!main) return null;
-  const bar = group.closest('.site-bar');
+  const bar = document.querySelector('.site-bar');
   const below = bar && getComputedStyle(bar).position === 'sticky' ? bar.getBoundingClientRect().bottom : 0;
   const column = main.getBoundingClientRect();
   const x = column.left + column.width / 2;
   for (let y = Math.max(below, 0) + 8; y < innerHeight; y += 48) {
-    const el = document.elementFromPoint(x, y);
-    if (el && main.contains(el) && el !== main) return { el, top: el.getBoundingClientRect().top };
+    const el = document.elementFromPoint(x, y)?.closest('section > :not(section)');
+    if (el && main.contains(el)) return { el, top: el.getBoundingClientRect().top };
   }
   return null;
 }
@@ -73,14 +75,19 @@ function readingAnchor(group) {
  */
 function keepPlace(anchor, level) {
   if (!anchor) return;
-  const correct = () => {
-    if (!anchor.el.isConnected || anchor.el.getClientRects().length === 0) return false;
-    const moved = anchor.el.getBoundingClientRect().top - anchor.top;
-    if (Math.abs(moved) >= 1) scrollBy({ top: moved, behavior: 'instant' });
-    return true;
-  };
-  if (correct()) requestAnimationFrame(correct);
+  if (restoreAnchor(anchor)) requestAnimationFrame(() => restoreAnchor(anchor));
   else document.getElementById(`level-${level}`)?.scrollIntoView({ behavior: 'instant' });
+}
+
+/**
+ * Scrolls so that an anchor (readingAnchor()) is where it was on screen; false if it is no longer
+ * shown. Reading its box lays the page out first, if it changed.
+ */
+export function restoreAnchor(anchor) {
+  if (!anchor.el.isConnected || anchor.el.getClientRects().length === 0) return false;
+  const moved = anchor.el.getBoundingClientRect().top - anchor.top;
+  if (Math.abs(moved) >= 1) scrollBy({ top: moved, behavior: 'instant' });
+  return true;
 }
 
 /**
@@ -96,7 +103,7 @@ export function setupLevelSwitch(group) {
   };
   for (const b of buttons)
     b.addEventListener('click', () => {
-      const anchor = readingAnchor(group);
+      const anchor = readingAnchor();
       show(b.dataset.show);
       keepPlace(anchor, b.dataset.show);
     });

@@ -26,6 +26,6 @@
   if (levels.indexOf(level) >= 0) document.documentElement.setAttribute('data-level-view', level);
   if (/[?&]embed=/.test(location.search)) document.documentElement.classList.add('embed');
   // lesson.css skips the layout of far blocks while the page loads (main.js lets them in); main.js
-  // clears is-loading (a signal no style rule reads) once the live numbers are in and all are laid out.
+  // clears is-loading (read by one rule, on the root alone) once the live numbers are in and all are laid out.
   document.documentElement.classList.add('lazy-layout', 'is-loading');
 })();
