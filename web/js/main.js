@@ -4,7 +4,7 @@ import { explainEngineFailure, loadEngine } from './engine/engine.js';
 import { computeEngineResults, liveText, LIVE_QUANTITIES } from './prose/live-values.js';
 import { SNIPPET_CHECKS } from './prose/snippet-checks.js';
 import {
-  fragmentId,
+  fragmentTarget,
   readingAnchor,
   restoreAnchor,
   setupLevelSwitch,
@@ -177,12 +177,6 @@ function noteChartsUnavailable() {
 const ELEMENTS_PER_FRAME = 60;
 const SLOW_FRAME_MS = 33;
 
-/** The element the address's fragment names, if any (the page was opened by a link into it). */
-function linkTarget() {
-  const id = fragmentId(location.hash);
-  return id ? document.getElementById(id) : null;
-}
-
 // Whether the reader has scrolled, pressed or touched since the page's scripts started.
 let readerMoved = false;
 for (const type of ['wheel', 'touchstart', 'keydown', 'pointerdown'])
@@ -242,7 +236,7 @@ function finishLoading(root) {
   // lesson.css turns the browser's anchoring off and each frame keeps what is being read in place
   // itself: the link's target where following the link put it (at the top, below the site bar)
   // until the reader moves, then the text at the top of the screen.
-  const target = embedId ? null : linkTarget();
+  const target = embedId ? null : fragmentTarget();
   const targetTop = target ? parseFloat(getComputedStyle(root).scrollPaddingTop) || 0 : 0;
   let expectedScroll = scrollY;
   // What is kept in place, and where, from frame to frame until the reader scrolls.

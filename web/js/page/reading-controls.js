@@ -45,6 +45,12 @@ export function fragmentId(hash) {
   }
 }
 
+/** The element the address's fragment names, if any (the page was opened by a link into it). */
+export function fragmentTarget() {
+  const id = fragmentId(location.hash);
+  return id ? document.getElementById(id) : null;
+}
+
 /**
  * What the reader is reading: the block of a section (a paragraph, a formula, a figure, a heading)
  * in the middle of the text column just below the site bar (which stays on screen on wide ones),
@@ -108,8 +114,7 @@ export function setupLevelSwitch(group) {
       keepPlace(anchor, b.dataset.show);
     });
   const revealTarget = () => {
-    const id = fragmentId(location.hash);
-    const target = id && document.getElementById(id);
+    const target = fragmentTarget();
     if (!target) return;
     const holder = target.closest('[data-level="1"], [data-level="2"]');
     const view = document.documentElement.dataset.levelView ?? 'all';
