@@ -95,15 +95,17 @@ export function pageTitle(indexHtml) {
 /**
  * imsmanifest.xml as both SCORM editions write it: one organization holding one item, whose single
  * SCO launches `launch.href` and lists every file. What the editions word differently comes in
- * `edition`: the manifest's version, its namespaces and where their schemas are (the xsi
- * namespace that names them is common), the schema version, the item's mastery rule, and the
- * spelling of the SCO type attribute (scormtype in 1.2, scormType in 2004).
+ * `edition`: the manifest's version, its schemas (the xsi namespace that locates them is common),
+ * the schema version, the item's mastery rule, and the spelling of the SCO type attribute
+ * (scormtype in 1.2, scormType in 2004). Each schema is [attribute, namespace, file]: the attribute
+ * that declares its namespace (null for one the manifest only locates), the namespace, and its .xsd.
  */
 function scormManifest(title, files, launch, edition) {
+  const declared = edition.schemas.filter(([attribute]) => attribute).map(([attribute, ns]) => [attribute, ns]);
   const attributes = {
-    ...edition.namespaces,
+    ...Object.fromEntries(declared),
     'xmlns:xsi': 'http://www.w3.org/2001/XMLSchema-instance',
-    'xsi:schemaLocation': edition.schemaLocations.join(' '),
+    'xsi:schemaLocation': edition.schemas.map(([, ns, file]) => `${ns} ${file}`).join(' '),
   };
   const attributeLines = Object.entries(attributes).map(([name, value]) => `          ${name}="${value}"`);
   return `<?xml version="1.0" encoding="UTF-8"?>
@@ -135,14 +137,10 @@ ${files.map((f) => `      <file href="${xml(f)}"/>`).join('\n')}
 export function scorm12Manifest(title, files, launch = LAUNCH_EN) {
   return scormManifest(title, files, launch, {
     version: '1.0',
-    namespaces: {
-      xmlns: 'http://www.imsproject.org/xsd/imscp_rootv1p1p2',
-      'xmlns:adlcp': 'http://www.adlnet.org/xsd/adlcp_rootv1p2',
-    },
-    schemaLocations: [
-      'http://www.imsproject.org/xsd/imscp_rootv1p1p2 imscp_rootv1p1p2.xsd',
-      'http://www.imsglobal.org/xsd/imsmd_rootv1p2p1 imsmd_rootv1p2p1.xsd',
-      'http://www.adlnet.org/xsd/adlcp_rootv1p2 adlcp_rootv1p2.xsd',
+    schemas: [
+      ['xmlns', 'http://www.imsproject.org/xsd/imscp_rootv1p1p2', 'imscp_rootv1p1p2.xsd'],
+      [null, 'http://www.imsglobal.org/xsd/imsmd_rootv1p2p1', 'imsmd_rootv1p2p1.xsd'],
+      ['xmlns:adlcp', 'http://www.adlnet.org/xsd/adlcp_rootv1p2', 'adlcp_rootv1p2.xsd'],
     ],
     schemaVersion: '1.2',
     masteryRule: `        <adlcp:masteryscore>${Math.round(COURSE.masteryScore * 100)}</adlcp:masteryscore>`,
@@ -154,19 +152,12 @@ export function scorm12Manifest(title, files, launch = LAUNCH_EN) {
 export function scorm2004Manifest(title, files, launch = LAUNCH_EN) {
   return scormManifest(title, files, launch, {
     version: '1',
-    namespaces: {
-      xmlns: 'http://www.imsglobal.org/xsd/imscp_v1p1',
-      'xmlns:adlcp': 'http://www.adlnet.org/xsd/adlcp_v1p3',
-      'xmlns:adlseq': 'http://www.adlnet.org/xsd/adlseq_v1p3',
-      'xmlns:adlnav': 'http://www.adlnet.org/xsd/adlnav_v1p3',
-      'xmlns:imsss': 'http://www.imsglobal.org/xsd/imsss',
-    },
-    schemaLocations: [
-      'http://www.imsglobal.org/xsd/imscp_v1p1 imscp_v1p1.xsd',
-      'http://www.adlnet.org/xsd/adlcp_v1p3 adlcp_v1p3.xsd',
-      'http://www.adlnet.org/xsd/adlseq_v1p3 adlseq_v1p3.xsd',
-      'http://www.adlnet.org/xsd/adlnav_v1p3 adlnav_v1p3.xsd',
-      'http://www.imsglobal.org/xsd/imsss imsss_v1p0.xsd',
+    schemas: [
+      ['xmlns', 'http://www.imsglobal.org/xsd/imscp_v1p1', 'imscp_v1p1.xsd'],
+      ['xmlns:adlcp', 'http://www.adlnet.org/xsd/adlcp_v1p3', 'adlcp_v1p3.xsd'],
+      ['xmlns:adlseq', 'http://www.adlnet.org/xsd/adlseq_v1p3', 'adlseq_v1p3.xsd'],
+      ['xmlns:adlnav', 'http://www.adlnet.org/xsd/adlnav_v1p3', 'adlnav_v1p3.xsd'],
+      ['xmlns:imsss', 'http://www.imsglobal.org/xsd/imsss', 'imsss_v1p0.xsd'],
     ],
     schemaVersion: '2004 4th Edition',
     masteryRule: `        <imsss:sequencing>
