@@ -443,42 +443,52 @@ function markdown(results, values) {
   };
   goals(rowsFor, 'On the medians');
   if (wasm.kernels?.[KERNELS[0][0]]?.fastestMs !== undefined) goals(rowsWith('fastestMs'), 'On the fastest figures');
-  lines.push("Where the copy costs: the copy out is one `TypedArray.prototype.slice` of the module's memory");
-  lines.push('(`cpp/bindings/js_interop.hpp`), but into a fresh Float64Array, and a fresh 32 MiB array is 8,192 new');
-  lines.push('pages the system has to map and zero on first touch — the same cost as native\'s "fill (fresh)" below.');
-  lines.push('Inside the module the memory is reused from call to call, which is why the view can beat the native');
-  lines.push('call (a fresh matrix each time). The "WASM into" column is the copy without the fresh allocation.');
-  lines.push('No copying function can avoid that fresh allocation (it is what "a new Float64Array per call" means),');
-  lines.push('so where numpy or plain JS beat "WASM + copy" on the large tables, the view or `engine.into` (the');
   lines.push(
+    "Where the copy costs: the copy out is one `TypedArray.prototype.slice` of the module's memory",
+    '(`cpp/bindings/js_interop.hpp`), but into a fresh Float64Array, and a fresh 32 MiB array is 8,192 new',
+    'pages the system has to map and zero on first touch — the same cost as native\'s "fill (fresh)" below.',
+    'Inside the module the memory is reused from call to call, which is why the view can beat the native',
+    'call (a fresh matrix each time). The "WASM into" column is the copy without the fresh allocation.',
+    'No copying function can avoid that fresh allocation (it is what "a new Float64Array per call" means),',
+    'so where numpy or plain JS beat "WASM + copy" on the large tables, the view or `engine.into` (the',
     'result written into an array the caller keeps) is the answer, not a faster copy. (numpy pays for its fresh arrays too, but less: see',
+    '"Where numpy\'s fresh arrays win" below.)',
+    '',
   );
-  lines.push('"Where numpy\'s fresh arrays win" below.)', '');
-  lines.push('The context-extension curves are 3 × 512 numbers, and a microsecond is the scale of everything');
-  lines.push('around their kernel. They take the scratch path (`cpp/bindings/bind_scratch.cpp`): the facade writes');
-  lines.push("the positions into a block of the module's memory and calls the kernel as a plain WebAssembly export");
-  lines.push('with number arguments. Through Embind, with JavaScript values for arguments and result, each call');
-  lines.push("made a JavaScript round trip per argument check and per property of the result, and Embind's invoker");
-  lines.push('(no eval in this build, so its generic one) costs about 0.3 µs by itself: a call took 8.1 µs that');
-  lines.push('way, in the run before this path, against 2.4 µs native. The kernel (`context_extension_curves_into`,');
-  lines.push('`cpp/src/rope_scaling.cpp`) is now one pass that');
-  lines.push('writes the three rows and one overflow check of the largest |position| (rounding is monotonic, so');
-  lines.push('it overflows exactly when some position does), three `pow`, and a scan for non-finite positions that');
-  lines.push("runs two at a time in WebAssembly. What is left between the kernel and plain JS is V8's own cost of");
-  lines.push('a fresh 12 KiB Float64Array (about 2 µs here, the same `new Float64Array` plain JS pays): the view,');
-  lines.push('or `engine.into` (an array the caller keeps), is the path without it.', '');
-  lines.push('Inside the module there is no native SSE2/AVX, and Eigen 3.4 has no SIMD128 path: its matrix');
-  lines.push('products would run scalar. So in WebAssembly the matrix products (attention, the demo layer) are a');
-  lines.push('SIMD128 kernel of their own (`cpp/src/matrix_product.hpp`), each entry the sum over k in order; the');
-  lines.push("tables' angle addition and RoPE's rotation are written with SIMD128 intrinsics too");
-  lines.push('(`cpp/src/angle_addition.hpp`), to the same bits as the scalar formulas.', '');
+  lines.push(
+    'The context-extension curves are 3 × 512 numbers, and a microsecond is the scale of everything',
+    'around their kernel. They take the scratch path (`cpp/bindings/bind_scratch.cpp`): the facade writes',
+    "the positions into a block of the module's memory and calls the kernel as a plain WebAssembly export",
+    'with number arguments. Through Embind, with JavaScript values for arguments and result, each call',
+    "made a JavaScript round trip per argument check and per property of the result, and Embind's invoker",
+    '(no eval in this build, so its generic one) costs about 0.3 µs by itself: a call took 8.1 µs that',
+    'way, in the run before this path, against 2.4 µs native. The kernel (`context_extension_curves_into`,',
+    '`cpp/src/rope_scaling.cpp`) is now one pass that',
+    'writes the three rows and one overflow check of the largest |position| (rounding is monotonic, so',
+    'it overflows exactly when some position does), three `pow`, and a scan for non-finite positions that',
+    "runs two at a time in WebAssembly. What is left between the kernel and plain JS is V8's own cost of",
+    'a fresh 12 KiB Float64Array (about 2 µs here, the same `new Float64Array` plain JS pays): the view,',
+    'or `engine.into` (an array the caller keeps), is the path without it.',
+    '',
+  );
+  lines.push(
+    'Inside the module there is no native SSE2/AVX, and Eigen 3.4 has no SIMD128 path: its matrix',
+    'products would run scalar. So in WebAssembly the matrix products (attention, the demo layer) are a',
+    'SIMD128 kernel of their own (`cpp/src/matrix_product.hpp`), each entry the sum over k in order; the',
+    "tables' angle addition and RoPE's rotation are written with SIMD128 intrinsics too",
+    '(`cpp/src/angle_addition.hpp`), to the same bits as the scalar formulas.',
+    '',
+  );
   hugePagesSection(lines, results);
   lines.push('## The sinusoidal table against the memory-bandwidth floor (native)', '');
-  lines.push('sin and cos used to be the whole cost. The engine now calls them only for the first 32 rows and the');
-  lines.push("first row of every 32-row block; every other row is its block's first row turned by one of the first");
-  lines.push('32 rows (angle addition, `cpp/src/angle_addition.hpp`), four multiplications and two additions per');
-  lines.push('pair. "fill" allocates a matrix of the same size and writes one value into it (first-touch page');
-  lines.push('faults included, as for the table); "reused fill" writes the same bytes into memory already mapped.', '');
+  lines.push(
+    'sin and cos used to be the whole cost. The engine now calls them only for the first 32 rows and the',
+    "first row of every 32-row block; every other row is its block's first row turned by one of the first",
+    '32 rows (angle addition, `cpp/src/angle_addition.hpp`), four multiplications and two additions per',
+    'pair. "fill" allocates a matrix of the same size and writes one value into it (first-touch page',
+    'faults included, as for the table); "reused fill" writes the same bytes into memory already mapped.',
+    '',
+  );
   lines.push('| table | sin/cos every entry | engine | fill (fresh) | reused fill | engine / fill | speed-up |');
   lines.push('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const size of ['32768x128', '4096x512']) {
