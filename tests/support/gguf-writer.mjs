@@ -17,6 +17,20 @@ export const T = {
   float64: 12,
 };
 
+// The types of a fixed size: the DataView setter that writes one, and its size in bytes.
+const FIXED_SIZE_TYPES = {
+  [T.uint8]: ['setUint8', 1],
+  [T.int8]: ['setInt8', 1],
+  [T.uint16]: ['setUint16', 2],
+  [T.int16]: ['setInt16', 2],
+  [T.uint32]: ['setUint32', 4],
+  [T.int32]: ['setInt32', 4],
+  [T.float32]: ['setFloat32', 4],
+  [T.uint64]: ['setBigUint64', 8],
+  [T.int64]: ['setBigInt64', 8],
+  [T.float64]: ['setFloat64', 8],
+};
+
 /** Little-endian bytes, appended field by field. */
 export class ByteWriter {
   constructor() {
@@ -47,23 +61,9 @@ export class ByteWriter {
     this.parts.push(bytes);
     return this;
   }
-  /** One value of `type` (arrays: { itemType, items }). */
+  /** One value of `type` (arrays: { itemType, items }); a type code GGUF does not define is written as a float64. */
   value(type, v) {
     switch (type) {
-      case T.uint8:
-        return this.u8(v);
-      case T.int8:
-        return this.number('setInt8', 1, v);
-      case T.uint16:
-        return this.number('setUint16', 2, v);
-      case T.int16:
-        return this.number('setInt16', 2, v);
-      case T.uint32:
-        return this.u32(v);
-      case T.int32:
-        return this.number('setInt32', 4, v);
-      case T.float32:
-        return this.number('setFloat32', 4, v);
       case T.bool:
         return this.u8(v ? 1 : 0);
       case T.string:
@@ -72,12 +72,10 @@ export class ByteWriter {
         this.u32(v.itemType).u64(v.items.length);
         for (const item of v.items) this.value(v.itemType, item);
         return this;
-      case T.uint64:
-        return this.u64(v);
-      case T.int64:
-        return this.number('setBigInt64', 8, BigInt(v));
-      default:
-        return this.number('setFloat64', 8, v);
+      default: {
+        const [setter, size] = FIXED_SIZE_TYPES[type] ?? FIXED_SIZE_TYPES[T.float64];
+        return this.number(setter, size, setter.startsWith('setBig') ? BigInt(v) : v);
+      }
     }
   }
   bytes() {
