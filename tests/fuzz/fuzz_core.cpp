@@ -19,12 +19,10 @@ void fuzz_sinusoidal(FuzzInput& in, std::uint8_t which) {
   const double base = in.base();
   if (over_budget(n, d)) return;
   if (which == 0) {
-    under_contract("sinusoidal_encoding",
-                   [&] { require_finite_result("sinusoidal_encoding", sinusoidal_encoding(n, d, base)); });
+    must_return_finite("sinusoidal_encoding", [&] { return sinusoidal_encoding(n, d, base); });
   } else {
-    under_contract("sinusoidal_encoding_concatenated", [&] {
-      require_finite_result("sinusoidal_encoding_concatenated", sinusoidal_encoding_concatenated(n, d, base));
-    });
+    must_return_finite("sinusoidal_encoding_concatenated",
+                       [&] { return sinusoidal_encoding_concatenated(n, d, base); });
   }
 }
 
@@ -34,8 +32,7 @@ void fuzz_sinusoidal_dot(FuzzInput& in) {
   const std::int64_t d = in.integer();
   const double base = in.base();
   if (over_budget(d, 1)) return;
-  under_contract("sinusoidal_dot",
-                 [&] { require_finite_result("sinusoidal_dot", sinusoidal_dot(a, b, d, base)); });
+  must_return_finite("sinusoidal_dot", [&] { return sinusoidal_dot(a, b, d, base); });
 }
 
 void fuzz_rope(FuzzInput& in, std::uint8_t which) {
@@ -44,40 +41,34 @@ void fuzz_rope(FuzzInput& in, std::uint8_t which) {
     case 0: {
       const std::int64_t d = in.integer();
       if (over_budget(d, 1)) return;
-      under_contract("rope_frequencies",
-                     [&] { require_finite_result("rope_frequencies", rope_frequencies(d, base)); });
+      must_return_finite("rope_frequencies", [&] { return rope_frequencies(d, base); });
       break;
     }
     case 1: {
       const Vector x = in.boolean() ? in.vector() : in.tame_vector(in.byte() % 33);
       const double position = in.number();
-      under_contract("apply_rope",
-                     [&] { require_finite_result("apply_rope", apply_rope(x, position, base)); });
+      must_return_finite("apply_rope", [&] { return apply_rope(x, position, base); });
       break;
     }
     case 2: {
       const Matrix x = in.matrix();
       const Vector positions = in.boolean() ? in.vector(32) : in.tame_vector(x.rows());
-      under_contract("apply_rope(matrix)",
-                     [&] { require_finite_result("apply_rope(matrix)", apply_rope(x, positions, base)); });
+      must_return_finite("apply_rope(matrix)", [&] { return apply_rope(x, positions, base); });
       break;
     }
     case 3: {
       // Long enough to cross several angle-addition blocks.
       const Matrix x =
           in.boolean() ? in.matrix() : Matrix(Matrix::Constant(in.byte() * 2, 2 * (1 + in.byte() % 8), 0.75));
-      under_contract("apply_rope_sequence",
-                     [&] { require_finite_result("apply_rope_sequence", apply_rope_sequence(x, base)); });
+      must_return_finite("apply_rope_sequence", [&] { return apply_rope_sequence(x, base); });
       break;
     }
     case 4: {
       const Matrix x = in.matrix();
       const Vector positions = in.tame_vector(x.rows());
       const Vector inv_freq = in.boolean() ? in.vector(16) : in.tame_vector(x.cols() / 2);
-      under_contract("apply_rope_with_frequencies", [&] {
-        require_finite_result("apply_rope_with_frequencies",
-                              apply_rope_with_frequencies(x, positions, inv_freq));
-      });
+      must_return_finite("apply_rope_with_frequencies",
+                         [&] { return apply_rope_with_frequencies(x, positions, inv_freq); });
       break;
     }
     case 5: {
@@ -95,10 +86,8 @@ void fuzz_rope(FuzzInput& in, std::uint8_t which) {
         });
       }
       if (over_budget(starts.size(), plus_one(max_distance))) return;
-      under_contract("rope_scores_over_distance", [&] {
-        require_finite_result("rope_scores_over_distance",
-                              rope_scores_over_distance(q, k, starts, max_distance, base));
-      });
+      must_return_finite("rope_scores_over_distance",
+                         [&] { return rope_scores_over_distance(q, k, starts, max_distance, base); });
       break;
     }
     default: {
@@ -107,9 +96,8 @@ void fuzz_rope(FuzzInput& in, std::uint8_t which) {
       const std::int64_t d = in.integer();
       const bool wrapped = in.boolean();
       if (over_budget(d, 1)) return;
-      under_contract("rope_pair_angles", [&] {
-        require_finite_result("rope_pair_angles", rope_pair_angles(positions, pairs, d, base, wrapped));
-      });
+      must_return_finite("rope_pair_angles",
+                         [&] { return rope_pair_angles(positions, pairs, d, base, wrapped); });
       break;
     }
   }
@@ -145,17 +133,15 @@ void fuzz_extension(FuzzInput& in, std::uint8_t which) {
       const Vector positions = in.vector(32);
       const double trained = in.number();
       const double fresh = in.number();
-      under_contract("interpolate_positions", [&] {
-        require_finite_result("interpolate_positions", interpolate_positions(positions, trained, fresh));
-      });
+      must_return_finite("interpolate_positions",
+                         [&] { return interpolate_positions(positions, trained, fresh); });
       break;
     }
     default: {
       const double base = in.number();
       const double scale = in.number();
       const std::int64_t d = in.integer();
-      under_contract("ntk_scaled_base",
-                     [&] { require_finite_result("ntk_scaled_base", ntk_scaled_base(base, scale, d)); });
+      must_return_finite("ntk_scaled_base", [&] { return ntk_scaled_base(base, scale, d); });
       break;
     }
   }

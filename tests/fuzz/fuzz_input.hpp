@@ -251,6 +251,13 @@ void under_contract(const char* function, Call&& call) {
   }
 }
 
+// The usual case of under_contract: `call` returns the engine's result (a number, vector or matrix),
+// which must be finite unless the engine refused the request; both are reported under `function`.
+template <class Call>
+void must_return_finite(const char* function, Call&& call) {
+  under_contract(function, [&] { require_finite_result(function, call()); });
+}
+
 // Defined by each target: decodes one input's arguments from `in` and makes its engine calls.
 // The libFuzzer entry point, shared by all targets (fuzz_main.cpp), hands every input to it.
 void fuzz_one_input(FuzzInput& in);

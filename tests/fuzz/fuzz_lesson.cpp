@@ -33,7 +33,7 @@ void fuzz_one_input(FuzzInput& in) {
       const std::int64_t d = in.boolean() ? kDemoDimension : in.integer();
       const std::string word = in.rest();
       if (over_budget(d, 1)) return;
-      under_contract("word_vector", [&] { require_finite_result("word_vector", word_vector(word, d)); });
+      must_return_finite("word_vector", [&] { return word_vector(word, d); });
       break;
     }
     case 2:
@@ -48,9 +48,7 @@ void fuzz_one_input(FuzzInput& in) {
           require_finite_result("demo_attention weights", r.weights);
         });
       } else {
-        under_contract("encode_sentence", [&] {
-          require_finite_result("encode_sentence", encode_sentence(sentence, scheme, causal));
-        });
+        must_return_finite("encode_sentence", [&] { return encode_sentence(sentence, scheme, causal); });
       }
       break;
     }

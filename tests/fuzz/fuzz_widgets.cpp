@@ -95,14 +95,14 @@ void fuzz_one_input(FuzzInput& in) {
   switch (selector % 17) {
     case 0: {
       const std::int64_t heads = in.integer();
-      under_contract("alibi_slopes", [&] { require_finite_result("alibi_slopes", alibi_slopes(heads)); });
+      must_return_finite("alibi_slopes", [&] { return alibi_slopes(heads); });
       break;
     }
     case 1: {
       const double slope = in.number();
       const std::int64_t length = in.integer();
       if (over_budget(length, length)) return;
-      under_contract("alibi_bias", [&] { require_finite_result("alibi_bias", alibi_bias(slope, length)); });
+      must_return_finite("alibi_bias", [&] { return alibi_bias(slope, length); });
       break;
     }
     case 2:
@@ -118,13 +118,9 @@ void fuzz_one_input(FuzzInput& in) {
       }
       if (over_budget(d, plus_one(max_distance))) return;
       if (selector % 17 == 2) {
-        under_contract("rope_decay_curve", [&] {
-          require_finite_result("rope_decay_curve", rope_decay_curve(d, base, max_distance));
-        });
+        must_return_finite("rope_decay_curve", [&] { return rope_decay_curve(d, base, max_distance); });
       } else {
-        under_contract("rope_ones_scores", [&] {
-          require_finite_result("rope_ones_scores", rope_ones_scores(d, base, max_distance));
-        });
+        must_return_finite("rope_ones_scores", [&] { return rope_ones_scores(d, base, max_distance); });
       }
       break;
     }
@@ -140,16 +136,13 @@ void fuzz_one_input(FuzzInput& in) {
         require_finite_result("yarn_correction_range low", r.low);
         require_finite_result("yarn_correction_range high", r.high);
       });
-      under_contract("yarn_extrapolation_weights", [&] {
-        require_finite_result("yarn_extrapolation_weights",
-                              yarn_extrapolation_weights(d, base, trained, beta_fast, beta_slow));
-      });
+      must_return_finite("yarn_extrapolation_weights",
+                         [&] { return yarn_extrapolation_weights(d, base, trained, beta_fast, beta_slow); });
       break;
     }
     case 6: {
       const double scale = in.number();
-      under_contract("yarn_attention_factor",
-                     [&] { require_finite_result("yarn_attention_factor", yarn_attention_factor(scale)); });
+      must_return_finite("yarn_attention_factor", [&] { return yarn_attention_factor(scale); });
       break;
     }
     case 7: {
@@ -158,15 +151,13 @@ void fuzz_one_input(FuzzInput& in) {
       const std::int64_t d = in.integer();
       const double seq_len = in.number();
       const double trained = in.number();
-      under_contract("dynamic_ntk_base", [&] {
-        require_finite_result("dynamic_ntk_base", dynamic_ntk_base(base, scale, d, seq_len, trained));
-      });
+      must_return_finite("dynamic_ntk_base",
+                         [&] { return dynamic_ntk_base(base, scale, d, seq_len, trained); });
       break;
     }
     case 8: {
       const Vector inv_freq = in.vector(16);
-      under_contract("pair_wavelengths",
-                     [&] { require_finite_result("pair_wavelengths", pair_wavelengths(inv_freq)); });
+      must_return_finite("pair_wavelengths", [&] { return pair_wavelengths(inv_freq); });
       break;
     }
     case 5:  // yarn_inverse_frequencies is the table's YaRN row: one property for both
@@ -177,10 +168,8 @@ void fuzz_one_input(FuzzInput& in) {
       const double fresh = in.number();
       if (over_budget(d, 5)) return;
       // Every scale, including those below 1 that the table refuses before YaRN sees them.
-      under_contract("yarn_inverse_frequencies", [&] {
-        require_finite_result("yarn_inverse_frequencies",
-                              yarn_inverse_frequencies(d, base, fresh / trained, trained));
-      });
+      must_return_finite("yarn_inverse_frequencies",
+                         [&] { return yarn_inverse_frequencies(d, base, fresh / trained, trained); });
       under_contract("extension_inverse_frequencies", [&] {
         const Matrix rows = extension_inverse_frequencies(d, base, trained, fresh);
         require_finite_result("extension_inverse_frequencies", rows);
@@ -233,8 +222,7 @@ void fuzz_one_input(FuzzInput& in) {
       const Vector x = in.boolean() ? in.vector(16) : in.tame_vector(2 * (in.byte() % 9));
       const double position = in.number();
       const double base = in.base();
-      under_contract("apply_rope_half",
-                     [&] { require_finite_result("apply_rope_half", apply_rope_half(x, position, base)); });
+      must_return_finite("apply_rope_half", [&] { return apply_rope_half(x, position, base); });
       break;
     }
     case 13: {
@@ -284,12 +272,9 @@ void fuzz_one_input(FuzzInput& in) {
       const Permutation p = permutation_from(in, 12);
       const Matrix a = in.matrix(8);
       const Matrix b = in.boolean() ? a : in.matrix(8);
-      under_contract("permute", [&] { require_finite_result("permute", permute(x, p)); });
-      under_contract("permute_columns",
-                     [&] { require_finite_result("permute_columns", permute_columns(a, p)); });
-      under_contract("max_permuted_difference", [&] {
-        require_finite_result("max_permuted_difference", max_permuted_difference(a, b, p));
-      });
+      must_return_finite("permute", [&] { return permute(x, p); });
+      must_return_finite("permute_columns", [&] { return permute_columns(a, p); });
+      must_return_finite("max_permuted_difference", [&] { return max_permuted_difference(a, b, p); });
       break;
     }
   }
