@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>  // the test reads its fixtures with the same library the engine uses
 #include <sstream>
 #include <string>
+#include <utility>  // std::pair
 
 #include "positional/model_config.hpp"
 
@@ -494,6 +495,17 @@ const LayerKindReport& kind_named(const ModelPositionReport& r, const std::strin
   throw std::runtime_error("no layer kind " + type);
 }
 
+// The kinds of layer of a model that has exactly two, `first` then `second`. Throws, failing the test, when
+// the model has another number of kinds or lacks one of these.
+std::pair<const LayerKindReport&, const LayerKindReport&> two_kinds_named(const ModelPositionReport& r,
+                                                                          const std::string& first,
+                                                                          const std::string& second) {
+  if (r.layer_kinds.size() != 2) {
+    throw std::runtime_error(std::to_string(r.layer_kinds.size()) + " kinds of layer, not 2");
+  }
+  return {kind_named(r, first), kind_named(r, second)};
+}
+
 std::vector<std::int64_t> every_nth(std::int64_t first, std::int64_t step, std::int64_t count) {
   std::vector<std::int64_t> out;
   for (std::int64_t i = first; i < count; i += step) out.push_back(i);
@@ -529,9 +541,7 @@ TEST(ModelConfigFamilies, LlamaFourReadsItsTextConfigAndInterleavesNope) {
   EXPECT_EQ(r.model_type, "llama4_text");
   EXPECT_THAT(r.notes[0], ::testing::HasSubstr("the text model is read from text_config"));
   EXPECT_EQ(r.layer_types_field, "no_rope_layers");
-  ASSERT_EQ(r.layer_kinds.size(), 2u);
-  const LayerKindReport& rope = kind_named(r, "chunked_attention");
-  const LayerKindReport& nope = kind_named(r, "full_attention");
+  const auto [rope, nope] = two_kinds_named(r, "chunked_attention", "full_attention");
   EXPECT_EQ(r.layer_kinds[0].layer_type, "chunked_attention") << "first seen first";
   EXPECT_EQ(rope.positions, "rope");
   EXPECT_EQ(rope.layer_count, 36);
@@ -575,9 +585,7 @@ TEST(ModelConfigFamilies, GemmaThreeNestedTakesTheClassDefaultsAndSaysSo) {
   };
   EXPECT_TRUE(has_note("max_position_embeddings is absent: Gemma3TextConfig's default 131072 is used"));
   EXPECT_TRUE(has_note("rope_local_base_freq is absent"));
-  ASSERT_EQ(r.layer_kinds.size(), 2u);
-  const LayerKindReport& local = kind_named(r, "sliding_attention");
-  const LayerKindReport& global = kind_named(r, "full_attention");
+  const auto [local, global] = two_kinds_named(r, "sliding_attention", "full_attention");
   EXPECT_EQ(local.layer_count, 52);
   EXPECT_EQ(global.layers, every_nth(5, 6, 62));
   EXPECT_EQ(local.window, 1024);
@@ -641,9 +649,7 @@ TEST(ModelConfigFamilies, GemmaFourWithoutLayerTypesTakesTheClassPattern) {
 TEST(ModelConfigFamilies, GptOssAlternatesWindowsAndFullLayersOnOneYarn) {
   // 300,000 tokens: past the 131,072 that YaRN's factor 32 stretches 4,096 to.
   const ModelPositionReport r = read_model_config(read_text(kPresets / "gpt-oss-20b.json"), 300000);
-  ASSERT_EQ(r.layer_kinds.size(), 2u);
-  const LayerKindReport& local = kind_named(r, "sliding_attention");
-  const LayerKindReport& global = kind_named(r, "full_attention");
+  const auto [local, global] = two_kinds_named(r, "sliding_attention", "full_attention");
   EXPECT_EQ(local.window, 128);
   EXPECT_EQ(local.layers, every_nth(0, 2, 24));
   EXPECT_EQ(global.window, 0);
