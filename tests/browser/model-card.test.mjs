@@ -18,108 +18,11 @@ const brokenExpected = JSON.parse(readFileSync(join(brokenDir, 'expected.json'),
 
 const ROOT = '[data-chart-root="model-card"]';
 
-// What each preset's summary must say, from the published config.json each file copies (see its
-// _source): scheme, lengths and scaling as the lesson formats them. Beyond-training counts are
-// not listed here: they are compared with the engine's own answer at run time.
-const SUMMARY_FACTS = {
-  gpt2: ['a learned position table', '1,024 of them', 'Limit: hard', 'chunk the input to at most 1,024 tokens'],
-  'bert-base-uncased': ['a learned position table', '512 of them', 'Limit: hard'],
-  'llama-2-7b': ['RoPE', '64 rotary pairs', 'trained and advertised 4,096 tokens', 'Stretch: none'],
-  'llama-3.1-8b': [
-    'RoPE',
-    'rope_type llama3 with factor 8',
-    'trained 8,192 tokens',
-    'advertised 131,072',
-    'base rope_theta 500,000',
-  ],
-  'mistral-7b-v0.1': [
-    'RoPE',
-    'trained and advertised 32,768 tokens',
-    'at most the previous 4,096 tokens (sliding_window)',
-  ],
-  'qwen2-7b-instruct': ['RoPE', 'trained and advertised 32,768 tokens', 'base rope_theta 1,000,000'],
-  'yarn-llama-2-7b-64k': ['RoPE', 'rope_type yarn with factor 16', 'trained 4,096 tokens', 'advertised 65,536'],
-  'phi-3.5-mini-instruct': [
-    'RoPE',
-    '48 rotary pairs',
-    'rope_type longrope with factor 32',
-    'trained 4,096 tokens',
-    'advertised 131,072',
-  ],
-  'opt-125m': ['a learned position table', '2,048 of them', 'the table holds 2,050 rows'],
-  't5-v1_1-base': [
-    'relative position buckets',
-    'distances 0–7 one bucket each',
-    'up to 128 (relative_attention_max_distance)',
-  ],
-  'modernbert-base': [
-    'RoPE',
-    'base rope_theta 160,000',
-    'Local layers: one layer in every 3 is global',
-    'window of 128 tokens',
-  ],
-  'deepseek-v3': [
-    'RoPE',
-    'multi-head latent attention: 32 rotary pairs',
-    'rope_type yarn with factor 40',
-    'trained 4,096 tokens',
-    'advertised 163,840',
-  ],
-  'qwen2.5-7b-instruct-yarn': [
-    'RoPE',
-    'rope_type yarn with factor 4',
-    'Runtimes disagree: transformers 5 uses factor 4',
-    'vLLM uses factor 4, cos and sin × 1.139, takes 131,072 tokens as the limit',
-  ],
-  'mamba-130m': ['none (model_type “mamba”): a state-space model', 'nothing in the config caps the length'],
-  'bloom-560m': ['ALiBi (model_type “bloom”)', 'Trained length: the config states none'],
-  'llama-4-scout-17b-16e': [
-    'the text model is read from text_config',
-    'rope_type llama3 with factor 8',
-    'trained 8,192 tokens',
-    'advertised 262,144',
-    '36 chunked_attention layers (0, 1, 2, 4, …, 46): RoPE at base 500,000',
-    'within chunks of 8,192 tokens',
-    '12 full_attention layers (3, 7, 11, 15, …, 47): no positions (NoPE)',
-  ],
-  'gemma-3-27b-it': [
-    'the text model is read from text_config',
-    'rope_type linear with factor 8',
-    'Local layers: one layer in every 6 is global',
-    '52 sliding_attention layers (0, 1, 2, 3, …, 61): RoPE at base 10,000, rope_type default',
-    '10 full_attention layers (5, 11, 17, 23, …, 59): RoPE at base 1,000,000, rope_type linear',
-    'max_position_embeddings is absent',
-  ],
-  'gemma-4-26b-a4b-it': [
-    '25 sliding_attention layers',
-    'RoPE at base 10,000, rope_type default: pairs 0–127 turn (rotary_dim 256 of head_dim 256)',
-    '5 full_attention layers (5, 11, 17, 23, 29): proportional RoPE (p-RoPE) at base 1,000,000',
-    'pairs 0–63 of 256 turn',
-    'Proportional RoPE is transformers 5’s recipe',
-  ],
-  'gpt-oss-20b': [
-    'rope_type yarn with factor 32',
-    'trained 4,096 tokens',
-    '12 sliding_attention layers (0, 2, 4, 6, …, 22)',
-    'within a window of 128 tokens',
-    '12 full_attention layers (1, 3, 5, 7, …, 23)',
-    'YaRN here is static',
-  ],
-  'qwen3-8b-yarn': ['rope_type yarn with factor 4', 'trained 32,768 tokens', 'Qwen’s model cards warn'],
-  'qwen2.5-vl-7b-instruct': [
-    'All 28 layers: M-RoPE at base 1,000,000',
-    'pairs 0–15 turn by the time position, 16–39 by the height and 40–63 by the width',
-    'MRotaryEmbedding',
-  ],
-  'qwen3-next-80b-a3b-instruct': [
-    '36 linear_attention layers (0, 1, 2, 4, …, 46): no positions: linear attention',
-    '12 full_attention layers (3, 7, 11, 15, …, 47): RoPE at base 10,000,000, rope_type default: pairs 0–31 turn (rotary_dim 64 of head_dim 256)',
-  ],
-  'minimax-text-01': [
-    '70 linear_attention layers (0, 1, 2, 3, …, 78): no positions: linear attention',
-    '10 full_attention layers (7, 15, 23, 31, …, 79): RoPE at base 10,000,000, rope_type default: pairs 0–31 turn (rotary_dim 64 of head_dim 128)',
-  ],
-};
+// What each preset's summary must say (scheme, lengths and scaling as the lesson formats them), from
+// the published config.json each file copies: tests/fixtures/configs/presets-summaries.json.
+const SUMMARY_FACTS = JSON.parse(
+  readFileSync(join(repo, 'tests', 'fixtures', 'configs', 'presets-summaries.json'), 'utf8'),
+).summaries;
 const STRETCH_ADVICE =
   'An entry with a factor means the model was trained shorter and stretched, so test it at the lengths you will use';
 
