@@ -32,6 +32,16 @@ function frequencyBase(label = t('base')) {
   return { kind: 'number', label, value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 };
 }
 
+/** The position a chart reads its values at, from min to max: the control behind its position marker's handle. */
+function positionRead(value, min, max) {
+  return { kind: 'number', label: t('position read'), value, min, max };
+}
+
+/** Where one of the RoPE-relative chart's queries starts: a position from 0 to a million. */
+function queryStart(label, value) {
+  return { kind: 'number', label, value, min: 0, max: 1e6 };
+}
+
 /** How many log-spaced positions the precision chart samples (its curves, and the lesson's peak error). */
 export const PRECISION_SAMPLES = 240;
 
@@ -55,16 +65,16 @@ export const CHART_DECLARATIONS = {
       d: dimensions(t('dimensions d'), 64, { slider: true }),
       base: frequencyBase(),
       // The row whose code is read out below the heatmap (the row marker's handle).
-      position: { kind: 'number', label: t('position read'), value: 40, min: 0, max: 4095 },
+      position: positionRead(40, 0, 4095),
     },
     aliases: ['heatmap'],
   },
   'rope-relative': {
     title: t('RoPE scores depend on the offset only'),
     controls: {
-      s0: { kind: 'number', label: t('query start 1'), value: 0, min: 0, max: 1e6 },
-      s1: { kind: 'number', label: t('query start 2'), value: 100, min: 0, max: 1e6 },
-      s2: { kind: 'number', label: t('query start 3'), value: 1000, min: 0, max: 1e6 },
+      s0: queryStart(t('query start 1'), 0),
+      s1: queryStart(t('query start 2'), 100),
+      s2: queryStart(t('query start 3'), 1000),
       d: dimensions(t('d'), 64),
       base: frequencyBase(),
       seed: { kind: 'number', label: t('random q, k seed'), value: 0, min: 0, max: 1e6 },
@@ -85,7 +95,7 @@ export const CHART_DECLARATIONS = {
         maxLength: 60,
       },
       // The position whose angles are read off the lines (the position marker's handle).
-      position: { kind: 'number', label: t('position read'), value: 100, min: 0, max: 199 },
+      position: positionRead(100, 0, 199),
     },
     aliases: ['freq'],
   },
@@ -155,7 +165,7 @@ export const CHART_DECLARATIONS = {
       base: frequencyBase(),
       pairs: { kind: 'text', label: t('pairs (comma-separated)'), value: '1,16,32,63', maxLength: 60 },
       // The position whose errors are read off the curves (the position marker's handle).
-      position: { kind: 'number', label: t('position read'), value: 65536, min: 1, max: 16777216 },
+      position: positionRead(65536, 1, 16777216),
     },
     aliases: [],
   },
