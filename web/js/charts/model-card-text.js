@@ -306,32 +306,31 @@ function learnedItems(r, type, add) {
     ),
   );
   if (n <= A) {
-    add(
-      t('Your prompt'),
-      tn('{tokens} fits in the table, with {spare} to spare.', '{tokens} fit in the table, with {spare} to spare.', n, {
-        tokens: tokens(n),
-        spare: tn('{count} position', '{count} positions', A - n, { count: count(A - n) }),
+    return {
+      prompt: tn(
+        '{tokens} fits in the table, with {spare} to spare.',
+        '{tokens} fit in the table, with {spare} to spare.',
+        n,
+        {
+          tokens: tokens(n),
+          spare: tn('{count} position', '{count} positions', A - n, { count: count(A - n) }),
+        },
+      ),
+      advice: t('nothing for this length. Longer documents: chunk them to at most {tokens} each.', {
+        tokens: tokens(A),
       }),
-    );
-    add(
-      t('What to do'),
-      t('nothing for this length. Longer documents: chunk them to at most {tokens} each.', { tokens: tokens(A) }),
-    );
+    };
   } else {
-    add(
-      t('Your prompt'),
-      t(
+    return {
+      prompt: t(
         '{tokens} is {excess} more than the table has rows ({ratio}× its length): the model cannot read it in one piece.',
         { tokens: tokens(n), excess: count(n - A), ratio: ratio(n, A) },
       ),
-    );
-    add(
-      t('What to do'),
-      t(
+      advice: t(
         'chunk the input to at most {tokens} per piece (retrieve the chunks that matter), or choose a model with a longer window.',
         { tokens: tokens(A) },
       ),
-    );
+    };
   }
 }
 
@@ -346,20 +345,21 @@ function sinusoidalItems(r, type, add) {
   );
   add(t('Trained length'), t('{length} positions.', { length: count(L) }));
   if (n <= L) {
-    add(t('Your prompt'), t('{tokens} is within the trained length.', { tokens: tokens(n) }));
-    add(t('What to do'), t('nothing for this length; evaluate at the length you will run.'));
+    return {
+      prompt: t('{tokens} is within the trained length.', { tokens: tokens(n) }),
+      advice: t('nothing for this length; evaluate at the length you will run.'),
+    };
   } else {
-    add(
-      t('Your prompt'),
-      t(
+    return {
+      prompt: t(
         '{tokens} goes {excess} past the positions the model saw in training: the codes exist, but the model never learned to read them.',
         { tokens: tokens(n), excess: count(n - L) },
       ),
-    );
-    add(
-      t('What to do'),
-      t('chunk to {trained}, or test at {tokens} before relying on it.', { trained: tokens(L), tokens: tokens(n) }),
-    );
+      advice: t('chunk to {trained}, or test at {tokens} before relying on it.', {
+        trained: tokens(L),
+        tokens: tokens(n),
+      }),
+    };
   }
 }
 
@@ -373,30 +373,28 @@ function alibiItems(r, type, add) {
       { type },
     ),
   );
+  let prompt;
   if (L > 0) {
     add(t('Trained length'), t('{tokens}.', { tokens: tokens(L) }));
-    add(
-      t('Your prompt'),
+    prompt =
       n <= L
         ? t('{tokens} is within the trained length.', { tokens: tokens(n) })
         : t(
             '{tokens} is {ratio}× the trained length. ALiBi was designed to run past it, but its penalty favours nearby tokens, so distant text counts for little.',
             { tokens: tokens(n), ratio: ratio(n, L) },
-          ),
-    );
+          );
   } else {
     add(t('Trained length'), t('the config states none.'));
-    add(
-      t('Your prompt'),
-      t('{tokens}; with no trained length on the card, there is nothing to compare it with.', { tokens: tokens(n) }),
-    );
+    prompt = t('{tokens}; with no trained length on the card, there is nothing to compare it with.', {
+      tokens: tokens(n),
+    });
   }
-  add(
-    t('What to do'),
-    t(
+  return {
+    prompt,
+    advice: t(
       'evaluate at the length you will run, with the answer placed at the start, the middle and the end of the prompt.',
     ),
-  );
+  };
 }
 
 function relativeItems(r, type, add) {
@@ -424,25 +422,22 @@ function relativeItems(r, type, add) {
       { reach: count(reach) },
     ),
   );
-  add(
-    t('Your prompt'),
-    n - 1 < reach
-      ? t('{tokens}: every distance in it (at most {longest}) falls inside the buckets’ reach.', {
-          tokens: tokens(n),
-          longest: count(n - 1),
-        })
-      : t(
-          '{tokens}: distances from {reach} to {longest} all land in one bucket, so order over those spans is only “far”.',
-          { tokens: tokens(n), reach: count(reach), longest: count(n - 1) },
-        ),
-  );
-  add(
-    t('What to do'),
-    t(
+  return {
+    prompt:
+      n - 1 < reach
+        ? t('{tokens}: every distance in it (at most {longest}) falls inside the buckets’ reach.', {
+            tokens: tokens(n),
+            longest: count(n - 1),
+          })
+        : t(
+            '{tokens}: distances from {reach} to {longest} all land in one bucket, so order over those spans is only “far”.',
+            { tokens: tokens(n), reach: count(reach), longest: count(n - 1) },
+          ),
+    advice: t(
       'for tasks that need exact order over long spans, keep the relevant text within {tokens} of each other, and evaluate at the length you will run.',
       { tokens: tokens(reach) },
     ),
-  );
+  };
 }
 
 function noneItems(r, type, add) {
@@ -471,21 +466,18 @@ function noneItems(r, type, add) {
       'nothing in the config caps the length: there are no positions to run out of. How much of a long prompt the model keeps is a matter of its fixed-size state, which no position field describes.',
     ),
   );
-  add(
-    t('Your prompt'),
-    r.advertisedLength > 0
-      ? t(
-          '{tokens}; the config states max_position_embeddings {advertised}, a length it was set up for rather than a position table.',
-          { tokens: tokens(n), advertised: count(r.advertisedLength) },
-        )
-      : t('{tokens}.', { tokens: tokens(n) }),
-  );
-  add(
-    t('What to do'),
-    t(
+  return {
+    prompt:
+      r.advertisedLength > 0
+        ? t(
+            '{tokens}; the config states max_position_embeddings {advertised}, a length it was set up for rather than a position table.',
+            { tokens: tokens(n), advertised: count(r.advertisedLength) },
+          )
+        : t('{tokens}.', { tokens: tokens(n) }),
+    advice: t(
       'evaluate at the length you will run, with the answer at the start, the middle and the end: the recurrence can forget early text however the positions are handled.',
     ),
-  );
+  };
 }
 
 function ropeItems(r, type, add) {
@@ -583,20 +575,15 @@ function ropeItems(r, type, add) {
   const notes = runtimeNotes(r);
   if (notes.length > 0) add(t('Runtimes differ'), notes.join(' '));
   if (noRopeLayerSpansThePrompt(r)) {
-    add(
-      t('Your prompt'),
-      t(
+    return {
+      prompt: t(
         '{tokens}: no layer with RoPE spans the whole prompt (each attends within a window or a chunk), so none of its pairs needs an angle beyond training; the layers that see the whole prompt have no positions at all.',
         { tokens: tokens(n) },
       ),
-    );
-    add(
-      t('What to do'),
-      t(
+      advice: t(
         'evaluate at the length you will run: what the layers without positions make of a long prompt is something no config can say.',
       ),
-    );
-    return;
+    };
   }
   const pastAdvertised = A > 0 && n > A;
   const values = {
@@ -609,9 +596,8 @@ function ropeItems(r, type, add) {
     advertised: count(A),
   };
   if (r.beyondCount > 0) {
-    add(
-      t('Your prompt'),
-      pastAdvertised
+    return {
+      prompt: pastAdvertised
         ? t(
             '{tokens}: {beyond} of {pairs} pairs ({ranges}) need angles beyond what training showed. They are the slow pairs, which never completed a turn in {trainedTokens}. It is also past the advertised {advertised}.',
             values,
@@ -620,55 +606,49 @@ function ropeItems(r, type, add) {
             '{tokens}: {beyond} of {pairs} pairs ({ranges}) need angles beyond what training showed. They are the slow pairs, which never completed a turn in {trainedTokens}.',
             values,
           ),
-    );
-    add(
-      t('What to do'),
-      r.ropeType === 'default' || (r.ropeType === 'proportional' && r.scalingFactor === 1)
-        ? t(
-            'do not raise the serving engine’s context limit on its own: past the trained angles RoPE degrades silently. Keep prompts within {trainedTokens}, or set a scaling (linear, dynamic or YaRN) and test before shipping; for long documents, interpolation or YaRN plus a short fine-tune on long text.',
-            values,
-          )
-        : t(
-            'the config’s scaling does not keep these pairs inside the angles of the original {trained}-token training. A long-context fine-tune after the stretch may have shown them to the model, which the config cannot say: evaluate at {tokens}, with the answer at the start, the middle and the end, before relying on it.',
-            values,
-          ),
-    );
+      advice:
+        r.ropeType === 'default' || (r.ropeType === 'proportional' && r.scalingFactor === 1)
+          ? t(
+              'do not raise the serving engine’s context limit on its own: past the trained angles RoPE degrades silently. Keep prompts within {trainedTokens}, or set a scaling (linear, dynamic or YaRN) and test before shipping; for long documents, interpolation or YaRN plus a short fine-tune on long text.',
+              values,
+            )
+          : t(
+              'the config’s scaling does not keep these pairs inside the angles of the original {trained}-token training. A long-context fine-tune after the stretch may have shown them to the model, which the config cannot say: evaluate at {tokens}, with the answer at the start, the middle and the end, before relying on it.',
+              values,
+            ),
+    };
   } else if (n <= L) {
-    add(
-      t('Your prompt'),
-      t('{tokens} is within the trained length: every pair’s angles are ones training showed.', values),
-    );
-    add(t('What to do'), t('nothing for this length; evaluate at the length you will run anyway.'));
+    return {
+      prompt: t('{tokens} is within the trained length: every pair’s angles are ones training showed.', values),
+      advice: t('nothing for this length; evaluate at the length you will run anyway.'),
+    };
   } else {
     // The engine's count reads the longest distance a layer turns pairs over: where a window caps it
     // in every layer, that is why no pair is beyond; otherwise it is the config's scaling.
     const span = windowedSpan(r);
     const windowed = { ...values, window: tokens(span) };
-    add(
-      t('Your prompt'),
-      span > 0
-        ? pastAdvertised
-          ? t(
-              '{tokens} is past the trained {trained}, but every layer attends to at most the previous {window}, so no pair needs an angle beyond what training showed. It is also past the advertised {advertised}.',
-              windowed,
-            )
-          : t(
-              '{tokens} is past the trained {trained}, but every layer attends to at most the previous {window}, so no pair needs an angle beyond what training showed.',
-              windowed,
-            )
-        : pastAdvertised
-          ? t(
-              '{tokens} is past the trained {trained}, but with the config’s scaling no pair needs an angle beyond what training showed. It is also past the advertised {advertised}.',
-              values,
-            )
-          : t(
-              '{tokens} is past the trained {trained}, but with the config’s scaling no pair needs an angle beyond what training showed.',
-              values,
-            ),
-    );
-    add(
-      t('What to do'),
-      pastAdvertised
+    return {
+      prompt:
+        span > 0
+          ? pastAdvertised
+            ? t(
+                '{tokens} is past the trained {trained}, but every layer attends to at most the previous {window}, so no pair needs an angle beyond what training showed. It is also past the advertised {advertised}.',
+                windowed,
+              )
+            : t(
+                '{tokens} is past the trained {trained}, but every layer attends to at most the previous {window}, so no pair needs an angle beyond what training showed.',
+                windowed,
+              )
+          : pastAdvertised
+            ? t(
+                '{tokens} is past the trained {trained}, but with the config’s scaling no pair needs an angle beyond what training showed. It is also past the advertised {advertised}.',
+                values,
+              )
+            : t(
+                '{tokens} is past the trained {trained}, but with the config’s scaling no pair needs an angle beyond what training showed.',
+                values,
+              ),
+      advice: pastAdvertised
         ? t(
             'the advertised length is {advertised}: a serving engine refuses longer prompts unless its limit is raised, and raising it alone is what breaks. Test at {tokens} before relying on it.',
             values,
@@ -677,10 +657,14 @@ function ropeItems(r, type, add) {
             'serve it with this scaling entry exactly as given (a dropped or mistyped entry makes it read positions it never learned), and test at {tokens} rather than trusting the advertised {advertised}.',
             values,
           ),
-    );
+    };
   }
 }
 
+/**
+ * Each scheme's items: scheme → (r, type, add), which adds the card's items for the scheme and returns
+ * the two every card then lists, { prompt, advice }: what the reader's prompt meets, and what to do.
+ */
 const SCHEME_ITEMS = {
   learned: learnedItems,
   sinusoidal: sinusoidalItems,
@@ -700,7 +684,9 @@ export function modelCardSummary(r) {
     : t('no model_type');
   const items = [];
   const add = (term, text) => items.push({ term, text });
-  SCHEME_ITEMS[r.scheme](r, type, add);
+  const { prompt, advice } = SCHEME_ITEMS[r.scheme](r, type, add);
+  add(t('Your prompt'), prompt);
+  add(t('What to do'), advice);
   if (r.slidingWindow > 0 && !(r.localBase > 0) && !(r.scheme === 'rope' && showsLayerKinds(r)))
     add(
       t('Window'),
