@@ -24,42 +24,44 @@ export function scorm12Duration(ms) {
   return `${hours}:${minutes}:${seconds}`;
 }
 
-/** The element names, verbs and vocabularies that differ between the two editions. */
-const EDITIONS = {
-  1.2: {
-    initialize: 'LMSInitialize',
-    set: 'LMSSetValue',
-    get: 'LMSGetValue',
-    commit: 'LMSCommit',
-    finish: 'LMSFinish',
-    lastError: 'LMSGetLastError',
-    mode: 'cmi.core.lesson_mode',
-    entry: 'cmi.core.entry',
-    mastery: ['cmi.student_data.mastery_score', 100],
-    response: 'student_response',
-    results: { correct: 'correct', incorrect: 'wrong', neutral: 'neutral' },
-    // Data model errors (RTE 1.2 §3.3.2): 201 invalid argument, 401 not implemented, 402 keyword,
-    // 403 read only, 404 write only, 405 wrong type. Retrying cannot help with these.
-    refusals: new Set([201, 401, 402, 403, 404, 405]),
-  },
-  2004: {
-    initialize: 'Initialize',
-    set: 'SetValue',
-    get: 'GetValue',
-    commit: 'Commit',
-    finish: 'Terminate',
-    lastError: 'GetLastError',
-    mode: 'cmi.mode',
-    entry: 'cmi.entry',
-    mastery: ['cmi.scaled_passing_score', 1],
-    response: 'learner_response',
-    results: { correct: 'correct', incorrect: 'incorrect', neutral: 'neutral' },
-    // RTE 2004 §3.1.7.6: 401 undefined, 402 unimplemented, 404 read only, 405 write only, 406 type
-    // mismatch, 407 out of range. (408, a dependency not yet set, clears once its element is in.)
-    refusals: new Set([201, 401, 402, 404, 405, 406, 407]),
-    alreadyInitialized: 103,
-  },
+/**
+ * The element names, verbs and vocabularies that differ between the two editions, side by side:
+ * [SCORM 1.2's, SCORM 2004's].
+ */
+const EDITION_TERMS = {
+  initialize: ['LMSInitialize', 'Initialize'],
+  set: ['LMSSetValue', 'SetValue'],
+  get: ['LMSGetValue', 'GetValue'],
+  commit: ['LMSCommit', 'Commit'],
+  finish: ['LMSFinish', 'Terminate'],
+  lastError: ['LMSGetLastError', 'GetLastError'],
+  mode: ['cmi.core.lesson_mode', 'cmi.mode'],
+  entry: ['cmi.core.entry', 'cmi.entry'],
+  mastery: [
+    ['cmi.student_data.mastery_score', 100],
+    ['cmi.scaled_passing_score', 1],
+  ],
+  response: ['student_response', 'learner_response'],
+  results: [
+    { correct: 'correct', incorrect: 'wrong', neutral: 'neutral' },
+    { correct: 'correct', incorrect: 'incorrect', neutral: 'neutral' },
+  ],
+  // The data model errors retrying cannot help with. RTE 1.2 §3.3.2: 201 invalid argument, 401 not
+  // implemented, 402 keyword, 403 read only, 404 write only, 405 wrong type. RTE 2004 §3.1.7.6: 401
+  // undefined, 402 unimplemented, 404 read only, 405 write only, 406 type mismatch, 407 out of range.
+  // (408, a dependency not yet set, clears once its element is in.)
+  refusals: [new Set([201, 401, 402, 403, 404, 405]), new Set([201, 401, 402, 404, 405, 406, 407])],
+  // 2004's error for an Initialize called again (103); 1.2 has no such code.
+  alreadyInitialized: [undefined, 103],
 };
+
+/** Edition ('1.2' or '2004') → { term → its value in that edition }, from EDITION_TERMS' columns. */
+const EDITIONS = Object.fromEntries(
+  ['1.2', '2004'].map((edition, column) => [
+    edition,
+    Object.fromEntries(Object.entries(EDITION_TERMS).map(([term, values]) => [term, values[column]])),
+  ]),
+);
 
 // The most interactions a run-time's own count is trusted with: beyond it, or not a whole number,
 // the count is junk, and the page numbers its interactions itself.
