@@ -16,8 +16,10 @@ import { attachHandles } from './handles.js';
 import { attachMotion } from './motion.js';
 
 /**
- * Declares a chart. `spec` (each chart starts it with ...CHART_DECLARATIONS[id]: its title,
- * controls and older URL prefixes, declared in charts/declarations.js):
+ * Declares a chart from its `declaration` (what the reader can set: its id, title, controls and older
+ * URL prefixes; each chart passes chartDeclaration(id) from charts/declarations.js) and `behaviour`
+ * (the rest below; a key it shares with the declaration wins, as the model card's own controls do).
+ * Together they make `spec`:
  * - id: the slot's data-chart and the URL prefix (`id.key`); aliases: older URL prefixes still read.
  * - title: the chart's title in the page's language (names its data table; the id when absent).
  * - controls: { key → declaration } (see createDeclaredControls); order: the keys in display order
@@ -56,7 +58,8 @@ import { attachMotion } from './motion.js';
  *   canvas's aria-valuenow in step with the state).
  * Returns { id, controls, aliases, parts, handles, motion, readsSize, create(slot, engine) → chart }.
  */
-export function defineChart(spec) {
+export function defineChart(declaration, behaviour) {
+  const spec = { ...declaration, ...behaviour };
   const { id, controls: declarations, aliases = [], parts = [] } = spec;
   const order = spec.order ?? Object.keys(declarations);
   const compute = Object.entries(spec.compute ?? {});

@@ -9,7 +9,7 @@ import { drawCellHeatmap } from '../chart-kit/heatmap-cells.js';
 import * as plot from '../chart-kit/plot.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
 import { drawKnobs } from '../chart-kit/handles.js';
-import { CHART_DECLARATIONS } from './declarations.js';
+import { chartDeclaration } from './declarations.js';
 import { t, tn } from '../locale/i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
@@ -40,9 +40,7 @@ const HEAD_HANDLE = {
 };
 
 /** ALiBi slopes and bias beside RoPE's decay, on the chart skeleton. */
-export const ALIBI = defineChart({
-  id: 'alibi',
-  ...CHART_DECLARATIONS['alibi'],
+export const ALIBI = defineChart(chartDeclaration('alibi'), {
   parts: ['head'],
   focusParts: { head: 'head' },
   handles: [HEAD_HANDLE],

@@ -7,7 +7,7 @@ import { fixed, sciUnicode } from '../locale/format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
 import { drawCellHeatmap } from '../chart-kit/heatmap-cells.js';
 import { drawColorBar } from '../chart-kit/plot.js';
-import { CHART_DECLARATIONS, ATTENTION_SCHEMES as SCHEMES } from './declarations.js';
+import { chartDeclaration, ATTENTION_SCHEMES as SCHEMES } from './declarations.js';
 import { t } from '../locale/i18n.js';
 
 const MAX_WORDS = 12;
@@ -24,9 +24,7 @@ const TABLE_NAMES = [t('sentence'), t('reversed')];
  * Attention weights of a sentence and its reverse, side by side, on the chart skeleton. Its parts
  * are the two matrices: 'sentence' (the words as typed) and 'reversed'.
  */
-export const ATTENTION_WEIGHTS = defineChart({
-  id: 'attention-weights',
-  ...CHART_DECLARATIONS['attention-weights'],
+export const ATTENTION_WEIGHTS = defineChart(chartDeclaration('attention-weights'), {
   parts: ['sentence', 'reversed'],
   focusParts: { sentence: 'sentence' },
   compute: {

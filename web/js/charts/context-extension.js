@@ -8,7 +8,7 @@ import { holdWithin } from '../chart-kit/chart-controls.js';
 import * as plot from '../chart-kit/plot.js';
 import { linearScale, logScale, logTicks, niceTicks, powersOfTwo } from '../chart-kit/scales.js';
 import { drawKnobs } from '../chart-kit/handles.js';
-import { CHART_DECLARATIONS } from './declarations.js';
+import { CHART_DECLARATIONS, chartDeclaration } from './declarations.js';
 import { t } from '../locale/i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
@@ -82,9 +82,7 @@ export function extensionPositions(target) {
  * the top of the trained band and the target's end of the position axis), and the two ends of the
  * wavelength chart, 'fastest-pair' (pair 0) and 'slowest-pair' (pair d/2 − 1, the one the angle chart draws).
  */
-export const CONTEXT_EXTENSION = defineChart({
-  id: 'context-extension',
-  ...CHART_DECLARATIONS['context-extension'],
+export const CONTEXT_EXTENSION = defineChart(chartDeclaration('context-extension'), {
   parts: ['trained', 'target', 'fastest-pair', 'slowest-pair'],
   focusParts: { trained: 'trained', target: 'target' },
   handles: HANDLES,

@@ -8,7 +8,7 @@ import { FONT } from '../chart-kit/canvas.js';
 import * as plot from '../chart-kit/plot.js';
 import { linearScale, niceTicks } from '../chart-kit/scales.js';
 import { drawFitted, fitText } from '../chart-kit/text-fit.js';
-import { CHART_DECLARATIONS } from './declarations.js';
+import { chartDeclaration } from './declarations.js';
 import { t } from '../locale/i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
@@ -21,9 +21,7 @@ const LINE_HIT = 8; // px: how close the pointer must be to a score line
  * coincide with the interleaved ones) and 'unpermuted' (the split-halves scores of the same q, k
  * without the permutation).
  */
-export const CONVENTIONS = defineChart({
-  id: 'conventions',
-  ...CHART_DECLARATIONS['conventions'],
+export const CONVENTIONS = defineChart(chartDeclaration('conventions'), {
   parts: ['permutation', 'unpermuted'],
   focusParts: { d: 'permutation' },
   compute: {

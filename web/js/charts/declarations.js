@@ -215,3 +215,6 @@ export const CHART_DECLARATIONS = {
     aliases: [],
   },
 };
+
+/** Chart `id`'s declaration as defineChart takes it: { id, title, controls, aliases, engineModule? }. */
+export const chartDeclaration = (id) => ({ id, ...CHART_DECLARATIONS[id] });

@@ -10,7 +10,7 @@ import { defineChart } from '../chart-kit/define-chart.js';
 import * as plot from '../chart-kit/plot.js';
 import { FONT } from '../chart-kit/canvas.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
-import { CHART_DECLARATIONS, LAB_SCHEMES } from './declarations.js';
+import { CHART_DECLARATIONS, chartDeclaration, LAB_SCHEMES } from './declarations.js';
 import { createLabRunner } from '../lab/lab-runner.js';
 // The recorded medians at the default size, written by web/site-builder/lab-recorded.mjs.
 import RECORDED from '../lab/recorded-runs.json' with { type: 'json' };
@@ -56,9 +56,7 @@ const settingsKey = (state) =>
 /** The evaluation lengths L, 2L, …, 8L (the engine's default factor). */
 const evalLengths = (length) => Array.from({ length: 8 }, (_, i) => length * (i + 1));
 
-export const LENGTH_LAB = defineChart({
-  id: 'length-lab',
-  ...CHART_DECLARATIONS['length-lab'],
+export const LENGTH_LAB = defineChart(chartDeclaration('length-lab'), {
   parts: ['trained-length', ...VARIANTS.map((v) => v.name)],
   compute: {
     // What Train will run: a light plan, no engine call (training is the reader's to start).

@@ -24,7 +24,7 @@ import { geometricKeyStep } from '../chart-kit/number-rule.js';
 import { MODEL_PRESETS } from './model-presets.js';
 import { readGgufHeader, startsWithGgufMagic } from './gguf-header.js';
 import { configFromGguf } from './gguf-config.js';
-import { CHART_DECLARATIONS } from './declarations.js';
+import { CHART_DECLARATIONS, chartDeclaration } from './declarations.js';
 import { t } from '../locale/i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
@@ -128,9 +128,8 @@ const pairHeadings = () => [
  * 'prompt' (the prompt's length, also announced while the prompt field has focus) and 'beyond'
  * (the pairs or positions past what training showed).
  */
-export const MODEL_CARD = defineChart({
-  id: 'model-card',
-  ...CHART_DECLARATIONS['model-card'], // its title and older URL prefixes; the controls are the widget's own
+export const MODEL_CARD = defineChart(chartDeclaration('model-card'), {
+  // Its title and older URL prefixes come from the declaration; the controls are the widget's own.
   controls: WIDGET_CONTROLS,
   order: ['preset', 'prompt', 'analyse', 'config'],
   parts: ['trained', 'prompt', 'beyond'],

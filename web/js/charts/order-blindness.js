@@ -7,7 +7,7 @@ import { defineChart } from '../chart-kit/define-chart.js';
 import { drawAxes, plotFrame } from '../chart-kit/plot.js';
 import { linearScale, niceTicks } from '../chart-kit/scales.js';
 import { clampCentre, drawFitted, fitText, fitTitle, titleSpace } from '../chart-kit/text-fit.js';
-import { CHART_DECLARATIONS } from './declarations.js';
+import { chartDeclaration } from './declarations.js';
 import { t } from '../locale/i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
@@ -24,9 +24,7 @@ const EMPTY = t('Type at least one word.');
  * The lesson's order-blindness bars for the sentences in the two text fields, on the chart
  * skeleton. Its parts are the two orderings compared: 'sentence-a' and 'sentence-b'.
  */
-export const ORDER_BLINDNESS = defineChart({
-  id: 'order-blindness',
-  ...CHART_DECLARATIONS['order-blindness'],
+export const ORDER_BLINDNESS = defineChart(chartDeclaration('order-blindness'), {
   parts: ['sentence-a', 'sentence-b'],
   focusParts: { a: 'sentence-a', b: 'sentence-b' },
   buttons: [

@@ -10,7 +10,7 @@ import { logScale, logSpacedWholes, logTicks, powersOfTwo } from '../chart-kit/s
 import { pairsNote, pickedPairs, positionReadHandle } from './rope-frequencies.js';
 import { drawKnobs, drawMarker } from '../chart-kit/handles.js';
 import { geometricKeyStep } from '../chart-kit/number-rule.js';
-import { CHART_DECLARATIONS, PRECISION_SAMPLES } from './declarations.js';
+import { chartDeclaration, PRECISION_SAMPLES } from './declarations.js';
 import { t } from '../locale/i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
@@ -36,9 +36,7 @@ const POSITION_HANDLE = positionReadHandle({
  * float32 vs float64 RoPE rotation errors, on the chart skeleton. Its parts are the fastest pair
  * shown (the lowest index, the first to drift) and the slowest.
  */
-export const PRECISION = defineChart({
-  id: 'precision',
-  ...CHART_DECLARATIONS['precision'],
+export const PRECISION = defineChart(chartDeclaration('precision'), {
   parts: ['fastest-pair', 'slowest-pair', 'position'],
   focusParts: { position: 'position' },
   handles: [POSITION_HANDLE],

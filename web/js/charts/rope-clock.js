@@ -6,7 +6,7 @@
 import { decimal, fixed, significant } from '../locale/format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
 import { FONT } from '../chart-kit/canvas.js';
-import { CHART_DECLARATIONS } from './declarations.js';
+import { CHART_DECLARATIONS, chartDeclaration } from './declarations.js';
 import { t } from '../locale/i18n.js';
 import { isStepKey, numberRule } from '../chart-kit/number-rule.js';
 import { addSteppers } from '../chart-kit/handles.js';
@@ -73,9 +73,7 @@ export function describeClock(state, clock) {
 /** How far Play carries both positions. */
 const PLAY_POSITIONS = 24;
 
-export const ROPE_CLOCK = defineChart({
-  id: 'rope-clock',
-  ...CHART_DECLARATIONS['rope-clock'],
+export const ROPE_CLOCK = defineChart(chartDeclaration('rope-clock'), {
   parts: ['query', 'key', 'angle'],
   focusParts: { m: 'query', n: 'key', theta: 'angle' },
   buttons: PRESETS.map(([m, n]) => ({

@@ -9,7 +9,7 @@ import { formatG2 } from '../locale/format.js';
 import * as plot from '../chart-kit/plot.js';
 import { linearScale } from '../chart-kit/scales.js';
 import { drawKnobs, drawMarker, markerHandle } from '../chart-kit/handles.js';
-import { CHART_DECLARATIONS, MAX_PAIRS } from './declarations.js';
+import { chartDeclaration, MAX_PAIRS } from './declarations.js';
 import { t } from '../locale/i18n.js';
 
 const N = 200;
@@ -74,9 +74,7 @@ const POSITION_HANDLE = positionReadHandle({
 });
 
 /** The pair-angle chart on the chart skeleton; its parts are the fastest and slowest pair shown. */
-export const ROPE_FREQUENCIES = defineChart({
-  id: 'rope-frequencies',
-  ...CHART_DECLARATIONS['rope-frequencies'],
+export const ROPE_FREQUENCIES = defineChart(chartDeclaration('rope-frequencies'), {
   parts: ['slowest-pair', 'fastest-pair', 'position'],
   focusParts: { position: 'position' },
   handles: [POSITION_HANDLE],

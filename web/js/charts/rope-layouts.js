@@ -10,7 +10,7 @@ import { defineChart } from '../chart-kit/define-chart.js';
 import * as plot from '../chart-kit/plot.js';
 import { FONT } from '../chart-kit/canvas.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
-import { CHART_DECLARATIONS } from './declarations.js';
+import { chartDeclaration } from './declarations.js';
 import { t } from '../locale/i18n.js';
 
 /** The three layouts, in the order they are drawn, listed and tabled; each is a part of the chart. */
@@ -46,9 +46,7 @@ function compute(state, engine) {
 }
 
 /** The pairs' layout chart on the chart skeleton; its parts are the three layouts. */
-export const ROPE_LAYOUTS = defineChart({
-  id: 'rope-layouts',
-  ...CHART_DECLARATIONS['rope-layouts'],
+export const ROPE_LAYOUTS = defineChart(chartDeclaration('rope-layouts'), {
   parts: LAYOUTS.map((l) => l.part),
   compute: { layouts: { reads: ['d', 'base', 'share'], run: compute } },
   canvases: [

@@ -8,7 +8,7 @@ import * as plot from '../chart-kit/plot.js';
 import { linearScale, niceTicks, oneTwoFive } from '../chart-kit/scales.js';
 import { drawKnobs, drawMarker, markerHandle } from '../chart-kit/handles.js';
 import { FONT } from '../chart-kit/canvas.js';
-import { CHART_DECLARATIONS } from './declarations.js';
+import { chartDeclaration } from './declarations.js';
 import { t } from '../locale/i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
@@ -74,9 +74,7 @@ const QUERY_HANDLES = ['s0', 's1', 's2'].map((key, r) => ({
  * skeleton. Its parts: 'query' (the three query positions, one curve each) and 'key' (the key's
  * position, n = m + δ along the distance axis).
  */
-export const ROPE_RELATIVE = defineChart({
-  id: 'rope-relative',
-  ...CHART_DECLARATIONS['rope-relative'],
+export const ROPE_RELATIVE = defineChart(chartDeclaration('rope-relative'), {
   parts: ['query', 'key'],
   focusParts: { s0: 'query', s1: 'query', s2: 'query', delta: 'key' },
   handles: [KEY_HANDLE, ...QUERY_HANDLES],

@@ -13,7 +13,7 @@ import { holdWithin } from '../chart-kit/chart-controls.js';
 import { drawAxes, drawColorBar, drawLine, plotFrame } from '../chart-kit/plot.js';
 import { drawKnobs } from '../chart-kit/handles.js';
 import { linearScale, niceTicks } from '../chart-kit/scales.js';
-import { CHART_DECLARATIONS } from './declarations.js';
+import { chartDeclaration } from './declarations.js';
 import { t } from '../locale/i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
@@ -46,9 +46,7 @@ const ROW_HANDLE = {
 };
 
 /** The sinusoidal heatmap with n, d and base controls, on the chart skeleton. */
-export const SINUSOIDAL_HEATMAP = defineChart({
-  id: 'sinusoidal-heatmap',
-  ...CHART_DECLARATIONS['sinusoidal-heatmap'],
+export const SINUSOIDAL_HEATMAP = defineChart(chartDeclaration('sinusoidal-heatmap'), {
   coalesce: true,
   parts: ['position'],
   focusParts: { position: 'position' },
