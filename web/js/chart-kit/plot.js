@@ -227,6 +227,12 @@ export function drawFrameColumn(ctx, frame, px, { color, width, dash = [] }) {
 /** Below this canvas width (CSS px) legends go under the plot instead of over its corner. */
 export const NARROW_LEGEND = 480;
 
+/**
+ * A canvas's aspect (height ÷ width) for a plot with a legend: `narrow` below NARROW_LEGEND, where the
+ * legend goes under the plot and takes height of its own, `wide` from there up.
+ */
+export const legendAspect = (narrow, wide) => (width) => (width < NARROW_LEGEND ? narrow : wide);
+
 const LEGEND_FONT = `11px ${FONT}`;
 const LEGEND_ROW = 16; // a legend row of one-line labels
 const LEGEND_LINE = 13; // between the lines of a wrapped label

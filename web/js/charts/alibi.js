@@ -92,7 +92,7 @@ export const ALIBI = defineChart(chartDeclaration('alibi'), {
       label: t(
         'Line chart: relative attention against distance for RoPE’s long-term decay and for the selected ALiBi head',
       ),
-      aspect: (width) => (width < plot.NARROW_LEGEND ? 0.9 : 0.45),
+      aspect: plot.legendAspect(0.9, 0.45),
       minHeight: 220,
       maxHeight: 380,
       draw: drawDecay,

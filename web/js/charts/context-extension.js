@@ -124,7 +124,7 @@ export const CONTEXT_EXTENSION = defineChart(chartDeclaration('context-extension
       ),
       // On a phone the plot keeps about 210 px, so the band of trained angles (an eighth of the
       // y range at the default stretch) is some 26 px rather than 15.
-      aspect: (width) => (width < plot.NARROW_LEGEND ? 1.35 : 0.6),
+      aspect: plot.legendAspect(1.35, 0.6),
       reads: ['target', 'positions', 'curves'],
       // The pairs' parts live on the wavelength chart: emphasising one leaves this chart as it is.
       shows: ['trained', 'target'],
@@ -132,7 +132,7 @@ export const CONTEXT_EXTENSION = defineChart(chartDeclaration('context-extension
     },
     {
       label: t('Line chart, log scale: wavelength of every RoPE pair under each method, against the trained length'),
-      aspect: (width) => (width < plot.NARROW_LEGEND ? 0.95 : 0.5),
+      aspect: plot.legendAspect(0.95, 0.5),
       minHeight: 200,
       reads: ['trained', 'target', 'd', 'wavelengths'],
       draw: (ctx, width, height, colors, view) => {

@@ -54,7 +54,7 @@ export const CONVENTIONS = defineChart(chartDeclaration('conventions'), {
     },
     {
       label: t('Line chart: RoPE scores over distance in both layouts; with the permutation the lines coincide'),
-      aspect: (width) => (width < plot.NARROW_LEGEND ? 0.95 : 0.5),
+      aspect: plot.legendAspect(0.95, 0.5),
       draw: drawScores,
       hit({ data: { comparison }, layout: { scores } }, px, py) {
         if (!scores) return null;

@@ -68,7 +68,7 @@ export const LENGTH_LAB = defineChart(chartDeclaration('length-lab'), {
   canvases: [
     {
       label: t('Line chart: training loss against step, one line per position scheme'),
-      aspect: (width) => (width < plot.NARROW_LEGEND ? 0.8 : 0.42),
+      aspect: plot.legendAspect(0.8, 0.42),
       minHeight: 200,
       draw: drawLosses,
     },
@@ -76,7 +76,7 @@ export const LENGTH_LAB = defineChart(chartDeclaration('length-lab'), {
       label: t(
         'Line chart: accuracy against evaluation length, one line per scheme and stretch, the trained length marked',
       ),
-      aspect: (width) => (width < plot.NARROW_LEGEND ? 1.05 : 0.55),
+      aspect: plot.legendAspect(1.05, 0.55),
       draw: drawAccuracy,
       hit: hitAccuracy,
     },

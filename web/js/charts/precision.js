@@ -66,7 +66,7 @@ export const PRECISION = defineChart(chartDeclaration('precision'), {
   canvases: [
     {
       label: t('Log-log line chart: error of float32 RoPE rotations against float64 by position, per pair'),
-      aspect: (width) => (width < plot.NARROW_LEGEND ? 0.95 : 0.6),
+      aspect: plot.legendAspect(0.95, 0.6),
       draw: (ctx, width, height, colors, view) => {
         drawErrors(ctx, width, height, colors, view);
         if (view.data.errors) drawKnobs(ctx, colors, view, [POSITION_HANDLE]);

@@ -94,7 +94,7 @@ export const ROPE_FREQUENCIES = defineChart(chartDeclaration('rope-frequencies')
   canvases: [
     {
       label: t('Line chart: rotation angle modulo 2π of selected RoPE pairs over positions 0 to 199'),
-      aspect: (width) => (width < plot.NARROW_LEGEND ? 0.95 : 0.6),
+      aspect: plot.legendAspect(0.95, 0.6),
       draw: (ctx, width, height, colors, view) => {
         drawAngles(ctx, width, height, colors, view);
         if (view.data.angles) drawKnobs(ctx, colors, view, [POSITION_HANDLE]);

@@ -52,7 +52,7 @@ export const ROPE_LAYOUTS = defineChart(chartDeclaration('rope-layouts'), {
   canvases: [
     {
       label: t('Line chart: the wavelength of each pair of one head under full, partial and proportional RoPE'),
-      aspect: (width) => (width < plot.NARROW_LEGEND ? 1.2 : 0.55),
+      aspect: plot.legendAspect(1.2, 0.55),
       draw: drawLayouts,
       hit({ data: { layouts }, layout }, px, py) {
         if (!layouts || !layout.x) return null;

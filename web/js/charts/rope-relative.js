@@ -114,7 +114,7 @@ export const ROPE_RELATIVE = defineChart(chartDeclaration('rope-relative'), {
       label: t(
         'Line chart: RoPE attention score against the distance between key and query, for three query positions',
       ),
-      aspect: (width) => (width < plot.NARROW_LEGEND ? 0.95 : 0.6),
+      aspect: plot.legendAspect(0.95, 0.6),
       reads: ['delta', 'starts', 'scores'],
       draw: (ctx, width, height, colors, view) => {
         drawScores(ctx, width, height, colors, view);
