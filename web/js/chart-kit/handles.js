@@ -130,6 +130,18 @@ export function drawKnobs(ctx, colors, view, handles, canvas = 0) {
 }
 
 /**
+ * A canvas's draw(ctx, width, height, colors, view): the plot by `drawPlot`, then over it the knobs of
+ * the `handles` that live on canvas `canvas` (drawKnobs), while `shown(view)` (a plot that can be
+ * empty says when its knobs have something to sit on).
+ */
+export function drawWithKnobs(drawPlot, handles, { canvas = 0, shown = () => true } = {}) {
+  return (ctx, width, height, colors, view) => {
+    drawPlot(ctx, width, height, colors, view);
+    if (shown(view)) drawKnobs(ctx, colors, view, handles, canvas);
+  };
+}
+
+/**
  * Attaches `declarations` (spec.handles) to a mounted chart. Each declaration:
  * - key: the state key (a number control) the handle moves; part: the part it announces and
  *   highlights; label: its accessible name (default: the control's label).

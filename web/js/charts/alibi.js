@@ -8,7 +8,7 @@ import { holdWithin } from '../chart-kit/chart-controls.js';
 import { drawCellHeatmap } from '../chart-kit/heatmap-cells.js';
 import * as plot from '../chart-kit/plot.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
-import { drawKnobs } from '../chart-kit/handles.js';
+import { drawWithKnobs } from '../chart-kit/handles.js';
 import { chartDeclaration } from './declarations.js';
 import { t, tn } from '../locale/i18n.js';
 
@@ -76,10 +76,7 @@ export const ALIBI = defineChart(chartDeclaration('alibi'), {
       aspect: (width) => (width < 560 ? 1.45 : 0.45),
       minHeight: 300,
       maxHeight: 640,
-      draw: (ctx, width, height, colors, view) => {
-        drawSlopesAndBias(ctx, width, height, colors, view);
-        drawKnobs(ctx, colors, view, [HEAD_HANDLE]);
-      },
+      draw: drawWithKnobs(drawSlopesAndBias, [HEAD_HANDLE]),
       hit: (view, px, py, width, height) => {
         const { bars, box } = topLayout(view, width, height);
         const h = Math.round(bars.x.invert(px));

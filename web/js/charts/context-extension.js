@@ -7,7 +7,7 @@ import { defineChart } from '../chart-kit/define-chart.js';
 import { holdWithin } from '../chart-kit/chart-controls.js';
 import * as plot from '../chart-kit/plot.js';
 import { linearScale, logScale, logTicks, niceTicks, powersOfTwo } from '../chart-kit/scales.js';
-import { drawKnobs } from '../chart-kit/handles.js';
+import { drawWithKnobs } from '../chart-kit/handles.js';
 import { CHART_DECLARATIONS, chartDeclaration } from './declarations.js';
 import { t } from '../locale/i18n.js';
 
@@ -135,10 +135,7 @@ export const CONTEXT_EXTENSION = defineChart(chartDeclaration('context-extension
       aspect: plot.legendAspect(0.95, 0.5),
       minHeight: 200,
       reads: ['trained', 'target', 'd', 'wavelengths'],
-      draw: (ctx, width, height, colors, view) => {
-        drawWavelengths(ctx, width, height, colors, view);
-        drawKnobs(ctx, colors, view, HANDLES, WAVES);
-      },
+      draw: drawWithKnobs(drawWavelengths, HANDLES, { canvas: WAVES }),
       hit({ state, layout: { waves } }, px, py) {
         if (!waves || px < waves.frame.x || px > waves.frame.x + waves.frame.w) return null;
         const near = (value) => Math.abs(waves.y(value) - py) <= 6;

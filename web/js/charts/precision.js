@@ -8,7 +8,7 @@ import { holdWithin } from '../chart-kit/chart-controls.js';
 import * as plot from '../chart-kit/plot.js';
 import { logScale, logSpacedWholes, logTicks, powersOfTwo } from '../chart-kit/scales.js';
 import { pairsNote, pickedPairs, positionReadHandle } from './rope-frequencies.js';
-import { drawKnobs, drawMarker } from '../chart-kit/handles.js';
+import { drawWithKnobs, drawMarker } from '../chart-kit/handles.js';
 import { geometricKeyStep } from '../chart-kit/number-rule.js';
 import { chartDeclaration, PRECISION_SAMPLES } from './declarations.js';
 import { t } from '../locale/i18n.js';
@@ -67,10 +67,7 @@ export const PRECISION = defineChart(chartDeclaration('precision'), {
     {
       label: t('Log-log line chart: error of float32 RoPE rotations against float64 by position, per pair'),
       aspect: plot.legendAspect(0.95, 0.6),
-      draw: (ctx, width, height, colors, view) => {
-        drawErrors(ctx, width, height, colors, view);
-        if (view.data.errors) drawKnobs(ctx, colors, view, [POSITION_HANDLE]);
-      },
+      draw: drawWithKnobs(drawErrors, [POSITION_HANDLE], { shown: ({ data }) => Boolean(data.errors) }),
       hit({ data: { pairs, positions, errors }, layout: { frame, x, y } }, px, py) {
         if (!errors || !frame || px < frame.x || px > frame.x + frame.w) return null;
         // The sample nearest the pointer along the (log) position axis.

@@ -8,7 +8,7 @@ import { defineChart } from '../chart-kit/define-chart.js';
 import { formatG2 } from '../locale/format.js';
 import * as plot from '../chart-kit/plot.js';
 import { linearScale } from '../chart-kit/scales.js';
-import { drawKnobs, drawMarker, markerHandle } from '../chart-kit/handles.js';
+import { drawWithKnobs, drawMarker, markerHandle } from '../chart-kit/handles.js';
 import { chartDeclaration, MAX_PAIRS } from './declarations.js';
 import { t } from '../locale/i18n.js';
 
@@ -95,10 +95,7 @@ export const ROPE_FREQUENCIES = defineChart(chartDeclaration('rope-frequencies')
     {
       label: t('Line chart: rotation angle modulo 2π of selected RoPE pairs over positions 0 to 199'),
       aspect: plot.legendAspect(0.95, 0.6),
-      draw: (ctx, width, height, colors, view) => {
-        drawAngles(ctx, width, height, colors, view);
-        if (view.data.angles) drawKnobs(ctx, colors, view, [POSITION_HANDLE]);
-      },
+      draw: drawWithKnobs(drawAngles, [POSITION_HANDLE], { shown: ({ data }) => Boolean(data.angles) }),
       hit({ data: { pairs, angles }, layout }, px, py) {
         if (!angles || !layout.x) return null;
         const j = Math.round(layout.x.invert(px));

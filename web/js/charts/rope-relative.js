@@ -6,7 +6,7 @@ import { fixed, grouped, listed, powerOfTen, sciUnicode, significant } from '../
 import { defineChart } from '../chart-kit/define-chart.js';
 import * as plot from '../chart-kit/plot.js';
 import { linearScale, niceTicks, oneTwoFive } from '../chart-kit/scales.js';
-import { drawKnobs, drawMarker, markerHandle } from '../chart-kit/handles.js';
+import { drawWithKnobs, drawMarker, markerHandle } from '../chart-kit/handles.js';
 import { FONT } from '../chart-kit/canvas.js';
 import { chartDeclaration } from './declarations.js';
 import { t } from '../locale/i18n.js';
@@ -116,10 +116,7 @@ export const ROPE_RELATIVE = defineChart(chartDeclaration('rope-relative'), {
       ),
       aspect: plot.legendAspect(0.95, 0.6),
       reads: ['delta', 'starts', 'scores'],
-      draw: (ctx, width, height, colors, view) => {
-        drawScores(ctx, width, height, colors, view);
-        drawKnobs(ctx, colors, view, [KEY_HANDLE]);
-      },
+      draw: drawWithKnobs(drawScores, [KEY_HANDLE]),
       hit({ data: { scores }, layout: { frame, x, y } }, px, py) {
         if (!frame) return null;
         const inX = px >= frame.x && px <= frame.x + frame.w;
@@ -143,10 +140,7 @@ export const ROPE_RELATIVE = defineChart(chartDeclaration('rope-relative'), {
       // The ruler only moves with the query positions (its knobs): a key step leaves it as it is.
       reads: ['s0', 's1', 's2'],
       shows: ['query'],
-      draw: (ctx, width, height, colors, view) => {
-        drawRuler(ctx, width, height, colors, view);
-        drawKnobs(ctx, colors, view, QUERY_HANDLES, RULER);
-      },
+      draw: drawWithKnobs(drawRuler, QUERY_HANDLES, { canvas: RULER }),
     },
   ],
   describe({ state, data: { starts, scores } }) {

@@ -11,7 +11,7 @@ import { rdbu } from '../chart-kit/colormap.js';
 import { defineChart } from '../chart-kit/define-chart.js';
 import { holdWithin } from '../chart-kit/chart-controls.js';
 import { drawAxes, drawColorBar, drawLine, plotFrame } from '../chart-kit/plot.js';
-import { drawKnobs } from '../chart-kit/handles.js';
+import { drawWithKnobs } from '../chart-kit/handles.js';
 import { linearScale, niceTicks } from '../chart-kit/scales.js';
 import { chartDeclaration } from './declarations.js';
 import { t } from '../locale/i18n.js';
@@ -105,10 +105,7 @@ export const SINUSOIDAL_HEATMAP = defineChart(chartDeclaration('sinusoidal-heatm
       maxHeight: 560,
       // 'image' is repainted in place when its size holds: 'sample' is new on every recompute.
       reads: ['n', 'd', 'position', 'sample', 'image'],
-      draw: (ctx, width, height, colors, view) => {
-        drawHeatmap(ctx, width, height, colors, view);
-        drawKnobs(ctx, colors, view, [ROW_HANDLE]);
-      },
+      draw: drawWithKnobs(drawHeatmap, [ROW_HANDLE]),
     },
     {
       label: t('Line chart: the code of the marked position, its value in every dimension'),
