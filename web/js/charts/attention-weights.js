@@ -20,6 +20,16 @@ const TABLE_COLUMNS = [t('matrix'), t('query'), t('key'), t('weight')];
 const CSV_NAMES = ['sentence', 'reversed'];
 const TABLE_NAMES = [t('sentence'), t('reversed')];
 
+/** The typed sentence's words, and why the chart cannot draw them ('' when it can): { words, error }. */
+function sentenceWords({ sentence }) {
+  const words = sentence.trim().split(/\s+/).filter(Boolean);
+  let error = '';
+  if (words.length === 0) error = t('Type a sentence of at least one word.');
+  else if (words.length > MAX_WORDS)
+    error = t('At most {max} words fit this chart; you typed {count}.', { max: MAX_WORDS, count: words.length });
+  return { words, error };
+}
+
 /**
  * Attention weights of a sentence and its reverse, side by side, on the chart skeleton. Its parts
  * are the two matrices: 'sentence' (the words as typed) and 'reversed'.
@@ -28,20 +38,7 @@ export const ATTENTION_WEIGHTS = defineChart(chartDeclaration('attention-weights
   parts: ['sentence', 'reversed'],
   focusParts: { sentence: 'sentence' },
   compute: {
-    words: {
-      reads: ['sentence'],
-      run(state) {
-        const words = state.sentence.trim().split(/\s+/).filter(Boolean);
-        let error = '';
-        if (words.length === 0) error = t('Type a sentence of at least one word.');
-        else if (words.length > MAX_WORDS)
-          error = t('At most {max} words fit this chart; you typed {count}.', {
-            max: MAX_WORDS,
-            count: words.length,
-          });
-        return { words, error };
-      },
-    },
+    words: { reads: ['sentence'], run: sentenceWords },
     // Both matrices and the largest gap between the reversed one and the original permuted.
     weights: {
       reads: ['scheme', 'causal'],
