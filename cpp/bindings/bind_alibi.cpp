@@ -26,9 +26,7 @@ val ones_scores_js(double d, double base, double max_distance) {
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(positional_alibi) {
-  using namespace param;
-  const Topic topic("alibi");
+POSITIONAL_TOPIC(alibi) {
   constexpr Param max_distance = integer("maxDistance", 0, kMaxDecayDistance);
   topic.function("alibiSlopes", &slopes_js, "ALiBi's head slopes", {integer("nHeads", 1, kMaxAlibiHeads)},
                  "[8]");

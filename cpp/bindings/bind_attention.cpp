@@ -63,9 +63,7 @@ val reversal_permutation_js(double n) {
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(positional_attention) {
-  using namespace param;
-  const Topic topic("attention");
+POSITIONAL_TOPIC(attention) {
   topic.function(
       "attention", &attention_js,
       "scaled dot-product attention: { output, weights, scores, scaledScores }; n × m ≤ 2^22 weights "

@@ -28,9 +28,7 @@ val compare_js(val q, val k, double start, double max_distance, double base) {
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(positional_conventions) {
-  using namespace param;
-  const Topic topic("conventions");
+POSITIONAL_TOPIC(conventions) {
   topic.function("applyRopeHalf", &apply_rope_half_js,
                  "one vector rotated in the split-halves layout (rotate_half); x ≤ 2^22 entries",
                  {vector("x"), number("position"), kBase}, "[[1, 0, 0, 1], 3]");

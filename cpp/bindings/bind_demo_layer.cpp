@@ -39,9 +39,7 @@ val order_similarities_js(std::string a, std::string b) {
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(positional_demo_layer) {
-  using namespace param;
-  const Topic topic("demo_layer");
+POSITIONAL_TOPIC(demo_layer) {
   constexpr Param scheme = text("scheme", kMaxSchemeBytes, kDefaultDemoScheme);
   constexpr Param causal = boolean("causal", false);
   constexpr Param sentence = text("sentence", kMaxSentenceBytes);

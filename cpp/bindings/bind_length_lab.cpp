@@ -63,9 +63,7 @@ val train_length_lab_js(val options, val on_progress) {
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(positional_length_lab) {
-  using namespace param;
-  const Topic topic("length_lab");
+POSITIONAL_TOPIC(length_lab) {
   // The options' defaults are the page's run, LabConfig's own; their ranges the caps of limits.hpp. The
   // names of the default scheme and task are the engine's spellings (string literals, so NUL-terminated).
   static const LabConfig defaults;

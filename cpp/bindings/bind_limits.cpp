@@ -23,8 +23,7 @@ val heap_bytes_js() {
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(positional_limits) {
-  const Topic topic("limits");
+POSITIONAL_TOPIC(limits) {
   topic.function("heapBytes", &heap_bytes_js,
                  "{ inUse, heapSize } of the WebAssembly heap, in bytes (for leak tests)", {}, "[]");
   topic.constant("defaultBase", kDefaultBase);

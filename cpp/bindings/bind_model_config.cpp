@@ -113,9 +113,7 @@ val read_model_config_js(std::string json_text, double prompt_length) {
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(positional_model_config) {
-  using namespace param;
-  const Topic topic("model_config");
+POSITIONAL_TOPIC(model_config) {
   topic.function(
       "readModelConfig", &read_model_config_js,
       "a Hugging Face config.json read: scheme (learned, sinusoidal, rope, alibi, relative, none), lengths, "

@@ -66,9 +66,7 @@ constexpr Param kSampleOptions[] = {param::text("sample", kMaxSchemeBytes, "all"
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(positional_numpy_random) {
-  using namespace param;
-  const Topic topic("numpy_random");
+POSITIONAL_TOPIC(numpy_random) {
   topic.function("md5Hex", &md5_hex_js, "MD5 of the text's UTF-8 bytes, in hex",
                  {text("text", kMaxDigestTextBytes)}, R"(["abc"])");
   topic.function("seedSequenceState", &seed_sequence_state_js,

@@ -19,9 +19,7 @@ val angle_errors_js(val positions, val pairs, double d, double base) {
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(positional_precision) {
-  using namespace param;
-  const Topic topic("precision");
+POSITIONAL_TOPIC(precision) {
   topic.function(
       "float32AngleErrors", &angle_errors_js,
       "float32 against float64 RoPE angles: { angleError, rotationError (pairs × positions), theta }; "

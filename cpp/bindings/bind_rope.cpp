@@ -58,9 +58,7 @@ val clock_js(val q, val k, double m, double n, double theta) {
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(positional_rope) {
-  using namespace param;
-  const Topic topic("rope");
+POSITIONAL_TOPIC(rope) {
   topic.function("ropeFrequencies", &frequencies_js, "θ_i for the d/2 pairs", {kDimension, kBase}, "[8]");
   topic.function("applyRope", &apply_js,
                  "one vector rotated to `position` (any finite real); x ≤ 2^22 entries",

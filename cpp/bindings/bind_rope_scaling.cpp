@@ -77,9 +77,7 @@ val nope_query_temperature_js(double position, double floor_scale, double attn_s
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(positional_rope_scaling) {
-  using namespace param;
-  const Topic topic("rope_scaling");
+POSITIONAL_TOPIC(rope_scaling) {
   topic.function("interpolatePositions", &interpolate_positions_js,
                  "positions × trainedLen / newLen (position interpolation); positions ≤ 2^24",
                  {vector("positions"), number("trainedLen"), number("newLen")}, "[[0, 100], 4096, 32768]");

@@ -99,9 +99,7 @@ std::string scratch_error_js() { return last_error(); }
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(positional_scratch) {
-  using namespace param;
-  const Topic topic("scratch");
+POSITIONAL_TOPIC(scratch) {
   topic.scratch_function(
       "contextExtensionCurves", "_positional_context_extension_curves",
       "the lesson's three curves, the slowest pair's angle raw, interpolated and with the NTK base: "

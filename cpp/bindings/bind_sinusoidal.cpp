@@ -29,9 +29,7 @@ val encoding_rows_js(val positions, double d, double base) {
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(positional_sinusoidal) {
-  using namespace param;
-  const Topic topic("sinusoidal");
+POSITIONAL_TOPIC(sinusoidal) {
   topic.function("sinusoidalEncoding", &encoding_js, "the (n × d) table of position codes; n × d ≤ 2^24",
                  {integer("n", 0, kMaxOutputDoubles), kDimension, kBase}, "[8, 4]");
   topic.function("sinusoidalEncodingConcatenated", &encoding_concatenated_js,

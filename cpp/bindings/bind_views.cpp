@@ -91,8 +91,7 @@ val view_release_js() {
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(positional_views) {
-  const Topic topic("views");
+POSITIONAL_TOPIC(views) {
   topic.view("sinusoidalEncoding", "viewSinusoidalEncoding", &view_sinusoidal_encoding_js);
   topic.view("applyRopeSequence", "viewApplyRopeSequence", &view_apply_rope_sequence_js);
   topic.view("attention", "viewAttention", &view_attention_js);

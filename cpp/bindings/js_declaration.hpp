@@ -1,9 +1,9 @@
 // The engine's declaration of its JavaScript API, made where each function is bound. Every binding file
-// (bind_<module>.cpp) opens a Topic in its EMSCRIPTEN_BINDINGS block and registers its functions through
-// it: that binds each adapter with Embind and records beside it the parameters as JavaScript passes them
-// (name in camelCase, kind, range or byte cap, default), what it returns, and an ordinary call. The module
-// exports the whole record as JSON (describeEngine(), js_declaration.cpp); the build runs each module once
-// in Node (describe-engine.mjs) and writes engine-declaration.mjs, from which the facade
+// (bind_<module>.cpp) opens its block with POSITIONAL_TOPIC(<module>) (below) and registers its functions
+// through it: that binds each adapter with Embind and records beside it the parameters as JavaScript passes
+// them (name in camelCase, kind, range or byte cap, default), what it returns, and an ordinary call. The
+// module exports the whole record as JSON (describeEngine(), js_declaration.cpp); the build runs each module
+// once in Node (describe-engine.mjs) and writes engine-declaration.mjs, from which the facade
 // (engine-facade.mjs) builds `signatures`, `viewSignatures` and `limits` and checks every argument, and
 // engine-api.json and engine-api.md, the whole declaration for tests and for people. The module that
 // describes itself is engine-described, built from the same binding files for that alone; the modules
@@ -192,7 +192,7 @@ void declare_constant(const char* name, double value);
 #endif
 
 // The functions one binding file registers, named after its engine module (its topic, e.g. "rope").
-// One per EMSCRIPTEN_BINDINGS block; every method binds with Embind and declares in one step.
+// One per binding file (POSITIONAL_TOPIC); every method binds with Embind and declares in one step.
 class Topic {
  public:
   explicit constexpr Topic(const char* name) : name_(name) {}
@@ -266,5 +266,17 @@ class Topic {
  private:
   [[maybe_unused]] const char* name_;
 };
+
+// A binding file's block of registrations, its topic named once:
+//   POSITIONAL_TOPIC(rope) { topic.function("ropeFrequencies", &frequencies_js, …); … }
+// is the EMSCRIPTEN_BINDINGS block positional_rope (run while the module starts), whose body sees a
+// Topic named "rope" as `topic` and the parameter kinds of param (vector, integer, kBase …) unqualified.
+// Used inside namespace positional::js.
+#define POSITIONAL_TOPIC(name)                                                 \
+  namespace param {                                                            \
+  static void bind_##name(const Topic& topic);                                 \
+  }                                                                            \
+  EMSCRIPTEN_BINDINGS(positional_##name) { param::bind_##name(Topic(#name)); } \
+  void param::bind_##name(const Topic& topic)
 
 }  // namespace positional::js
