@@ -61,8 +61,7 @@ function views(page, id, key) {
       await new Promise((r) => requestAnimationFrame(r));
       const mounted = window.positionalCharts.mounted.get(chart);
       mounted.flush?.();
-      const { flushUrlState } = await import('./js/chart-kit/url-state.js');
-      flushUrlState();
+      window.positionalCharts.flushUrlState();
       const slot = document.querySelector(`[data-chart="${chart}"]`);
       const input = slot.querySelector(`[data-control="${name}"]`);
       const slider = slot.querySelector(`[data-control="${name}-slider"]`);
@@ -104,8 +103,7 @@ function shownState(page, id, keys) {
     async ({ chart, keys }) => {
       await new Promise((r) => requestAnimationFrame(r)); // as in views()
       window.positionalCharts.mounted.get(chart).flush?.();
-      const { flushUrlState } = await import('./js/chart-kit/url-state.js');
-      flushUrlState();
+      window.positionalCharts.flushUrlState();
       const slot = document.querySelector(`[data-chart="${chart}"]`);
       const details = slot.querySelector('details.chart-data');
       if (!details.open) {

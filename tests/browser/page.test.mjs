@@ -715,7 +715,9 @@ test('a printed number the engine does not confirm is shown as the engine’s, m
 
 test('a fault in the page’s script after the engine ran still releases every block and says so', async () => {
   // A copy of the site whose snippet checks throw when read: main.js fails between filling the
-  // numbers and letting the skipped blocks into layout.
+  // numbers and letting the skipped blocks into layout. The copy's page runs the unbundled modules
+  // the site keeps under js/ (the bundle's sources, as the lab's Worker loads them), so that one
+  // module can be swapped for a faulty one.
   const faulty = mkdtempSync(join(tmpdir(), 'positional-faulty-'));
   cpSync(dist, faulty, { recursive: true });
   const module = join(faulty, 'js', 'prose', 'snippet-checks.js');
@@ -739,7 +741,15 @@ test('a fault in the page’s script after the engine ran still releases every b
   const pageHtml = readFileSync(html, 'utf8');
   const first = '<script src="js/page/theme-init.js"></script>';
   assert.ok(pageHtml.includes(first), 'the page starts with theme-init.js');
-  writeFileSync(html, pageHtml.replace(first, `<script src="js/record-console.js"></script>${first}`));
+  const bundled = /<script type="module" src="bundle\/main\.js"><\/script>/;
+  assert.match(pageHtml, bundled, 'the page runs the bundled main.js');
+  writeFileSync(
+    html,
+    pageHtml
+      .replace(first, `<script src="js/record-console.js"></script>${first}`)
+      .replace(/<link rel="modulepreload" href="bundle\/[^"]+">/g, '')
+      .replace(bundled, '<script type="module" src="js/main.js"></script>'),
+  );
   for (const file of [module, html]) for (const copy of ['.br', '.gz']) rmSync(file + copy, { force: true });
   const bare = await startServer({ root: faulty, port: 0 });
   const page = await browser.newPage({

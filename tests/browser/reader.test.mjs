@@ -152,7 +152,7 @@ describe('phones: formulas and the options table', () => {
       const { page, context } = await openPage(site.browser, site.server.url, {
         viewport: { width, height: 780 },
         waitForLive: false,
-        setup: (p) => p.route(/\/js\/[\w/-]+\.js$/, (route) => route.abort()),
+        setup: (p) => p.route(/\/(js|bundle)\/[\w/-]+\.js$/, (route) => route.abort()),
       });
       await page.waitForLoadState('load');
       const overflowing = await page.evaluate(

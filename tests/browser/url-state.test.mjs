@@ -193,8 +193,7 @@ test('hostile chart state: clamped with the control’s message, never a freeze 
         async ({ chart, keys }) => {
           const slot = document.querySelector(`[data-chart="${chart}"]`);
           const mounted = window.positionalCharts.mounted.get(chart);
-          const { flushUrlState } = await import('./js/chart-kit/url-state.js');
-          flushUrlState();
+          window.positionalCharts.flushUrlState();
           const params = new URLSearchParams(location.search);
           return {
             chartState: slot.dataset.chartState,
@@ -287,8 +286,7 @@ test('hostile fragments and stored values never stop the page from starting', as
 test('?alibi.heads=0 shows heads clamped to 1 with its message and writes no head=0', async () => {
   assertStarted(await load(`${site.server.url}?embed=fig-alibi&alibi.heads=0`, 'alibi'), 'alibi.heads=0');
   const shown = await page.evaluate(async () => {
-    const { flushUrlState } = await import('./js/chart-kit/url-state.js');
-    flushUrlState();
+    window.positionalCharts.flushUrlState();
     const slot = document.querySelector('[data-chart="alibi"]');
     return {
       heads: slot.querySelector('[data-control="heads"]').value,
@@ -370,16 +368,14 @@ test('a state write keeps the address’s other parameters exactly as they were 
   await page.goto(`${site.server.url}?${before.join('&')}&alibi.heads=3&${after.slice(0, 3).join('&')}`);
   await waitForChart(page, 'alibi', ['mounted']);
   const search = await setHeadsAndWrite(page, 5, async () => {
-    const { flushUrlState } = await import('./js/chart-kit/url-state.js');
-    flushUrlState();
+    window.positionalCharts.flushUrlState();
   });
   assert.equal(search, `?${before.join('&')}&alibi.heads=5&${after.slice(0, 3).join('&')}`);
   // A second spelling of the chart's own key (here after the first) is dropped, as before.
   await page.goto(`${site.server.url}?${before.join('&')}&${after.join('&')}`);
   await waitForChart(page, 'alibi', ['mounted']);
   const again = await setHeadsAndWrite(page, 6, async () => {
-    const { flushUrlState } = await import('./js/chart-kit/url-state.js');
-    flushUrlState();
+    window.positionalCharts.flushUrlState();
   });
   assert.equal(again, `?${before.join('&')}&${after.slice(0, 3).join('&')}&alibi.heads=6`);
 });
@@ -390,8 +386,7 @@ test('1,000 chart-shaped parameters of no chart pass through a state write uncha
   await page.goto(`${site.server.url}?embed=fig-alibi&${junk}`, { timeout: 120_000 });
   await waitForChart(page, 'alibi', ['mounted']);
   const search = await setHeadsAndWrite(page, 5, async () => {
-    const { flushUrlState } = await import('./js/chart-kit/url-state.js');
-    flushUrlState();
+    window.positionalCharts.flushUrlState();
   });
   assert.ok(search === `?embed=fig-alibi&${junk}&alibi.heads=5`, `the address is ${search.length} characters`);
 });

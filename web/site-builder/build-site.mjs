@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
-import { basename, dirname, extname, join, relative, resolve } from 'node:path';
+import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
@@ -353,21 +353,100 @@ export function buildLesson({ liveText, file = 'lesson.md', classPrefix = 'ks', 
   return { lesson, parts: { header, body }, hoistedCss: css };
 }
 
-/** The folders of web/js/ whose modules main.js imports before the live numbers (charts/, chart-kit/ and lms/ come later). */
-const PAGE_MODULE_FOLDERS = ['engine', 'locale', 'page', 'prose', 'self-test'];
+/**
+ * Files the page's modules name relative to themselves (new URL(…, import.meta.url)), and how each
+ * reads from the site bundle's folder (SITE_BUNDLE_DIR, one folder below the site's root): the
+ * engine beside the page, the lab's Worker among the unbundled modules under js/.
+ */
+const BUNDLE_RELATIVE_PATHS = {
+  'engine/engine-source.js': [["'../../engine", "'../engine"]],
+  'lab/lab-worker-source.js': [["'./lab-worker.js'", "'../js/lab/lab-worker.js'"]],
+};
+
+/** The folder of the site's bundled modules, under the site's root. */
+export const SITE_BUNDLE_DIR = 'bundle';
 
 /**
- * The page's own modules as paths under js/ (main.js and the modules of PAGE_MODULE_FOLDERS, by file
- * name), less the classic theme script and the boot module, which have their own tags.
+ * The page's modules for the site as esbuild bundles them into `out`/bundle/: main.js and
+ * engine-boot.js, each with what it imports, the chunks they share, and the charts' modules one
+ * chunk loaded when the first figure nears the viewport. A load of the lesson with one chart drawn
+ * made 51 requests with a module each (44 of them scripts); bundled, it makes 20. The unbundled
+ * modules stay under js/: the lab's Worker loads from there. Returns { main (bundle/main.js),
+ * preloads (the chunks main.js imports, for <link rel="modulepreload">), metafile }.
  */
-function pageModules() {
-  const skip = new Set(['theme-init.js', 'engine-boot.js']);
-  const modules = PAGE_MODULE_FOLDERS.flatMap((folder) =>
-    readdirSync(join(WEB, 'js', folder))
-      .filter((f) => f.endsWith('.js') && !skip.has(f))
-      .map((f) => ({ file: f, path: `${folder}/${f}` })),
-  );
-  return ['main.js', ...modules.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)).map((m) => m.path)];
+export async function siteBundle(out) {
+  const esbuild = await import('esbuild');
+  const relocate = {
+    name: 'bundle-relative-paths',
+    setup(build) {
+      build.onLoad({ filter: /[\\/](engine-source|lab-worker-source)\.js$/ }, ({ path }) => {
+        const name = relative(join(WEB, 'js'), path).split(sep).join('/');
+        let contents = readFileSync(path, 'utf8');
+        for (const [from, to] of BUNDLE_RELATIVE_PATHS[name]) {
+          if (!contents.includes(from))
+            throw new Error(`web/js/${name} no longer names ${from}: say where it points from bundle/`);
+          contents = contents.replaceAll(from, to);
+        }
+        return { contents, loader: 'js' };
+      });
+    },
+  };
+  // The charts' modules as one chunk, fetched when the first figure nears the viewport: split one
+  // per chart, each chart's load was its chunk and four to seven chunks of the chart kit it shares
+  // with others in a different mix.
+  const chartsIndex = join(WEB, 'js', 'charts', 'index.js');
+  const perChart = 'import(`./${id}.js`)';
+  const oneChunk = {
+    name: 'charts-as-one-chunk',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]charts[\\/]index\.js$/ }, ({ path }) => {
+        const contents = readFileSync(path, 'utf8');
+        if (path !== chartsIndex || !contents.includes(perChart))
+          throw new Error(`web/js/charts/index.js no longer loads a chart by ${perChart}`);
+        return {
+          contents: contents.replace(perChart, "import('positional:charts').then((all) => all.CHART_MODULES[id])"),
+          loader: 'js',
+        };
+      });
+      build.onResolve({ filter: /^positional:charts$/ }, () => ({ path: 'charts', namespace: 'positional' }));
+      build.onLoad({ filter: /^charts$/, namespace: 'positional' }, () => {
+        const ids = Object.keys(CHARTS);
+        return {
+          contents:
+            ids.map((id, i) => `import * as chart${i} from './${id}.js';`).join('\n') +
+            `\nexport const CHART_MODULES = { ${ids.map((id, i) => `${JSON.stringify(id)}: chart${i}`).join(', ')} };\n`,
+          resolveDir: dirname(chartsIndex),
+          loader: 'js',
+        };
+      });
+    },
+  };
+  const result = await esbuild.build({
+    entryPoints: { main: join(WEB, 'js', 'main.js'), 'engine-boot': join(WEB, 'js', 'engine', 'engine-boot.js') },
+    outdir: join(out, SITE_BUNDLE_DIR),
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    minify: true,
+    target: 'es2022',
+    chunkNames: '[name]-[hash]',
+    plugins: [relocate, oneChunk],
+    logLevel: 'error',
+    metafile: true,
+  });
+  const outputs = result.metafile.outputs;
+  const main = Object.keys(outputs).find((file) => outputs[file].entryPoint?.endsWith('web/js/main.js'));
+  const preloads = [];
+  const visit = (file) => {
+    for (const { path, kind } of outputs[file].imports)
+      if (kind === 'import-statement' && !preloads.includes(path)) {
+        preloads.push(path);
+        visit(path);
+      }
+  };
+  visit(main);
+  const under = (file) => relative(out, resolve(file)).split(sep).join('/');
+  return { main: under(main), preloads: preloads.map(under), metafile: result.metafile };
 }
 
 function copyDir(from, to) {
@@ -555,6 +634,7 @@ async function main() {
   writeFileSync(join(opts.out, 'css', 'pages.css'), infoCss);
   for (const [file, bytes] of fonts) writeFileSync(join(opts.out, 'fonts', file), bytes);
   copyDir(join(WEB, 'js'), join(opts.out, 'js'));
+  const siteModules = await siteBundle(opts.out);
   copyDir(join(WEB, 'presets'), join(opts.out, 'presets'));
   for (const [from, to] of Object.entries(PAGE_ENGINE_FILES))
     if (!missing.includes(from)) cpSync(join(opts.engineDir, from), join(opts.out, to));
@@ -573,14 +653,11 @@ async function main() {
       ...(textFaces ? TEXT_FACES : []).map(
         (face) => `<link rel="preload" href="${up}fonts/${face.file}" as="font" type="font/woff2" crossorigin>`,
       ),
-      `<script type="module" async src="${up}js/engine/engine-boot.js"></script>`,
+      `<script type="module" async src="${up}${SITE_BUNDLE_DIR}/engine-boot.js"></script>`,
       `<link rel="preload" href="${up}engine.wasm" as="fetch" type="application/wasm" crossorigin>`,
-      // The modules main.js loads before the live numbers (pageModules: main.js, engine/, locale/, page/,
-      // prose/, self-test/), named in <head>: the preload scanner would otherwise see main.js only after
-      // 200 KB of lesson HTML. The others (lms/, charts/declarations.js, chart-kit/url-state.js) are fetched once
-      // the module importing them is compiled. Naming them too, in 14 throttled loads, cut the wait
-      // from the end of parsing to DOMContentLoaded by 97 ms and brought the live numbers no sooner.
-      ...pageModules().map((f) => `<link rel="modulepreload" href="${up}js/${f}">`),
+      // The chunks the bundled main.js imports, named in <head>: the preload scanner would otherwise
+      // see main.js only after 200 KB of lesson HTML, and each chunk only once the one importing it is compiled.
+      ...[siteModules.main, ...siteModules.preloads].map((f) => `<link rel="modulepreload" href="${up}${f}">`),
       ...['engine.mjs', 'engine-facade.mjs', 'engine-declaration.mjs', 'engine-core.mjs'].map(
         (f) => `<link rel="modulepreload" href="${up}${f}">`,
       ),
@@ -588,14 +665,14 @@ async function main() {
   const singleMissing = SINGLE_ENGINE_FILES.some((f) => missing.includes(f));
   if (singleMissing) console.warn('build-site: no engine-single.mjs / engine-core-single.mjs, so no single-file build');
   const singles = [];
-  const bundles = [];
+  const bundles = [siteModules.metafile];
   if (!singleMissing) rmSync(opts.courseOut, { recursive: true, force: true });
   for (const page of pages) {
     const { language, lesson, parts } = page;
     const dir = join(opts.out, language.dir);
     const up = language.dir ? '../' : '';
     mkdirSync(dir, { recursive: true });
-    const scripts = `<script type="module" src="${up}js/main.js"></script>`;
+    const scripts = `<script type="module" src="${up}${siteModules.main}"></script>`;
     const textFaces = usesTextFaces(language);
     writeFileSync(
       join(dir, 'index.html'),

@@ -3,6 +3,7 @@
 // window.positionalCharts.mountAll() (or ?charts=eager) mounts every pending chart at once.
 
 import { failureText } from '../chart-kit/failure.js';
+import { flushUrlState } from '../chart-kit/url-state.js';
 import { CHART_DECLARATIONS } from './declarations.js';
 
 /** The factory a chart's module exports: rope-clock.js → createRopeClockChart. */
@@ -61,7 +62,8 @@ async function mountOne(slot, engine, mounted) {
 /**
  * Mounts every known chart under `root` with the loaded engine. Charts mount when their slot
  * comes near the viewport (IntersectionObserver); `eager` (or ?charts=eager) mounts all now.
- * Returns { mounted: Map(id → chart), mountAll(), destroy() }, also kept as window.positionalCharts.
+ * Returns { mounted: Map(id → chart), declarations, flushUrlState(), mountAll(), destroy() }, also kept as
+ * window.positionalCharts.
  */
 export function mountCharts(engine, root = document, { eager = false } = {}) {
   const mounted = new Map();
@@ -92,6 +94,8 @@ export function mountCharts(engine, root = document, { eager = false } = {}) {
     mounted,
     /** Every chart's declared controls and URL aliases (CHART_CONTROLS). */
     declarations: CHART_CONTROLS,
+    /** Writes the charts' pending state to the address now, rather than when the reader pauses (as Copy link does). */
+    flushUrlState,
     /** Mounts every chart still waiting to scroll into view (used by tests and printing); resolves to `mounted` once all are drawn. */
     async mountAll() {
       for (const slot of [...pending]) mountSlot(slot);
