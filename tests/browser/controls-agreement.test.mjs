@@ -5,7 +5,7 @@
 // values, description and data table.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startSite, waitForChart, watchProblems } from './helpers.mjs';
+import { loadAfresh, startSite, waitForChart, watchProblems } from './helpers.mjs';
 import { CHART_DECLARATIONS } from '../../web/js/charts/declarations.js';
 
 const BOX_KEYS = ['ArrowUp', 'ArrowDown', 'PageUp', 'PageDown', 'Home', 'End'];
@@ -41,9 +41,7 @@ after(async () => {
 
 /** Loads `url` in the suite's page (afresh, even if only its fragment differs) and waits until chart `id` is drawn. */
 async function openChart(url, id) {
-  await page.goto('about:blank');
-  problems.length = 0;
-  await page.goto(url);
+  await loadAfresh(page, url, problems);
   await waitForChart(page, id);
 }
 

@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { recordViolations, singleFile, startSite, waitForChart, watchProblems } from './helpers.mjs';
+import { loadAfresh, recordViolations, singleFile, startSite, waitForChart, watchProblems } from './helpers.mjs';
 import { decimal } from '../../web/js/locale/format.js';
 
 // A task over 200 ms is a visible freeze; before the fix, ?embed=fig-context-extension&extension.d=1e7
@@ -115,9 +115,7 @@ async function load(url, id) {
 }
 
 async function loadOnce(url, id) {
-  await page.goto('about:blank'); // a fragment-only change would not load the page again
-  problems.length = 0;
-  await page.goto(url);
+  await loadAfresh(page, url, problems); // a new document even where only the fragment changes
   await page.waitForFunction(() => document.documentElement.dataset.liveState, null, { timeout: 30000 });
   // The model card loads its presets before its first analysis (and URL write).
   if (id) await waitForChart(page, id, ['mounted', 'failed']);
