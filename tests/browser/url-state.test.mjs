@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { loadAfresh, recordViolations, singleFile, startSite, waitForChart, watchProblems } from './helpers.mjs';
+import { CHART_DECLARATIONS } from '../../web/js/charts/declarations.js';
 import { decimal } from '../../web/js/locale/format.js';
 
 // A task over 200 ms is a visible freeze; before the fix, ?embed=fig-context-extension&extension.d=1e7
@@ -35,8 +36,10 @@ const HOSTILE = ['twelve', '1e308', '0.5', 'x'.repeat(2000), PAYLOAD, '"><script
 const MAX_REQUEST_QUERY = 12_000;
 const FRAGMENTS = ['%', '%E0%A4%A', '%00', encodeURIComponent(PAYLOAD), '%'.repeat(5000), 'walkthrough-step-2%'];
 
+// Every chart's declared state, read in Node (the page's own module, which touches no DOM) as plain
+// data: what a JSON round trip keeps.
+const declarations = JSON.parse(JSON.stringify(CHART_DECLARATIONS));
 let site;
-let declarations;
 let context;
 let page;
 let problems;
@@ -53,11 +56,6 @@ before(async () => {
       for (const entry of list.getEntries())
         window.__longTasks.push({ start: entry.startTime, duration: Math.round(entry.duration) });
     }).observe({ type: 'longtask', buffered: true });
-  });
-  await page.goto(site.server.url);
-  declarations = await page.evaluate(async () => {
-    const { CHART_DECLARATIONS: CHART_CONTROLS } = await import('./js/charts/declarations.js');
-    return JSON.parse(JSON.stringify(CHART_CONTROLS));
   });
 });
 
