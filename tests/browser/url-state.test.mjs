@@ -1,7 +1,8 @@
 // The URL-state sweep in Chromium: every chart, every declared state key, hostile values and
 // hostile fragments. After each load the page has started, every live number is filled, no task
-// ran longer than 200 ms, each control shows the value its own rules give with its message, the
-// address holds only accepted values, and nothing the URL carried was executed.
+// ran longer than 200 ms (or, on a busy machine, than the chart's default state allows: see load()),
+// each control shows the value its own rules give with its message, the address holds only accepted
+// values, and nothing the URL carried was executed.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -15,6 +16,9 @@ import { decimal } from '../../web/js/locale/format.js';
 // what the URL state drives (reading it, mounting and drawing the chart) runs after that, while the
 // page's own start (engine compile, live numbers, layout) is measured by the page-budget benchmark.
 const LONG_TASK_MS = 200;
+// How many times the longest task of the chart's default state a load may take when the machine is
+// slow (see load()).
+const CONTROL_FACTOR = 3;
 // The page reads at most this many characters of a parameter (web/js/chart-kit/url-state.js).
 const MAX_URL_VALUE = 200;
 const PAYLOAD = '<img src=x onerror="window.__pwned=1">';
@@ -96,20 +100,40 @@ function bounded(id, key, want, raw, keys, controls) {
 }
 
 /**
- * Loads `url` and reports what the sweep checks. A load with a task over the limit is tried
- * up to three times: a freeze caused by the URL repeats, while a scheduling hiccup on a busy shared machine
- * (where the load average can reach 15 on two cores) does not.
+ * Loads `url` and reports what the sweep checks, with report.longTaskLimit: the longest task
+ * assertStarted allows the load. For a chart's address (`id` given) that is LONG_TASK_MS until a
+ * load runs over it; then the chart is loaded with its default state (?embed=fig-<id>, the
+ * control), then the address again, which may take up to max(LONG_TASK_MS, CONTROL_FACTOR × the
+ * control's longest task). At most three loads of the address.
+ *
+ * Why: on a busy shared machine (the load average reaches 15 on two cores) tasks of 250-500 ms
+ * come and go in any load, and loading again does not help while the machine stays busy (CI once
+ * failed after three loads at 250, 240 and 485 ms). What the limit is for is a freeze: a value that
+ * makes the page compute for seconds or more (one blocked the main thread for over two minutes),
+ * many times what the same chart takes with its defaults on the same machine a moment before. A
+ * task that long passes only if the control's longest was over a third of it. The control comes
+ * between two loads of the address, so the load judged meets the conditions it measured, and that
+ * load is the last one, which the caller reads.
+ *
+ * A load of the whole lesson (no `id`) is not timed (see assertStarted), so it is loaded once.
  */
 async function load(url, id) {
-  let report;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    report = await loadOnce(url, id);
-    if (Math.max(0, ...report.longTasks) <= LONG_TASK_MS) break;
+  let limit = LONG_TASK_MS;
+  let control = null;
+  for (let attempt = 1; ; attempt++) {
+    const report = await loadOnce(url, id);
+    Object.assign(report, { longTaskLimit: limit, controlLongest: control });
+    if (!id || Math.max(0, ...report.longTasks) <= limit || attempt === 3) return report;
     console.log(
-      `# long tasks ${report.longTasks.join(', ')} ms after the live numbers, load ${attempt + 1} of ${url.slice(0, 120)}`,
+      `# long tasks ${report.longTasks.join(', ')} ms after the live numbers (over ${limit} ms), load ${attempt} of ${url.slice(0, 120)}`,
     );
+    const controlUrl = `${site.server.url}?embed=fig-${id}`;
+    const controlReport = await loadOnce(controlUrl, id);
+    assertStarted(controlReport, `the control load ${controlUrl}`, { timed: false });
+    control = Math.max(0, ...controlReport.longTasks);
+    limit = Math.max(LONG_TASK_MS, CONTROL_FACTOR * control);
+    console.log(`# the chart's default state: longest task ${control} ms, so the next load may take ${limit} ms`);
   }
-  return report;
 }
 
 async function loadOnce(url, id) {
@@ -143,8 +167,11 @@ function assertStarted(report, label, { timed = true } = {}) {
   assert.equal(report.unfilled, 0, `${label}: every live number is filled`);
   if (timed)
     assert.ok(
-      Math.max(0, ...report.longTasks) <= LONG_TASK_MS,
-      `${label}: long tasks ${report.longTasks.join(', ')} ms`,
+      Math.max(0, ...report.longTasks) <= report.longTaskLimit,
+      `${label}: long tasks ${report.longTasks.join(', ')} ms, over ${report.longTaskLimit} ms` +
+        (report.controlLongest === null
+          ? ''
+          : ` (the chart's default state, just before: ${report.controlLongest} ms)`),
     );
   assert.equal(report.pwned, undefined, `${label}: nothing from the URL executed`);
   assert.deepEqual(report.violations, [], label);
