@@ -426,6 +426,16 @@ test('the site on a host that sends every script as octet-stream: a notice says 
   const types = Object.fromEntries(Object.entries(MOODLE_TYPES).filter(([ext]) => ext !== '.js'));
   const { page, context } = await openSite(types);
   assert.equal(await page.evaluate(() => document.documentElement.dataset.scripts), undefined, 'main.js never ran');
+  // The inline theme script ran, and let every block into layout when no module had by DOMContentLoaded.
+  assert.deepEqual(
+    await page.evaluate(() => ({
+      lazyLayout: document.documentElement.classList.contains('lazy-layout'),
+      skipped: [...document.querySelectorAll('section.lesson-section > *')].filter(
+        (el) => getComputedStyle(el).contentVisibility === 'auto',
+      ).length,
+    })),
+    { lazyLayout: false, skipped: 0 },
+  );
   const notice = page.locator('.script-notice-late');
   // The notice waits ten seconds of its CSS animation's delay (lesson.css) before it shows: hidden
   // until then, it is read out by no one. The document's animations then run twenty times faster

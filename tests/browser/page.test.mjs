@@ -3,6 +3,7 @@
 // CSP, embed mode, reading controls and the engine-failure fallback.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -133,9 +134,19 @@ describe('the served page', () => {
     const inline = await page.evaluate(() => ({
       styleAttributes: document.querySelectorAll('[style]').length,
       styleElements: document.querySelectorAll('style').length,
-      inlineScripts: [...document.querySelectorAll('script')].filter((s) => !s.src).length,
+      inlineScripts: [...document.querySelectorAll('script')].filter((s) => !s.src).map((s) => s.textContent),
+      // What the inline theme script does before the first paint (main.js clears is-loading later).
+      lazyLayout: document.documentElement.classList.contains('lazy-layout'),
     }));
-    assert.deepEqual(inline, { styleAttributes: 0, styleElements: 0, inlineScripts: 0 });
+    const { inlineScripts, ...rest } = inline;
+    assert.deepEqual(rest, { styleAttributes: 0, styleElements: 0, lazyLayout: true });
+    // One inline script, the theme script, allowed by its hash (and so it ran: see lazyLayout).
+    assert.equal(inlineScripts.length, 1);
+    const hash = `'sha256-${createHash('sha256').update(inlineScripts[0], 'utf8').digest('base64')}'`;
+    assert.ok(
+      csp.split(';').some((d) => d.trim().startsWith('script-src') && d.includes(hash)),
+      csp,
+    );
   });
 
   test('the model-config reader is fetched only when the model card mounts, and the card reads with it', async () => {
@@ -739,15 +750,15 @@ test('a fault in the page’s script after the engine ran still releases every b
   );
   const html = join(faulty, 'index.html');
   const pageHtml = readFileSync(html, 'utf8');
-  const first = '<script src="js/page/theme-init.js"></script>';
-  assert.ok(pageHtml.includes(first), 'the page starts with theme-init.js');
+  const first = '<script data-single-file="positional-lesson.html">';
+  assert.ok(pageHtml.includes(first), 'the page starts with the theme script');
   const bundled = /<script type="module" src="bundle\/main\.js"><\/script>/;
   assert.match(pageHtml, bundled, 'the page runs the bundled main.js');
   writeFileSync(
     html,
     pageHtml
       .replace(first, `<script src="js/record-console.js"></script>${first}`)
-      .replace(/<link rel="modulepreload" href="bundle\/[^"]+">/g, '')
+      .replace(/<link rel="modulepreload" href="bundle\/[^"]+"[^>]*>/g, '')
       .replace(bundled, '<script type="module" src="js/main.js"></script>'),
   );
   for (const file of [module, html]) for (const copy of ['.br', '.gz']) rmSync(file + copy, { force: true });

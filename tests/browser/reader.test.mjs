@@ -143,8 +143,8 @@ describe('the contents', () => {
 
 describe('phones: formulas and the options table', () => {
   test('formulas fit a 360 px phone; on narrower screens the wide ones are keyboard-reachable before any page script runs', async () => {
-    // No page script runs (theme-init.js included, whose lazy-layout would leave the formulas
-    // unlaid-out for lack of main.js to clear it): only the markup and CSS the build wrote.
+    // No page script runs (the inline theme script included, whose lazy-layout would leave the
+    // formulas unlaid-out for lack of main.js to clear it): only the markup and CSS the build wrote.
     for (const [width, scrolling] of [
       [360, 'none'],
       [280, 'some'],
@@ -152,7 +152,21 @@ describe('phones: formulas and the options table', () => {
       const { page, context } = await openPage(site.browser, site.server.url, {
         viewport: { width, height: 780 },
         waitForLive: false,
-        setup: (p) => p.route(/\/(js|bundle)\/[\w/-]+\.js$/, (route) => route.abort()),
+        // Scripts off would stop axe too: the page's own are taken out instead, the inline theme
+        // script from the HTML and every module by aborting its request.
+        setup: async (p) => {
+          await p.route(/\/(js|bundle)\/[\w/-]+\.js$/, (route) => route.abort());
+          await p.route(
+            (url) => url.pathname === '/',
+            async (route) => {
+              const response = await route.fetch();
+              const html = await response.text();
+              const bare = html.replace(/<script data-single-file[^>]*>[\s\S]*?<\/script>/, '');
+              assert.notEqual(bare, html, 'the page has its inline theme script');
+              await route.fulfill({ response, body: bare });
+            },
+          );
+        },
       });
       await page.waitForLoadState('load');
       const overflowing = await page.evaluate(

@@ -1,8 +1,7 @@
 // The lesson page's entry point: wires the reading controls, loads the engine, fills every live
 // number, checks every snippet's claims, then mounts the charts (a chart failure never breaks the text).
+// What is needed only with the engine comes by one dynamic import (after-engine.js), fetched beside it.
 import { explainEngineFailure, loadEngine } from './engine/engine.js';
-import { computeEngineResults, liveText, LIVE_QUANTITIES } from './prose/live-values.js';
-import { SNIPPET_CHECKS } from './prose/snippet-checks.js';
 import {
   fragmentTarget,
   readingAnchor,
@@ -16,12 +15,6 @@ import {
 import { applyEmbed, embedTarget, postHeight } from './page/embed.js';
 import { keepScrollersFocusable } from './page/scroll-regions.js';
 import { setupContents, setupLevelMemory } from './page/reading-view.js';
-import { setupSelfTest } from './self-test/self-test.js';
-import { SELF_TEST_ITEMS } from './self-test/self-test-items.js';
-import { courseMemory, findCourseShell } from './lms/course-link.js';
-import { addShareControls } from './page/share-embed.js';
-import { setupProseParameters } from './prose/prose-params.js';
-import { setupProseLinks } from './prose/prose-links.js';
 import { t } from './locale/i18n.js';
 
 const UNAVAILABLE = '—';
@@ -75,7 +68,7 @@ function yieldToInput() {
  * computes is shown as the engine's, marked, and reported, never silently replaced. Returns the
  * names that could not be computed and those whose printed text disagreed.
  */
-async function fillLiveNumbers(results) {
+async function fillLiveNumbers({ liveText, LIVE_QUANTITIES }, results) {
   const failed = new Set();
   const disagreed = new Set();
   let sliceStart = performance.now();
@@ -111,7 +104,7 @@ async function fillLiveNumbers(results) {
 }
 
 /** Compares each snippet's "→" claims with the engine's answers and sets its badge. */
-function checkSnippets(engine) {
+function checkSnippets({ SNIPPET_CHECKS }, engine) {
   let mismatches = 0;
   for (const snippet of document.querySelectorAll('[data-check]')) {
     const badge = snippet.querySelector('.check-badge');
@@ -278,20 +271,22 @@ function finishLoading(root) {
 }
 
 async function start() {
+  const modules = import('./after-engine.js');
   let engine = null;
   let results = null;
   let engineError = null;
   try {
     engine = await loadEngine();
-    results = computeEngineResults(engine);
+    results = (await modules).computeEngineResults(engine);
   } catch (error) {
     engineError = error;
     console.warn('The lesson engine did not load:', error);
     engine = null;
     results = null;
   }
-  const { failed, disagreed } = await fillLiveNumbers(results);
-  const mismatches = checkSnippets(engine);
+  const after = await modules;
+  const { failed, disagreed } = await fillLiveNumbers(after, results);
+  const mismatches = checkSnippets(after, engine);
   performance.mark('positional-lesson:live-filled');
   const root = document.documentElement;
   if (!results) {
@@ -322,16 +317,15 @@ async function start() {
   }
   finishLoading(root);
   // In a course package the course shell framing the page keeps the self-test's record; on its own, this browser does.
-  const shell = safely('course link', findCourseShell);
-  const memory = shell
-    ? safely('course link', () => courseMemory(shell, { itemIds: SELF_TEST_ITEMS.map((item) => item.id) }))
-    : null;
-  const selfTest = setupSelfTest({ engine, results, memory });
+  const shell = safely('course link', after.findCourseShell);
+  const itemIds = after.SELF_TEST_ITEMS.map((item) => item.id);
+  const memory = shell ? safely('course link', () => after.courseMemory(shell, { itemIds })) : null;
+  const selfTest = after.setupSelfTest({ engine, results, memory });
   // Inside a course package a shared link would lead into the course site's file store, not to the lesson.
-  if (!memory) addShareControls(document);
+  if (!memory) after.addShareControls(document);
   // After the printed numbers were checked at their defaults: only then may the reader move them.
-  const prose = engine ? safely('prose parameters', () => setupProseParameters(document, engine)) : undefined;
-  safely('prose links', () => setupProseLinks(document));
+  const prose = engine ? safely('prose parameters', () => after.setupProseParameters(document, engine)) : undefined;
+  safely('prose links', () => after.setupProseLinks(document));
   window.positionalLesson = { engine, results, selfTest, prose };
   dispatchEvent(
     new CustomEvent('positional-lesson:ready', { detail: { engine, failed: [...failed], disagreed: [...disagreed] } }),

@@ -5,7 +5,6 @@
 // lesson's plain pages beside it: instructor guide, accessibility statement, third-party notices.
 //   node web/site-builder/build-site.mjs --engine-dir <wasm build dir> --out <dist dir> [--single-out <file>]
 //                                 [--course-out <dir>] [--allow-missing-engine]
-import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
@@ -15,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { hoistInlineStyles, renderLesson } from './render-lesson.mjs';
 import { extractCppSnippets } from './cpp-snippets.mjs';
 import { SYSTEM_TEXT_LANGUAGES, TEXT_FACES, dropUnusedFaces, pageFonts } from './fonts.mjs';
-import { COMPRESSIBLE_EXTENSIONS, CONTENT_SECURITY_POLICY } from './serve.mjs';
+import { COMPRESSIBLE_EXTENSIONS, CONTENT_SECURITY_POLICY, cspHash, THEME_INIT_SCRIPT } from './serve.mjs';
 import {
   computeEngineResults,
   LIVE_PARAMETERS,
@@ -183,11 +182,6 @@ export function metaPolicy(policy = CONTENT_SECURITY_POLICY) {
     .map((d) => d.trim())
     .filter((d) => d && !d.startsWith('frame-ancestors'))
     .join('; ');
-}
-
-/** A CSP hash source for an inline element's text: 'sha256-<base64>'. */
-export function cspHash(text) {
-  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 }
 
 /**
@@ -372,7 +366,8 @@ export const SITE_BUNDLE_DIR = 'bundle';
  * chunk loaded when the first figure nears the viewport. A load of the lesson with one chart drawn
  * made 51 requests with a module each (44 of them scripts); bundled, it makes 20. The unbundled
  * modules stay under js/: the lab's Worker loads from there. Returns { main (bundle/main.js),
- * preloads (the chunks main.js imports, for <link rel="modulepreload">), metafile }.
+ * preloads (the chunks main.js imports, for <link rel="modulepreload">), later (after-engine.js's
+ * chunk and those it imports, which main.js fetches as it starts), metafile }.
  */
 export async function siteBundle(out) {
   const esbuild = await import('esbuild');
@@ -435,18 +430,27 @@ export async function siteBundle(out) {
     metafile: true,
   });
   const outputs = result.metafile.outputs;
-  const main = Object.keys(outputs).find((file) => outputs[file].entryPoint?.endsWith('web/js/main.js'));
-  const preloads = [];
-  const visit = (file) => {
-    for (const { path, kind } of outputs[file].imports)
-      if (kind === 'import-statement' && !preloads.includes(path)) {
-        preloads.push(path);
-        visit(path);
-      }
+  const built = (entry) => Object.keys(outputs).find((file) => outputs[file].entryPoint?.endsWith(entry));
+  const main = built('web/js/main.js');
+  const afterEngine = built('web/js/after-engine.js');
+  if (!afterEngine) throw new Error('main.js no longer imports after-engine.js: say what <head> should fetch early');
+  /** The chunks `file` imports statically, and theirs, less those in `known`. */
+  const staticImports = (file, known = []) => {
+    const found = [];
+    const visit = (from) => {
+      for (const { path, kind } of outputs[from].imports)
+        if (kind === 'import-statement' && !found.includes(path) && !known.includes(path)) {
+          found.push(path);
+          visit(path);
+        }
+    };
+    visit(file);
+    return found;
   };
-  visit(main);
+  const preloads = staticImports(main);
+  const later = [afterEngine, ...staticImports(afterEngine, [main, ...preloads])];
   const under = (file) => relative(out, resolve(file)).split(sep).join('/');
-  return { main: under(main), preloads: preloads.map(under), metafile: result.metafile };
+  return { main: under(main), preloads: preloads.map(under), later: later.map(under), metafile: result.metafile };
 }
 
 function copyDir(from, to) {
@@ -643,10 +647,13 @@ async function main() {
    * The <head> of a page `up` folders below the site's root ('' or '../'): every path from there.
    * `textFaces`: whether the page's prose is set in the text faces (not in SYSTEM_TEXT_LANGUAGES).
    */
+  if (THEME_INIT_SCRIPT.includes('</')) throw new Error('theme-init.js cannot be inlined: its text contains "</"');
   const headOf = (up, textFaces = true) =>
     [
-      // The theme script first: a classic script after a stylesheet waits for it, and would hold the parser.
-      `<script src="${up}js/page/theme-init.js"></script>`,
+      // The theme script first, inline (the policy allows it by its hash): a classic script after a
+      // stylesheet waits for it, and one fetched from the site would hold the parser for a round trip.
+      // data-single-file names the page to go to where this one cannot run its modules.
+      `<script data-single-file="positional-lesson.html">${THEME_INIT_SCRIPT}</script>`,
       `<link rel="stylesheet" href="${up}css/site.css">`,
       // The text faces, fetched beside the stylesheet rather than after it is parsed and the first
       // text laid out: a face that arrives after the first paint reflows the opening (a layout shift).
@@ -654,12 +661,17 @@ async function main() {
         (face) => `<link rel="preload" href="${up}fonts/${face.file}" as="font" type="font/woff2" crossorigin>`,
       ),
       `<script type="module" async src="${up}${SITE_BUNDLE_DIR}/engine-boot.js"></script>`,
-      `<link rel="preload" href="${up}engine.wasm" as="fetch" type="application/wasm" crossorigin>`,
+      // The engine at low priority: the numbers it checks are in the HTML already, and the page's own
+      // modules (DOMContentLoaded waits for them) should not share the link with its 80 KB.
+      `<link rel="preload" href="${up}engine.wasm" as="fetch" type="application/wasm" crossorigin fetchpriority="low">`,
       // The chunks the bundled main.js imports, named in <head>: the preload scanner would otherwise
       // see main.js only after 200 KB of lesson HTML, and each chunk only once the one importing it is compiled.
       ...[siteModules.main, ...siteModules.preloads].map((f) => `<link rel="modulepreload" href="${up}${f}">`),
+      // What main.js imports once it runs (after-engine.js and its chunks), at low priority like the
+      // engine it waits for: named here, each would be found only when the one before it compiled.
+      ...siteModules.later.map((f) => `<link rel="modulepreload" href="${up}${f}" fetchpriority="low">`),
       ...['engine.mjs', 'engine-facade.mjs', 'engine-declaration.mjs', 'engine-core.mjs'].map(
-        (f) => `<link rel="modulepreload" href="${up}${f}">`,
+        (f) => `<link rel="modulepreload" href="${up}${f}" fetchpriority="low">`,
       ),
     ].join('\n');
   const singleMissing = SINGLE_ENGINE_FILES.some((f) => missing.includes(f));

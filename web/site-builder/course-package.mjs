@@ -4,10 +4,10 @@
 // holds the session with the course site and frames the lesson. Every file is HTML, so no course
 // site's file types (Moodle serves .mjs and .wasm as application/octet-stream) can stop it.
 // web/site-builder/package-lms.mjs wraps this folder in the SCORM and cmi5 zips.
-import { createHash } from 'node:crypto';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cspHash } from './serve.mjs';
 
 const WEB = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -20,9 +20,6 @@ noscript p { margin: 1rem; max-width: 40rem; }
 `;
 
 const escapeText = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
-/** A CSP hash source for an inline element's text (build-site.mjs writes the page's the same way). */
-const cspHash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 /**
  * The shell's policy: its own script and style by hash, the lesson framed from the package, nothing

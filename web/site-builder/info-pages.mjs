@@ -2,10 +2,10 @@
 // notices): their shared shell and stylesheet, in two forms. On the site the page links
 // css/pages.css (the site's policy allows its own styles only); in the course packages and beside
 // the single files, where nothing but HTML travels, the same style is inline and allowed by its hash.
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cspHash } from './serve.mjs';
 
 const WEB = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -18,9 +18,6 @@ export const INFO_PAGES = {
 
 export const escapeHtml = (s) =>
   String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-/** A CSP hash source for an inline element's text. */
-const cspHash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 /**
  * The body of the first block of base.css that `opener` opens, or a build error naming the block:

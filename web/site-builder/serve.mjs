@@ -4,7 +4,7 @@
 // wrote is sent only while it decodes to the file's bytes.
 //   node web/site-builder/serve.mjs --root dist --port 8000 [--dotfiles] [--csp-report-uri URL]
 import { createHash } from 'node:crypto';
-import fs, { constants, realpathSync, statSync } from 'node:fs';
+import fs, { constants, readFileSync, realpathSync, statSync } from 'node:fs';
 import { open, realpath, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, relative, resolve, sep } from 'node:path';
@@ -14,10 +14,22 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createBrotliDecompress, createGunzip } from 'node:zlib';
 
+/**
+ * The one script the lesson's pages carry inline, at the top of <head>: it sets the theme and the
+ * level before the first paint, which a script fetched from the site would hold back by a round trip.
+ * The build inlines this file's text unchanged, so the policy allows it by its hash.
+ */
+export const THEME_INIT_SCRIPT = readFileSync(new URL('../js/page/theme-init.js', import.meta.url), 'utf8');
+
+/** A CSP hash source for an inline element's text: 'sha256-<base64>'. */
+export function cspHash(text) {
+  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+}
+
 /** The Content-Security-Policy every response carries. */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  "script-src 'self' 'wasm-unsafe-eval'",
+  `script-src 'self' ${cspHash(THEME_INIT_SCRIPT)} 'wasm-unsafe-eval'`,
   "style-src 'self'",
   "img-src 'self' data: blob:",
   "object-src 'none'",
