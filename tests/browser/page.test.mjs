@@ -330,6 +330,16 @@ describe('the served page', () => {
       assert.equal(b.status, 'checked', `snippet ${b.id}`);
       assert.ok(b.claims >= 1);
     }
+    // The C++ panels' code waits in a <template> until its tab is chosen: none of it is in the document.
+    const held = await page.evaluate(() =>
+      [...document.querySelectorAll('.snippet-panel[hidden]')].map((p) => p.getElementsByTagName('*').length),
+    );
+    assert.ok(held.length >= 6, `${held.length} hidden panels`);
+    assert.deepEqual(
+      held,
+      held.map(() => 1),
+      'each hidden panel holds its template alone',
+    );
     const python = page.locator('#tab-attention-python');
     await python.focus();
     await page.keyboard.press('ArrowRight');
@@ -338,9 +348,16 @@ describe('the served page', () => {
     assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-attention-cpp');
     assert.ok(await page.locator('#panel-attention-cpp').isVisible());
     assert.match(await page.locator('#panel-attention-cpp').textContent(), /scaled_dot_product_attention/);
+    assert.equal(await page.locator('#panel-attention-cpp template').count(), 0, 'its code entered the page');
+    const shown = await page.locator('#panel-attention-cpp *').count();
+    assert.ok((await page.locator('#panel-attention-cpp .hljs-keyword').count()) > 5, 'highlighted as built');
     assert.ok(!(await page.locator('#panel-attention-python').isVisible()));
     await page.keyboard.press('Home');
     assert.equal(await python.getAttribute('aria-selected'), 'true');
+    // Back and forth again: the code entered once, not twice.
+    await page.keyboard.press('End');
+    await page.keyboard.press('Home');
+    assert.equal(await page.locator('#panel-attention-cpp *').count(), shown);
   });
 
   test('the level switch hides the other level, and a link into a hidden level opens it', async () => {

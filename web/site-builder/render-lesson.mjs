@@ -414,10 +414,13 @@ function renderSnippet(code, options, context) {
         `<button type="button" role="tab" id="tab-${id}-${tab.key}" aria-controls="panel-${id}-${tab.key}" aria-selected="${i === 0}" tabindex="${i === 0 ? 0 : -1}">${escapeText(tab.label)}</button>`,
     )
     .join('');
+  // A panel other than the first is hidden until its tab is chosen, so its code goes in a <template>
+  // (reading-controls.js puts it in the page then): hidden, its 50-130 elements of highlighted code
+  // were laid out for no one, and a page without scripts never shows it either.
   const panels = tabs
     .map(
       (tab, i) =>
-        `<div class="snippet-panel" role="tabpanel" id="panel-${id}-${tab.key}" aria-labelledby="tab-${id}-${tab.key}" tabindex="0"${i === 0 ? '' : ' hidden'}>${tab.body}</div>`,
+        `<div class="snippet-panel" role="tabpanel" id="panel-${id}-${tab.key}" aria-labelledby="tab-${id}-${tab.key}" tabindex="0"${i === 0 ? `>${tab.body}` : ` hidden><template>${tab.body}</template>`}</div>`,
     )
     .join('');
   return (

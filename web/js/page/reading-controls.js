@@ -138,7 +138,11 @@ export function setupTabs(root) {
         const selected = other === tab;
         other.setAttribute('aria-selected', String(selected));
         other.tabIndex = selected ? 0 : -1;
-        document.getElementById(other.getAttribute('aria-controls')).hidden = !selected;
+        const panel = document.getElementById(other.getAttribute('aria-controls'));
+        // A panel first shown holds its code in a <template> (render-lesson.mjs): it enters the page now.
+        const held = selected ? panel.querySelector(':scope > template') : null;
+        if (held) held.replaceWith(held.content);
+        panel.hidden = !selected;
       }
       if (focus) tab.focus();
     };
