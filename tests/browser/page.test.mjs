@@ -645,6 +645,16 @@ test('embed mode shows one piece alone and posts its height to the parent', asyn
   } else {
     await page.route(parentUrl, (route) => route.fulfill({ contentType: 'text/html', body: coursePage }));
   }
+  try {
+    await embedInCoursePage(page, parentUrl);
+  } finally {
+    await page.close();
+    courseServer?.close();
+  }
+});
+
+/** Frames ?embed=rope-relative in the course page at `parentUrl` and checks the view and the heights it posts. */
+async function embedInCoursePage(page, parentUrl) {
   await page.goto(parentUrl);
   await page.evaluate((src) => {
     window.__heights = [];
@@ -673,9 +683,7 @@ test('embed mode shows one piece alone and posts its height to the parent', asyn
     heights.every((h) => Number.isFinite(h) && h > 0 && h < 2000),
     `heights ${heights}`,
   );
-  await page.close();
-  courseServer?.close();
-});
+}
 
 test('the built page already prints every live number, as the engine computes it, for a reader without script', () => {
   // The HTML as served, before any script: each live number's text is the build engine's.

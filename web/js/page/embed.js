@@ -57,7 +57,21 @@ function answerH5p(event) {
   } else if (action === 'resizePrepared') toParent({ context: 'h5p', action: 'resize', scrollHeight: contentHeight() });
 }
 
+/**
+ * Whether the page's stylesheets are in (or the page has loaded, a failed one included): until then
+ * its height is the unstyled page's. A WebKit frame under load ran the page's modules before
+ * css/site.css arrived and posted 27,186 px before the piece's 106. The size observer and the load
+ * event post again once they are in.
+ */
+function styled() {
+  return (
+    document.readyState === 'complete' ||
+    [...document.querySelectorAll('link[rel="stylesheet"]')].every((link) => link.sheet)
+  );
+}
+
 function postHeight() {
+  if (!styled()) return;
   const height = contentHeight();
   document.documentElement.dataset.embedHeight = String(height);
   toParent({ type: OWN_MESSAGE, height, frame: frameId() });
