@@ -1,8 +1,8 @@
 // Benchmark (not a test): the main-thread time of one chart step on a throttled phone, for two builds
 // of the site measured in the same run, interleaved, against a bare page that redraws one 300 × 200
 // canvas. Chromium at 360 × 780 (2× pixels), the CPU slowed 4× (CDP Emulation.setCPUThrottlingRate)
-// once the page has loaded. A step is one key press on a chart's control or handle (real keyboard
-// input); its cost is the renderer's main-thread task time (CDP Performance.getMetrics TaskDuration)
+// once the page has loaded. A step is one key press on a chart's control or handle, or on a number in
+// the prose that a figure follows (real keyboard input); its cost is the renderer's main-thread task time (CDP Performance.getMetrics TaskDuration)
 // from just before the press to two animation frames after it, so the input, the chart's work, the
 // page writes, style, layout and paint are all in it. The URL write (400 ms after the last change) is
 // left out: each step waits 500 ms before the next one is measured.
@@ -26,7 +26,10 @@ const options = measuringOptions(
 const THROTTLE = 4;
 const PHONE = { width: 360, height: 780 };
 
-/** The steps: a chart, the control or handle focused, and the two keys pressed in turn. */
+/**
+ * The steps: a chart, the control or handle focused, and the two keys pressed in turn. A prose step
+ * names a section instead (`#id`): a number in its text, which the section's figure follows.
+ */
 const step = (chart, what, target, keys) => ({ name: `${chart}: ${what}`, chart, target, keys });
 const handle = (key) => `[role="slider"][data-handle="${key}"]`;
 const UP_DOWN = ['ArrowDown', 'ArrowUp'];
@@ -37,6 +40,8 @@ const STEPS = [
   step('attention-weights', 'scheme', '[data-control="scheme"]', UP_DOWN),
   step('context-extension', 'target handle', handle('target'), RIGHT_LEFT),
   step('rope-relative', 'key handle', handle('delta'), RIGHT_LEFT),
+  step('#rope', 'the key position in the prose', '[data-param="rope.key"]', RIGHT_LEFT),
+  step('#extending-context', 'the target length in the prose', '[data-param="extension.target"]', RIGHT_LEFT),
 ];
 
 const quantile = (xs, p) => {
@@ -81,9 +86,11 @@ async function measureBuild(browser, url, steps) {
   await page.waitForTimeout(2000); // the mounts' work and the first URL writes are over before the first step
   const out = {};
   for (const step of STEPS) {
-    const slot = page.locator(`[data-chart="${step.chart}"]`);
+    const prose = step.chart.startsWith('#');
+    const slot = page.locator(prose ? step.chart : `[data-chart="${step.chart}"]`);
     await slot.scrollIntoViewIfNeeded();
-    await page.waitForFunction((id) => window.positionalCharts?.mounted.has(id), step.chart, { timeout: 30000 });
+    if (!prose)
+      await page.waitForFunction((id) => window.positionalCharts?.mounted.has(id), step.chart, { timeout: 30000 });
     const target = slot.locator(step.target).first();
     await target.scrollIntoViewIfNeeded();
     await target.focus();

@@ -307,6 +307,78 @@ describe('live parameters in the prose', () => {
     }
   });
 
+  // Setting a canvas's font lays the page out (Chromium), so a step that wrote text after its
+  // figure drew would be laid out twice in one frame. The recorder counts a draw at each font set on
+  // a canvas in the page, drops the text changes made before it, and at the frame's ResizeObserver
+  // moment (after its animation frames, before it is painted) keeps those made after it.
+  test('a step writes every word before its figure draws, so a frame lays the page out once', async () => {
+    await mountAllCharts(page);
+    const followed = await page.evaluate(async () => {
+      const { LIVE_PARAMETERS } = await import('./js/prose/live-values.js');
+      const seen = new Set();
+      return [...document.querySelectorAll('[data-param]')]
+        .filter((h) => {
+          const chart = LIVE_PARAMETERS[h.dataset.param]?.chart;
+          const key = `${h.closest('section').id} ${h.dataset.param}`;
+          if (!chart || seen.has(key) || !h.closest('section').querySelector(`[data-chart="${chart.id}"]`))
+            return false;
+          seen.add(key);
+          return true;
+        })
+        .map((h) => h.dataset.qaHandle);
+    });
+    assert.ok(followed.length >= 4, `${followed.length} handles move a figure`);
+    await page.evaluate(() => {
+      const record = (window.__drawOrder = { draws: 0, afterDraw: [] });
+      // Text changes since the last draw: delivered at each microtask checkpoint, or taken at a draw.
+      let sinceDraw = [];
+      const text = new MutationObserver((records) => sinceDraw.push(...records));
+      text.observe(document.body, { subtree: true, childList: true, characterData: true });
+      const font = Object.getOwnPropertyDescriptor(CanvasRenderingContext2D.prototype, 'font');
+      window.__fontAccessor = font;
+      window.__textWatch = text;
+      const watch = new ResizeObserver(() => {
+        watch.disconnect();
+        for (const r of [...sinceDraw, ...text.takeRecords()])
+          record.afterDraw.push(`${r.type} in ${r.target.parentElement?.className || r.target.nodeName}`);
+        sinceDraw = [];
+      });
+      Object.defineProperty(CanvasRenderingContext2D.prototype, 'font', {
+        ...font,
+        set(value) {
+          if (this.canvas.isConnected) {
+            text.takeRecords();
+            sinceDraw = [];
+            record.draws++;
+            watch.observe(document.body);
+          }
+          font.set.call(this, value);
+        },
+      });
+    });
+    try {
+      for (const index of followed) {
+        const handle = page.locator(`[data-qa-handle="${index}"]`);
+        await handle.scrollIntoViewIfNeeded();
+        await handle.focus();
+        for (const key of ['ArrowRight', 'ArrowLeft']) {
+          await page.evaluate(() => Object.assign(window.__drawOrder, { draws: 0, afterDraw: [] }));
+          await page.keyboard.press(key);
+          await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+          const { draws, afterDraw } = await page.evaluate(() => window.__drawOrder);
+          const name = await handle.getAttribute('data-param');
+          assert.ok(draws > 0, `${name} ${key}: its figure drew`);
+          assert.deepEqual(afterDraw, [], `${name} ${key}: text written after the figure drew`);
+        }
+      }
+    } finally {
+      await page.evaluate(() => {
+        Object.defineProperty(CanvasRenderingContext2D.prototype, 'font', window.__fontAccessor);
+        window.__textWatch.disconnect();
+      });
+    }
+  });
+
   test('a section moved before its figure mounted hands the figure its values when it does', async () => {
     const { page: fresh } = await openPage(browser, server.url, { viewport: { width: 1280, height: 900 } });
     try {

@@ -281,8 +281,11 @@ function mountChart(spec, order, compute, slot, engine) {
     spec.reconcile?.(state, controls, patch);
     writeUrl(state);
     recompute();
-    redraw(selective);
+    // The page's words first, then the drawing: setting a canvas font lays the page out (Chromium),
+    // so a draw after the frame's text writes takes them all into that one layout, and nothing
+    // written after it makes the frame lay out again.
     requestPageWrites();
+    redraw(selective);
   }
 
   // What the page says about the chart (the notes, the description, the data table, the handles'

@@ -121,7 +121,8 @@ export function setupProseParameters(root, engine) {
       value = current(scope, floor.name);
       why = floor.why(value);
     }
-    statusFor(handle).textContent = why;
+    const status = statusFor(handle);
+    if (status.textContent !== why) status.textContent = why;
     if (value === current(scope, name)) return;
     store(scope, name, value);
     // A parameter held at or above this one (the target above the trained length) comes along.
@@ -133,9 +134,10 @@ export function setupProseParameters(root, engine) {
     }
     for (const n of moved) showValue(scope, n);
     recompute(scope, moved);
-    for (const n of moved) followChart(scope, n);
     scope.last = handle;
     showReset(scope);
+    // The figure last: its drawing lays the page out (see define-chart.js), after every word is written.
+    for (const n of moved) followChart(scope, n);
   }
 
   /** Keeps `value` as the section's `name` (the lesson's value is kept as no entry at all). */
@@ -269,8 +271,9 @@ export function setupProseParameters(root, engine) {
 
   function showReset(scope) {
     const moved = Object.keys(scope.values).length > 0;
-    if (moved && scope.last) blockOf(scope.last).after(scope.reset);
-    scope.reset.hidden = !moved;
+    const block = moved && scope.last ? blockOf(scope.last) : null;
+    if (block && block.nextElementSibling !== scope.reset) block.after(scope.reset);
+    if (scope.reset.hidden !== !moved) scope.reset.hidden = !moved;
   }
 
   /** Returns a section (or every section) to the lesson's values, its figure too. */
