@@ -310,8 +310,17 @@ test('hostile fragments and stored values never stop the page from starting', as
       timed: false,
     });
   }
-  await page.evaluate(() => localStorage.setItem('positional-lesson:theme', '"><img src=x onerror=window.__pwned=1>'));
+  // Stored on the site's own origin (the page was last on the single file's, file://), and still
+  // there when the page reads it.
+  const hostileTheme = '"><img src=x onerror=window.__pwned=1>';
+  await page.goto(new URL('engine-api.json', site.server.url).href);
+  await page.evaluate((value) => localStorage.setItem('positional-lesson:theme', value), hostileTheme);
   assertStarted(await load(site.server.url), 'a hostile stored theme', { timed: false });
+  const stored = await page.evaluate(() => ({
+    value: localStorage.getItem('positional-lesson:theme'),
+    theme: document.documentElement.dataset.theme ?? null,
+  }));
+  assert.deepEqual(stored, { value: hostileTheme, theme: null }, 'the stored value was read and not applied');
   await page.evaluate(() => localStorage.clear());
 });
 
