@@ -831,13 +831,14 @@ test('without the engine the full text still shows, with a banner and marked pla
     cpSync(dist, withoutEngine, { recursive: true });
     rmSync(join(withoutEngine, 'engine.wasm'));
     const bare = await startServer({ root: withoutEngine, port: 0 });
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(bare.url);
-    await page.waitForFunction(() => document.documentElement.dataset.liveState, null, { timeout: 20000 });
+    // Closed at the suite's end even if the page below never starts: an open server keeps the process alive.
     after(async () => {
       await bare.close();
       rmSync(withoutEngine, { recursive: true, force: true });
     });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(bare.url);
+    await page.waitForFunction(() => document.documentElement.dataset.liveState, null, { timeout: 20000 });
   } else {
     ({ page } = await openPage('', { setup: (p) => p.route('**/engine.wasm', (route) => route.abort()) }));
   }

@@ -223,44 +223,49 @@ describe('the policy', () => {
       try { document.createElement('div').innerHTML = '<b>bold</b>'; result.innerHTML = 'assigned'; } catch (error) { result.innerHTML = error.name; }`;
     let probeSite = null;
     let opened;
-    if (ENGINE === 'webkit') {
-      // WebDriver cannot fulfil a request: the probe is served beside a copy of the site, under the same server and policy.
-      const root = mkdtempSync(join(tmpdir(), 'positional-csp-probe-'));
-      cpSync(dist, root, { recursive: true });
-      writeFileSync(join(root, '__csp-probe.mjs'), probe);
-      probeSite = { root, server: await startServer({ root, port: 0 }) };
-      opened = await openPage(site.browser, probeSite.server.url);
-    } else {
-      opened = await openPage(site.browser, site.server.url, {
-        setup: (p) =>
-          p.route('**/__csp-probe.mjs', (route) => route.fulfill({ contentType: 'text/javascript', body: probe })),
-      });
-    }
-    const { page, context, problems, violations } = opened;
-    const outcome = await page.evaluate(async () => (await import('./__csp-probe.mjs')).result);
-    assert.deepEqual(outcome, { eval: 'EvalError', newFunction: 'EvalError', innerHTML: 'TypeError' });
-    const seen = await violations();
-    // Trusted Types refuses string-to-code first, so each is reported under require-trusted-types-for
-    // (once per policy: the header and the meta tag each enforce and report).
-    for (const sink of ['eval|1 + 1', 'Function|', 'Element innerHTML|<b>bold</b>']) {
-      assert.ok(
-        seen.some((v) => v.startsWith('require-trusted-types-for') && v.includes(sink)),
-        `no violation reported for ${sink}: ${seen}`,
-      );
-    }
-    // The refusals are also logged (Chromium as console errors, Firefox as script errors): that
-    // they are seen shows the recorders work.
-    // WebKit over WebDriver has no console events: its in-page recorder sees the refusals as the
-    // errors the probe caught, not as log lines, so there the violations above are the record.
-    if (ENGINE !== 'webkit')
-      assert.ok(
-        problems.some((p) => /^(console|pageerror):/.test(p) && /trusted/i.test(p)),
-        `no logged refusal: ${problems}`,
-      );
-    await context.close();
-    if (probeSite) {
-      await probeSite.server.close();
-      rmSync(probeSite.root, { recursive: true, force: true });
+    let page, context, problems, violations;
+    // A server left open keeps the suite's process alive: closed whatever the checks find.
+    try {
+      if (ENGINE === 'webkit') {
+        // WebDriver cannot fulfil a request: the probe is served beside a copy of the site, under the same server and policy.
+        const root = mkdtempSync(join(tmpdir(), 'positional-csp-probe-'));
+        cpSync(dist, root, { recursive: true });
+        writeFileSync(join(root, '__csp-probe.mjs'), probe);
+        probeSite = { root, server: await startServer({ root, port: 0 }) };
+        opened = await openPage(site.browser, probeSite.server.url);
+      } else {
+        opened = await openPage(site.browser, site.server.url, {
+          setup: (p) =>
+            p.route('**/__csp-probe.mjs', (route) => route.fulfill({ contentType: 'text/javascript', body: probe })),
+        });
+      }
+      ({ page, context, problems, violations } = opened);
+      const outcome = await page.evaluate(async () => (await import('./__csp-probe.mjs')).result);
+      assert.deepEqual(outcome, { eval: 'EvalError', newFunction: 'EvalError', innerHTML: 'TypeError' });
+      const seen = await violations();
+      // Trusted Types refuses string-to-code first, so each is reported under require-trusted-types-for
+      // (once per policy: the header and the meta tag each enforce and report).
+      for (const sink of ['eval|1 + 1', 'Function|', 'Element innerHTML|<b>bold</b>']) {
+        assert.ok(
+          seen.some((v) => v.startsWith('require-trusted-types-for') && v.includes(sink)),
+          `no violation reported for ${sink}: ${seen}`,
+        );
+      }
+      // The refusals are also logged (Chromium as console errors, Firefox as script errors): that
+      // they are seen shows the recorders work.
+      // WebKit over WebDriver has no console events: its in-page recorder sees the refusals as the
+      // errors the probe caught, not as log lines, so there the violations above are the record.
+      if (ENGINE !== 'webkit')
+        assert.ok(
+          problems.some((p) => /^(console|pageerror):/.test(p) && /trusted/i.test(p)),
+          `no logged refusal: ${problems}`,
+        );
+    } finally {
+      await context?.close();
+      if (probeSite) {
+        await probeSite.server.close();
+        rmSync(probeSite.root, { recursive: true, force: true });
+      }
     }
   });
 });
