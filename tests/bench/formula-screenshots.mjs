@@ -33,7 +33,7 @@ const PAD = 6;
 
 /** In-page: every formula of the lesson (not the table of contents), as [display?, TeX]. */
 function formulaList() {
-  return [...document.querySelectorAll('main span.katex')].map((el) => {
+  return [...document.querySelectorAll('main .katex')].map((el) => {
     const display = Boolean(el.closest('.math-display'));
     const tex = el.querySelector('annotation')?.textContent ?? '';
     return [display, tex];
@@ -42,7 +42,7 @@ function formulaList() {
 
 /** In-page: scrolls formula `i` into the middle of the view and returns its box (the display box for a display formula). */
 function placeFormula(i) {
-  const el = document.querySelectorAll('main span.katex')[i];
+  const el = document.querySelectorAll('main .katex')[i];
   const box = el.closest('.math-display') ?? el;
   box.scrollIntoView({ block: 'center', inline: 'nearest' });
   const r = box.getBoundingClientRect();

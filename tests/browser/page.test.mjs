@@ -254,15 +254,13 @@ describe('the served page', () => {
       const formulas = [...main.querySelectorAll('math')];
       return {
         formulas: formulas.length,
-        display: main.querySelectorAll('.math-display > .katex > math[display="block"]').length,
+        display: main.querySelectorAll('.math-display > math.katex[display="block"]').length,
         // Each formula's TeX rides along as its annotation (for copying and for readers that use it).
         withTex: formulas.filter((m) =>
           m.querySelector('semantics > annotation[encoding="application/x-tex"]')?.textContent.trim(),
         ).length,
         // Nothing but the MathML draws a formula: no second, HTML copy beside it.
-        wrappers: [...main.querySelectorAll('.katex')].filter(
-          (el) => el.children.length !== 1 || el.firstElementChild.localName !== 'math',
-        ).length,
+        wrappers: [...main.querySelectorAll('.katex')].filter((el) => el.localName !== 'math').length,
         errors: main.querySelectorAll('.math-error').length,
         dollars,
         // Every MathML element with a fixed number of arguments has exactly that many (what

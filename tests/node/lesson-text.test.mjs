@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
 
 import { renderDiagramSvg } from '../../web/site-builder/diagrams.mjs';
-import { FORMULA_LABEL, renderLesson } from '../../web/site-builder/render-lesson.mjs';
+import { FORMULA_LABEL, mathmlForCore, renderLesson } from '../../web/site-builder/render-lesson.mjs';
 import { extractCppSnippets } from '../../web/site-builder/cpp-snippets.mjs';
 import {
   computeEngineResults,
@@ -219,6 +219,39 @@ describe('ready for phones before any script runs', () => {
       assert.match(attrs, /role="group"/);
       assert.ok(attrs.includes(`aria-label="${FORMULA_LABEL}"`));
     }
+  });
+
+  test('each formula is one <math> and nothing around it, its row unwrapped only where it holds one element', () => {
+    const math = (inner) =>
+      `<span class="katex"><math xmlns="http://www.w3.org/1998/Math/MathML"><semantics>${inner}` +
+      '<annotation encoding="application/x-tex">x</annotation></semantics></math></span>';
+    const core = (inner) =>
+      `<math class="katex" xmlns="http://www.w3.org/1998/Math/MathML"><semantics>${inner}` +
+      '<annotation encoding="application/x-tex">x</annotation></semantics></math>';
+    // One element in the row: the row goes.
+    assert.equal(mathmlForCore(math('<mrow><mi>x</mi></mrow>')), core('<mi>x</mi>'));
+    assert.equal(
+      mathmlForCore(math('<mrow><msub><mi>x</mi><mrow><mn>2</mn><mi>i</mi></mrow></msub></mrow>')),
+      core('<msub><mi>x</mi><mrow><mn>2</mn><mi>i</mi></mrow></msub>'),
+    );
+    assert.equal(mathmlForCore(math('<mrow><mspace width="1em"/></mrow>')), core('<mspace width="1em"/>'));
+    // An operator, bare or with scripts, keeps its row (its spacing depends on it).
+    assert.equal(mathmlForCore(math('<mrow><mo>+</mo></mrow>')), core('<mrow><mo>+</mo></mrow>'));
+    assert.equal(
+      mathmlForCore(math('<mrow><msub><mo>∑</mo><mi>i</mi></msub></mrow>')),
+      core('<mrow><msub><mo>∑</mo><mi>i</mi></msub></mrow>'),
+    );
+    // Two elements (one of them empty or self-closing): the row stays.
+    assert.equal(mathmlForCore(math('<mrow><mi>x</mi><mo>=</mo></mrow>')), core('<mrow><mi>x</mi><mo>=</mo></mrow>'));
+    assert.equal(
+      mathmlForCore(math('<mrow><mrow></mrow><mspace width="1em"/></mrow>')),
+      core('<mrow><mrow></mrow><mspace width="1em"/></mrow>'),
+    );
+    // The built lesson: no wrapper around any formula, and every formula keeps its TeX.
+    assert.doesNotMatch(lesson.bodyHtml, /<span class="katex">/);
+    const formulas = lesson.bodyHtml.match(/<math class="katex"/g) ?? [];
+    assert.ok(formulas.length > 50);
+    assert.equal((lesson.bodyHtml.match(/<annotation encoding="application\/x-tex">/g) ?? []).length, formulas.length);
   });
 
   test('prose tables stack on phones, each cell labelled with its column; number grids do not', () => {

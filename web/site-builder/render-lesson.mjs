@@ -68,7 +68,11 @@ const PRIME_REWRITES = [
  *   the one-letter variables (mi:not([mathvariant])) in a face of its own;
  * - a function name followed by its argument without brackets (\cos m\theta) gets TeX's thin
  *   space after the invisible function application, which MathML Core gives none;
- * - primes written beside their base (PRIME_REWRITES).
+ * - primes written beside their base (PRIME_REWRITES);
+ * - one element per formula fewer where nothing reads it: KaTeX's <span class="katex"> around the
+ *   <math> (its class moves onto the <math>), and the <mrow> around a formula that is one element
+ *   already (MathML Core lays out an <mrow> of one child as that child), unless that element is an
+ *   operator, whose spacing depends on the row it is in (a lone + drew 2 px to the right without it).
  */
 export function mathmlForCore(mathml) {
   let out = mathml.replace(/<mi>([^<]+)<\/mi>/g, (whole, text) =>
@@ -76,7 +80,42 @@ export function mathmlForCore(mathml) {
   );
   out = out.replace(/<mo>\u2061<\/mo>(?=<(?:mi|mn|msub|msup|msubsup)\b)/g, '<mo rspace="0.1667em">\u2061</mo>');
   for (const [pattern, replacement] of PRIME_REWRITES) out = out.replace(pattern, replacement);
-  return out;
+  return unwrapLoneRow(
+    out.replace(/^<span class="katex"><math\b([^>]*)>([\s\S]*)<\/math><\/span>$/, '<math class="katex"$1>$2</math>'),
+  );
+}
+
+/**
+ * `<semantics><mrow>X</mrow>` → `<semantics>X` when X is one element (tags counted, not parsed:
+ * KaTeX's MathML has no comments, CDATA or bare text between elements).
+ */
+function unwrapLoneRow(mathml) {
+  const open = '<semantics><mrow>';
+  const start = mathml.indexOf(open);
+  if (start < 0) return mathml;
+  const inner = start + open.length;
+  const tag = /<(\/?)([a-z]+)\b[^>]*?(\/?)>/g;
+  tag.lastIndex = inner;
+  let depth = 0;
+  let children = 0;
+  for (let m = tag.exec(mathml); m; m = tag.exec(mathml)) {
+    const [, closing, , selfClosing] = m;
+    if (closing) {
+      if (depth === 0) {
+        // The <mrow>'s own end.
+        if (children !== 1 || !mathml.startsWith('</mrow>', m.index)) return mathml;
+        // An operator (or one carrying scripts) takes its spacing from its place in a row: kept in it.
+        if (/^<(?:mo|msub|msup|msubsup|munder|mover|munderover)>\s*<mo\b|^<mo\b/.test(mathml.slice(inner)))
+          return mathml;
+        return mathml.slice(0, start) + '<semantics>' + mathml.slice(inner, m.index) + mathml.slice(m.index + 7);
+      }
+      depth--;
+    } else {
+      if (depth === 0) children++;
+      if (!selfClosing) depth++;
+    }
+  }
+  return mathml;
 }
 
 function mathPlugin(md, context) {
