@@ -2,10 +2,11 @@
 // of the site measured in the same run, interleaved, against a bare page that redraws one 300 × 200
 // canvas. Chromium at 360 × 780 (2× pixels), the CPU slowed 4× (CDP Emulation.setCPUThrottlingRate)
 // once the page has loaded. A step is one key press on a chart's control or handle, or on a number in
-// the prose that a figure follows (real keyboard input); its cost is the renderer's main-thread task time (CDP Performance.getMetrics TaskDuration)
-// from just before the press to two animation frames after it, so the input, the chart's work, the
-// page writes, style, layout and paint are all in it. The URL write (400 ms after the last change) is
-// left out: each step waits 500 ms before the next one is measured.
+// the prose that a figure follows (real keyboard input); its cost is the renderer's main-thread task
+// time (CDP Performance.getMetrics TaskDuration) from just before the press to two animation frames
+// after it, so the input, the chart's work, the page writes, style, layout and paint are all in it.
+// The URL write (400 ms after the last change) is left out: each step waits 500 ms before the next
+// one is measured.
 // Writes p50 / p95 per step and build, and each one's ratio to the bare page's p50 of the same round,
 // to tests/bench/results/chart-steps.json.
 //   node tests/bench/chart-steps.mjs [--dist dist] [--baseline OLD_DIST] [--rounds 3] [--steps 16] [--out FILE]

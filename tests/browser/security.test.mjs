@@ -222,8 +222,7 @@ describe('the policy', () => {
       try { result.newFunction = new Function('return 1')(); } catch (error) { result.newFunction = error.name; }
       try { document.createElement('div').innerHTML = '<b>bold</b>'; result.innerHTML = 'assigned'; } catch (error) { result.innerHTML = error.name; }`;
     let probeSite = null;
-    let opened;
-    let page, context, problems, violations;
+    let opened = null;
     // A server left open keeps the suite's process alive: closed whatever the checks find.
     try {
       if (ENGINE === 'webkit') {
@@ -239,7 +238,7 @@ describe('the policy', () => {
             p.route('**/__csp-probe.mjs', (route) => route.fulfill({ contentType: 'text/javascript', body: probe })),
         });
       }
-      ({ page, context, problems, violations } = opened);
+      const { page, problems, violations } = opened;
       const outcome = await page.evaluate(async () => (await import('./__csp-probe.mjs')).result);
       assert.deepEqual(outcome, { eval: 'EvalError', newFunction: 'EvalError', innerHTML: 'TypeError' });
       const seen = await violations();
@@ -261,7 +260,7 @@ describe('the policy', () => {
           `no logged refusal: ${problems}`,
         );
     } finally {
-      await context?.close();
+      await opened?.context.close();
       if (probeSite) {
         await probeSite.server.close();
         rmSync(probeSite.root, { recursive: true, force: true });

@@ -91,26 +91,27 @@ export function mathmlForCore(mathml) {
  */
 function unwrapLoneRow(mathml) {
   const open = '<semantics><mrow>';
+  const close = '</mrow>';
   const start = mathml.indexOf(open);
-  if (start < 0) return mathml;
   const inner = start + open.length;
-  const tag = /<(\/?)([a-z]+)\b[^>]*?(\/?)>/g;
+  // An operator (or one carrying scripts) takes its spacing from its place in a row: kept in it.
+  if (start < 0 || /^(?:<(?:msub|msup|msubsup|munder|mover|munderover)>\s*)?<mo\b/.test(mathml.slice(inner)))
+    return mathml;
+  const tag = /<(\/?)[a-z]+\b[^>]*?(\/?)>/g;
   tag.lastIndex = inner;
   let depth = 0;
   let children = 0;
   for (let m = tag.exec(mathml); m; m = tag.exec(mathml)) {
-    const [, closing, , selfClosing] = m;
-    if (closing) {
-      if (depth === 0) {
-        // The <mrow>'s own end.
-        if (children !== 1 || !mathml.startsWith('</mrow>', m.index)) return mathml;
-        // An operator (or one carrying scripts) takes its spacing from its place in a row: kept in it.
-        if (/^<(?:mo|msub|msup|msubsup|munder|mover|munderover)>\s*<mo\b|^<mo\b/.test(mathml.slice(inner)))
-          return mathml;
-        return mathml.slice(0, start) + '<semantics>' + mathml.slice(inner, m.index) + mathml.slice(m.index + 7);
-      }
-      depth--;
-    } else {
+    const [, closing, selfClosing] = m;
+    if (closing && depth === 0) {
+      // The <mrow>'s own end.
+      if (children !== 1 || !mathml.startsWith(close, m.index)) return mathml;
+      return (
+        mathml.slice(0, start) + '<semantics>' + mathml.slice(inner, m.index) + mathml.slice(m.index + close.length)
+      );
+    }
+    if (closing) depth--;
+    else {
       if (depth === 0) children++;
       if (!selfClosing) depth++;
     }
