@@ -311,9 +311,10 @@ test('hostile fragments and stored values never stop the page from starting', as
     });
   }
   // Stored on the site's own origin (the page was last on the single file's, file://), and still
-  // there when the page reads it.
+  // there when the page reads it. Stored from the lesson itself: a JSON address would have the
+  // browser ask for /favicon.ico, and that 404 can land in the next load's problems.
   const hostileTheme = '"><img src=x onerror=window.__pwned=1>';
-  await page.goto(new URL('engine-api.json', site.server.url).href);
+  assertStarted(await load(site.server.url), 'the lesson before its theme is stored', { timed: false });
   await page.evaluate((value) => localStorage.setItem('positional-lesson:theme', value), hostileTheme);
   assertStarted(await load(site.server.url), 'a hostile stored theme', { timed: false });
   const stored = await page.evaluate(() => ({
