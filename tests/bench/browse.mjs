@@ -7,9 +7,13 @@ import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { LAUNCH, serveAndLaunch as serveWithBrowser } from '../browser/helpers.mjs';
 
-/** Serves `dist` on 127.0.0.1 (a random port) and launches Chromium: { server, browser, close() }. */
-export function serveAndLaunch(dist) {
-  return serveWithBrowser(dist, () => chromium.launch(LAUNCH));
+/**
+ * Serves `dist` on 127.0.0.1 (a random port) and launches Chromium: { server, browser, close() }.
+ * `headed`: a window on the X display $DISPLAY (run under `xvfb-run -a`) instead of headless.
+ */
+export function serveAndLaunch(dist, { headed = false } = {}) {
+  if (headed && !process.env.DISPLAY) throw new Error('headed: no X display in DISPLAY (run under xvfb-run -a)');
+  return serveWithBrowser(dist, () => chromium.launch({ ...LAUNCH, headless: !headed }));
 }
 
 const repo = new URL('../../', import.meta.url).pathname;

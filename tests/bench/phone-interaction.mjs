@@ -14,8 +14,9 @@
 // The loads go over an emulated slow 4G link. The load is also measured on a scriptless copy of the
 // page (taking turns with the lesson), and
 // each chart's p50 and p95 are given as ratios to the floor's (the median canvas), all in one run.
-// Writes tests/bench/results/phone-interaction.json.
+// Writes tests/bench/results/phone-interaction.json (with --headed, phone-interaction-headed.json).
 //   node tests/bench/phone-interaction.mjs [--dist dist] [--runs 3] [--out FILE]
+//   xvfb-run -a node tests/bench/phone-interaction.mjs --headed …   (a window on an X server, not headless)
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { dirname, join, resolve } from 'node:path';
@@ -24,11 +25,18 @@ import { parseArgs } from 'node:util';
 import { serveAndLaunch } from './browse.mjs';
 
 const { values } = parseArgs({
-  options: { dist: { type: 'string' }, runs: { type: 'string', default: '3' }, out: { type: 'string' } },
+  options: {
+    dist: { type: 'string' },
+    runs: { type: 'string', default: '3' },
+    out: { type: 'string' },
+    headed: { type: 'boolean', default: false },
+  },
 });
 const repo = new URL('../../', import.meta.url).pathname;
 const dist = resolve(values.dist ?? process.env.POSITIONAL_DIST ?? join(repo, 'dist'));
-const out = resolve(values.out ?? join(repo, 'tests', 'bench', 'results', 'phone-interaction.json'));
+const out = resolve(
+  values.out ?? join(repo, 'tests', 'bench', 'results', `phone-interaction${values.headed ? '-headed' : ''}.json`),
+);
 const RUNS = Number(values.runs);
 const THROTTLE = 4;
 const PHONE = { width: 360, height: 780 };
@@ -371,7 +379,7 @@ async function floorFigures(browser, canvas) {
   };
 }
 
-const { browser, server, close } = await serveAndLaunch(dist);
+const { browser, server, close } = await serveAndLaunch(dist, { headed: values.headed });
 try {
   // The lesson's loads and the scriptless copy's, taking turns.
   const loads = [];
@@ -429,7 +437,8 @@ try {
     figures.p95_over_floor = ratio(figures.p95_ms, floor.median_canvas.p95_ms);
   }
   const result = {
-    what: 'The lesson at 360 × 780, CPU throttled 4× (CDP), headless Chromium: load (medians of the runs) and every chart control worked by mouse and keys (Event Timing, durationThreshold 16; unreported interactions count as 16 ms; an interaction whose frame Chromium reported only with a later one is listed under presented_late, left out of p50/p95 and counted in p95_with_late_ms).',
+    what: `The lesson at 360 × 780, CPU throttled 4× (CDP), ${values.headed ? 'headed Chromium on an X server (xvfb-run)' : 'headless Chromium'}: load (medians of the runs) and every chart control worked by mouse and keys (Event Timing, durationThreshold 16; unreported interactions count as 16 ms; an interaction whose frame Chromium reported only with a later one is listed under presented_late, left out of p50/p95 and counted in p95_with_late_ms).`,
+    headed: values.headed,
     when: new Date().toISOString(),
     browser: browser.version(),
     machine: { cores: cpus().length, load_average_1min_at_end: Math.round(loadavg()[0] * 10) / 10 },

@@ -561,6 +561,7 @@ function markdown(results, values) {
     lines.push('', 'In parentheses: the ratio to native.', '');
   }
   lines.push(...phoneSection(join(here, 'results', 'phone-interaction.json')));
+  lines.push(...headedPhoneSection(join(here, 'results', 'phone-interaction-headed.json')));
   lines.push('## Cross-checks', '');
   lines.push(
     'The plain-JS kernels are checked against the WASM engine, and the views against the copies, before timing (same work, same numbers):',
@@ -642,6 +643,40 @@ function phoneSection(path) {
       ([id, c]) =>
         `- Left out of ${id}'s figures: ${c.presented_late.length} interaction${c.presented_late.length === 1 ? '' : 's'} of ${c.presented_late.map(ms).join(', ')} whose frame Chromium reported only with a later input's (headless Chromium only: no long task ran, the handlers took under 50 ms, and in headed Chromium the same keys reach the screen at once; see presentedLate in phone-interaction.mjs). With them its p95 is ${ms(c.p95_with_late_ms)}.`,
     ),
+    '',
+  );
+  return lines;
+}
+
+/**
+ * The same benchmark in headed Chromium on an X server (results/phone-interaction-headed.json, from
+ * `xvfb-run -a node tests/bench/phone-interaction.mjs --headed`): frames go to a display, so Event
+ * Timing waits for a real presentation. Its ratios beside the headless run's.
+ */
+function headedPhoneSection(path) {
+  if (!existsSync(path)) return [];
+  const headed = JSON.parse(readFileSync(path, 'utf8'));
+  const headlessPath = join(dirname(path), 'phone-interaction.json');
+  const headless = existsSync(headlessPath) ? JSON.parse(readFileSync(headlessPath, 'utf8')) : null;
+  const ms = (v) => (v == null ? '—' : `${Math.round(v)} ms`);
+  const x = (r) => (r == null ? '—' : `${r.toFixed(2)}×`);
+  const { load, charts, floor } = headed;
+  const over = Object.entries(charts).filter(([, c]) => c.p95_over_floor > GOAL_STEP_OVER_FLOOR);
+  const lines = [
+    '### The same in headed Chromium',
+    '',
+    `From \`tests/bench/results/phone-interaction-headed.json\` (\`xvfb-run -a node tests/bench/phone-interaction.mjs --headed\`), measured ${headed.when.slice(0, 10)}: the same steps in a Chromium window on an X server, whose frames go to a display. Floor: p50 ${ms(floor.median_canvas.p50_ms)}, p95 ${ms(floor.median_canvas.p95_ms)}. DOMContentLoaded ${ms(load.dom_content_loaded_ms)}, ${x(load.dom_content_loaded_over_scriptless)} the scriptless copy's; ${load.long_tasks_after_first_paint} long tasks after first paint.`,
+    '',
+    '| chart | p50 | p95 | p95 / floor | headless p95 / floor |',
+    '| --- | ---: | ---: | ---: | ---: |',
+  ];
+  for (const [id, c] of Object.entries(charts))
+    lines.push(
+      `| ${id === 'prose' ? 'the parameters in the prose' : id} | ${ms(c.p50_ms)} | ${ms(c.p95_ms)} | ${x(c.p95_over_floor)} | ${x(headless?.charts[id]?.p95_over_floor)} |`,
+    );
+  lines.push(
+    '',
+    `- Every chart's step p95 within ${GOAL_STEP_OVER_FLOOR}× the floor's, headed: ${over.length ? `not met (${over.map(([id, c]) => `${id} ${x(c.p95_over_floor)}`).join(', ')})` : 'met'}.`,
     '',
   );
   return lines;
