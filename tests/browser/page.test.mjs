@@ -149,6 +149,30 @@ describe('the served page', () => {
     );
   });
 
+  test('the engine is asked for once the HTML is parsed, each file once, not from <head>', async () => {
+    // In <head>, its 80 KB shared the slow link with the stylesheet and put DOMContentLoaded off.
+    const head = readFileSync(join(dist, 'index.html'), 'utf8').split('</head>')[0];
+    assert.doesNotMatch(head, /engine[\w-]*\.(mjs|wasm)|after-engine/);
+    const files = ['engine.mjs', 'engine-facade.mjs', 'engine-declaration.mjs', 'engine-core.mjs', 'engine.wasm'];
+    const { parsed, fetched } = await page.evaluate(
+      (names) => ({
+        parsed: performance.getEntriesByType('navigation')[0].domInteractive,
+        fetched: performance
+          .getEntriesByType('resource')
+          .filter((e) => names.includes(new URL(e.name).pathname.split('/').pop()))
+          .map((e) => ({ file: new URL(e.name).pathname.split('/').pop(), start: e.startTime })),
+      }),
+      files,
+    );
+    // Once each: the preload main.js adds is the fetch the engine uses, not a second one. WebKit
+    // fetches the WebAssembly again for the engine, as it did with the preload in <head> (the
+    // modules it takes from their preloads).
+    const expected = ENGINE === 'webkit' ? [...files, 'engine.wasm'] : files;
+    assert.deepEqual(fetched.map((f) => f.file).sort(), [...expected].sort());
+    for (const { file, start } of fetched)
+      assert.ok(start >= parsed, `${file} asked for at ${start} ms, before the parse ended at ${parsed}`);
+  });
+
   test('the model-config reader is fetched only when the model card mounts, and the card reads with it', async () => {
     const fetched = () =>
       page.evaluate(() =>

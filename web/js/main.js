@@ -1,7 +1,7 @@
 // The lesson page's entry point: wires the reading controls, loads the engine, fills every live
 // number, checks every snippet's claims, then mounts the charts (a chart failure never breaks the text).
 // What is needed only with the engine comes by one dynamic import (after-engine.js), fetched beside it.
-import { explainEngineFailure, loadEngine } from './engine/engine.js';
+import { explainEngineFailure, loadEngine, preloadEngine } from './engine/engine.js';
 import {
   fragmentTarget,
   readingAnchor,
@@ -271,6 +271,7 @@ function finishLoading(root) {
 }
 
 async function start() {
+  safely('engine preload', preloadEngine);
   const modules = import('./after-engine.js');
   let engine = null;
   let results = null;

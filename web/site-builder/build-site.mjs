@@ -361,13 +361,12 @@ const BUNDLE_RELATIVE_PATHS = {
 export const SITE_BUNDLE_DIR = 'bundle';
 
 /**
- * The page's modules for the site as esbuild bundles them into `out`/bundle/: main.js and
- * engine-boot.js, each with what it imports, the chunks they share, and the charts' modules one
- * chunk loaded when the first figure nears the viewport. A load of the lesson with one chart drawn
- * made 51 requests with a module each (44 of them scripts); bundled, it makes 20. The unbundled
- * modules stay under js/: the lab's Worker loads from there. Returns { main (bundle/main.js),
- * preloads (the chunks main.js imports, for <link rel="modulepreload">), later (after-engine.js's
- * chunk and those it imports, which main.js fetches as it starts), metafile }.
+ * The page's modules for the site as esbuild bundles them into `out`/bundle/: main.js with what it
+ * imports, the chunks it shares with what it imports later (after-engine.js), and the charts'
+ * modules one chunk loaded when the first figure nears the viewport. A load of the lesson with one
+ * chart drawn made 51 requests with a module each (44 of them scripts); bundled, it makes 20. The
+ * unbundled modules stay under js/: the lab's Worker loads from there. Returns { main
+ * (bundle/main.js), preloads (the chunks main.js imports, for <link rel="modulepreload">), metafile }.
  */
 export async function siteBundle(out) {
   const esbuild = await import('esbuild');
@@ -417,7 +416,7 @@ export async function siteBundle(out) {
     },
   };
   const result = await esbuild.build({
-    entryPoints: { main: join(WEB, 'js', 'main.js'), 'engine-boot': join(WEB, 'js', 'engine', 'engine-boot.js') },
+    entryPoints: { main: join(WEB, 'js', 'main.js') },
     outdir: join(out, SITE_BUNDLE_DIR),
     bundle: true,
     splitting: true,
@@ -432,8 +431,6 @@ export async function siteBundle(out) {
   const outputs = result.metafile.outputs;
   const built = (entry) => Object.keys(outputs).find((file) => outputs[file].entryPoint?.endsWith(entry));
   const main = built('web/js/main.js');
-  const afterEngine = built('web/js/after-engine.js');
-  if (!afterEngine) throw new Error('main.js no longer imports after-engine.js: say what <head> should fetch early');
   /** The chunks `file` imports statically, and theirs, less those in `known`. */
   const staticImports = (file, known = []) => {
     const found = [];
@@ -448,9 +445,8 @@ export async function siteBundle(out) {
     return found;
   };
   const preloads = staticImports(main);
-  const later = [afterEngine, ...staticImports(afterEngine, [main, ...preloads])];
   const under = (file) => relative(out, resolve(file)).split(sep).join('/');
-  return { main: under(main), preloads: preloads.map(under), later: later.map(under), metafile: result.metafile };
+  return { main: under(main), preloads: preloads.map(under), metafile: result.metafile };
 }
 
 function copyDir(from, to) {
@@ -660,19 +656,11 @@ async function main() {
       ...(textFaces ? TEXT_FACES : []).map(
         (face) => `<link rel="preload" href="${up}fonts/${face.file}" as="font" type="font/woff2" crossorigin>`,
       ),
-      `<script type="module" async src="${up}${SITE_BUNDLE_DIR}/engine-boot.js"></script>`,
-      // The engine at low priority: the numbers it checks are in the HTML already, and the page's own
-      // modules (DOMContentLoaded waits for them) should not share the link with its 80 KB.
-      `<link rel="preload" href="${up}engine.wasm" as="fetch" type="application/wasm" crossorigin fetchpriority="low">`,
       // The chunks the bundled main.js imports, named in <head>: the preload scanner would otherwise
       // see main.js only after 200 KB of lesson HTML, and each chunk only once the one importing it is compiled.
+      // Nothing else: the engine (preloadEngine in engine.js) and after-engine.js (its import) are
+      // asked for once main.js runs, so that the stylesheet does not share the slow link with them.
       ...[siteModules.main, ...siteModules.preloads].map((f) => `<link rel="modulepreload" href="${up}${f}">`),
-      // What main.js imports once it runs (after-engine.js and its chunks), at low priority like the
-      // engine it waits for: named here, each would be found only when the one before it compiled.
-      ...siteModules.later.map((f) => `<link rel="modulepreload" href="${up}${f}" fetchpriority="low">`),
-      ...['engine.mjs', 'engine-facade.mjs', 'engine-declaration.mjs', 'engine-core.mjs'].map(
-        (f) => `<link rel="modulepreload" href="${up}${f}" fetchpriority="low">`,
-      ),
     ].join('\n');
   const singleMissing = SINGLE_ENGINE_FILES.some((f) => missing.includes(f));
   if (singleMissing) console.warn('build-site: no engine-single.mjs / engine-core-single.mjs, so no single-file build');
