@@ -9,8 +9,9 @@
 //     durationThreshold 16, buffered) giving each interaction's duration; p50 / p95 per chart.
 // Event Timing reports only interactions of 16 ms or more: one it did not report counts as 16 ms,
 // so a p50 of 16 means "at most 16". An interaction whose frame Chromium reported only with a later
-// one (see presentedLate) is listed apart and left out of the quantiles. Then the floor: arrow-key steps on a page holding only a slider
-// and a canvas the size of the lesson's median and largest (or a number it rewrites).
+// one (see presentedLate) is listed apart and left out of the quantiles. Then the floor: arrow-key
+// steps on a page holding only a slider and a canvas the size of the lesson's median and largest
+// (or a number it rewrites).
 // The loads go over an emulated slow 4G link. The load is also measured on a scriptless copy of the
 // page (taking turns with the lesson), and
 // each chart's p50 and p95 are given as ratios to the floor's (the median canvas), all in one run.

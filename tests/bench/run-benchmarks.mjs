@@ -587,13 +587,17 @@ const GOAL_STEP_OVER_FLOOR = 1.5; // a chart step's p95 against the floor page's
 const GOAL_DCL_OVER_SCRIPTLESS = 2; // DOMContentLoaded against the scriptless copy's
 const GOAL_LONG_TASKS = 2; // long tasks after first paint
 
+// The phone sections' cells: milliseconds, ratios, and a chart's name in the tables.
+const phoneMs = (v) => (v == null ? '—' : `${Math.round(v)} ms`);
+const phoneRatio = (r) => (r == null ? '—' : `${r.toFixed(2)}×`);
+const phoneChart = (id) => (id === 'prose' ? 'the parameters in the prose' : id);
+
 /** The "throttled phone" section from results/phone-interaction.json (nothing when it was never run). */
 function phoneSection(path) {
   if (!existsSync(path)) return [];
   const phone = JSON.parse(readFileSync(path, 'utf8'));
   const { load, charts, floor } = phone;
-  const ms = (x) => (x == null ? '—' : `${Math.round(x)} ms`);
-  const x = (r) => (r == null ? '—' : `${r.toFixed(2)}×`);
+  const [ms, x] = [phoneMs, phoneRatio];
   const met = (ok) => (ok ? 'met' : 'not met');
   const lines = ['## The page on a throttled phone', ''];
   lines.push(
@@ -632,7 +636,7 @@ function phoneSection(path) {
     const p95 = c.p95_over_floor ?? c.p95_ms / base.p95_ms;
     if (p95 > GOAL_STEP_OVER_FLOOR) over.push(`${id} ${x(p95)}`);
     lines.push(
-      `| ${id === 'prose' ? 'the parameters in the prose' : id} | ${c.interactions} | ${ms(c.p50_ms)} | ${ms(c.p95_ms)} | ${x(c.p50_over_floor ?? c.p50_ms / base.p50_ms)} | ${x(p95)} |`,
+      `| ${phoneChart(id)} | ${c.interactions} | ${ms(c.p50_ms)} | ${ms(c.p95_ms)} | ${x(c.p50_over_floor ?? c.p50_ms / base.p50_ms)} | ${x(p95)} |`,
     );
   }
   const late = Object.entries(charts).filter(([, c]) => c.presented_late?.length);
@@ -658,8 +662,7 @@ function headedPhoneSection(path) {
   const headed = JSON.parse(readFileSync(path, 'utf8'));
   const headlessPath = join(dirname(path), 'phone-interaction.json');
   const headless = existsSync(headlessPath) ? JSON.parse(readFileSync(headlessPath, 'utf8')) : null;
-  const ms = (v) => (v == null ? '—' : `${Math.round(v)} ms`);
-  const x = (r) => (r == null ? '—' : `${r.toFixed(2)}×`);
+  const [ms, x] = [phoneMs, phoneRatio];
   const { load, charts, floor } = headed;
   const over = Object.entries(charts).filter(([, c]) => c.p95_over_floor > GOAL_STEP_OVER_FLOOR);
   const lines = [
@@ -672,7 +675,7 @@ function headedPhoneSection(path) {
   ];
   for (const [id, c] of Object.entries(charts))
     lines.push(
-      `| ${id === 'prose' ? 'the parameters in the prose' : id} | ${ms(c.p50_ms)} | ${ms(c.p95_ms)} | ${x(c.p95_over_floor)} | ${x(headless?.charts[id]?.p95_over_floor)} |`,
+      `| ${phoneChart(id)} | ${ms(c.p50_ms)} | ${ms(c.p95_ms)} | ${x(c.p95_over_floor)} | ${x(headless?.charts[id]?.p95_over_floor)} |`,
     );
   lines.push(
     '',
