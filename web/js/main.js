@@ -63,6 +63,20 @@ function yieldToInput() {
 }
 
 /**
+ * For a loop over work that can wait for input: returns `pause()`, which yields (yieldToInput) once
+ * SLICE_MS have passed since the last yield and resolves at once otherwise.
+ */
+const SLICE_MS = 10;
+function slicer() {
+  let sliceStart = performance.now();
+  return async () => {
+    if (performance.now() - sliceStart <= SLICE_MS) return;
+    await yieldToInput();
+    sliceStart = performance.now();
+  };
+}
+
+/**
  * Fills every [data-live] element with the engine's value. The build wrote each number's text into
  * the page (data-prerendered) from the same engine: a text that differs from what this engine
  * computes is shown as the engine's, marked, and reported, never silently replaced. Returns the
@@ -71,14 +85,11 @@ function yieldToInput() {
 async function fillLiveNumbers({ liveText, LIVE_QUANTITIES }, results) {
   const failed = new Set();
   const disagreed = new Set();
-  let sliceStart = performance.now();
+  const pause = slicer();
   for (const element of document.querySelectorAll('[data-live]')) {
     // The numbers are already printed, so checking them can wait for input: yield every ~10 ms
     // (the first engine calls compile and the first formatting loads the locale data).
-    if (performance.now() - sliceStart > 10) {
-      await yieldToInput();
-      sliceStart = performance.now();
-    }
+    await pause();
     const name = element.dataset.live;
     try {
       if (!results && !LIVE_QUANTITIES[name]?.derived) throw new Error(t('engine unavailable'));
@@ -103,10 +114,15 @@ async function fillLiveNumbers({ liveText, LIVE_QUANTITIES }, results) {
   return { failed, disagreed };
 }
 
-/** Compares each snippet's "→" claims with the engine's answers and sets its badge. */
-function checkSnippets({ SNIPPET_CHECKS }, engine) {
+/**
+ * Compares each snippet's "→" claims with the engine's answers and sets its badge, yielding between
+ * snippets every ~10 ms (the seven took 47 ms in one task on a phone-speed CPU).
+ */
+async function checkSnippets({ SNIPPET_CHECKS }, engine) {
   let mismatches = 0;
+  const pause = slicer();
   for (const snippet of document.querySelectorAll('[data-check]')) {
+    await pause();
     const badge = snippet.querySelector('.check-badge');
     const check = SNIPPET_CHECKS[snippet.dataset.check];
     const claims = [...snippet.querySelectorAll('.claim')];
@@ -278,6 +294,8 @@ async function start() {
   let engineError = null;
   try {
     engine = await loadEngine();
+    // The engine's start-up (instantiating it and its bindings) took a task of its own.
+    await yieldToInput();
     results = (await modules).computeEngineResults(engine);
   } catch (error) {
     engineError = error;
@@ -287,9 +305,10 @@ async function start() {
   }
   const after = await modules;
   const { failed, disagreed } = await fillLiveNumbers(after, results);
-  const mismatches = checkSnippets(after, engine);
+  const mismatches = await checkSnippets(after, engine);
   performance.mark('positional-lesson:live-filled');
   const root = document.documentElement;
+  let liveState;
   if (!results) {
     const why = await explainEngineFailure(engineError);
     showBanner(
@@ -303,7 +322,7 @@ async function start() {
           ),
     );
     noteChartsUnavailable();
-    root.dataset.liveState = 'failed';
+    liveState = 'failed';
   } else {
     if (failed.size) showBanner(t('Some numbers could not be computed: {names}.', { names: [...failed].join(', ') }));
     else if (disagreed.size)
@@ -314,19 +333,27 @@ async function start() {
       );
     else if (mismatches)
       showBanner(t('A code snippet’s printed result differs from what the engine computes; see the ✗ mark.'));
-    root.dataset.liveState = failed.size ? 'partial' : disagreed.size ? 'mismatch' : 'ready';
+    liveState = failed.size ? 'partial' : disagreed.size ? 'mismatch' : 'ready';
   }
   finishLoading(root);
+  // What follows sets up the reader's controls: each part in its own task, yielded between, so that
+  // input and the first blocks' frames are not held behind all of them (one task of 157 ms on a
+  // phone-speed CPU over slow 4G, with the snippets' check; tests/bench/phone-interaction.mjs).
+  // The live state is set once they are all in place: a course site or a test waiting for it
+  // finds the self-test and the movable numbers ready.
+  await yieldToInput();
   // In a course package the course shell framing the page keeps the self-test's record; on its own, this browser does.
   const shell = safely('course link', after.findCourseShell);
   const itemIds = after.SELF_TEST_ITEMS.map((item) => item.id);
   const memory = shell ? safely('course link', () => after.courseMemory(shell, { itemIds })) : null;
   const selfTest = after.setupSelfTest({ engine, results, memory });
+  await yieldToInput();
   // Inside a course package a shared link would lead into the course site's file store, not to the lesson.
   if (!memory) after.addShareControls(document);
   // After the printed numbers were checked at their defaults: only then may the reader move them.
   const prose = engine ? safely('prose parameters', () => after.setupProseParameters(document, engine)) : undefined;
   safely('prose links', () => after.setupProseLinks(document));
+  root.dataset.liveState = liveState;
   window.positionalLesson = { engine, results, selfTest, prose };
   dispatchEvent(
     new CustomEvent('positional-lesson:ready', { detail: { engine, failed: [...failed], disagreed: [...disagreed] } }),
