@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { ENGINE, downloadOf, openPage, singleFile, startSite, waitForChart } from './helpers.mjs';
+import { ENGINE, WEBKIT_MIN_WIDTH, downloadOf, openPage, singleFile, startSite, waitForChart } from './helpers.mjs';
 import { loadEngine } from '../node/engine-loader.mjs';
 
 const ROOT = '[data-chart-root="length-lab"]';
@@ -102,6 +102,36 @@ test('Train trains every ticked scheme in Workers, to the same bits as the engin
     ROOT,
   );
   assert.deepEqual(header.slice(1), ['16', '32', '48', '64', '80', '96', '112', '128']);
+  assert.deepEqual(problems, []);
+  await page.context().close();
+});
+
+test('ticking schemes and a run’s scores arriving leave both canvases their size', async () => {
+  // A canvas whose height changes gets a new bitmap (14–24 ms a step on a phone-speed CPU), and the
+  // text below it moves: the legends keep room for every line the chart can draw.
+  // At a phone's width, where the legends wrap onto several rows.
+  const { page, problems } = await openLab(`${site.server.url}?length-lab.steps=${STEPS}&length-lab.seed=7`, {
+    viewport: { width: ENGINE === 'webkit' ? WEBKIT_MIN_WIDTH : 360, height: 800 },
+  });
+  const root = page.locator(ROOT);
+  const sizes = () =>
+    page.evaluate(
+      (sel) => [...document.querySelectorAll(`${sel} canvas`)].map((c) => `${c.width}×${c.height} ${c.style.height}`),
+      ROOT,
+    );
+  const settled = () => page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done))));
+  const first = await sizes();
+  assert.equal(first.length, 2);
+  const seen = [];
+  for (const key of ['alibi', 'rope', 'nope', 'alibi']) {
+    await root.locator(`[data-control="${key}"]`).click();
+    await settled();
+    seen.push(await sizes());
+  }
+  await trainToEnd(page);
+  await settled();
+  seen.push(await sizes());
+  assert.deepEqual(seen, Array(seen.length).fill(first));
   assert.deepEqual(problems, []);
   await page.context().close();
 });

@@ -269,12 +269,34 @@ function attachTraining(chart, { state, data, marks, shell, canvases, update, af
   };
 }
 
+/**
+ * The room under a plot for its legend: enough for `shown` and for every line in `possible` (labels),
+ * so ticking a scheme, or a run's scores arriving, leaves the canvas its height. A canvas whose height
+ * changes gets a new bitmap: on a phone-speed CPU that cost 14–24 ms per canvas on every tick.
+ */
+function legendRoom(ctx, width, shown, possible) {
+  const all = possible.map((label) => ({ label }));
+  return Math.max(plot.legendSpace(ctx, shown, width), plot.legendSpace(ctx, all, width));
+}
+
+/** The legend notes of the recorded medians: beside a run, and before one. */
+const recordedNotes = () => [
+  t('faint: median of {seeds} recorded seeds', { seeds: grouped(RECORDED.seeds) }),
+  t('median of {seeds} recorded seeds (native build); Train draws your own', { seeds: grouped(RECORDED.seeds) }),
+];
+
 function drawLosses(ctx, width, height, colors, view) {
   const { state, data, layout } = view;
   const run = shownRun(view);
   const schemes = run ? run.schemes : (data.plan?.schemes ?? []);
   const legend = schemes.map((s) => ({ label: schemeLabel(s), color: colorOf(colors, s) }));
-  const frame = plot.plotFrame(width, height, { bottom: 46 + plot.legendSpace(ctx, legend, width) });
+  const room = legendRoom(
+    ctx,
+    width,
+    legend,
+    LAB_SCHEMES.map((s) => s.label),
+  );
+  const frame = plot.plotFrame(width, height, { bottom: 46 + room });
   const all = run ? [...run.models.values()].flatMap((m) => m.losses).filter((v) => v > 0 && Number.isFinite(v)) : [];
   // Whole decades around the losses drawn (0.001 to 10 before any).
   const lo = 10 ** Math.floor(Math.log10(all.length ? Math.min(...all) : 1e-3));
@@ -343,17 +365,14 @@ function drawAccuracy(ctx, width, height, colors, view) {
   const recorded = recordedRows(state, run ? run.schemes : (data.plan?.schemes ?? []));
   const keyed = run ? variants : recorded.map((r) => r.variant);
   const legend = keyed.map((v) => ({ label: v.label, color: colorOf(colors, v.scheme), dash: v.dash }));
-  if (recorded.length)
-    legend.push({
-      label: run
-        ? t('faint: median of {seeds} recorded seeds', { seeds: grouped(RECORDED.seeds) })
-        : t('median of {seeds} recorded seeds (native build); Train draws your own', {
-            seeds: grouped(RECORDED.seeds),
-          }),
-      color: colors.muted,
-      dash: [1, 3],
-    });
-  const frame = plot.plotFrame(width, height, { bottom: 46 + plot.legendSpace(ctx, legend, width) });
+  const [besideRun, beforeRun] = recordedNotes();
+  if (recorded.length) legend.push({ label: run ? besideRun : beforeRun, color: colors.muted, dash: [1, 3] });
+  const variantLabels = VARIANTS.map((v) => v.label);
+  const room = Math.max(
+    legendRoom(ctx, width, legend, [...variantLabels, besideRun]),
+    legendRoom(ctx, width, legend, [...variantLabels, beforeRun]),
+  );
+  const frame = plot.plotFrame(width, height, { bottom: 46 + room });
   const x = linearScale(0, lengths[lengths.length - 1], frame.x, frame.x + frame.w);
   const y = linearScale(0, 1, frame.y + frame.h, frame.y);
   Object.assign(layout, { frame, x, y, lengths, variants: keyed.map((v) => v.name), recorded: !run });
