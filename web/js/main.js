@@ -337,8 +337,8 @@ async function start() {
   }
   finishLoading(root);
   // What follows sets up the reader's controls: each part in its own task, yielded between, so that
-  // input and the first blocks' frames are not held behind all of them (one task of 157 ms on a
-  // phone-speed CPU over slow 4G, with the snippets' check; tests/bench/phone-interaction.mjs).
+  // input and the first blocks' frames are not held behind all of them (with the snippets' check,
+  // one task of 157 ms in a load on a phone-speed CPU over slow 4G, each phase marked).
   // The live state is set once they are all in place: a course site or a test waiting for it
   // finds the self-test and the movable numbers ready.
   await yieldToInput();

@@ -303,6 +303,18 @@ export function legendSpace(ctx, items, width) {
 }
 
 /**
+ * legendSpace() for the legend `items` shown now, or for the tallest of the legends the chart can
+ * show (`possible`: lists of labels), whichever is more: a chart whose legend grows and shrinks with
+ * the reader's choices keeps its canvas's height. A canvas whose height changes gets a new bitmap
+ * (14–24 ms per canvas on a phone-speed CPU) and moves the text below it.
+ */
+export function legendSpaceFor(ctx, items, width, ...possible) {
+  const labelled = (labels) => labels.map((label) => ({ label }));
+  const spaces = possible.map((labels) => legendSpace(ctx, labelled(labels), width));
+  return Math.max(legendSpace(ctx, items, width), ...spaces);
+}
+
+/**
  * The legend's place for drawLegend(): 'below' the plot at every width, so a legend never covers
  * the data (a corner box sat on RoPE's sawtooth lines at desktop widths). `corner` is kept for
  * callers that name where a box would go.

@@ -269,16 +269,6 @@ function attachTraining(chart, { state, data, marks, shell, canvases, update, af
   };
 }
 
-/**
- * The room under a plot for its legend: enough for `shown` and for every line in `possible` (labels),
- * so ticking a scheme, or a run's scores arriving, leaves the canvas its height. A canvas whose height
- * changes gets a new bitmap: on a phone-speed CPU that cost 14–24 ms per canvas on every tick.
- */
-function legendRoom(ctx, width, shown, possible) {
-  const all = possible.map((label) => ({ label }));
-  return Math.max(plot.legendSpace(ctx, shown, width), plot.legendSpace(ctx, all, width));
-}
-
 /** The legend notes of the recorded medians: beside a run, and before one. */
 const recordedNotes = () => [
   t('faint: median of {seeds} recorded seeds', { seeds: grouped(RECORDED.seeds) }),
@@ -290,10 +280,11 @@ function drawLosses(ctx, width, height, colors, view) {
   const run = shownRun(view);
   const schemes = run ? run.schemes : (data.plan?.schemes ?? []);
   const legend = schemes.map((s) => ({ label: schemeLabel(s), color: colorOf(colors, s) }));
-  const room = legendRoom(
+  // Room for every scheme's line, whichever are ticked (plot.legendSpaceFor).
+  const room = plot.legendSpaceFor(
     ctx,
-    width,
     legend,
+    width,
     LAB_SCHEMES.map((s) => s.label),
   );
   const frame = plot.plotFrame(width, height, { bottom: 46 + room });
@@ -367,11 +358,9 @@ function drawAccuracy(ctx, width, height, colors, view) {
   const legend = keyed.map((v) => ({ label: v.label, color: colorOf(colors, v.scheme), dash: v.dash }));
   const [besideRun, beforeRun] = recordedNotes();
   if (recorded.length) legend.push({ label: run ? besideRun : beforeRun, color: colors.muted, dash: [1, 3] });
+  // Room for every variant's line and either note, whatever is ticked or scored (plot.legendSpaceFor).
   const variantLabels = VARIANTS.map((v) => v.label);
-  const room = Math.max(
-    legendRoom(ctx, width, legend, [...variantLabels, besideRun]),
-    legendRoom(ctx, width, legend, [...variantLabels, beforeRun]),
-  );
+  const room = plot.legendSpaceFor(ctx, legend, width, [...variantLabels, besideRun], [...variantLabels, beforeRun]);
   const frame = plot.plotFrame(width, height, { bottom: 46 + room });
   const x = linearScale(0, lengths[lengths.length - 1], frame.x, frame.x + frame.w);
   const y = linearScale(0, 1, frame.y + frame.h, frame.y);
