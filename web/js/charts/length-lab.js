@@ -15,7 +15,7 @@ import { createLabRunner } from '../lab/lab-runner.js';
 // The recorded medians at the default size, written by web/site-builder/lab-recorded.mjs.
 import RECORDED from '../lab/recorded-runs.json' with { type: 'json' };
 import { loadEngine } from '../engine/engine.js';
-import { t } from '../locale/i18n.js';
+import { t, tn } from '../locale/i18n.js';
 
 /** Each accuracy line: the engine's variant name, its label, the scheme whose colour it takes, its dash. */
 const VARIANTS = [
@@ -472,10 +472,11 @@ function describeLab(view) {
           ),
         })}`
       : '';
-    return t(
+    return tn(
+      'Not trained yet. Train runs {count} model ({schemes}) on the “{task}” task at length {length} for {steps} steps with seed {seed}, then scores it at 1× to 8× that length.',
       'Not trained yet. Train runs {count} models ({schemes}) on the “{task}” task at length {length} for {steps} steps with seed {seed}, then scores each at 1× to 8× that length.',
+      data.plan.schemes.length,
       {
-        count: grouped(data.plan.schemes.length),
         schemes: listed(data.plan.schemes.map(schemeLabel)),
         task,
         length: grouped(state.length),
@@ -485,11 +486,12 @@ function describeLab(view) {
     ).concat(drawn);
   }
   if (run.phase === 'training') {
-    return t('Training {count} models on the “{task}” task at length {length}…', {
-      count: grouped(run.schemes.length),
-      task,
-      length: grouped(state.length),
-    });
+    return tn(
+      'Training {count} model on the “{task}” task at length {length}…',
+      'Training {count} models on the “{task}” task at length {length}…',
+      run.schemes.length,
+      { task, length: grouped(state.length) },
+    );
   }
   const scored = scoredVariants(run);
   if (!scored.length) {
