@@ -323,10 +323,10 @@ test('set() goes through the control’s own rules: out of range is clamped with
 
 test('highlight(part) draws the part emphasised; an unknown part is an error naming the known ones', async () => {
   const pixels = (id) =>
-    page.evaluate((chartId) => {
+    page.evaluate(async (chartId) => {
       let hash = 0;
       for (const c of document.querySelectorAll(`[data-spy="${chartId}"] canvas`)) {
-        const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+        const { data } = await window.positionalCharts.canvasPixels(c);
         for (let i = 0; i < data.length; i += 16) hash = (hash * 31 + data[i] + 3 * data[i + 1]) >>> 0;
       }
       return hash;

@@ -91,12 +91,12 @@ after(async () => {
 
 /** A fingerprint of a chart's canvases: non-background pixel count and a hash of a pixel sample. */
 function fingerprint(id) {
-  return page.evaluate((chartId) => {
+  return page.evaluate(async (chartId) => {
     const canvases = [...document.querySelectorAll(`[data-chart="${chartId}"] canvas`)];
     let inked = 0;
     let hash = 0;
     for (const c of canvases) {
-      const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+      const { data } = await window.positionalCharts.canvasPixels(c);
       const [r0, g0, b0] = data;
       for (let i = 0; i < data.length; i += 4) {
         if (data[i] !== r0 || data[i + 1] !== g0 || data[i + 2] !== b0) inked++;
@@ -336,13 +336,112 @@ function watchCanvasText() {
   };
 }
 
+/** In the page: each mounted chart's pixels as the reader sees them, hashed (FNV-1a), with how many differ from the corner's. */
+async function chartPictures() {
+  const api = window.positionalCharts;
+  const out = {};
+  for (const id of api.mounted.keys()) {
+    let hash = 2166136261;
+    let inked = 0;
+    for (const { data } of await api.pixels(id)) {
+      const words = new Uint32Array(data.buffer);
+      for (let i = 0; i < words.length; i++) {
+        hash = Math.imul(hash ^ words[i], 16777619) >>> 0;
+        if (words[i] !== words[0]) inked++;
+      }
+    }
+    out[id] = { hash, inked, offPage: api.mounted.get(id).paintedOffPage };
+  }
+  return out;
+}
+
+// The chart Worker runs each chart's own draw on a transferred canvas while the page lays the same
+// draw out; where the page paints its own canvases (?paint=page) it runs that draw itself. The two
+// must give the reader the same picture: every pixel of every chart, in both themes.
+// WebKit paints on the page even when asked for the Worker (painter.js's isWebKit says why).
+test('the chart Worker paints every chart as the page would, pixel for pixel, in light and dark', async () => {
+  const width = ENGINE === 'webkit' ? WEBKIT_MIN_WIDTH : 360;
+  const workerMode = ENGINE === 'webkit' ? 'page' : 'worker';
+  const seen = {};
+  for (const paint of ['worker', 'page']) {
+    const narrow = await browser.newPage({ viewport: { width, height: 800 }, deviceScaleFactor: 2 });
+    const errors = [];
+    recordPageErrors(narrow, errors);
+    narrow.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    try {
+      await narrow.goto(`${server.url}${PAGE}?charts=eager&paint=${paint}`);
+      await narrow.waitForFunction(() => window.positionalCharts?.mounted.size >= 13, null, { timeout: 30000 });
+      const twoFrames = () =>
+        narrow.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await narrow.evaluate(() => document.fonts.ready);
+      await twoFrames();
+      assert.equal(
+        (await narrow.evaluate(() => window.positionalCharts.paintMode())).mode,
+        paint === 'worker' ? workerMode : 'page',
+      );
+      seen[paint] = { light: await narrow.evaluate(chartPictures) };
+      await narrow.evaluate(() => {
+        document.documentElement.dataset.theme = 'dark';
+      });
+      await twoFrames();
+      seen[paint].dark = await narrow.evaluate(chartPictures);
+      assert.deepEqual(errors, [], `${paint}: no page errors`);
+    } finally {
+      await narrow.close();
+    }
+  }
+  const ids = Object.keys(seen.worker.light).sort();
+  assert.equal(ids.length, Object.keys(CHART_DECLARATIONS).length, 'every chart mounted');
+  for (const id of ids) {
+    assert.equal(seen.worker.light[id].offPage, workerMode === 'worker', `${id}: painted by the ${workerMode}`);
+    assert.equal(seen.page.light[id].offPage, false, `${id}: painted on the page`);
+    for (const theme of ['light', 'dark']) {
+      const [worker, page] = [seen.worker[theme][id], seen.page[theme][id]];
+      assert.ok(worker.inked > 1000, `${id} (${theme}): the Worker painted it (${worker.inked} pixels inked)`);
+      assert.equal(worker.hash, page.hash, `${id} (${theme}): the Worker's pixels are the page's`);
+    }
+    assert.notEqual(seen.worker.light[id].hash, seen.worker.dark[id].hash, `${id}: the dark theme repainted it`);
+  }
+});
+
+test(
+  'a host that will not serve the chart Worker’s script: every chart paints on the page',
+  // Request interception: Playwright's (Chromium and Firefox); WebKit's WebDriver has none (the
+  // single file, which has no Worker file, covers the page's painting there: page.test.mjs).
+  { skip: ENGINE === 'webkit' && 'WebDriver cannot intercept requests' },
+  async () => {
+    const refused = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    const errors = [];
+    recordPageErrors(refused, errors);
+    try {
+      await refused.route('**/paint-worker.js', (route) => route.fulfill({ status: 404, body: 'not here' }));
+      await refused.goto(`${server.url}${PAGE}?charts=eager&paint=worker`);
+      await refused.waitForFunction(() => window.positionalCharts?.mounted.size >= 13, null, { timeout: 30000 });
+      assert.equal((await refused.evaluate(() => window.positionalCharts.paintMode())).mode, 'page');
+      const pictures = await refused.evaluate(chartPictures);
+      for (const [id, { offPage, inked }] of Object.entries(pictures)) {
+        assert.equal(offPage, false, `${id}: painted on the page`);
+        assert.ok(inked > 1000, `${id}: drawn (${inked} pixels inked)`);
+      }
+      // Firefox reports the refused script itself ("Loading Worker from …paint-worker.js was blocked
+      // because of a disallowed MIME type"); nothing else may be reported.
+      assert.deepEqual(
+        errors.filter((e) => !/paint-worker\.js/.test(e)),
+        [],
+      );
+    } finally {
+      await refused.close();
+    }
+  },
+);
+
 test('no canvas text is squeezed, cut or runs off its canvas, at 360 and 1280 px', async () => {
   const narrow = await browser.newPage({ viewport: { width: 360, height: 800 }, deviceScaleFactor: 2 });
   const errors = [];
   recordPageErrors(narrow, errors);
   await narrow.addInitScript(watchCanvasText);
   await narrow.goto(
-    `${server.url}${PAGE}?charts=eager&order.a=the+quick+brown+fox+jumps+over+the+lazy+dog&order.b=dog+lazy+the+over+jumps+fox+brown+quick+the`,
+    `${server.url}${PAGE}?charts=eager&paint=page&order.a=the+quick+brown+fox+jumps+over+the+lazy+dog&order.b=dog+lazy+the+over+jumps+fox+brown+quick+the`,
   );
   await narrow.waitForFunction(() => window.positionalCharts?.mounted.size >= 10, null, { timeout: 30000 });
   // MiniBrowser's window is never narrower than about 450 px (and WebDriver sets no device scale):

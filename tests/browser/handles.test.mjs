@@ -78,15 +78,13 @@ after(async () => {
 /** Everything that must move together, read from the page at once. */
 function read(page, { chart, key, handle: handleSelector }) {
   return page.evaluate(
-    ([id, name, selector]) => {
+    async ([id, name, selector]) => {
       const root = document.querySelector(`[data-chart-root="${id}"]`);
       const handle = root.querySelector(selector ?? `[data-handle="${name}"]`);
-      // A cheap hash of every canvas of the chart (FNV-1a over the pixels).
+      // A cheap hash of every canvas of the chart (FNV-1a over the pixels, as the reader sees them).
       let hash = 2166136261;
       for (const canvas of root.querySelectorAll('canvas')) {
-        const pixels = new Uint32Array(
-          canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data.buffer,
-        );
+        const pixels = new Uint32Array((await window.positionalCharts.canvasPixels(canvas)).data.buffer);
         for (let i = 0; i < pixels.length; i += 3) hash = Math.imul(hash ^ pixels[i], 16777619) >>> 0;
       }
       const box = handle.getBoundingClientRect();

@@ -114,11 +114,13 @@ test('ticking schemes and a run’s scores arriving leave both canvases their si
     viewport: { width: ENGINE === 'webkit' ? WEBKIT_MIN_WIDTH : 360, height: 800 },
   });
   const root = page.locator(ROOT);
+  // Each canvas's bitmap as last painted (by the chart Worker where it paints them) and its height on the page.
   const sizes = () =>
-    page.evaluate(
-      (sel) => [...document.querySelectorAll(`${sel} canvas`)].map((c) => `${c.width}×${c.height} ${c.style.height}`),
-      ROOT,
-    );
+    page.evaluate(async (sel) => {
+      const canvases = [...document.querySelectorAll(`${sel} canvas`)];
+      const pictures = await Promise.all(canvases.map(window.positionalCharts.canvasPixels));
+      return canvases.map((c, i) => `${pictures[i].width}×${pictures[i].height} ${c.style.height}`);
+    }, ROOT);
   const settled = () => page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done))));
   const first = await sizes();
   assert.equal(first.length, 2);

@@ -112,8 +112,8 @@ const engineReport = (p) =>
 
 /** Canvas pixels: how many differ from the top-left (background) pixel, and how many are #dc2626-like. */
 const canvasStats = (p) =>
-  p.$eval(`${ROOT} canvas`, (canvas) => {
-    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+  p.$eval(`${ROOT} canvas`, async (canvas) => {
+    const { data } = await window.positionalCharts.canvasPixels(canvas);
     let drawn = 0;
     let red = 0;
     for (let i = 0; i < data.length; i += 4) {

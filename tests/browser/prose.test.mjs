@@ -32,9 +32,16 @@ function describeHandles() {
  * engine for the section's parameters at `values`, and the section's figure state and pixels.
  */
 async function readHandle({ index, values }) {
+  // Every canvas's pixels, as the reader sees them, one after the other.
+  const canvasBytes = async (slot) => {
+    const pictures = [];
+    for (const c of slot.querySelectorAll('canvas')) pictures.push(await window.positionalCharts.canvasPixels(c));
+    const bytes = new Uint8Array(pictures.reduce((n, p) => n + p.data.length, 0));
+    pictures.reduce((at, p) => (bytes.set(p.data, at), at + p.data.length), 0);
+    return bytes;
+  };
   const pixelDigest = async (slot) => {
-    const text = [...slot.querySelectorAll('canvas')].map((c) => c.toDataURL()).join('|');
-    const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+    const digest = await crypto.subtle.digest('SHA-256', await canvasBytes(slot));
     return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
   };
   const live = await import('./js/prose/live-values.js');
@@ -310,9 +317,16 @@ describe('live parameters in the prose', () => {
   // Setting a canvas's font lays the page out (Chromium), so a step that wrote text after its
   // figure drew would be laid out twice in one frame. The recorder counts a draw at each font set on
   // a canvas in the page, drops the text changes made before it, and at the frame's ResizeObserver
-  // moment (after its animation frames, before it is painted) keeps those made after it.
+  // moment (after its animation frames, before it is painted) keeps those made after it. It watches
+  // the page painting its own canvases (?paint=page, as where there is no chart Worker): where the
+  // Worker paints them, the page sets no canvas font at all.
   test('a step writes every word before its figure draws, so a frame lays the page out once', async () => {
+    const { page, context } = await openPage(browser, `${server.url}?paint=page`, {
+      viewport: { width: 1280, height: 900 },
+    });
+    await page.evaluate(describeHandles);
     await mountAllCharts(page);
+    assert.equal((await page.evaluate(() => window.positionalCharts.paintMode())).mode, 'page');
     const followed = await page.evaluate(async () => {
       const { LIVE_PARAMETERS } = await import('./js/prose/live-values.js');
       const seen = new Set();
@@ -372,10 +386,7 @@ describe('live parameters in the prose', () => {
         }
       }
     } finally {
-      await page.evaluate(() => {
-        Object.defineProperty(CanvasRenderingContext2D.prototype, 'font', window.__fontAccessor);
-        window.__textWatch.disconnect();
-      });
+      await context.close();
     }
   });
 
@@ -681,8 +692,11 @@ describe('words linked to a figure', () => {
     page.evaluate(async (chartId) => {
       await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
       const slot = document.querySelector(`[data-chart="${chartId}"]`);
-      const text = [...slot.querySelectorAll('canvas')].map((c) => c.toDataURL()).join('|');
-      const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+      const pictures = [];
+      for (const c of slot.querySelectorAll('canvas')) pictures.push(await window.positionalCharts.canvasPixels(c));
+      const bytes = new Uint8Array(pictures.reduce((n, p) => n + p.data.length, 0));
+      pictures.reduce((at, p) => (bytes.set(p.data, at), at + p.data.length), 0);
+      const digest = await crypto.subtle.digest('SHA-256', bytes);
       return {
         highlighted: window.positionalCharts.mounted.get(chartId).highlighted,
         pixels: [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join(''),

@@ -112,10 +112,16 @@ test('untranslatedWords: keeps names, glosses and identifiers, finds English wor
 for (const language of lessonLanguages().filter((l) => l.code !== 'en')) {
   describe(`dist/${language.dir}/index.html reads in ${language.code}`, () => {
     test('no Latin word outside code, maths, names, units and glosses, in the text, the names or the charts', async () => {
-      const { page, context, problems } = await openPage(site.browser, `${site.server.url}${language.dir}/index.html`, {
-        viewport: { width: 1280, height: 900 },
-        setup: (p) => p.addInitScript(recordCanvasText),
-      });
+      // The page paints its own canvases here (?paint=page), where its fillText calls can be recorded; the
+      // chart Worker paints the same pixels (charts.test.mjs compares them, in every language).
+      const { page, context, problems } = await openPage(
+        site.browser,
+        `${site.server.url}${language.dir}/index.html?paint=page`,
+        {
+          viewport: { width: 1280, height: 900 },
+          setup: (p) => p.addInitScript(recordCanvasText),
+        },
+      );
       await mountAllCharts(page);
       // Every chart drew (a chart that failed shows a message, which would pass for text).
       const states = await page.evaluate(() =>

@@ -388,15 +388,20 @@ export async function siteBundle(out) {
   // The charts' modules as one chunk, fetched when the first figure nears the viewport: split one
   // per chart, each chart's load was its chunk and four to seven chunks of the chart kit it shares
   // with others in a different mix.
-  const chartsIndex = join(WEB, 'js', 'charts', 'index.js');
-  const perChart = 'import(`./${id}.js`)';
+  // The chart Worker (chart-kit/paint-worker.js) loads the same chunk.
+  const chartLoaders = {
+    [join(WEB, 'js', 'charts', 'index.js')]: 'import(`./${id}.js`)',
+    [join(WEB, 'js', 'chart-kit', 'paint-worker.js')]: 'import(`../charts/${id}.js`)',
+  };
   const oneChunk = {
     name: 'charts-as-one-chunk',
     setup(build) {
-      build.onLoad({ filter: /[\\/]charts[\\/]index\.js$/ }, ({ path }) => {
+      build.onLoad({ filter: /[\\/](charts[\\/]index|chart-kit[\\/]paint-worker)\.js$/ }, ({ path }) => {
         const contents = readFileSync(path, 'utf8');
-        if (path !== chartsIndex || !contents.includes(perChart))
-          throw new Error(`web/js/charts/index.js no longer loads a chart by ${perChart}`);
+        const perChart = chartLoaders[path];
+        const name = relative(join(WEB, 'js'), path).split(sep).join('/');
+        if (!perChart || !contents.includes(perChart))
+          throw new Error(`web/js/${name} no longer loads a chart by ${perChart}`);
         return {
           contents: contents.replace(perChart, "import('positional:charts').then((all) => all.CHART_MODULES[id])"),
           loader: 'js',
@@ -409,14 +414,16 @@ export async function siteBundle(out) {
           contents:
             ids.map((id, i) => `import * as chart${i} from './${id}.js';`).join('\n') +
             `\nexport const CHART_MODULES = { ${ids.map((id, i) => `${JSON.stringify(id)}: chart${i}`).join(', ')} };\n`,
-          resolveDir: dirname(chartsIndex),
+          resolveDir: join(WEB, 'js', 'charts'),
           loader: 'js',
         };
       });
     },
   };
   const result = await esbuild.build({
-    entryPoints: { main: join(WEB, 'js', 'main.js') },
+    // The chart Worker is an entry of its own, bundle/paint-worker.js (paint-worker-source.js names it
+    // beside itself), sharing the page's chunks.
+    entryPoints: { main: join(WEB, 'js', 'main.js'), 'paint-worker': join(WEB, 'js', 'chart-kit', 'paint-worker.js') },
     outdir: join(out, SITE_BUNDLE_DIR),
     bundle: true,
     splitting: true,
@@ -484,6 +491,15 @@ export async function singleFileBundle(engineDir) {
       build.onResolve({ filter: /lab-worker-source\.js$/ }, () => ({ path: 'lab-worker-source', namespace: 'single' }));
       build.onLoad({ filter: /^lab-worker-source$/, namespace: 'single' }, () => ({
         contents: 'export function labWorkerUrl() { return null; }\n',
+        loader: 'js',
+      }));
+      // Nor the charts' Worker: the charts paint on the page's thread.
+      build.onResolve({ filter: /paint-worker-source\.js$/ }, () => ({
+        path: 'paint-worker-source',
+        namespace: 'single',
+      }));
+      build.onLoad({ filter: /^paint-worker-source$/, namespace: 'single' }, () => ({
+        contents: 'export function paintWorkerUrl() { return null; }\n',
         loader: 'js',
       }));
       build.onResolve({ filter: /engine-single-wasm\.mjs$/ }, () => ({

@@ -1,5 +1,8 @@
 // The canvas lifecycle every chart shares: a crisp canvas at any devicePixelRatio, redrawn on
-// resize and on theme change, with the theme's colours read from CSS custom properties.
+// resize and on theme change, with the theme's colours read from CSS custom properties; painted on
+// the page or, where the page has a chart Worker (painter.js), in it.
+
+import { createLayoutContext } from './layout-context.js';
 
 /** The font stack every chart draws its text in. */
 export const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
@@ -48,14 +51,23 @@ export function drawInProgress() {
  * under PLOT_FLOOR; see plot.js). Redraws on resize (ResizeObserver), on data-theme changes and on prefers-color-scheme.
  * beforeDraw(width, height), when given, runs first on every render (the chart skeleton recomputes
  * what depends on the plot's size there, so draw itself never computes).
- * Returns { canvas, redraw(), drawn, destroy() }.
+ * painter, when given, is the chart Worker's { attach(canvas) } (painter.js): the canvas is handed to
+ * the Worker, which paints each frame; here the draw runs on a layout context (layout-context.js)
+ * for its record and the chart's layout.
+ * Returns { canvas, redraw(), drawn, snapshot(), destroy() }.
  */
-export function createPlotCanvas(host, { label, aspect = 0.6, minHeight = 220, maxHeight = 520, draw, beforeDraw }) {
+export function createPlotCanvas(
+  host,
+  { label, aspect = 0.6, minHeight = 220, maxHeight = 520, draw, beforeDraw, painter = null },
+) {
   const canvas = document.createElement('canvas');
   canvas.className = 'chart-canvas';
   canvas.setAttribute('role', 'img');
   canvas.setAttribute('aria-label', label);
   host.append(canvas);
+  // Painted in the chart Worker (painter.js) when the page has one: the canvas's pixels are the Worker's from here on.
+  const offscreen = painter?.attach(canvas) ?? null;
+  let layoutContext = null;
   let frame = 0;
   let width = 0; // CSS pixels, from the ResizeObserver: redraws never force a layout
   let styledHeight = 0;
@@ -66,7 +78,7 @@ export function createPlotCanvas(host, { label, aspect = 0.6, minHeight = 220, m
     const ratio = window.devicePixelRatio || 1;
     const w = Math.round(width * ratio);
     const h = Math.round(height * ratio);
-    if (canvas.width !== w || canvas.height !== h) {
+    if (!offscreen && (canvas.width !== w || canvas.height !== h)) {
       canvas.width = w;
       canvas.height = h;
     }
@@ -75,27 +87,15 @@ export function createPlotCanvas(host, { label, aspect = 0.6, minHeight = 220, m
       styledHeight = height;
     }
     beforeDraw?.(width, height);
-    const ctx = canvas.getContext('2d');
-    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
     colors ??= themeColors(host);
-    ctx.fillStyle = colors.bg;
-    ctx.fillRect(0, 0, width, height);
-    ctx.font = `12px ${FONT}`;
-    // A canvas keeps its context state between frames: each draw starts from the same state (line
-    // width, dash, cap, alignment …), never from whatever the previous draw left.
-    const outer = drawing;
-    drawing = { width, height, need: 0, panels: [], legends: [], layer: 0 };
-    ctx.save();
-    try {
-      draw(ctx, width, height, colors);
-    } finally {
-      ctx.restore();
-      drawn = drawing;
-      drawing = outer;
-      // Layers past the last one this draw used belong to drawings it no longer makes.
-      const layers = layersOf.get(canvas);
-      if (layers && layers.length > drawn.layer) layers.length = drawn.layer;
-    }
+    if (offscreen) {
+      // Laid out here (the record, the chart's layout for hit() and the handles), painted in the Worker.
+      layoutContext ??= createLayoutContext();
+      layoutContext.canvas.width = w;
+      layoutContext.canvas.height = h;
+      drawn = paintCanvas(layoutContext, { width, height, ratio, colors, draw });
+      offscreen.paint({ width, height, ratio, colors });
+    } else drawn = paintCanvas(canvas.getContext('2d'), { width, height, ratio, colors, draw });
     return drawn.need;
   };
   const render = () => {
@@ -119,6 +119,8 @@ export function createPlotCanvas(host, { label, aspect = 0.6, minHeight = 220, m
   const schedule = () => {
     if (!frame) frame = requestAnimationFrame(render);
   };
+  const snapshot = () => (offscreen ? offscreen.snapshot() : Promise.resolve(canvas));
+  snapshots.set(canvas, snapshot);
   const resize = new ResizeObserver((entries) => {
     const next = Math.max(200, Math.floor(entries[entries.length - 1].contentRect.width));
     if (next !== width) {
@@ -145,6 +147,11 @@ export function createPlotCanvas(host, { label, aspect = 0.6, minHeight = 220, m
     get drawn() {
       return drawn;
     },
+    /**
+     * The canvas's current picture, for an export or a test: the canvas itself, or, when the Worker
+     * paints it, an ImageBitmap of its latest drawing (every paint posted before this call included).
+     */
+    snapshot,
     destroy() {
       resize.disconnect();
       themeWatch.disconnect();
@@ -153,6 +160,63 @@ export function createPlotCanvas(host, { label, aspect = 0.6, minHeight = 220, m
       canvas.remove();
     },
   };
+}
+
+// Each chart canvas on the page → its snapshot(), for canvasPicture.
+const snapshots = new WeakMap();
+
+/**
+ * The picture a chart's canvas element shows (tests and exports read pixels through it): the
+ * canvas itself when the page paints it, an ImageBitmap of the chart Worker's latest paint when the Worker does.
+ */
+export function canvasPicture(element) {
+  const snapshot = snapshots.get(element);
+  return snapshot ? snapshot() : Promise.resolve(element);
+}
+
+/**
+ * Paints one frame of a chart's canvas on `ctx` (a canvas's 2D context, an OffscreenCanvas's in the
+ * chart Worker, or a layout context): the background, the chart's font, then draw(ctx, width,
+ * height, colors) in CSS pixels. Every draw starts from the same context state (line width, dash,
+ * cap, alignment …), never from whatever the previous draw left. Returns the draw's record (see
+ * drawInProgress).
+ */
+export function paintCanvas(ctx, { width, height, ratio, colors, draw }) {
+  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+  ctx.fillStyle = colors.bg;
+  ctx.fillRect(0, 0, width, height);
+  ctx.font = `12px ${FONT}`;
+  const outer = drawing;
+  drawing = { width, height, need: 0, panels: [], legends: [], layer: 0 };
+  let drawn;
+  ctx.save();
+  try {
+    draw(ctx, width, height, colors);
+  } finally {
+    ctx.restore();
+    drawn = drawing;
+    drawing = outer;
+    // Layers past the last one this draw used belong to drawings it no longer makes.
+    const layers = layersOf.get(ctx.canvas);
+    if (layers && layers.length > drawn.layer) layers.length = drawn.layer;
+  }
+  return drawn;
+}
+
+/** A canvas of its own for a drawing kept between frames: an element on the page, an OffscreenCanvas in a Worker. */
+export function scratchCanvas(width = 1, height = 1) {
+  if (typeof document !== 'undefined') {
+    const canvas = document.createElement('canvas');
+    canvas.width = width;
+    canvas.height = height;
+    return canvas;
+  }
+  return new OffscreenCanvas(width, height);
+}
+
+/** Tells the cached layers the theme changed (the chart Worker, which sees no document, calls it when its colours do). */
+export function themeChanged() {
+  themeGeneration++;
 }
 
 /** Each cached layer's canvas → the canvas it is copied onto (whose size cssSize reports). */
@@ -177,7 +241,7 @@ const hostOf = new WeakMap();
  */
 export function drawCached(ctx, key, draw, bounds = null) {
   const record = drawing;
-  if (!record || typeof document === 'undefined') {
+  if (!record || ctx.layoutOnly) {
     draw(ctx);
     return;
   }
@@ -218,7 +282,7 @@ export function drawCached(ctx, key, draw, bounds = null) {
   const [w, h] = [Math.max(0, x1 - x0), Math.max(0, y1 - y0)];
   if (slot.key !== full) {
     slot.key = null;
-    slot.canvas ??= document.createElement('canvas');
+    slot.canvas ??= scratchCanvas();
     const layer = slot.canvas;
     hostOf.set(layer, ctx.canvas);
     // A layer of no size still runs draw(), which records the panels and legends it lays out.
@@ -256,7 +320,8 @@ export function drawCached(ctx, key, draw, bounds = null) {
 
 /** The canvas's size in CSS pixels (what draw() callbacks call width and height). */
 export function cssSize(ctx) {
-  const ratio = window.devicePixelRatio || 1;
+  if (drawing) return { width: drawing.width, height: drawing.height };
+  const ratio = globalThis.devicePixelRatio || 1;
   // A cached layer covers only part of its canvas: a drawing on it is laid out by the canvas's size.
   const canvas = hostOf.get(ctx.canvas) ?? ctx.canvas;
   return { width: canvas.width / ratio, height: canvas.height / ratio };

@@ -14,6 +14,15 @@ import { createPlotCanvas } from './canvas.js';
 import { createChartShell } from './shell.js';
 import { attachHandles } from './handles.js';
 import { attachMotion } from './motion.js';
+import { chartPainter } from './painter.js';
+
+// Every declared chart by id, for the chart Worker (paint-worker.js), which paints a chart's canvases from its spec.
+const DEFINED = new Map();
+
+/** The spec and computation of the chart declared as `id` ({ spec, compute }), or null. */
+export function definedChart(id) {
+  return DEFINED.get(id) ?? null;
+}
 
 /**
  * Declares a chart from its `declaration` (what the reader can set: its id, title, controls and older
@@ -33,11 +42,16 @@ import { attachMotion } from './motion.js';
  *   in dependency order; run returns the part's value, kept in data[name] until a key it reads (or
  *   a part it comes after) changes. The key '@size' is the first canvas's { width, height, ratio }
  *   (CSS pixels and devicePixelRatio): a part reading it is recomputed on resize, before the draw.
+ *   A part marked `paint: true` is a picture made from other parts without the engine (run gets no
+ *   engine): where the chart Worker paints the canvases (painter.js), it is made there, not on the
+ *   page. Every other part must be structured-cloneable: the page sends each new value to the Worker.
  * - coalesce: true to take control changes at once but compute at the next animation frame (a
  *   dragged slider: one recompute per frame); chart.flush() does the pending work now.
  * - canvases: [{ label, aspect (a ratio, or aspect(width, view)), minHeight, maxHeight, draw(ctx, width, height, colors, view),
  *   hit?(view, x, y, width, height) → part | null, reads?, shows? }]; view = { state, data, highlighted, layout }
- *   (layout: an object draw() may keep its scales in, for hit()). reads: the state keys and parts
+ *   (layout: an object draw() may keep its scales in, for hit()). draw() must depend on nothing
+ *   else (no document, no window): in the chart Worker it paints, and on the page it lays the same
+ *   frame out on a context that paints nothing (layout-context.js). reads: the state keys and parts
  *   the draw depends on; a canvas that declares them is redrawn after an update only when one of
  *   them changed (a part: was recomputed), or a part it shows (shows: the parts its draw
  *   emphasises, default all) was highlighted or let go. Without reads it is redrawn after every update.
@@ -70,6 +84,7 @@ export function defineChart(declaration, behaviour) {
     }
   }
   const partNames = new Set(compute.map(([name]) => name));
+  DEFINED.set(id, { spec, compute });
   for (const [index, c] of (spec.canvases ?? []).entries()) {
     for (const key of c.reads ?? []) {
       if (!(key in declarations) && !partNames.has(key))
@@ -96,6 +111,20 @@ export function defineChart(declaration, behaviour) {
   };
 }
 
+/** What a computed part reads: its state keys' values, and the plot's size for '@size'. */
+export function partInputs(part, state, size) {
+  return (part.reads ?? []).flatMap((key) =>
+    key === '@size' ? [size?.width, size?.height, size?.ratio] : [state[key]],
+  );
+}
+
+/** Whether a part must be computed again: never computed, an input changed since `before`, or a part it comes after is in `fresh`. */
+export function isStale(part, inputs, before, fresh) {
+  return (
+    !before || inputs.some((v, i) => !Object.is(v, before[i])) || (part.after ?? []).some((other) => fresh.has(other))
+  );
+}
+
 function mountChart(spec, order, compute, slot, engine) {
   const { id, aliases = [], parts = [], focusParts = {} } = spec;
   const data = {};
@@ -110,10 +139,26 @@ function mountChart(spec, order, compute, slot, engine) {
   let abilities = null; // { handles, motion } once attached
   const afterUpdates = []; // what extend() asked to run after each update
   const view = () => ({ state, data, highlighted, layout, marks, size });
+  const versions = {}; // part name → how many times it has been computed
+  // The chart Worker paints the canvases when it is ready (painter.js); a chart mounted before it was
+  // ready paints on the page. In the Worker, the parts marked `paint` (pictures made from other parts)
+  // are computed there, not here.
+  const painter = chartPainter(id, {
+    frameOf: () => ({ state: { ...state }, highlighted, marks: { ...marks }, size }),
+    partsSince(sent) {
+      const parts = {};
+      for (const [name, part] of compute) {
+        if (part.paint || sent[name] === versions[name]) continue;
+        parts[name] = data[name];
+        sent[name] = versions[name];
+      }
+      return parts;
+    },
+  });
   const shell = createChartShell(slot, id, {
     title: spec.title,
     exports: {
-      getCanvases: () => canvases.map((c) => c.canvas),
+      getCanvases: () => Promise.all(canvases.map((c) => c.snapshot())),
       getCsv: () => spec.csv(view(), engine),
     },
   });
@@ -148,6 +193,7 @@ function mountChart(spec, order, compute, slot, engine) {
   canvases = (spec.canvases ?? []).map((c, index) => {
     const plot = createPlotCanvas(shell.plot, {
       ...c,
+      painter: painter && { attach: (canvas) => painter.attach(canvas, index) },
       aspect: typeof c.aspect === 'function' ? (width) => c.aspect(width, view()) : c.aspect,
       beforeDraw:
         index === 0
@@ -219,16 +265,10 @@ function mountChart(spec, order, compute, slot, engine) {
   function recompute() {
     const fresh = new Set();
     for (const [name, part] of compute) {
-      const inputs = (part.reads ?? []).flatMap((key) =>
-        key === '@size' ? [size?.width, size?.height, size?.ratio] : [state[key]],
-      );
-      const before = seen[name];
-      const stale =
-        !before ||
-        inputs.some((v, i) => !Object.is(v, before[i])) ||
-        (part.after ?? []).some((other) => fresh.has(other));
-      if (!stale) continue;
+      const inputs = partInputs(part, state, size);
+      if (!isStale(part, inputs, seen[name], fresh) || (part.paint && painter)) continue;
       data[name] = part.run(state, engine, data, size);
+      versions[name] = (versions[name] ?? 0) + 1;
       seen[name] = inputs;
       fresh.add(name);
     }
@@ -356,6 +396,7 @@ function mountChart(spec, order, compute, slot, engine) {
       abilities.motion?.destroy();
       abilities.handles?.destroy();
       for (const c of canvases) c.destroy();
+      painter?.forget();
       shell.destroy();
     },
     get state() {
@@ -367,6 +408,8 @@ function mountChart(spec, order, compute, slot, engine) {
     get highlighted() {
       return highlighted;
     },
+    /** Whether the chart Worker paints this chart's canvases. */
+    paintedOffPage: Boolean(painter),
     /** What each canvas last laid out: its size, plot panels and legends (see canvas.js's drawInProgress). */
     get drawn() {
       return canvases.map((c) => c.drawn);

@@ -36,9 +36,12 @@ function download(blob, filename) {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
-/** All of a chart's canvases stacked into one canvas (device pixels), on the theme background. */
+/**
+ * All of a chart's pictures stacked into one canvas (device pixels), on the theme background: its
+ * canvases, or the ImageBitmaps of those the chart Worker paints.
+ */
 export function composeCanvases(canvases, background) {
-  if (canvases.length === 1) return canvases[0];
+  if (canvases.length === 1 && canvases[0] instanceof HTMLCanvasElement) return canvases[0];
   const width = Math.max(...canvases.map((c) => c.width));
   const height = canvases.reduce((sum, c) => sum + c.height, 0);
   const out = document.createElement('canvas');
@@ -67,7 +70,8 @@ export function pngBlob(canvases, background) {
 
 /**
  * Adds "Download PNG" and "Download CSV" buttons to `container`.
- * getCanvases() → canvases; getCsv() → { header, rows }; getBackground() → CSS colour.
+ * getCanvases() → (a promise of) the chart's pictures (canvases or ImageBitmaps); getCsv() → { header,
+ * rows }; getBackground() → CSS colour.
  */
 export function addExportButtons(container, id, { getCanvases, getCsv, getBackground }) {
   const png = document.createElement('button');
@@ -75,7 +79,7 @@ export function addExportButtons(container, id, { getCanvases, getCsv, getBackgr
   png.className = 'chart-button';
   png.dataset.export = 'png';
   png.textContent = t('Download PNG');
-  png.addEventListener('click', async () => download(await pngBlob(getCanvases(), getBackground()), `${id}.png`));
+  png.addEventListener('click', async () => download(await pngBlob(await getCanvases(), getBackground()), `${id}.png`));
   const csv = document.createElement('button');
   csv.type = 'button';
   csv.className = 'chart-button';

@@ -4,6 +4,8 @@
 
 import { failureText } from '../chart-kit/failure.js';
 import { flushUrlState } from '../chart-kit/url-state.js';
+import { paintMode, startPainter } from '../chart-kit/painter.js';
+import { canvasPicture } from '../chart-kit/canvas.js';
 import { CHART_DECLARATIONS } from './declarations.js';
 
 /** The factory a chart's module exports: rope-clock.js → createRopeClockChart. */
@@ -27,10 +29,13 @@ const LOADERS = Object.fromEntries(
 /**
  * Chart id (the slot's data-chart) → async factory(slot, engine) → the chart object
  * { update, set, state, controls, highlight, parts, destroy, … }. The factory loads the chart's
- * module first.
+ * module first, and waits for the chart Worker where the address asks for it (?paint=worker).
  */
 export const CHARTS = Object.fromEntries(
-  Object.entries(LOADERS).map(([id, load]) => [id, async (slot, engine) => (await load(engine))(slot, engine)]),
+  Object.entries(LOADERS).map(([id, load]) => [
+    id,
+    async (slot, engine) => (await Promise.all([load(engine), startPainter()]))[0](slot, engine),
+  ]),
 );
 
 /**
@@ -92,6 +97,31 @@ export function mountCharts(engine, root = document, { eager = false } = {}) {
   }
   const api = {
     mounted,
+    /** Where the charts paint: { mode: 'worker' | 'page' | 'starting', why } (painter.js). */
+    paintMode,
+    /**
+     * Each canvas of chart `id` as ImageData, as the reader sees it (the chart Worker's latest paint,
+     * or the page's canvas): what tests read pixels from.
+     */
+    async pixels(id) {
+      const chart = mounted.get(id);
+      if (!chart) throw new Error(`the chart "${id}" is not mounted`);
+      chart.flush?.();
+      return Promise.all(
+        [...document.querySelectorAll(`[data-chart-root="${id}"] canvas.chart-canvas`)].map(api.canvasPixels),
+      );
+    },
+    /** One chart canvas element's pixels as ImageData (see pixels). */
+    async canvasPixels(canvas) {
+      const picture = await canvasPicture(canvas);
+      if (picture === canvas) return canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+      const copy = document.createElement('canvas');
+      copy.width = picture.width;
+      copy.height = picture.height;
+      const ctx = copy.getContext('2d');
+      ctx.drawImage(picture, 0, 0);
+      return ctx.getImageData(0, 0, copy.width, copy.height);
+    },
     /** Every chart's declared controls and URL aliases (CHART_CONTROLS). */
     declarations: CHART_CONTROLS,
     /** Writes the charts' pending state to the address now, rather than when the reader pauses (as Copy link does). */

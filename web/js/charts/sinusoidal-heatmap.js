@@ -12,6 +12,7 @@ import { defineChart } from '../chart-kit/define-chart.js';
 import { holdWithin } from '../chart-kit/chart-controls.js';
 import { drawAxes, drawColorBar, drawLine, plotFrame } from '../chart-kit/plot.js';
 import { drawWithKnobs } from '../chart-kit/handles.js';
+import { scratchCanvas } from '../chart-kit/canvas.js';
 import { linearScale, niceTicks } from '../chart-kit/scales.js';
 import { chartDeclaration } from './declarations.js';
 import { t } from '../locale/i18n.js';
@@ -88,8 +89,9 @@ export const SINUSOIDAL_HEATMAP = defineChart(chartDeclaration('sinusoidal-heatm
         };
       },
     },
-    // The rows painted into an offscreen image, one pixel per displayed entry (no engine call).
-    image: { after: ['sample'], run: (_state, _engine, { sample, image }) => paint(sample, image) },
+    // The rows painted into an offscreen image, one pixel per displayed entry (no engine call); where
+    // the chart Worker paints the canvas, painted there.
+    image: { after: ['sample'], paint: true, run: (_state, _engine, { sample, image }) => paint(sample, image) },
     // The marked position's whole code, exactly (one row from the engine).
     code: {
       reads: ['position', 'd', 'base'],
@@ -183,9 +185,7 @@ function imageSize(state, size) {
 function paint(sample, image) {
   const { cols, data, w, h } = sample;
   if (!image || image.canvas.width !== w || image.canvas.height !== h) {
-    const canvas = document.createElement('canvas');
-    canvas.width = w;
-    canvas.height = h;
+    const canvas = scratchCanvas(w, h);
     image = { canvas, pixels: canvas.getContext('2d').createImageData(w, h) };
   }
   const pixels = new Uint32Array(image.pixels.data.buffer);
@@ -246,7 +246,7 @@ function drawHeatmap(ctx, width, height, colors, { state, data: { image }, layou
   }
   ctx.restore();
   const { cursor } = marks;
-  if (cursor && document.activeElement === ctx.canvas) {
+  if (cursor && marks.focused) {
     const cx = Math.min(x(cursor.col), frame.x + frame.w - 3);
     const cy = Math.min(y(cursor.row), frame.y + frame.h - 3);
     ctx.save();
@@ -374,12 +374,16 @@ function addReadout(chart, { state, layout, marks, shell, canvases: [plot], engi
     plot.redraw();
   });
   plot.canvas.addEventListener('focus', () => {
+    marks.focused = true;
     const at = marks.cursor ?? { row: 0, col: 0 };
     marks.cursor = { row: Math.min(at.row, state.n - 1), col: Math.min(at.col, state.d - 1) };
     readCell(marks.cursor.row, marks.cursor.col);
     plot.redraw();
   });
-  plot.canvas.addEventListener('blur', () => plot.redraw());
+  plot.canvas.addEventListener('blur', () => {
+    marks.focused = false;
+    plot.redraw();
+  });
   chart.cellValue = cellValue;
   /** The whole table, on demand. */
   chart.fullTable = () => engine.sinusoidalEncoding(state.n, state.d, state.base);

@@ -5,6 +5,7 @@
 // the same bits.
 
 import { labWorkerUrl } from './lab-worker-source.js';
+import { startModuleWorker as startWorker } from '../page/worker-url.js';
 
 /** At most this many Workers train at once (each holds its own engine, a few MB). */
 export const MAX_LAB_WORKERS = 4;
@@ -12,32 +13,6 @@ export const MAX_LAB_WORKERS = 4;
 /** How many Workers to start for `jobs` models: one core is left to the page. */
 export function labPoolSize(jobs, cores = globalThis.navigator?.hardwareConcurrency ?? 2) {
   return Math.max(1, Math.min(jobs, MAX_LAB_WORKERS, (Number.isFinite(cores) ? cores : 2) - 1));
-}
-
-// Under require-trusted-types-for 'script' a Worker's URL must come from a Trusted Types policy. This one
-// passes only a URL of the page's own origin.
-let workerPolicy;
-function trustedWorkerUrl(url) {
-  if (!globalThis.trustedTypes?.createPolicy) return url;
-  workerPolicy ??= globalThis.trustedTypes.createPolicy('positional-lab-worker', {
-    createScriptURL(text) {
-      const parsed = new URL(text, globalThis.location?.href);
-      if (parsed.origin !== globalThis.location?.origin)
-        throw new Error(`the lab's Worker must come from this site, not ${parsed.origin}`);
-      return parsed.href;
-    },
-  });
-  return workerPolicy.createScriptURL(url);
-}
-
-/** A module Worker for the lab, or null where the browser cannot start one. */
-function startWorker(url) {
-  if (!url || typeof Worker !== 'function') return null;
-  try {
-    return new Worker(trustedWorkerUrl(url), { type: 'module' });
-  } catch {
-    return null; // no module Workers (older engines throw here), or a policy refused the URL
-  }
 }
 
 const pause = () => new Promise((resolve) => setTimeout(resolve, 0));

@@ -10,10 +10,22 @@
 // lists every call's text and checks each language has it.
 
 let table;
+let givenLanguage = null; // the page's language, in a Worker the page told (useLanguage)
 
 /** The page's language (its <html lang>), 'en' outside a page. */
 export function pageLanguage() {
-  return globalThis.document?.documentElement?.lang || 'en';
+  return globalThis.document?.documentElement?.lang || givenLanguage || 'en';
+}
+
+/** The page's language and its table of interface words, to send to a Worker (which has no document to read them from). */
+export function languageOfPage() {
+  return { language: pageLanguage(), entries: strings() };
+}
+
+/** In a Worker, before any module of it calls t(): the page's language and table, as languageOfPage() gave them. */
+export function useLanguage({ language, entries }) {
+  givenLanguage = language;
+  table = entries;
 }
 
 function strings() {
