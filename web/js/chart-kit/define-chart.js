@@ -140,9 +140,8 @@ function mountChart(spec, order, compute, slot, engine) {
   const afterUpdates = []; // what extend() asked to run after each update
   const view = () => ({ state, data, highlighted, layout, marks, size });
   const versions = {}; // part name → how many times it has been computed
-  // The chart Worker paints the canvases when it is ready (painter.js); a chart mounted before it was
-  // ready paints on the page. In the Worker, the parts marked `paint` (pictures made from other parts)
-  // are computed there, not here.
+  // The chart Worker paints the canvases where it runs (painter.js; null otherwise). There, the parts
+  // marked `paint` (pictures made from other parts) are computed in the Worker, not here.
   const painter = chartPainter(id, {
     frameOf: () => ({ state: { ...state }, highlighted, marks: { ...marks }, size }),
     partsSince(sent) {

@@ -55,22 +55,24 @@ export function isWebKit(userAgent = globalThis.navigator?.userAgent ?? '') {
 }
 
 /**
- * Starts the chart Worker, once. Resolves to 'worker' once it is ready, or 'page' (with the reason
- * in paintMode().why) where the charts paint on the page. Charts mounted before it is ready paint on the page.
+ * Starts the chart Worker, once, where the address asks for it. Resolves to 'worker' once it is ready,
+ * or 'page' (with the reason in paintMode().why) where the charts paint on the page; charts/index.js
+ * mounts each chart once it has resolved.
  */
 export function startPainter({ url = paintWorkerUrl(), search = globalThis.location?.search ?? '' } = {}) {
   if (state !== 'off') return ready;
   const refuse = (why) => {
     state = 'page';
     whyPage = why;
-    document.documentElement.dataset.paint = 'page';
     return 'page';
   };
   // Only when asked: on the throttled phone profile the Worker's painting cost the page more than it saved (see the README).
-  if (paintAsked(search) !== 'worker') return (ready = Promise.resolve(refuse('not asked')));
-  if (!url) return (ready = Promise.resolve(refuse('no Worker file')));
-  if (!canOffload()) return (ready = Promise.resolve(refuse('no OffscreenCanvas')));
-  if (isWebKit()) return (ready = Promise.resolve(refuse('WebKit')));
+  const why =
+    (paintAsked(search) !== 'worker' && 'not asked') ||
+    (!url && 'no Worker file') ||
+    (!canOffload() && 'no OffscreenCanvas') ||
+    (isWebKit() && 'WebKit');
+  if (why) return (ready = Promise.resolve(refuse(why)));
   worker = startModuleWorker(url);
   if (!worker) return (ready = Promise.resolve(refuse('no module Worker')));
   state = 'starting';
@@ -80,8 +82,7 @@ export function startPainter({ url = paintWorkerUrl(), search = globalThis.locat
     worker.addEventListener('message', ({ data }) => {
       if (data.kind === 'ready' && state === 'starting') {
         state = 'ready';
-        document.documentElement.dataset.paint = 'worker';
-        resolve('worker');
+        settle('worker');
       } else if (data.kind === 'snapshot') {
         answers.get(data.ask)?.(data.bitmap);
         answers.delete(data.ask);
@@ -94,7 +95,7 @@ export function startPainter({ url = paintWorkerUrl(), search = globalThis.locat
       if (state === 'starting') {
         worker.terminate();
         worker = null;
-        resolve(refuse(String(event.message || 'the Worker’s script did not load')));
+        settle(refuse(String(event.message || 'the Worker’s script did not load')));
       } else console.error('The chart Worker failed:', event.message);
     });
   });
