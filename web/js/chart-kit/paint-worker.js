@@ -96,9 +96,13 @@ function drain(only = null) {
   }
 }
 
+// Paints at the Worker's animation frame, where the engine presents what a transferred canvas drew.
+const nextFrame =
+  typeof self.requestAnimationFrame === 'function' ? (fn) => self.requestAnimationFrame(fn) : setTimeout;
+
 function schedule() {
   if (scheduled) return;
-  scheduled = setTimeout(() => {
+  scheduled = nextFrame(() => {
     scheduled = 0;
     drain();
   });
