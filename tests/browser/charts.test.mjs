@@ -516,6 +516,43 @@ test('narrow screens: no legend label is cut and every plot panel keeps a readab
   await narrow.close();
 });
 
+// A canvas whose height changes gets a new bitmap and moves the text below it. Precision's legend
+// names each pair with its θ, and a pair beyond d/2 − 1 drops out (63 needs d ≥ 128): the legend
+// keeps room for every pair typed, so stepping d by its arrow key leaves the canvas its size.
+test('precision: stepping d by keyboard leaves the canvas its size at a phone width', async () => {
+  const narrow = await browser.newPage({
+    viewport: { width: ENGINE === 'webkit' ? WEBKIT_MIN_WIDTH : 360, height: 800 },
+  });
+  const errors = [];
+  recordPageErrors(narrow, errors);
+  await narrow.goto(`${server.url}${PAGE}?precision.d=122#fig-precision`);
+  await narrow.waitForFunction(() => window.positionalCharts?.mounted.get('precision')?.drawn?.[0], null, {
+    timeout: 30000,
+  });
+  const size = () =>
+    narrow.evaluate(async () => {
+      await new Promise((done) => requestAnimationFrame(() => setTimeout(done)));
+      const canvas = document.querySelector('[data-chart="precision"] canvas');
+      const picture = await window.positionalCharts.canvasPixels(canvas);
+      return `${picture.width}×${picture.height} ${canvas.style.height}`;
+    });
+  const d = narrow.locator('[data-chart="precision"] [data-control="d"]');
+  await d.focus();
+  const first = await size();
+  const seen = [];
+  // 122 → 132: past 128, where pair 63 joins the legend, and θ's digits change at every step.
+  for (let i = 0; i < 5; i++) {
+    await narrow.keyboard.press('ArrowUp');
+    seen.push(await size());
+  }
+  assert.equal(await d.inputValue(), '132');
+  const pairs = await narrow.evaluate(() => window.positionalCharts.mounted.get('precision').state.pairs);
+  assert.equal(pairs, '1,16,32,63', 'the default pairs, 63 among them');
+  assert.deepEqual(seen, Array(seen.length).fill(first));
+  assert.deepEqual(errors, []);
+  await narrow.close();
+});
+
 test('descriptions, notes and tables use the page number format', async () => {
   await setControl('rope-relative', 'base', '10000');
   await setControl('rope-relative', 's2', '1000');

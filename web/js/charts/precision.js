@@ -7,7 +7,7 @@ import { defineChart } from '../chart-kit/define-chart.js';
 import { holdWithin } from '../chart-kit/chart-controls.js';
 import * as plot from '../chart-kit/plot.js';
 import { logScale, logSpacedWholes, logTicks, powersOfTwo } from '../chart-kit/scales.js';
-import { pairsNote, pickedPairs, positionReadHandle } from './rope-frequencies.js';
+import { pairsNote, parsePairs, pickedPairs, positionReadHandle } from './rope-frequencies.js';
 import { drawWithKnobs, drawMarker } from '../chart-kit/handles.js';
 import { geometricKeyStep } from '../chart-kit/number-rule.js';
 import { chartDeclaration, PRECISION_SAMPLES } from './declarations.js';
@@ -36,6 +36,8 @@ const POSITION_HANDLE = positionReadHandle({
  * float32 vs float64 RoPE rotation errors, on the chart skeleton. Its parts are the fastest pair
  * shown (the lowest index, the first to drift) and the slowest.
  */
+const D_MAX = chartDeclaration('precision').controls.d.max;
+
 export const PRECISION = defineChart(chartDeclaration('precision'), {
   parts: ['fastest-pair', 'slowest-pair', 'position'],
   focusParts: { position: 'position' },
@@ -157,7 +159,12 @@ function drawErrors(
     label: t('pair {pair} (θ={theta})', { pair: p, theta: trueMinus(formatG2(errors.theta[r])) }),
     color: colors.cycle[r],
   }));
-  const frame = plot.plotFrame(width, height, { bottom: 46 + plot.legendSpace(ctx, legend, width) });
+  // Room for the legend of every pair typed, at the widest θ, whatever d is: stepping d past a pair
+  // (63 needs d of 128 or more) or changing its θ's digits then leaves the canvas its size.
+  const typed = parsePairs(state.pairs, D_MAX / 2 - 1).pairs;
+  const widest = (theta) => typed.map((p) => t('pair {pair} (θ={theta})', { pair: p, theta: trueMinus(theta) }));
+  const room = plot.legendSpaceFor(ctx, legend, width, widest('8.8e-05'), widest('0.00088'));
+  const frame = plot.plotFrame(width, height, { bottom: 46 + room });
   const x = logScale(1, state.max, frame.x, frame.x + frame.w);
   const y = logScale(FLOOR, 2, frame.y + frame.h, frame.y);
   Object.assign(layout, { frame, x, y });
