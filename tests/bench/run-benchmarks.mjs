@@ -645,7 +645,7 @@ function phoneSection(path) {
     `- Every chart's step p95 within ${GOAL_STEP_OVER_FLOOR}× the floor's: ${over.length ? `not met (${over.join(', ')})` : 'met'}.`,
     ...late.map(
       ([id, c]) =>
-        `- Left out of ${id}'s figures: ${c.presented_late.length} interaction${c.presented_late.length === 1 ? '' : 's'} of ${c.presented_late.map(ms).join(', ')} whose frame Chromium reported only with a later input's (headless Chromium only: no long task ran, the handlers took under 50 ms, and in headed Chromium the same keys reach the screen at once; see presentedLate in phone-interaction.mjs). With them its p95 is ${ms(c.p95_with_late_ms)}.`,
+        `- Left out of ${id}'s figures: ${c.presented_late.length} interaction${c.presented_late.length === 1 ? '' : 's'} of ${c.presented_late.map(ms).join(', ')} whose frame Chromium reported only with a later input's (headless Chromium only: each ends with a later input's frame, at least 200 ms of it is neither its handlers nor a long task, and in headed Chromium the same keys reach the screen within a frame or two; see presentedLate in phone-interaction.mjs). With them its p95 is ${ms(c.p95_with_late_ms)}.`,
     ),
     '',
   );
