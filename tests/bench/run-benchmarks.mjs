@@ -640,6 +640,9 @@ function phoneSection(path) {
     );
   }
   const late = Object.entries(charts).filter(([, c]) => c.presented_late?.length);
+  const exports = Object.values(charts).flatMap((c) => c.exports_ms ?? []);
+  const sorted = [...exports].sort((a, b) => a - b);
+  const exportQuantile = (p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
   lines.push(
     '',
     `- Every chart's step p95 within ${GOAL_STEP_OVER_FLOOR}× the floor's: ${over.length ? `not met (${over.join(', ')})` : 'met'}.`,
@@ -647,6 +650,11 @@ function phoneSection(path) {
       ([id, c]) =>
         `- Left out of ${id}'s figures: ${c.presented_late.length} interaction${c.presented_late.length === 1 ? '' : 's'} of ${c.presented_late.map(ms).join(', ')} whose frame Chromium reported only with a later input's (headless Chromium only: each ends with a later input's frame, at least 200 ms of it is neither its handlers nor a long task, and in headed Chromium the same keys reach the screen within a frame or two; see presentedLate in phone-interaction.mjs). With them its p95 is ${ms(c.p95_with_late_ms)}.`,
     ),
+    ...(exports.length
+      ? [
+          `- Not steps, so not in the table: the ${exports.length} clicks on Download PNG and Download CSV, p50 ${ms(exportQuantile(0.5))}, p95 ${ms(exportQuantile(0.95))}, longest ${ms(sorted.at(-1))}.`,
+        ]
+      : []),
     '',
   );
   return lines;
