@@ -47,6 +47,13 @@ export function median(xs) {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
+/** The `p` quantile of the numbers `xs` (0 ≤ p ≤ 1): the value at ⌊p·n⌋ in sorted order, the last at most; null if none. */
+export function quantile(xs, p) {
+  if (!xs.length) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))];
+}
+
 /** The 1-, 5- and 15-minute load averages as one string, e.g. "0.52 0.61 0.70". */
 export function loadAverages() {
   return loadavg()

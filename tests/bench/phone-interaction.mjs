@@ -26,6 +26,7 @@ import { dirname, join, resolve } from 'node:path';
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { serveAndLaunch } from './browse.mjs';
+import { quantile } from './measuring.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -46,11 +47,6 @@ const PHONE = { width: 360, height: 780 };
 const SETTLE_MS = 2500;
 
 const median = (xs) => quantile(xs, 0.5);
-function quantile(xs, p) {
-  if (!xs.length) return null;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(p * s.length))];
-}
 const round = (x) => (x == null ? null : Math.round(x * 10) / 10);
 
 // Runs in the page before any of its scripts: keeps every long task and event-timing entry.

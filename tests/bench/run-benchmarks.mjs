@@ -13,6 +13,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import { quantile } from './measuring.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..', '..');
@@ -641,8 +642,6 @@ function phoneSection(path) {
   }
   const late = Object.entries(charts).filter(([, c]) => c.presented_late?.length);
   const exports = Object.values(charts).flatMap((c) => c.exports_ms ?? []);
-  const sorted = [...exports].sort((a, b) => a - b);
-  const exportQuantile = (p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
   lines.push(
     '',
     `- Every chart's step p95 within ${GOAL_STEP_OVER_FLOOR}× the floor's: ${over.length ? `not met (${over.join(', ')})` : 'met'}.`,
@@ -652,7 +651,7 @@ function phoneSection(path) {
     ),
     ...(exports.length
       ? [
-          `- Not steps, so not in the table: the ${exports.length} clicks on Download PNG and Download CSV, p50 ${ms(exportQuantile(0.5))}, p95 ${ms(exportQuantile(0.95))}, longest ${ms(sorted.at(-1))}.`,
+          `- Not steps, so not in the table: the ${exports.length} clicks on Download PNG and Download CSV, p50 ${ms(quantile(exports, 0.5))}, p95 ${ms(quantile(exports, 0.95))}, longest ${ms(Math.max(...exports))}.`,
         ]
       : []),
     '',

@@ -32,12 +32,16 @@ const POSITION_HANDLE = positionReadHandle({
   dragStops: ({ state }) => powersOfTwo(1, state.max),
 });
 
+// The largest d: the legend keeps room for every pair typed, the last of which d may bring in.
+const D_MAX = chartDeclaration('precision').controls.d.max;
+
+/** A pair's legend label: its index and its θ as formatted text. */
+const pairLabel = (pair, theta) => t('pair {pair} (θ={theta})', { pair, theta: trueMinus(theta) });
+
 /**
  * float32 vs float64 RoPE rotation errors, on the chart skeleton. Its parts are the fastest pair
  * shown (the lowest index, the first to drift) and the slowest.
  */
-const D_MAX = chartDeclaration('precision').controls.d.max;
-
 export const PRECISION = defineChart(chartDeclaration('precision'), {
   parts: ['fastest-pair', 'slowest-pair', 'position'],
   focusParts: { position: 'position' },
@@ -156,13 +160,13 @@ function drawErrors(
   if (!errors) return;
   const n = positions.length;
   const legend = pairs.map((p, r) => ({
-    label: t('pair {pair} (θ={theta})', { pair: p, theta: trueMinus(formatG2(errors.theta[r])) }),
+    label: pairLabel(p, formatG2(errors.theta[r])),
     color: colors.cycle[r],
   }));
   // Room for the legend of every pair typed, at the widest θ, whatever d is: stepping d past a pair
   // (63 needs d of 128 or more) or changing its θ's digits then leaves the canvas its size.
   const typed = parsePairs(state.pairs, D_MAX / 2 - 1).pairs;
-  const widest = (theta) => typed.map((p) => t('pair {pair} (θ={theta})', { pair: p, theta: trueMinus(theta) }));
+  const widest = (theta) => typed.map((p) => pairLabel(p, theta));
   const room = plot.legendSpaceFor(ctx, legend, width, widest('8.8e-05'), widest('0.00088'));
   const frame = plot.plotFrame(width, height, { bottom: 46 + room });
   const x = logScale(1, state.max, frame.x, frame.x + frame.w);
