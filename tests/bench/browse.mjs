@@ -31,6 +31,19 @@ export function screenshotArgs(defaultOut, options = {}) {
   return { ...values, dist, out };
 }
 
+/**
+ * Waits until the page has loaded as a reader sees it: its live numbers in and every block laid out.
+ * Until then, blocks above a figure still take their height, so a figure's box read earlier can be
+ * where it no longer is by the time the screenshot is taken (a precision shot came out blank).
+ */
+export function pageSettled(page, timeout = 60000) {
+  return page.waitForFunction(
+    () => document.documentElement.dataset.liveState && !document.documentElement.classList.contains('is-loading'),
+    null,
+    { timeout },
+  );
+}
+
 /** The looks every screenshot set covers: light and dark at a phone's and a desktop's width. */
 export const LOOKS = ['light', 'dark'].flatMap((theme) => [360, 1280].map((width) => ({ theme, width })));
 

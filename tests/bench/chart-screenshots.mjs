@@ -2,7 +2,7 @@
 // build/screenshots/charts/ (gitignored) for a person to look at. Serves dist/ on 127.0.0.1.
 //   node tests/bench/chart-screenshots.mjs [--dist dist] [--out build/screenshots/charts] [--page zh-Hans/index.html]
 import { join } from 'node:path';
-import { screenshotArgs, screenshotEachLook } from './browse.mjs';
+import { pageSettled, screenshotArgs, screenshotEachLook } from './browse.mjs';
 
 const values = screenshotArgs('build/screenshots/charts', { page: { type: 'string' } });
 const { dist, out } = values;
@@ -13,6 +13,7 @@ await screenshotEachLook(
     await page.goto(`${url}${values.page ?? ''}?charts=eager`);
     await page.waitForFunction(() => window.positionalCharts?.mounted.size > 0, null, { timeout: 30000 });
     await page.evaluate(() => window.positionalCharts.mountAll());
+    await pageSettled(page);
     const ids = await page.evaluate(() => [...window.positionalCharts.mounted.keys()]);
     for (const id of ids) {
       // Scrolled to by the page itself and cut from the viewport, which is tall enough for any figure:

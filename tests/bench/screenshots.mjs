@@ -4,7 +4,7 @@
 //   node tests/bench/screenshots.mjs [--dist dist] [--out build/screenshots] [--full] [--sections a,b,…]
 //     [--page zh-Hans/index.html]   (a translation's page; its files are named lesson-zh-Hans-…)
 import { join } from 'node:path';
-import { PAGE_VIEWPORT, screenshotArgs, screenshotEachLook } from './browse.mjs';
+import { PAGE_VIEWPORT, pageSettled, screenshotArgs, screenshotEachLook } from './browse.mjs';
 
 const values = screenshotArgs('build/screenshots', {
   full: { type: 'boolean', default: false },
@@ -20,7 +20,7 @@ await screenshotEachLook(
   values.dist,
   async (page, { theme: scheme, width, url }) => {
     await page.goto(`${url}${values.page}`);
-    await page.waitForFunction(() => document.documentElement.dataset.liveState, null, { timeout: 15000 });
+    await pageSettled(page);
     if (values.full) {
       const file = join(out, `${prefix}-${width}-${scheme}-full.png`);
       await page.screenshot({ path: file, fullPage: true });
