@@ -11,9 +11,10 @@
 //     but a download is not a step of the chart: their clicks are listed apart (exports_ms).
 // Event Timing reports only interactions of 16 ms or more: one it did not report counts as 16 ms,
 // so a p50 of 16 means "at most 16". An interaction whose frame Chromium reported only with a later
-// one (see presentedLate) is listed apart and left out of the quantiles. Then the floor: arrow-key
-// steps on a page holding only a slider and a canvas the size of the lesson's median and largest
-// (or a number it rewrites).
+// one (see presentedLate) is listed apart and left out of the quantiles. The floor: arrow-key steps
+// on a page holding only a slider and a canvas the size of the lesson's median one, open beside the
+// lesson and pressed between its charts; and, after them, the same with the largest canvas (or a
+// number it rewrites).
 // The loads go over an emulated slow 4G link. The load is also measured on a scriptless copy of the
 // page (taking turns with the lesson), and
 // each chart's p50 and p95 are given as ratios to the floor's (the median canvas), all in one run.
@@ -45,6 +46,11 @@ const RUNS = Number(values.runs);
 const THROTTLE = 4;
 const PHONE = { width: 360, height: 780 };
 const SETTLE_MS = 2500;
+// Presses of the floor page at a time: before the first chart, after each chart and after the
+// prose (120 with the lesson's 13 charts). Its p95 is then the seventh longest; 40 presses in a row after the charts made
+// it the second longest of whatever the machine was doing in those 8 s (48 to 88 ms over four runs
+// of one build, 24 ms spread through a run).
+const FLOOR_SEGMENT = 8;
 
 const median = (xs) => quantile(xs, 0.5);
 const round = (x) => (x == null ? null : Math.round(x * 10) / 10);
@@ -276,22 +282,27 @@ async function workSliders(page, sliders) {
   return interactions;
 }
 
-async function interactionFigures(browser, url) {
+/**
+ * Every chart worked on a fresh load of the lesson, and the prose's live parameters; after each, a
+ * segment of presses on `floor` (openFloor), so that the floor is measured through the same stretch
+ * of the run as the charts are, not in a few seconds of its own.
+ */
+async function interactionFigures(browser, url, floor) {
   const { context, page } = await openThrottled(browser);
   await page.goto(url);
   await page.waitForFunction(() => document.documentElement.dataset.liveState === 'ready', null, { timeout: 60000 });
   const charts = await page.evaluate(() => [...document.querySelectorAll('[data-chart]')].map((s) => s.dataset.chart));
   const made = {};
-  for (const id of charts) made[id] = await workChart(page, id);
+  for (const id of charts) {
+    made[id] = await workChart(page, id);
+    await floor.press(FLOOR_SEGMENT);
+  }
   // The live parameters in the prose: the same presses, drags and keys, then each section's reset.
   made.prose = { steps: await workSliders(page, page.locator('[data-param]')), exports: 0 };
   await page.waitForTimeout(1000);
   const { events, longTasks } = await page.evaluate(() => window.__phone);
-  // The backing stores (device pixels) of the charts' canvases, for the floor below.
-  const canvases = await page.evaluate(() =>
-    [...document.querySelectorAll('[data-chart] canvas')].map((c) => ({ width: c.width, height: c.height })),
-  );
   await context.close();
+  await floor.press(FLOOR_SEGMENT);
   const interactions = byInteraction(events);
   const late = presentedLate(interactions, longTasks);
   const perChart = {};
@@ -314,7 +325,7 @@ async function interactionFigures(browser, url) {
       exports_ms: [...exported, ...Array(Math.max(0, made[id].exports - exported.length)).fill(16)],
     };
   }
-  return { perChart, canvases };
+  return perChart;
 }
 
 /** Event Timing's entries gathered per interaction: its chart, start, end (start + the longest duration), processing, and whether it was an export button's. */
@@ -372,8 +383,12 @@ function presentedLate(interactions, longTasks) {
  * canvas that size with one colour in the next animation frame (the least drawing that changes
  * every pixel); without it the slider rewrites a number. Headless Chromium runs without a GPU here,
  * so a canvas goes to the compositor as a software bitmap, at a cost that grows with its pixels.
+ * Returns { press(count): arrow-key presses 200 ms apart, figures(): p50/p95 of all the presses so
+ * far, close() }. The page stays open between presses, so they can be spread through a run. Its
+ * window is not brought to the front for them: Playwright gives every page focus, so the keys reach
+ * it as they are, and the lesson's window stays where it is between two charts.
  */
-async function floorFigures(browser, canvas) {
+async function openFloor(browser, canvas) {
   const { context, page } = await openThrottled(browser);
   const drawn = canvas
     ? `<canvas width="${canvas.width}" height="${canvas.height}" style="width:${canvas.width / 2}px"></canvas>`
@@ -395,22 +410,60 @@ async function floorFigures(browser, canvas) {
       }),
     );
   });
-  await page.focus('input');
-  const presses = 40;
-  for (let i = 0; i < presses; i++) {
-    await page.keyboard.press(i % 2 ? 'ArrowLeft' : 'ArrowRight');
-    await page.waitForTimeout(200);
+  let presses = 0;
+  return {
+    async press(count) {
+      await page.focus('input');
+      for (let i = 0; i < count; i++) {
+        await page.keyboard.press(presses++ % 2 ? 'ArrowLeft' : 'ArrowRight');
+        await page.waitForTimeout(200);
+      }
+      await page.waitForTimeout(500);
+    },
+    async figures() {
+      const reported = await page.evaluate(() => window.__floor);
+      const all = [...reported, ...Array(Math.max(0, presses - reported.length)).fill(16)];
+      return {
+        what: canvas ? `a ${canvas.width} × ${canvas.height} canvas redrawn` : 'a number rewritten',
+        interactions: presses,
+        p50_ms: round(quantile(all, 0.5)),
+        p95_ms: round(quantile(all, 0.95)),
+      };
+    },
+    close: () => context.close(),
+  };
+}
+
+/** The floor of `canvas` from 40 presses in a row. */
+async function floorFigures(browser, canvas) {
+  const floor = await openFloor(browser, canvas);
+  await floor.press(40);
+  const figures = await floor.figures();
+  await floor.close();
+  return figures;
+}
+
+/**
+ * The backing stores (device pixels) of every chart's canvases at their defaults on this phone: the
+ * lesson loaded and each figure brought into view until every chart has mounted. Sizes do not
+ * depend on the CPU, so this load is not throttled.
+ */
+async function lessonCanvases(browser, url) {
+  const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: false });
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.waitForFunction(() => document.documentElement.dataset.liveState === 'ready', null, { timeout: 60000 });
+  const charts = await page.evaluate(() => [...document.querySelectorAll('[data-chart]')].map((s) => s.dataset.chart));
+  for (const id of charts) {
+    await page.locator(`[data-chart="${id}"]`).scrollIntoViewIfNeeded();
+    await page.waitForFunction((chart) => window.positionalCharts?.mounted.has(chart), id, { timeout: 30000 });
   }
   await page.waitForTimeout(500);
-  const reported = await page.evaluate(() => window.__floor);
+  const canvases = await page.evaluate(() =>
+    [...document.querySelectorAll('[data-chart] canvas')].map((c) => ({ width: c.width, height: c.height })),
+  );
   await context.close();
-  const all = [...reported, ...Array(Math.max(0, presses - reported.length)).fill(16)];
-  return {
-    what: canvas ? `a ${canvas.width} × ${canvas.height} canvas redrawn` : 'a number rewritten',
-    interactions: presses,
-    p50_ms: round(quantile(all, 0.5)),
-    p95_ms: round(quantile(all, 0.95)),
-  };
+  return canvases;
 }
 
 const { browser, server, close } = await serveAndLaunch(dist, { headed: values.headed });
@@ -456,15 +509,19 @@ try {
     elements: pick('elements'),
     each_run: loads.map((l) => Object.fromEntries(Object.entries(l).map(([k, v]) => [k, round(v)]))),
   };
-  const { perChart: charts, canvases } = await interactionFigures(browser, server.url);
-  // The largest canvas the lesson draws, and the median one.
-  const byPixels = [...canvases].sort((a, b) => a.width * a.height - b.width * b.height);
+  // The largest canvas the lesson draws, and the median one: the goals' floor, its presses spread
+  // through the charts' work.
+  const byPixels = (await lessonCanvases(browser, server.url)).sort((a, b) => a.width * a.height - b.width * b.height);
+  const spread = await openFloor(browser, byPixels[Math.floor(byPixels.length / 2)]);
+  await spread.press(FLOOR_SEGMENT);
+  const charts = await interactionFigures(browser, server.url, spread);
   const floor = {
-    note: 'A page with only a slider and what it redraws, same browser and throttling: what a step costs before the lesson does anything.',
+    note: `A page with only a slider and what it redraws, same browser and throttling: what a step costs before the lesson does anything. The median canvas's presses come ${FLOOR_SEGMENT} at a time, before the first chart and after each chart and the prose, so machine noise over the run reaches the floor as it reaches the charts; the number and the largest canvas are 40 presses each after the charts.`,
     number: await floorFigures(browser, null),
-    median_canvas: await floorFigures(browser, byPixels[Math.floor(byPixels.length / 2)]),
+    median_canvas: await spread.figures(),
     largest_canvas: await floorFigures(browser, byPixels.at(-1)),
   };
+  await spread.close();
   // Each chart's step against the floor of the median canvas, measured in this run.
   for (const figures of Object.values(charts)) {
     figures.p50_over_floor = ratio(figures.p50_ms, floor.median_canvas.p50_ms);

@@ -606,7 +606,9 @@ function phoneSection(path) {
     `measured ${phone.when.slice(0, 10)} in ${phone.browser ? `Chromium ${phone.browser}` : 'Chromium'} at 360 × 780, CPU slowed 4×, load average ${phone.machine?.load_average_1min_at_end ?? '?'} at the end.`,
     'Every goal is a ratio to a page measured in the same run and the same browser, so a busy machine',
     'slows both sides: the load against a copy of the page with no script, each chart step against the',
-    'floor (a page holding only a slider that repaints a canvas the size of the lesson’s median one).',
+    'floor (a page holding only a slider that repaints a canvas the size of the lesson’s median one,',
+    'open beside the lesson and pressed a few times after each chart, so the floor is measured',
+    'through the same stretch of the run as the charts).',
     '',
   );
   if (load.scriptless) {
@@ -627,7 +629,7 @@ function phoneSection(path) {
   );
   const base = floor.median_canvas;
   lines.push(
-    `Chart steps (Event Timing; an interaction under 16 ms is not reported and counts as 16). Floor: ${base.what}, p50 ${ms(base.p50_ms)}, p95 ${ms(base.p95_ms)}; a number rewritten: p95 ${ms(floor.number.p95_ms)}.`,
+    `Chart steps (Event Timing; an interaction under 16 ms is not reported and counts as 16). Floor: ${base.what}, ${base.interactions} presses, p50 ${ms(base.p50_ms)}, p95 ${ms(base.p95_ms)}; a number rewritten: p95 ${ms(floor.number.p95_ms)}.`,
     '',
     '| chart | interactions | p50 | p95 | p50 / floor | p95 / floor |',
     '| --- | ---: | ---: | ---: | ---: | ---: |',
