@@ -474,6 +474,33 @@ for (const motion of MOTION) {
   });
 }
 
+for (const motion of MOTION) {
+  test(`${motion.chart}: a handle's steps with nothing playing leave the Play button as it is`, async () => {
+    await reset(page, motion.chart);
+    const root = `[data-chart-root="${motion.chart}"]`;
+    const handle = page.locator(`${root} [role="slider"]`).first();
+    await handle.scrollIntoViewIfNeeded();
+    // The button's text node, marked: a stop that wrote the button again would put a new one there,
+    // laid out again in every frame of a drag.
+    await page.evaluate((r) => (window.__playText = document.querySelector(`${r} .chart-play`).firstChild), root);
+    const before = await handle.getAttribute('aria-valuenow');
+    await handle.focus();
+    await page.keyboard.press('ArrowRight');
+    const moved = await handle.getAttribute('aria-valuenow');
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForTimeout(100);
+    assert.notEqual(moved, before, 'the key moved the handle');
+    const button = await page.evaluate((r) => {
+      const b = document.querySelector(`${r} .chart-play`);
+      return { same: b.firstChild === window.__playText, text: b.textContent, pressed: b.getAttribute('aria-pressed') };
+    }, root);
+    assert.equal(button.same, true, 'the Play button was not written again');
+    assert.equal(button.pressed, 'false');
+    assert.notEqual(button.text, 'Pause');
+    await reset(page, motion.chart);
+  });
+}
+
 test('reduced motion: no Play button, a sentence why, and nothing moves over time', async () => {
   const reduced = await openPage(site.browser, `${site.server.url}?charts=eager`, {
     viewport: { width: 1100, height: 900 },

@@ -57,8 +57,11 @@ export function attachMotion(spec, { root, toolbar, view, set }) {
     show();
   }
 
+  // Every step the reader takes stops the motion, so a stop with nothing playing writes nothing: the
+  // button's text set again is a new text node, laid out again in each frame of a drag.
   function stop() {
-    if (frame) cancelAnimationFrame(frame);
+    if (!frame) return;
+    cancelAnimationFrame(frame);
     frame = 0;
     show();
   }
@@ -69,6 +72,7 @@ export function attachMotion(spec, { root, toolbar, view, set }) {
   };
   const onReduced = () => {
     stop();
+    show();
   };
   button.addEventListener('click', () => (frame ? stop() : play()));
   for (const type of ['pointerdown', 'keydown', 'input', 'change']) root.addEventListener(type, takeOver, true);
