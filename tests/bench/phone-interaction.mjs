@@ -45,11 +45,13 @@ const out = resolve(
 const RUNS = Number(values.runs);
 const THROTTLE = 4;
 const PHONE = { width: 360, height: 780 };
+// The phone every page of this benchmark opens on: the lesson, its canvas sizes and the floor.
+const PHONE_CONTEXT = { viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: false };
 const SETTLE_MS = 2500;
 // Presses of the floor page at a time: before the first chart, after each chart and after the
-// prose (120 with the lesson's 13 charts). Its p95 is then the seventh longest; 40 presses in a row after the charts made
-// it the second longest of whatever the machine was doing in those 8 s (48 to 88 ms over four runs
-// of one build, 24 ms spread through a run).
+// prose (120 with the lesson's 13 charts). Its p95 is then the seventh longest; 40 presses in a row
+// after the charts made it the second longest of whatever the machine was doing in those 8 s (48 to
+// 88 ms over four runs of one build, 24 ms spread through a run).
 const FLOOR_SEGMENT = 8;
 
 const median = (xs) => quantile(xs, 0.5);
@@ -80,7 +82,7 @@ function observe() {
 }
 
 async function openThrottled(browser, { network = false } = {}) {
-  const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: false });
+  const context = await browser.newContext(PHONE_CONTEXT);
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLE });
@@ -282,6 +284,10 @@ async function workSliders(page, sliders) {
   return interactions;
 }
 
+/** The lesson's charts, in page order. */
+const chartIds = (page) =>
+  page.evaluate(() => [...document.querySelectorAll('[data-chart]')].map((s) => s.dataset.chart));
+
 /**
  * Every chart worked on a fresh load of the lesson, and the prose's live parameters; after each, a
  * segment of presses on `floor` (openFloor), so that the floor is measured through the same stretch
@@ -291,7 +297,7 @@ async function interactionFigures(browser, url, floor) {
   const { context, page } = await openThrottled(browser);
   await page.goto(url);
   await page.waitForFunction(() => document.documentElement.dataset.liveState === 'ready', null, { timeout: 60000 });
-  const charts = await page.evaluate(() => [...document.querySelectorAll('[data-chart]')].map((s) => s.dataset.chart));
+  const charts = await chartIds(page);
   const made = {};
   for (const id of charts) {
     made[id] = await workChart(page, id);
@@ -449,11 +455,11 @@ async function floorFigures(browser, canvas) {
  * depend on the CPU, so this load is not throttled.
  */
 async function lessonCanvases(browser, url) {
-  const context = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: false });
+  const context = await browser.newContext(PHONE_CONTEXT);
   const page = await context.newPage();
   await page.goto(url);
   await page.waitForFunction(() => document.documentElement.dataset.liveState === 'ready', null, { timeout: 60000 });
-  const charts = await page.evaluate(() => [...document.querySelectorAll('[data-chart]')].map((s) => s.dataset.chart));
+  const charts = await chartIds(page);
   for (const id of charts) {
     await page.locator(`[data-chart="${id}"]`).scrollIntoViewIfNeeded();
     await page.waitForFunction((chart) => window.positionalCharts?.mounted.has(chart), id, { timeout: 30000 });
