@@ -377,7 +377,7 @@ test('on a phone, the saving status is in view while the learner answers, though
         return r.width > 0 && r.top >= 0 && r.bottom <= innerHeight;
       });
     }, selector);
-  const status = '.course-status:not(.site-bar .course-status)';
+  const status = '.course-status-beside';
   for (const item of [SELF_TEST_ITEMS.find((i) => i.kind === 'predict'), GRADED[0], GRADED.at(-1)]) {
     const slot = lesson.locator(`.graded-item[data-item="${item.id}"]`);
     // The item at the foot of the screen: what follows it is out of view.

@@ -45,7 +45,7 @@ function statusText(status, recorded = true) {
  * is the one read out; this copy is for the eye only, and course.css shows it on phones only.
  */
 function statusBeside(doc) {
-  const box = element('p', 'course-status course-status-beside');
+  const box = element('p', 'course-status-beside');
   box.setAttribute('aria-hidden', 'true');
   box.hidden = true;
   let placed = false;
