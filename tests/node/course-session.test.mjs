@@ -366,6 +366,13 @@ test('SCORM 2004: a review Moodle opens with empty suspend data shows the answer
     const nothing = learner(empty.session.api);
     assert.deepEqual(empty.session.record.responses, {});
     assert.equal(nothing.updates.find((u) => 'recorded' in u)?.recorded ?? nothing.first.recorded, false);
+    // Nor does a 1.2 review whose suspend data holds no answer pass for one with answers recorded.
+    const blank = await scormSession('1.2', {
+      core: { lesson_mode: 'review', entry: '' },
+      suspend_data: encodeRecord(emptyRecord('0badc0de')),
+    });
+    const none = learner(blank.session.api);
+    assert.equal(none.updates.find((u) => 'recorded' in u)?.recorded ?? none.first.recorded, false);
   } finally {
     console.warn = quiet.warn;
   }

@@ -281,8 +281,9 @@ export function scormConnection(api, edition, { itemIds = null, timers = globalT
       const mastery = courseMastery(read(e.mastery[0]), e.mastery[1]);
       // A new attempt starts empty; only a resumed one (or a review) takes the kept answers back.
       let record = mode === 'review' || entry === 'resume' ? decodeRecord(read('cmi.suspend_data'), itemIds) : null;
-      if (mode === 'review' && !record && edition === '2004')
-        record = recordFromInteractions(read, interactionBase, itemIds);
+      const answers = () => Object.keys(record?.responses ?? {}).length;
+      if (mode === 'review' && !answers() && edition === '2004')
+        record = recordFromInteractions(read, interactionBase, itemIds) ?? record;
       if (mode === 'browse' && edition === '1.2') {
         markBrowsed(read, put);
         flush();
@@ -303,7 +304,7 @@ export function scormConnection(api, edition, { itemIds = null, timers = globalT
         }
         flush();
       }
-      return { mode, mastery, record, canStartOver: false, recorded: mode !== 'review' || Boolean(record) };
+      return { mode, mastery, record, canStartOver: false, recorded: mode !== 'review' || answers() > 0 };
     },
     interaction(interaction) {
       writeInteraction(interaction);
