@@ -1,11 +1,13 @@
 // The course packages where course sites run them: unzipped onto a host that serves files as
 // Moodle does (its own file types, .mjs and .wasm as application/octet-stream, with nosniff), under
 // a Moodle-like player (the SCORM run-time, scorm-again, in the parent window and the package's
-// launch page in a frame; SCORM 1.2's "mastery score overrides status" as Moodle applies it), and
+// launch page in a frame; SCORM 1.2's "mastery score overrides status" as Moodle applies it, and
+// Moodle 4.5's own run-time rules from tests/support/moodle-rules.mjs), and
 // the cmi5 package against a cmi5 LMS on loopback that enforces cmi5's rules and fails on purpose.
-// Learners pass, fail, leave half-way and come back on a fresh profile, start a new attempt, and
-// switch language mid-test; every answer must reach the course site, and the learner sees how far
-// the saving has got.
+// Learners pass, fail, leave half-way and come back on a fresh profile, start a new attempt,
+// switch language mid-test, preview, review an attempt Moodle reopens without its suspend data, and
+// answer on a phone; every answer must reach the course site, and the learner sees how far the
+// saving has got.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
