@@ -8,6 +8,7 @@ import { createServer } from 'node:http';
 import { readFileSync, existsSync, statSync } from 'node:fs';
 import { extname, resolve, sep, join } from 'node:path';
 import { repo } from './helpers.mjs';
+import { moodleRuntimeRules } from '../support/moodle-rules.mjs';
 
 /** Moodle 4.5's types for the extensions a package can hold (filetypes.php); anything else is octet-stream. */
 export const MOODLE_TYPES = {
@@ -77,6 +78,8 @@ export function scormRuntime(edition) {
  * window.__calls as [verb, element?, value?]. `faults` (a script's text) may wrap the API to
  * misbehave. With `masteryOverride`, a SCORM 1.2 score at or over the mastery score sets passed and
  * one under it failed, as Moodle's "mastery score overrides status" does when the score is stored.
+ * The run-time keeps Moodle 4.5's own rules (moodle-rules.mjs: the 2004 choice-identifier check, the
+ * 1.2 status rewrite on LMSFinish).
  */
 export function playerPage({
   edition,
@@ -111,6 +114,7 @@ export function playerPage({
   });`
       : ''
   }
+  (${moodleRuntimeRules})(api, ${JSON.stringify(edition)});
   window.__api = api;
   window.${runtime.name} = api;
   ${faults}

@@ -1,11 +1,13 @@
 // The course packages where course sites run them: unzipped onto a host that serves files as
 // Moodle does (its own file types, .mjs and .wasm as application/octet-stream, with nosniff), under
 // a Moodle-like player (the SCORM run-time, scorm-again, in the parent window and the package's
-// launch page in a frame; SCORM 1.2's "mastery score overrides status" as Moodle applies it), and
+// launch page in a frame; SCORM 1.2's "mastery score overrides status" as Moodle applies it, and
+// Moodle 4.5's own run-time rules from tests/support/moodle-rules.mjs), and
 // the cmi5 package against a cmi5 LMS on loopback that enforces cmi5's rules and fails on purpose.
-// Learners pass, fail, leave half-way and come back on a fresh profile, start a new attempt, and
-// switch language mid-test; every answer must reach the course site, and the learner sees how far
-// the saving has got.
+// Learners pass, fail, leave half-way and come back on a fresh profile, start a new attempt,
+// switch language mid-test, preview, review an attempt Moodle reopens without its suspend data, and
+// answer on a phone; every answer must reach the course site, and the learner sees how far the
+// saving has got.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,6 +16,7 @@ import { dirname, join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { launchBrowser, dist, watchProblems, recordViolations } from './helpers.mjs';
 import { startCourseHost, playerPage, scormRuntime, MOODLE_TYPES } from './course-hosts.mjs';
+import { moodleGrade } from '../support/moodle-rules.mjs';
 import { answerAll, answerChoice, waitForFrame, FAILED_ITEMS, NEARLY_ITEMS, GRADED } from './self-test-answers.mjs';
 import { startLrs } from '../support/lrs.mjs';
 import { packageLms } from '../../web/site-builder/package-lms.mjs';
@@ -52,7 +55,7 @@ const percent = (wrong) => Math.round((100 * (GRADED.length - wrong.size)) / GRA
  */
 async function openCourse(
   edition,
-  { preload = {}, context = null, faults = '', viewport = { width: 1280, height: 900 } } = {},
+  { preload = {}, context = null, faults = '', viewport = { width: 1280, height: 900 }, frame = {} } = {},
 ) {
   const runtime = scormRuntime(edition);
   const masteryOverride = edition === '1.2';
@@ -62,7 +65,7 @@ async function openCourse(
     extra: async (url, req, res) => {
       if (url.pathname === '/__player.html') {
         res.writeHead(200, { 'Content-Type': 'text/html' });
-        res.end(playerPage({ edition, preload, faults, masteryOverride }));
+        res.end(playerPage({ edition, preload, faults, masteryOverride, ...frame }));
         return true;
       }
       if (url.pathname === '/__scorm-again.js') {
@@ -289,6 +292,118 @@ test('the choices are shuffled: the right answer is not always first', async () 
     })),
   );
   assert.ok(firstRight.includes(false), 'some item shows a wrong choice first');
+  await close();
+});
+
+// ---- Moodle 4.5's own rules (tests/support/moodle-rules.mjs, in the player's run-time) ------------
+
+/** The interactions the 2004 run-time holds, as Moodle keeps them for a review (read before Terminate). */
+const heldInteractions = (page) =>
+  page.evaluate(() => {
+    const count = Number(__api.GetValue('cmi.interactions._count'));
+    return Array.from({ length: count }, (_, n) => {
+      const held = {};
+      for (const key of ['id', 'type', 'learner_response', 'result']) {
+        const value = __api.GetValue(`cmi.interactions.${n}.${key}`);
+        if (value !== '') held[key] = value;
+      }
+      return held;
+    });
+  });
+const answeredItems = (lesson) =>
+  lesson.evaluate(() => [...document.querySelectorAll('.graded-item[data-answered]')].map((el) => el.dataset.item));
+const scoreLine = (lesson) => lesson.evaluate(() => document.querySelector('[data-self-test-score]').textContent);
+
+test('SCORM 2004: reviewing a completed attempt as Moodle opens it (suspend data empty) shows the answers it holds', async () => {
+  const { page, lesson, close } = await openCourse('2004', { preload: { scaled_passing_score: '0.8' } });
+  await answerAll(lesson, FAILED_ITEMS);
+  await lesson.waitForFunction(() => document.documentElement.dataset.course.endsWith(':saved'));
+  const interactions = await heldInteractions(page);
+  await leave(page);
+  await close();
+  const kept = interactions.filter((i) => i.learner_response).map((i) => i.id);
+  assert.ok(kept.length > 0);
+  const review = await openCourse('2004', {
+    preload: { mode: 'review', entry: '', suspend_data: '', interactions },
+  });
+  assert.equal(await review.lesson.evaluate(() => document.documentElement.dataset.course), 'scorm2004:review');
+  assert.deepEqual((await answeredItems(review.lesson)).sort(), kept.sort());
+  assert.match(await scoreLine(review.lesson), /Review: the answers your course recorded; this attempt is closed\.$/);
+  await review.close();
+  // An attempt of which the course holds nothing: the learner is told so, not shown blank answers as recorded.
+  const empty = await openCourse('2004', { preload: { mode: 'review', entry: '', suspend_data: '' } });
+  assert.deepEqual(await answeredItems(empty.lesson), []);
+  const nothing = /^Review: your course sent back no answers for this attempt; it is closed\.$/;
+  assert.match(await empty.lesson.locator('.course-status .visually-hidden').first().textContent(), nothing);
+  assert.match(
+    await scoreLine(empty.lesson),
+    / Review: your course sent back no answers for this attempt; it is closed\.$/,
+  );
+  assert.doesNotMatch(await scoreLine(empty.lesson), /the answers your course recorded/);
+  await empty.close();
+});
+
+test('SCORM 1.2: a preview in browse mode leaves no grade, and the next launch opens the attempt normally', async () => {
+  const preview = await openCourse('1.2', {
+    preload: { student_data: { mastery_score: '80' }, core: { lesson_mode: 'browse' } },
+  });
+  assert.equal(await preview.lesson.evaluate(() => document.documentElement.dataset.course), 'scorm12:browse');
+  await answerAll(preview.lesson, new Set(), SELF_TEST_ITEMS.slice(0, 2));
+  await leave(preview.page);
+  const left = await gradebook(preview.page, '1.2');
+  // Without `browsed`, Moodle's LMSFinish turns `not attempted` into `completed`: a grade of 0.
+  assert.equal(left.status, 'browsed');
+  assert.equal(moodleGrade([left]), null);
+  await preview.close();
+  const next = await openCourse('1.2', {
+    preload: { student_data: { mastery_score: '80' }, core: { lesson_status: 'browsed', entry: '' } },
+  });
+  assert.equal(await next.lesson.evaluate(() => document.documentElement.dataset.course), 'scorm12:saved');
+  assert.equal((await gradebook(next.page, '1.2')).status, 'incomplete');
+  await next.close();
+});
+
+test('on a phone, the saving status is in view while the learner answers, though the site bar has scrolled away', async () => {
+  const viewport = { width: 390, height: 844 };
+  const { lesson, close } = await openCourse('1.2', {
+    preload: { student_data: { mastery_score: '80' } },
+    viewport,
+    frame: { width: viewport.width, height: viewport.height },
+  });
+  /** Where the learner sees `selector`'s shown element: in view, or not. */
+  const inView = (selector) =>
+    lesson.evaluate((s) => {
+      const shown = [...document.querySelectorAll(s)].filter((el) => el.getClientRects().length);
+      return shown.some((el) => {
+        const r = el.getBoundingClientRect();
+        return r.width > 0 && r.top >= 0 && r.bottom <= innerHeight;
+      });
+    }, selector);
+  const status = '.course-status-beside';
+  for (const item of [SELF_TEST_ITEMS.find((i) => i.kind === 'predict'), GRADED[0], GRADED.at(-1)]) {
+    const slot = lesson.locator(`.graded-item[data-item="${item.id}"]`);
+    // The item at the foot of the screen: what follows it is out of view.
+    await slot.evaluate((el) => el.scrollIntoView({ block: 'end' }));
+    if (item.kind === 'numeric') {
+      await slot.locator('input').fill('1');
+      await slot.locator('input').press('Enter');
+    } else await answerChoice(lesson, item);
+    await lesson.waitForFunction(
+      (id) => document.querySelector(`.graded-item[data-item="${id}"]`).dataset.answered,
+      item.id,
+    );
+    assert.equal(await inView('.site-bar .course-status'), false, 'the site bar has scrolled away');
+    assert.ok(await inView(status), `${item.id}: a status in view as the answer is saving`);
+    await lesson.waitForFunction(() => document.documentElement.dataset.course === 'scorm12:saved');
+    assert.ok(await inView(status), `${item.id}: in view once saved`);
+    assert.equal(
+      await lesson.evaluate(
+        (id) => document.querySelector(`.graded-item[data-item="${id}"]`).nextElementSibling.textContent,
+        item.id,
+      ),
+      'Saved',
+    );
+  }
   await close();
 });
 

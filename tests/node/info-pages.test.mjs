@@ -102,13 +102,12 @@ test("the guide's self-test facts are the items' own: 12 checks (5 + 7), 6 predi
 test('the guide gives the Moodle settings, what each package reports and where the answer key is', () => {
   const page = text(guide);
   for (const phrase of [
-    'Grade to pass (Grade): 80',
-    'Moodle leaves it at 0',
+    'Moodle leaves the grade to pass at 0',
     'Maximum grade (Grade): 100',
     'Grading method (Grade): Highest grade',
-    'Highest attempt, or Last completed attempt',
+    'Attempts grading (Attempts management): Highest attempt',
     'Mastery score overrides status',
-    'Display package (Appearance): New window',
+    'Display package (Appearance): New window, with Display course structure in player : Hidden',
     '666 px tall in a 1280 × 900 browser window',
     'Display course structure in player : Hidden',
     'Show Navigation : No',
@@ -120,6 +119,36 @@ test('the guide gives the Moodle settings, what each package reports and where t
     'positional-lesson-answer-key.html',
   ])
     assert.ok(page.includes(phrase), phrase);
+});
+
+test("the guide's Moodle advice follows Moodle 4.5's screens and what its player does", () => {
+  const page = text(guide);
+  const moodle = page.slice(page.indexOf('Setting it up in Moodle'), page.indexOf('Setting it up in Canvas'));
+  // The activity form has no grade to pass: it is set on the grade item, in the gradebook.
+  assert.doesNotMatch(moodle, /Grade to pass \(Grade\)/);
+  assert.match(
+    moodle,
+    /open Grades , then Gradebook setup ; in the activity’s row open its menu and choose Edit grade item , and set Grade to pass to 80/,
+  );
+  // Last completed attempt counts a failed 2004 attempt (it is completed), not a failed 1.2 one.
+  assert.doesNotMatch(moodle, /leaves out attempts whose status is failed/);
+  assert.match(moodle, /with the 2004 zip a failed attempt is completed \(and failed\), so it counts/);
+  assert.match(moodle, /With the 1.2 zip a failed attempt is failed , so it is skipped/);
+  // A new window needs the course structure hidden too.
+  assert.match(moodle, /New window, with Display course structure in player : Hidden/);
+  assert.match(moodle, /941 of 1,280 px/);
+  // The activity page's 0% for an unfinished attempt or a preview, said before a teacher is alarmed.
+  assert.match(
+    moodle,
+    /“Grade for attempt 1: 0%” on the activity’s page for an attempt that is not finished, or a preview/,
+  );
+  // The 1.2 zip for Moodle, and why.
+  assert.match(moodle, /Use the SCORM 1.2 zip \(.*\) in Moodle\. Moodle documents its SCORM 2004 support as partial/);
+  assert.match(moodle, /Disable preview mode/);
+  // Canvas's steps, as Moodle's are given.
+  const canvas = page.slice(page.indexOf('Setting it up in Canvas'), page.indexOf('Resetting attempts'));
+  for (const step of ['open SCORM and upload the 1.2 zip', 'Tick Create assignment', 'set the points to 100'])
+    assert.ok(canvas.includes(step), step);
 });
 
 test('accessibilityContact: null, or an http(s) or mailto: address; anything else is refused, naming the field', () => {

@@ -18,6 +18,7 @@ import {
   COURSE,
 } from '../../web/site-builder/package-lms.mjs';
 import { distDir as dist } from './engine-loader.mjs';
+import { SELF_TEST_ITEMS } from '../../web/js/self-test/self-test-items.js';
 
 const course = join(dist, '..', 'dist-course');
 let out;
@@ -267,6 +268,28 @@ test('each language has its own three zips, launching its own page, under its ow
     assert.match(lessonPage, /<a href="\.\.\/positional-lesson\.html" lang="en" hreflang="en">/);
   }
 });
+
+// Moodle 4.5's SCORM 2004 run-time refuses (error 406) a choice's learner_response or
+// correct_responses pattern that is not a short identifier, ^[\w.]{1,250}$, so the teacher never
+// sees which choice was picked. A todo while the bank holds such ids; a check by itself once none is.
+const MOODLE_SHORT_IDENTIFIER = /^[\w.]{1,250}$/;
+const choiceIds = SELF_TEST_ITEMS.flatMap((item) => (item.choices ?? []).map((c) => c.id));
+const refusedIds = choiceIds.filter((id) => !MOODLE_SHORT_IDENTIFIER.test(id));
+test(
+  "every choice id the 2004 zips report is one Moodle's SCORM 2004 run-time accepts",
+  { todo: refusedIds.length ? `ids Moodle refuses: ${refusedIds.join(', ')}` : false },
+  () => {
+    for (const [name, files] of Object.entries(zips).filter(([kind]) => kind.startsWith('scorm2004'))) {
+      const lesson = Object.entries(files).find(([path]) => path.endsWith('positional-lesson.html'));
+      assert.ok(lesson, `${name}: the lesson's single file`);
+      const text = strFromU8(lesson[1]);
+      for (const id of choiceIds) {
+        assert.ok(text.includes(id), `${name}: the packed bank has ${id}`);
+        assert.match(id, MOODLE_SHORT_IDENTIFIER, `${name}: choice id ${id}`);
+      }
+    }
+  },
+);
 
 test('the same build gives byte-identical zips', () => {
   const again = packageLms({ course, out: join(out, 'again') });

@@ -1,6 +1,7 @@
 // The instructor guide (instructor-guide.html): what the lesson teaches, how long it takes (worked
 // out from the lesson's text), how the self-test is graded and what each course package reports,
-// how to set the lesson up in Moodle and reset attempts, and where the teacher-only answer key is.
+// how to set the lesson up in Moodle (as Moodle 4.5 shows its screens) and Canvas and reset attempts,
+// and where the teacher-only answer key is.
 // Every count and figure is computed here from the lesson's own files.
 import { escapeHtml, htmlTable } from './info-pages.mjs';
 import { roundedMinutes } from './time-on-task.mjs';
@@ -72,7 +73,7 @@ export function instructorGuideBody({ time, items, mastery, packages }) {
   ].join('\n');
   return `<p class="lede">This page is for the person who puts the lesson in a course. It says what the
 lesson teaches, how long it takes, how its self-test is graded, what reaches your gradebook, and how
-to set it up in Moodle.</p>
+to set it up in Moodle and Canvas.</p>
 
 <h2 id="objectives">What the lesson teaches</h2>
 <p>The lesson has two levels. A reader can stop after Level 1.</p>
@@ -153,29 +154,70 @@ answered. The manifest’s objective is satisfied at a scaled score of 0.8.</dd>
 </dl>
 
 <h2 id="moodle">Setting it up in Moodle</h2>
-<p>Add an activity, choose <em>SCORM package</em>, and upload the SCORM 1.2 or SCORM 2004 zip. Then
-set these, in the activity’s settings:</p>
+<p>Use the <strong>SCORM 1.2 zip</strong> (<code>${escapeHtml(packages.scorm12)}</code>) in Moodle.
+Moodle documents its SCORM 2004 support as partial (it does not implement sequencing); SCORM 1.2 is
+the edition its player conforms to. With the 1.2 zip a failed attempt is recorded as failed, a
+review shows every answer, and a preview leaves no grade (see below).</p>
+<p>Turn editing on, choose <em>Add an activity or resource</em> in a section, choose
+<em>SCORM package</em>, and upload the zip under <em>Package file</em>. Then set these in the
+activity’s settings:</p>
 <dl class="settings">
-<dt><em>Grade to pass</em> (Grade): 80</dt>
-<dd>Moodle leaves it at 0, and then its gradebook shows no pass or fail. With 80 it shows the
-verdict the lesson reports.</dd>
-<dt><em>Maximum grade</em> (Grade): 100</dt>
-<dd>The lesson reports its score from 0 to 100.</dd>
 <dt><em>Grading method</em> (Grade): Highest grade</dt>
 <dd>An attempt’s grade is then the lesson’s score: the package has one learning object.</dd>
-<dt><em>Attempts grading</em> (Attempts management): Highest attempt, or Last completed attempt</dt>
-<dd>Last completed attempt leaves out attempts whose status is failed.</dd>
+<dt><em>Maximum grade</em> (Grade): 100</dt>
+<dd>The lesson reports its score from 0 to 100.</dd>
+<dt><em>Attempts grading</em> (Attempts management): Highest attempt</dt>
+<dd><em>Last completed attempt</em> takes the last attempt whose status is <code>completed</code>
+or <code>passed</code>. With the 1.2 zip a failed attempt is <code>failed</code>, so it is skipped;
+with the 2004 zip a failed attempt is <code>completed</code> (and failed), so it counts: a learner who
+passes at 100 and retakes at 50 is graded 50 (with the 1.2 zip, 100).</dd>
 <dt><em>Mastery score overrides status</em> (Attempts management): Yes, the default, is fine</dt>
 <dd>The lesson reports a score only once every check is answered, so the status it sets and the one
 Moodle works out from the score agree.</dd>
-<dt><em>Display package</em> (Appearance): New window</dt>
-<dd>The lesson then has the whole window. In the current window Moodle’s player is a frame
-666 px tall in a 1280 × 900 browser window, with a course-structure sidebar even for one
-learning object.</dd>
+<dt><em>Display package</em> (Appearance): New window, with <em>Display course structure in player</em>: Hidden</dt>
+<dd>The lesson then has the whole window. In a new window with the course structure shown, Moodle
+keeps its course-structure sidebar beside the lesson, which gets 941 of 1,280 px. In the current
+window Moodle’s player is a frame 666 px tall in a 1280 × 900 browser window.</dd>
 <dt>Or, to keep the current window: <em>Display course structure in player</em>: Hidden, and <em>Show Navigation</em>: No</dt>
 <dd>The sidebar goes, and so do Moodle’s buttons, which have nothing to move between: the lesson
 has its own contents.</dd>
 </dl>
+<p>Then set the pass mark, which is not in the activity’s settings. The activity form’s Grade
+section holds only <em>Grading method</em> and <em>Maximum grade</em>; Moodle leaves the grade to pass
+at 0, and its gradebook then shows no pass or fail. In the course, open <em>Grades</em>, then
+<em>Gradebook setup</em>; in the activity’s row open its menu and choose <em>Edit grade item</em>, and
+set <em>Grade to pass</em> to ${percent}. With it the gradebook shows the verdict the lesson reports.</p>
+<h3>What learners and teachers will see in Moodle</h3>
+<ul>
+<li><strong>“Grade for attempt 1: 0%” on the activity’s page</strong> for an attempt that is not
+finished, or a preview, while the gradebook holds no grade. The lesson reports no score until every
+check is answered; Moodle’s page shows 0% until then. The gradebook is what counts.</li>
+<li><strong>Preview.</strong> Moodle offers a learner <em>Preview</em> beside <em>Enter</em> unless
+<em>Disable preview mode</em> (Appearance) is Yes. In a preview the lesson records nothing. With the
+1.2 zip it marks the attempt <code>browsed</code>, so the preview leaves no grade and the next
+<em>Enter</em> opens the attempt as usual. (Without that, Moodle would turn the untouched attempt
+into <code>completed</code> with a grade of 0.)</li>
+<li><strong>Reviewing a finished attempt.</strong> With the 1.2 zip the review shows every answer.
+With the 2004 zip Moodle hands the lesson no saved answers for a review; the lesson then reads the
+answers back from the interactions Moodle holds, or says plainly that the course sent none back.</li>
+<li><strong>Each answer is an interaction</strong> in the activity’s <em>Reports</em>: the question’s
+id, the learner’s answer, the right answer and whether it was right.</li>
+</ul>
+
+<h2 id="canvas">Setting it up in Canvas</h2>
+<p>Canvas plays SCORM packages through its SCORM tool, which an administrator turns on for the
+account; when it is on, the course navigation has a <em>SCORM</em> link. Use the 1.2 zip.</p>
+<ol>
+<li>In the course navigation, open <em>SCORM</em> and upload the 1.2 zip.</li>
+<li>Tick <em>Create assignment</em> as you upload: the package then has an assignment, and its
+score a column in the gradebook.</li>
+<li>In that assignment’s settings, set the points to 100, so the points are the lesson’s percentage
+right, and publish it.</li>
+<li>Learners open the lesson from the assignment; its score reaches the gradebook once every
+check is answered.</li>
+</ol>
+<p>Without the SCORM tool, embed the lesson’s page in a Canvas page instead (it then keeps no
+score), or use a cmi5 tool with the cmi5 zip.</p>
 
 <h2 id="attempts">Resetting attempts</h2>
 <ul>

@@ -1,7 +1,8 @@
 // The lesson page's side of a course package: finds the course shell that framed it (the package's
 // launch page, which holds the one session with the course site: lms/course-session.js), gives the
 // self-test the shell's memory instead of this browser's, and shows the learner how far the saving
-// has got, in the site bar, as a status that assistive technology reads out when it changes.
+// has got, in the site bar, as a status that assistive technology reads out when it changes (and,
+// on phones, where the site bar scrolls away, in short after the answer given last).
 import { t } from '../locale/i18n.js';
 import { element } from '../page/element.js';
 import { decodeRecord, emptyRecord, RECORD_VERSION } from './record.js';
@@ -19,8 +20,13 @@ export function findCourseShell(win = window) {
   }
 }
 
-/** The words for each of the shell's states: [short label, the full sentence], or null for a state without any. */
-function statusText(status) {
+/**
+ * The words for each of the shell's states: [short label, the full sentence], or null for a state
+ * without any. `recorded` false: a review for which the course sent no answers back.
+ */
+function statusText(status, recorded = true) {
+  if (status === 'review' && !recorded)
+    return [t('Review'), t('Review: your course sent back no answers for this attempt; it is closed.')];
   const words = {
     connecting: [t('Connecting…'), t('Connecting to your course. Your answers are kept until it answers.')],
     saving: [t('Saving…'), t('Saving your answers to your course.')],
@@ -33,8 +39,38 @@ function statusText(status) {
   return Object.hasOwn(words, status) ? words[status] : null;
 }
 
+/**
+ * The status in short, placed after the item answered last: on phones the site bar scrolls away
+ * with the page (base.css), so the learner would not see it while answering. The site bar's status
+ * is the one read out; this copy is for the eye only, and course.css shows it on phones only.
+ */
+function statusBeside(doc) {
+  const box = element('p', 'course-status-beside');
+  box.setAttribute('aria-hidden', 'true');
+  box.hidden = true;
+  let placed = false;
+  let shown = null;
+  const show = (status, words) => {
+    shown = [status, words];
+    box.hidden = !placed || !words;
+    box.dataset.status = status;
+    if (words) box.textContent = words[0];
+  };
+  return {
+    show,
+    /** Moves the status after the item `itemId` (answered just now). */
+    place(itemId) {
+      const slot = [...doc.querySelectorAll('.graded-item')].find((el) => el.dataset.item === itemId);
+      if (!slot) return;
+      slot.after(box);
+      placed = true;
+      if (shown) show(...shown);
+    },
+  };
+}
+
 /** The status in the site bar: a short label, its full sentence for assistive technology and as a tooltip. */
-function statusView(bar) {
+function statusView(bar, beside) {
   const box = element('p', 'course-status');
   box.setAttribute('role', 'status');
   const label = element('span', 'course-status-label');
@@ -42,8 +78,9 @@ function statusView(bar) {
   const sentence = element('span', 'visually-hidden');
   box.append(label, sentence);
   bar?.prepend(box);
-  return (status) => {
-    const words = statusText(status);
+  return (status, recorded) => {
+    const words = statusText(status, recorded);
+    beside.show(status, words);
     box.hidden = !words;
     box.dataset.status = status;
     if (!words) return;
@@ -60,26 +97,30 @@ function statusView(bar) {
  */
 export function courseMemory(shell, { itemIds, bar = document.querySelector('.site-controls') } = {}) {
   const listeners = [];
-  const showStatus = statusView(bar);
+  const beside = statusBeside(bar?.ownerDocument ?? document);
+  const showStatus = statusView(bar, beside);
   let state;
+  let lastStatus;
   let exitOffered = false;
   const decode = (record) => decodeRecord({ v: RECORD_VERSION, s: record?.seed, r: record?.responses }, itemIds);
   const apply = (update) => {
     const copy = JSON.parse(JSON.stringify(update));
-    if ('status' in copy) showStatus(copy.status);
     const changed = {};
     if (copy.record) changed.record = decode(copy.record) ?? state.record;
-    for (const key of ['mode', 'mastery', 'canStartOver']) if (key in copy) state[key] = copy[key];
+    for (const key of ['mode', 'mastery', 'canStartOver', 'recorded']) if (key in copy) state[key] = copy[key];
+    if ('status' in copy || 'recorded' in copy) showStatus(copy.status ?? lastStatus, state.recorded !== false);
+    if ('status' in copy) lastStatus = copy.status;
     if (copy.canExit) offerExit();
     if (changed.record) state.record = changed.record;
     document.documentElement.dataset.course = `${state.kind}:${copy.status ?? document.documentElement.dataset.course?.split(':')[1] ?? ''}`;
-    if (changed.record || 'mode' in copy || 'mastery' in copy || 'canStartOver' in copy)
+    if (changed.record || 'mode' in copy || 'mastery' in copy || 'canStartOver' in copy || 'recorded' in copy)
       for (const listener of listeners) listener(changed);
   };
   const first = JSON.parse(JSON.stringify(shell.connect({ onUpdate: (update) => apply(update) })));
   if (first.kind === 'none') return null; // the shell opened with no course site: this browser keeps the record
   state = { ...first, record: decode(first.record) ?? emptyRecord() };
-  showStatus(first.status);
+  lastStatus = first.status;
+  showStatus(first.status, first.recorded !== false);
   document.documentElement.dataset.course = `${first.kind}:${first.status}`;
   const offerExit = () => {
     if (!exitOffered) addExitControl(bar, () => shell.exit());
@@ -94,10 +135,15 @@ export function courseMemory(shell, { itemIds, bar = document.querySelector('.si
     get mastery() {
       return state.mastery;
     },
+    /** False in a review for which the course sent no answers back. */
+    get recorded() {
+      return state.recorded !== false;
+    },
     canStartOver: () => Boolean(state.canStartOver),
     record: () => state.record,
     answered({ record, interaction, summary }) {
       state.record = record;
+      beside.place(interaction?.id);
       shell.answered(JSON.parse(JSON.stringify({ record, interaction })));
       shell.summary(JSON.parse(JSON.stringify(summary)), { answered: true });
     },

@@ -18,7 +18,7 @@ const plain = (value) => (value === undefined ? undefined : JSON.parse(JSON.stri
 /**
  * A session over `connection` (from scormConnection or cmi5Connection; null when no course site
  * launched the shell). The connection's interface: kind, open() → { mode, mastery, record,
- * canStartOver }, interaction(i), saveRecord(record), progress(summary), verdict(summary), flush(),
+ * canStartOver, recorded? (false: a review for which the course site sent no answers back) }, interaction(i), saveRecord(record), progress(summary), verdict(summary), flush(),
  * close(summary), status() → 'saved' | 'retrying' | 'offline', onStatus(listener), and optionally
  * startOver() and exit(). `timers` is for tests.
  */
@@ -27,6 +27,7 @@ export function createCourseSession(connection, { timers = globalThis } = {}) {
   let mode = 'normal';
   let mastery = null;
   let canStartOver = false;
+  let recorded = true;
   let phase = connection ? 'connecting' : 'none'; // then 'open', 'unreachable' or 'closed'
   let client = null;
   let commitTimer = null;
@@ -109,6 +110,7 @@ export function createCourseSession(connection, { timers = globalThis } = {}) {
     mode = opening.mode;
     mastery = opening.mastery;
     canStartOver = Boolean(opening.canStartOver);
+    recorded = opening.recorded !== false;
     const kept = opening.record?.responses ?? null;
     if (kept) {
       // Answers given while the course site was answering join what it kept; its own answer to an
@@ -126,7 +128,7 @@ export function createCourseSession(connection, { timers = globalThis } = {}) {
     // The lesson page shows the merged record and answers with its score (summary()); a page that
     // has gone leaves its last score to report.
     const hadClient = Boolean(client);
-    notify({ record, mode, mastery, canStartOver, status, canExit: Boolean(connection.canExit?.()) });
+    notify({ record, mode, mastery, canStartOver, recorded, status, canExit: Boolean(connection.canExit?.()) });
     if (!hadClient || !client) {
       if (lastSummary) reportSummary(lastSummary);
     }
@@ -144,6 +146,7 @@ export function createCourseSession(connection, { timers = globalThis } = {}) {
         record,
         status: currentStatus(),
         canStartOver,
+        recorded,
         canExit: Boolean(phase === 'open' && connection.canExit?.()),
       });
     },

@@ -4,7 +4,7 @@
 // a growing pause), and the status says so. What a run-time refuses for good (an element it does
 // not implement, a value it finds malformed) is dropped, named in the console, and does not hold
 // the rest back.
-import { courseMastery, decodeRecord, encodeRecord, SUSPEND_DATA_LIMITS } from './record.js';
+import { courseMastery, decodeRecord, encodeRecord, RECORD_VERSION, SUSPEND_DATA_LIMITS } from './record.js';
 
 /** ISO 8601 duration (SCORM 2004's cmi.session_time): PT1H2M3.45S. */
 export function isoDuration(ms) {
@@ -71,6 +71,37 @@ const DESCRIPTION_LIMIT = 250;
 
 class RunTimeGone extends Error {}
 
+// The seed of a record read back from interactions: they keep the answers, not the order the
+// choices were shown in, so a review shows them in this seed's order.
+const REVIEW_SEED = '00000000';
+
+/**
+ * The answers a SCORM 2004 run-time holds as interactions (`count` of them, read with `read`), as a
+ * record: Moodle reopens a completed 2004 attempt for review with cmi.suspend_data empty, though it
+ * still has every interaction. The last response to an item wins; an interaction without a response
+ * (one the run-time refused) is left out. Null when none is readable. SCORM 1.2 has no such
+ * fallback: its interactions are write-only.
+ */
+export function recordFromInteractions(read, count, itemIds = null) {
+  const responses = {};
+  for (let n = 0; n < count; n++) {
+    const id = read(`cmi.interactions.${n}.id`);
+    const response = read(`cmi.interactions.${n}.learner_response`);
+    if (id && response) responses[id] = response;
+  }
+  const record = decodeRecord({ v: RECORD_VERSION, s: REVIEW_SEED, r: responses }, itemIds);
+  return record && Object.keys(record.responses).length ? record : null;
+}
+
+/**
+ * SCORM 1.2's browse mode (Moodle's Preview): the attempt is marked `browsed`. Without it Moodle
+ * turns an attempt still `not attempted` into `completed` when the SCO finishes, which grades a
+ * preview 0 and opens the next launch in review.
+ */
+function markBrowsed(read, set) {
+  if (['not attempted', ''].includes(read('cmi.core.lesson_status'))) set('cmi.core.lesson_status', 'browsed');
+}
+
 /** SCORM 1.2's CMITime of `date`: HH:MM:SS. */
 function clockTime(date) {
   return date.toTimeString().slice(0, 8);
@@ -131,6 +162,9 @@ export function scormConnection(api, edition, { itemIds = null, timers = globalT
   };
   const set = (element, value) => {
     if (state !== 'open' || mode !== 'normal') return;
+    put(element, value);
+  };
+  const put = (element, value) => {
     pending.delete(element); // a newer value replaces one still waiting, in the newer place
     pending.set(element, String(value));
   };
@@ -246,10 +280,18 @@ export function scormConnection(api, edition, { itemIds = null, timers = globalT
         );
       const mastery = courseMastery(read(e.mastery[0]), e.mastery[1]);
       // A new attempt starts empty; only a resumed one (or a review) takes the kept answers back.
-      const record = mode === 'review' || entry === 'resume' ? decodeRecord(read('cmi.suspend_data'), itemIds) : null;
+      let record = mode === 'review' || entry === 'resume' ? decodeRecord(read('cmi.suspend_data'), itemIds) : null;
+      const answers = () => Object.keys(record?.responses ?? {}).length;
+      if (mode === 'review' && !answers() && edition === '2004')
+        record = recordFromInteractions(read, interactionBase, itemIds) ?? record;
+      if (mode === 'browse' && edition === '1.2') {
+        markBrowsed(read, put);
+        flush();
+      }
       if (mode === 'normal') {
         if (edition === '1.2') {
-          if (['not attempted', ''].includes(read('cmi.core.lesson_status')))
+          // A preview left the attempt `browsed`: the first real launch starts it.
+          if (['not attempted', 'browsed', ''].includes(read('cmi.core.lesson_status')))
             set('cmi.core.lesson_status', 'incomplete');
           // Set now, not only when leaving: if the last commit never arrives (Moodle's commit on
           // leaving is a synchronous request, which browsers refuse while a page is dismissed), the
@@ -262,7 +304,7 @@ export function scormConnection(api, edition, { itemIds = null, timers = globalT
         }
         flush();
       }
-      return { mode, mastery, record, canStartOver: false };
+      return { mode, mastery, record, canStartOver: false, recorded: mode !== 'review' || answers() > 0 };
     },
     interaction(interaction) {
       writeInteraction(interaction);

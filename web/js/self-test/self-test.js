@@ -180,7 +180,9 @@ export function setupSelfTest({ engine, results, root = document, memory = null 
                 '{correct} right of {answered} answered ({total} in all): {score}%, below the {mastery}% pass mark.',
                 counts,
               );
-    if (memory.mode === 'review')
+    if (memory.mode === 'review' && memory.recorded === false)
+      scoreLine.textContent += ` ${t('Review: your course sent back no answers for this attempt; it is closed.')}`;
+    else if (memory.mode === 'review')
       scoreLine.textContent += ` ${t('Review: the answers your course recorded; this attempt is closed.')}`;
     else if (memory.mode === 'browse')
       scoreLine.textContent += ` ${t('Browsing: your course does not record these answers.')}`;
