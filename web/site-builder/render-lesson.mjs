@@ -403,12 +403,14 @@ function renderFence(token, context, md) {
   return `<pre tabindex="0" role="region" aria-label="${escapeText(t('Code'))}"><code class="hljs language-${language}">${body}</code></pre>\n`;
 }
 
-// The claim after "# → " in each line becomes a span the page compares with the engine.
+// The claim after "# → " in each line becomes a span the page compares with the engine; its comment
+// is marked as a result (on a phone it starts a line of its own, lesson.css).
 function markClaims(html) {
   let index = 0;
   const out = html.replace(
-    /(<span class="hljs-comment"># → )(.*?)(<\/span>)/g,
-    (_, open, claim, close) => `${open}<span class="claim" data-claim-index="${index++}">${claim}</span>${close}`,
+    /<span class="hljs-comment">(# → )(.*?)(<\/span>)/g,
+    (_, open, claim, close) =>
+      `<span class="hljs-comment result-comment">${open}<span class="claim" data-claim-index="${index++}">${claim}</span>${close}`,
   );
   return { html: out, count: index };
 }
