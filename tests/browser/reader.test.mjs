@@ -119,18 +119,18 @@ describe('the contents', () => {
     await context.close();
   });
 
-  test('on a phone they start collapsed and the title and first paragraph fill the first screen', async () => {
+  test('on a phone they start collapsed and the title and the first question fill the first screen', async () => {
     const { page, context } = await openPage(site.browser, site.server.url, { viewport: PHONE });
     assert.equal(await page.locator('nav.toc details').evaluate((d) => d.open), false);
     const box = await page.evaluate(() => {
       const title = document.querySelector('h1').getBoundingClientRect();
-      const first = document.querySelector('.lesson-header > p').getBoundingClientRect();
-      return { titleTop: title.top, firstBottom: first.bottom };
+      const fields = document.querySelector('.first-question-fields').getBoundingClientRect();
+      return { titleTop: title.top, fieldsBottom: fields.bottom };
     });
     assert.ok(box.titleTop < 300, `the title starts at ${box.titleTop} px`);
     assert.ok(
-      box.firstBottom <= PHONE.height,
-      `the first paragraph ends at ${box.firstBottom} px, below the first screen`,
+      box.fieldsBottom <= PHONE.height,
+      `the first question's fields end at ${box.fieldsBottom} px, below the first screen`,
     );
     await page.evaluate(() => document.getElementById('rope').scrollIntoView());
     await page.waitForTimeout(300);

@@ -210,3 +210,43 @@ describe('a prose number’s − and +', () => {
       await context.close();
     });
 });
+
+describe('the first screen', () => {
+  for (const [lang, path, reordered, other] of [
+    ['en', '', /^Same words, new order\. Without positions: similarity 1\.000/, /^B has other words than A/],
+    ['zh-Hans', 'zh-Hans/', /^同样的词，新的顺序。没有位置时：相似度 1\.000/, /^B 里的词与 A 不同/],
+  ])
+    for (const viewport of [PHONE, DESKTOP])
+      test(`holds the first question, live and answered as the reader types (${lang}, ${viewport.width} px)`, async () => {
+        const { page, context, problems } = await openPage(site.browser, `${site.server.url}${path}`, { viewport });
+        const box = page.locator('[data-first-question]');
+        const fields = box.locator('input');
+        assert.equal(await fields.count(), 2);
+        const bottom = await page.evaluate(() => {
+          const verdict = document.querySelector('.first-question-verdict').getBoundingClientRect();
+          const fieldBox = document.querySelector('.first-question-fields').getBoundingClientRect();
+          return { fields: fieldBox.bottom, verdict: verdict.bottom };
+        });
+        assert.ok(bottom.fields <= viewport.height, `the fields end at ${bottom.fields} px`);
+        const verdict = box.locator('.first-question-verdict');
+        assert.match(await verdict.textContent(), reordered);
+        // Retyped as a reader would: B becomes "bites dog man", the same words again.
+        await fields.nth(1).click();
+        await page.keyboard.press('ControlOrMeta+a');
+        await page.keyboard.type('bites dog man');
+        // The verdict is answered once per frame: read it two frames on.
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        assert.match(await verdict.textContent(), reordered);
+        await page.keyboard.type(' cat');
+        await page.waitForFunction(() =>
+          /\b0\.\d{3}\b/.test(document.querySelector('.first-question-verdict').textContent),
+        );
+        assert.match(await verdict.textContent(), other);
+        // The reverse button puts A's words back in B, reversed.
+        await box.locator('button').click();
+        assert.equal(await fields.nth(1).inputValue(), 'man bites dog');
+        assert.match(await verdict.textContent(), reordered);
+        assert.deepEqual(problems, []);
+        await context.close();
+      });
+});

@@ -26,7 +26,7 @@ const PROSE_CELL_CHARS = 24;
 export const LIVE_PLACEHOLDER = '…';
 
 const HEADING = /^(#{1,3}) (.+?) \{#([a-z0-9-]+)\}\s*$/;
-const CONTAINER_OPEN = /^::: (walkthrough|step|question|aside)(?: (.+))?$/;
+const CONTAINER_OPEN = /^::: (walkthrough|step|question|aside|try|fold)(?: (.+))?$/;
 const CONTAINER_CLOSE = /^:::\s*$/;
 const FENCE = /^```/;
 
@@ -538,6 +538,17 @@ function renderContainer(node, md, context) {
     return `<details class="self-test"><summary>${md.renderInline(node.title)}</summary><div class="self-test-answer">${text(node.parts)}</div></details>\n`;
   }
   if (node.kind === 'step') return text(node.parts);
+  // The lesson's first question as something to do (web/js/page/first-question.js adds its fields
+  // once the engine is in); its text, live numbers included, reads whole without them.
+  if (node.kind === 'try') {
+    if (!node.title) throw new Error('lesson.md: ::: try needs a title');
+    return `<div class="first-question" data-first-question role="group" aria-label="${escapeXml(node.title)}"><p class="first-question-title">${md.renderInline(node.title)}</p>${text(node.parts)}</div>\n`;
+  }
+  // Text a reader may skip, folded under its title.
+  if (node.kind === 'fold') {
+    if (!node.title) throw new Error('lesson.md: ::: fold needs a title');
+    return `<details class="fold"><summary>${md.renderInline(node.title)}</summary>${text(node.parts)}</details>\n`;
+  }
   // An aside (a symbol table, a pointer elsewhere): in the text on narrow screens, in the margin
   // beside it on wide ones. role="note": parenthetic to the text, and not a landmark of its own.
   if (node.kind === 'aside') {
