@@ -250,3 +250,37 @@ describe('the first screen', () => {
         await context.close();
       });
 });
+
+describe('long figure notes', () => {
+  test('a note over 60 words shows its first sentence and unfolds the rest; a short one shows whole', async () => {
+    const { page, context, problems } = await openPage(site.browser, site.server.url, { viewport: PHONE });
+    const result = await page.evaluate(async () => {
+      const { foldingNote } = await import('./js/chart-kit/define-chart.js');
+      const box = document.createElement('div');
+      document.querySelector('main').prepend(box);
+      const note = foldingNote(box);
+      const long = `First sentence, with 1.5 in it. ${'More words follow here. '.repeat(16)}`.trim();
+      note.show(long);
+      const paragraph = box.querySelector('.chart-note');
+      const button = box.querySelector('.chart-note-more');
+      const folded = { text: paragraph.innerText, whole: paragraph.textContent, button: !button.hidden };
+      button.click();
+      const open = { text: paragraph.innerText, expanded: button.getAttribute('aria-expanded') };
+      note.show(`${long} One more.`);
+      const kept = paragraph.innerText.endsWith('One more.');
+      note.show('A short note.');
+      const short = { text: paragraph.innerText, button: !button.hidden };
+      box.remove();
+      return { long, folded, open, kept, short };
+    });
+    assert.equal(result.folded.text, 'First sentence, with 1.5 in it.');
+    assert.equal(result.folded.whole, result.long, 'the paragraph holds the whole note');
+    assert.equal(result.folded.button, true);
+    assert.equal(result.open.text, result.long);
+    assert.equal(result.open.expanded, 'true');
+    assert.equal(result.kept, true, 'an unfolded note stays unfolded when it changes');
+    assert.deepEqual(result.short, { text: 'A short note.', button: false });
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+});

@@ -30,7 +30,7 @@ import { withSystemDarkTheme } from './dark-theme.mjs';
 import { collectNotices, noticesBody } from './third-party-notices.mjs';
 import { instructorGuideBody } from './instructor-guide.mjs';
 import { accessibilityContact, accessibilityStatementBody } from './accessibility-statement.mjs';
-import { roundedMinutes, timeOnTask } from './time-on-task.mjs';
+import { roundedMinutes, sectionMinutes, timeOnTask } from './time-on-task.mjs';
 import { MASTERY_SCORE, SELF_TEST_ITEMS } from '../js/self-test/self-test-items.js';
 import { COURSE, schemaDir } from './package-lms.mjs';
 
@@ -336,7 +336,8 @@ export function buildLesson({ liveText, file = 'lesson.md', classPrefix = 'ks', 
     parameterEchoes: PARAMETER_ECHOES,
     chartParts: CHART_PARTS,
   };
-  const lesson = renderLesson(markdown, { diagrams, links, cppSnippets, ...known, liveText, language });
+  const readingMinutes = sectionMinutes(readFileSync(join(WEB, 'lesson', 'lesson.md'), 'utf8'));
+  const lesson = renderLesson(markdown, { diagrams, links, cppSnippets, ...known, liveText, language, readingMinutes });
   const marker = '<!--split-header-body-->';
   const { html, css } = hoistInlineStyles(
     `${lesson.headerHtml}${marker}${lesson.bodyHtml}${marker}${lesson.tocHtml}`,

@@ -603,14 +603,22 @@ function renderSection(node, md, context, levelAttr) {
   );
 }
 
-function renderToc(headings) {
+/**
+ * The contents, a list of the sections' links; with `minutes` (section id → minutes to read it,
+ * subsections included), each link says how long its section takes.
+ */
+function renderToc(headings, minutes, t) {
   const items = headings.filter((h) => h.level >= 2);
+  const time = (id) =>
+    minutes?.[id] === undefined
+      ? ''
+      : ` <span class="toc-time">${escapeText(t('{minutes} min', { minutes: Math.max(1, Math.round(minutes[id])) }))}</span>`;
   let html = '';
   let open = 0;
   for (let i = 0; i < items.length; i++) {
     const h = items[i];
     const next = items[i + 1];
-    html += `<li data-level="${h.dataLevel}"><a href="#${h.id}">${h.titleHtml}</a>`;
+    html += `<li data-level="${h.dataLevel}"><a href="#${h.id}">${h.titleHtml}</a>${time(h.id)}`;
     if (next && next.level > h.level) {
       html += '<ol>';
       open++;
@@ -691,7 +699,8 @@ function checkKnownNames(context, { liveQuantities, charts, liveParameters, para
  * the texts the renderer itself writes (labels, captions, the walkthrough's controls) come from its
  * interface table, web/i18n/CODE/*.json. English by default. `labResults` is the length lab's results
  * for the {{lab:…}}, {{lab-setup:…}} and {{lab-table:…}} markers (lab-results.mjs), read from the
- * committed file when not given and the lesson has such a marker.
+ * committed file when not given and the lesson has such a marker. `readingMinutes` (section id →
+ * minutes, time-on-task.mjs's sectionMinutes) puts each section's reading time in the contents.
  */
 export function renderLesson(
   markdown,
@@ -706,6 +715,7 @@ export function renderLesson(
     parameterEchoes,
     chartParts,
     labResults,
+    readingMinutes,
     language = { code: 'en', interface: {} },
   },
 ) {
@@ -755,14 +765,17 @@ export function renderLesson(
     .replace(/(<div class="graded-item" data-item="[a-z0-9-]+">)(<\/div>)/g, `$1${fallback}$2`);
   if (context.katexErrors.length) throw new Error(`lesson.md: KaTeX failed:\n${context.katexErrors.join('\n')}`);
   checkKnownNames(context, { liveQuantities, charts, liveParameters, parameterEchoes, chartParts });
-  const firstParagraph = /<p>([\s\S]*?)<\/p>/.exec(headerHtml);
+  // The lede: the header's first paragraph of its own (not the first question's, inside its box).
+  const firstParagraph = /<p>([\s\S]*?)<\/p>/.exec(
+    headerHtml.replace(/<div class="first-question"[\s\S]*?<\/div>\n/, ''),
+  );
   return {
     title: top.title,
     titleHtml: md.renderInline(top.title),
     summaryText: firstParagraph ? firstParagraph[1].replace(/<[^>]+>/g, '') : '',
     headerHtml,
     bodyHtml: sections,
-    tocHtml: renderToc(context.headings),
+    tocHtml: renderToc(context.headings, readingMinutes, t),
     ...context,
   };
 }
