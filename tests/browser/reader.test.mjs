@@ -143,6 +143,17 @@ describe('the contents', () => {
 });
 
 describe('a way back into a long lesson', () => {
+  test('Level 1 says it takes 15 to 20 minutes on its own, and Level 2 how long it is', async () => {
+    const { page, context } = await openPage(site.browser, site.server.url, { viewport: DESKTOP });
+    const times = await page.evaluate(() =>
+      ['level-1', 'level-2'].map((id) => document.querySelector(`#${id} > .section-time`)?.textContent),
+    );
+    const [, level1] = /^About (\d+) minutes on its own/.exec(times[0]) ?? [];
+    assert.ok(Number(level1) >= 15 && Number(level1) <= 20, `Level 1: ${times[0]}`);
+    assert.match(times[1], /^About \d+ minutes to read\.$/);
+    await context.close();
+  });
+
   test('sections read are marked in the contents, and a returning reader is offered to continue', async () => {
     const { page, context, problems } = await openPage(site.browser, site.server.url, { viewport: DESKTOP });
     assert.equal(await page.locator('.continue-reading').count(), 0, 'nothing to continue on a first visit');

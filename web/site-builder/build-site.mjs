@@ -336,8 +336,23 @@ export function buildLesson({ liveText, file = 'lesson.md', classPrefix = 'ks', 
     parameterEchoes: PARAMETER_ECHOES,
     chartParts: CHART_PARTS,
   };
-  const readingMinutes = sectionMinutes(readFileSync(join(WEB, 'lesson', 'lesson.md'), 'utf8'));
-  const lesson = renderLesson(markdown, { diagrams, links, cppSnippets, ...known, liveText, language, readingMinutes });
+  // Times are read from the English, which every translation follows section by section.
+  const english = readFileSync(join(WEB, 'lesson', 'lesson.md'), 'utf8');
+  const readingMinutes = sectionMinutes(english);
+  const levelMinutes = {
+    'level-1': roundedMinutes(timeOnTask(english, SELF_TEST_ITEMS).level1Minutes),
+    'level-2': roundedMinutes(readingMinutes['level-2']),
+  };
+  const lesson = renderLesson(markdown, {
+    diagrams,
+    links,
+    cppSnippets,
+    ...known,
+    liveText,
+    language,
+    readingMinutes,
+    levelMinutes,
+  });
   const marker = '<!--split-header-body-->';
   const { html, css } = hoistInlineStyles(
     `${lesson.headerHtml}${marker}${lesson.bodyHtml}${marker}${lesson.tocHtml}`,

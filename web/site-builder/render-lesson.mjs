@@ -599,6 +599,7 @@ function renderSection(node, md, context, levelAttr) {
   return (
     `<section id="${node.id}" class="lesson-section depth-${node.level}" data-level="${level}" aria-labelledby="${node.id}-title">` +
     `<${tag} id="${node.id}-title">${titleHtml} ${permalink(node.id, node.title, context.t)}</${tag}>` +
+    (context.levelTimes?.[node.id] ? `<p class="section-time">${escapeText(context.levelTimes[node.id])}</p>` : '') +
     `${renderBody(node.lines, md, context)}${children}</section>\n`
   );
 }
@@ -700,7 +701,8 @@ function checkKnownNames(context, { liveQuantities, charts, liveParameters, para
  * interface table, web/i18n/CODE/*.json. English by default. `labResults` is the length lab's results
  * for the {{lab:…}}, {{lab-setup:…}} and {{lab-table:…}} markers (lab-results.mjs), read from the
  * committed file when not given and the lesson has such a marker. `readingMinutes` (section id →
- * minutes, time-on-task.mjs's sectionMinutes) puts each section's reading time in the contents.
+ * minutes, time-on-task.mjs's sectionMinutes) puts each section's reading time in the contents;
+ * `levelMinutes` ({ 'level-1', 'level-2' }: whole minutes) is said under each level's heading.
  */
 export function renderLesson(
   markdown,
@@ -716,6 +718,7 @@ export function renderLesson(
     chartParts,
     labResults,
     readingMinutes,
+    levelMinutes,
     language = { code: 'en', interface: {} },
   },
 ) {
@@ -726,6 +729,13 @@ export function renderLesson(
   const context = {
     t,
     translateData,
+    // How long each level takes (levelMinutes: { 'level-1', 'level-2' } in whole minutes), said under its heading.
+    levelTimes: levelMinutes && {
+      'level-1': t('About {minutes} minutes on its own, with the summary and the Level 1 questions.', {
+        minutes: levelMinutes['level-1'],
+      }),
+      'level-2': t('About {minutes} minutes to read.', { minutes: levelMinutes['level-2'] }),
+    },
     liveText,
     liveQuantities,
     liveParameters,
