@@ -543,7 +543,7 @@ test('at 360 px the page has no horizontal scroll and diagrams draw top to botto
 test('on wide screens a figure takes part of the margin; the text keeps its measure; nothing scrolls sideways', async () => {
   const measure = () => {
     const slot = document.querySelector('[data-chart="context-extension"]').getBoundingClientRect();
-    const text = document.querySelector('main p').getBoundingClientRect();
+    const text = document.querySelector('.lesson-header > p').getBoundingClientRect();
     return { slot: slot.width, text: text.width, right: slot.right, scrollWidth: document.documentElement.scrollWidth };
   };
   const widths = {};
@@ -569,7 +569,7 @@ test('asides (the symbol tables) sit in the margin on wide screens, clear of the
       const r = e.getBoundingClientRect();
       return { left: r.left + scrollX, right: r.right + scrollX, top: r.top + scrollY, bottom: r.bottom + scrollY };
     };
-    const text = document.querySelector('main p').getBoundingClientRect();
+    const text = document.querySelector('.lesson-header > p').getBoundingClientRect();
     return {
       text: { left: text.left, right: text.right },
       notes: [...document.querySelectorAll('.margin-note')].map(box),

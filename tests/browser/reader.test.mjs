@@ -98,7 +98,8 @@ describe('the contents', () => {
       'none',
     );
     const text = await toc.innerText();
-    assert.match(text, /^4\. Extending context after training$/m);
+    // Each entry with its reading time, read from the English text by the build.
+    assert.match(text, /^4\. Extending context after training\s+\d+ min$/m);
     assert.doesNotMatch(text, /\d+\.\s+\d+\./, 'no entry is numbered twice');
     const current = () =>
       page.evaluate(() =>
@@ -119,24 +120,99 @@ describe('the contents', () => {
     await context.close();
   });
 
-  test('on a phone they start collapsed and the title and first paragraph fill the first screen', async () => {
+  test('on a phone they start collapsed and the title and the first question fill the first screen', async () => {
     const { page, context } = await openPage(site.browser, site.server.url, { viewport: PHONE });
     assert.equal(await page.locator('nav.toc details').evaluate((d) => d.open), false);
     const box = await page.evaluate(() => {
       const title = document.querySelector('h1').getBoundingClientRect();
-      const first = document.querySelector('.lesson-header > p').getBoundingClientRect();
-      return { titleTop: title.top, firstBottom: first.bottom };
+      const fields = document.querySelector('.first-question-fields').getBoundingClientRect();
+      return { titleTop: title.top, fieldsBottom: fields.bottom };
     });
     assert.ok(box.titleTop < 300, `the title starts at ${box.titleTop} px`);
     assert.ok(
-      box.firstBottom <= PHONE.height,
-      `the first paragraph ends at ${box.firstBottom} px, below the first screen`,
+      box.fieldsBottom <= PHONE.height,
+      `the first question's fields end at ${box.fieldsBottom} px, below the first screen`,
     );
     await page.evaluate(() => document.getElementById('rope').scrollIntoView());
     await page.waitForTimeout(300);
     assert.equal(await page.locator('nav.toc [aria-current]').count(), 0, 'no sidebar to mark on a phone');
     await page.getByText('Contents', { exact: true }).click();
     assert.ok(await page.locator('nav.toc a[href="#rope"]').isVisible());
+    await context.close();
+  });
+});
+
+describe('a way back into a long lesson', () => {
+  test('Level 1 says it takes 15 to 20 minutes on its own, and Level 2 how long it is', async () => {
+    const { page, context } = await openPage(site.browser, site.server.url, { viewport: DESKTOP });
+    const times = await page.evaluate(() =>
+      ['level-1', 'level-2'].map((id) => document.querySelector(`#${id} > .section-time`)?.textContent),
+    );
+    const [, level1] = /^About (\d+) minutes on its own/.exec(times[0]) ?? [];
+    assert.ok(Number(level1) >= 15 && Number(level1) <= 20, `Level 1: ${times[0]}`);
+    assert.match(times[1], /^About \d+ minutes to read\.$/);
+    await context.close();
+  });
+
+  test('sections read are marked in the contents, and a returning reader is offered to continue', async () => {
+    const { page, context, problems } = await openPage(site.browser, site.server.url, { viewport: DESKTOP });
+    assert.equal(await page.locator('.continue-reading').count(), 0, 'nothing to continue on a first visit');
+    // Read down to section 4 as a reader would: by the contents' link.
+    await page.locator('nav.toc a[href="#extending-context"]').click();
+    await page.waitForFunction(() =>
+      document.querySelector('nav.toc a[href="#extending-context"]').parentElement.querySelector('.toc-read'),
+    );
+    const read = await page.evaluate(() =>
+      [...document.querySelectorAll('nav.toc .toc-read')].map((mark) => mark.previousElementSibling.hash),
+    );
+    assert.ok(read.includes('#extending-context') && read.includes('#level-2'), `read: ${read}`);
+    assert.equal(
+      await page.locator('nav.toc a[href="#extending-context"] + .toc-read .visually-hidden').textContent(),
+      '(read)',
+    );
+    // Back later, at the page's top: the way back is offered under the title, and it works.
+    await revisit(page, site.server.url);
+    const offer = page.locator('.continue-reading a');
+    assert.equal(await offer.textContent(), 'Continue where you left off: 4. Extending context after training');
+    assert.equal(await page.locator('nav.toc a[href="#level-2"] + .toc-read').count(), 1, 'the marks are kept');
+    await offer.click();
+    await page.waitForFunction(
+      () => Math.abs(document.getElementById('extending-context').getBoundingClientRect().top) < 120,
+    );
+    assert.equal(await page.locator('.continue-reading').count(), 0, 'the offer goes once taken');
+    // A link of the reader's own wins: no offer on top of it.
+    await revisit(page, `${site.server.url}#rope`);
+    assert.equal(await page.locator('.continue-reading').count(), 0);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test('in a frame (an embed or a course package) nothing is remembered or offered', async () => {
+    // A course page on the lesson's own origin, so the frame could read a stored record if it tried.
+    const host = `${site.server.url}course-host.html`;
+    const { page, context, problems } = await openPage(site.browser, host, {
+      viewport: DESKTOP,
+      waitForLive: false,
+      setup: async (p) => {
+        // A record as a visit of its own would have left, there before any of the lesson's scripts run.
+        await p.addInitScript(() =>
+          localStorage.setItem('positional-lesson:progress', JSON.stringify({ read: ['rope'], at: 'rope' })),
+        );
+        await p.route(host, (route) =>
+          route.fulfill({
+            contentType: 'text/html',
+            body: '<!doctype html><html lang="en"><title>Course</title><body><iframe src="index.html" title="lesson" width="1200" height="800"></iframe></body></html>',
+          }),
+        );
+      },
+    });
+    const frame = page.frameLocator('iframe');
+    await page.waitForFunction(
+      () => document.querySelector('iframe').contentDocument?.documentElement.dataset.liveState,
+    );
+    assert.equal(await frame.locator('.continue-reading').count(), 0);
+    assert.equal(await frame.locator('.toc-read').count(), 0);
+    assert.deepEqual(problems, []);
     await context.close();
   });
 });

@@ -342,6 +342,8 @@ async function start() {
   // The live state is set once they are all in place: a course site or a test waiting for it
   // finds the self-test and the movable numbers ready.
   await yieldToInput();
+  // The first question sits on the first screen: its fields come first.
+  if (engine) safely('first question', () => after.setupFirstQuestion(document, engine));
   // In a course package the course shell framing the page keeps the self-test's record; on its own, this browser does.
   const shell = safely('course link', after.findCourseShell);
   const itemIds = after.SELF_TEST_ITEMS.map((item) => item.id);

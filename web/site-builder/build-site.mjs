@@ -30,7 +30,7 @@ import { withSystemDarkTheme } from './dark-theme.mjs';
 import { collectNotices, noticesBody } from './third-party-notices.mjs';
 import { instructorGuideBody } from './instructor-guide.mjs';
 import { accessibilityContact, accessibilityStatementBody } from './accessibility-statement.mjs';
-import { roundedMinutes, timeOnTask } from './time-on-task.mjs';
+import { roundedMinutes, sectionMinutes, timeOnTask } from './time-on-task.mjs';
 import { MASTERY_SCORE, SELF_TEST_ITEMS } from '../js/self-test/self-test-items.js';
 import { COURSE, schemaDir } from './package-lms.mjs';
 
@@ -336,7 +336,23 @@ export function buildLesson({ liveText, file = 'lesson.md', classPrefix = 'ks', 
     parameterEchoes: PARAMETER_ECHOES,
     chartParts: CHART_PARTS,
   };
-  const lesson = renderLesson(markdown, { diagrams, links, cppSnippets, ...known, liveText, language });
+  // Times are read from the English, which every translation follows section by section.
+  const english = readFileSync(join(WEB, 'lesson', 'lesson.md'), 'utf8');
+  const readingMinutes = sectionMinutes(english);
+  const levelMinutes = {
+    'level-1': roundedMinutes(timeOnTask(english, SELF_TEST_ITEMS).level1Minutes),
+    'level-2': roundedMinutes(readingMinutes['level-2']),
+  };
+  const lesson = renderLesson(markdown, {
+    diagrams,
+    links,
+    cppSnippets,
+    ...known,
+    liveText,
+    language,
+    readingMinutes,
+    levelMinutes,
+  });
   const marker = '<!--split-header-body-->';
   const { html, css } = hoistInlineStyles(
     `${lesson.headerHtml}${marker}${lesson.bodyHtml}${marker}${lesson.tocHtml}`,

@@ -26,7 +26,7 @@ const PROSE_CELL_CHARS = 24;
 export const LIVE_PLACEHOLDER = '…';
 
 const HEADING = /^(#{1,3}) (.+?) \{#([a-z0-9-]+)\}\s*$/;
-const CONTAINER_OPEN = /^::: (walkthrough|step|question|aside)(?: (.+))?$/;
+const CONTAINER_OPEN = /^::: (walkthrough|step|question|aside|try|fold)(?: (.+))?$/;
 const CONTAINER_CLOSE = /^:::\s*$/;
 const FENCE = /^```/;
 
@@ -403,12 +403,14 @@ function renderFence(token, context, md) {
   return `<pre tabindex="0" role="region" aria-label="${escapeText(t('Code'))}"><code class="hljs language-${language}">${body}</code></pre>\n`;
 }
 
-// The claim after "# → " in each line becomes a span the page compares with the engine.
+// The claim after "# → " in each line becomes a span the page compares with the engine; its comment
+// is marked as a result (on a phone it starts a line of its own, lesson.css).
 function markClaims(html) {
   let index = 0;
   const out = html.replace(
-    /(<span class="hljs-comment"># → )(.*?)(<\/span>)/g,
-    (_, open, claim, close) => `${open}<span class="claim" data-claim-index="${index++}">${claim}</span>${close}`,
+    /<span class="hljs-comment">(# → )(.*?)(<\/span>)/g,
+    (_, open, claim, close) =>
+      `<span class="hljs-comment result-comment">${open}<span class="claim" data-claim-index="${index++}">${claim}</span>${close}`,
   );
   return { html: out, count: index };
 }
@@ -536,6 +538,17 @@ function renderContainer(node, md, context) {
     return `<details class="self-test"><summary>${md.renderInline(node.title)}</summary><div class="self-test-answer">${text(node.parts)}</div></details>\n`;
   }
   if (node.kind === 'step') return text(node.parts);
+  // The lesson's first question as something to do (web/js/page/first-question.js adds its fields
+  // once the engine is in); its text, live numbers included, reads whole without them.
+  if (node.kind === 'try') {
+    if (!node.title) throw new Error('lesson.md: ::: try needs a title');
+    return `<div class="first-question" data-first-question role="group" aria-label="${escapeXml(node.title)}"><p class="first-question-title">${md.renderInline(node.title)}</p>${text(node.parts)}</div>\n`;
+  }
+  // Text a reader may skip, folded under its title.
+  if (node.kind === 'fold') {
+    if (!node.title) throw new Error('lesson.md: ::: fold needs a title');
+    return `<details class="fold"><summary>${md.renderInline(node.title)}</summary>${text(node.parts)}</details>\n`;
+  }
   // An aside (a symbol table, a pointer elsewhere): in the text on narrow screens, in the margin
   // beside it on wide ones. role="note": parenthetic to the text, and not a landmark of its own.
   if (node.kind === 'aside') {
@@ -586,18 +599,27 @@ function renderSection(node, md, context, levelAttr) {
   return (
     `<section id="${node.id}" class="lesson-section depth-${node.level}" data-level="${level}" aria-labelledby="${node.id}-title">` +
     `<${tag} id="${node.id}-title">${titleHtml} ${permalink(node.id, node.title, context.t)}</${tag}>` +
+    (context.levelTimes?.[node.id] ? `<p class="section-time">${escapeText(context.levelTimes[node.id])}</p>` : '') +
     `${renderBody(node.lines, md, context)}${children}</section>\n`
   );
 }
 
-function renderToc(headings) {
+/**
+ * The contents, a list of the sections' links; with `minutes` (section id → minutes to read it,
+ * subsections included), each link says how long its section takes.
+ */
+function renderToc(headings, minutes, t) {
   const items = headings.filter((h) => h.level >= 2);
+  const time = (id) =>
+    minutes?.[id] === undefined
+      ? ''
+      : ` <span class="toc-time">${escapeText(t('{minutes} min', { minutes: Math.max(1, Math.round(minutes[id])) }))}</span>`;
   let html = '';
   let open = 0;
   for (let i = 0; i < items.length; i++) {
     const h = items[i];
     const next = items[i + 1];
-    html += `<li data-level="${h.dataLevel}"><a href="#${h.id}">${h.titleHtml}</a>`;
+    html += `<li data-level="${h.dataLevel}"><a href="#${h.id}">${h.titleHtml}</a>${time(h.id)}`;
     if (next && next.level > h.level) {
       html += '<ol>';
       open++;
@@ -678,7 +700,9 @@ function checkKnownNames(context, { liveQuantities, charts, liveParameters, para
  * the texts the renderer itself writes (labels, captions, the walkthrough's controls) come from its
  * interface table, web/i18n/CODE/*.json. English by default. `labResults` is the length lab's results
  * for the {{lab:…}}, {{lab-setup:…}} and {{lab-table:…}} markers (lab-results.mjs), read from the
- * committed file when not given and the lesson has such a marker.
+ * committed file when not given and the lesson has such a marker. `readingMinutes` (section id →
+ * minutes, time-on-task.mjs's sectionMinutes) puts each section's reading time in the contents;
+ * `levelMinutes` ({ 'level-1', 'level-2' }: whole minutes) is said under each level's heading.
  */
 export function renderLesson(
   markdown,
@@ -693,6 +717,8 @@ export function renderLesson(
     parameterEchoes,
     chartParts,
     labResults,
+    readingMinutes,
+    levelMinutes,
     language = { code: 'en', interface: {} },
   },
 ) {
@@ -703,6 +729,13 @@ export function renderLesson(
   const context = {
     t,
     translateData,
+    // How long each level takes (levelMinutes: { 'level-1', 'level-2' } in whole minutes), said under its heading.
+    levelTimes: levelMinutes && {
+      'level-1': t('About {minutes} minutes on its own, with the summary and the Level 1 questions.', {
+        minutes: levelMinutes['level-1'],
+      }),
+      'level-2': t('About {minutes} minutes to read.', { minutes: levelMinutes['level-2'] }),
+    },
     liveText,
     liveQuantities,
     liveParameters,
@@ -742,14 +775,17 @@ export function renderLesson(
     .replace(/(<div class="graded-item" data-item="[a-z0-9-]+">)(<\/div>)/g, `$1${fallback}$2`);
   if (context.katexErrors.length) throw new Error(`lesson.md: KaTeX failed:\n${context.katexErrors.join('\n')}`);
   checkKnownNames(context, { liveQuantities, charts, liveParameters, parameterEchoes, chartParts });
-  const firstParagraph = /<p>([\s\S]*?)<\/p>/.exec(headerHtml);
+  // The lede: the header's first paragraph of its own (not the first question's, inside its box).
+  const firstParagraph = /<p>([\s\S]*?)<\/p>/.exec(
+    headerHtml.replace(/<div class="first-question"[\s\S]*?<\/div>\n/, ''),
+  );
   return {
     title: top.title,
     titleHtml: md.renderInline(top.title),
     summaryText: firstParagraph ? firstParagraph[1].replace(/<[^>]+>/g, '') : '',
     headerHtml,
     bodyHtml: sections,
-    tocHtml: renderToc(context.headings),
+    tocHtml: renderToc(context.headings, readingMinutes, t),
     ...context,
   };
 }

@@ -41,7 +41,7 @@ export function readingOf(markdown) {
     .replace(/<[^>]+>/g, ' ')
     .replace(/\]\([^)]*\)/g, ']')
     .replace(/\{#[\w-]+\}/g, ' ')
-    .replace(/^:::\s*(walkthrough|step|question|aside)?/gm, ' ');
+    .replace(/^:::\s*(walkthrough|step|question|aside|try|fold)?/gm, ' ');
   const words = markerText(text).split(/\s+/).filter(isWord).length;
   return { words, codeLines, formulas };
 }
@@ -59,6 +59,29 @@ export function lessonParts(markdown) {
 
 const minutesOf = ({ words, codeLines, formulas }) =>
   words / READING_PACE.wordsPerMinute + (codeLines + formulas) / READING_PACE.linesPerMinute;
+
+/**
+ * The minutes to read each section of `markdown` (lesson.md, the English the translations follow
+ * section by section): { id → minutes } for every ## and ### heading with an {#id}, its subsections
+ * included. Read from the English for every language's contents, so a section takes the same time
+ * in each.
+ */
+export function sectionMinutes(markdown) {
+  const lines = markdown.replace(/^<!--[\s\S]*?-->\s*/, '').split('\n');
+  const headings = [];
+  let inFence = false;
+  lines.forEach((line, i) => {
+    if (/^```/.test(line)) inFence = !inFence;
+    const m = !inFence && /^(#{2,3}) .*?\{#([\w-]+)\}\s*$/.exec(line);
+    if (m) headings.push({ level: m[1].length, id: m[2], start: i });
+  });
+  const minutes = {};
+  headings.forEach((h, k) => {
+    const end = headings.slice(k + 1).find((next) => next.level <= h.level)?.start ?? lines.length;
+    minutes[h.id] = minutesOf(readingOf(lines.slice(h.start, end).join('\n')));
+  });
+  return minutes;
+}
 
 /** The self-test's items read (prompt, choices, tolerance) and answered: { items, words, numeric, minutes }. */
 export function selfTestTime(items) {

@@ -15,6 +15,7 @@ import { createChartShell } from './shell.js';
 import { attachHandles } from './handles.js';
 import { attachMotion } from './motion.js';
 import { chartPainter } from './painter.js';
+import { t } from '../locale/i18n.js';
 
 // Every declared chart by id, for the chart Worker (paint-worker.js), which paints a chart's canvases from its spec.
 const DEFINED = new Map();
@@ -218,12 +219,7 @@ function mountChart(spec, order, compute, slot, engine) {
     }
     return plot;
   });
-  let note = null;
-  if (spec.note) {
-    note = document.createElement('p');
-    note.className = 'chart-note';
-    shell.plot.append(note);
-  }
+  const note = spec.note ? foldingNote(shell.plot) : null;
   for (const [key, part] of Object.entries(focusParts)) {
     const element = controls[key].element;
     element.addEventListener('focusin', () => point(part));
@@ -349,10 +345,7 @@ function mountChart(spec, order, compute, slot, engine) {
     writesHeld = false;
     const v = view();
     for (const [key, text] of Object.entries(spec.notes?.(v) ?? {})) controls[key].note(text);
-    if (note) {
-      const text = spec.note(v);
-      if (note.textContent !== text) note.textContent = text;
-    }
+    note?.show(spec.note(v));
     if (spec.describe) shell.describe(spec.describe(v));
     if (spec.table) shell.setData(spec.table(v, engine));
     abilities?.handles?.announce();
@@ -418,4 +411,48 @@ function mountChart(spec, order, compute, slot, engine) {
   const afterUpdate = (fn) => afterUpdates.push(fn);
   spec.extend?.(chart, { state, data, layout, marks, controls, shell, canvases, engine, update, view, afterUpdate });
   return chart;
+}
+
+/** Notes longer than this many words show their first sentence, and the rest behind "More about this figure". */
+const NOTE_FOLD_WORDS = 60;
+
+/**
+ * The paragraph under a chart's canvases (p.chart-note, appended to `parent`): show(text) writes
+ * `text`, writing nothing when it is unchanged. A note over NOTE_FOLD_WORDS words shows its first
+ * sentence and a button that unfolds the rest (and keeps it unfolded through later changes); the
+ * paragraph's text is always the whole note, and the chart's description says it all to a screen reader.
+ */
+export function foldingNote(parent) {
+  const paragraph = document.createElement('p');
+  paragraph.className = 'chart-note';
+  const lead = document.createElement('span');
+  const rest = document.createElement('span');
+  rest.className = 'chart-note-rest';
+  paragraph.append(lead, rest);
+  const more = document.createElement('button');
+  more.type = 'button';
+  more.className = 'chart-note-more';
+  more.hidden = true;
+  more.setAttribute('aria-expanded', 'false');
+  more.textContent = t('More about this figure');
+  more.addEventListener('click', () => {
+    const open = more.getAttribute('aria-expanded') !== 'true';
+    more.setAttribute('aria-expanded', String(open));
+    paragraph.classList.toggle('is-folded', !open);
+  });
+  paragraph.classList.add('is-folded');
+  parent.append(paragraph, more);
+  let shown = null;
+  return {
+    show(text) {
+      if (text === shown) return;
+      shown = text;
+      const long = text.split(/\s+/).filter(Boolean).length > NOTE_FOLD_WORDS;
+      // The first sentence: up to its full stop (a Chinese one, or a Latin one before a space).
+      const cut = long ? /^[\s\S]+?(?:。|[.!?](?=\s))/.exec(text)?.[0] : undefined;
+      lead.textContent = cut ?? text;
+      rest.textContent = cut ? text.slice(cut.length) : '';
+      more.hidden = !cut;
+    },
+  };
 }

@@ -20,6 +20,7 @@ const Q_LENGTH = 0.75; // the hands' lengths, as fractions of the clock's radius
 const K_LENGTH = 0.9;
 const ARC_RADIUS = 0.3;
 const HIT = 10; // px: how close the pointer must be to a hand or the arc
+const TOUCH_REACH = 22; // px beyond the face's rim where a finger still takes a hand (as a handle's reach)
 const PRESETS = [
   [3, 7],
   [103, 107],
@@ -112,10 +113,15 @@ export const ROPE_CLOCK = defineChart(chartDeclaration('rope-clock'), {
       hit: partAt,
     },
   ],
+  // The help names the input the reader has: a finger (a coarse pointer and no fine one) or a keyboard.
   note: () =>
-    t(
-      'Keyboard: focus the clock, then ← → (or ↑ ↓) turn the selected hand one position, Page Up/Down ten; Enter switches between q and k. The m and n fields take exact positions.',
-    ),
+    globalThis.matchMedia?.('(pointer: coarse) and (not (any-pointer: fine))').matches
+      ? t(
+          'Touch: put a finger on the face and drag a hand around it; − and + beside m and n turn a hand one position. The m and n fields take exact positions.',
+        )
+      : t(
+          'Keyboard: focus the clock, then ← → (or ↑ ↓) turn the selected hand one position, Page Up/Down ten; Enter switches between q and k. The m and n fields take exact positions.',
+        ),
   describe: ({ state, data: { clock } }) => describeClock(state, clock),
   table: ({ state, data: { clock } }) => ({
     caption: t('The two hands'),
@@ -313,8 +319,25 @@ function addDragAndKeys(chart, { state, data, layout, marks, controls, canvases:
     const rect = canvas.getBoundingClientRect();
     return Math.atan2(-(event.clientY - rect.top - layout.face.cy), event.clientX - rect.left - layout.face.cx);
   };
+  // A finger on the face turns a hand; elsewhere on the canvas it scrolls the page. The browser fixes
+  // a touch's panning when it starts (the canvas allows pan and zoom, see charts.css), so the face
+  // claims its touches by cancelling touchstart: the pointer events then run on without a pointercancel.
+  const onFace = (x, y) => {
+    const rect = canvas.getBoundingClientRect();
+    return Math.hypot(x - rect.left - layout.face.cx, y - rect.top - layout.face.cy) <= layout.face.r + TOUCH_REACH;
+  };
+  canvas.addEventListener(
+    'touchstart',
+    (event) => {
+      const [touch] = event.touches;
+      if (event.touches.length === 1 && layout.face && data.clock && onFace(touch.clientX, touch.clientY))
+        event.preventDefault();
+    },
+    { passive: false },
+  );
   canvas.addEventListener('pointerdown', (event) => {
     if (!layout.face || !data.clock) return;
+    if (event.pointerType === 'touch' && !onFace(event.clientX, event.clientY)) return;
     const a = pointerAngle(event);
     const distance = (b) => Math.abs(Math.atan2(Math.sin(a - b), Math.cos(a - b)));
     const which = distance(data.clock.qAngle) <= distance(data.clock.kAngle) ? 'm' : 'n';

@@ -1,6 +1,8 @@
 // Where the reader is: the level choice as a link (?level=1 or ?level=2) and remembered between
 // visits where storage allows, and the contents (collapsed on narrow screens, the section in view
-// marked with aria-current on wide ones).
+// marked with aria-current on wide ones, the sections already read marked, and a returning
+// reader offered the way back to where they left off).
+import { t } from '../locale/i18n.js';
 
 /** The localStorage key of the remembered level; theme-init.js applies it before the first paint. */
 export const LEVEL_KEY = 'positional-lesson:level';
@@ -37,9 +39,85 @@ export function setupLevelMemory(group) {
   }
 }
 
+/** The localStorage key of the reader's progress: { read: [section ids], at: section id }. */
+export const PROGRESS_KEY = 'positional-lesson:progress';
+
+/**
+ * The reader's progress as stored, or null: only on a page of its own (in a frame, an embed or a
+ * course package, the host keeps the reader's place; a course site is the learner's memory), and
+ * only where storage works. A malformed record is read as none.
+ */
+function progressStore() {
+  if (window.parent !== window) return null;
+  const storage = storageOrNull();
+  if (!storage) return null;
+  let saved = { read: [], at: null };
+  try {
+    const record = JSON.parse(storage.getItem(PROGRESS_KEY) ?? 'null');
+    if (record && Array.isArray(record.read) && (record.at === null || typeof record.at === 'string'))
+      saved = { read: record.read.filter((id) => typeof id === 'string'), at: record.at };
+  } catch {
+    // Unreadable: start afresh.
+  }
+  return {
+    saved,
+    save(progress) {
+      try {
+        storage.setItem(PROGRESS_KEY, JSON.stringify(progress));
+      } catch {
+        // Not remembered where storage is full or blocked.
+      }
+    },
+  };
+}
+
+/** Marks the contents' entry of section `id` as read: a mark, and the word for a screen reader. */
+function markRead(link) {
+  const item = link?.parentElement;
+  if (!item || item.querySelector(':scope > .toc-read')) return;
+  const mark = document.createElement('span');
+  mark.className = 'toc-read';
+  const sign = document.createElement('span');
+  sign.setAttribute('aria-hidden', 'true');
+  sign.textContent = '✓';
+  const words = document.createElement('span');
+  words.className = 'visually-hidden';
+  words.textContent = t('(read)');
+  mark.append(sign, words);
+  link.after(mark);
+}
+
+/**
+ * For a returning reader who left off in a section (and came to the page's top, not to a link of
+ * their own): a note under the title with a link back there, and a button that dismisses it.
+ */
+function offerContinue(id, links) {
+  const section = document.getElementById(id);
+  const link = links.get(id);
+  const title = document.querySelector('h1');
+  if (!section || !link || !title || location.hash) return;
+  // A div: the header's first paragraph is the lede, styled as one (lesson.css).
+  const note = document.createElement('div');
+  note.className = 'continue-reading';
+  note.setAttribute('role', 'note');
+  const back = document.createElement('a');
+  back.href = `#${id}`;
+  back.textContent = t('Continue where you left off: {section}', { section: link.textContent.trim() });
+  const dismiss = document.createElement('button');
+  dismiss.type = 'button';
+  dismiss.textContent = '×';
+  dismiss.setAttribute('aria-label', t('Dismiss'));
+  dismiss.addEventListener('click', () => note.remove());
+  back.addEventListener('click', () => note.remove());
+  note.append(back, dismiss);
+  title.after(note);
+}
+
 /**
  * The contents: open as a sidebar on wide screens (the HTML starts it closed, so a phone's first
- * screen is the lesson), and there the link of the section being read carries aria-current.
+ * screen is the lesson), and there the link of the section being read carries aria-current. On a
+ * page of its own, the sections the reader has been in are marked read and remembered, with the
+ * last one, which a later visit offers to go back to.
  */
 export function setupContents(nav) {
   if (!nav) return;
@@ -49,13 +127,29 @@ export function setupContents(nav) {
   const links = new Map([...nav.querySelectorAll('a[href^="#"]')].map((a) => [decodeURIComponent(a.hash.slice(1)), a]));
   const sections = [...links.keys()].map((id) => document.getElementById(id)).filter(Boolean);
   if (!sections.length || typeof IntersectionObserver === 'undefined') return;
+  const store = progressStore();
+  const read = new Set(store?.saved.read.filter((id) => links.has(id)));
+  for (const id of read) markRead(links.get(id));
+  if (store?.saved.at && links.has(store.saved.at)) offerContinue(store.saved.at, links);
   const visible = new Set();
   let current = null;
+  let at = null;
   const mark = () => {
     // The innermost section whose heading has passed the top third of the screen.
     let best = null;
     for (const section of sections) {
       if (visible.has(section) && (!best || best.contains(section))) best = section;
+    }
+    if (store && best && best.id !== at) {
+      at = best.id;
+      // Every section around the one being read has been reached too.
+      for (let node = best; node; node = node.parentElement?.closest('section')) {
+        if (links.has(node.id) && !read.has(node.id)) {
+          read.add(node.id);
+          markRead(links.get(node.id));
+        }
+      }
+      store.save({ read: [...read], at });
     }
     const link = wide.matches && best ? links.get(best.id) : null;
     if (link === current) return;

@@ -325,8 +325,8 @@ export function setupProseParameters(root, engine) {
     const [down, up] = steppers.children;
     down.setAttribute('aria-label', t('Decrease {label}', { label }));
     up.setAttribute('aria-label', t('Increase {label}', { label }));
-    // Above the number's end, out of the flow: showing or hiding them never moves the text (a press
-    // that blurs the number must still land where the reader aimed).
+    // Out of the flow: showing or hiding them never moves the text (a press that blurs the number must
+    // still land where the reader aimed).
     // In the page's main landmark, where every content lives (the accessibility suite checks it).
     const home = handle.closest('main') ?? document.body;
     if (steppers.parentElement !== home) home.append(steppers);
@@ -334,22 +334,37 @@ export function setupProseParameters(root, engine) {
     placeSteppers();
   }
 
+  // Where − and + go covers none of the text being read: beside the number's line in the margin right
+  // of the text column where there is room for them, else docked at the bottom of the screen, within a
+  // thumb's reach, with the page scrolled so the number's line stays above them.
   function placeSteppers() {
     if (!stepping) return;
     const box = stepping.handle.getBoundingClientRect();
+    const column = (stepping.handle.closest('main') ?? document.body).getBoundingClientRect();
+    const viewport = document.documentElement.clientWidth;
+    steppers.classList.remove('is-docked');
     const pair = steppers.getBoundingClientRect();
-    const left = Math.max(4, Math.min(box.right - pair.width, document.documentElement.clientWidth - pair.width - 4));
-    // Absolute against its offset parent (the document when none is positioned).
-    const parent = steppers.offsetParent;
-    const origin =
-      parent && parent !== document.body
-        ? {
-            x: parent.getBoundingClientRect().left - parent.scrollLeft,
-            y: parent.getBoundingClientRect().top - parent.scrollTop,
-          }
-        : { x: -window.scrollX, y: -window.scrollY };
-    steppers.style.left = `${left - origin.x}px`;
-    steppers.style.top = `${box.top - pair.height - 4 - origin.y}px`;
+    const GAP = 8;
+    if (viewport - column.right >= pair.width + 2 * GAP) {
+      // Absolute against its offset parent (the document when none is positioned).
+      const parent = steppers.offsetParent;
+      const origin =
+        parent && parent !== document.body
+          ? {
+              x: parent.getBoundingClientRect().left - parent.scrollLeft,
+              y: parent.getBoundingClientRect().top - parent.scrollTop,
+            }
+          : { x: -window.scrollX, y: -window.scrollY };
+      steppers.style.left = `${column.right + GAP - origin.x}px`;
+      steppers.style.top = `${box.top + (box.height - pair.height) / 2 - origin.y}px`;
+      return;
+    }
+    steppers.classList.add('is-docked');
+    steppers.style.left = '';
+    steppers.style.top = '';
+    const docked = steppers.getBoundingClientRect();
+    const overlap = box.bottom + GAP - docked.top;
+    if (overlap > 0) window.scrollBy({ top: overlap, behavior: 'instant' });
   }
 
   function listen(handle, scope) {

@@ -1,0 +1,121 @@
+// The lesson's first question as something to do: two sentences the reader types, and the cosine
+// similarity of their pooled attention outputs without positions and with RoPE (the engine's
+// orderSimilarities, as figure 1). Each verdict sentence says only what its numbers show.
+import { fixed } from '../locale/format.js';
+import { t } from '../locale/i18n.js';
+
+/** Similarities within this of 1 print as 1.000: the pooled vectors are the same to the shown digits. */
+const SAME = 5e-4;
+
+/** The words of a sentence, in order (split on white space, as the engine splits them). */
+const words = (sentence) => sentence.trim().split(/\s+/).filter(Boolean);
+
+/** Whether `a` and `b` hold the same words, each as often, in any order. */
+function sameWords(a, b) {
+  if (a.length !== b.length) return false;
+  const sorted = (list) => [...list].sort().join('\u0000');
+  return sorted(a) === sorted(b);
+}
+
+/**
+ * The verdict on sentences `a` and `b` (strings) with the engine's similarities `sims` ({ none, rope }),
+ * or the reason there is none: every claim is checked against the words and the numbers it prints.
+ */
+export function firstQuestionVerdict(a, b, sims) {
+  const wa = words(a);
+  const wb = words(b);
+  if (!wa.length || !wb.length) return t('Type a sentence in both fields.');
+  const none = fixed(sims.none, 3);
+  const rope = fixed(sims.rope, 3);
+  const blind = Math.abs(sims.none - 1) < SAME;
+  const seen = Math.abs(sims.rope - 1) >= SAME;
+  if (wa.join(' ') === wb.join(' '))
+    return t(
+      'The same sentence twice: similarity {none} without positions and {rope} with RoPE. Swap two words of B.',
+      {
+        none,
+        rope,
+      },
+    );
+  if (!sameWords(wa, wb))
+    return blind
+      ? t('Different words, yet similarity {none} without positions. With RoPE: {rope}.', { none, rope })
+      : t(
+          'B has other words than A, so they differ even without positions (similarity {none}). Use the same words in another order to see attention’s blind spot.',
+          { none },
+        );
+  if (!blind) return t('Without positions the similarity is {none}; with RoPE it is {rope}.', { none, rope });
+  return seen
+    ? t(
+        'Same words, new order. Without positions: similarity {none}, the same vector, so attention cannot tell them apart. With RoPE: {rope}, no longer the same.',
+        { none, rope },
+      )
+    : t(
+        'Same words, new order. Without positions: similarity {none}, the same vector. With RoPE it is {rope} too: this order turns out alike to three decimals.',
+        { none, rope },
+      );
+}
+
+/**
+ * Adds the fields to the first question's box (`[data-first-question]` in `root`) and answers each
+ * change from `engine`. Returns nothing; a box that is not on the page is left alone.
+ */
+export function setupFirstQuestion(root, engine) {
+  const box = root.querySelector('[data-first-question]');
+  if (!box || !engine) return;
+  const form = document.createElement('div');
+  form.className = 'first-question-fields';
+  const field = (name, label, value) => {
+    const wrap = document.createElement('label');
+    wrap.className = 'first-question-field';
+    const caption = document.createElement('span');
+    caption.textContent = label;
+    const input = document.createElement('input');
+    input.type = 'text';
+    input.name = name;
+    input.value = value;
+    input.spellcheck = false;
+    input.autocomplete = 'off';
+    input.setAttribute('autocapitalize', 'off');
+    wrap.append(caption, input);
+    form.append(wrap);
+    return input;
+  };
+  const a = field('first-question-a', t('Sentence A'), 'dog bites man');
+  const b = field('first-question-b', t('Sentence B'), 'man bites dog');
+  const shuffle = document.createElement('button');
+  shuffle.type = 'button';
+  shuffle.className = 'first-question-shuffle';
+  shuffle.textContent = t('B = A reversed');
+  form.append(shuffle);
+  const verdict = document.createElement('p');
+  verdict.className = 'first-question-verdict';
+  verdict.setAttribute('aria-live', 'polite');
+  box.append(form, verdict);
+  // The verdict says what the printed sentence said, for the sentences in the fields: the printed one goes.
+  box.classList.add('is-live');
+
+  let pending = 0;
+  const answer = () => {
+    pending = 0;
+    let text;
+    try {
+      const sims = words(a.value).length && words(b.value).length ? engine.orderSimilarities(a.value, b.value) : null;
+      text = firstQuestionVerdict(a.value, b.value, sims ?? { none: NaN, rope: NaN });
+    } catch (error) {
+      text = error.message;
+    }
+    if (verdict.textContent !== text) verdict.textContent = text;
+  };
+  // One answer per frame, however fast the reader types.
+  const schedule = () => {
+    if (!pending) pending = requestAnimationFrame(answer);
+  };
+  a.addEventListener('input', schedule);
+  b.addEventListener('input', schedule);
+  shuffle.addEventListener('click', () => {
+    b.value = words(a.value).reverse().join(' ');
+    answer();
+  });
+  answer();
+}
