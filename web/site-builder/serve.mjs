@@ -5,7 +5,7 @@
 //   node web/site-builder/serve.mjs --root dist --port 8000 [--dotfiles] [--csp-report-uri URL]
 import { createHash } from 'node:crypto';
 import fs, { constants, readFileSync, realpathSync, statSync } from 'node:fs';
-import { open, realpath, stat } from 'node:fs/promises';
+import { lstat, open, readlink, realpath } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
@@ -168,12 +168,35 @@ const hasDotSegment = (root, path) =>
     .split(sep)
     .some((segment) => segment.startsWith('.'));
 
+// Where the kernel says an open descriptor's file lives (Linux): the link /proc/self/fd/N names the
+// file the descriptor holds, however the path that opened it changes afterwards.
+const FD_PATHS = process.platform === 'linux' && fs.existsSync('/proc/self/fd');
+
+/**
+ * The real path of the file `handle` holds. On Linux the descriptor's own path, which no change of
+ * links after the open can alter; elsewhere realpath(`path`) checked against the descriptor by lstat
+ * (which does not follow a last link), so a path that was a link to another file at the open, or
+ * became one since, does not match.
+ */
+async function openedPath(handle, path, info) {
+  if (FD_PATHS) {
+    const named = await readlink(`/proc/self/fd/${handle.fd}`);
+    // A file removed after the open (no links left) is named "<path> (deleted)": it can no longer
+    // be told where it was, so the path is opened again.
+    if (info.nlink === 0n) return null;
+    return named;
+  }
+  const real = await realpath(path);
+  const named = await lstat(real, { bigint: true });
+  return named.isFile() && named.dev === info.dev && named.ino === info.ino ? real : null;
+}
+
 /**
  * Opens `path` once and returns { handle, path, stat } for the regular file it names, or throws an
- * HttpError. The descriptor is what gets served: after opening, the path's real location must be
- * inside `root` and must still be the very file opened (same device and inode), so a symbolic link
- * changed between the check and the read cannot lead outside. Opening is non-blocking (a FIFO
- * answers 404 at once). With `index`, a directory stands for its index.html.
+ * HttpError. The descriptor is what gets served: after opening, the place of the file it holds (see
+ * openedPath) must be inside `root`, so a symbolic link or folder changed between the check and the
+ * read cannot lead outside. Opening is non-blocking (a FIFO answers 404 at once). With `index`, a
+ * directory stands for its index.html.
  */
 async function openFile(root, path, { dotfiles, index = true }) {
   for (let attempt = 0; ; attempt += 1) {
@@ -187,17 +210,16 @@ async function openFile(root, path, { dotfiles, index = true }) {
         return await openFile(root, join(path, 'index.html'), { dotfiles, index: false });
       }
       if (!info.isFile()) throw new HttpError(404, 'Not found');
-      const real = await realpath(path);
-      if (!inside(root, real)) throw new HttpError(403, 'Forbidden');
-      if (!dotfiles && hasDotSegment(root, real)) throw new HttpError(404, 'Not found');
-      const named = await stat(real, { bigint: true });
-      if (named.dev !== info.dev || named.ino !== info.ino) {
+      const real = await openedPath(handle, path, info);
+      if (real === null) {
         // The path moved to another file while it was opened: look again, a few times at most.
         await handle.close();
         handle = undefined;
         if (attempt < 2) continue;
         throw new HttpError(403, 'Forbidden: the file changed while it was opened');
       }
+      if (!inside(root, real)) throw new HttpError(403, 'Forbidden');
+      if (!dotfiles && hasDotSegment(root, real)) throw new HttpError(404, 'Not found');
       info = {
         dev: info.dev,
         ino: info.ino,
