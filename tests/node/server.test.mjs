@@ -195,6 +195,26 @@ describe('headers and content types', () => {
     }
   });
 
+  test("an HTML page with its own strict policy gets it as its header; one with a lax policy gets the site's", async () => {
+    const strict =
+      "default-src 'none'; script-src 'sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=' 'wasm-unsafe-eval'; img-src data: blob:";
+    const pages = {
+      'own-policy.html': [strict, `${strict}; frame-ancestors *`],
+      'lax-inline.html': ["default-src 'none'; script-src 'unsafe-inline'", CONTENT_SECURITY_POLICY],
+      'lax-origin.html': ["default-src 'none'; script-src https://example.org", CONTENT_SECURITY_POLICY],
+      'lax-default.html': ["default-src 'self'; script-src 'sha256-AAAA'", CONTENT_SECURITY_POLICY],
+    };
+    for (const [name, [meta, expected]] of Object.entries(pages)) {
+      writeFileSync(
+        join(root, name),
+        `<!doctype html><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${meta}"><p>x</p>\n`,
+      );
+      const res = await get(`/${name}`);
+      assert.equal(res.status, 200, name);
+      assert.equal(res.headers['content-security-policy'], expected, name);
+    }
+  });
+
   test('HEAD sends the headers of GET and no body', async () => {
     const res = await get('/engine.wasm', { method: 'HEAD' });
     assert.equal(res.status, 200);

@@ -38,6 +38,34 @@ export const CONTENT_SECURITY_POLICY = [
   'frame-ancestors *',
 ].join('; ');
 
+// A source a page's own policy may name for the server to send it as the page's header: nothing that
+// lets in code the page does not carry by hash, and no other origin.
+const STRICT_SOURCE =
+  /^(?:'none'|'self'|'wasm-unsafe-eval'|'script'|'sha(?:256|384|512)-[A-Za-z0-9+/]+={0,2}'|data:|blob:)$/;
+
+/**
+ * The policy a page carries in its own <meta http-equiv="Content-Security-Policy"> when it is built
+ * to run on it alone (the single file: `default-src 'none'`, its inline script and style allowed by
+ * hash, nothing from any origin), or null: then the page gets the site's policy. `head` is the start
+ * of the page's text. The site's policy allows only the pages' one inline script, so the single file,
+ * all inline, could not run under it; its own policy is as strict for that file.
+ */
+export function ownPagePolicy(head) {
+  const tag = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"\s*\/?>/i.exec(head);
+  if (!tag) return null;
+  const policy = tag[1]
+    .replace(/&lt;/g, '<')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
+  const directives = policy.split(';').map((directive) => directive.trim().split(/\s+/));
+  const strict = directives.every(
+    ([name, ...sources]) => /^[a-z-]+$/.test(name) && sources.every((source) => STRICT_SOURCE.test(source)),
+  );
+  const named = new Map(directives.map(([name, ...sources]) => [name, sources]));
+  if (!strict || named.get('default-src')?.join(' ') !== "'none'") return null;
+  return policy;
+}
+
 /** The name the policy's report-to directive and the Reporting-Endpoints header give the report address. */
 export const REPORT_ENDPOINT = 'csp-endpoint';
 
@@ -124,11 +152,18 @@ export function checkedReportUri(value, name = 'cspReportUri') {
   return value;
 }
 
-/** The policy with, when `reportUri` is given, violation reports sent there (report-uri and report-to). */
-export function contentSecurityPolicy({ reportUri } = {}) {
-  if (!reportUri) return CONTENT_SECURITY_POLICY;
-  return `${CONTENT_SECURITY_POLICY}; report-uri ${reportUri}; report-to ${REPORT_ENDPOINT}`;
+/**
+ * The policy with, when `reportUri` is given, violation reports sent there (report-uri and report-to).
+ * `pagePolicy` (a page's own, see ownPagePolicy) replaces the site's, framed from anywhere as the site is.
+ */
+export function contentSecurityPolicy({ reportUri, pagePolicy } = {}) {
+  const policy = pagePolicy ? `${pagePolicy}; frame-ancestors *` : CONTENT_SECURITY_POLICY;
+  if (!reportUri) return policy;
+  return `${policy}; report-uri ${reportUri}; report-to ${REPORT_ENDPOINT}`;
 }
+
+// How much of an HTML page is read for its own policy: the meta tag sits at the top of <head>.
+const POLICY_HEAD_BYTES = 4096;
 
 // RFC 9110 §12.4.2: a weight is 0 to 1 with at most three decimals.
 const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
@@ -391,6 +426,12 @@ function handler(root, { dotfiles, reportUri }) {
       const digest = await digests.of(file);
       variant = await chooseVariant(root, file, digest, req.headers['accept-encoding'], { dotfiles, digests });
       const sent = variant ?? file;
+      if (extname(file.path).toLowerCase() === '.html') {
+        const head = Buffer.alloc(Math.min(POLICY_HEAD_BYTES, file.stat.size));
+        const { bytesRead } = await file.handle.read(head, 0, head.length, 0);
+        const pagePolicy = ownPagePolicy(head.subarray(0, bytesRead).toString('utf8'));
+        if (pagePolicy) res.setHeader('Content-Security-Policy', contentSecurityPolicy({ reportUri, pagePolicy }));
+      }
       // The ETag names the bytes: the file's digest, and the coding of the copy sent.
       const etag = `"${digest.slice(0, 32)}${variant ? `-${variant.coding}` : ''}"`;
       res.setHeader('Content-Type', MIME_TYPES[extname(file.path).toLowerCase()] ?? 'application/octet-stream');
