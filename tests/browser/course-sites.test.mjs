@@ -313,6 +313,21 @@ async function until(condition, what, ms = 30000) {
   }
 }
 
+test('cmi5: a returnURL the window cannot go to offers no Exit, and says how to leave', async () => {
+  const lms = await startLrs({ root: folders.cmi5 });
+  closers.push(lms.close);
+  for (const returnURL of ['javascript:alert(1)', 'data:text/html,bye']) {
+    const { lesson, close } = await cmi5Course(lms, { returnURL });
+    await lesson.waitForFunction(() => document.documentElement.dataset.course === 'cmi5:saved', null, {
+      timeout: 30000,
+    });
+    await lesson.locator('.course-exit-note').waitFor({ timeout: 10000 });
+    assert.equal(await lesson.locator('.course-exit').count(), 0, `${returnURL}: no Exit button`);
+    assert.match(await lesson.locator('.course-exit-note').textContent(), /close this tab or window/);
+    await close();
+  }
+});
+
 test('cmi5: a learner who passes, then exits to the LMS’s returnURL', async () => {
   const lms = await startLrs({ root: folders.cmi5 });
   closers.push(lms.close);
