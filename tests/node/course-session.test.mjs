@@ -318,6 +318,80 @@ test('SCORM: refusals, throws, a vanished run-time and a junk count lose no answ
   }
 });
 
+/**
+ * Runs `work()` and measures the page's tasks meanwhile: a timer that fires as often as the event
+ * loop lets it notes each turn, and the longest stretch between turns is the longest task (ms).
+ */
+async function longestTask(work, settled) {
+  const beats = [performance.now()];
+  let beating = true;
+  const beat = () => {
+    beats.push(performance.now());
+    if (beating) setTimeout(beat, 0);
+  };
+  setTimeout(beat, 0);
+  work();
+  const end = Date.now() + 60000;
+  while (!settled() && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+  beating = false;
+  beats.push(performance.now());
+  return Math.max(...beats.slice(1).map((t, i) => t - beats[i]));
+}
+
+/** Blocks the thread for `ms`, as a run-time's synchronous request does. */
+const blockFor = (ms) => {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+};
+
+test('SCORM: a run-time whose SetValue takes 0.1 s leaves no task over 200 ms; one that takes 2 s, one call a task', async (t) => {
+  for (const [slowMs, elementSlow] of [
+    [100, () => true],
+    [2000, (element) => element === 'cmi.suspend_data'],
+  ]) {
+    const { api, calls } = scormApi('2004', { scaled_passing_score: '0.8' });
+    const session = createCourseSession(scormConnection(api, '2004'));
+    await new Promise((r) => setImmediate(r));
+    const realSet = api.SetValue.bind(api);
+    api.SetValue = (element, value) => {
+      blockFor(elementSlow(element) ? slowMs : 100);
+      return realSet(element, value);
+    };
+    const lesson = learner(session.api);
+    // Three answers wait (the learner has not paused), then the page asks to save.
+    lesson.answerAll(new Set(), SELF_TEST_ITEMS.slice(0, 3));
+    const before = calls.filter(([v]) => v === 'set').length;
+    const longest = await longestTask(
+      () => session.flush(),
+      () => session.status === 'saved',
+    );
+    const sent = calls.filter(([v]) => v === 'set').length - before;
+    assert.equal(session.status, 'saved');
+    assert.ok(sent >= 25, `${sent} values sent`);
+    // Tolerance: one call, plus the 50 ms slice a flush may fill before it, plus 50 ms of timer and machine noise.
+    const allowed = Math.max(200, slowMs + 100);
+    t.diagnostic(`SetValue ${slowMs} ms: ${sent} calls, longest task ${Math.round(longest)} ms`);
+    assert.ok(
+      longest <= allowed,
+      `${sent} SetValue calls of ${slowMs} ms: the longest task took ${Math.round(longest)} ms (at most ${allowed})`,
+    );
+    session.close();
+  }
+});
+
+test('SCORM: a score the page draws again sends nothing the run-time already holds', async () => {
+  const { calls, session, timers } = await scormSession('1.2', { student_data: { mastery_score: '80' } });
+  const lesson = learner(session.api);
+  lesson.answerAll(new Set(), SELF_TEST_ITEMS);
+  timers.advance(COMMIT_PAUSE_MS);
+  assert.equal(session.status, 'saved');
+  const before = calls.filter(([v]) => v === 'set').length;
+  for (let i = 0; i < 3; i += 1) session.api.summary(lesson.summary());
+  session.flush();
+  timers.advance(COMMIT_PAUSE_MS);
+  assert.deepEqual(calls.filter(([v]) => v === 'set').slice(before), [], 'no value sent again');
+});
+
 test('SCORM: a junk interaction count still gives every answer its own slot', async () => {
   console.warn = () => {};
   try {
