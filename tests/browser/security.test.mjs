@@ -623,12 +623,21 @@ describe('the single file served by the site', () => {
       height: 600,
       title: 'rope',
     });
+    // Each frame's address as its document reports it (WebKit's adapter lists frames by their src).
+    const single = /\/positional-lesson\.html\?embed=rope$/;
     let frame;
+    let seen = [];
     for (let tries = 0; tries < 300 && !frame; tries += 1) {
-      frame = page.frames().find((f) => /\/positional-lesson\.html\?embed=rope$/.test(f.url()));
+      await page.refreshFrames?.();
+      seen = [];
+      for (const candidate of page.frames()) {
+        const href = await candidate.evaluate(() => location.href).catch(() => null);
+        seen.push(href);
+        if (single.test(href ?? '')) frame = candidate;
+      }
       if (!frame) await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    assert.ok(frame, `the frame went to the single file (frames: ${page.frames().map((f) => f.url())})`);
+    assert.ok(frame, `the frame went to the single file (frames: ${seen})`);
     await frame.waitForFunction(() => document.documentElement.dataset.liveState === 'ready', null, { timeout: 30000 });
     assert.equal(await frame.evaluate(() => self.origin), 'null');
     assert.equal(
