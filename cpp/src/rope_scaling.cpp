@@ -300,6 +300,10 @@ Vector proportional_rope_frequencies(std::int64_t head_dim, double base, double 
   Vector inv_freq = Vector::Zero(head_dim / 2);
   for (std::int64_t i = 0; i < rotating; ++i) {
     inv_freq[i] = detail::pair_frequency(i, head_dim, base) / factor;
+    // A factor near the smallest double passes "> 0" yet overflows the fastest pair (1 / factor).
+    if (!std::isfinite(inv_freq[i])) {
+      fail("factor", "large enough that every frequency (base^(-2i/head_dim) / factor) is finite", factor);
+    }
   }
   return inv_freq;
 }
@@ -340,7 +344,19 @@ double nope_query_temperature(double position, double floor_scale, double attn_s
   if (!std::isfinite(position) || position < 0) fail("position", "a finite number ≥ 0", position);
   require_positive("floor_scale", floor_scale);
   if (!std::isfinite(attn_scale) || attn_scale < 0) fail("attn_scale", "a finite number ≥ 0", attn_scale);
-  return 1.0 + attn_scale * std::log1p(std::floor((position + 1.0) / floor_scale));
+  // A floor_scale near the smallest double passes "> 0" yet makes the step count infinite (and the
+  // temperature NaN when attn_scale is 0).
+  const double steps = std::floor((position + 1.0) / floor_scale);
+  if (!std::isfinite(steps)) {
+    fail("floor_scale",
+         "large enough that (position + 1) / floor_scale is finite at position " + format_number(position),
+         floor_scale);
+  }
+  const double temperature = 1.0 + attn_scale * std::log1p(steps);
+  if (!std::isfinite(temperature)) {
+    fail("attn_scale", "small enough that the temperature is finite", attn_scale);
+  }
+  return temperature;
 }
 
 Matrix extension_inverse_frequencies(std::int64_t d, double base, double trained_len, double new_len,

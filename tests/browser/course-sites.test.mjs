@@ -276,6 +276,67 @@ test('SCORM: a run-time that refuses commits keeps the learner told, and nothing
   await close();
 });
 
+test('SCORM: a run-time whose SetValue blocks 0.1 s gets its values one task at a time, never one long freeze', async (t) => {
+  // Each SetValue busy-waits __slowMs, as a run-time that sends a synchronous request per call does.
+  // Calls made in one run of script, before its microtasks run (which ends a task's script), share
+  // a number: that run held the page at least from the first call's start to the last call's end.
+  const faults = `
+    window.__slowMs = 0;
+    window.__setCalls = [];
+    window.__ticks = 0;
+    let running = false;
+    const realSet = api.SetValue.bind(api);
+    api.SetValue = (element, value) => {
+      if (!running) {
+        running = true;
+        window.__ticks += 1;
+        queueMicrotask(() => (running = false));
+      }
+      const start = performance.now();
+      while (performance.now() - start < window.__slowMs);
+      const answer = realSet(element, value);
+      __setCalls.push({ tick: window.__ticks, start, end: performance.now() });
+      return answer;
+    };`;
+  const { page, lesson, close } = await openCourse('2004', {
+    preload: { scaled_passing_score: '0.8' },
+    faults,
+  });
+  await lesson.waitForFunction(() => document.documentElement.dataset.course === 'scorm2004:saved', null, {
+    timeout: 20000,
+  });
+  await page.evaluate(() => {
+    window.__slowMs = 100;
+    window.__setCalls = [];
+  });
+  await answerAll(lesson, new Set(), SELF_TEST_ITEMS.slice(0, 3));
+  await lesson.waitForFunction(() => document.documentElement.dataset.course === 'scorm2004:saved', null, {
+    timeout: 60000,
+  });
+  const calls = await page.evaluate(() => window.__setCalls);
+  const tasks = new Map();
+  for (const call of calls) {
+    const task = tasks.get(call.tick) ?? { start: call.start, end: call.end, calls: 0 };
+    task.end = call.end;
+    task.calls += 1;
+    tasks.set(call.tick, task);
+  }
+  const longest = Math.max(...[...tasks.values()].map((task) => task.end - task.start));
+  const mostCalls = Math.max(...[...tasks.values()].map((task) => task.calls));
+  t.diagnostic(
+    `${calls.length} SetValue calls of 100 ms in ${tasks.size} runs, at most ${mostCalls} a run; the longest ${Math.round(longest)} ms`,
+  );
+  assert.ok(calls.length >= 25, `${calls.length} SetValue calls`);
+  // Each run holds one 100 ms call (the slice is 50 ms): about 100 ms of script, whatever the
+  // machine's load adds to the wall-clock time of a busy wait. Two calls in a run would be 200 ms.
+  assert.equal(
+    mostCalls,
+    1,
+    `${calls.length} calls in ${tasks.size} runs; the longest held the page ${Math.round(longest)} ms`,
+  );
+  await close();
+});
+
 test('the choices are shuffled: the right answer is not always first', async () => {
   const { lesson, close } = await openCourse('2004');
   const firstRight = await lesson.evaluate(
@@ -427,6 +488,21 @@ async function until(condition, what, ms = 30000) {
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+test('cmi5: a returnURL the window cannot go to offers no Exit, and says how to leave', async () => {
+  const lms = await startLrs({ root: folders.cmi5 });
+  closers.push(lms.close);
+  for (const returnURL of ['javascript:alert(1)', 'data:text/html,bye']) {
+    const { lesson, close } = await cmi5Course(lms, { returnURL });
+    await lesson.waitForFunction(() => document.documentElement.dataset.course === 'cmi5:saved', null, {
+      timeout: 30000,
+    });
+    await lesson.locator('.course-exit-note').waitFor({ timeout: 10000 });
+    assert.equal(await lesson.locator('.course-exit').count(), 0, `${returnURL}: no Exit button`);
+    assert.match(await lesson.locator('.course-exit-note').textContent(), /close this tab or window/);
+    await close();
+  }
+});
 
 test('cmi5: a learner who passes, then exits to the LMS’s returnURL', async () => {
   const lms = await startLrs({ root: folders.cmi5 });

@@ -19,6 +19,7 @@ import {
   mountAllCharts,
   openPage,
   repo,
+  showInFrame,
   singleFile,
   startSite,
   twoFrames,
@@ -586,3 +587,64 @@ test(
     await context.close();
   },
 );
+
+describe('the single file served by the site', () => {
+  test('positional-lesson.html gets its own hash-based policy as its header and runs with no violation', async () => {
+    for (const path of ['positional-lesson.html', 'zh-Hans/positional-lesson.html']) {
+      const html = readFileSync(join(dist, path), 'utf8');
+      const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/i.exec(html);
+      const response = await fetch(`${site.server.url}${path}`);
+      await response.arrayBuffer();
+      assert.deepEqual(
+        parsePolicy(response.headers.get('content-security-policy') ?? ''),
+        { ...parsePolicy(meta[1]), 'frame-ancestors': ['*'] },
+        `header of /${path}: the file's own policy, framed from anywhere`,
+      );
+    }
+    const { page, context, problems, violations } = await openPage(
+      site.browser,
+      `${site.server.url}positional-lesson.html`,
+      { blockOtherOrigins: new URL(site.server.url).origin },
+    );
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.liveState), 'ready');
+    await mountAllCharts(page);
+    assert.deepEqual(await violations(), []);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+
+  test('in a frame sandboxed without allow-same-origin, index.html goes to the single file and it runs', async () => {
+    const { page, context } = await openPage(site.browser, `${site.server.url}index.html`, {
+      waitForLive: false,
+    });
+    await showInFrame(page, `${site.server.url}index.html?embed=rope`, {
+      sandbox: 'allow-scripts',
+      width: 900,
+      height: 600,
+      title: 'rope',
+    });
+    // Each frame's address as its document reports it (WebKit's adapter lists frames by their src).
+    const single = /\/positional-lesson\.html\?embed=rope$/;
+    let frame;
+    let seen = [];
+    for (let tries = 0; tries < 300 && !frame; tries += 1) {
+      await page.refreshFrames?.();
+      seen = [];
+      for (const candidate of page.frames()) {
+        const href = await candidate.evaluate(() => location.href).catch(() => null);
+        seen.push(href);
+        if (single.test(href ?? '')) frame = candidate;
+      }
+      if (!frame) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.ok(frame, `the frame went to the single file (frames: ${seen})`);
+    await frame.waitForFunction(() => document.documentElement.dataset.liveState === 'ready', null, { timeout: 30000 });
+    assert.equal(await frame.evaluate(() => self.origin), 'null');
+    assert.equal(
+      await frame.evaluate(() => document.documentElement.dataset.scripts !== undefined),
+      true,
+      'its scripts ran',
+    );
+    await context.close();
+  });
+});

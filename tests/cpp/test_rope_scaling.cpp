@@ -393,6 +393,22 @@ TEST(Proportional, BadArgumentsNameTheirRule) {
             "partial_rotary_factor must be a finite number in (0, 1], got 1.5");
   EXPECT_THAT(error_of([] { proportional_rope_frequencies(512, 1e6, 0.25, -1); }),
               names_field_and_rule("factor", "> 0"));
+  // The smallest double is > 0, yet 1 / factor overflows: refused, never an infinite frequency.
+  EXPECT_EQ(error_of([] { proportional_rope_frequencies(512, 1e6, 0.25, 5e-324); }),
+            "factor must be large enough that every frequency (base^(-2i/head_dim) / factor) is finite, "
+            "got 5e-324");
+}
+
+TEST(NopeTemperature, AFloorScaleOrAttnScaleThatOverflowsIsRefused) {
+  // (0 + 1) / 5e-324 is infinite: the temperature would be infinite, or NaN with attn_scale 0.
+  EXPECT_EQ(error_of([] { nope_query_temperature(0, 5e-324, 0.1); }),
+            "floor_scale must be large enough that (position + 1) / floor_scale is finite at position 0, "
+            "got 5e-324");
+  EXPECT_THAT(error_of([] { nope_query_temperature(0, 5e-324, 0); }),
+              names_field_and_rule("floor_scale", "finite"));
+  EXPECT_THAT(error_of([] { nope_query_temperature(1e300, 1, 1.7e308); }),
+              names_field_and_rule("attn_scale", "temperature is finite"));
+  EXPECT_TRUE(std::isfinite(nope_query_temperature(1e300, 1, 0.1)));
 }
 
 // Qwen2-VL's [16, 24, 24]: transformers' apply_multimodal_rotary_pos_emb splits the 64 pairs in order.

@@ -92,6 +92,24 @@ describe('lesson numbers through the bindings', () => {
       () => engine.nopeQueryTemperature(5, 0, 0.1),
       /nopeQueryTemperature: floorScale must be a finite number > 0, got 0/,
     );
+    // The smallest double passes "> 0" but makes (p + 1) / floorScale infinite: refused, never NaN or Infinity.
+    for (const attnScale of [0.1, 0])
+      assert.throws(
+        () => engine.nopeQueryTemperature(0, 5e-324, attnScale),
+        /nopeQueryTemperature: floorScale must be large enough that \(position \+ 1\) \/ floorScale is finite at position 0, got 5e-324/,
+      );
+    assert.throws(
+      () => engine.nopeQueryTemperature(1e300, 1, 1.7e308),
+      /nopeQueryTemperature: attnScale must be small enough that the temperature is finite, got 1\.7e\+308/,
+    );
+  });
+
+  test('proportional RoPE refuses a factor whose frequencies overflow', () => {
+    assert.throws(
+      () => engine.proportionalRopeFrequencies(512, 1e6, 0.25, 5e-324),
+      /proportionalRopeFrequencies: factor must be large enough that every frequency \(base\^\(-2i\/head_?[dD]im\) \/ factor\) is finite, got 5e-324/,
+    );
+    assert.ok(engine.proportionalRopeFrequencies(512, 1e6, 0.25, 1e-300).every(Number.isFinite));
   });
 
   test('figure data', () => {

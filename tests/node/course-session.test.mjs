@@ -508,6 +508,71 @@ test('SCORM: refusals, throws, a vanished run-time and a junk count lose no answ
   }
 });
 
+/** Blocks the thread for `ms`, as a run-time's synchronous request does. */
+const blockFor = (ms) => {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+};
+
+test('SCORM: a run-time whose SetValue takes 0.1 s or 2 s gets one call a task, never one long freeze', async (t) => {
+  for (const slowMs of [100, 2000]) {
+    const { api, calls } = scormApi('2004', { scaled_passing_score: '0.8' });
+    const session = createCourseSession(scormConnection(api, '2004'));
+    await new Promise((r) => setImmediate(r));
+    // Calls made in one run of script, before its microtasks run (the end of a task's script),
+    // share a run number: that run held the thread from its first call's start to its last's end.
+    const runs = [];
+    let running = false;
+    const realSet = api.SetValue.bind(api);
+    const slow = (element) => slowMs === 100 || element === 'cmi.suspend_data';
+    api.SetValue = (element, value) => {
+      if (!running) {
+        running = true;
+        runs.push({ start: performance.now(), end: 0, calls: 0 });
+        queueMicrotask(() => (running = false));
+      }
+      blockFor(slow(element) ? slowMs : 100);
+      const answer = realSet(element, value);
+      runs.at(-1).end = performance.now();
+      runs.at(-1).calls += 1;
+      return answer;
+    };
+    const lesson = learner(session.api);
+    // Three answers wait (the learner has not paused), then the page asks to save.
+    lesson.answerAll(new Set(), SELF_TEST_ITEMS.slice(0, 3));
+    const before = calls.filter(([v]) => v === 'set').length;
+    session.flush();
+    await until(() => session.status === 'saved', 'saved', 60000);
+    const sent = calls.filter(([v]) => v === 'set').length - before;
+    const longest = Math.max(...runs.map((run) => run.end - run.start));
+    const mostCalls = Math.max(...runs.map((run) => run.calls));
+    t.diagnostic(
+      `SetValue ${slowMs} ms: ${sent} calls in ${runs.length} runs, at most ${mostCalls} a run, the longest ${Math.round(longest)} ms`,
+    );
+    assert.ok(sent >= 25, `${sent} values sent`);
+    // Every call takes at least 100 ms, past the 50 ms slice: a run of two would be a 200 ms task.
+    assert.equal(
+      mostCalls,
+      1,
+      `${sent} calls in ${runs.length} runs; the longest held the thread ${Math.round(longest)} ms`,
+    );
+    session.close();
+  }
+});
+
+test('SCORM: a score the page draws again sends nothing the run-time already holds', async () => {
+  const { calls, session, timers } = await scormSession('1.2', { student_data: { mastery_score: '80' } });
+  const lesson = learner(session.api);
+  lesson.answerAll(new Set(), SELF_TEST_ITEMS);
+  timers.advance(COMMIT_PAUSE_MS);
+  assert.equal(session.status, 'saved');
+  const before = calls.filter(([v]) => v === 'set').length;
+  for (let i = 0; i < 3; i += 1) session.api.summary(lesson.summary());
+  session.flush();
+  timers.advance(COMMIT_PAUSE_MS);
+  assert.deepEqual(calls.filter(([v]) => v === 'set').slice(before), [], 'no value sent again');
+});
+
 test('SCORM: a junk interaction count still gives every answer its own slot', async () => {
   console.warn = () => {};
   try {
@@ -726,6 +791,134 @@ test('cmi5 §9.3 across devices: no second completed or passed, no failed after 
   });
 });
 
+test('cmi5 with xAPI concurrency: every answer and the verdict reach the state document, and another device resumes with them', async () => {
+  await withLrs({}, async (lms) => {
+    const first = await cmi5Session(lms);
+    await until(() => first.session.status === 'saved', 'open');
+    const wrong = new Set(GRADED.slice(0, 4).map((i) => i.id)); // below the mastery score: failed
+    const lesson1 = learner(first.session.api);
+    // Three answers, a pause that saves them (the document's first write), then the rest.
+    lesson1.answerAll(wrong, SELF_TEST_ITEMS.slice(0, 3));
+    first.session.flush();
+    await until(() => lms.state(first.launch.registration) !== null, 'the first state document');
+    lesson1.answerAll(wrong, SELF_TEST_ITEMS.slice(3));
+    await until(() => lms.verbs(first.launch.registration).includes('completed'), 'completed');
+    first.session.flush();
+    await until(
+      () =>
+        Object.keys(JSON.parse(lms.state(first.launch.registration)?.record ?? '{"r":{}}').r).length ===
+        SELF_TEST_ITEMS.length,
+      `every answer in the state document (${lms.state(first.launch.registration)?.record})`,
+    );
+    await until(() => first.session.status === 'saved', 'saved');
+    const stored = lms.state(first.launch.registration);
+    assert.deepEqual(Object.values(stored.verdicts), ['failed'], 'the verdict sent is in the state document');
+    assert.equal(stored.completed, true);
+    first.session.close();
+    await until(() => lms.verbs(first.launch.registration).includes('terminated'), 'terminated');
+    // Another device resumes the registration: every answer is back, and no verdict goes again.
+    const second = await cmi5Session(lms, { registration: first.launch.registration });
+    await until(() => second.session.status === 'saved', 'open');
+    const resumed = second.session.api.connect({ onUpdate() {} }).record;
+    assert.equal(Object.keys(resumed.responses).length, SELF_TEST_ITEMS.length);
+    const lesson = learner(second.session.api);
+    lesson.answerAll(wrong);
+    second.session.close();
+    await until(
+      () => lms.verbs(first.launch.registration).filter((v) => v === 'terminated').length === 2,
+      'the second terminated',
+    );
+    const verbs = lms.verbs(first.launch.registration);
+    assert.equal(verbs.filter((v) => v === 'completed').length, 1, verbs.join(' '));
+    assert.equal(verbs.filter((v) => v === 'failed').length, 1, verbs.join(' '));
+    assert.deepEqual(lms.errors, []);
+  });
+});
+
+test('cmi5 with xAPI concurrency: a state document another device wrote meanwhile is merged, answers and verdicts', async () => {
+  await withLrs({}, async (lms) => {
+    const items = SELF_TEST_ITEMS.slice(0, 8);
+    const { session, launch } = await cmi5Session(lms);
+    await until(() => session.status === 'saved', 'open');
+    const lesson = learner(session.api);
+    lesson.answer(items[0]);
+    session.flush();
+    await until(() => lms.state(launch.registration) !== null, 'the first state document');
+    // Another device writes the document: the same attempt with answers of its own, and a verdict
+    // it sent for an earlier attempt.
+    const stored = lms.state(launch.registration);
+    const attempt = JSON.parse(stored.record);
+    const theirs = Object.fromEntries(items.slice(4).map((item) => [item.id, lesson.record.responses[items[0].id]]));
+    lms.registrations.get(launch.registration).states.set(STATE_ID, {
+      ...stored,
+      record: JSON.stringify({ ...attempt, r: { ...attempt.r, ...theirs } }),
+      verdicts: { earlier: 'failed' },
+    });
+    for (const item of items.slice(1, 4)) lesson.answer(item);
+    session.flush();
+    const storedIds = () => Object.keys(JSON.parse(lms.state(launch.registration).record).r).sort();
+    await until(() => storedIds().length === items.length, 'the state document to hold every answer').catch(() => {});
+    assert.deepEqual(storedIds(), items.map((i) => i.id).sort(), 'the answers of both devices');
+    assert.deepEqual(lms.state(launch.registration).verdicts, { earlier: 'failed' }, 'the other device’s verdict');
+    await until(() => session.status === 'saved', 'saved');
+    const writes = lms.requests.filter((r) => r.path.endsWith('/activities/state') && r.method === 'PUT');
+    assert.ok(
+      writes.slice(1).every((r) => r.headers['if-match']),
+      'every write after the first names the ETag it replaces',
+    );
+    assert.deepEqual(lms.errors, []);
+  });
+});
+
+test('cmi5: one statement the LMS refuses (400) takes no other with it, is kept with its reason, and shows "Not saved"', async () => {
+  const bad = SELF_TEST_ITEMS[3].id;
+  await withLrs(
+    {
+      silent: true,
+      fault: (r) =>
+        r.path.endsWith('/statements') && r.method === 'POST' && r.body.includes(`/questions/${bad}"`)
+          ? { status: 400, body: { error: `the response to ${bad} is not one this LMS takes` } }
+          : null,
+    },
+    async (lms) => {
+      const errors = [];
+      console.error = (message) => errors.push(String(message));
+      try {
+        const { session, launch, storage } = await cmi5Session(lms);
+        await until(() => session.status === 'saved', 'open');
+        const wrong = new Set(GRADED.slice(0, 4).map((i) => i.id));
+        learner(session.api).answerAll(wrong);
+        await until(() => lms.verbs(launch.registration).includes('completed'), 'completed', 30000);
+        await until(() => session.status === 'refused', `"Not saved" (status ${session.status})`);
+        const answered = lms
+          .statements(launch.registration)
+          .filter((st) => st.verb.id.endsWith('/answered'))
+          .map((st) => st.object.id.split('/').at(-1));
+        assert.deepEqual(
+          answered.sort(),
+          SELF_TEST_ITEMS.map((i) => i.id)
+            .filter((id) => id !== bad)
+            .sort(),
+          'every other answer is stored',
+        );
+        const verbs = lms.verbs(launch.registration);
+        assert.equal(verbs.filter((v) => v === 'failed').length, 1);
+        assert.equal(verbs.filter((v) => v === 'completed').length, 1);
+        const kept = JSON.parse(storage.getItem(`positional-lesson:cmi5:refused:${launch.registration}`));
+        assert.equal(kept.length, 1);
+        assert.equal(kept[0].verb, 'answered');
+        assert.match(kept[0].reason, new RegExp(`the response to ${bad} is not one this LMS takes`));
+        assert.ok(
+          errors.some((e) => e.includes('refused answered') && e.includes(bad)),
+          errors.join('\n'),
+        );
+      } finally {
+        console.error = quiet.error;
+      }
+    },
+  );
+});
+
 test('cmi5: a failed attempt may start over in the same registration, and then pass', async () => {
   await withLrs({}, async (lms) => {
     const { session, launch } = await cmi5Session(lms);
@@ -822,6 +1015,32 @@ test('cmi5 §10: exit goes to returnURL once terminated is accepted', async () =
     assert.equal(went, `${lms.origin}/course/view`);
     assert.equal(lms.verbs(launch.registration).at(-1), 'terminated');
   });
+});
+
+test('cmi5: a returnURL that is not http(s) offers no Exit and goes nowhere', async () => {
+  for (const returnURL of ['javascript:alert(1)', 'data:text/html,<p>bye', 'ftp://lms.invalid/x', 'about:blank']) {
+    await withLrs({}, async (lms) => {
+      let went = null;
+      const warnings = [];
+      console.warn = (message) => warnings.push(String(message));
+      try {
+        const { session } = await cmi5Session(lms, { returnURL }, { navigate: (url) => (went = url) });
+        await until(() => session.status === 'saved', 'open');
+        assert.equal(session.api.connect({ onUpdate() {} }).canExit, false, returnURL);
+        assert.equal(session.api.exit(), false, returnURL);
+        assert.equal(went, null, `${returnURL}: the window was sent there`);
+        assert.ok(
+          warnings.some(
+            (w) =>
+              w.includes('returnURL must be an http(s) address') && w.includes(JSON.stringify(returnURL).slice(0, 40)),
+          ),
+          `${returnURL}: the console names the field, the rule and the value (${warnings})`,
+        );
+      } finally {
+        console.warn = quiet.warn;
+      }
+    });
+  }
 });
 
 test('the state document and LMS.LaunchData are keyed by the launch', () => {

@@ -6,8 +6,8 @@ import { test } from 'node:test';
 import { toCsv } from '../../web/js/chart-kit/export.js';
 import { seededGenerator } from '../../web/js/lms/record.js';
 
-/** The cells of one CSV line (RFC 4180 quoting: "" inside quotes is one "). */
-function cells(line) {
+/** The cells of one CSV line (RFC 4180 quoting: "" inside quotes is one "), split at `separator`. */
+function cells(line, separator = ',') {
   const out = [];
   let cell = '';
   let quoted = false;
@@ -20,7 +20,7 @@ function cells(line) {
       } else if (c === '"') quoted = false;
       else cell += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') {
+    else if (c === separator) {
       out.push(cell);
       cell = '';
     } else cell += c;
@@ -40,14 +40,42 @@ test('text cells that a spreadsheet would run as formulas start with an apostrop
   );
   const lines = text.split('\n').slice(1, -1);
   assert.equal(lines.length, words.length);
+  // A tab or carriage return also starts a new cell for some readers: the formula after it is neutralised too.
+  const expected = words.map((w) => (/^[\t\r]/.test(w) ? `'${w[0]}'${w.slice(1)}` : `'${w}`));
   lines.forEach((line, i) => {
     const [query, key] = cells(line);
-    assert.equal(query, `'${words[i]}`, `row ${i}`);
+    assert.equal(query, expected[i], `row ${i}`);
     assert.equal(key, 'dog');
     assert.doesNotMatch(query, FORMULA_START);
   });
   // A carriage return inside a cell is quoted, so the line does not break there.
-  assert.ok(text.includes('"\'\r=1"'), JSON.stringify(text));
+  assert.ok(text.includes('"\'\r\'=1"'), JSON.stringify(text));
+});
+
+// The field separators of the common spreadsheet locales: English (,), German, French and most of
+// continental Europe (;), and tab-separated text.
+const LOCALE_SEPARATORS = [',', ';', '\t'];
+
+test('a cell with a semicolon or a tab is quoted, and no separator in any locale leads to a formula', () => {
+  const words = ['x;=1+1;y', 'a\t=cmd|x', 'one;two', 'p,@SUM(1)', 'q;+1+1', 'r;-2+3', 'k;-0.5', 'tab\tword'];
+  const text = toCsv(['word'], [...words.map((w) => [w])]);
+  const lines = text.split('\n').slice(1, -1);
+  lines.forEach((line, i) => {
+    assert.ok(line.startsWith('"') && line.endsWith('"'), `row ${i} is quoted: ${JSON.stringify(line)}`);
+    for (const separator of LOCALE_SEPARATORS) {
+      // A reader in that locale honouring the quotes: one cell, not starting a formula.
+      const quoted = cells(line, separator);
+      assert.equal(quoted.length, 1, `row ${i}, separator ${JSON.stringify(separator)}`);
+      // A reader splitting at the separator regardless of quotes: no piece starts a formula.
+      for (const piece of line.replace(/^"|"$/g, '').split(separator))
+        assert.ok(
+          !FORMULA_START.test(piece) || /^[+-]?(?:\d+\.?\d*|\.\d+)$/.test(piece),
+          `row ${i}, separator ${JSON.stringify(separator)}: ${JSON.stringify(piece)}`,
+        );
+    }
+  });
+  assert.equal(lines[0], `"x;'=1+1;y"`);
+  assert.equal(lines[6], '"k;-0.5"', 'a plain number after a separator stays a number');
 });
 
 test('numbers stay numbers: negative, tiny and huge values are written as String(x)', () => {
@@ -114,8 +142,17 @@ test('200,000 random cells: text comes back as written or behind one apostrophe,
         assert.equal(Number(cell), want + 0, `row ${i} cell ${j}`);
         assert.doesNotMatch(cell, /^'/);
       } else if (cell !== want) {
-        assert.equal(cell, `'${want}`, `row ${i} cell ${j}`);
-        assert.match(want, FORMULA_START);
+        // Each piece between separators comes back as written or behind one apostrophe, where it
+        // would start a formula; the cell's own start may carry one more, ahead of a tab or line break.
+        const split = (text) => text.split(/([,;\t\r\n])/);
+        const got = split(cell.startsWith("'") && /^[\t\r\n]/.test(want) ? cell.slice(1) : cell);
+        const wanted = split(want);
+        assert.equal(got.length, wanted.length, `row ${i} cell ${j}: ${JSON.stringify(cell)}`);
+        got.forEach((piece, k) => {
+          if (piece === wanted[k]) return;
+          assert.equal(piece, `'${wanted[k]}`, `row ${i} cell ${j} piece ${k}`);
+          assert.match(wanted[k], FORMULA_START);
+        });
         prefixed += 1;
       }
       // A cell may start with + or - only as a plain decimal number, which spreadsheets read as one.

@@ -389,7 +389,7 @@ describe('configFromGguf: the config.json the model card reads', () => {
         ['general.architecture', T.string, 'llama'],
         ['llama.context_length', T.string, '4096'],
       ]),
-      /llama.context_length must be a number, got string/,
+      /llama.context_length must be a finite number \(or a list of them, one per layer\), got the text "4096"/,
     );
     await assert.rejects(
       map([
@@ -398,6 +398,41 @@ describe('configFromGguf: the config.json the model card reads', () => {
       ]),
       /llama.rope.scaling.type is "dynamic"; llama.cpp knows none, linear, yarn and longrope/,
     );
+  });
+
+  test('a non-finite rope.freq_base is refused naming the key, the rule and the value', async () => {
+    const map = async (metadata) => configFromGguf(await readGgufHeader(blob(ggufBytes(metadata))));
+    for (const [value, shown] of [
+      [NaN, 'NaN'],
+      [-Infinity, '-Infinity'],
+      [Infinity, 'Infinity'],
+    ])
+      await assert.rejects(
+        map([
+          ['general.architecture', T.string, 'llama'],
+          ['llama.rope.freq_base', T.float32, value],
+        ]),
+        new RegExp(
+          `^Error: GGUF: llama\\.rope\\.freq_base must be a finite number \\(or a list of them, one per layer\\), got ${shown}$`,
+        ),
+      );
+  });
+
+  test('an architecture named __proto__ or constructor is a name like any other, not an Object property', async () => {
+    for (const architecture of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      const { config } = configFromGguf(
+        await readGgufHeader(
+          blob(
+            ggufBytes([
+              ['general.architecture', T.string, architecture],
+              [`${architecture}.context_length`, T.uint32, 4096],
+            ]),
+          ),
+        ),
+      );
+      assert.equal(config.model_type, architecture);
+      assert.equal(config.max_position_embeddings, 4096);
+    }
   });
 
   test('the engine’s own reader reads each mapped config: scheme, base and lengths as the file states them', async () => {

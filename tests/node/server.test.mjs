@@ -195,6 +195,26 @@ describe('headers and content types', () => {
     }
   });
 
+  test("an HTML page with its own strict policy gets it as its header; one with a lax policy gets the site's", async () => {
+    const strict =
+      "default-src 'none'; script-src 'sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=' 'wasm-unsafe-eval'; img-src data: blob:";
+    const pages = {
+      'own-policy.html': [strict, `${strict}; frame-ancestors *`],
+      'lax-inline.html': ["default-src 'none'; script-src 'unsafe-inline'", CONTENT_SECURITY_POLICY],
+      'lax-origin.html': ["default-src 'none'; script-src https://example.org", CONTENT_SECURITY_POLICY],
+      'lax-default.html': ["default-src 'self'; script-src 'sha256-AAAA'", CONTENT_SECURITY_POLICY],
+    };
+    for (const [name, [meta, expected]] of Object.entries(pages)) {
+      writeFileSync(
+        join(root, name),
+        `<!doctype html><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${meta}"><p>x</p>\n`,
+      );
+      const res = await get(`/${name}`);
+      assert.equal(res.status, 200, name);
+      assert.equal(res.headers['content-security-policy'], expected, name);
+    }
+  });
+
   test('HEAD sends the headers of GET and no body', async () => {
     const res = await get('/engine.wasm', { method: 'HEAD' });
     assert.equal(res.status, 200);
@@ -537,6 +557,94 @@ describe('symbolic links', () => {
     );
     assert.deepEqual(leaks, [], `${leaks.length} of 3,000 requests served the outside file`);
     assert.equal(seen[200] + seen.other, 3000);
+    await assertStillServing();
+  });
+
+  test('a file and a folder swapped for links out of the root and back, 10,000 requests in all: no outside byte', async (t) => {
+    // Another process renames a link to an outside file over a regular file and a regular file back
+    // over the link, and swaps a folder for a link to an outside folder and back, as fast as it can.
+    // A check that follows links after the open (stat of the path, realpath resolved a moment earlier)
+    // sees the inside file while the descriptor holds the outside one now and then.
+    const file = join(root, 'swap.txt');
+    const folder = join(root, 'swapdir');
+    const outsideFolder = join(base, 'outside-folder');
+    const insideText = 'the file inside the root\n';
+    writeFileSync(file, insideText);
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'page.txt'), insideText);
+    mkdirSync(outsideFolder);
+    writeFileSync(join(outsideFolder, 'page.txt'), SECRET);
+    const swapper = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const fs = require('node:fs');
+         const [file, folder, secret, outsideFolder, text] = process.argv.slice(1);
+         const quiet = (step) => { try { step(); } catch {} };
+         for (;;) {
+           quiet(() => { fs.symlinkSync(secret, file + '.link'); fs.renameSync(file + '.link', file); });
+           quiet(() => { fs.writeFileSync(file + '.file', text); fs.renameSync(file + '.file', file); });
+           quiet(() => fs.renameSync(folder, folder + '.real'));
+           quiet(() => { fs.symlinkSync(outsideFolder, folder + '.link'); fs.renameSync(folder + '.link', folder); });
+           quiet(() => fs.unlinkSync(folder));
+           quiet(() => fs.renameSync(folder + '.real', folder));
+         }`,
+        file,
+        folder,
+        join(base, 'outside', 'secret.txt'),
+        outsideFolder,
+        insideText,
+      ],
+      { stdio: 'ignore' },
+    );
+    const perTarget = 5_000;
+    const targets = ['/swap.txt', '/swapdir/page.txt'];
+    const seen = Object.fromEntries(targets.map((target) => [target, { inside: 0, refused: 0, outside: 0 }]));
+    const started = Date.now();
+    try {
+      const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+      let next = 0;
+      const worker = async () => {
+        while (next < perTarget * targets.length) {
+          const target = targets[next % targets.length];
+          next += 1;
+          const res = await get(target, { agent });
+          const body = res.body.toString();
+          if (body.includes('secret outside')) seen[target].outside += 1;
+          else if (res.status === 200) {
+            assert.equal(body, insideText);
+            seen[target].inside += 1;
+          } else {
+            assert.ok([403, 404].includes(res.status), `${target}: status ${res.status}`);
+            seen[target].refused += 1;
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: 8 }, worker));
+      agent.destroy();
+    } finally {
+      swapper.kill();
+    }
+    for (const target of targets) {
+      const { inside, refused, outside } = seen[target];
+      t.diagnostic(`${target}: ${inside} inside, ${refused} refused (403/404), ${outside} outside`);
+    }
+    t.diagnostic(`${perTarget * targets.length} requests in ${Date.now() - started} ms`);
+    for (const target of targets) {
+      assert.equal(
+        seen[target].outside,
+        0,
+        `${seen[target].outside} of ${perTarget} requests for ${target} served the outside file`,
+      );
+      assert.equal(seen[target].inside + seen[target].refused, perTarget);
+      // The swaps must have been seen (a refusal is a request that met a link or a moved file).
+      assert.ok(seen[target].refused > 0, `${target} was never refused: the swaps did not run`);
+    }
+    // And the inside files were served: a server that refused everything would pass the rest.
+    assert.ok(
+      targets.some((target) => seen[target].inside > 0),
+      'neither inside file was ever served',
+    );
     await assertStillServing();
   });
 });

@@ -3,12 +3,16 @@
 // statements resource, with the rules a cmi5 LMS enforces checked on every statement (the launch's
 // actor, registration and session; initialized first in a session; nothing after terminated; at
 // most one completed and one passed per registration, no failed after passed, cmi5 §9.3; the same
-// id twice is the same statement). It fails on purpose when told to (a status, a delay, a reset
-// connection), records every request, and can also serve a package's files.
+// id twice is the same statement). Like an LRS that applies xAPI's concurrency rules (xAPI 1.0.3
+// Communication §3.1), the state documents carry an ETag: a write over an existing document needs
+// If-Match with its current ETag (409 without one, 412 for another), and If-None-Match: * is refused
+// (412) once one exists. A batch of statements is all or none: one bad statement refuses the lot.
+// It fails on purpose when told to (a status, a delay, a reset connection), records every request,
+// and can also serve a package's files.
 import { createServer } from 'node:http';
 import { readFileSync, existsSync, statSync } from 'node:fs';
 import { extname, resolve, sep } from 'node:path';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 
 const VERB = (name) => `http://adlnet.gov/expapi/verbs/${name}`;
 const SESSION_EXTENSION = 'https://w3id.org/xapi/cmi5/context/extensions/sessionid';
@@ -26,8 +30,9 @@ const TYPES = {
  * return { status, body } to answer instead, { delay } (ms) to answer late, or { reset: true } to
  * drop the connection; request is { method, path, query, body, statements }. Returns the LMS:
  * { origin, registrations, requests, errors, launch(options) → a launch URL, close() }.
+ * `concurrency: false` makes it an LRS that ignores If-Match and If-None-Match and sends no ETag.
  */
-export async function startLrs({ root = null, fault = () => null } = {}) {
+export async function startLrs({ root = null, fault = () => null, concurrency = true } = {}) {
   const lms = {
     origin: null,
     requests: [],
@@ -49,10 +54,10 @@ export async function startLrs({ root = null, fault = () => null } = {}) {
     const chunks = [];
     for await (const chunk of req) chunks.push(chunk);
     const text = Buffer.concat(chunks).toString('utf8');
-    const send = (status, value, type = 'application/json') => {
+    const send = (status, value, type = 'application/json', extra = {}) => {
       if (res.headersSent) return;
       if (status === 404) lms.notFound.push(url.pathname);
-      res.writeHead(status, { 'Content-Type': type });
+      res.writeHead(status, { 'Content-Type': type, ...extra });
       res.end(
         value === undefined ? '' : typeof value === 'string' || Buffer.isBuffer(value) ? value : JSON.stringify(value),
       );
@@ -114,17 +119,34 @@ export async function startLrs({ root = null, fault = () => null } = {}) {
         lms.errors.push(`state of another activity: ${q.get('activityId')}`);
       if (q.get('registration') !== launch.registration) lms.errors.push('state of another registration');
       const stateId = q.get('stateId');
+      const etagOf = (value) => `"${createHash('sha1').update(JSON.stringify(value)).digest('hex')}"`;
+      const tagged = (value) => (concurrency ? { ETag: etagOf(value) } : {});
       if (req.method === 'GET') {
         if (stateId === 'LMS.LaunchData') return send(200, launch.launchData);
-        return reg.states.has(stateId) ? send(200, reg.states.get(stateId)) : send(404, { error: 'no such state' });
+        if (!reg.states.has(stateId)) return send(404, { error: 'no such state' });
+        const stored = reg.states.get(stateId);
+        return send(200, stored, 'application/json', tagged(stored));
       }
       if (req.method === 'PUT' || req.method === 'POST') {
         if (stateId === 'LMS.LaunchData') {
           lms.errors.push('the unit wrote LMS.LaunchData');
           return send(403, { error: 'LMS.LaunchData is the LMS’s' });
         }
-        reg.states.set(stateId, JSON.parse(text));
-        return send(204);
+        if (concurrency) {
+          const exists = reg.states.has(stateId);
+          const current = exists ? etagOf(reg.states.get(stateId)) : null;
+          const ifMatch = req.headers['if-match'];
+          const ifNoneMatch = req.headers['if-none-match'];
+          if (ifMatch !== undefined && ifMatch !== '*' && ifMatch !== current)
+            return send(412, { error: `If-Match ${ifMatch} is not the document's ETag` });
+          if (ifMatch === '*' && !exists) return send(412, { error: 'If-Match * and no document' });
+          if (ifNoneMatch === '*' && exists) return send(412, { error: 'If-None-Match * and the document exists' });
+          if (exists && ifMatch === undefined && ifNoneMatch === undefined)
+            return send(409, { error: 'the document exists: send If-Match with its ETag' });
+        }
+        const body = JSON.parse(text);
+        reg.states.set(stateId, body);
+        return send(204, undefined, 'application/json', tagged(body));
       }
     }
     if (path === 'agents/profile' && req.method === 'GET') return send(404, { error: 'no preferences' });

@@ -5,7 +5,7 @@
 //   node web/site-builder/serve.mjs --root dist --port 8000 [--dotfiles] [--csp-report-uri URL]
 import { createHash } from 'node:crypto';
 import fs, { constants, readFileSync, realpathSync, statSync } from 'node:fs';
-import { open, realpath, stat } from 'node:fs/promises';
+import { lstat, open, readlink, realpath } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
@@ -37,6 +37,34 @@ export const CONTENT_SECURITY_POLICY = [
   "require-trusted-types-for 'script'",
   'frame-ancestors *',
 ].join('; ');
+
+// A source a page's own policy may name for the server to send it as the page's header: nothing that
+// lets in code the page does not carry by hash, and no other origin.
+const STRICT_SOURCE =
+  /^(?:'none'|'self'|'wasm-unsafe-eval'|'script'|'sha(?:256|384|512)-[A-Za-z0-9+/]+={0,2}'|data:|blob:)$/;
+
+/**
+ * The policy a page carries in its own <meta http-equiv="Content-Security-Policy"> when it is built
+ * to run on it alone (the single file: `default-src 'none'`, its inline script and style allowed by
+ * hash, nothing from any origin), or null: then the page gets the site's policy. `head` is the start
+ * of the page's text. The site's policy allows only the pages' one inline script, so the single file,
+ * all inline, could not run under it; its own policy is as strict for that file.
+ */
+export function ownPagePolicy(head) {
+  const tag = /<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"\s*\/?>/i.exec(head);
+  if (!tag) return null;
+  const policy = tag[1]
+    .replace(/&lt;/g, '<')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
+  const directives = policy.split(';').map((directive) => directive.trim().split(/\s+/));
+  const strict = directives.every(
+    ([name, ...sources]) => /^[a-z-]+$/.test(name) && sources.every((source) => STRICT_SOURCE.test(source)),
+  );
+  const named = new Map(directives.map(([name, ...sources]) => [name, sources]));
+  if (!strict || named.get('default-src')?.join(' ') !== "'none'") return null;
+  return policy;
+}
 
 /** The name the policy's report-to directive and the Reporting-Endpoints header give the report address. */
 export const REPORT_ENDPOINT = 'csp-endpoint';
@@ -124,11 +152,18 @@ export function checkedReportUri(value, name = 'cspReportUri') {
   return value;
 }
 
-/** The policy with, when `reportUri` is given, violation reports sent there (report-uri and report-to). */
-export function contentSecurityPolicy({ reportUri } = {}) {
-  if (!reportUri) return CONTENT_SECURITY_POLICY;
-  return `${CONTENT_SECURITY_POLICY}; report-uri ${reportUri}; report-to ${REPORT_ENDPOINT}`;
+/**
+ * The policy with, when `reportUri` is given, violation reports sent there (report-uri and report-to).
+ * `pagePolicy` (a page's own, see ownPagePolicy) replaces the site's, framed from anywhere as the site is.
+ */
+export function contentSecurityPolicy({ reportUri, pagePolicy } = {}) {
+  const policy = pagePolicy ? `${pagePolicy}; frame-ancestors *` : CONTENT_SECURITY_POLICY;
+  if (!reportUri) return policy;
+  return `${policy}; report-uri ${reportUri}; report-to ${REPORT_ENDPOINT}`;
 }
+
+// How much of an HTML page is read for its own policy: the meta tag sits at the top of <head>.
+const POLICY_HEAD_BYTES = 4096;
 
 // RFC 9110 §12.4.2: a weight is 0 to 1 with at most three decimals.
 const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
@@ -168,12 +203,35 @@ const hasDotSegment = (root, path) =>
     .split(sep)
     .some((segment) => segment.startsWith('.'));
 
+// Where the kernel says an open descriptor's file lives (Linux): the link /proc/self/fd/N names the
+// file the descriptor holds, however the path that opened it changes afterwards.
+const FD_PATHS = process.platform === 'linux' && fs.existsSync('/proc/self/fd');
+
+/**
+ * The real path of the file `handle` holds. On Linux the descriptor's own path, which no change of
+ * links after the open can alter; elsewhere realpath(`path`) checked against the descriptor by lstat
+ * (which does not follow a last link), so a path that was a link to another file at the open, or
+ * became one since, does not match.
+ */
+async function openedPath(handle, path, info) {
+  if (FD_PATHS) {
+    const named = await readlink(`/proc/self/fd/${handle.fd}`);
+    // A file removed after the open (no links left) is named "<path> (deleted)": it can no longer
+    // be told where it was, so the path is opened again.
+    if (info.nlink === 0n) return null;
+    return named;
+  }
+  const real = await realpath(path);
+  const named = await lstat(real, { bigint: true });
+  return named.isFile() && named.dev === info.dev && named.ino === info.ino ? real : null;
+}
+
 /**
  * Opens `path` once and returns { handle, path, stat } for the regular file it names, or throws an
- * HttpError. The descriptor is what gets served: after opening, the path's real location must be
- * inside `root` and must still be the very file opened (same device and inode), so a symbolic link
- * changed between the check and the read cannot lead outside. Opening is non-blocking (a FIFO
- * answers 404 at once). With `index`, a directory stands for its index.html.
+ * HttpError. The descriptor is what gets served: after opening, the place of the file it holds (see
+ * openedPath) must be inside `root`, so a symbolic link or folder changed between the check and the
+ * read cannot lead outside. Opening is non-blocking (a FIFO answers 404 at once). With `index`, a
+ * directory stands for its index.html.
  */
 async function openFile(root, path, { dotfiles, index = true }) {
   for (let attempt = 0; ; attempt += 1) {
@@ -187,17 +245,16 @@ async function openFile(root, path, { dotfiles, index = true }) {
         return await openFile(root, join(path, 'index.html'), { dotfiles, index: false });
       }
       if (!info.isFile()) throw new HttpError(404, 'Not found');
-      const real = await realpath(path);
-      if (!inside(root, real)) throw new HttpError(403, 'Forbidden');
-      if (!dotfiles && hasDotSegment(root, real)) throw new HttpError(404, 'Not found');
-      const named = await stat(real, { bigint: true });
-      if (named.dev !== info.dev || named.ino !== info.ino) {
+      const real = await openedPath(handle, path, info);
+      if (real === null) {
         // The path moved to another file while it was opened: look again, a few times at most.
         await handle.close();
         handle = undefined;
         if (attempt < 2) continue;
         throw new HttpError(403, 'Forbidden: the file changed while it was opened');
       }
+      if (!inside(root, real)) throw new HttpError(403, 'Forbidden');
+      if (!dotfiles && hasDotSegment(root, real)) throw new HttpError(404, 'Not found');
       info = {
         dev: info.dev,
         ino: info.ino,
@@ -369,6 +426,12 @@ function handler(root, { dotfiles, reportUri }) {
       const digest = await digests.of(file);
       variant = await chooseVariant(root, file, digest, req.headers['accept-encoding'], { dotfiles, digests });
       const sent = variant ?? file;
+      if (extname(file.path).toLowerCase() === '.html') {
+        const head = Buffer.alloc(Math.min(POLICY_HEAD_BYTES, file.stat.size));
+        const { bytesRead } = await file.handle.read(head, 0, head.length, 0);
+        const pagePolicy = ownPagePolicy(head.subarray(0, bytesRead).toString('utf8'));
+        if (pagePolicy) res.setHeader('Content-Security-Policy', contentSecurityPolicy({ reportUri, pagePolicy }));
+      }
       // The ETag names the bytes: the file's digest, and the coding of the copy sent.
       const etag = `"${digest.slice(0, 32)}${variant ? `-${variant.coding}` : ''}"`;
       res.setHeader('Content-Type', MIME_TYPES[extname(file.path).toLowerCase()] ?? 'application/octet-stream');

@@ -130,7 +130,7 @@ Vector pair_wavelengths(const Eigen::Ref<const Vector>& inv_freq);
 // base^(−2i/head_dim) / factor — spaced over the whole head width, not over the rotating part, so they
 // turn as the same pairs of a full-width RoPE would — and the rest get frequency 0 (they never turn).
 // Throws InputError when head_dim is odd or < 2, base is invalid, partial_rotary_factor is not in
-// (0, 1], or factor is not finite and > 0.
+// (0, 1], or factor is not finite and > 0 or so small that a frequency overflows.
 Vector proportional_rope_frequencies(std::int64_t head_dim, double base, double partial_rotary_factor,
                                      double factor = 1.0);
 
@@ -152,8 +152,9 @@ std::vector<std::uint8_t> mrope_pair_axes(const std::vector<std::int64_t>& secti
 // Llama 4's query temperature on its layers without RoPE (transformers' Llama4TextAttention with
 // attn_temperature_tuning): the queries at position p (counted from 0) are multiplied by
 // 1 + attn_scale · ln(1 + floor((p + 1) / floor_scale)); 1 for the first floor_scale − 1 positions.
-// Throws InputError when position is not finite or < 0, floor_scale is not finite or ≤ 0, or
-// attn_scale is not finite or < 0.
+// Throws InputError when position is not finite or < 0, floor_scale is not finite or ≤ 0 or so
+// small that (position + 1) / floor_scale overflows, or attn_scale is not finite, < 0 or so large
+// that the temperature overflows.
 double nope_query_temperature(double position, double floor_scale, double attn_scale);
 
 // Which treatment a row of the extension results belongs to.

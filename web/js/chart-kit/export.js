@@ -11,15 +11,30 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 // is: a spreadsheet reads it as that number, not as a formula. (-Infinity is not one: it is prefixed.)
 const PLAIN_NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
+// What splits a line into cells in the common spreadsheet locales: the comma (English), the semicolon
+// (German, French and most of continental Europe, whose decimal mark is the comma), the tab (pasted
+// or tab-separated text), and the line breaks. A reader that splits a cell's text at one of them
+// sees a new cell begin there.
+const SEPARATORS = /([,;\t\r\n])/;
+
+/** One piece of a cell's text that a spreadsheet may read as a cell of its own, neutralised. */
+const neutralised = (piece) => (FORMULA_START.test(piece) && !PLAIN_NUMBER.test(piece) ? `'${piece}` : piece);
+
 /**
  * CSV text from a header and rows of numbers/strings. Numbers keep full precision (String(x)); a
- * cell that would start a formula is prefixed with ' (a word of a typed sentence such as =HYPERLINK(…)).
+ * cell that would start a formula is prefixed with ' (a word of a typed sentence such as =HYPERLINK(…)),
+ * and so is every piece of a cell after a separator some locale splits on (x;=1+1 becomes x;'=1+1),
+ * so a spreadsheet that reads the file with another separator runs no formula either. A cell holding a
+ * separator, a quote or a line break is quoted (RFC 4180), which keeps it one cell in every locale.
  */
 export function toCsv(header, rows) {
   const cell = (v) => {
-    let s = typeof v === 'number' ? String(v) : String(v ?? '');
-    if (FORMULA_START.test(s) && !PLAIN_NUMBER.test(s)) s = `'${s}`;
-    return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+    const text = typeof v === 'number' ? String(v) : String(v ?? '');
+    const pieces = text.split(SEPARATORS);
+    // split() with a capture group keeps the separators at the odd indices.
+    // The cell's own start too: one that opens with a tab or a line break ahead of the first piece.
+    const s = neutralised(pieces.map((piece, i) => (i % 2 === 0 ? neutralised(piece) : piece)).join(''));
+    return /[",;\t\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
   };
   return [header, ...rows].map((r) => r.map(cell).join(',')).join('\n') + '\n';
 }

@@ -6,8 +6,12 @@
 import { t } from '../locale/i18n.js';
 import { grouped } from '../locale/format.js';
 
-/** llama.cpp architecture names whose transformers model_type is spelled otherwise (LLM_ARCH_NAMES). */
-const MODEL_TYPES = {
+/**
+ * llama.cpp architecture names whose transformers model_type is spelled otherwise (LLM_ARCH_NAMES).
+ * Without a prototype: an architecture named after an Object property (__proto__, constructor) is
+ * then just a name the table does not hold.
+ */
+const MODEL_TYPES = Object.assign(Object.create(null), {
   gemma3: 'gemma3_text',
   gptneox: 'gpt_neox',
   'command-r': 'cohere',
@@ -17,13 +21,24 @@ const MODEL_TYPES = {
   phi2: 'phi',
   rwkv6: 'rwkv',
   rwkv7: 'rwkv',
-};
+});
 
 /** llama.cpp's fixed values for Gemma 3's local layers (llama-model.cpp), used when the file names none. */
 const GEMMA3_LOCAL_BASE = 10000;
 const GEMMA3_PATTERN = 6;
 
 const isNumber = (v) => typeof v === 'number' && Number.isFinite(v);
+
+/** A metadata value as an error message shows it: a number as itself (NaN, -Infinity), text quoted and cut. */
+function described(v) {
+  if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') return String(v);
+  if (typeof v === 'string') return `the text ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
+  if (Array.isArray(v)) {
+    const bad = v.findIndex((x) => !isNumber(x));
+    return bad < 0 ? 'an empty list' : `a list whose element ${bad} is ${described(v[bad])}`;
+  }
+  return v === null || v === undefined ? String(v) : typeof v;
+}
 
 /**
  * The period of a per-layer sliding-window pattern (true: a local layer) when every period-th layer,
@@ -57,7 +72,7 @@ export function configFromGguf({ metadata, tensorNames = [] }) {
     const v = metadata.get(name);
     if (isNumber(v)) return v;
     if (Array.isArray(v) && v.length > 0 && v.every(isNumber)) return v; // per-layer values
-    throw new Error(`GGUF: ${name} must be a number, got ${typeof v === 'object' ? 'an array' : typeof v}`);
+    throw new Error(`GGUF: ${name} must be a finite number (or a list of them, one per layer), got ${described(v)}`);
   };
   const notes = [];
   const perLayer = (suffix, value) => {

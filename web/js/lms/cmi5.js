@@ -70,6 +70,27 @@ export function cmi5Launch(search = location.search) {
 }
 
 /**
+ * Where Exit goes: cmi5 §10's returnURL, resolved against the LMS's `endpoint`, when it is an http(s)
+ * address; null for none, or for one the window cannot usefully go to (javascript:, data:, any other
+ * scheme: the learner would be left on a page that does nothing), with a warning naming the value.
+ */
+export function returnAddress(value, endpoint) {
+  if (typeof value !== 'string' || !URL.canParse(value, endpoint)) {
+    if (value !== undefined)
+      console.warn(
+        `cmi5: LMS.LaunchData's returnURL must be an http(s) address, got ${JSON.stringify(value)?.slice(0, 80)}; Exit is not offered.`,
+      );
+    return null;
+  }
+  const url = new URL(value, endpoint);
+  if (url.protocol === 'http:' || url.protocol === 'https:') return url.href;
+  console.warn(
+    `cmi5: LMS.LaunchData's returnURL must be an http(s) address, got ${url.protocol} (${JSON.stringify(value.slice(0, 80))}); Exit is not offered.`,
+  );
+  return null;
+}
+
+/**
  * Whether the shell's policy (connect-src 'self' https:) lets it reach `url`: its own origin, or
  * any https address. A plain-http endpoint elsewhere is refused before the one-time token is spent.
  */
@@ -130,6 +151,32 @@ function safeStorage(which) {
   };
 }
 
+/**
+ * Two versions of the unit's state document made one, as when this page and another device wrote
+ * it at once: the answers are the union (where both answered an item, `theirs`, already stored,
+ * stands), the verdicts sent are the union (a passed beats a failed for the same attempt), and
+ * completed and passed hold if either says so. Of two different attempts, this page's (`mine`) is kept.
+ */
+export function mergedState(mine, theirs) {
+  if (!theirs || typeof theirs !== 'object') return mine;
+  const ours = mine.record ? decodeRecord(mine.record) : null;
+  const stored = typeof theirs.record === 'string' ? decodeRecord(theirs.record) : null;
+  let record = mine.record ?? (stored ? theirs.record : null);
+  if (ours && stored && ours.seed === stored.seed)
+    record = encodeRecord({ seed: ours.seed, responses: { ...ours.responses, ...stored.responses } });
+  const verdicts = { ...(mine.verdicts ?? {}) };
+  const theirVerdicts = theirs.verdicts && typeof theirs.verdicts === 'object' ? theirs.verdicts : {};
+  for (const [seed, verdict] of Object.entries(theirVerdicts))
+    if (verdict === 'passed' || verdict === 'failed')
+      verdicts[seed] = verdicts[seed] === 'passed' || verdict === 'passed' ? 'passed' : 'failed';
+  return {
+    record,
+    completed: mine.completed || theirs.completed === true,
+    passed: mine.passed || theirs.passed === true,
+    verdicts,
+  };
+}
+
 class HttpError extends Error {
   constructor(message, status) {
     super(message);
@@ -164,6 +211,7 @@ export function cmi5Connection(launch, deps = {}) {
   let mode = 'normal';
   let masteryScore = null;
   let returnUrl = null;
+  let returnRefused = false; // LMS.LaunchData named a returnURL that is not http(s)
   let state = { record: null, completed: false, passed: false, verdicts: {} };
   let listener = () => {};
   let status = 'retrying';
@@ -173,6 +221,19 @@ export function cmi5Connection(launch, deps = {}) {
   let retryTimer = null;
   let failures = 0;
   let closed = false; // the page has gone: nothing is retried from here (the queue waits in storage)
+  // The state document's ETag as the LRS last gave it: a string (writes send If-Match), null (there
+  // is none yet: If-None-Match: *), undefined (not known: read it first) or false (the LRS sends no
+  // ETags: writes go unconditionally).
+  let stateTag;
+  // Statements the LRS refused one by one (HTTP 400): { verb, id, reason }, kept across visits.
+  const refusedKey = `positional-lesson:cmi5:refused:${launch.registration}`;
+  let refused = [];
+  try {
+    const saved = JSON.parse(kept.get(refusedKey) ?? '[]');
+    if (Array.isArray(saved)) refused = saved;
+  } catch {
+    refused = [];
+  }
 
   // The queue: [{ kind: 'statement', id, verb, session, body } | { kind: 'state', body }], oldest first.
   let queue = [];
@@ -201,9 +262,22 @@ export function cmi5Connection(launch, deps = {}) {
     return url;
   };
   /** A request with the session's headers; for a write, the answer's body is read through (a body left unread is cut off, as a failed request, when the page goes). */
-  const request = async (url, init = {}) => {
+  const request = async (url, { reason = false, ...init } = {}) => {
     const response = await fetchImpl(url, { ...init, headers: { ...headers, ...(init.headers ?? {}) } });
-    if (init.method && init.method !== 'GET') await response.arrayBuffer().catch(() => {});
+    if (init.method && init.method !== 'GET') {
+      // With `reason`, a refusal's body is kept as `reason` (an LRS says there what it objects to).
+      const text = await response.text().catch(() => '');
+      if (reason && !response.ok) {
+        let said = text;
+        try {
+          const parsed = JSON.parse(text);
+          said = typeof parsed?.error === 'string' ? parsed.error : (parsed?.message ?? text);
+        } catch {
+          // plain text
+        }
+        return { ok: response.ok, status: response.status, headers: response.headers, reason: String(said) };
+      }
+    }
     return response;
   };
   const getJson = async (url, { missingIsNull = false } = {}) => {
@@ -268,16 +342,8 @@ export function cmi5Connection(launch, deps = {}) {
     try {
       while (queue.length) {
         const head = queue[0];
-        if (head.kind === 'state') {
-          const response = await request(xapiUrl('activities/state', stateParams(STATE_ID)), {
-            method: 'PUT',
-            headers: { 'Content-Type': 'application/json' },
-            body: JSON.stringify(head.body),
-          });
-          if (!response.ok && response.status !== 409)
-            throw new HttpError(`cmi5: the LMS refused the state document (HTTP ${response.status})`, response.status);
-          remove(head);
-        } else if (head.session !== sessionId) await settleEarlier(head);
+        if (head.kind === 'state') await putStateDocument(head);
+        else if (head.session !== sessionId) await settleEarlier(head);
         else {
           const batch = [];
           while (
@@ -286,25 +352,14 @@ export function cmi5Connection(launch, deps = {}) {
             queue[batch.length].session === sessionId
           )
             batch.push(queue[batch.length]);
-          const response = await request(xapiUrl('statements'), {
-            method: 'POST',
-            headers: { 'Content-Type': 'application/json' },
-            body: JSON.stringify(batch.map((e) => e.body)),
-          });
-          if (response.ok || response.status === 409) remove(...batch);
-          else if (response.status === 400) {
-            // The LRS will never take this batch: say which, and do not let it hold back the rest.
-            console.error(
-              `cmi5: the LMS rejected ${batch.map((e) => e.verb).join(', ')} as malformed (HTTP 400); they are not sent again.`,
-            );
-            remove(...batch);
-          } else throw new HttpError(`cmi5: the LMS refused a statement (HTTP ${response.status})`, response.status);
+          await sendStatements(batch);
         }
         persist();
         failures = 0;
         retryDelay = 0;
       }
-      setStatus('saved');
+      // A refused session marker (a second initialized after a reload of the same launch) loses no answer.
+      setStatus(refused.some((r) => RESULT_VERBS.has(r.verb)) ? 'refused' : 'saved');
     } catch (error) {
       failures += 1;
       console.warn(`${error.message}; trying again.`);
@@ -324,6 +379,93 @@ export function cmi5Connection(launch, deps = {}) {
     } finally {
       pumping = false;
     }
+  };
+
+  /** The unit's state document as the LRS holds it: { body (null when there is none), etag }. */
+  const readStateDocument = async () => {
+    const response = await request(xapiUrl('activities/state', stateParams(STATE_ID)));
+    if (response.status === 404) return { body: null, etag: null };
+    if (!response.ok)
+      throw new HttpError(`cmi5: the LMS answered HTTP ${response.status} for the state document`, response.status);
+    const text = await response.text();
+    return { body: text ? JSON.parse(text) : null, etag: response.headers.get('ETag') ?? false };
+  };
+
+  /**
+   * Writes the state document under xAPI's concurrency rules: If-Match with the ETag last read (or
+   * If-None-Match: * when there was none). When another device wrote it meanwhile (409 or 412), the
+   * stored one is read again, merged into this page's (mergedState) and the write tried again.
+   */
+  const putStateDocument = async (entry) => {
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      if (stateTag === undefined) await mergeStoredState(entry);
+      const conditions = stateTag ? { 'If-Match': stateTag } : stateTag === null ? { 'If-None-Match': '*' } : {};
+      const response = await request(xapiUrl('activities/state', stateParams(STATE_ID)), {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json', ...conditions },
+        body: JSON.stringify(entry.body),
+      });
+      if (response.ok) {
+        // A new ETag, or none given: then it is read again before the next write.
+        stateTag = stateTag === false ? false : (response.headers.get('ETag') ?? undefined);
+        remove(entry);
+        return;
+      }
+      if (response.status !== 409 && response.status !== 412)
+        throw new HttpError(`cmi5: the LMS refused the state document (HTTP ${response.status})`, response.status);
+      stateTag = undefined;
+    }
+    throw new HttpError('cmi5: the state document kept changing while it was written', 412);
+  };
+
+  /** Reads the stored state document, merges it into this page's, and has `entry` carry the merge. */
+  const mergeStoredState = async (entry) => {
+    const stored = await readStateDocument();
+    stateTag = stored.etag;
+    state = mergedState(state, stored.body);
+    const waiting = queue.find((e) => e.kind === 'state');
+    if (waiting) waiting.body = state;
+    if (entry) entry.body = state;
+  };
+
+  /**
+   * Sends `batch` (statements of this session, in order). The LRS takes a batch whole or not at all,
+   * so when it refuses one as malformed (400) or conflicting (409) the batch is split in halves and
+   * each sent again, until the statement at fault stands alone: that one is set aside with the LRS's
+   * reason (and the learner told "Not saved"), and every other statement still goes.
+   */
+  const sendStatements = async (batch) => {
+    const response = await request(xapiUrl('statements'), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(batch.map((e) => e.body)),
+      reason: true,
+    });
+    if (response.ok) {
+      remove(...batch);
+      persist();
+      return;
+    }
+    if (response.status !== 400 && response.status !== 409)
+      throw new HttpError(`cmi5: the LMS refused a statement (HTTP ${response.status})`, response.status);
+    if (batch.length > 1) {
+      const half = Math.ceil(batch.length / 2);
+      await sendStatements(batch.slice(0, half));
+      await sendStatements(batch.slice(half));
+      return;
+    }
+    const [entry] = batch;
+    remove(entry);
+    // 409 for one statement: the LRS holds a statement with its id (sent before, with keepalive).
+    if (response.status === 400) {
+      const reason = (response.reason ?? '').slice(0, 300) || 'no reason given';
+      refused.push({ verb: entry.verb, id: entry.id, reason });
+      kept.set(refusedKey, JSON.stringify(refused));
+      console.error(
+        `cmi5: the LMS refused ${entry.verb} ${entry.id} (HTTP 400: ${reason}); it is kept, not sent again.`,
+      );
+    }
+    persist();
   };
 
   /**
@@ -399,10 +541,8 @@ export function cmi5Connection(launch, deps = {}) {
         console.warn(
           `cmi5: LMS.LaunchData's masteryScore ${JSON.stringify(launchData.masteryScore)} is not a score from 0 to 1; the lesson's own applies.`,
         );
-      returnUrl =
-        typeof launchData.returnURL === 'string' && URL.canParse(launchData.returnURL, launch.endpoint)
-          ? new URL(launchData.returnURL, launch.endpoint).href
-          : null;
+      returnUrl = returnAddress(launchData.returnURL, launch.endpoint);
+      returnRefused = launchData.returnURL !== undefined && returnUrl === null;
       // cmi5 §11: the unit reads the learner's preferences on start (the lesson has its own language switch).
       await retrying(() =>
         getJson(
@@ -410,9 +550,9 @@ export function cmi5Connection(launch, deps = {}) {
           { missingIsNull: true },
         ),
       ).catch(() => null);
-      const stored = await retrying(() =>
-        getJson(xapiUrl('activities/state', stateParams(STATE_ID)), { missingIsNull: true }),
-      );
+      const storedDocument = await retrying(readStateDocument);
+      const stored = storedDocument.body;
+      stateTag = storedDocument.etag;
       // A state document still waiting here from an earlier visit is newer than the LRS's.
       const waiting = queue.filter((e) => e.kind === 'state').at(-1)?.body;
       for (const candidate of [stored, waiting]) {
@@ -556,7 +696,12 @@ export function cmi5Connection(launch, deps = {}) {
         if (stateEntry)
           fetchImpl(xapiUrl('activities/state', stateParams(STATE_ID)), {
             method: 'PUT',
-            headers: { ...headers, 'Content-Type': 'application/json' },
+            headers: {
+              ...headers,
+              'Content-Type': 'application/json',
+              // Refused (and kept for the next visit) if another device wrote it since it was read.
+              ...(stateTag ? { 'If-Match': stateTag } : stateTag === null ? { 'If-None-Match': '*' } : {}),
+            },
             body: JSON.stringify(stateEntry.body),
             keepalive: true,
           }).catch(() => {});
@@ -577,6 +722,8 @@ export function cmi5Connection(launch, deps = {}) {
     },
     /** Whether the LMS named a page to return to when the learner exits (cmi5's returnURL). */
     canExit: () => Boolean(returnUrl),
+    /** Whether the LMS named a returnURL the window cannot go to (the learner is told how to leave). */
+    exitRefused: () => returnRefused,
     /**
      * The learner exits: terminated goes out with whatever still waits (up to five seconds for the
      * LMS to accept them; what it has not accepted by then stays queued for the next launch), then

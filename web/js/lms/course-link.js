@@ -32,6 +32,7 @@ function statusText(status, recorded = true) {
     saving: [t('Saving…'), t('Saving your answers to your course.')],
     saved: [t('Saved'), t('Saved to your course.')],
     retrying: [t('Not saved yet'), t('Not saved yet: your course did not accept the last answers; retrying.')],
+    refused: [t('Not saved'), t('Not saved: your course refused some of your answers; the rest are saved.')],
     offline: [t('Course unreachable'), t('Your course can’t be reached: your answers are kept on this page.')],
     review: [t('Review'), t('Review: the answers your course recorded; this attempt is closed.')],
     browse: [t('Browsing'), t('Browsing: your course does not record these answers.')],
@@ -111,6 +112,7 @@ export function courseMemory(shell, { itemIds, bar = document.querySelector('.si
     if ('status' in copy || 'recorded' in copy) showStatus(copy.status ?? lastStatus, state.recorded !== false);
     if ('status' in copy) lastStatus = copy.status;
     if (copy.canExit) offerExit();
+    else if (copy.exitRefused) noteNoExit();
     if (changed.record) state.record = changed.record;
     document.documentElement.dataset.course = `${state.kind}:${copy.status ?? document.documentElement.dataset.course?.split(':')[1] ?? ''}`;
     if (changed.record || 'mode' in copy || 'mastery' in copy || 'canStartOver' in copy || 'recorded' in copy)
@@ -126,7 +128,15 @@ export function courseMemory(shell, { itemIds, bar = document.querySelector('.si
     if (!exitOffered) addExitControl(bar, () => shell.exit());
     exitOffered = true;
   };
+  // A course that names a page to return to that the window cannot go to (cmi5's returnURL as
+  // javascript: or data:): the learner is told how to leave instead.
+  const noteNoExit = () => {
+    if (exitOffered) return;
+    addExitNote(bar);
+    exitOffered = true;
+  };
   if (first.canExit) offerExit();
+  else if (first.exitRefused) noteNoExit();
   return {
     kind: 'course',
     get mode() {
@@ -168,4 +178,15 @@ function addExitControl(bar, exit) {
     exit();
   });
   bar?.append(button);
+}
+
+function addExitNote(bar) {
+  const note = element(
+    'p',
+    'course-exit-note',
+    t(
+      'Your course’s page to return to cannot be opened from here: when you are done, close this tab or window to go back to it.',
+    ),
+  );
+  bar?.append(note);
 }

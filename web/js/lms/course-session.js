@@ -18,9 +18,10 @@ const plain = (value) => (value === undefined ? undefined : JSON.parse(JSON.stri
 /**
  * A session over `connection` (from scormConnection or cmi5Connection; null when no course site
  * launched the shell). The connection's interface: kind, open() → { mode, mastery, record,
- * canStartOver, recorded? (false: a review for which the course site sent no answers back) }, interaction(i), saveRecord(record), progress(summary), verdict(summary), flush(),
- * close(summary), status() → 'saved' | 'retrying' | 'offline', onStatus(listener), and optionally
- * startOver() and exit(). `timers` is for tests.
+ * canStartOver, recorded? (false: a review for which the course site sent no answers back) },
+ * interaction(i), saveRecord(record), progress(summary), verdict(summary), flush(), close(summary),
+ * status() → 'saved' | 'retrying' | 'offline' | 'refused', onStatus(listener), and optionally
+ * startOver(), exit() and exitRefused() (a way out was named that the window cannot take). `timers` is for tests.
  */
 export function createCourseSession(connection, { timers = globalThis } = {}) {
   let record = emptyRecord();
@@ -128,7 +129,16 @@ export function createCourseSession(connection, { timers = globalThis } = {}) {
     // The lesson page shows the merged record and answers with its score (summary()); a page that
     // has gone leaves its last score to report.
     const hadClient = Boolean(client);
-    notify({ record, mode, mastery, canStartOver, recorded, status, canExit: Boolean(connection.canExit?.()) });
+    notify({
+      record,
+      mode,
+      mastery,
+      canStartOver,
+      recorded,
+      status,
+      canExit: Boolean(connection.canExit?.()),
+      exitRefused: Boolean(connection.exitRefused?.()),
+    });
     if (!hadClient || !client) {
       if (lastSummary) reportSummary(lastSummary);
     }
@@ -148,6 +158,7 @@ export function createCourseSession(connection, { timers = globalThis } = {}) {
         canStartOver,
         recorded,
         canExit: Boolean(phase === 'open' && connection.canExit?.()),
+        exitRefused: Boolean(phase === 'open' && connection.exitRefused?.()),
       });
     },
     /** One answer: the record after it and the interaction to report. */

@@ -121,16 +121,35 @@ function decimal(value) {
   return fixed === '-0' ? '0' : fixed;
 }
 
+// How long one flush may hold the page before it lets the page run (ms): well under the 200 ms past
+// which a page feels stuck, with room for one slow call on top.
+export const FLUSH_SLICE_MS = 50;
+
 /**
  * A connection to the SCORM API object `api` of `edition` ('1.2' or '2004'). `itemIds` are the
- * self-test's items (a record's answers to anything else are not read back); `timers` and `now`
- * are for tests.
+ * self-test's items (a record's answers to anything else are not read back); `timers`, `now`,
+ * `clock` (ms, monotonic) and `yieldToPage(resume)` (runs `resume` in a later task; by default a
+ * timer of 0 ms) are for tests.
  */
-export function scormConnection(api, edition, { itemIds = null, timers = globalThis, now = () => new Date() } = {}) {
+export function scormConnection(
+  api,
+  edition,
+  {
+    itemIds = null,
+    timers = globalThis,
+    now = () => new Date(),
+    clock = () => performance.now(),
+    yieldToPage = null,
+  } = {},
+) {
+  const nextTask = yieldToPage ?? ((resume) => timers.setTimeout(resume, 0));
   const e = EDITIONS[edition];
   const started = now().getTime();
   const pending = new Map(); // element → value, not yet taken by the run-time
   let taken = new Map(); // taken by SetValue, waiting for a successful Commit
+  const stored = new Map(); // element → value the run-time took and committed
+  let flushing = false; // a flush is under way (it may be waiting for its next slice)
+  let lastCallMs = 0; // how long the run-time's last SetValue took
   let listener = () => {};
   let state = 'closed'; // 'open', 'finished'
   let gone = false;
@@ -165,12 +184,19 @@ export function scormConnection(api, edition, { itemIds = null, timers = globalT
     put(element, value);
   };
   const put = (element, value) => {
+    const text = String(value);
+    // Only what changed: a value the run-time already holds (committed) is not sent again.
+    if (stored.get(element) === text && !taken.has(element)) {
+      pending.delete(element);
+      return;
+    }
     pending.delete(element); // a newer value replaces one still waiting, in the newer place
-    pending.set(element, String(value));
+    pending.set(element, text);
   };
 
   const status = () => {
     if (gone) return 'offline';
+    if (flushing) return 'saving';
     return pending.size || taken.size ? 'retrying' : 'saved';
   };
   const scheduleRetry = () => {
@@ -182,42 +208,89 @@ export function scormConnection(api, edition, { itemIds = null, timers = globalT
     }, retryDelay);
   };
 
-  /** Hands every waiting value to the run-time, then commits; what fails waits for the next try. */
-  const flush = () => {
+  /**
+   * Hands every waiting value to the run-time, then commits; what fails waits for the next try.
+   * A run-time's calls are synchronous and some are slow (a SetValue that sends a request and waits):
+   * once this flush has held the page for FLUSH_SLICE_MS it lets the page run (a new task) before
+   * the next call, so a slow run-time delays the saving, not the page. One call can still take as
+   * long as the run-time takes; nothing on the page can split it. With `yielding` false (the page is
+   * going away) everything is handed over at once.
+   */
+  const flush = ({ yielding = true } = {}) => {
     if (state !== 'open') return;
-    try {
-      for (const [element, value] of [...pending]) {
-        if (call('set', element, value) === 'true') {
-          pending.delete(element);
-          taken.set(element, value);
-          continue;
+    if (flushing && yielding) return; // the flush under way takes what waits now, too
+    flushing = true;
+    const attempted = new Map(); // element → value handed over (or refused) in this flush
+    let sliceStart = clock();
+    // A run-time known to be slow is not called in the caller's task (a click, a key): the flush
+    // starts in a task of its own.
+    let callsThisSlice = yielding && lastCallMs > FLUSH_SLICE_MS ? 1 : 0;
+    const step = () => {
+      try {
+        for (;;) {
+          if (state !== 'open') return finish();
+          const next = [...pending].find(([element, value]) => attempted.get(element) !== value);
+          if (!next) break;
+          // Yield before a call that would carry this task past the slice (judged by the last call's time).
+          if (yielding && clock() - sliceStart + lastCallMs > FLUSH_SLICE_MS && callsThisSlice > 0) {
+            listener(status());
+            return nextTask(() => {
+              sliceStart = clock();
+              callsThisSlice = 0;
+              step();
+            });
+          }
+          const [element, value] = next;
+          attempted.set(element, value);
+          const callStart = clock();
+          callsThisSlice += 1;
+          handOver(element, value);
+          lastCallMs = clock() - callStart;
         }
-        const code = lastError();
-        if (e.refusals.has(code)) {
-          pending.delete(element);
-          console.warn(
-            `SCORM ${edition}: the course site refuses ${element} = ${JSON.stringify(value)} (error ${code}); it is left out.`,
-          );
+        if (taken.size || !pending.size) {
+          if (call('commit', '') === 'true') {
+            for (const [element, value] of taken) stored.set(element, value);
+            taken = new Map();
+          } else {
+            // Nothing taken since the last good commit is known to be stored: give it all again.
+            for (const [element, value] of taken) if (!pending.has(element)) pending.set(element, value);
+            taken = new Map();
+          }
         }
+        gone = false;
+      } catch (error) {
+        if (!(error instanceof RunTimeGone))
+          console.warn(`SCORM ${edition}: the course site's run-time failed:`, error);
+        gone = true;
+        for (const [element, value] of taken) if (!pending.has(element)) pending.set(element, value);
+        taken = new Map();
       }
-      if (taken.size || !pending.size) {
-        if (call('commit', '') === 'true') taken = new Map();
-        else {
-          // Nothing taken since the last good commit is known to be stored: give it all again.
-          for (const [element, value] of taken) if (!pending.has(element)) pending.set(element, value);
-          taken = new Map();
-        }
-      }
-      gone = false;
-    } catch (error) {
-      if (!(error instanceof RunTimeGone)) console.warn(`SCORM ${edition}: the course site's run-time failed:`, error);
-      gone = true;
-      for (const [element, value] of taken) if (!pending.has(element)) pending.set(element, value);
-      taken = new Map();
+      finish();
+    };
+    const finish = () => {
+      flushing = false;
+      if (state !== 'open') return;
+      if (pending.size || gone) scheduleRetry();
+      else retryDelay = 0;
+      listener(status());
+    };
+    step();
+  };
+
+  /** One SetValue: taken (until the commit), refused for good (left out, named), or left waiting. */
+  const handOver = (element, value) => {
+    if (call('set', element, value) === 'true') {
+      if (pending.get(element) === value) pending.delete(element);
+      taken.set(element, value);
+      return;
     }
-    if (pending.size || gone) scheduleRetry();
-    else retryDelay = 0;
-    listener(status());
+    const code = lastError();
+    if (e.refusals.has(code)) {
+      if (pending.get(element) === value) pending.delete(element);
+      console.warn(
+        `SCORM ${edition}: the course site refuses ${element} = ${JSON.stringify(value)} (error ${code}); it is left out.`,
+      );
+    }
   };
 
   const writeInteraction = (interaction) => {
@@ -353,7 +426,8 @@ export function scormConnection(api, edition, { itemIds = null, timers = globalT
         const elapsed = now().getTime() - started;
         if (edition === '1.2') set('cmi.core.session_time', scorm12Duration(elapsed));
         else set('cmi.session_time', isoDuration(elapsed));
-        flush();
+        // The page is going away: what waits (even behind a flush in slices) goes now, at once.
+        flush({ yielding: false });
       }
       timers.clearTimeout(retryTimer);
       state = 'finished';
