@@ -1212,6 +1212,29 @@ ModelConfig parse_model_config(std::string_view text) {
 
 namespace {
 
+// Fields named for rotary positions that the reader reads, or knows change nothing it draws
+// (rope_interleave: the pairs' layout in the head, not their frequencies).
+// clang-format off
+constexpr const char* kPositionFields[] = {
+    "rope_theta", "rope_scaling", "rope_parameters", "rotary_dim", "rotary_pct", "rotary_emb_base",
+    "rope_local_base_freq", "local_rope_theta", "global_rope_theta", "qk_rope_head_dim", "no_rope_layers",
+    "no_rope_layer_interval", "partial_rotary_factor", "rope_interleave"};
+// clang-format on
+
+// Lists each field of the text model whose name says it is about rotary positions ("rope", "rotary")
+// but that the reader does not read: DeepSeek-V4's second RoPE (compress_rope_theta,
+// compress_rope_parameters) and the next family's. Ignored, and named on the card.
+void list_unknown_position_fields(const json& root, ModelConfig& cfg) {
+  for (const auto& item : root.items()) {
+    const std::string& key = item.key();
+    if (key.find("rope") == std::string::npos && key.find("rotary") == std::string::npos) continue;
+    if (item.value().is_null()) continue;
+    const bool known = std::any_of(std::begin(kPositionFields), std::end(kPositionFields),
+                                   [&key](const char* name) { return key == name; });
+    if (!known) add_not_understood(cfg.not_understood, key, describe(item.value()), "position_field");
+  }
+}
+
 // transformers' Gemma3TextConfig defaults: Google's published multimodal configs leave these out of
 // text_config, and the text model takes them from the class.
 void apply_family_defaults(json& root, std::vector<std::string>& notes) {
@@ -1333,6 +1356,7 @@ ModelConfig read_config_object(const json& given, const std::string& wrapper_typ
       cfg.mla_nope = read_bool(*nope, "mla_use_nope");
   }
   read_scheme_details(root, cfg);
+  list_unknown_position_fields(root, cfg);
   return cfg;
 }
 

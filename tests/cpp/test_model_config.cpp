@@ -975,6 +975,31 @@ bool lists(const std::vector<NotUnderstood>& items, const std::string& field, co
                      [&](const NotUnderstood& item) { return item.field == field && item.effect == effect; });
 }
 
+// DeepSeek-V4's fields as they are described for its configuration (the published config.json was not
+// read): three layer kinds the reader does not know, a second RoPE for the compressed layers, partial
+// rotary 0.125 of a 512-wide head, a 128-token window. The known parts read; the rest is named.
+TEST(ModelConfigFamilies2026, DeepSeekV4ReadsItsWindowedLayersAndNamesTheRest) {
+  const ModelPositionReport r = read_model_config(R"({"model_type": "deepseek_v4", "hidden_size": 7168,
+      "num_attention_heads": 128, "head_dim": 512, "num_hidden_layers": 4, "max_position_embeddings": 1048576,
+      "partial_rotary_factor": 0.125, "rope_interleave": true, "sliding_window": 128, "rope_theta": 10000,
+      "compress_rope_theta": 160000, "compress_rope_parameters": {"rope_type": "yarn", "factor": 16,
+      "original_max_position_embeddings": 65536}, "layer_types": ["sliding_attention",
+      "compressed_sparse_attention", "heavily_compressed_attention", "compressed_sparse_attention"]})",
+                                                  100000);
+  EXPECT_EQ(r.rotary_dim, 64) << "int(512 × 0.125)";
+  ASSERT_EQ(r.layer_kinds.size(), 3u);
+  EXPECT_EQ(r.layer_kinds[0].window, 128);
+  expect_close_vectors(r.layer_kinds[0].inv_freq, reference_default(10000.0, 64), 1e-12, "sliding layers");
+  EXPECT_EQ(r.layer_kinds[1].positions, "unknown");
+  EXPECT_EQ(r.layer_kinds[1].layers, (std::vector<std::int64_t>{1, 3}));
+  EXPECT_EQ(r.layer_kinds[2].positions, "unknown");
+  EXPECT_TRUE(lists(r.not_understood, "compress_rope_theta", "position_field"));
+  EXPECT_TRUE(lists(r.not_understood, "compress_rope_parameters", "position_field"));
+  EXPECT_TRUE(lists(r.not_understood, "layer_types[1]", "layer_type"));
+  EXPECT_TRUE(lists(r.not_understood, "layer_types[2]", "layer_type"));
+  EXPECT_FALSE(lists(r.not_understood, "rope_interleave", "position_field")) << "layout only";
+}
+
 // Well-formed configs holding something unknown: each reads, and names what it did not understand.
 TEST(ModelConfigDegraded, EveryDegradedFileReadsAndNamesWhatItDidNotUnderstand) {
   const nlohmann::json expected =

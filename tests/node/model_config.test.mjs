@@ -153,6 +153,52 @@ describe('families of 2025–26 through the binding', () => {
     assert.ok(summary.find((entry) => entry.term === 'Runtimes differ').text.includes('attention.temperature_scale'));
   });
 
+  test('Kimi Linear (mla_use_nope): no layer turns pairs, and the card draws no panel', () => {
+    const r = engine.readModelConfig(
+      JSON.stringify({
+        model_type: 'kimi_linear',
+        hidden_size: 2304,
+        num_attention_heads: 32,
+        num_hidden_layers: 4,
+        max_position_embeddings: 1048576,
+        qk_rope_head_dim: 64,
+        qk_nope_head_dim: 128,
+        mla_use_nope: true,
+        rope_theta: 10000,
+        layer_types: ['linear_attention', 'linear_attention', 'linear_attention', 'full_attention'],
+      }),
+      100000,
+    );
+    assert.deepEqual(
+      r.layerKinds.map((k) => [k.layerType, k.positions, k.noneReason]),
+      [
+        ['linear_attention', 'none', 'linear_attention'],
+        ['full_attention', 'none', 'nope'],
+      ],
+    );
+    assert.equal(r.beyondCount, 0);
+  });
+
+  test('DeepSeek-V4 as described: its windowed layers read, its other kinds and second RoPE are named', () => {
+    const r = engine.readModelConfig(
+      readText(new URL('degraded/deepseek-v4-described.json', new URL('tests/fixtures/configs/', repo))),
+      100000,
+    );
+    assert.equal(r.rotaryDim, 64);
+    assert.equal(r.layerKinds[0].window, 128);
+    assert.deepEqual(
+      r.notUnderstood.map((item) => [item.field, item.effect]),
+      [
+        ['layer_types[1]', 'layer_type'],
+        ['layer_types[2]', 'layer_type'],
+        ['compress_rope_parameters', 'position_field'],
+        ['compress_rope_theta', 'position_field'],
+      ],
+    );
+    const summary = modelCardSummary(r).find((entry) => entry.term === 'Not understood').text;
+    assert.match(summary, /compress_rope_theta = 160000: a position field the reader does not know/);
+  });
+
   test('Granite 4.0-H: Mamba layers and NoPE attention layers, no positions anywhere', () => {
     const r = preset('granite-4.0-h-350m.json', 40000);
     assert.equal(r.scheme, 'none');

@@ -81,6 +81,7 @@ inline constexpr const char* kLayerTypeNames[] = {
 //   "scaling_field"     a field of the scaling block the reader does not know: ignored
 //   "layer_type"        a layer type the reader does not know: those layers are shown as not understood
 //   "query_scale_incomplete" llama_4_scaling_beta without original_max_position_embeddings: not applied
+//   "position_field"    a field named for rotary positions that the reader does not read: ignored
 struct NotUnderstood {
   std::string field;
   std::string value;

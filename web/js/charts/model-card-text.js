@@ -234,6 +234,7 @@ const NOT_UNDERSTOOD_EFFECTS = {
   scaling_field: () => t('a scaling field the reader does not know: ignored'),
   layer_type: () => t('a layer type the reader does not know: its layers are listed but not drawn'),
   query_scale_incomplete: () => t('missing, and llama_4_scaling_beta needs it: the query scale is not shown'),
+  position_field: () => t('a position field the reader does not know (a second RoPE, a new knob): ignored'),
 };
 
 /** One phrase per field the reader did not understand: "rope_scaling.rope_type = "foo": a scaling recipe …". */
