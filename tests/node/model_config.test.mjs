@@ -197,6 +197,10 @@ describe('families of 2025–26 through the binding', () => {
     );
     const summary = modelCardSummary(r).find((entry) => entry.term === 'Not understood').text;
     assert.match(summary, /compress_rope_theta = 160000: a position field the reader does not know/);
+    // Its only RoPE layers attend within 128 tokens; the card does not claim the others have no positions.
+    const prompt = modelCardSummary(r).find((entry) => entry.term === 'Your prompt').text;
+    assert.match(prompt, /what the layers it does not understand do with positions, it cannot say/);
+    assert.doesNotMatch(prompt, /have no positions at all/);
   });
 
   test('Granite 4.0-H: Mamba layers and NoPE attention layers, no positions anywhere', () => {

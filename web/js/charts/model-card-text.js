@@ -661,6 +661,16 @@ function ropeItems(r, type, add) {
   if (r.runtimeReadings.length > 0) add(t('Runtimes disagree'), runtimeLine(r.runtimeReadings));
   const notes = runtimeNotes(r);
   if (notes.length > 0) add(t('Runtimes differ'), notes.join(' '));
+  if (noRopeLayerSpansThePrompt(r) && r.layerKinds.some((k) => k.positions === 'unknown'))
+    return {
+      prompt: t(
+        '{tokens}: no layer the reader understands turns pairs over the whole prompt (each attends within a window or a chunk), so none of its pairs needs an angle beyond training; what the layers it does not understand do with positions, it cannot say.',
+        { tokens: tokens(n) },
+      ),
+      advice: t(
+        'evaluate at the length you will run, and read the model’s own code for the layer types listed as not understood: they may turn positions this card does not show.',
+      ),
+    };
   if (noRopeLayerSpansThePrompt(r)) {
     return {
       prompt: t(
