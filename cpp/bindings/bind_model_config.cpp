@@ -58,6 +58,11 @@ val layer_kind_to_js(const LayerKindReport& kind) {
                     {"queryTemperature", kind.query_temperature}});
 }
 
+// One field the reader did not understand: { field, value, effect } (effect: a code of NotUnderstood).
+val not_understood_to_js(const NotUnderstood& item) {
+  return js_object({{"field", item.field}, {"value", item.value}, {"effect", item.effect}});
+}
+
 val read_model_config_js(std::string json_text, double prompt_length) {
   return guarded([&] {
     const ModelPositionReport r = read_model_config(json_text, whole(prompt_length));
@@ -79,6 +84,10 @@ val read_model_config_js(std::string json_text, double prompt_length) {
                       {"dynamicBase", r.dynamic_base},
                       {"longropeLongFactor", r.longrope_long_factor},
                       {"attentionFactor", r.attention_factor},
+                      {"queryScalingBeta", r.query_scaling_beta},
+                      {"queryScalingLength", static_cast<double>(r.query_scaling_length)},
+                      {"lowFreqFactor", r.low_freq_factor},
+                      {"highFreqFactor", r.high_freq_factor},
                       {"invFreq", to_float64_array(r.inv_freq)},
                       {"baseInvFreq", to_float64_array(r.base_inv_freq)},
                       {"wavelengths", to_float64_array(r.wavelengths)},
@@ -107,6 +116,7 @@ val read_model_config_js(std::string json_text, double prompt_length) {
                       {"mropeSection", integers_to_js(r.mrope_section)},
                       {"mropeInterleaved", r.mrope_interleaved},
                       {"layerKinds", array_to_js(r.layer_kinds, layer_kind_to_js)},
+                      {"notUnderstood", array_to_js(r.not_understood, not_understood_to_js)},
                       {"notes", strings_to_js(r.notes)}});
   });
 }
@@ -122,7 +132,9 @@ POSITIONAL_TOPIC(model_config) {
       "layers' base and window, T5's bucket reach, hybrids' attention layers, and each runtime's reading "
       "(transformers 4.4x–4.5x, 5, vLLM) where they disagree; the text model inside a multimodal wrapper "
       "(text_config …); each kind of layer with its positions (RoPE, proportional, M-RoPE sections, none), "
-      "window or chunk and per-pair frequencies; the reader refuses over 1 MiB of text",
+      "window or chunk and per-pair frequencies; what it did not understand (an unknown model_type, "
+      "rope_type, "
+      "layer type or scaling field), read around rather than refused; the reader refuses over 1 MiB of text",
       {text("jsonText", kMaxConfigTextBytes), integer("promptLength", 1, kMaxConfigPositions)},
       R"(["{\"model_type\": \"gpt2\", \"n_positions\": 1024, \"n_embd\": 768, \"n_head\": 12}", 100])");
   topic.limit("maxPromptLength", kMaxConfigPositions);

@@ -83,6 +83,24 @@ std::string whole(std::int64_t n) { return std::to_string(n); }
   throw InputError(path + " must be " + rule + ", got " + describe(value));
 }
 
+// ---- what the reader does not understand ----------------------------------------------------
+
+// Lists a well-formed field the reader does not know, once per field, value and effect (the codes of
+// NotUnderstood in model_config.hpp).
+void add_not_understood(std::vector<NotUnderstood>& list, const std::string& field, const std::string& value,
+                        const char* effect) {
+  const bool listed = std::any_of(list.begin(), list.end(), [&](const NotUnderstood& item) {
+    return item.field == field && item.value == value && item.effect == effect;
+  });
+  if (!listed) list.push_back({field, value, effect});
+}
+
+// A scaling recipe that lacks a field it needs: thrown by read_recipe, caught by parse_rope, which then
+// reads the frequencies unscaled and lists the field.
+struct IncompleteRecipe {
+  std::string field;
+};
+
 // ---- typed field readers ---------------------------------------------------------------
 
 // The value at key, or nullptr when the key is absent.
@@ -213,8 +231,8 @@ bool is_learned_family(const std::string& t) {
                      "xlm-roberta", "electra", "albert", "biogpt", "gpt_bigcode", "camembert", "deberta"});
 }
 
-PositionScheme detect_scheme(const json& root, const std::string& model_type,
-                             std::vector<std::string>& notes) {
+PositionScheme detect_scheme(const json& root, const std::string& model_type, std::vector<std::string>& notes,
+                             std::vector<NotUnderstood>& not_understood) {
   bool alibi = model_type == "bloom";
   if (const json* flag = find_present(root, "alibi")) alibi = read_bool(*flag, "alibi") || alibi;
   if (const json* attn = find_present(root, "attn_config")) {
@@ -225,14 +243,18 @@ PositionScheme detect_scheme(const json& root, const std::string& model_type,
   std::string embedding_type;
   if (const json* pet = find_present(root, "position_embedding_type")) {
     embedding_type = read_string(*pet, "position_embedding_type");
-    if (!in_list(embedding_type, {"absolute", "rotary", "alibi"})) {
-      reject("position_embedding_type", "one of absolute, rotary, alibi (the schemes this reader analyses)",
-             *pet);
+    // "rope" and "nope" are GraniteMoeHybridConfig's (Granite 4.0-H: its attention layers have no positions).
+    if (!in_list(embedding_type, {"absolute", "rotary", "rope", "alibi", "nope"})) {
+      // The field names the scheme outright (BERT's relative_key replaces its table), so no family
+      // default stands in for it: only the lengths are read.
+      add_not_understood(not_understood, "position_embedding_type", describe(*pet), "embedding_type");
+      return PositionScheme::Unknown;
     }
   }
   if (alibi || embedding_type == "alibi") return PositionScheme::Alibi;
   if (embedding_type == "absolute") return PositionScheme::LearnedTable;
-  if (embedding_type == "rotary") return PositionScheme::Rope;
+  if (embedding_type == "rotary" || embedding_type == "rope") return PositionScheme::Rope;
+  if (embedding_type == "nope") return PositionScheme::None;
   const bool rope_markers = find_present(root, "rope_theta") || find_present(root, "rope_scaling") ||
                             find_present(root, "rope_parameters") || find_present(root, "rotary_dim") ||
                             find_present(root, "rotary_pct") || find_present(root, "partial_rotary_factor") ||
@@ -257,13 +279,13 @@ PositionScheme detect_scheme(const json& root, const std::string& model_type,
     }
     return PositionScheme::LearnedTable;
   }
-  throw InputError(
-      "config names no position scheme this reader knows: model_type " +
-      (model_type.empty() ? std::string("is missing") : "\"" + model_type + "\" is not a known family") +
-      ", and none of the fields that name a scheme is present (looked for rope_theta, rope_scaling, "
-      "rope_parameters, rotary_dim, rotary_pct, partial_rotary_factor, rotary_emb_base, global_rope_theta, "
-      "local_rope_theta, position_embedding_type, alibi, attn_config.alibi, sinusoidal_embeddings, "
-      "relative_attention_num_buckets)");
+  // No family and no field names a scheme (the reader looked for rope_theta, rope_scaling,
+  // rope_parameters, rotary_dim, rotary_pct, partial_rotary_factor, rotary_emb_base, global_rope_theta,
+  // local_rope_theta, position_embedding_type, alibi, attn_config.alibi, sinusoidal_embeddings and
+  // relative_attention_num_buckets): the lengths are still read.
+  add_not_understood(not_understood, "model_type",
+                     model_type.empty() ? "missing" : describe(json(model_type)), "no_scheme");
+  return PositionScheme::Unknown;
 }
 
 // ---- the stable names of the schemes and recipes -------------------------------------------
@@ -280,7 +302,8 @@ constexpr Named<PositionScheme> kSchemeNames[] = {{PositionScheme::LearnedTable,
                                                   {PositionScheme::Rope, "rope"},
                                                   {PositionScheme::Alibi, "alibi"},
                                                   {PositionScheme::RelativeBuckets, "relative"},
-                                                  {PositionScheme::None, "none"}};
+                                                  {PositionScheme::None, "none"},
+                                                  {PositionScheme::Unknown, "unknown"}};
 
 // Also the names rope_type accepts, in the order its error message lists them.
 constexpr Named<RopeType> kRopeTypeNames[] = {
@@ -299,7 +322,14 @@ const char* name_in(const Named<Enum> (&table)[N], Enum value) {
 
 // ---- the scaling block ---------------------------------------------------------------
 
-RopeType parse_rope_type(const json& block, const std::string& prefix, std::vector<std::string>& notes) {
+// The recipe the block names. A name the reader does not know reads as default (unscaled) frequencies,
+// listed in not_understood; only a rope_type that is not a string, or two spellings that disagree, are
+// refused.
+RopeType parse_rope_type(const json& block, const std::string& prefix, ModelConfig& cfg) {
+  std::vector<std::string>& notes = cfg.notes;
+  const auto note = [&notes](const std::string& text) {
+    if (std::find(notes.begin(), notes.end(), text) == notes.end()) notes.push_back(text);
+  };
   const json* rope_type = find_present(block, "rope_type");
   const json* legacy_type = find_present(block, "type");
   std::string name = "default";
@@ -318,28 +348,24 @@ RopeType parse_rope_type(const json& block, const std::string& prefix, std::vect
     if (name == entry.name) return entry.value;
   }
   if (name == "su") {
-    notes.push_back(path + " \"su\" is the older name of longrope; read as longrope");
+    note(path + " \"su\" is the older name of longrope; read as longrope");
     return RopeType::Longrope;
   }
   if (name == "mrope") {
     // transformers (Qwen2VLConfig) rewrites "mrope" to "default": the frequencies are RoPE's own, and
     // mrope_section only says which position axis each pair turns by.
-    notes.push_back(
-        path + " \"mrope\" is read as default frequencies with multimodal sections, as transformers does");
+    note(path + " \"mrope\" is read as default frequencies with multimodal sections, as transformers does");
     return RopeType::Default;
   }
-  std::string known;
-  for (const Named<RopeType>& entry : kRopeTypeNames)
-    known += (known.empty() ? "" : ", ") + std::string(entry.name);
-  reject(path, "one of " + known, json(name));
+  add_not_understood(cfg.not_understood, path, describe(json(name)), "rope_type");
+  return RopeType::Default;
 }
 
 std::vector<double> read_factor_list(const json& block, const std::string& prefix, const char* key,
                                      std::int64_t pairs) {
   const std::string path = prefix + "." + key;
   const json* list = find_present(block, key);
-  if (list == nullptr)
-    throw InputError(path + " is missing: rope_type longrope needs one number per rotary pair");
+  if (list == nullptr) throw IncompleteRecipe{path};
   if (!list->is_array()) reject(path, "an array of numbers", *list);
   if (static_cast<std::int64_t>(list->size()) != pairs) {
     throw InputError(path + " must hold rotary_dim/2 = " + whole(pairs) + " numbers, got " +
@@ -366,7 +392,7 @@ std::string layer_type_list() {
 
 // Whether rope_parameters holds one block per layer type. Checks that every block is an object and
 // that no flat field sits beside them (which of the two would apply is ambiguous).
-bool per_layer_type_blocks(const json& parameters) {
+bool per_layer_type_blocks(const json& parameters, std::vector<NotUnderstood>& not_understood) {
   const bool any = std::any_of(parameters.items().begin(), parameters.items().end(),
                                [](const auto& item) { return is_layer_type(item.key()); });
   if (!any) return false;
@@ -374,6 +400,9 @@ bool per_layer_type_blocks(const json& parameters) {
     const std::string path = "rope_parameters." + item.key();
     if (is_layer_type(item.key())) {
       if (!item.value().is_object()) reject(path, "an object (one block per layer type)", item.value());
+    } else if (item.value().is_object()) {
+      // A block for a layer type the reader does not know (DeepSeek-V4's compressed layers …).
+      add_not_understood(not_understood, path, "an object", "scaling_field");
     } else if (!item.value().is_null()) {
       throw InputError("rope_parameters mixes one block per layer type with the field " + path +
                        " (which one applies is ambiguous); layer types: " + layer_type_list());
@@ -384,7 +413,8 @@ bool per_layer_type_blocks(const json& parameters) {
 
 // Picks the block: rope_parameters (newer transformers) before rope_scaling. Returns nullptr
 // when neither holds one; sets prefix to the field path used in messages.
-const json* select_scaling_block(const json& root, std::string& prefix, std::vector<std::string>& notes) {
+const json* select_scaling_block(const json& root, std::string& prefix, ModelConfig& cfg) {
+  std::vector<std::string>& notes = cfg.notes;
   const json* parameters = find_present(root, "rope_parameters");
   const json* scaling = find_present(root, "rope_scaling");
   if (parameters != nullptr && !parameters->is_object())
@@ -397,7 +427,7 @@ const json* select_scaling_block(const json& root, std::string& prefix, std::vec
     }
     // Per-layer-type blocks (transformers 5: Gemma 3 and 4, gpt-oss …):
     // {"full_attention": {...}, "sliding_attention": {...}}.
-    if (per_layer_type_blocks(*parameters)) {
+    if (per_layer_type_blocks(*parameters, cfg.not_understood)) {
       const char* main_type = nullptr;
       for (const char* type : {"full_attention", "chunked_attention"}) {
         if (find_present(*parameters, type) != nullptr) {
@@ -447,9 +477,50 @@ void read_mrope_section(const json& block, const std::string& prefix, std::int64
   cfg.mrope_section = std::move(values);
 }
 
+// The fields a scaling block may hold that some recipe (or transformers 5's rope_parameters) reads.
+// clang-format off
+constexpr const char* kScalingFields[] = {
+    "rope_type", "type", "factor", "original_max_position_embeddings", "low_freq_factor",
+    "high_freq_factor", "beta_fast", "beta_slow", "attention_factor", "mscale", "mscale_all_dim",
+    "truncate", "alpha", "short_factor", "long_factor", "rope_theta", "partial_rotary_factor",
+    "mrope_section", "mrope_interleaved", "llama_4_scaling_beta"};
+// clang-format on
+
+// Lists each field of the block that no recipe reads: the reader ignores it, and the card names it
+// (a new runtime knob, or a misspelt one, changes nothing the card draws).
+void list_unknown_scaling_fields(const json& block, const std::string& prefix, ModelConfig& cfg) {
+  for (const auto& item : block.items()) {
+    const bool known = std::any_of(std::begin(kScalingFields), std::end(kScalingFields),
+                                   [&item](const char* name) { return item.key() == name; });
+    if (!known)
+      add_not_understood(cfg.not_understood, prefix + "." + item.key(), describe(item.value()),
+                         "scaling_field");
+  }
+}
+
+void read_recipe(const json& block_ref, const std::string& prefix, std::int64_t pairs, ModelConfig& cfg);
+
+// Ministral 3 and Mistral Large 3: rope_parameters.llama_4_scaling_beta, a query scale that grows with the
+// position, read beside the block's original_max_position_embeddings (transformers' Ministral3Attention
+// reads both from rope_parameters). Without the length the scale cannot be computed: it is listed.
+void read_query_scaling(const json& block, const std::string& prefix, ModelConfig& cfg) {
+  const json* beta = find_present(block, "llama_4_scaling_beta");
+  if (beta == nullptr) return;
+  const double value = read_positive(*beta, prefix + ".llama_4_scaling_beta", kMaxScalingValue, true);
+  const json* original = find_present(block, "original_max_position_embeddings");
+  if (original == nullptr) {
+    add_not_understood(cfg.not_understood, prefix + ".original_max_position_embeddings", "missing",
+                       "query_scale_incomplete");
+    return;
+  }
+  cfg.query_scaling_beta = value;
+  cfg.query_scaling_length =
+      read_whole(*original, prefix + ".original_max_position_embeddings", 1, kMaxConfigPositions);
+}
+
 void parse_rope(const json& root, ModelConfig& cfg) {
   std::string prefix;
-  const json* block = select_scaling_block(root, prefix, cfg.notes);
+  const json* block = select_scaling_block(root, prefix, cfg);
 
   // rope_theta: inside rope_parameters (newest), else top level, else GPT-NeoX's rotary_emb_base.
   const json* theta = nullptr;
@@ -517,7 +588,7 @@ void parse_rope(const json& root, ModelConfig& cfg) {
     cfg.rotary_dim = read_whole(*explicit_dim, "rotary_dim", 2, cfg.head_dim);
     if (cfg.rotary_dim % 2 != 0)
       reject("rotary_dim", "even (pairs of dimensions turn together)", *explicit_dim);
-  } else if (block != nullptr && parse_rope_type(*block, prefix, cfg.notes) == RopeType::Proportional) {
+  } else if (block != nullptr && parse_rope_type(*block, prefix, cfg) == RopeType::Proportional) {
     // Proportional RoPE: floor(partial_rotary_factor · head_dim / 2) pairs turn, spaced over the whole head.
     const std::int64_t rotating = proportional_rotating_pairs(cfg.head_dim, cfg.partial_rotary_factor);
     if (rotating < 1) {
@@ -545,12 +616,27 @@ void parse_rope(const json& root, ModelConfig& cfg) {
   if (block == nullptr) return;
   RopeScaling& s = cfg.scaling;
   s.field = prefix;
-  std::vector<std::string> repeated_notes;  // the type was read once above for the rotary width
-  s.type = parse_rope_type(*block, prefix, repeated_notes);
-  for (const std::string& note : repeated_notes) {
-    if (std::find(cfg.notes.begin(), cfg.notes.end(), note) == cfg.notes.end()) cfg.notes.push_back(note);
-  }
+  s.type = parse_rope_type(*block, prefix, cfg);  // its notes were written once, for the rotary width
   read_mrope_section(*block, prefix, pairs, cfg);
+  list_unknown_scaling_fields(*block, prefix, cfg);
+  read_query_scaling(*block, prefix, cfg);
+  try {
+    read_recipe(*block, prefix, pairs, cfg);
+  } catch (const IncompleteRecipe& missing) {
+    // The recipe cannot be computed without the field: the frequencies are read unscaled, and the card
+    // says so, rather than the whole config being refused.
+    add_not_understood(cfg.not_understood, missing.field, "missing", "recipe_incomplete");
+    const std::string field = s.field;
+    s = RopeScaling{};
+    s.field = field;
+  }
+}
+
+// The recipe's own fields (factor, lengths, betas, lists). Throws IncompleteRecipe when the recipe
+// lacks a field it cannot do without, InputError when a field is malformed.
+void read_recipe(const json& block_ref, const std::string& prefix, std::int64_t pairs, ModelConfig& cfg) {
+  const json* block = &block_ref;
+  RopeScaling& s = cfg.scaling;
   const std::string type_name = rope_type_name(s.type);
 
   if (const json* factor = find_present(*block, "factor")) {
@@ -579,7 +665,7 @@ void parse_rope(const json& root, ModelConfig& cfg) {
           ".factor is absent: vLLM and SGLang read alpha instead; transformers' dynamic recipe "
           "needs a factor, and 1 is used here");
     } else if (s.type == RopeType::Linear || s.type == RopeType::Dynamic || s.type == RopeType::Llama3) {
-      throw InputError(prefix + ".factor is missing: rope_type " + type_name + " needs it");
+      throw IncompleteRecipe{prefix + ".factor"};
     }
   }
   if (const json* original = find_present(*block, "original_max_position_embeddings")) {
@@ -626,10 +712,7 @@ void parse_rope(const json& root, ModelConfig& cfg) {
       if (!s.has_factor) {
         // transformers 5 (_compute_yarn_parameters): "if factor is None: factor =
         // config.max_position_embeddings / original_max_position_embeddings".
-        if (s.original_max_position_embeddings == 0) {
-          throw InputError(prefix + ".factor is missing: rope_type yarn needs it, or " + prefix +
-                           ".original_max_position_embeddings to take it from the ratio of the lengths");
-        }
+        if (s.original_max_position_embeddings == 0) throw IncompleteRecipe{prefix + ".factor"};
         cfg.notes.push_back(prefix + ".factor is absent: max_position_embeddings / " + prefix +
                             ".original_max_position_embeddings is used, as transformers 5 does");
       }
@@ -640,8 +723,7 @@ void parse_rope(const json& root, ModelConfig& cfg) {
       s.long_factor = read_factor_list(*block, prefix, "long_factor", pairs);
       if (cfg.original_max_position_embeddings == 0 && s.original_max_position_embeddings == 0 &&
           !s.has_factor && s.attention_factor == 0) {
-        throw InputError(prefix +
-                         ".factor is missing: longrope without original_max_position_embeddings needs it");
+        throw IncompleteRecipe{prefix + ".factor"};
       }
       break;
     case RopeType::Llama3: {
@@ -649,16 +731,18 @@ void parse_rope(const json& root, ModelConfig& cfg) {
       double* targets[] = {&s.low_freq_factor, &s.high_freq_factor};
       for (int k = 0; k < 2; ++k) {
         const json* v = find_present(*block, keys[k]);
-        if (v == nullptr) throw InputError(prefix + "." + keys[k] + " is missing: rope_type llama3 needs it");
+        if (v == nullptr) throw IncompleteRecipe{prefix + "." + keys[k]};
         *targets[k] = read_positive(*v, prefix + "." + keys[k], kMaxScalingValue);
       }
-      if (s.high_freq_factor <= s.low_freq_factor) {
-        throw InputError(prefix + ".high_freq_factor must be greater than " + prefix +
+      // Equal factors are legal (Llama 4 Scout Instruct: both 1): transformers' rule then has no
+      // medium band, and every pair is either kept or divided by the factor.
+      if (s.high_freq_factor < s.low_freq_factor) {
+        throw InputError(prefix + ".high_freq_factor must be at least " + prefix +
                          ".low_freq_factor, got high_freq_factor " + format_number(s.high_freq_factor) +
                          " and low_freq_factor " + format_number(s.low_freq_factor));
       }
       if (s.original_max_position_embeddings == 0) {
-        throw InputError(prefix + ".original_max_position_embeddings is missing: rope_type llama3 needs it");
+        throw IncompleteRecipe{prefix + ".original_max_position_embeddings"};
       }
       break;
     }
@@ -673,8 +757,7 @@ void parse_rope(const json& root, ModelConfig& cfg) {
 // frequencies can follow without a length of their own (default, linear, proportional).
 void read_local_recipe(const json& sliding, ModelConfig& cfg) {
   const std::string prefix = "rope_parameters.sliding_attention";
-  std::vector<std::string> ignored;
-  cfg.local_rope_type = parse_rope_type(sliding, prefix, ignored);
+  cfg.local_rope_type = parse_rope_type(sliding, prefix, cfg);
   if (cfg.local_rope_type != RopeType::Default && cfg.local_rope_type != RopeType::Linear &&
       cfg.local_rope_type != RopeType::Proportional) {
     reject(prefix + ".rope_type",
@@ -713,6 +796,7 @@ void read_local_layers(const json& root, ModelConfig& cfg) {
         cfg.local_theta_field = "rope_parameters.sliding_attention.rope_theta";
       }
       read_local_recipe(*sliding, cfg);
+      list_unknown_scaling_fields(*sliding, "rope_parameters.sliding_attention", cfg);
     }
   }
   if (theta != nullptr) {
@@ -738,13 +822,61 @@ void read_local_layers(const json& root, ModelConfig& cfg) {
   }
 }
 
+// SmolLM3 (SmolLM3Config): no_rope_layers, one flag per layer (1 turns RoPE, 0 is a NoPE layer), or
+// when absent one NoPE layer in every no_rope_layer_interval. Without layer_types, a layer is
+// full_attention, or sliding_attention when use_sliding_window and sliding_window are set and it has
+// no RoPE, as SmolLM3Config.__post_init__ derives them. A NoPE layer attends without positions and
+// without chunks: SmolLM3 has no attention_chunk_size.
+void read_no_rope_layers(const json& root, ModelConfig& cfg) {
+  const json* flags = find_present(root, "no_rope_layers");
+  const bool smollm3 = cfg.model_type == "smollm3";
+  if (flags == nullptr && !(smollm3 && cfg.num_layers > 0)) return;
+  if (cfg.num_layers == 0) {
+    throw InputError("no_rope_layers needs num_hidden_layers to lay out the layers: the config has none");
+  }
+  if (flags != nullptr && !flags->is_array()) reject("no_rope_layers", "an array of 0 and 1", *flags);
+  std::vector<std::uint8_t> nope(static_cast<std::size_t>(cfg.num_layers), 0);
+  if (flags != nullptr && !flags->empty()) {
+    // SmolLM3Config: "at least the same length as the number of layers"; the layers read the first ones.
+    if (static_cast<std::int64_t>(flags->size()) < cfg.num_layers) {
+      throw InputError("no_rope_layers must hold at least num_hidden_layers = " + whole(cfg.num_layers) +
+                       " entries, got " + std::to_string(flags->size()));
+    }
+    for (std::int64_t i = 0; i < cfg.num_layers; ++i) {
+      const std::size_t k = static_cast<std::size_t>(i);
+      nope[k] = read_whole((*flags)[k], "no_rope_layers[" + std::to_string(i) + "]", 0, 1) == 0 ? 1 : 0;
+    }
+  } else {
+    std::int64_t interval = 4;  // SmolLM3Config's default
+    if (const json* n = find_present(root, "no_rope_layer_interval")) {
+      interval = read_whole(*n, "no_rope_layer_interval", 1, kMaxAttentionHeads);
+    }
+    for (std::int64_t i = 0; i < cfg.num_layers; ++i)
+      nope[static_cast<std::size_t>(i)] = (i + 1) % interval == 0;
+  }
+  if (cfg.layer_types.empty()) {
+    // SmolLM3Config's use_sliding_window defaults to false; given as false, sliding_window is already 0.
+    const bool sliding = cfg.sliding_window > 0 && find_present(root, "use_sliding_window") != nullptr;
+    for (std::int64_t i = 0; i < cfg.num_layers; ++i) {
+      cfg.layer_types.push_back(sliding && nope[static_cast<std::size_t>(i)] ? "sliding_attention"
+                                                                             : "full_attention");
+    }
+    cfg.layer_types_field = flags != nullptr ? "no_rope_layers" : "no_rope_layer_interval";
+  }
+  cfg.nope_layers = std::move(nope);
+}
+
 // Each layer's type (transformers' layer_types), from the config's own list or from the pattern its
 // family states: Llama 4's no_rope_layers or no_rope_layer_interval (iRoPE), Qwen3-Next's
 // full_attention_interval, Gemma's sliding_window_pattern, ModernBERT's global_attn_every_n_layers.
 // Every derivation follows the family's configuration_*.py in transformers 5.
 void read_layer_types(const json& root, ModelConfig& cfg) {
+  // Llama 4's iRoPE (RoPE layers in chunks, NoPE layers scaling their queries) by its model_type, or by
+  // no_rope_layers beside attention_chunk_size; no_rope_layers alone (SmolLM3) marks NoPE layers in a
+  // model that otherwise attends as its layer types say (read_no_rope_layers).
   const bool llama4 = cfg.model_type == "llama4_text" || cfg.model_type == "llama4" ||
-                      find_present(root, "no_rope_layers") != nullptr;
+                      (find_present(root, "no_rope_layers") != nullptr &&
+                       find_present(root, "attention_chunk_size") != nullptr);
   const auto need_layers = [&cfg](const std::string& field) {
     if (cfg.num_layers == 0) {
       throw InputError(field + " needs num_hidden_layers to lay out the layers: the config has none");
@@ -763,7 +895,14 @@ void read_layer_types(const json& root, ModelConfig& cfg) {
     for (std::size_t i = 0; i < list->size(); ++i) {
       const std::string path = "layer_types[" + std::to_string(i) + "]";
       const std::string name = read_string((*list)[i], path);
-      if (!is_layer_type(name)) reject(path, "one of " + layer_type_list(), (*list)[i]);
+      if (!is_layer_type(name)) {
+        // Listed once per name, at its first layer.
+        const bool listed =
+            std::any_of(cfg.not_understood.begin(), cfg.not_understood.end(), [&](const NotUnderstood& item) {
+              return item.effect == std::string("layer_type") && item.value == describe((*list)[i]);
+            });
+        if (!listed) cfg.not_understood.push_back({path, describe((*list)[i]), "layer_type"});
+      }
       cfg.layer_types.push_back(name);
     }
     cfg.num_layers = static_cast<std::int64_t>(list->size());
@@ -849,7 +988,10 @@ void read_layer_types(const json& root, ModelConfig& cfg) {
              });
     }
   }
-  if (!llama4) return;
+  if (!llama4) {
+    read_no_rope_layers(root, cfg);
+    return;
+  }
   cfg.full_attention_nope = true;
   // Llama4TextConfig's defaults: chunks of 8192, temperature tuning on, floor 8192, scale 0.1.
   cfg.attention_chunk_size = 8192;
@@ -880,6 +1022,33 @@ void read_layer_types(const json& root, ModelConfig& cfg) {
   if (const json* scale = find_present(root, "attn_scale")) {
     cfg.attn_scale = read_positive(*scale, "attn_scale", kMaxScalingValue, true);
   }
+}
+
+// A hybrid without positions (Granite 4.0-H: position_embedding_type "nope"): layer_types names each
+// layer "mamba" or "attention"; the attention layers are listed as Jamba's are. Other names are listed
+// as not understood.
+void read_hybrid_layer_types(const json& root, ModelConfig& cfg) {
+  const json* list = find_present(root, "layer_types");
+  if (list == nullptr) return;
+  if (!list->is_array()) reject("layer_types", "an array of layer type names", *list);
+  if (cfg.num_layers > 0 && static_cast<std::int64_t>(list->size()) != cfg.num_layers) {
+    throw InputError("layer_types must hold num_hidden_layers = " + whole(cfg.num_layers) + " entries, got " +
+                     std::to_string(list->size()));
+  }
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const std::string path = "layer_types[" + std::to_string(i) + "]";
+    const std::string name = read_string((*list)[i], path);
+    if (name == "attention" || name == "full_attention") {
+      cfg.attention_layers.push_back(static_cast<std::int64_t>(i));
+    } else if (name != "mamba") {
+      const bool listed =
+          std::any_of(cfg.not_understood.begin(), cfg.not_understood.end(), [&](const NotUnderstood& item) {
+            return item.effect == std::string("layer_type") && item.value == describe((*list)[i]);
+          });
+      if (!listed) cfg.not_understood.push_back({path, describe((*list)[i]), "layer_type"});
+    }
+  }
+  cfg.num_layers = static_cast<std::int64_t>(list->size());
 }
 
 void read_scheme_details(const json& root, ModelConfig& cfg) {
@@ -917,6 +1086,7 @@ void read_scheme_details(const json& root, ModelConfig& cfg) {
     }
     for (std::int64_t i = offset; i < cfg.num_layers; i += period) cfg.attention_layers.push_back(i);
   }
+  if (cfg.scheme == PositionScheme::None) read_hybrid_layer_types(root, cfg);
 }
 
 // ---- helpers of the analysis --------------------------------------------------------------
@@ -1042,6 +1212,29 @@ ModelConfig parse_model_config(std::string_view text) {
 
 namespace {
 
+// Fields named for rotary positions that the reader reads, or knows change nothing it draws
+// (rope_interleave: the pairs' layout in the head, not their frequencies).
+// clang-format off
+constexpr const char* kPositionFields[] = {
+    "rope_theta", "rope_scaling", "rope_parameters", "rotary_dim", "rotary_pct", "rotary_emb_base",
+    "rope_local_base_freq", "local_rope_theta", "global_rope_theta", "qk_rope_head_dim", "no_rope_layers",
+    "no_rope_layer_interval", "partial_rotary_factor", "rope_interleave"};
+// clang-format on
+
+// Lists each field of the text model whose name says it is about rotary positions ("rope", "rotary")
+// but that the reader does not read: DeepSeek-V4's second RoPE (compress_rope_theta,
+// compress_rope_parameters) and the next family's. Ignored, and named on the card.
+void list_unknown_position_fields(const json& root, ModelConfig& cfg) {
+  for (const auto& item : root.items()) {
+    const std::string& key = item.key();
+    if (key.find("rope") == std::string::npos && key.find("rotary") == std::string::npos) continue;
+    if (item.value().is_null()) continue;
+    const bool known = std::any_of(std::begin(kPositionFields), std::end(kPositionFields),
+                                   [&key](const char* name) { return key == name; });
+    if (!known) add_not_understood(cfg.not_understood, key, describe(item.value()), "position_field");
+  }
+}
+
 // transformers' Gemma3TextConfig defaults: Google's published multimodal configs leave these out of
 // text_config, and the text model takes them from the class.
 void apply_family_defaults(json& root, std::vector<std::string>& notes) {
@@ -1069,7 +1262,7 @@ ModelConfig read_config_object(const json& given, const std::string& wrapper_typ
   const json& root = with_defaults;
   if (const json* type = find_present(root, "model_type")) cfg.model_type = read_string(*type, "model_type");
   if (cfg.model_type.empty()) cfg.model_type = wrapper_type;
-  cfg.scheme = detect_scheme(root, cfg.model_type, cfg.notes);
+  cfg.scheme = detect_scheme(root, cfg.model_type, cfg.notes, cfg.not_understood);
 
   // Length: transformers' name first, then the older and family-specific spellings.
   for (const char* key : {"max_position_embeddings", "n_positions", "n_ctx", "max_seq_len", "seq_length"}) {
@@ -1088,7 +1281,7 @@ ModelConfig read_config_object(const json& given, const std::string& wrapper_typ
   }
   const bool length_optional = cfg.scheme == PositionScheme::Alibi ||
                                cfg.scheme == PositionScheme::RelativeBuckets ||
-                               cfg.scheme == PositionScheme::None;
+                               cfg.scheme == PositionScheme::None || cfg.scheme == PositionScheme::Unknown;
   if (cfg.max_position_field.empty() && !length_optional) {
     throw InputError(
         "max_position_embeddings is missing (also looked for n_positions, n_ctx, max_seq_len, "
@@ -1157,8 +1350,13 @@ ModelConfig read_config_object(const json& given, const std::string& wrapper_typ
   if (cfg.scheme == PositionScheme::Rope) {
     read_local_layers(root, cfg);
     read_layer_types(root, cfg);
+    // Kimi Linear's MLA without RoPE (transformers' KimiLinearConfig, mla_use_nope): the decoupled rotary
+    // part of each head is not rotated, so its attention layers have no positions.
+    if (const json* nope = find_present(root, "mla_use_nope"))
+      cfg.mla_nope = read_bool(*nope, "mla_use_nope");
   }
   read_scheme_details(root, cfg);
+  list_unknown_position_fields(root, cfg);
   return cfg;
 }
 
@@ -1344,33 +1542,51 @@ std::vector<LayerKindReport> layer_kinds(const ModelConfig& cfg, const ModelPosi
   std::vector<LayerKindReport> kinds;
   std::vector<std::string> types = cfg.layer_types;
   if (types.empty()) types.assign(static_cast<std::size_t>(std::max<std::int64_t>(cfg.num_layers, 1)), "all");
+  // SmolLM3's NoPE layers share a layer type with its RoPE layers: a kind is a type and whether it turns.
+  std::vector<std::uint8_t> nope_of_kind;
   for (std::size_t i = 0; i < types.size(); ++i) {
-    const auto found = std::find_if(kinds.begin(), kinds.end(),
-                                    [&](const LayerKindReport& k) { return k.layer_type == types[i]; });
-    LayerKindReport* kind = nullptr;
-    if (found != kinds.end()) {
-      kind = &*found;
-    } else {
+    const std::uint8_t nope = i < cfg.nope_layers.size() ? cfg.nope_layers[i] : 0;
+    std::size_t k = 0;
+    while (k < kinds.size() && !(kinds[k].layer_type == types[i] && nope_of_kind[k] == nope)) ++k;
+    if (k == kinds.size()) {
       kinds.emplace_back();
-      kind = &kinds.back();
-      kind->layer_type = types[i];
+      kinds.back().layer_type = types[i];
+      nope_of_kind.push_back(nope);
     }
+    LayerKindReport* kind = &kinds[k];
     ++kind->layer_count;
     if (cfg.num_layers > 0) kind->layers.push_back(static_cast<std::int64_t>(i));
   }
   const std::int64_t n = r.prompt_length;
-  for (LayerKindReport& kind : kinds) {
+  for (std::size_t k = 0; k < kinds.size(); ++k) {
+    LayerKindReport& kind = kinds[k];
     const std::string& type = kind.layer_type;
-    const bool nope = (type == "full_attention" && cfg.full_attention_nope) || type == "linear_attention";
+    if (!is_layer_type(type) && type != "all") {
+      // Not understood (listed in not_understood): no positions are drawn for these layers.
+      kind.positions = "unknown";
+      kind.longest_distance = n - 1;
+      continue;
+    }
+    const bool nope = (type == "full_attention" && cfg.full_attention_nope) || type == "linear_attention" ||
+                      type == "mamba" || nope_of_kind[k] == 1 || cfg.mla_nope;
     if (nope) {
       kind.positions = "none";
-      kind.none_reason = type == "linear_attention" ? "linear_attention" : "nope";
+      kind.none_reason = type == "linear_attention" ? "linear_attention"
+                         : type == "mamba"          ? "recurrence"
+                                                    : "nope";
       if (kind.none_reason == "nope" && cfg.attn_temperature_tuning) {
         kind.query_temperature =
             nope_query_temperature(static_cast<double>(n - 1), cfg.floor_scale, cfg.attn_scale);
       }
       kind.longest_distance = n - 1;
       continue;
+    }
+    if (cfg.query_scaling_beta > 0) {
+      // transformers' _get_llama_4_attn_scale at the last token's position n − 1.
+      kind.query_temperature =
+          1.0 +
+          cfg.query_scaling_beta * std::log(1.0 + std::floor(static_cast<double>(n - 1) /
+                                                             static_cast<double>(cfg.query_scaling_length)));
     }
     if (type == "sliding_attention")
       kind.window = cfg.local_window > 0 ? cfg.local_window : cfg.sliding_window;
@@ -1413,7 +1629,8 @@ std::vector<LayerKindReport> layer_kinds(const ModelConfig& cfg, const ModelPosi
 std::int64_t longest_distance_turned(const ModelConfig& cfg, const std::vector<LayerKindReport>& kinds) {
   std::int64_t longest = 0;
   for (const LayerKindReport& kind : kinds) {
-    if (kind.positions != "none" && !turns_local_frequencies(cfg, kind.layer_type))
+    if (kind.positions != "none" && kind.positions != "unknown" &&
+        !turns_local_frequencies(cfg, kind.layer_type))
       longest = std::max(longest, kind.longest_distance);
   }
   return longest;
@@ -1441,6 +1658,7 @@ ModelPositionReport analyse_model_config(const ModelConfig& cfg, std::int64_t pr
   r.sliding_window = cfg.sliding_window;
   r.num_layers = cfg.num_layers;
   r.notes = cfg.notes;
+  r.not_understood = cfg.not_understood;
   r.advertised_length = cfg.max_position_embeddings;
   r.trained_length = cfg.original_max_position_embeddings > 0 ? cfg.original_max_position_embeddings
                                                               : cfg.max_position_embeddings;
@@ -1486,6 +1704,12 @@ ModelPositionReport analyse_model_config(const ModelConfig& cfg, std::int64_t pr
         break;
     }
     r.attention_factor = rope_attention_factor(cfg);
+    r.query_scaling_beta = cfg.query_scaling_beta;
+    r.query_scaling_length = cfg.query_scaling_length;
+    if (s.type == RopeType::Llama3) {
+      r.low_freq_factor = s.low_freq_factor;
+      r.high_freq_factor = s.high_freq_factor;
+    }
     r.base_inv_freq = base_inverse_frequencies(cfg);
     r.inv_freq = scaled_inverse_frequencies(cfg, prompt_length);
     r.wavelengths = pair_wavelengths(r.inv_freq);

@@ -196,8 +196,9 @@ Vector llama3_scaled_frequencies(const Eigen::Ref<const Vector>& theta, double f
   check_scale_at_least_one(factor);
   require_positive("low_freq_factor", low_freq_factor);
   require_positive("original_len", original_len);
-  if (!std::isfinite(high_freq_factor) || high_freq_factor <= low_freq_factor) {
-    fail("high_freq_factor", "greater than low_freq_factor (" + format_number(low_freq_factor) + ")",
+  // Equal factors are legal (Llama 4 Scout Instruct: both 1): the medium band is empty.
+  if (!std::isfinite(high_freq_factor) || high_freq_factor < low_freq_factor) {
+    fail("high_freq_factor", "at least low_freq_factor (" + format_number(low_freq_factor) + ")",
          high_freq_factor);
   }
   const double low_freq_wavelen = original_len / low_freq_factor;
@@ -209,6 +210,10 @@ Vector llama3_scaled_frequencies(const Eigen::Ref<const Vector>& theta, double f
       out[i] = theta[i];
     } else if (wavelen > low_freq_wavelen) {
       out[i] = theta[i] / factor;
+    } else if (high_freq_factor == low_freq_factor) {
+      // Only a wavelength exactly at the boundary lands here; transformers' smooth factor is then 0/0
+      // (NaN), so the pair is kept, as every pair short of the boundary is.
+      out[i] = theta[i];
     } else {
       const double smooth = (original_len / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor);
       out[i] = (1.0 - smooth) * theta[i] / factor + smooth * theta[i];

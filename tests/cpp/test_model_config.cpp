@@ -354,8 +354,12 @@ TEST(ModelConfigFamilies, DynamicByAlphaIsAFixedBaseInVllmAndSglang) {
             "needs a factor, and 1 is used here");
   EXPECT_THAT(parse_error_of(head + R"({"alpha": 0, "type": "dynamic"}})"),
               ::testing::HasSubstr("rope_scaling.alpha"));
-  EXPECT_THAT(parse_error_of(head + R"({"type": "dynamic"}})"),
-              ::testing::HasSubstr("rope_scaling.factor is missing: rope_type dynamic needs it"));
+  // Without a factor or alpha the recipe cannot be computed: read unscaled, and named.
+  const ModelConfig neither = parse_model_config(head + R"({"type": "dynamic"}})");
+  EXPECT_EQ(neither.scaling.type, RopeType::Default);
+  ASSERT_EQ(neither.not_understood.size(), 1u);
+  EXPECT_EQ(neither.not_understood[0].field, "rope_scaling.factor");
+  EXPECT_EQ(neither.not_understood[0].effect, "recipe_incomplete");
   const ModelConfig linear = parse_model_config(head + R"({"alpha": 4, "factor": 2, "type": "linear"}})");
   EXPECT_EQ(linear.scaling.alpha, 0.0);
   EXPECT_EQ(linear.notes.back(),
@@ -370,10 +374,12 @@ TEST(ModelConfigFamilies, YarnWithoutFactorTakesTheRatioAndSaysSo) {
   EXPECT_EQ(cfg.notes.back(),
             "rope_parameters.factor is absent: max_position_embeddings / "
             "rope_parameters.original_max_position_embeddings is used, as transformers 5 does");
-  EXPECT_EQ(parse_error_of(R"({"model_type": "llama", "hidden_size": 64, "num_attention_heads": 2,
-      "max_position_embeddings": 512, "rope_scaling": {"type": "yarn"}})"),
-            "rope_scaling.factor is missing: rope_type yarn needs it, or "
-            "rope_scaling.original_max_position_embeddings to take it from the ratio of the lengths");
+  // With neither the factor nor the original length, YaRN cannot be computed: unscaled, and named.
+  const ModelConfig bare = parse_model_config(R"({"model_type": "llama", "hidden_size": 64,
+      "num_attention_heads": 2, "max_position_embeddings": 512, "rope_scaling": {"type": "yarn"}})");
+  EXPECT_EQ(bare.scaling.type, RopeType::Default);
+  ASSERT_EQ(bare.not_understood.size(), 1u);
+  EXPECT_EQ(bare.not_understood[0].field, "rope_scaling.factor");
 }
 
 TEST(ModelConfigFamilies, GlobalAndLocalLayers) {
@@ -796,7 +802,7 @@ TEST(ModelConfigFamilies, BadLayerInputNamesTheFieldAndTheRule) {
       {"rope_type": "proportional", "rope_theta": 1e6, "partial_rotary_factor": 0.25}, "rope_theta": 5}})"),
       "rope_parameters mixes one block per layer type with the field rope_parameters.rope_theta (which one "
       "applies is ambiguous); layer types: full_attention, sliding_attention, chunked_attention, "
-      "linear_attention");
+      "linear_attention, attention, mamba");
   EXPECT_EQ(parse_error_of(R"({"model_type": "qwen3_next", "head_dim": 256, "num_attention_heads": 16,
       "max_position_embeddings": 4096, "full_attention_interval": 4})"),
             "full_attention_interval needs num_hidden_layers to lay out the layers: the config has none");
@@ -812,6 +818,375 @@ TEST(ModelConfigFamilies, BadLayerInputNamesTheFieldAndTheRule) {
       "sliding_attention": {"rope_type": "yarn", "factor": 2, "rope_theta": 1e4}}})"),
       "rope_parameters.sliding_attention.rope_type must be default, linear or proportional (the recipes this "
       "reader computes for local layers), got \"yarn\"");
+}
+
+// ---- families of 2025–26 ---------------------------------------------------------------------
+
+// transformers' _compute_llama3_parameters, step by step as its torch.where lines read (a pair in the
+// medium band takes the smoothed value; with equal factors that band holds only a wavelength exactly
+// at the boundary, where smooth_factor is 0/0).
+Vector reference_llama3(double base, int dim, double factor, double low, double high, double original) {
+  const Vector inv = reference_default(base, dim);
+  Vector out(inv.size());
+  const double low_freq_wavelen = original / low;
+  const double high_freq_wavelen = original / high;
+  for (Eigen::Index i = 0; i < inv.size(); ++i) {
+    const double wavelen = 2 * kPi / inv[i];
+    const double inv_freq_llama = wavelen > low_freq_wavelen ? inv[i] / factor : inv[i];
+    const double smooth_factor = (original / wavelen - low) / (high - low);
+    const double smoothed = (1 - smooth_factor) * inv_freq_llama / factor + smooth_factor * inv_freq_llama;
+    const bool is_medium = !(wavelen < high_freq_wavelen) && !(wavelen > low_freq_wavelen);
+    out[i] = is_medium ? smoothed : inv_freq_llama;
+  }
+  return out;
+}
+
+TEST(ModelConfigFamilies2026, Llama4ScoutInstructEqualLlama3FactorsHaveNoBlendBand) {
+  const ModelPositionReport r =
+      read_model_config(read_text(kPresets / "llama-4-scout-17b-16e-instruct.json"), 100000);
+  EXPECT_TRUE(r.not_understood.empty());
+  EXPECT_EQ(r.rope_type, RopeType::Llama3);
+  EXPECT_EQ(r.advertised_length, 10485760);
+  const Vector expected = reference_llama3(500000.0, 128, 16.0, 1.0, 1.0, 8192.0);
+  // 1e-12 relative: the engine and the reference evaluate the same expressions.
+  expect_close_vectors(r.inv_freq, expected, 1e-12, "scout instruct");
+  int divided = 0;
+  for (Eigen::Index i = 0; i < r.inv_freq.size(); ++i) {
+    const bool slow = r.base_inv_freq[i] / r.inv_freq[i] > 1.5;
+    if (slow) {
+      EXPECT_NEAR(r.inv_freq[i] * 16, r.base_inv_freq[i], 1e-15 * r.base_inv_freq[i]) << "pair " << i;
+      ++divided;
+    } else {
+      EXPECT_EQ(r.inv_freq[i], r.base_inv_freq[i]) << "pair " << i << ": no pair is blended";
+    }
+  }
+  EXPECT_GT(divided, 0);
+  const auto chunked = std::find_if(r.layer_kinds.begin(), r.layer_kinds.end(), [](const LayerKindReport& k) {
+    return k.layer_type == "chunked_attention";
+  });
+  ASSERT_NE(chunked, r.layer_kinds.end());
+  expect_close_vectors(chunked->inv_freq, expected, 1e-12, "chunked layers");
+}
+
+TEST(ModelConfigFamilies2026, SmolLM3NoPELayersHaveNoChunks) {
+  const ModelPositionReport r = read_model_config(read_text(kPresets / "smollm3-3b.json"), 100000);
+  EXPECT_TRUE(r.not_understood.empty());
+  ASSERT_EQ(r.layer_kinds.size(), 2u);
+  const LayerKindReport& rope = r.layer_kinds[0];
+  const LayerKindReport& nope = r.layer_kinds[1];
+  EXPECT_EQ(rope.layer_type, "full_attention");
+  EXPECT_EQ(rope.positions, "rope");
+  EXPECT_EQ(rope.layer_count, 27);
+  EXPECT_EQ(rope.chunk, 0) << "SmolLM3 has no attention_chunk_size";
+  EXPECT_EQ(rope.window, 0);
+  EXPECT_EQ(rope.longest_distance, 99999);
+  expect_close_vectors(rope.inv_freq, reference_default(5e6, 128), 1e-12, "smollm3 rope layers");
+  EXPECT_EQ(nope.layer_type, "full_attention");
+  EXPECT_EQ(nope.positions, "none");
+  EXPECT_EQ(nope.none_reason, "nope");
+  EXPECT_EQ(nope.layers, (std::vector<std::int64_t>{3, 7, 11, 15, 19, 23, 27, 31, 35}));
+  EXPECT_EQ(nope.query_temperature, 1.0) << "no Llama 4 temperature tuning";
+  EXPECT_GT(r.beyond_count, 0) << "100,000 tokens pass the 65,536 it was trained on";
+  // Without the list, no_rope_layer_interval lays the same layers out.
+  const ModelConfig interval = parse_model_config(R"({"model_type": "smollm3", "hidden_size": 2048,
+      "num_attention_heads": 16, "num_hidden_layers": 8, "max_position_embeddings": 65536,
+      "rope_theta": 5e6, "no_rope_layer_interval": 4})");
+  EXPECT_EQ(interval.nope_layers, (std::vector<std::uint8_t>{0, 0, 0, 1, 0, 0, 0, 1}));
+  EXPECT_EQ(interval.attention_chunk_size, 0);
+}
+
+TEST(ModelConfigFamilies2026, Granite4HybridMambaLayersAndNoPEAttention) {
+  const ModelPositionReport r = read_model_config(read_text(kPresets / "granite-4.0-h-350m.json"), 40000);
+  EXPECT_EQ(r.scheme, PositionScheme::None);
+  EXPECT_TRUE(r.not_understood.empty());
+  EXPECT_EQ(r.attention_layers, (std::vector<std::int64_t>{10, 13, 17, 27}));
+  EXPECT_EQ(r.num_layers, 32);
+  EXPECT_EQ(r.advertised_length, 32768);
+  // With position_embedding_type rope (GraniteMoeHybridConfig's other value) the attention layers turn
+  // RoPE at rope_theta and the Mamba layers stay without positions.
+  const ModelPositionReport rope = read_model_config(R"({"model_type": "granitemoehybrid", "hidden_size": 768,
+      "num_attention_heads": 12, "num_hidden_layers": 4, "max_position_embeddings": 32768,
+      "position_embedding_type": "rope", "rope_theta": 10000,
+      "layer_types": ["mamba", "attention", "mamba", "attention"]})",
+                                                     100);
+  ASSERT_EQ(rope.layer_kinds.size(), 2u);
+  EXPECT_EQ(rope.layer_kinds[0].layer_type, "mamba");
+  EXPECT_EQ(rope.layer_kinds[0].positions, "none");
+  EXPECT_EQ(rope.layer_kinds[0].none_reason, "recurrence");
+  EXPECT_EQ(rope.layer_kinds[1].positions, "rope");
+  expect_close_vectors(rope.layer_kinds[1].inv_freq, reference_default(10000.0, 64), 1e-12, "granite rope");
+}
+
+// Ministral 3's text model as copies of its published config give it (rope_parameters: YaRN ×16 over
+// 16,384 tokens at base 1e6, llama_4_scaling_beta 0.1). transformers' Ministral3Attention multiplies the
+// queries of every layer by _get_llama_4_attn_scale: 1 + β·log(1 + floor(position / original)).
+TEST(ModelConfigFamilies2026, Llama4ScalingBetaIsAQueryScaleOnEveryRopeLayer) {
+  const std::string text = R"({"model_type": "ministral3", "hidden_size": 4096, "num_attention_heads": 32,
+      "head_dim": 128, "num_hidden_layers": 34, "max_position_embeddings": 262144,
+      "rope_parameters": {"rope_type": "yarn", "rope_theta": 1000000, "factor": 16.0,
+      "original_max_position_embeddings": 16384, "beta_fast": 32.0, "beta_slow": 1.0,
+      "llama_4_scaling_beta": 0.1}})";
+  for (const std::int64_t n : {1, 16384, 16385, 100000, 262144}) {
+    const ModelPositionReport r = read_model_config(text, n);
+    EXPECT_TRUE(r.not_understood.empty());
+    EXPECT_EQ(r.query_scaling_beta, 0.1);
+    EXPECT_EQ(r.query_scaling_length, 16384);
+    ASSERT_EQ(r.layer_kinds.size(), 1u);
+    const double position = static_cast<double>(n - 1);  // the last token's cache_position
+    const double expected = 1.0 + 0.1 * std::log(1.0 + std::floor(position / 16384.0));
+    // 1e-15 relative: one log and one product.
+    EXPECT_NEAR(r.layer_kinds[0].query_temperature, expected, 1e-15 * expected) << n;
+  }
+  EXPECT_EQ(read_model_config(text, 16384).layer_kinds[0].query_temperature, 1.0) << "positions 0 … 16383";
+  // Without the block's original length transformers cannot compute it: listed, not applied.
+  const ModelPositionReport bare = read_model_config(R"({"model_type": "ministral3", "head_dim": 128,
+      "num_attention_heads": 32, "max_position_embeddings": 262144,
+      "rope_parameters": {"rope_type": "default", "rope_theta": 1e6, "llama_4_scaling_beta": 0.1}})",
+                                                     100000);
+  ASSERT_EQ(bare.not_understood.size(), 1u);
+  EXPECT_EQ(bare.not_understood[0].effect, "query_scale_incomplete");
+  EXPECT_EQ(bare.layer_kinds[0].query_temperature, 1.0);
+}
+
+// Kimi Linear's MLA layers with mla_use_nope (KimiLinearConfig): the qk_rope_head_dim part of each head
+// is never rotated, so no layer has positions.
+TEST(ModelConfigFamilies2026, MlaUseNopeLeavesTheAttentionLayersWithoutPositions) {
+  const ModelPositionReport r = read_model_config(R"({"model_type": "kimi_linear", "hidden_size": 2304,
+      "num_attention_heads": 32, "num_hidden_layers": 4, "max_position_embeddings": 1048576,
+      "qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "mla_use_nope": true, "rope_theta": 10000,
+      "layer_types": ["linear_attention", "linear_attention", "linear_attention", "full_attention"]})",
+                                                  100000);
+  ASSERT_EQ(r.layer_kinds.size(), 2u);
+  EXPECT_EQ(r.layer_kinds[1].layer_type, "full_attention");
+  EXPECT_EQ(r.layer_kinds[1].positions, "none");
+  EXPECT_EQ(r.layer_kinds[1].none_reason, "nope");
+  EXPECT_EQ(r.beyond_count, 0) << "no layer turns pairs";
+  EXPECT_EQ(error_of([] {
+              parse_model_config(R"({"model_type": "kimi_linear", "hidden_size": 64,
+      "num_attention_heads": 2, "max_position_embeddings": 64, "qk_rope_head_dim": 8, "rope_theta": 1e4, "mla_use_nope": 1})");
+            }),
+            "mla_use_nope must be true or false, got 1");
+}
+
+// ---- what the reader does not understand ---------------------------------------------------
+
+bool lists(const std::vector<NotUnderstood>& items, const std::string& field, const std::string& effect) {
+  return std::any_of(items.begin(), items.end(),
+                     [&](const NotUnderstood& item) { return item.field == field && item.effect == effect; });
+}
+
+// DeepSeek-V4's fields as they are described for its configuration (the published config.json was not
+// read): three layer kinds the reader does not know, a second RoPE for the compressed layers, partial
+// rotary 0.125 of a 512-wide head, a 128-token window. The known parts read; the rest is named.
+TEST(ModelConfigFamilies2026, DeepSeekV4ReadsItsWindowedLayersAndNamesTheRest) {
+  const ModelPositionReport r = read_model_config(R"({"model_type": "deepseek_v4", "hidden_size": 7168,
+      "num_attention_heads": 128, "head_dim": 512, "num_hidden_layers": 4, "max_position_embeddings": 1048576,
+      "partial_rotary_factor": 0.125, "rope_interleave": true, "sliding_window": 128, "rope_theta": 10000,
+      "compress_rope_theta": 160000, "compress_rope_parameters": {"rope_type": "yarn", "factor": 16,
+      "original_max_position_embeddings": 65536}, "layer_types": ["sliding_attention",
+      "compressed_sparse_attention", "heavily_compressed_attention", "compressed_sparse_attention"]})",
+                                                  100000);
+  EXPECT_EQ(r.rotary_dim, 64) << "int(512 × 0.125)";
+  ASSERT_EQ(r.layer_kinds.size(), 3u);
+  EXPECT_EQ(r.layer_kinds[0].window, 128);
+  expect_close_vectors(r.layer_kinds[0].inv_freq, reference_default(10000.0, 64), 1e-12, "sliding layers");
+  EXPECT_EQ(r.layer_kinds[1].positions, "unknown");
+  EXPECT_EQ(r.layer_kinds[1].layers, (std::vector<std::int64_t>{1, 3}));
+  EXPECT_EQ(r.layer_kinds[2].positions, "unknown");
+  EXPECT_TRUE(lists(r.not_understood, "compress_rope_theta", "position_field"));
+  EXPECT_TRUE(lists(r.not_understood, "compress_rope_parameters", "position_field"));
+  EXPECT_TRUE(lists(r.not_understood, "layer_types[1]", "layer_type"));
+  EXPECT_TRUE(lists(r.not_understood, "layer_types[2]", "layer_type"));
+  EXPECT_FALSE(lists(r.not_understood, "rope_interleave", "position_field")) << "layout only";
+}
+
+// Well-formed configs holding something unknown: each reads, and names what it did not understand.
+TEST(ModelConfigDegraded, EveryDegradedFileReadsAndNamesWhatItDidNotUnderstand) {
+  const nlohmann::json expected =
+      nlohmann::json::parse(read_text(kConfigs / "degraded" / "expected.json"))["expected"];
+  std::size_t files = 0;
+  for (const fs::directory_entry& entry : fs::directory_iterator(kConfigs / "degraded")) {
+    if (entry.path().filename() == "expected.json") continue;
+    ++files;
+    const std::string name = entry.path().filename().string();
+    SCOPED_TRACE(name);
+    ASSERT_TRUE(expected.contains(name)) << name << " has no expected reading";
+    const nlohmann::json& e = expected[name];
+    ModelPositionReport r;
+    ASSERT_EQ(error_of([&] { r = read_model_config(read_text(entry.path()), 1000); }), "no error");
+    EXPECT_EQ(scheme_name(r.scheme), e.at("scheme").get<std::string>());
+    ASSERT_EQ(r.not_understood.size(), e.at("notUnderstood").size());
+    for (std::size_t i = 0; i < r.not_understood.size(); ++i) {
+      EXPECT_EQ(r.not_understood[i].field, e["notUnderstood"][i][0].get<std::string>());
+      EXPECT_EQ(r.not_understood[i].value, e["notUnderstood"][i][1].get<std::string>());
+      EXPECT_EQ(r.not_understood[i].effect, e["notUnderstood"][i][2].get<std::string>());
+    }
+    EXPECT_GT(r.advertised_length, 0) << "the lengths are still read";
+  }
+  EXPECT_EQ(files, expected.size()) << "every listed file exists";
+}
+
+TEST(ModelConfigDegraded, AnUnknownRecipeReadsTheUnscaledFrequencies) {
+  const ModelPositionReport r =
+      read_model_config(read_text(kConfigs / "degraded" / "unknown-rope-type.json"), 100);
+  expect_close_vectors(r.inv_freq, reference_default(10000.0, 128), 1e-12, "unscaled");
+  EXPECT_EQ(r.rope_type, RopeType::Default);
+}
+
+TEST(ModelConfigDegraded, AnUnknownLayerKindIsItsOwnKindAndTheOthersStillTurn) {
+  const ModelPositionReport r =
+      read_model_config(read_text(kConfigs / "degraded" / "layer-types-unknown.json"), 100000);
+  ASSERT_EQ(r.layer_kinds.size(), 3u);
+  const LayerKindReport& unknown = r.layer_kinds[2];
+  EXPECT_EQ(unknown.layer_type, "global");
+  EXPECT_EQ(unknown.positions, "unknown");
+  EXPECT_EQ(unknown.layers, std::vector<std::int64_t>{2});
+  EXPECT_EQ(unknown.inv_freq.size(), 0);
+  EXPECT_EQ(r.layer_kinds[0].positions, "rope");
+  EXPECT_EQ(r.layer_kinds[0].window, 128);
+  EXPECT_EQ(r.layer_kinds[1].layers, (std::vector<std::int64_t>{1, 3}));
+  expect_close_vectors(r.layer_kinds[1].inv_freq, reference_default(150000.0, 64), 1e-12, "full attention");
+}
+
+TEST(ModelConfigDegraded, MalformedValuesAreStillRefused) {
+  EXPECT_EQ(parse_error_of(R"({"model_type": "gpt_oss", "head_dim": 64, "num_attention_heads": 8,
+      "max_position_embeddings": 4096, "num_hidden_layers": 2, "layer_types": ["full_attention", 3]})"),
+            "layer_types[1] must be a string, got 3");
+  EXPECT_EQ(parse_error_of(R"({"model_type": "llama", "head_dim": 64, "num_attention_heads": 8,
+      "max_position_embeddings": 4096, "rope_scaling": {"rope_type": "linear", "factor": -2}})"),
+            "rope_scaling.factor must be a finite number > 0, got -2");
+  EXPECT_EQ(parse_error_of(R"({"model_type": "llama", "head_dim": 64, "num_attention_heads": 8,
+      "max_position_embeddings": 4096, "position_embedding_type": 5})"),
+            "position_embedding_type must be a string, got 5");
+}
+
+// The text model's object inside a preset (text_config …), or the preset itself.
+nlohmann::json& text_model(nlohmann::json& config) {
+  for (const char* key : {"text_config", "language_config", "llm_config"}) {
+    if (config.contains(key) && config[key].is_object() && !config[key].empty()) return config[key];
+  }
+  return config;
+}
+
+// The scaling blocks of a text model: rope_parameters (or its per-layer-type blocks) and rope_scaling.
+std::vector<std::pair<std::string, nlohmann::json*>> scaling_blocks(nlohmann::json& model) {
+  std::vector<std::pair<std::string, nlohmann::json*>> blocks;
+  for (const char* key : {"rope_parameters", "rope_scaling"}) {
+    if (!model.contains(key) || !model[key].is_object()) continue;
+    bool nested = false;
+    for (auto& [name, value] : model[key].items()) {
+      if (value.is_object()) {
+        blocks.emplace_back(std::string(key) + "." + name, &value);
+        nested = true;
+      }
+    }
+    if (!nested) blocks.emplace_back(key, &model[key]);
+  }
+  return blocks;
+}
+
+// Every preset, with one thing in it made unknown at a time: a scaling field renamed, the recipe's
+// name replaced, a layer kind replaced, the family renamed, the embedding type replaced. Each still
+// reads; the lengths and the layers the change did not touch read as before; and the card's list
+// names the change.
+TEST(ModelConfigDegraded, EveryPresetStillReadsWithOneThingUnknown) {
+  const nlohmann::json index = nlohmann::json::parse(read_text(kPresets / "index.json"));
+  int variants = 0;
+  for (const auto& entry : index["presets"]) {
+    const std::string file = entry["file"].get<std::string>();
+    SCOPED_TRACE(file);
+    const nlohmann::json original = nlohmann::json::parse(read_text(kPresets / file));
+    const ModelPositionReport before = read_model_config(original.dump(), 4096);
+    const auto read_variant = [&](const nlohmann::json& variant, const std::string& what) {
+      SCOPED_TRACE(what);
+      ++variants;
+      ModelPositionReport r;
+      EXPECT_EQ(error_of([&] { r = read_model_config(variant.dump(), 4096); }), "no error");
+      EXPECT_EQ(r.advertised_length, before.advertised_length);
+      EXPECT_FALSE(r.not_understood.empty()) << "the card names what was not understood";
+      return r;
+    };
+    {
+      nlohmann::json variant = original;
+      for (auto& [field, block] : scaling_blocks(text_model(variant))) {
+        const std::vector<std::string> keys = [&] {
+          std::vector<std::string> out;
+          for (const auto& item : block->items()) out.push_back(item.key());
+          return out;
+        }();
+        for (const std::string& key : keys) {
+          nlohmann::json renamed = original;
+          nlohmann::json* target = nullptr;
+          for (auto& [f, b] : scaling_blocks(text_model(renamed))) {
+            if (f == field) target = b;
+          }
+          (*target)[key + "_v2"] = (*target)[key];
+          target->erase(key);
+          const ModelPositionReport r = read_variant(renamed, field + "." + key + " renamed");
+          EXPECT_TRUE(lists(r.not_understood, field + "." + key + "_v2", "scaling_field"));
+          EXPECT_EQ(r.scheme, before.scheme);
+        }
+        if (block->contains("rope_type") || block->contains("type")) {
+          nlohmann::json unknown = original;
+          for (auto& [f, b] : scaling_blocks(text_model(unknown))) {
+            if (f != field) continue;
+            (*b)[b->contains("rope_type") ? "rope_type" : "type"] = "future_rope";
+            if (b->contains("rope_type") && b->contains("type")) (*b)["type"] = "future_rope";
+          }
+          const ModelPositionReport r = read_variant(unknown, field + " rope_type unknown");
+          EXPECT_EQ(r.scheme, before.scheme);
+          EXPECT_EQ(r.rotary_dim, before.rotary_dim);
+        }
+      }
+    }
+    nlohmann::json variant_base = original;
+    if (text_model(variant_base).contains("layer_types") &&
+        text_model(variant_base)["layer_types"].is_array()) {
+      nlohmann::json variant = original;
+      nlohmann::json& types = text_model(variant)["layer_types"];
+      const std::size_t last = types.size() - 1;
+      types[last] = "future_attention";
+      const ModelPositionReport r = read_variant(variant, "last layer kind unknown");
+      EXPECT_TRUE(lists(r.not_understood, "layer_types[" + std::to_string(last) + "]", "layer_type"));
+      std::int64_t layers = 0;
+      for (const LayerKindReport& kind : r.layer_kinds) layers += kind.layer_count;
+      // A hybrid without positions (Granite 4.0-H) lists its attention layers instead of kinds.
+      EXPECT_EQ(before.scheme == PositionScheme::Rope ? layers : r.num_layers,
+                static_cast<std::int64_t>(types.size()));
+      const auto unknown = std::find_if(r.layer_kinds.begin(), r.layer_kinds.end(),
+                                        [](const LayerKindReport& k) { return k.positions == "unknown"; });
+      if (before.scheme == PositionScheme::Rope) {
+        ASSERT_NE(unknown, r.layer_kinds.end());
+        EXPECT_EQ(unknown->layers, std::vector<std::int64_t>{static_cast<std::int64_t>(last)});
+        // The kinds the change did not touch turn exactly as before.
+        for (const LayerKindReport& kind : r.layer_kinds) {
+          const auto same = std::find_if(
+              before.layer_kinds.begin(), before.layer_kinds.end(), [&](const LayerKindReport& k) {
+                return k.layer_type == kind.layer_type && k.positions == kind.positions;
+              });
+          if (kind.positions == "unknown" || same == before.layer_kinds.end()) continue;
+          EXPECT_EQ(kind.inv_freq, same->inv_freq) << kind.layer_type;
+        }
+      }
+    }
+    // A family whose text model takes its length from the family's defaults (Gemma 3's text_config
+    // states none) has no length once the family is unknown: that refusal names the missing field.
+    if (text_model(variant_base).contains("max_position_embeddings")) {
+      nlohmann::json variant = original;
+      text_model(variant)["model_type"] = "future_family";
+      ++variants;
+      ModelPositionReport r;
+      EXPECT_EQ(error_of([&] { r = read_model_config(variant.dump(), 4096); }), "no error") << "model_type";
+    }
+    {
+      nlohmann::json variant = original;
+      text_model(variant)["position_embedding_type"] = "future_positions";
+      const ModelPositionReport r = read_variant(variant, "position_embedding_type unknown");
+      EXPECT_EQ(r.scheme, PositionScheme::Unknown);
+      EXPECT_TRUE(lists(r.not_understood, "position_embedding_type", "embedding_type"));
+    }
+  }
+  EXPECT_GE(variants, 90) << "the loop reached every preset's fields";
 }
 
 // ---- the broken corpus ------------------------------------------------------------------

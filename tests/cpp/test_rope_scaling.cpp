@@ -309,8 +309,28 @@ TEST(Recipes, Llama3KeepsFastPairsDividesSlowPairsAndBlendsBetween) {
       EXPECT_NEAR(out[i], (1 - smooth) * theta[i] / 8 + smooth * theta[i], 1e-15 * theta[i]) << "pair " << i;
     }
   }
-  EXPECT_EQ(error_of([&] { llama3_scaled_frequencies(theta, 8, 4, 4, 8192); }),
-            "high_freq_factor must be greater than low_freq_factor (4), got 4");
+  EXPECT_EQ(error_of([&] { llama3_scaled_frequencies(theta, 8, 4, 2, 8192); }),
+            "high_freq_factor must be at least low_freq_factor (4), got 2");
+}
+
+// Llama 4 Scout Instruct's factors (16, low = high = 1, 8192): transformers' _compute_llama3_parameters
+// has no medium band then (is_medium_freq needs wavelen ≥ 8192 / high and ≤ 8192 / low), so each pair
+// is kept (wavelength below 8192) or divided by 16 (above). Written from that function's torch.where steps.
+TEST(Recipes, Llama3WithEqualFactorsKeepsOrDividesEveryPair) {
+  const Vector theta = rope_frequencies(128, 500000);
+  const Vector out = llama3_scaled_frequencies(theta, 16, 1, 1, 8192);
+  int kept = 0;
+  int divided = 0;
+  for (Eigen::Index i = 0; i < theta.size(); ++i) {
+    const double wavelen = kTwoPi / theta[i];
+    ASSERT_NE(wavelen, 8192.0) << "pair " << i << " sits on the boundary, where transformers gives NaN";
+    const double expected = wavelen > 8192.0 ? theta[i] / 16 : theta[i];
+    (wavelen > 8192.0 ? divided : kept) += 1;
+    // 1e-12 relative: one division each way, far inside double rounding.
+    EXPECT_NEAR(out[i], expected, 1e-12 * theta[i]) << "pair " << i;
+  }
+  EXPECT_GT(kept, 0);
+  EXPECT_GT(divided, 0);
 }
 
 TEST(Recipes, LongropeDividesEachPairAndItsAttentionFactor) {

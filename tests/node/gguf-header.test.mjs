@@ -379,6 +379,22 @@ describe('configFromGguf: the config.json the model card reads', () => {
     );
     assert.equal(deepseek.config.model_type, 'deepseek_v2');
     assert.equal(deepseek.config.rope_scaling.mscale_all_dim, 1);
+    // Ministral 3: the converter writes llama_4_scaling_beta as attention.temperature_scale.
+    const ministral = configFromGguf(
+      await readGgufHeader(
+        blob(
+          ggufBytes([
+            ['general.architecture', T.string, 'mistral3'],
+            ['mistral3.rope.scaling.type', T.string, 'yarn'],
+            ['mistral3.rope.scaling.factor', T.float32, 16],
+            ['mistral3.rope.scaling.original_context_length', T.uint32, 16384],
+            ['mistral3.attention.temperature_scale', T.float32, 0.125],
+          ]),
+        ),
+      ),
+    );
+    assert.equal(ministral.config.rope_scaling.llama_4_scaling_beta, 0.125);
+    assert.equal(ministral.config.rope_scaling.original_max_position_embeddings, 16384);
   });
 
   test('no architecture, a mistyped key, or a scaling type llama.cpp lacks: an Error naming the key', async () => {

@@ -56,7 +56,8 @@ enum class PositionScheme {
   Rope,             // rotary pairs (Llama, Mistral, Qwen, Phi-3 …)
   Alibi,            // a linear distance penalty on the scores (BLOOM, MPT, Falcon with alibi)
   RelativeBuckets,  // a learned bias per bucket of distances (T5 and its descendants)
-  None,             // no position encoding (Mamba and other state-space models; Jamba)
+  None,             // no position encoding (Mamba and other state-space models; Jamba; Granite 4.0-H)
+  Unknown,          // no field or model_type names a scheme the reader knows: only the lengths are read
 };
 
 // The RoPE scaling recipe named by rope_scaling.rope_type (or .type, or rope_parameters). "mrope"
@@ -64,8 +65,28 @@ enum class PositionScheme {
 enum class RopeType { Default, Linear, Dynamic, Yarn, Longrope, Llama3, Proportional };
 
 // The layer types the reader knows (transformers' layer_types values), each with what positions it has.
-inline constexpr const char* kLayerTypeNames[] = {"full_attention", "sliding_attention", "chunked_attention",
-                                                  "linear_attention"};
+// "attention" and "mamba" are Granite 4.0-H's (GraniteMoeHybridConfig): attention layers whose positions
+// position_embedding_type names, and Mamba-2 layers, whose recurrence orders the tokens. A layer type
+// outside this list is read as "not understood" (see NotUnderstood), never refused.
+inline constexpr const char* kLayerTypeNames[] = {
+    "full_attention", "sliding_attention", "chunked_attention", "linear_attention", "attention", "mamba"};
+
+// One thing in the config the reader did not understand and worked around instead of refusing the
+// config: the field's path, its raw value, and what
+// the reader did, as a stable code (values as they read in the config: strings quoted, shortened):
+//   "no_scheme"         model_type names no known family and no field names a scheme: lengths only
+//   "embedding_type"    position_embedding_type names a scheme the reader does not know: lengths only
+//   "rope_type"         the scaling recipe is unknown: the frequencies are the unscaled ones
+//   "recipe_incomplete" the recipe lacks a field it needs (value "missing"): the frequencies are unscaled
+//   "scaling_field"     a field of the scaling block the reader does not know: ignored
+//   "layer_type"        a layer type the reader does not know: those layers are shown as not understood
+//   "query_scale_incomplete" llama_4_scaling_beta without original_max_position_embeddings: not applied
+//   "position_field"    a field named for rotary positions that the reader does not read: ignored
+struct NotUnderstood {
+  std::string field;
+  std::string value;
+  std::string effect;
+};
 
 // Stable lowercase names ("learned", "sinusoidal", "rope", "alibi", "relative", "none";
 // "default", "linear", …).
@@ -134,22 +155,34 @@ struct ModelConfig {
   std::vector<std::string> layer_types;
   std::string layer_types_field;          // where they came from: "layer_types", "no_rope_layers", …
   bool full_attention_nope = false;       // Llama 4 (iRoPE): the full-attention layers have no RoPE
+  bool mla_nope = false;                  // Kimi Linear (mla_use_nope): its MLA layers turn no RoPE at all
   std::int64_t attention_chunk_size = 0;  // Llama 4: its RoPE layers attend within chunks of this many tokens
   bool attn_temperature_tuning = false;   // Llama 4: NoPE layers scale their queries with position
   double floor_scale = 0.0;
   double attn_scale = 0.0;
-  std::vector<std::string> notes;  // what the reader assumed or chose, in words
+  // Ministral 3 / Mistral Large 3 (rope_parameters.llama_4_scaling_beta): every RoPE layer multiplies its
+  // queries by 1 + β·ln(1 + ⌊position / original⌋), original being the block's
+  // original_max_position_embeddings. 0 / 0 when absent.
+  double query_scaling_beta = 0.0;
+  std::int64_t query_scaling_length = 0;
+  // Layers without RoPE beside layers with it, by layer index (SmolLM3's no_rope_layers, where 0 marks
+  // a NoPE layer): empty when every layer's positions follow its type.
+  std::vector<std::uint8_t> nope_layers;
+  std::vector<NotUnderstood> not_understood;  // what the reader could not read, and what it did instead
+  std::vector<std::string> notes;             // what the reader assumed or chose, in words
 };
 
 // Parses and validates config.json text. Throws InputError naming the field path and the
 // rule, e.g. "rope_scaling.factor must be a finite number > 0, got -2", for: text over
 // kMaxConfigBytes, a UTF-8 byte-order mark, nesting deeper than kMaxConfigDepth, text that is
 // not JSON ("not JSON: parse error at line …"), a top level that is not an object, duplicate
-// keys, a missing or ill-typed length, out-of-range or non-finite numbers, an unknown
-// rope_type, longrope lists of the wrong length, an odd rotary dimension, a text_config that is
-// not an object, a layer_types entry the reader does not know, a per-layer-type rope_parameters block
-// that is not an object, and an mrope_section whose sum is not the pair count. Inside a wrapper the
-// message starts "in text_config: " (or the field the text model came from).
+// keys, a missing or ill-typed length, out-of-range or non-finite numbers, longrope lists of the
+// wrong length, an odd rotary dimension, a text_config that is not an object, a layer_types entry
+// that is not a string, a per-layer-type rope_parameters block that is not an object, and an
+// mrope_section whose sum is not the pair count. Inside a wrapper the message starts
+// "in text_config: " (or the field the text model came from). What is well formed but unknown (a
+// model_type, a rope_type, a layer type, a scaling field) is not refused: it is listed in
+// not_understood and the rest is read.
 ModelConfig parse_model_config(std::string_view json_text);
 
 // Pair i's inverse frequency θ'_i (radians per position) after the config's RoPE scaling,
@@ -180,9 +213,11 @@ struct RuntimeReading {
 
 // One kind of layer and the positions it has, at the report's prompt length.
 struct LayerKindReport {
-  std::string layer_type;   // one of kLayerTypeNames, or "all" when every layer is alike
-  std::string positions;    // "rope", "proportional" (p-RoPE), "mrope", or "none"
-  std::string none_reason;  // positions "none": "nope" (attention without positions) or "linear_attention"
+  std::string
+      layer_type;         // one of kLayerTypeNames, the config's own name, or "all" when every layer is alike
+  std::string positions;  // "rope", "proportional" (p-RoPE), "mrope", "none", or "unknown" (not understood)
+  std::string none_reason;  // positions "none": "nope" (attention without positions), "linear_attention",
+                            // or "recurrence" (Mamba layers)
   std::string rope_type;    // the recipe of its frequencies ("default", "linear", "yarn" …); "" for none
   std::int64_t layer_count = 0;
   std::vector<std::int64_t> layers;  // its layers' indices (empty when the config states no layer count)
@@ -198,7 +233,9 @@ struct LayerKindReport {
   std::int64_t beyond_count = 0;
   std::int64_t longest_distance = 0;     // the longest distance its attention spans at the prompt length
   std::vector<std::uint8_t> mrope_axes;  // mrope only: per pair 0 time, 1 height, 2 width
-  double query_temperature = 1.0;        // Llama 4's NoPE layers: the query scale at the prompt's last token
+  // The query scale at the prompt's last token: Llama 4's NoPE layers (attn_temperature_tuning), or every
+  // RoPE layer under llama_4_scaling_beta (Ministral 3); 1 otherwise.
+  double query_temperature = 1.0;
 };
 
 // Everything the page shows about one config at one prompt length.
@@ -219,11 +256,15 @@ struct ModelPositionReport {
   double dynamic_base = 0.0;          // dynamic only: the enlarged base at prompt_length
   bool longrope_long_factor = false;  // longrope only: long_factor chosen for this prompt
   double attention_factor = 1.0;
-  Vector inv_freq;                   // θ'_i, size rotary_dim / 2 (empty unless RoPE)
-  Vector base_inv_freq;              // θ_i
-  Vector wavelengths;                // 2π/θ'_i, in positions
-  Vector base_wavelengths;           // 2π/θ_i
-  std::vector<std::uint8_t> beyond;  // 1 where pair i is beyond training (rule above)
+  double query_scaling_beta = 0.0;        // llama_4_scaling_beta (0 = none)
+  std::int64_t query_scaling_length = 0;  // the length its floor divides by
+  double low_freq_factor = 0.0;           // llama3 only: the band's factors (equal: no blend band)
+  double high_freq_factor = 0.0;          // llama3 only
+  Vector inv_freq;                        // θ'_i, size rotary_dim / 2 (empty unless RoPE)
+  Vector base_inv_freq;                   // θ_i
+  Vector wavelengths;                     // 2π/θ'_i, in positions
+  Vector base_wavelengths;                // 2π/θ_i
+  std::vector<std::uint8_t> beyond;       // 1 where pair i is beyond training (rule above)
   std::int64_t beyond_count = 0;
   std::int64_t sliding_window = 0;
   // MLA: qk_nope_head_dim + qk_rope_head_dim, of which rotary_dim turn (0 otherwise).
@@ -250,6 +291,7 @@ struct ModelPositionReport {
   std::vector<std::int64_t> mrope_section;
   bool mrope_interleaved = false;
   std::vector<LayerKindReport> layer_kinds;  // RoPE configs: each distinct kind of layer, first seen first
+  std::vector<NotUnderstood> not_understood;
   std::vector<std::string> notes;
 };
 

@@ -94,8 +94,9 @@ Vector linear_scaled_frequencies(const Eigen::Ref<const Vector>& theta, double f
 
 // Llama 3.1's recipe (transformers' _compute_llama3_parameters): pairs whose wavelength 2π/θ is
 // below original_len / high_freq_factor keep θ, those above original_len / low_freq_factor get
-// θ / factor, and a smooth blend joins them. Throws InputError unless factor ≥ 1, 0 < low < high
-// and original_len > 0.
+// θ / factor, and a smooth blend joins them. With low == high the blend has no band (Llama 4 Scout
+// Instruct): each pair is kept or divided. Throws InputError unless factor ≥ 1, 0 < low ≤ high and
+// original_len > 0.
 Vector llama3_scaled_frequencies(const Eigen::Ref<const Vector>& theta, double factor, double low_freq_factor,
                                  double high_freq_factor, double original_len);
 

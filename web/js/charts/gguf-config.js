@@ -129,6 +129,9 @@ export function configFromGguf({ metadata, tensorNames = [] }) {
     const slow = number('rope.scaling.yarn_beta_slow');
     if (isNumber(fast)) scaling.beta_fast = fast;
     if (isNumber(slow)) scaling.beta_slow = slow;
+    // Ministral 3: convert_hf_to_gguf.py writes rope_parameters.llama_4_scaling_beta as attention.temperature_scale.
+    const temperature = number('attention.temperature_scale');
+    if (isNumber(temperature) && temperature > 0) scaling.llama_4_scaling_beta = temperature;
     const logMultiplier = number('rope.scaling.yarn_log_multiplier');
     if (isNumber(logMultiplier) && logMultiplier > 0) {
       // convert_hf_to_gguf.py writes 0.1 × mscale_all_dim (DeepSeek's convention).

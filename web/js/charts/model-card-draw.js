@@ -17,7 +17,7 @@ import {
   plotFrame,
 } from '../chart-kit/plot.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
-import { layerKindTerm, noLengthMessage, showsLayerKinds, tokens } from './model-card-text.js';
+import { layerKindTerm, noLengthMessage, showsLayerKinds, tokens, turnsPairs } from './model-card-text.js';
 import { t } from '../locale/i18n.js';
 
 const LINE_HIT = 6; // px: how close the pointer must be to a length's line
@@ -50,7 +50,7 @@ const noneHeight = (width, kinds) =>
  */
 export function ropePanels(r) {
   if (!r || r.scheme !== 'rope' || !showsLayerKinds(r)) return null;
-  const turning = r.layerKinds.filter((k) => k.positions !== 'none');
+  const turning = r.layerKinds.filter(turnsPairs);
   const whole = (k) => k.window === 0 && k.chunk === 0;
   const ordered = [...turning.filter(whole), ...turning.filter((k) => !whole(k))];
   return ordered.map((kind, index) => {
@@ -73,10 +73,12 @@ export function ropePanels(r) {
 export function cardAspect(width, report) {
   const panels = ropePanels(report);
   if (panels) {
-    const none = report.layerKinds.filter((k) => k.positions === 'none');
-    return (width < 480 ? 1.0 : 0.42) * Math.max(1, panels.length) + noneHeight(width, none) / width;
+    const none = report.layerKinds.filter((k) => !turnsPairs(k));
+    // No panel when no kind turns pairs (Kimi Linear's MLA without RoPE beside linear attention).
+    return (width < 480 ? 1.0 : 0.42) * panels.length + noneHeight(width, none) / width;
   }
-  if (report && report.scheme !== 'rope' && !(report.trainedLength > 0)) return width < 480 ? 0.4 : 0.14; // one message
+  const message = report && (report.scheme === 'unknown' || (report.scheme !== 'rope' && !(report.trainedLength > 0)));
+  if (message) return width < 480 ? 0.4 : 0.14; // one message
   return report && report.scheme !== 'rope' ? (width < 480 ? 0.8 : 0.36) : width < 480 ? 1.15 : 0.5;
 }
 
@@ -87,6 +89,7 @@ export function drawCard(ctx, width, height, colors, { report, message, highligh
   const panels = ropePanels(report);
   if (!report) drawMessage(ctx, width, height, colors, message);
   else if (panels) drawKinds(ctx, width, height, colors, report, panels, highlighted, layout);
+  else if (report.scheme === 'unknown') drawMessage(ctx, width, height, colors, noLengthMessage(report));
   else if (report.scheme === 'rope') drawPairs(ctx, width, height, colors, report, highlighted, layout);
   else drawPositions(ctx, width, height, colors, report, highlighted, layout);
 }
@@ -126,7 +129,7 @@ const bottomWithLegend = (ctx, items, width) => 46 + legendSpace(ctx, items, wid
  * the prompt's handle (layout.pairs); the others are drawn against the distances their window or chunk allows.
  */
 function drawKinds(ctx, width, height, colors, r, panels, highlighted, layout) {
-  const none = r.layerKinds.filter((k) => k.positions === 'none');
+  const none = r.layerKinds.filter((k) => !turnsPairs(k));
   const belowPanels = noneHeight(width, none);
   // The first panel carries the legend under its plot, and the room for it on top of its share.
   const legendRoom = panels.length > 1 ? legendSpace(ctx, pairLegend(colors), width) : 0;
@@ -154,16 +157,20 @@ function drawKinds(ctx, width, height, colors, r, panels, highlighted, layout) {
   let top = height - belowPanels + 4;
   none.forEach((kind) => {
     const words =
-      kind.noneReason === 'linear_attention'
-        ? t('{term}: no positions (linear attention)', { term: layerKindTerm(kind) })
-        : kind.queryTemperature !== 1
-          ? // Llama 4's layers without RoPE: the one thing the prompt's length changes on them.
-            t('{term}: no positions (NoPE); queries × {temperature} at {tokens}', {
-              term: layerKindTerm(kind),
-              tokens: tokens(r.promptLength),
-              temperature: trimmed(kind.queryTemperature, 3),
-            })
-          : t('{term}: no positions (NoPE)', { term: layerKindTerm(kind) });
+      kind.positions === 'unknown'
+        ? t('{term}: not understood, not drawn', { term: layerKindTerm(kind) })
+        : kind.noneReason === 'recurrence'
+          ? t('{term}: no positions (Mamba recurrence)', { term: layerKindTerm(kind) })
+          : kind.noneReason === 'linear_attention'
+            ? t('{term}: no positions (linear attention)', { term: layerKindTerm(kind) })
+            : kind.queryTemperature !== 1
+              ? // Llama 4's layers without RoPE: the one thing the prompt's length changes on them.
+                t('{term}: no positions (NoPE); queries × {temperature} at {tokens}', {
+                  term: layerKindTerm(kind),
+                  tokens: tokens(r.promptLength),
+                  temperature: trimmed(kind.queryTemperature, 3),
+                })
+              : t('{term}: no positions (NoPE)', { term: layerKindTerm(kind) });
     const row = noneRow(width, kind);
     const lines = wrapLines(ctx, words, width - 24).slice(0, noneLines(width, kind));
     lines.forEach((line, j) => ctx.fillText(line, 12, top + (row / lines.length) * (j + 0.5), width - 24));

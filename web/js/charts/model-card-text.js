@@ -89,10 +89,16 @@ const METHODS = {
   proportional: (r, factor) =>
     t('Proportional RoPE with every turning pair {factor} times slower (its factor).', { factor }),
   llama3: (r, factor) =>
-    t(
-      'Llama 3’s recipe: the slow pairs turn {factor} times slower, the fast pairs keep their speed, and a ramp joins them.',
-      { factor },
-    ),
+    r.lowFreqFactor === r.highFreqFactor
+      ? // Llama 4 Scout Instruct: transformers' medium band is empty when the two factors are equal.
+        t(
+          'Llama 3’s recipe with equal low_freq_factor and high_freq_factor ({low}): pairs whose wavelength exceeds {original} tokens turn {factor} times slower, the others keep their speed, and no ramp joins them (transformers’ blend band is empty).',
+          { factor, low: trimmed(r.lowFreqFactor, 3), original: count(r.trainedLength) },
+        )
+      : t(
+          'Llama 3’s recipe: the slow pairs turn {factor} times slower, the fast pairs keep their speed, and a ramp joins them.',
+          { factor },
+        ),
 };
 
 /** Layer indices as a short list: "4, 12, 20, 28"; a long one keeps its first four and its last: "3, 7, 11, 15, …, 47". */
@@ -107,7 +113,7 @@ export function layerKindTerm(kind) {
       : t('Every layer');
   return tn('{count} {type} layer ({layers})', '{count} {type} layers ({layers})', kind.layerCount, {
     count: count(kind.layerCount),
-    type: kind.layerType,
+    type: clip(kind.layerType, MAX_SHOWN_TEXT),
     layers: layerList(kind.layers),
   });
 }
@@ -117,6 +123,9 @@ function mropeRanges(axes) {
   const of = (axis) => pairRanges(Array.from(axes, (a) => a === axis));
   return { time: of(0), height: of(1), width: of(2) };
 }
+
+/** Whether a kind of layer turns rotary pairs (not a kind without positions, nor one the reader did not understand). */
+export const turnsPairs = (kind) => kind.positions !== 'none' && kind.positions !== 'unknown';
 
 /** What positions one kind of layer has, in a sentence or three: its recipe, its span, and its pairs past training. */
 export function layerKindText(kind, r) {
@@ -138,8 +147,19 @@ export function layerKindText(kind, r) {
     tokens: tokens(r.promptLength),
   };
   const sentences = [];
+  if (kind.positions === 'unknown')
+    return t(
+      'not understood: the reader does not know the layer type “{type}”, so it cannot say what positions these layers have and draws none for them; the other layers are read as usual.',
+      { type: clip(kind.layerType, MAX_SHOWN_TEXT) },
+    );
   if (kind.positions === 'none') {
-    if (kind.noneReason === 'linear_attention') {
+    if (kind.noneReason === 'recurrence') {
+      sentences.push(
+        t(
+          'no positions: Mamba layers carry a running state from token to token, so the recurrence orders the tokens; no position field applies to them.',
+        ),
+      );
+    } else if (kind.noneReason === 'linear_attention') {
       sentences.push(
         t(
           'no positions: linear attention carries a running state from token to token, so order is built into it, as in a state-space layer.',
@@ -205,6 +225,29 @@ export function layerKindText(kind, r) {
 export const showsLayerKinds = (r) =>
   (r.layerKinds?.length ?? 0) > 1 || (r.layerKinds?.length === 1 && r.layerKinds[0].positions !== 'rope');
 
+/** What the reader did with each kind of field it did not understand (the engine's effect codes). */
+const NOT_UNDERSTOOD_EFFECTS = {
+  no_scheme: () => t('no known family, and no field names a position scheme: only the lengths are read'),
+  embedding_type: () => t('a position scheme the reader does not know: only the lengths are read'),
+  rope_type: () => t('a scaling recipe the reader does not know: the frequencies are drawn unscaled'),
+  recipe_incomplete: () => t('missing, and the recipe needs it: the frequencies are drawn unscaled'),
+  scaling_field: () => t('a scaling field the reader does not know: ignored'),
+  layer_type: () => t('a layer type the reader does not know: its layers are listed but not drawn'),
+  query_scale_incomplete: () => t('missing, and llama_4_scaling_beta needs it: the query scale is not shown'),
+  position_field: () => t('a position field the reader does not know (a second RoPE, a new knob): ignored'),
+};
+
+/** One phrase per field the reader did not understand: "rope_scaling.rope_type = "foo": a scaling recipe …". */
+export function notUnderstoodPhrases(r) {
+  return (r.notUnderstood ?? []).map((item) =>
+    t('{field} = {value}: {effect}', {
+      field: clip(item.field, MAX_SHOWN_TEXT),
+      value: clip(item.value, MAX_SHOWN_TEXT),
+      effect: NOT_UNDERSTOOD_EFFECTS[item.effect]?.() ?? item.effect,
+    }),
+  );
+}
+
 /** Where runtimes read this config differently, beyond the factors runtimeLine lists: one sentence each. */
 export function runtimeNotes(r) {
   const notes = [];
@@ -225,6 +268,12 @@ export function runtimeNotes(r) {
     notes.push(
       t(
         'transformers scales the NoPE layers’ queries as the model config says; vLLM’s Llama 4 recipe asks for --override-generation-config \'{"attn_temperature_tuning": true}\' for long contexts, so check that your server does it.',
+      ),
+    );
+  if (r.queryScalingBeta > 0)
+    notes.push(
+      t(
+        'transformers (Ministral 3) and vLLM (_get_llama_4_scaling in its DeepSeek-V2 model code) compute llama_4_scaling_beta’s scale the same way; llama.cpp takes β from GGUF’s attention.temperature_scale, so a GGUF converted without that key runs with no query scale.',
       ),
     );
   if (r.ropeType === 'dynamic')
@@ -480,6 +529,28 @@ function noneItems(r, type, add) {
   };
 }
 
+function unknownItems(r, type, add) {
+  add(
+    t('Scheme'),
+    t(
+      'not understood ({type}): nothing in this config names a position scheme the reader knows, so it cannot say how positions are encoded; only the lengths the config states are read.',
+      { type },
+    ),
+  );
+  return {
+    prompt:
+      r.advertisedLength > 0
+        ? t('{tokens}; the config states max_position_embeddings {advertised}.', {
+            tokens: tokens(r.promptLength),
+            advertised: count(r.advertisedLength),
+          })
+        : t('{tokens}.', { tokens: tokens(r.promptLength) }),
+    advice: t(
+      'read the model’s own modelling code or documentation for how it encodes positions, and evaluate at the length you will run.',
+    ),
+  };
+}
+
 function ropeItems(r, type, add) {
   const n = r.promptLength;
   const L = r.trainedLength;
@@ -571,9 +642,35 @@ function ropeItems(r, type, add) {
           ),
     );
   }
+  if (r.queryScalingBeta > 0) {
+    // Every RoPE layer scales its queries alike; the engine gives the scale at the prompt's last token.
+    const temperature = r.layerKinds.find(turnsPairs)?.queryTemperature ?? 1;
+    add(
+      t('Query scale'),
+      t(
+        'llama_4_scaling_beta {beta}: every layer multiplies its queries by 1 + {beta}·ln(1 + ⌊position / {length}⌋), as transformers’ Ministral 3 attention does, so the scale steps up each time the position passes another {length} tokens. At {tokens} it is {temperature}. Llama 4 scales only its NoPE layers, by its own formula (attn_scale, floor_scale).',
+        {
+          beta: trimmed(r.queryScalingBeta, 3),
+          length: count(r.queryScalingLength),
+          tokens: tokens(r.promptLength),
+          temperature: trimmed(temperature, 3),
+        },
+      ),
+    );
+  }
   if (r.runtimeReadings.length > 0) add(t('Runtimes disagree'), runtimeLine(r.runtimeReadings));
   const notes = runtimeNotes(r);
   if (notes.length > 0) add(t('Runtimes differ'), notes.join(' '));
+  if (noRopeLayerSpansThePrompt(r) && r.layerKinds.some((k) => k.positions === 'unknown'))
+    return {
+      prompt: t(
+        '{tokens}: no layer the reader understands turns pairs over the whole prompt (each attends within a window or a chunk), so none of its pairs needs an angle beyond training; what the layers it does not understand do with positions, it cannot say.',
+        { tokens: tokens(n) },
+      ),
+      advice: t(
+        'evaluate at the length you will run, and read the model’s own code for the layer types listed as not understood: they may turn positions this card does not show.',
+      ),
+    };
   if (noRopeLayerSpansThePrompt(r)) {
     return {
       prompt: t(
@@ -672,6 +769,7 @@ const SCHEME_ITEMS = {
   relative: relativeItems,
   none: noneItems,
   rope: ropeItems,
+  unknown: unknownItems,
 };
 
 /**
@@ -684,6 +782,8 @@ export function modelCardSummary(r) {
     : t('no model_type');
   const items = [];
   const add = (term, text) => items.push({ term, text });
+  const unread = notUnderstoodPhrases(r);
+  if (unread.length) add(t('Not understood'), `${unread.join(t('; '))}.`);
   const { prompt, advice } = SCHEME_ITEMS[r.scheme](r, type, add);
   add(t('Your prompt'), prompt);
   add(t('What to do'), advice);
@@ -717,6 +817,7 @@ const schemeWords = (scheme) =>
     alibi: () => 'ALiBi',
     relative: () => t('relative position buckets'),
     none: () => t('no position encoding'),
+    unknown: () => t('a position scheme the reader does not know'),
   })[scheme]?.();
 
 /**
@@ -725,7 +826,7 @@ const schemeWords = (scheme) =>
  * chunk's distances, not the prompt's, and the words say why.
  */
 const noRopeLayerSpansThePrompt = (r) =>
-  showsLayerKinds(r) && !r.layerKinds.some((k) => k.positions !== 'none' && k.window === 0 && k.chunk === 0);
+  showsLayerKinds(r) && !r.layerKinds.some((k) => turnsPairs(k) && k.window === 0 && k.chunk === 0);
 
 /**
  * The window every layer attends within, in tokens, when all of them turn pairs within one window
@@ -733,7 +834,7 @@ const noRopeLayerSpansThePrompt = (r) =>
  */
 function windowedSpan(r) {
   const kinds = r.layerKinds ?? [];
-  if (kinds.length === 0 || !kinds.every((k) => k.positions !== 'none' && k.window > 0)) return 0;
+  if (kinds.length === 0 || !kinds.every((k) => turnsPairs(k) && k.window > 0)) return 0;
   return Math.max(...kinds.map((k) => k.longestDistance + 1));
 }
 
@@ -787,5 +888,6 @@ export function noLengthMessage(r) {
       tokens: tokens(r.relativeMaxDistance),
     });
   if (r.scheme === 'none') return t('No positions to draw: a state-space model carries order in its recurrence.');
+  if (r.scheme === 'unknown') return t('No positions to draw: the reader does not know this config’s position scheme.');
   return t('The config states no trained length: nothing to compare the prompt with.');
 }

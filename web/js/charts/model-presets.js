@@ -26,6 +26,9 @@ import qwen3Yarn from '../../presets/qwen3-8b-yarn.json' with { type: 'json' };
 import qwen25Vl from '../../presets/qwen2.5-vl-7b-instruct.json' with { type: 'json' };
 import qwen3Next from '../../presets/qwen3-next-80b-a3b-instruct.json' with { type: 'json' };
 import minimaxText01 from '../../presets/minimax-text-01.json' with { type: 'json' };
+import llama4ScoutInstruct from '../../presets/llama-4-scout-17b-16e-instruct.json' with { type: 'json' };
+import smollm3 from '../../presets/smollm3-3b.json' with { type: 'json' };
+import granite4h350m from '../../presets/granite-4.0-h-350m.json' with { type: 'json' };
 
 // A static import per file is what lets the single-file bundler inline them; index.json stays
 // the list (its order and labels), and a file it names without an import here is an error.
@@ -53,6 +56,9 @@ const FILES = {
   'qwen2.5-vl-7b-instruct.json': qwen25Vl,
   'qwen3-next-80b-a3b-instruct.json': qwen3Next,
   'minimax-text-01.json': minimaxText01,
+  'llama-4-scout-17b-16e-instruct.json': llama4ScoutInstruct,
+  'smollm3-3b.json': smollm3,
+  'granite-4.0-h-350m.json': granite4h350m,
 };
 
 /**
