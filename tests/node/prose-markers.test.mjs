@@ -12,6 +12,7 @@ import {
   LIVE_PARAMETERS,
   LIVE_QUANTITIES,
   PARAMETER_ECHOES,
+  LIVE_CLAIMS,
   parameterText,
   validateParameter,
 } from '../../web/js/prose/live-values.js';
@@ -26,6 +27,7 @@ const known = {
   charts: ['precision', 'context-extension'],
   liveParameters: LIVE_PARAMETERS,
   parameterEchoes: PARAMETER_ECHOES,
+  liveClaims: LIVE_CLAIMS,
   chartParts: CHART_PARTS,
 };
 const lesson = (body) => `# A lesson {#top}\n\nIntro.\n\n## One {#one}\n\n${body}\n`;

@@ -177,7 +177,10 @@ function markerPlugin(md, context) {
     const end = state.src.indexOf('}}', state.pos);
     if (end < 0) return false;
     const body = state.src.slice(state.pos + 2, end);
-    const match = /^(live|derived|ref|link-only|param|echo|part):([^|]+)(?:\|(.+))?$/.exec(body);
+    // {{else}} and {{end}} close a {{when:CLAIM}}: they carry no name.
+    const match =
+      /^(live|derived|ref|link-only|param|echo|part|when):([^|]+)(?:\|(.+))?$/.exec(body) ??
+      /^(else|end)()()$/.exec(body);
     if (!match) throw new Error(`lesson.md: unknown marker {{${body}}}`);
     if (!silent) {
       const token = state.push('lesson_marker', '', 0);
@@ -193,6 +196,7 @@ function markerPlugin(md, context) {
       throw new Error(
         `lesson.md: {{${kind}:${name}|${extra}}}: ${printing} prints its own value, with no text or format`,
       );
+    if (kind === 'when' || kind === 'else' || kind === 'end') return renderClaimBranch(context, kind, name);
     if (kind === 'param') return renderParameterHandle(context, name);
     if (kind === 'echo') return renderParameterEcho(context, name);
     if (kind === 'part') return renderPartLink(context, name, extra);
@@ -215,6 +219,30 @@ function markerPlugin(md, context) {
     const mark = prerendered ? ' data-prerendered=""' : '';
     return `<span class="live" data-live="${escapeXml(name)}"${fmt}${derived}${mark}>${escapeXml(text)}</span>`;
   };
+}
+
+/**
+ * A sentence that depends on a claim, {{when:CLAIM}}…{{else}}…{{end}}: two spans, the first shown
+ * while the claim (LIVE_CLAIMS, web/js/prose/live-values.js) holds for the section's values and the
+ * second otherwise (prose-params.js switches them as the reader moves a handle). The lesson's own
+ * values make every claim hold (tests/node/text-sweep checks it), so the built page shows the first.
+ */
+function renderClaimBranch(context, kind, name) {
+  const open = context.openClaims;
+  if (kind === 'when') {
+    context.claimNames.push(name);
+    open.push({ name, otherwise: false });
+    return `<span class="claim-branch" data-when="${escapeXml(name)}">`;
+  }
+  const current = open.at(-1);
+  if (!current) throw new Error(`lesson.md: {{${kind}}} without a {{when:…}} before it`);
+  if (kind === 'else') {
+    if (current.otherwise) throw new Error(`lesson.md: {{when:${current.name}}} has two {{else}}`);
+    current.otherwise = true;
+    return `</span><span class="claim-branch" data-unless="${escapeXml(current.name)}" hidden>`;
+  }
+  open.pop();
+  return '</span>';
 }
 
 /**
@@ -643,7 +671,7 @@ function unknownParts(context, chartParts) {
  * Throws, naming every offender, when the lesson uses a live number or a chart the page does not
  * have: the page would otherwise show a dash or an empty figure.
  */
-function checkKnownNames(context, { liveQuantities, charts, liveParameters, parameterEchoes, chartParts }) {
+function checkKnownNames(context, { liveQuantities, charts, liveParameters, parameterEchoes, chartParts, liveClaims }) {
   if (!liveQuantities || !charts)
     throw new Error('renderLesson: pass liveQuantities (live-values.js) and charts (charts/index.js)');
   if ((context.parameterNames.length || context.echoNames.length) && (!liveParameters || !parameterEchoes))
@@ -665,6 +693,10 @@ function checkKnownNames(context, { liveQuantities, charts, liveParameters, para
       .map((id) => `unknown chart "${id}" (not in CHARTS, web/js/charts/index.js)`),
     ...unknownParameters(context, liveParameters, parameterEchoes),
     ...unknownParts(context, chartParts),
+    ...[...new Set(context.claimNames)]
+      .filter((name) => !Object.hasOwn(liveClaims ?? {}, name))
+      .map((name) => `unknown claim "${name}" (not in LIVE_CLAIMS, web/js/prose/live-values.js)`),
+    ...context.openClaims.map(({ name }) => `{{when:${name}}} has no {{end}}`),
   ];
   if (problems.length) throw new Error(`lesson.md: ${problems.join('; ')}`);
 }
@@ -692,6 +724,7 @@ export function renderLesson(
     liveParameters,
     parameterEchoes,
     chartParts,
+    liveClaims,
     labResults,
     language = { code: 'en', interface: {} },
   },
@@ -709,6 +742,8 @@ export function renderLesson(
     parameterEchoes,
     parameterNames: [],
     echoNames: [],
+    claimNames: [],
+    openClaims: [],
     partLinks: [],
     diagrams,
     links,
@@ -741,7 +776,7 @@ export function renderLesson(
     .join('')
     .replace(/(<div class="graded-item" data-item="[a-z0-9-]+">)(<\/div>)/g, `$1${fallback}$2`);
   if (context.katexErrors.length) throw new Error(`lesson.md: KaTeX failed:\n${context.katexErrors.join('\n')}`);
-  checkKnownNames(context, { liveQuantities, charts, liveParameters, parameterEchoes, chartParts });
+  checkKnownNames(context, { liveQuantities, charts, liveParameters, parameterEchoes, chartParts, liveClaims });
   const firstParagraph = /<p>([\s\S]*?)<\/p>/.exec(headerHtml);
   return {
     title: top.title,

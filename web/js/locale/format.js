@@ -105,6 +105,12 @@ export function formatG2(x) {
   return String(Number(x.toPrecision(2)));
 }
 
+/** Two significant digits for prose: "%.2g" where that has no exponent (0.075, 0.00012), else "1.0 × 10⁻⁹". */
+export function twoSignificant(x) {
+  const text = formatG2(x);
+  return /e/.test(text) ? sciUnicode(x, 1) : trueMinus(text);
+}
+
 /** Python's repr of a float: 4000 → "4000.0", 0.802 → "0.802". */
 export function pyFloat(x) {
   if (Number.isInteger(x)) return `${x}.0`;
@@ -149,9 +155,27 @@ export const FORMATS = {
   'fixed3-tuple': (xs) => `(${Array.from(xs, (x) => fixed(x, 3)).join(', ')})`,
   'sci1-py': (x) => trueMinus(pyExponent(x, 1)),
   'sci-unicode': (x) => sciUnicode(x, 2),
-  // A ratio below 1 as one over its inverse ("1/8"); 1 or more as itself ("32", not "1/0.031").
-  fraction: (x) => (x >= 1 ? trimmed(x, 3) : `1/${trimmed(1 / x, 3)}`),
+  // A ratio below 1 as one over its inverse ("1/8", "1/65,536"); 1 or more as itself ("32", not
+  // "1/0.031"). A ratio just below 1 keeps the decimals that tell it from 1 ("1/1.0002", never "1/1").
+  fraction: (x) => (x >= 1 ? decimal(x, 3) : `1/${decimalsBeyondOne(1 / x)}`),
+  // Up to 12 decimals, trailing zeros dropped, grouped: a number already rounded to the digits it needs.
+  'trimmed-exact': (x) => decimal(x, 12),
+  // A real parameter the reader sets (a base of 1.5, 1,001.5 or 10,000): grouped, up to six decimals.
+  real: (x) => decimal(x, 6),
+  // A stretch factor: "8", or enough decimals to tell a stretch just above 1 from 1 ("1.0002").
+  stretch: (x) => (x === 1 ? '1' : decimalsBeyondOne(x)),
+  // A RoPE base: a whole number from 1,000 up ("82,685"), below that with up to two decimals ("1.5", "12.4").
+  base: (x) => (Math.abs(x) >= 1000 ? grouped(x) : decimal(x, 2)),
 };
+
+/** x > 1 with three decimals, or as many more (up to eight) as tell it from 1. */
+function decimalsBeyondOne(x) {
+  for (let digits = 3; digits < 8; digits++) {
+    const text = decimal(x, digits);
+    if (Number(x.toFixed(digits)) !== 1) return text;
+  }
+  return decimal(x, 8);
+}
 
 /** Formats `value` with the named format; throws for an unknown name. */
 export function formatValue(value, format) {
