@@ -105,6 +105,8 @@ function textFaults(text, { pairs } = {}) {
   const faults = [];
   if (/NaN|Infinity|undefined|null|\{\w+\}|\[object/.test(text)) faults.push('a non-number or empty placeholder');
   if (/(^|[^\d.,])−?\d[\d,]*\.\d*e[+−-]?\d/.test(text)) faults.push('an exponent written as e');
+  // One number voice: a whole part of five digits or more is grouped ("65,536", never "65536").
+  for (const m of text.matchAll(/(?<![\d.,\w])\d{5,}(?![\d\w])/g)) faults.push(`an ungrouped number "${m[0]}"`);
   // Ranges of pair indices: "pairs a–b", "pairs a to b", "第 a–b 对", "第 a 到 b 对".
   const ranges = [
     ...text.matchAll(new RegExp(String.raw`pairs? ${NUMBER}\s*(?:–|to)\s*${NUMBER}`, 'g')),

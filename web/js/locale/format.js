@@ -26,9 +26,13 @@ export function trueMinus(text) {
   return s.replace(/-/g, MINUS);
 }
 
-/** x with `digits` decimals, as the lesson prints it: "−0.416", "1.000". */
+/** A number's text with its whole part grouped in threes: "-12345.678" → "-12,345.678". */
+const groupWholePart = (text) =>
+  text.replace(/^(-?)(\d+)/, (_, sign, whole) => sign + whole.replace(/\B(?=(\d{3})+$)/g, ','));
+
+/** x with `digits` decimals, grouped, as the lesson prints it: "−0.416", "1.000", "−99,993.000". */
 export function fixed(x, digits) {
-  return trueMinus(x.toFixed(digits));
+  return trueMinus(groupWholePart(x.toFixed(digits)));
 }
 
 /** `items` (texts, or numbers as written) as a list in the page's language: "0, 4, 12" in English, "0、4、12" in Chinese. */
@@ -66,11 +70,11 @@ export function factor(text) {
   return text.startsWith(MINUS) ? `(${text})` : text;
 }
 
-/** Up to `digits` decimals with trailing zeros dropped: 0.7071 → "0.707", 1.0 → "1", 0 → "0". */
+/** Up to `digits` decimals with trailing zeros dropped, grouped: 0.7071 → "0.707", 1.0 → "1", 65536 → "65,536". */
 export function trimmed(x, digits = 3) {
   const text = x.toFixed(digits);
   // Only zeros after a decimal point go: 40 with no decimals stays "40".
-  return trueMinus((digits > 0 ? text.replace(/\.?0+$/, '') : text) || '0');
+  return trueMinus(groupWholePart((digits > 0 ? text.replace(/\.?0+$/, '') : text) || '0'));
 }
 
 /** Python's f"{x:.Ne}": 1.1548e-4 → "1.15e-04" (ASCII, as Python prints). */
@@ -148,6 +152,7 @@ export const FORMATS = {
   // A factor of a written-out product: a negative one in parentheses, "(−0.990)·(−0.911)".
   'fixed3-factor': (x) => factor(fixed(x, 3)),
   int: (x) => grouped(x),
+  // A whole number written as code writes it (no grouping): for a value typed beside Python.
   'int-plain': (x) => trueMinus(String(Math.round(x))),
   trimmed: (x) => trimmed(x, 3),
   'trimmed-list': (xs) => Array.from(xs, (x) => trimmed(x, 3)).join(', '),
