@@ -108,7 +108,7 @@ async function readHandle({ index, values }) {
     'interp.example-result': () =>
       formatValue(
         engine.interpolatePositions([p['extension.position']], p['extension.trained'], p['extension.target'])[0],
-        'int',
+        live.LIVE_QUANTITIES['interp.example-result'].format,
       ),
     'ntk.base': () =>
       formatValue(

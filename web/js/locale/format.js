@@ -149,6 +149,8 @@ export const FORMATS = {
   fixed3: (x) => fixed(x, 3),
   fixed4: (x) => fixed(x, 4),
   decimal1: (x) => decimal(x, 1, 1),
+  // Up to two decimals, grouped: "4,000", "3,879.06", "0.49".
+  decimal2: (x) => decimal(x, 2),
   // A factor of a written-out product: a negative one in parentheses, "(−0.990)·(−0.911)".
   'fixed3-factor': (x) => factor(fixed(x, 3)),
   int: (x) => grouped(x),

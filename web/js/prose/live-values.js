@@ -337,16 +337,18 @@ export const LIVE_QUANTITIES = {
     inputs: [...INTERPOLATION, 'extension.position'],
     value: (e, live, p) => {
       const [factor, position] = [stretch(e, p), p['extension.position']];
-      const result = Math.round(live('interp.example-result'));
+      const { format } = LIVE_QUANTITIES['interp.example-result'];
+      const result = formatValue(live('interp.example-result'), format);
       for (let digits = 3; digits < 12; digits++) {
         const shown = Number(factor.toFixed(digits));
-        if (Math.round(position / shown) === result) return shown;
+        if (formatValue(position / shown, format) === result) return shown;
       }
       return factor;
     },
   },
+  // A position RoPE is given: a real number (32,000 / 65,536 is 0.49, not 0).
   'interp.example-result': {
-    format: 'int',
+    format: 'decimal2',
     inputs: [...INTERPOLATION, 'extension.position'],
     value: (e, live, p) => interpolated(e, p, p['extension.position']),
   },
