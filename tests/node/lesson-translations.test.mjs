@@ -63,7 +63,7 @@ const visibleProse = (html) =>
 const QUOTED_CONVERSIONS = {
   'zh-Hans': {
     1.24: "GPT-2's 124 million parameters, written 1.24 亿",
-    8000: "Llama 3's 800B training tokens, written 8000 亿（800B）",
+    '8,000': "Llama 3's 800B training tokens, written 8,000 亿（800B）",
   },
 };
 
