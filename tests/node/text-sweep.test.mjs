@@ -24,7 +24,7 @@ import {
   settleParameter,
 } from '../../web/js/prose/live-values.js';
 import { definedChart } from '../../web/js/chart-kit/define-chart.js';
-import { formatValue } from '../../web/js/locale/format.js';
+import { formatValue, withUnit } from '../../web/js/locale/format.js';
 import { CHART_DECLARATIONS } from '../../web/js/charts/declarations.js';
 import { loadEngine } from './engine-loader.mjs';
 
@@ -125,7 +125,7 @@ function textFaults(text, { pairs } = {}) {
     }
   }
   // A count of one with a plural noun (English), and a fraction of one over one.
-  for (const m of text.matchAll(/(?<![\d.,−])1 (positions|models|pairs|tokens|dimensions|heads)\b/g))
+  for (const m of text.matchAll(/(?<![\d.,−])1 (positions|models|pairs|tokens|dimensions|heads|times)\b/g))
     faults.push(`"${m[0]}": one with a plural noun`);
   if (/(?<![\d.,])1\/1(?![\d.,])/.test(text)) faults.push('"1/1": a ratio of one told as a fraction');
   // Shown arithmetic: "x × y / z = w" and "x / y = z" with every number as shown.
@@ -225,6 +225,11 @@ const CLAIMS = [
       const shown = match.slice(1).filter(Boolean).map(num);
       return ['s0', 's1', 's2'].every((key, i) => chart.state[key] === shown[i]);
     },
+  },
+  {
+    id: "the figure's NTK-aware base is the prose's",
+    says: /NTK-aware base ([\d,.]+)|NTK 感知基数 ([\d,.]+)/,
+    holds: ({ match, results }) => (match[1] ?? match[2]).replace(/\.$/, '') === liveText('ntk.base', results),
   },
   {
     id: 'NTK base shown is base × factor shown',
@@ -472,6 +477,13 @@ for (const language of LANGUAGES) {
             if (Math.abs(num(text) - all[name]) > 1e-9 * Math.abs(all[name]))
               faults.push(`§${id}, ${moved}: handle ${name} holds ${all[name]} but shows "${text}"`);
           }
+          // Each handle's aria-valuetext, as the page writes it (value and unit).
+          const valueTexts = names.map((name) => {
+            const { unit, view } = LIVE_PARAMETERS[name];
+            return withUnit(parameterText(name, view ? view.read(all) : all[name]), unit);
+          });
+          for (const text of valueTexts)
+            for (const f of textFaults(text)) faults.push(`§${id}, ${moved}: ${f} in aria-valuetext «${text}»`);
           for (const paragraph of paragraphs(renderProse(text, all, results))) {
             const found = [...textFaults(paragraph), ...claimFaults(paragraph, { results, values: all })];
             for (const f of found) faults.push(`§${id}, ${moved}: ${f} in «${paragraph.slice(0, 200)}»`);

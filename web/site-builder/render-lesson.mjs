@@ -8,7 +8,7 @@ import python from 'highlight.js/lib/languages/python';
 import cpp from 'highlight.js/lib/languages/cpp';
 import { escapeXml, renderDiagramFigure } from './diagrams.mjs';
 import { decodeEntities } from './fonts.mjs';
-import { formatValue } from '../js/locale/format.js';
+import { formatValue, withUnit } from '../js/locale/format.js';
 import { translate } from '../js/locale/i18n.js';
 import { expandLabMarkers, hasLabMarkers, loadLabResults } from './lab-results.mjs';
 
@@ -257,7 +257,7 @@ function renderParameterHandle(context, name) {
   const text = formatValue(p.value, p.format);
   // The label and unit in the page's language (live-values.js writes them in English for Node).
   const unit = p.unit && context.translateData(p.unit);
-  const valueText = unit ? `${text} ${unit}` : text;
+  const valueText = withUnit(text, unit);
   return (
     `<span class="param" role="slider" tabindex="0" data-param="${escapeXml(name)}" aria-label="${escapeXml(context.translateData(p.label))}" ` +
     `aria-valuemin="${p.min}" aria-valuemax="${p.max}" aria-valuenow="${p.value}" aria-valuetext="${escapeXml(valueText)}">${escapeXml(text)}</span>`

@@ -65,6 +65,12 @@ export function significant(x, digits = 6) {
   return localeNumber(x, { maximumSignificantDigits: digits });
 }
 
+/** A value's text with its unit: "4,096 tokens", "4,096 个词元"; a sign such as × attaches: "8×". */
+export function withUnit(text, unit) {
+  if (!unit) return text;
+  return /^\p{L}/u.test(unit) ? `${text} ${unit}` : `${text}${unit}`;
+}
+
 /** A number's text as a factor in a written-out product: in parentheses when it is negative ("(−0.911)"). */
 export function factor(text) {
   return text.startsWith(MINUS) ? `(${text})` : text;

@@ -135,7 +135,8 @@ export const LIVE_PARAMETERS = {
   // (trained × s), so interpolation, NTK and the figure always tell one stretch.
   'extension.scale': {
     label: t('stretch factor s'),
-    unit: t('times'),
+    // "8×": a sign, not a word, so that a stretch of 1 reads "1×" in every language.
+    unit: '×',
     value: EXTENSION.targetLength / EXTENSION.trainedLength,
     format: 'stretch',
     step: 1,

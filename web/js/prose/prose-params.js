@@ -22,7 +22,7 @@ import {
   settleParameter,
 } from './live-values.js';
 import { isStepKey } from '../chart-kit/number-rule.js';
-import { formatValue } from '../locale/format.js';
+import { formatValue, withUnit } from '../locale/format.js';
 import { mountedChart, mountedCharts, setChartControl, watchChartMounts } from './prose-charts.js';
 import { t } from '../locale/i18n.js';
 
@@ -41,8 +41,7 @@ const blockOf = (handle) => handle.closest('li, .table-wrap, p, figcaption') ?? 
 /** The text a handle's slider role reads out: the value with its unit. */
 function valueText(name, value) {
   const { unit } = LIVE_PARAMETERS[name];
-  const text = parameterText(name, value);
-  return unit ? `${text} ${unit}` : text;
+  return withUnit(parameterText(name, value), unit);
 }
 
 /** A section's moved values and the elements that show them. */
