@@ -427,6 +427,18 @@ function captionOf(language, id) {
   return m ? m[1] : '';
 }
 
+/** The values each control or handle was moved to, as "name: v1, v2, …" (for the test's diagnostics). */
+function sweptValues(states) {
+  const byName = new Map();
+  for (const { moved } of states) {
+    const [name, value] = moved.split(' = ');
+    if (value === undefined) continue;
+    if (!byName.has(name)) byName.set(name, []);
+    byName.get(name).push(String(Number(Number(value).toFixed(3))));
+  }
+  return [...byName].map(([name, values]) => `${name}: ${values.join(', ')}`).join('; ');
+}
+
 // ---- the sweep ------------------------------------------------------------------------------------
 
 let engine;
@@ -460,13 +472,15 @@ describe('the lesson’s own values', () => {
 
 for (const language of LANGUAGES) {
   describe(`every sentence true at every value (${language})`, () => {
-    test('the prose sections with handles, each handle swept', () => {
+    test('the prose sections with handles, each handle swept', (t) => {
       speak(language);
       const faults = [];
       for (const { id, text } of sections(LESSONS[language])) {
         const names = handlesIn(text);
         if (!names.length) continue;
-        for (const { moved, values } of proseStates(names)) {
+        const states = proseStates(names);
+        t.diagnostic(`§${id}: ${states.length} states; ${sweptValues(states)}`);
+        for (const { moved, values } of states) {
           const all = { ...PARAMETER_DEFAULTS, ...values };
           const results = computeEngineResults(engine, values);
           // A handle shows the value it holds: its text read back is the value (a view, the stretch
@@ -495,12 +509,14 @@ for (const language of LANGUAGES) {
     });
 
     for (const id of CHARTS) {
-      test(`figure ${id}: note, description, notes, table and handles at every control's values`, async () => {
+      test(`figure ${id}: note, description, notes, table and handles at every control's values`, async (t) => {
         await import(`../../web/js/charts/${id}.js`);
         const { spec } = definedChart(id);
         speak(language);
         const faults = [];
-        for (const { moved, state } of chartStates(id)) {
+        const states = chartStates(id);
+        t.diagnostic(`${id}: ${states.length} states; ${sweptValues(states)}`);
+        for (const { moved, state } of states) {
           let shown;
           try {
             shown = chartTexts(spec, engine, state);
