@@ -326,7 +326,7 @@ function proseStates(names) {
   for (const trained of [16, 4096, 1048576]) {
     let { values } = settleParameter({}, 'extension.trained', trained);
     values = settleParameter(values, 'extension.target', trained).values;
-    states.push({ moved: `trained = target = ${trained}`, values });
+    states.push({ moved: `extension.trained and extension.target = ${trained}`, values });
   }
   return states;
 }
@@ -434,7 +434,8 @@ function sweptValues(states) {
     const [name, value] = moved.split(' = ');
     if (value === undefined) continue;
     if (!byName.has(name)) byName.set(name, []);
-    byName.get(name).push(String(Number(Number(value).toFixed(3))));
+    const v = Number(value);
+    byName.get(name).push(String(Number(Math.abs(v) >= 1 ? v.toFixed(3) : v.toPrecision(3))));
   }
   return [...byName].map(([name, values]) => `${name}: ${values.join(', ')}`).join('; ');
 }
