@@ -108,12 +108,12 @@ async function readHandle({ index, values }) {
     'interp.example-result': () =>
       formatValue(
         engine.interpolatePositions([p['extension.position']], p['extension.trained'], p['extension.target'])[0],
-        'int',
+        live.LIVE_QUANTITIES['interp.example-result'].format,
       ),
     'ntk.base': () =>
       formatValue(
         engine.ntkScaledBase(p['extension.base'], p['extension.target'] / p['extension.trained'], p['extension.d']),
-        'int',
+        'base',
       ),
     'rope.score-3-7': () =>
       formatValue(engine.ropeClock([1, 0], [1, 0], p['rope.query'], p['rope.key'], 1).score, 'fixed3'),
@@ -128,7 +128,7 @@ async function readHandle({ index, values }) {
   const slot = target && section.querySelector(`[data-chart="${target.id}"]`);
   const chart = slot && window.positionalCharts.mounted.get(target.id);
   await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-  const status = handle.nextElementSibling;
+  const status = document.getElementById(handle.getAttribute('aria-describedby'));
   const reset = section.querySelector('.param-reset');
   return {
     text: handle.textContent,
@@ -272,16 +272,23 @@ describe('live parameters in the prose', () => {
     for (const h of handles) {
       await t.test(`${h.name} in #${h.section}`, async () => {
         const { p, text, locator, before } = await openHandle(h);
+        // A parameter held at or below another (the position within the target) stops at that one's
+        // value, and says so.
+        const ceiling = p.atMost ? (await parameter(p.atMost.name)).value : Infinity;
+        const stepTo = (value, options = {}) =>
+          value > ceiling
+            ? expectMoved(h, ceiling, { before, ...options, why: /at most/ })
+            : expectMoved(h, value, { before, ...options });
         await locator.focus();
         await page.keyboard.press('ArrowRight');
-        await expectMoved(h, p.value + p.step, { before });
+        await stepTo(p.value + p.step);
         await page.keyboard.press('Shift+ArrowRight');
-        await expectMoved(h, Number((p.value + p.step + p.bigStep).toPrecision(12)), { before });
+        await stepTo(Number((p.value + p.step + p.bigStep).toPrecision(12)));
         await page.keyboard.press('ArrowLeft');
-        await expectMoved(h, p.value + p.bigStep, { before });
+        await stepTo(Math.min(ceiling, p.value + p.step + p.bigStep) - p.step);
         await page.keyboard.press('End');
         await page.keyboard.press('ArrowRight');
-        await expectMoved(h, p.max, { before, chart: false, why: /at most/ });
+        await expectMoved(h, Math.min(p.max, ceiling), { before, chart: false, why: /at most/ });
         await page.keyboard.press('Home');
         // A parameter held at or above another stops at that one's value (the target at the trained length).
         const floor = p.atLeast ? (await parameter(p.atLeast.name)).value : -Infinity;
@@ -306,7 +313,9 @@ describe('live parameters in the prose', () => {
         await expectMoved(h, Number((p.value + 5 * p.step).toPrecision(12)), { before });
         await page.mouse.move(x - 30, y + 4, { steps: 6 });
         await page.mouse.up();
-        await expectMoved(h, Number((p.value - 5 * p.step).toPrecision(12)), { before });
+        // A value near its least (the clock's query at 3, from 0) stops there, and says so.
+        const back = Number((p.value - 5 * p.step).toPrecision(12));
+        await expectMoved(h, Math.max(back, p.min), { before, ...(back < p.min ? { why: /at least/ } : {}) });
         await page.locator(`#${h.section} .param-reset`).focus();
         await page.keyboard.press('Enter');
         await expectDefault(h, before, text);
@@ -510,6 +519,82 @@ describe('one state for the stretch', () => {
       await page.locator('#extending-context .param-reset').click();
     }
   });
+
+  // The sentences a move makes false are replaced, not patched: with the target at the trained length
+  // (Home on its handle) there is no stretch, and the text says so in a sentence of its own; the
+  // clamp message is a line of its own after the paragraph, never inside a sentence. English and Chinese.
+  for (const [path, words] of [
+    [
+      '',
+      {
+        noStretch: 'there is no stretch',
+        stretched: 'Neighbours are now',
+        clamp: /at least the trained length/,
+        clampPosition: /at most 4,096/,
+        caption: 'nothing to extend',
+        leaves: 'leave the trained angle band',
+      },
+    ],
+    [
+      'zh-Hans/index.html',
+      {
+        noStretch: '没有拉伸',
+        stretched: '相邻位置现在相隔',
+        clamp: /不能小于训练长度/,
+        clampPosition: /最多为 4,096/,
+        caption: '没有需要扩展的部分',
+        leaves: '离开训练过的角度范围',
+      },
+    ],
+  ]) {
+    test(`section 4 at no stretch (${path || 'English'}): its own sentences, the message beside them`, async () => {
+      const { page: reader, context } = await openPage(browser, new URL(path, server.url).href);
+      try {
+        await mountAllCharts(reader);
+        const section = reader.locator('#extending-context');
+        const target = section.locator('[data-param="extension.target"]').first();
+        await target.scrollIntoViewIfNeeded();
+        await target.focus();
+        await reader.keyboard.press('Home');
+        // Read in the page (innerText: what is shown, hidden branches left out).
+        const text = await reader.evaluate(
+          () => document.querySelector('#extending-context [data-param="extension.target"]').closest('p').innerText,
+        );
+        assert.ok(text.includes(words.noStretch), `the no-stretch sentence: ${text}`);
+        assert.ok(!text.includes(words.stretched), `no stretched sentence left: ${text}`);
+        assert.doesNotMatch(text, words.clamp, 'the clamp message is not inside the paragraph');
+        const status = await reader.evaluate(() => {
+          const h = document.querySelector('#extending-context [data-param="extension.target"]');
+          const element = document.getElementById(h.getAttribute('aria-describedby'));
+          return {
+            text: element.textContent,
+            inParagraph: Boolean(element.closest('p')),
+            shown: element.getClientRects().length > 0,
+          };
+        });
+        assert.match(status.text, words.clamp);
+        assert.equal(status.inParagraph, false, 'the message stands outside the sentence');
+        assert.ok(status.shown, 'the message is shown');
+        // The position to interpolate stays within the target: End takes it to 4,096 and says why.
+        const position = section.locator('[data-param="extension.position"]').first();
+        await position.focus();
+        await reader.keyboard.press('End');
+        assert.equal(await position.textContent(), '4,096');
+        const positionStatus = await reader.evaluate(() => {
+          const h = document.querySelector('#extending-context [data-param="extension.position"]');
+          return document.getElementById(h.getAttribute('aria-describedby')).textContent;
+        });
+        assert.match(positionStatus, words.clampPosition);
+        const caption = await reader.evaluate(
+          () => document.querySelector('#fig-context-extension > figcaption').innerText,
+        );
+        assert.ok(caption.includes(words.caption), `the caption at no stretch: ${caption}`);
+        assert.ok(!caption.includes(words.leaves), `the caption at no stretch: ${caption}`);
+      } finally {
+        await context.close();
+      }
+    });
+  }
 
   test('section 4: the stretch s is target / trained, and moving it moves the target and the figure', async () => {
     await press('extending-context', 'extension.scale', ['ArrowRight']);

@@ -104,7 +104,7 @@ function expected(spec, raw) {
 function bounded(id, key, want, raw, keys, controls) {
   if (id !== 'sinusoidal-heatmap' || key !== 'position' || want === null) return want;
   const n = expected(controls.n, keys.includes('n') ? raw : String(controls.n.value)).value;
-  return want.value > n - 1 ? { value: n - 1, changed: true, by: 'There are only' } : want;
+  return want.value > n - 1 ? { value: n - 1, changed: true, by: n === 1 ? 'There is only' : 'There are only' } : want;
 }
 
 /**

@@ -10,7 +10,7 @@ import { renderLesson } from '../../web/site-builder/render-lesson.mjs';
 import { LAB_VARIANTS, loadLabResults } from '../../web/site-builder/lab-results.mjs';
 import { extractCppSnippets } from '../../web/site-builder/cpp-snippets.mjs';
 import { lessonLanguages } from '../../web/site-builder/build-site.mjs';
-import { LIVE_PARAMETERS, LIVE_QUANTITIES, PARAMETER_ECHOES } from '../../web/js/prose/live-values.js';
+import { LIVE_CLAIMS, LIVE_PARAMETERS, LIVE_QUANTITIES, PARAMETER_ECHOES } from '../../web/js/prose/live-values.js';
 import { CHARTS } from '../../web/js/charts/index.js';
 import { chartParts } from '../../web/site-builder/chart-parts.mjs';
 
@@ -54,6 +54,7 @@ const options = {
   charts: Object.keys(CHARTS),
   liveParameters: LIVE_PARAMETERS,
   parameterEchoes: PARAMETER_ECHOES,
+  liveClaims: LIVE_CLAIMS,
   chartParts: await chartParts(),
 };
 const languages = lessonLanguages();

@@ -108,7 +108,7 @@ describe('formulas beside a handle', () => {
 describe('written-out products', () => {
   test('every live factor of a product prints a negative value in parentheses, at any handle', () => {
     // The clock's positions across their range; the other factors read no handle.
-    const states = [{}, { 'rope.query': 3, 'rope.key': 4 }, { 'rope.query': -100000, 'rope.key': 99999 }];
+    const states = [{}, { 'rope.query': 3, 'rope.key': 4 }, { 'rope.query': 100000, 'rope.key': 0 }];
     for (const [lang, markdown] of Object.entries(LESSONS)) {
       const factors = new Set();
       const marker = /\{\{live:([^}|]+)(?:\|([^}]+))?\}\}/.source;

@@ -15,6 +15,7 @@ import {
   LIVE_QUANTITIES,
   liveText,
   PARAMETER_ECHOES,
+  LIVE_CLAIMS,
 } from '../../web/js/prose/live-values.js';
 import { CHARTS } from '../../web/js/charts/index.js';
 import { chartParts } from '../../web/site-builder/chart-parts.mjs';
@@ -37,6 +38,7 @@ const render = (links) =>
     charts: Object.keys(CHARTS),
     liveParameters: LIVE_PARAMETERS,
     parameterEchoes: PARAMETER_ECHOES,
+    liveClaims: LIVE_CLAIMS,
     chartParts: CHART_PARTS,
   });
 const noLinks = Object.fromEntries(Object.keys(configuredLinks).map((k) => [k, null]));

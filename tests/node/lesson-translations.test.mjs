@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 
 import { renderLesson } from '../../web/site-builder/render-lesson.mjs';
 import { extractCppSnippets } from '../../web/site-builder/cpp-snippets.mjs';
-import { LIVE_PARAMETERS, LIVE_QUANTITIES, PARAMETER_ECHOES } from '../../web/js/prose/live-values.js';
+import { LIVE_CLAIMS, LIVE_PARAMETERS, LIVE_QUANTITIES, PARAMETER_ECHOES } from '../../web/js/prose/live-values.js';
 import { CHARTS } from '../../web/js/charts/index.js';
 import { chartParts } from '../../web/site-builder/chart-parts.mjs';
 import { lessonLanguages } from '../../web/site-builder/build-site.mjs';
@@ -35,6 +35,7 @@ const options = {
   charts: Object.keys(CHARTS),
   liveParameters: LIVE_PARAMETERS,
   parameterEchoes: PARAMETER_ECHOES,
+  liveClaims: LIVE_CLAIMS,
   chartParts: await chartParts(),
 };
 const renderedEnglish = renderLesson(english, options);
@@ -62,7 +63,7 @@ const visibleProse = (html) =>
 const QUOTED_CONVERSIONS = {
   'zh-Hans': {
     1.24: "GPT-2's 124 million parameters, written 1.24 亿",
-    8000: "Llama 3's 800B training tokens, written 8000 亿（800B）",
+    '8,000': "Llama 3's 800B training tokens, written 8,000 亿（800B）",
   },
 };
 

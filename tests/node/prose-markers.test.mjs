@@ -12,6 +12,7 @@ import {
   LIVE_PARAMETERS,
   LIVE_QUANTITIES,
   PARAMETER_ECHOES,
+  LIVE_CLAIMS,
   parameterText,
   validateParameter,
 } from '../../web/js/prose/live-values.js';
@@ -26,6 +27,7 @@ const known = {
   charts: ['precision', 'context-extension'],
   liveParameters: LIVE_PARAMETERS,
   parameterEchoes: PARAMETER_ECHOES,
+  liveClaims: LIVE_CLAIMS,
   chartParts: CHART_PARTS,
 };
 const lesson = (body) => `# A lesson {#top}\n\nIntro.\n\n## One {#one}\n\n${body}\n`;
@@ -149,7 +151,9 @@ describe('the parameter registry', () => {
       [['extension.trained', 4], 16, 'Trained length must be at least 16; using 16.'],
       [['extension.base', 1, 20000], 20000, 'RoPE base must be greater than 1; kept 20,000.'],
       [['extension.scale', 'x', 8], 8, 'Stretch factor s must be a number; kept 8.'],
-      [['rope.query', -3], -3, ''],
+      [['rope.query', 3], 3, ''],
+      // Positions in a sequence start at 0.
+      [['rope.query', -3], 0, 'Query position m must be at least 0; using 0.'],
     ];
     for (const [args, value, why] of cases)
       assert.deepEqual(validateParameter(...args), { value, why }, args.join(' '));

@@ -95,7 +95,14 @@ test('RoPE clock: the angle it shows is (n − m)·θ less the whole turns its r
     const clock = engine.ropeClock([1, 0], [1, 0], m, n, theta);
     const { turn, term } = turnBetween({ m, n, theta }, clock.angleBetween);
     const whole =
-      term === '' ? 0 : Number(term.replace(/^([−+]) (?:(\d+)·)?2π$/, (_, s, k) => `${s === '−' ? '' : '-'}${k ?? 1}`));
+      term === ''
+        ? 0
+        : Number(
+            term.replace(
+              /^([−+]) (?:([\d,]+)·)?2π$/,
+              (_, s, k) => `${s === '−' ? '' : '-'}${(k ?? '1').replace(/,/g, '')}`,
+            ),
+          );
     assert.ok(Number.isInteger(whole), `${term} names whole turns`);
     assert.ok(
       Math.abs(turn - whole * 2 * Math.PI - clock.angleBetween) < 1e-9,

@@ -21,6 +21,7 @@ import {
   LIVE_QUANTITIES,
   liveText,
   PARAMETER_ECHOES,
+  LIVE_CLAIMS,
 } from '../js/prose/live-values.js';
 import { CHARTS } from '../js/charts/index.js';
 import { chartParts } from './chart-parts.mjs';
@@ -334,6 +335,7 @@ export function buildLesson({ liveText, file = 'lesson.md', classPrefix = 'ks', 
     charts: Object.keys(CHARTS),
     liveParameters: LIVE_PARAMETERS,
     parameterEchoes: PARAMETER_ECHOES,
+    liveClaims: LIVE_CLAIMS,
     chartParts: CHART_PARTS,
   };
   // Times are read from the English, which every translation follows section by section.

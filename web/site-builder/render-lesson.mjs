@@ -8,7 +8,7 @@ import python from 'highlight.js/lib/languages/python';
 import cpp from 'highlight.js/lib/languages/cpp';
 import { escapeXml, renderDiagramFigure } from './diagrams.mjs';
 import { decodeEntities } from './fonts.mjs';
-import { formatValue } from '../js/locale/format.js';
+import { formatValue, withUnit } from '../js/locale/format.js';
 import { translate } from '../js/locale/i18n.js';
 import { expandLabMarkers, hasLabMarkers, loadLabResults } from './lab-results.mjs';
 
@@ -177,7 +177,10 @@ function markerPlugin(md, context) {
     const end = state.src.indexOf('}}', state.pos);
     if (end < 0) return false;
     const body = state.src.slice(state.pos + 2, end);
-    const match = /^(live|derived|ref|link-only|param|echo|part):([^|]+)(?:\|(.+))?$/.exec(body);
+    // {{else}} and {{end}} close a {{when:CLAIM}}: they carry no name.
+    const match =
+      /^(live|derived|ref|link-only|param|echo|part|when):([^|]+)(?:\|(.+))?$/.exec(body) ??
+      /^(else|end)()()$/.exec(body);
     if (!match) throw new Error(`lesson.md: unknown marker {{${body}}}`);
     if (!silent) {
       const token = state.push('lesson_marker', '', 0);
@@ -193,6 +196,7 @@ function markerPlugin(md, context) {
       throw new Error(
         `lesson.md: {{${kind}:${name}|${extra}}}: ${printing} prints its own value, with no text or format`,
       );
+    if (kind === 'when' || kind === 'else' || kind === 'end') return renderClaimBranch(context, kind, name);
     if (kind === 'param') return renderParameterHandle(context, name);
     if (kind === 'echo') return renderParameterEcho(context, name);
     if (kind === 'part') return renderPartLink(context, name, extra);
@@ -218,6 +222,30 @@ function markerPlugin(md, context) {
 }
 
 /**
+ * A sentence that depends on a claim, {{when:CLAIM}}…{{else}}…{{end}}: two spans, the first shown
+ * while the claim (LIVE_CLAIMS, web/js/prose/live-values.js) holds for the section's values and the
+ * second otherwise (prose-params.js switches them as the reader moves a handle). The lesson's own
+ * values make every claim hold (tests/node/text-sweep checks it), so the built page shows the first.
+ */
+function renderClaimBranch(context, kind, name) {
+  const open = context.openClaims;
+  if (kind === 'when') {
+    context.claimNames.push(name);
+    open.push({ name, otherwise: false });
+    return `<span class="claim-branch" data-when="${escapeXml(name)}">`;
+  }
+  const current = open.at(-1);
+  if (!current) throw new Error(`lesson.md: {{${kind}}} without a {{when:…}} before it`);
+  if (kind === 'else') {
+    if (current.otherwise) throw new Error(`lesson.md: {{when:${current.name}}} has two {{else}}`);
+    current.otherwise = true;
+    return `</span><span class="claim-branch" data-unless="${escapeXml(current.name)}" hidden>`;
+  }
+  open.pop();
+  return '</span>';
+}
+
+/**
  * A live parameter of the prose, {{param:NAME}}: the lesson's value as text in a slider the reader
  * can move (web/js/prose/prose-params.js), described from its LIVE_PARAMETERS entry. An unknown name is
  * collected for checkKnownNames and rendered as plain text meanwhile.
@@ -229,7 +257,7 @@ function renderParameterHandle(context, name) {
   const text = formatValue(p.value, p.format);
   // The label and unit in the page's language (live-values.js writes them in English for Node).
   const unit = p.unit && context.translateData(p.unit);
-  const valueText = unit ? `${text} ${unit}` : text;
+  const valueText = withUnit(text, unit);
   return (
     `<span class="param" role="slider" tabindex="0" data-param="${escapeXml(name)}" aria-label="${escapeXml(context.translateData(p.label))}" ` +
     `aria-valuemin="${p.min}" aria-valuemax="${p.max}" aria-valuenow="${p.value}" aria-valuetext="${escapeXml(valueText)}">${escapeXml(text)}</span>`
@@ -665,7 +693,7 @@ function unknownParts(context, chartParts) {
  * Throws, naming every offender, when the lesson uses a live number or a chart the page does not
  * have: the page would otherwise show a dash or an empty figure.
  */
-function checkKnownNames(context, { liveQuantities, charts, liveParameters, parameterEchoes, chartParts }) {
+function checkKnownNames(context, { liveQuantities, charts, liveParameters, parameterEchoes, chartParts, liveClaims }) {
   if (!liveQuantities || !charts)
     throw new Error('renderLesson: pass liveQuantities (live-values.js) and charts (charts/index.js)');
   if ((context.parameterNames.length || context.echoNames.length) && (!liveParameters || !parameterEchoes))
@@ -687,6 +715,10 @@ function checkKnownNames(context, { liveQuantities, charts, liveParameters, para
       .map((id) => `unknown chart "${id}" (not in CHARTS, web/js/charts/index.js)`),
     ...unknownParameters(context, liveParameters, parameterEchoes),
     ...unknownParts(context, chartParts),
+    ...[...new Set(context.claimNames)]
+      .filter((name) => !Object.hasOwn(liveClaims ?? {}, name))
+      .map((name) => `unknown claim "${name}" (not in LIVE_CLAIMS, web/js/prose/live-values.js)`),
+    ...context.openClaims.map(({ name }) => `{{when:${name}}} has no {{end}}`),
   ];
   if (problems.length) throw new Error(`lesson.md: ${problems.join('; ')}`);
 }
@@ -716,6 +748,7 @@ export function renderLesson(
     liveParameters,
     parameterEchoes,
     chartParts,
+    liveClaims,
     labResults,
     readingMinutes,
     levelMinutes,
@@ -742,6 +775,8 @@ export function renderLesson(
     parameterEchoes,
     parameterNames: [],
     echoNames: [],
+    claimNames: [],
+    openClaims: [],
     partLinks: [],
     diagrams,
     links,
@@ -774,7 +809,7 @@ export function renderLesson(
     .join('')
     .replace(/(<div class="graded-item" data-item="[a-z0-9-]+">)(<\/div>)/g, `$1${fallback}$2`);
   if (context.katexErrors.length) throw new Error(`lesson.md: KaTeX failed:\n${context.katexErrors.join('\n')}`);
-  checkKnownNames(context, { liveQuantities, charts, liveParameters, parameterEchoes, chartParts });
+  checkKnownNames(context, { liveQuantities, charts, liveParameters, parameterEchoes, chartParts, liveClaims });
   // The lede: the header's first paragraph of its own (not the first question's, inside its box).
   const firstParagraph = /<p>([\s\S]*?)<\/p>/.exec(
     headerHtml.replace(/<div class="first-question"[\s\S]*?<\/div>\n/, ''),

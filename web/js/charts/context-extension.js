@@ -2,7 +2,7 @@
 // position interpolation, NTK-aware base (the lesson's three), YaRN and dynamic NTK, with the
 // band of angles seen in training; and every pair's wavelength per method against the trained length.
 
-import { fixed, grouped, listed, significant } from '../locale/format.js';
+import { decimal, fixed, formatValue, grouped, listed, significant } from '../locale/format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
 import { holdWithin } from '../chart-kit/chart-controls.js';
 import * as plot from '../chart-kit/plot.js';
@@ -146,14 +146,20 @@ export const CONTEXT_EXTENSION = defineChart(chartDeclaration('context-extension
     },
   ],
   note({ state, data: { curves } }) {
-    const scale = state.target / state.trained;
+    if (state.target === state.trained)
+      return t(
+        'No stretch: the target is the trained length, so every method leaves every pair at its trained speed and the NTK-aware base stays {base}.',
+        { base: formatValue(curves.ntkBase, 'base') },
+      );
+    const { kept, ramped, interpolated } = yarnPairs(curves.yarnRange, state.d / 2);
     return t(
-      'Stretch {scale}×. NTK-aware base {base}. YaRN keeps pairs 0–{low} at their trained speed, interpolates pairs from {high} on, ramps between, and multiplies attention logits by the temperature factor {factor}² (0.1·ln s + 1 = {factor} on cos and sin).',
+      'Stretch {scale}×. NTK-aware base {base}. YaRN keeps {kept} at the trained speed, interpolates {interpolated}, ramps {ramped} in between, and multiplies attention logits by the temperature factor {factor}² (0.1·ln s + 1 = {factor} on cos and sin).',
       {
-        scale: fixed(scale, 2),
-        base: grouped(curves.ntkBase),
-        low: curves.yarnRange.low,
-        high: curves.yarnRange.high,
+        scale: decimal(state.target / state.trained, 2, 2),
+        base: formatValue(curves.ntkBase, 'base'),
+        kept,
+        ramped,
+        interpolated,
         factor: fixed(curves.attentionFactor, 3),
       },
     );
@@ -202,6 +208,29 @@ export const CONTEXT_EXTENSION = defineChart(chartDeclaration('context-extension
     });
   },
 });
+
+/** Pairs `first` to `last` as a phrase: "pairs 3–9", "pair 3", or "no pair" when first > last. */
+function pairRange(first, last) {
+  if (first > last) return t('no pair');
+  if (first === last) return t('pair {pair}', { pair: grouped(first) });
+  return t('pairs {first}–{last}', { first: grouped(first), last: grouped(last) });
+}
+
+/**
+ * YaRN's three groups of a head's `pairs` pairs, from its correction range { low, high } (a pair
+ * i ≤ low keeps its trained speed, i ≥ high is interpolated, those between are ramped): each a
+ * phrase of pairRange, the range cut to the pairs the head has (the range itself may pass them).
+ */
+export function yarnPairs({ low, high }, pairs) {
+  const last = pairs - 1;
+  const keptEnd = Math.min(Math.floor(low), last);
+  const interpolatedStart = Math.max(Math.ceil(high), keptEnd + 1, 0);
+  return {
+    kept: pairRange(0, keptEnd),
+    ramped: pairRange(Math.max(keptEnd + 1, 0), Math.min(interpolatedStart - 1, last)),
+    interpolated: pairRange(interpolatedStart, last),
+  };
+}
 
 /** Mounts the chart in `slot` (the factory index.js calls). */
 export const createContextExtensionChart = CONTEXT_EXTENSION.create;

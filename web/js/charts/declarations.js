@@ -112,8 +112,9 @@ export const CHART_DECLARATIONS = {
   'rope-clock': {
     title: t('The RoPE clock'),
     controls: {
-      m: { kind: 'number', label: t('query position m'), value: 3, min: -100000, max: 100000, step: 1 },
-      n: { kind: 'number', label: t('key position n'), value: 7, min: -100000, max: 100000, step: 1 },
+      // Positions in a sequence: from 0.
+      m: { kind: 'number', label: t('query position m'), value: 3, min: 0, max: 100000, step: 1 },
+      n: { kind: 'number', label: t('key position n'), value: 7, min: 0, max: 100000, step: 1 },
       theta: {
         kind: 'number',
         label: t('θ (rad per position)'),

@@ -94,25 +94,41 @@ export const PRECISION = defineChart(chartDeclaration('precision'), {
   ],
   describe({ state, data }) {
     const { pairs, positions, errors } = data;
-    if (!errors) return t('No pair selected.');
+    if (!errors) {
+      if (!String(state.pairs).trim()) return t('No pair selected.');
+      return t('None of the pairs asked for ({pairs}) exists at d {d}, whose last pair is {last}.', {
+        pairs: listed(parsePairs(state.pairs, state.d / 2 - 1).dropped),
+        d: grouped(state.d),
+        last: grouped(state.d / 2 - 1),
+      });
+    }
     const n = positions.length;
     const last = n - 1;
     const error = (v) => (v === 0 ? '0' : sciUnicode(v, 1));
     const item = (p, v) => t('pair {pair} {error}', { pair: p, error: error(v) });
-    const summary = listed(pairs.map((p, r) => item(p, errors.rotationError.data[r * n + last])));
-    const marked = listed(pairs.map((p, r) => item(p, data.marked.rotationError.data[r])));
-    return t(
-      'At position {max} (d {d}, base {base}) the float32 rotation is off by: {summary}. The fastest pairs drift first. At the marked position {position}: {marked}.',
-      {
-        max: grouped(state.max),
-        d: grouped(state.d),
-        base: significant(state.base),
-        summary,
-        position: grouped(state.position),
-        marked,
-      },
-    );
+    const ends = pairs.map((p, r) => errors.rotationError.data[r * n + last]);
+    const params = {
+      max: grouped(state.max),
+      d: grouped(state.d),
+      base: significant(state.base),
+      summary: listed(pairs.map((p, r) => item(p, ends[r]))),
+      position: grouped(state.position),
+      marked: listed(pairs.map((p, r) => item(p, data.marked.rotationError.data[r]))),
+      worst: grouped(pairs[ends.indexOf(Math.max(...ends))]),
+    };
+    // "The fastest pairs drift first" holds while the error falls (or stays) from pair to pair.
+    const fastestFirst = ends.every((v, r) => r === 0 || v <= ends[r - 1]);
+    return fastestFirst
+      ? t(
+          'At position {max} (d {d}, base {base}) the float32 rotation is off by: {summary}. The fastest pairs drift first. At the marked position {position}: {marked}.',
+          params,
+        )
+      : t(
+          'At position {max} (d {d}, base {base}) the float32 rotation is off by: {summary}. Here the error does not fall from pair to pair: pair {worst} drifts most. At the marked position {position}: {marked}.',
+          params,
+        );
   },
+
   table: ({ data }) =>
     data.errors
       ? {

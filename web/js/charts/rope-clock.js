@@ -3,7 +3,7 @@
 // Drag a hand, turn the selected hand with the arrow keys (the clock is focusable), or type m
 // and n; presets replay the lesson's (3, 7), (103, 107) and (3, 8).
 
-import { decimal, fixed, significant } from '../locale/format.js';
+import { decimal, fixed, grouped, significant } from '../locale/format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
 import { FONT } from '../chart-kit/canvas.js';
 import { CHART_DECLARATIONS, chartDeclaration } from './declarations.js';
@@ -41,7 +41,7 @@ export function turnBetween(state, angleBetween) {
   const turn = (state.n - state.m) * state.theta;
   const turns = Math.round((turn - angleBetween) / (2 * Math.PI));
   const count = Math.abs(turns);
-  const term = turns === 0 ? '' : `${turns > 0 ? '−' : '+'} ${count === 1 ? '' : `${count}·`}2π`;
+  const term = turns === 0 ? '' : `${turns > 0 ? '−' : '+'} ${count === 1 ? '' : `${grouped(count)}·`}2π`;
   return { turn, term };
 }
 

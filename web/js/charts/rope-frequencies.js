@@ -3,9 +3,8 @@
 // picker's parsing and note (parsePairs, pickedPairs, pairsNote) and the position-read handle
 // (positionReadHandle) serve the precision chart too.
 
-import { decimal, grouped, listed, significant, trueMinus } from '../locale/format.js';
+import { decimal, grouped, listed, significant, twoSignificant } from '../locale/format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
-import { formatG2 } from '../locale/format.js';
 import * as plot from '../chart-kit/plot.js';
 import { linearScale } from '../chart-kit/scales.js';
 import { drawWithKnobs, drawMarker, markerHandle } from '../chart-kit/handles.js';
@@ -149,7 +148,7 @@ const rows = ({ pairs, angles }) =>
 
 /** How far pair `pair` turns per position (θ = `theta`), and how often it comes round, for describe(). */
 function pairTurn(pair, theta) {
-  const params = { pair, theta: trueMinus(formatG2(theta)), period: decimal((2 * Math.PI) / theta, 1, 1), n: N };
+  const params = { pair, theta: twoSignificant(theta), period: decimal((2 * Math.PI) / theta, 1, 1), n: N };
   return theta * N > 2 * Math.PI
     ? t('pair {pair} turns {theta} rad per position, a full turn every {period} positions', params)
     : t('pair {pair} turns {theta} rad per position, less than a full turn over {n} positions', params);
@@ -165,7 +164,7 @@ function partOfPair(pairs, pair) {
 function drawAngles(ctx, width, height, colors, { state, data: { pairs, theta, angles }, highlighted, layout }) {
   const legend = angles
     ? pairs.map((p, r) => ({
-        label: t('pair {pair} (θ={theta})', { pair: p, theta: trueMinus(formatG2(theta[p])) }),
+        label: t('pair {pair} (θ={theta})', { pair: p, theta: twoSignificant(theta[p]) }),
         color: colors.cycle[r],
       }))
     : [];

@@ -11,7 +11,7 @@ import * as plot from '../chart-kit/plot.js';
 import { FONT } from '../chart-kit/canvas.js';
 import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
 import { chartDeclaration } from './declarations.js';
-import { t } from '../locale/i18n.js';
+import { t, tn } from '../locale/i18n.js';
 
 /** The three layouts, in the order they are drawn, listed and tabled; each is a part of the chart. */
 const LAYOUTS = [
@@ -69,33 +69,44 @@ export const ROPE_LAYOUTS = defineChart(chartDeclaration('rope-layouts'), {
     },
   ],
   describe: ({ state, data: { layouts } }) =>
-    layouts.turning === 0
+    // Every pair turning is a case of its own: partial and proportional RoPE are full RoPE then.
+    layouts.turning === layouts.pairs
       ? t(
-          'A head of {d} numbers ({pairs} pairs), base {base}: {share}% of the pairs is less than one pair, so under partial and proportional RoPE no pair turns; full RoPE turns every pair, the slowest once every {full} positions.',
+          'A head of {d} numbers ({pairs} pairs), base {base}, {share}% turning: every pair turns, so partial and proportional RoPE are full RoPE here, the slowest pair once every {full} positions.',
           {
             d: grouped(state.d),
             pairs: grouped(layouts.pairs),
             base: significant(state.base),
-            share: state.share,
+            share: grouped(state.share),
             full: grouped(Math.round(layouts.slowest.full)),
           },
         )
-      : t(
-          'A head of {d} numbers ({pairs} pairs), base {base}, {share}% turning ({turning} pairs): full RoPE turns every pair, the slowest once every {full} positions; partial RoPE turns pairs 0 to {last}, spaced over those alone, the slowest once every {partial}; proportional RoPE turns the same pairs as full RoPE does, the slowest once every {proportional}; under both, pairs {first} to {end} never turn.',
-          {
-            d: grouped(state.d),
-            pairs: grouped(layouts.pairs),
-            base: significant(state.base),
-            share: state.share,
-            turning: grouped(layouts.turning),
-            last: layouts.turning - 1,
-            first: layouts.turning,
-            end: layouts.pairs - 1,
-            full: grouped(Math.round(layouts.slowest.full)),
-            partial: grouped(Math.round(layouts.slowest.partial)),
-            proportional: grouped(Math.round(layouts.slowest.proportional)),
-          },
-        ),
+      : layouts.turning === 0
+        ? t(
+            'A head of {d} numbers ({pairs} pairs), base {base}: {share}% of the pairs is less than one pair, so under partial and proportional RoPE no pair turns; full RoPE turns every pair, the slowest once every {full} positions.',
+            {
+              d: grouped(state.d),
+              pairs: grouped(layouts.pairs),
+              base: significant(state.base),
+              share: grouped(state.share),
+              full: grouped(Math.round(layouts.slowest.full)),
+            },
+          )
+        : t(
+            'A head of {d} numbers ({pairs} pairs), base {base}, {share}% turning ({turning}): full RoPE turns every pair, the slowest once every {full} positions; partial RoPE turns {turned}, spaced over those alone, the slowest once every {partial}; proportional RoPE turns the same pairs as full RoPE does, the slowest once every {proportional}; under both, the rest ({still}) never turn.',
+            {
+              d: grouped(state.d),
+              pairs: grouped(layouts.pairs),
+              base: significant(state.base),
+              share: grouped(state.share),
+              turning: tn('{count} pair', '{count} pairs', layouts.turning),
+              turned: pairSpan(0, layouts.turning - 1),
+              still: pairSpan(layouts.turning, layouts.pairs - 1),
+              full: grouped(Math.round(layouts.slowest.full)),
+              partial: grouped(Math.round(layouts.slowest.partial)),
+              proportional: grouped(Math.round(layouts.slowest.proportional)),
+            },
+          ),
   table: ({ data: { layouts } }) => ({
     caption: t('Wavelength 2π/θᵢ of each pair, in positions (never: the pair does not turn)'),
     columns: [t('pair'), ...LAYOUTS.map((l) => l.label)],
@@ -111,6 +122,12 @@ export const ROPE_LAYOUTS = defineChart(chartDeclaration('rope-layouts'), {
     chart.pointOf = (part, pair) => ({ x: layout.x(pair), y: layout.yOf(data.layouts.waves[part][pair], part) });
   },
 });
+
+/** Pairs `first` to `last` (first ≤ last) as a phrase: "pairs 0 to 63", or "pair 0" for one. */
+function pairSpan(first, last) {
+  if (first === last) return t('pair {pair}', { pair: grouped(first) });
+  return t('pairs {first} to {last}', { first: grouped(first), last: grouped(last) });
+}
 
 /** Mounts the chart in `slot` (the factory index.js calls). */
 export const createRopeLayoutsChart = ROPE_LAYOUTS.create;

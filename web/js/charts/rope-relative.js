@@ -153,7 +153,7 @@ export const ROPE_RELATIVE = defineChart(chartDeclaration('rope-relative'), {
       'Scores for queries at {starts} with q, k from seed {seed} (d {d}, base {base}): at distance 0 the score is {score0}; the three curves differ by at most {spread}, so only the distance matters. Keys at distance {delta} (positions {keys}) all score {score}.',
       {
         starts: listed(starts.map(grouped)),
-        seed: state.seed,
+        seed: grouped(state.seed),
         d: grouped(state.d),
         base: significant(state.base),
         score0: fixed(scores.data[0], 3),

@@ -15,7 +15,7 @@ import { drawWithKnobs } from '../chart-kit/handles.js';
 import { scratchCanvas } from '../chart-kit/canvas.js';
 import { linearScale, niceTicks } from '../chart-kit/scales.js';
 import { chartDeclaration } from './declarations.js';
-import { t } from '../locale/i18n.js';
+import { t, tn } from '../locale/i18n.js';
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
 const LUT_MAX = rdbu.size - 1;
@@ -61,10 +61,15 @@ export const SINUSOIDAL_HEATMAP = defineChart(chartDeclaration('sinusoidal-heatm
   },
   reconcile(state, controls) {
     holdWithin(state, controls, 'position', { max: state.n - 1 }, () =>
-      t('There are only {n} positions; reading position {position}.', {
-        n: grouped(state.n),
-        position: grouped(state.n - 1),
-      }),
+      tn(
+        'There is only {count} position; reading position {position}.',
+        'There are only {count} positions; reading position {position}.',
+        state.n,
+        {
+          count: grouped(state.n),
+          position: grouped(state.n - 1),
+        },
+      ),
     );
   },
   compute: {
@@ -121,21 +126,33 @@ export const SINUSOIDAL_HEATMAP = defineChart(chartDeclaration('sinusoidal-heatm
   ],
   describe({ state, data: { code } }) {
     const slowest = (2 * Math.PI) / state.base ** (-(state.d - 2) / state.d);
-    return t(
-      'Sinusoidal codes for {n} positions and {d} dimensions with base {base}: the first columns flip colour every few positions (pair 0 repeats every {fastest} positions), the last pair repeats only every {slowest} positions. Position {position} reads {first} in dimension 0 and {last} in dimension {lastDim}.',
-      {
-        n: grouped(state.n),
-        d: grouped(state.d),
-        base: significant(state.base),
-        fastest: decimal(2 * Math.PI, 1, 1),
-        slowest: grouped(slowest),
-        position: grouped(state.position),
-        first: fixed(code[0], 3),
-        last: fixed(code[state.d - 1], 3),
-        lastDim: state.d - 1,
-      },
-    );
+    const params = {
+      count: grouped(state.n),
+      d: grouped(state.d),
+      base: significant(state.base),
+      fastest: decimal(2 * Math.PI, 1, 1),
+      slowest: grouped(slowest),
+      position: grouped(state.position),
+      first: fixed(code[0], 3),
+      last: fixed(code[state.d - 1], 3),
+      lastDim: grouped(state.d - 1),
+    };
+    // Two dimensions are one pair: there is no "last pair" to set against pair 0.
+    return state.d === 2
+      ? tn(
+          'Sinusoidal codes for {count} position and 2 dimensions with base {base}: one pair, which repeats every {fastest} positions. Position {position} reads {first} in dimension 0 and {last} in dimension 1.',
+          'Sinusoidal codes for {count} positions and 2 dimensions with base {base}: one pair, which repeats every {fastest} positions. Position {position} reads {first} in dimension 0 and {last} in dimension 1.',
+          state.n,
+          params,
+        )
+      : tn(
+          'Sinusoidal codes for {count} position and {d} dimensions with base {base}: the first columns flip colour every few positions (pair 0 repeats every {fastest} positions), the last pair repeats only every {slowest} positions. Position {position} reads {first} in dimension 0 and {last} in dimension {lastDim}.',
+          'Sinusoidal codes for {count} positions and {d} dimensions with base {base}: the first columns flip colour every few positions (pair 0 repeats every {fastest} positions), the last pair repeats only every {slowest} positions. Position {position} reads {first} in dimension 0 and {last} in dimension {lastDim}.',
+          state.n,
+          params,
+        );
   },
+
   // Built only when the Data view is open: the full table's first rows (sinusoidalEncoding
   // computes each row the same way whatever n is, so these are rows 0–49 of the n-row table).
   table: ({ state }, engine) => {

@@ -26,9 +26,13 @@ export function trueMinus(text) {
   return s.replace(/-/g, MINUS);
 }
 
-/** x with `digits` decimals, as the lesson prints it: "−0.416", "1.000". */
+/** A number's text with its whole part grouped in threes: "-12345.678" → "-12,345.678". */
+const groupWholePart = (text) =>
+  text.replace(/^(-?)(\d+)/, (_, sign, whole) => sign + whole.replace(/\B(?=(\d{3})+$)/g, ','));
+
+/** x with `digits` decimals, grouped, as the lesson prints it: "−0.416", "1.000", "−99,993.000". */
 export function fixed(x, digits) {
-  return trueMinus(x.toFixed(digits));
+  return trueMinus(groupWholePart(x.toFixed(digits)));
 }
 
 /** `items` (texts, or numbers as written) as a list in the page's language: "0, 4, 12" in English, "0、4、12" in Chinese. */
@@ -61,16 +65,22 @@ export function significant(x, digits = 6) {
   return localeNumber(x, { maximumSignificantDigits: digits });
 }
 
+/** A value's text with its unit: "4,096 tokens", "4,096 个词元"; a sign such as × attaches: "8×". */
+export function withUnit(text, unit) {
+  if (!unit) return text;
+  return /^\p{L}/u.test(unit) ? `${text} ${unit}` : `${text}${unit}`;
+}
+
 /** A number's text as a factor in a written-out product: in parentheses when it is negative ("(−0.911)"). */
 export function factor(text) {
   return text.startsWith(MINUS) ? `(${text})` : text;
 }
 
-/** Up to `digits` decimals with trailing zeros dropped: 0.7071 → "0.707", 1.0 → "1", 0 → "0". */
+/** Up to `digits` decimals with trailing zeros dropped, grouped: 0.7071 → "0.707", 1.0 → "1", 65536 → "65,536". */
 export function trimmed(x, digits = 3) {
   const text = x.toFixed(digits);
   // Only zeros after a decimal point go: 40 with no decimals stays "40".
-  return trueMinus((digits > 0 ? text.replace(/\.?0+$/, '') : text) || '0');
+  return trueMinus(groupWholePart((digits > 0 ? text.replace(/\.?0+$/, '') : text) || '0'));
 }
 
 /** Python's f"{x:.Ne}": 1.1548e-4 → "1.15e-04" (ASCII, as Python prints). */
@@ -103,6 +113,12 @@ export function formatG2(x) {
     return `${mant}e${sign}${e.replace(/^[+-]/, '').padStart(2, '0')}`;
   }
   return String(Number(x.toPrecision(2)));
+}
+
+/** Two significant digits for prose: "%.2g" where that has no exponent (0.075, 0.00012), else "1.0 × 10⁻⁹". */
+export function twoSignificant(x) {
+  const text = formatG2(x);
+  return /e/.test(text) ? sciUnicode(x, 1) : trueMinus(text);
 }
 
 /** Python's repr of a float: 4000 → "4000.0", 0.802 → "0.802". */
@@ -139,9 +155,12 @@ export const FORMATS = {
   fixed3: (x) => fixed(x, 3),
   fixed4: (x) => fixed(x, 4),
   decimal1: (x) => decimal(x, 1, 1),
+  // Up to two decimals, grouped: "4,000", "3,879.06", "0.49".
+  decimal2: (x) => decimal(x, 2),
   // A factor of a written-out product: a negative one in parentheses, "(−0.990)·(−0.911)".
   'fixed3-factor': (x) => factor(fixed(x, 3)),
   int: (x) => grouped(x),
+  // A whole number written as code writes it (no grouping): for a value typed beside Python.
   'int-plain': (x) => trueMinus(String(Math.round(x))),
   trimmed: (x) => trimmed(x, 3),
   'trimmed-list': (xs) => Array.from(xs, (x) => trimmed(x, 3)).join(', '),
@@ -149,9 +168,27 @@ export const FORMATS = {
   'fixed3-tuple': (xs) => `(${Array.from(xs, (x) => fixed(x, 3)).join(', ')})`,
   'sci1-py': (x) => trueMinus(pyExponent(x, 1)),
   'sci-unicode': (x) => sciUnicode(x, 2),
-  // A ratio below 1 as one over its inverse ("1/8"); 1 or more as itself ("32", not "1/0.031").
-  fraction: (x) => (x >= 1 ? trimmed(x, 3) : `1/${trimmed(1 / x, 3)}`),
+  // A ratio below 1 as one over its inverse ("1/8", "1/65,536"); 1 or more as itself ("32", not
+  // "1/0.031"). A ratio just below 1 keeps the decimals that tell it from 1 ("1/1.0002", never "1/1").
+  fraction: (x) => (x >= 1 ? decimal(x, 3) : `1/${decimalsBeyondOne(1 / x)}`),
+  // Up to 12 decimals, trailing zeros dropped, grouped: a number already rounded to the digits it needs.
+  'trimmed-exact': (x) => decimal(x, 12),
+  // A real parameter the reader sets (a base of 1.5, 1,001.5 or 10,000): grouped, up to six decimals.
+  real: (x) => decimal(x, 6),
+  // A stretch factor: "8", or enough decimals to tell a stretch just above 1 from 1 ("1.0002").
+  stretch: (x) => (x === 1 ? '1' : decimalsBeyondOne(x)),
+  // A RoPE base: a whole number from 1,000 up ("82,685"), below that with up to two decimals ("1.5", "12.4").
+  base: (x) => (Math.abs(x) >= 1000 ? grouped(x) : decimal(x, 2)),
 };
+
+/** x > 1 with three decimals, or as many more (up to eight) as tell it from 1. */
+function decimalsBeyondOne(x) {
+  for (let digits = 3; digits < 8; digits++) {
+    const text = decimal(x, digits);
+    if (Number(x.toFixed(digits)) !== 1) return text;
+  }
+  return decimal(x, 8);
+}
 
 /** Formats `value` with the named format; throws for an unknown name. */
 export function formatValue(value, format) {

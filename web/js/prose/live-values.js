@@ -108,16 +108,25 @@ export const LIVE_PARAMETERS = {
     format: 'int',
     step: 100,
     bigStep: 4000,
-    // interpolatePositions takes any finite position; the lesson keeps to the target length's range.
+    // interpolatePositions takes any finite position; the lesson keeps to the target length's range:
+    // a position of the long input, from 0 to the target length (the target moved below it takes it along).
     min: 0,
     max: 2097152,
     integer: true,
+    atMost: {
+      name: 'extension.target',
+      why: (target) =>
+        t('The position is one of the target length’s, at most {target}; using {target}.', {
+          target: formatValue(target, 'int'),
+        }),
+    },
   },
   'extension.base': {
     label: t('RoPE base'),
     unit: '',
     value: NTK.base,
-    format: 'int',
+    // Any real base above 1 (1.5 at the least): printed with its decimals, never rounded to a whole number.
+    format: 'real',
     step: 1000,
     bigStep: 10000,
     ...chartControl('context-extension', 'base'),
@@ -126,9 +135,10 @@ export const LIVE_PARAMETERS = {
   // (trained × s), so interpolation, NTK and the figure always tell one stretch.
   'extension.scale': {
     label: t('stretch factor s'),
-    unit: t('times'),
+    // "8×": a sign, not a word, so that a stretch of 1 reads "1×" in every language.
+    unit: '×',
     value: EXTENSION.targetLength / EXTENSION.trainedLength,
-    format: 'trimmed',
+    format: 'stretch',
     step: 1,
     bigStep: 4,
     // A stretch below 1 is a shrink (the figure holds the target at or above the trained length);
@@ -209,7 +219,9 @@ const interpolated = (engine, p, position) =>
 /** One RoPE pair by hand (d = 2, q = k = (1, 0)): the query at m, the key at n, turning θ per position. */
 const ropeClock = (engine, p, m = p['rope.query'], n = p['rope.key']) =>
   engine.ropeClock(ROPE.q, ROPE.k, m, n, ROPE.theta);
-/** The NTK-aware base for the stretch s = target / trained (`stretch`, the engine's interp.factor). */
+/** The stretch s = target / trained, as the engine's interpolation divides positions by it. */
+const stretch = (e, p) => 1 / interpolated(e, p, 1);
+/** The NTK-aware base for the stretch s = target / trained (`stretch`). */
 const ntkBase = (e, p, stretch) => e.ntkScaledBase(p['extension.base'], stretch, p['extension.d']);
 
 /** The sinusoidal heatmap's opening d and base (its chart declaration). */
@@ -320,13 +332,28 @@ export const LIVE_QUANTITIES = {
   },
   'rope.pair0-period': { format: 'int-plain', value: (e) => (2 * Math.PI) / e.ropeFrequencies(ROPE.periodDim)[0] },
   'interp.ratio': { format: 'fraction', inputs: INTERPOLATION, value: (e, live, p) => interpolated(e, p, 1) },
-  'interp.factor': { format: 'trimmed', inputs: INTERPOLATION, value: (e, live) => 1 / live('interp.ratio') },
+  // The stretch as the worked sum divides by it: to as many decimals as keep "pos / s = pos'" true as printed.
+  'interp.factor': {
+    format: 'trimmed-exact',
+    inputs: [...INTERPOLATION, 'extension.position'],
+    value: (e, live, p) => {
+      const [factor, position] = [stretch(e, p), p['extension.position']];
+      const { format } = LIVE_QUANTITIES['interp.example-result'];
+      const result = formatValue(live('interp.example-result'), format);
+      for (let digits = 3; digits < 12; digits++) {
+        const shown = Number(factor.toFixed(digits));
+        if (formatValue(position / shown, format) === result) return shown;
+      }
+      return factor;
+    },
+  },
+  // A position RoPE is given: a real number (32,000 / 65,536 is 0.49, not 0).
   'interp.example-result': {
-    format: 'int',
+    format: 'decimal2',
     inputs: [...INTERPOLATION, 'extension.position'],
     value: (e, live, p) => interpolated(e, p, p['extension.position']),
   },
-  'ntk.base': { format: 'int', inputs: NTK_INPUTS, value: (e, live, p) => ntkBase(e, p, live('interp.factor')) },
+  'ntk.base': { format: 'base', inputs: NTK_INPUTS, value: (e, live, p) => ntkBase(e, p, stretch(e, p)) },
   'ntk.factor': { format: 'fixed2', inputs: NTK_INPUTS, value: (e, live, p) => live('ntk.base') / p['extension.base'] },
   // The power s is raised to, d/(d − 2), read off the engine at s = 2: it does not depend on s, and
   // the stretch itself can be 1 (trained = target), where log(base′/base)/log s is 0/0.
@@ -441,6 +468,118 @@ export function parameterRule(name) {
  */
 export function validateParameter(name, raw, current = LIVE_PARAMETERS[name]?.value) {
   return parameterRule(name).validate(raw, current);
+}
+
+/**
+ * A section's parameter values (`values`: name → value, the lesson's value kept as no entry) after
+ * the reader moves parameter `name` to `raw`, by the rules the page applies: the parameter's own
+ * rule (validateParameter); a view moves the parameter it views; a parameter held at or above
+ * another (atLeast) stops there; one held at or below another (atMost) stops there; and one held
+ * at or above this one comes along. Returns { values, why, moved } (why: '' when raw was taken as
+ * it was; moved: the parameters whose value changed).
+ */
+export function settleParameter(values, name, raw) {
+  const current = (n) => {
+    const view = LIVE_PARAMETERS[n].view;
+    return view ? view.read({ ...PARAMETER_DEFAULTS, ...values }) : (values[n] ?? PARAMETER_DEFAULTS[n]);
+  };
+  let { value, why } = validateParameter(name, raw, current(name));
+  if (value !== current(name) && LIVE_PARAMETERS[name].view) {
+    const stored = storedParameter(name, value, values);
+    name = stored.name;
+    const kept = validateParameter(name, stored.value, current(name));
+    value = kept.value;
+    why ||= kept.why;
+  }
+  const floor = LIVE_PARAMETERS[name].atLeast;
+  if (floor && value < current(floor.name)) {
+    value = current(floor.name);
+    why = floor.why(value);
+  }
+  const ceiling = LIVE_PARAMETERS[name].atMost;
+  if (ceiling && value > current(ceiling.name)) {
+    value = current(ceiling.name);
+    why = ceiling.why(value);
+  }
+  if (value === current(name)) return { values, why, moved: [] };
+  const next = { ...values };
+  const store = (n, v) => {
+    if (v === PARAMETER_DEFAULTS[n]) delete next[n];
+    else next[n] = v;
+  };
+  store(name, value);
+  const moved = [name];
+  // Parameters held at or above this one (the target above the trained length) come along, and
+  // those held at or below it (a position within the target) too.
+  for (const [other, p] of Object.entries(LIVE_PARAMETERS)) {
+    const now = next[other] ?? PARAMETER_DEFAULTS[other];
+    if (p.atLeast?.name === name && now < value) {
+      store(other, value);
+      moved.push(other);
+    }
+  }
+  for (const [other, p] of Object.entries(LIVE_PARAMETERS)) {
+    const bound = p.atMost?.name;
+    if (!bound || !moved.includes(bound)) continue;
+    const limit = next[bound] ?? PARAMETER_DEFAULTS[bound];
+    if ((next[other] ?? PARAMETER_DEFAULTS[other]) > limit) {
+      store(other, limit);
+      moved.push(other);
+    }
+  }
+  return { values: next, why, moved };
+}
+
+/** The parameters a chart's `state` sets (those declaring a control of the chart as theirs): name → value. */
+export function chartParameters(id, state) {
+  const values = {};
+  for (const [name, p] of Object.entries(LIVE_PARAMETERS)) {
+    if (p.chart?.id === id && p.chart.key in state) values[name] = state[p.chart.key];
+  }
+  return values;
+}
+
+/**
+ * The conditions the lesson's templated sentences need: claim name → { inputs, holds(results,
+ * values) } (results: computeEngineResults's; values: every parameter, the lesson's where not
+ * moved). lesson.md writes {{when:NAME}}…{{else}}…{{end}}: the first text while the claim holds
+ * for the section's values, the second otherwise, each a whole clause in its language.
+ */
+export const LIVE_CLAIMS = {
+  // The target is longer than the trained length: there is a stretch to tell (the equal case is "no stretch").
+  'extension.stretched': {
+    inputs: INTERPOLATION,
+    holds: (results, p) => p['extension.target'] > p['extension.trained'],
+  },
+  // Raw positions end above the trained band, by the factor the caption prints (shown above 1).
+  'extension.raw-leaves-band': {
+    inputs: [...INTERPOLATION, 'extension.d', 'extension.base'],
+    holds: (results) => {
+      const over = results.read('extension.raw-over-band');
+      return over > 1 && liveText('extension.raw-over-band', results) !== formatValue(1, 'trimmed');
+    },
+  },
+  // d/(d − 2) is "just above 1" up to 1.1 (d ≥ 22); the lesson's d = 128 gives 1.016.
+  'ntk.power-near-one': {
+    inputs: ['extension.d'],
+    holds: (results, p) => p['extension.d'] / (p['extension.d'] - 2) <= NEAR_ONE,
+  },
+  // "Slightly more than the stretch factor": a stretch above 1 and a power near 1.
+  'ntk.slightly-more': {
+    inputs: NTK_INPUTS,
+    holds: (results, p) =>
+      p['extension.target'] > p['extension.trained'] && p['extension.d'] / (p['extension.d'] - 2) <= NEAR_ONE,
+  },
+};
+
+/** The largest power d/(d − 2) the text calls "just above 1". */
+const NEAR_ONE = 1.1;
+
+/** Whether claim `name` holds for `results` and parameter `values`; throws for an unknown claim. */
+export function claimHolds(name, results, values) {
+  const claim = LIVE_CLAIMS[name];
+  if (!claim) throw new Error(`unknown claim "${name}" (not in LIVE_CLAIMS, web/js/prose/live-values.js)`);
+  return claim.holds(results, { ...PARAMETER_DEFAULTS, ...values });
 }
 
 /** The text a parameter handle shows for `value`: the lesson's own format. */

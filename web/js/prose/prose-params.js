@@ -7,8 +7,11 @@
 // times in a section is one tab stop (the copy last used; roving tabindex), and the focused number
 // shows − and + beside it, for a pointer that cannot drag (WCAG 2.5.7).
 import {
+  chartParameters,
+  claimHolds,
   computeEngineResults,
   dependentsOf,
+  LIVE_CLAIMS,
   LIVE_PARAMETERS,
   LIVE_QUANTITIES,
   liveText,
@@ -16,11 +19,10 @@ import {
   PARAMETER_ECHOES,
   parameterRule,
   parameterText,
-  storedParameter,
-  validateParameter,
+  settleParameter,
 } from './live-values.js';
 import { isStepKey } from '../chart-kit/number-rule.js';
-import { formatValue } from '../locale/format.js';
+import { formatValue, withUnit } from '../locale/format.js';
 import { mountedChart, mountedCharts, setChartControl, watchChartMounts } from './prose-charts.js';
 import { t } from '../locale/i18n.js';
 
@@ -31,14 +33,7 @@ const RESET_LABEL = t('Back to the lesson’s numbers');
 /** A chart's caption, whose numbers follow the chart rather than the section. */
 const CAPTION = '[data-chart] > figcaption';
 
-/** The parameters a chart's `state` sets (those declaring a control of the chart as theirs): name → value. */
-export function chartParameters(id, state) {
-  const values = {};
-  for (const [name, p] of Object.entries(LIVE_PARAMETERS)) {
-    if (p.chart?.id === id && p.chart.key in state) values[name] = state[p.chart.key];
-  }
-  return values;
-}
+export { chartParameters };
 
 /** The block a handle sits in (where its section's reset button is shown). */
 const blockOf = (handle) => handle.closest('li, .table-wrap, p, figcaption') ?? handle.parentElement;
@@ -46,8 +41,7 @@ const blockOf = (handle) => handle.closest('li, .table-wrap, p, figcaption') ?? 
 /** The text a handle's slider role reads out: the value with its unit. */
 function valueText(name, value) {
   const { unit } = LIVE_PARAMETERS[name];
-  const text = parameterText(name, value);
-  return unit ? `${text} ${unit}` : text;
+  return withUnit(parameterText(name, value), unit);
 }
 
 /** A section's moved values and the elements that show them. */
@@ -61,14 +55,27 @@ function createScope(section) {
   return { section, values: {}, handles: [], reset, last: null, charts: new Map() };
 }
 
-/** The status line beside a handle, where a clamped value says why (role=status: read out politely). */
+let statusCount = 0;
+
+/**
+ * The status line of a handle's block, where a clamped value says why (role=status: read out
+ * politely; the handle's aria-describedby names it). It closes the block (a list item or a caption)
+ * or follows it (a paragraph or a table), never inside a sentence: one line for the block's handles.
+ */
 function statusFor(handle) {
-  const next = handle.nextElementSibling;
-  if (next?.classList.contains('param-status')) return next;
-  const status = document.createElement('span');
-  status.className = 'param-status';
-  status.setAttribute('role', 'status');
-  handle.after(status);
+  const block = blockOf(handle);
+  const inside = block.matches('li, figcaption');
+  const last = inside ? block.lastElementChild : block.nextElementSibling;
+  let status = last?.classList.contains('param-status') ? last : null;
+  if (!status) {
+    status = document.createElement('span');
+    status.className = 'param-status';
+    status.id = `param-status-${++statusCount}`;
+    status.setAttribute('role', 'status');
+    if (inside) block.append(status);
+    else block.after(status);
+  }
+  if (handle.getAttribute('aria-describedby') !== status.id) handle.setAttribute('aria-describedby', status.id);
   return status;
 }
 
@@ -107,43 +114,17 @@ export function setupProseParameters(root, engine) {
    * view (the stretch) moves the parameter it views (the target length), by that one's rules too.
    */
   function set(handle, raw, scope = scopeOf(handle)) {
-    let name = handle.dataset.param;
-    let { value, why } = validateParameter(name, raw, current(scope, name));
-    if (value !== current(scope, name) && LIVE_PARAMETERS[name].view) {
-      const stored = storedParameter(name, value, scope.values);
-      name = stored.name;
-      const kept = validateParameter(name, stored.value, current(scope, name));
-      value = kept.value;
-      why ||= kept.why;
-    }
-    const floor = LIVE_PARAMETERS[name].atLeast;
-    if (floor && value < current(scope, floor.name)) {
-      value = current(scope, floor.name);
-      why = floor.why(value);
-    }
+    const { values, why, moved } = settleParameter(scope.values, handle.dataset.param, raw);
     const status = statusFor(handle);
     if (status.textContent !== why) status.textContent = why;
-    if (value === current(scope, name)) return;
-    store(scope, name, value);
-    // A parameter held at or above this one (the target above the trained length) comes along.
-    const moved = [name];
-    for (const [other, p] of Object.entries(LIVE_PARAMETERS)) {
-      if (p.atLeast?.name !== name || current(scope, other) >= value) continue;
-      store(scope, other, value);
-      moved.push(other);
-    }
+    if (!moved.length) return;
+    scope.values = values;
     for (const n of moved) showValue(scope, n);
     recompute(scope, moved);
     scope.last = handle;
     showReset(scope);
     // The figure last: its drawing lays the page out (see define-chart.js), after every word is written.
     for (const n of moved) followChart(scope, n);
-  }
-
-  /** Keeps `value` as the section's `name` (the lesson's value is kept as no entry at all). */
-  function store(scope, name, value) {
-    if (value === PARAMETER_DEFAULTS[name]) delete scope.values[name];
-    else scope.values[name] = value;
   }
 
   function scopeOf(handle) {
@@ -182,10 +163,38 @@ export function setupProseParameters(root, engine) {
     const elements = [...scope.section.querySelectorAll('[data-live]')].filter(
       (e) => dependents.has(e.dataset.live) && !e.closest(CAPTION),
     );
-    writeLiveNumbers(elements, scope.values, Object.keys(scope.values).length > 0);
+    const results = writeLiveNumbers(elements, scope.values, Object.keys(scope.values).length > 0);
+    const branches = [...scope.section.querySelectorAll('[data-when], [data-unless]')].filter(
+      (e) => !e.closest(CAPTION),
+    );
+    showClaims(branches, names, scope.values, results);
   }
 
-  /** Writes each element's live number for parameter `values` (the lesson's where one is missing). */
+  /**
+   * Shows, of each claim sentence in `branches` whose claim reads one of `names`, the branch that
+   * holds for parameter `values` ({{when:…}} while the claim holds, {{else}} otherwise).
+   */
+  function showClaims(branches, names, values, results) {
+    if (!results) return;
+    for (const branch of branches) {
+      const name = branch.dataset.when ?? branch.dataset.unless;
+      if (!LIVE_CLAIMS[name]?.inputs.some((input) => names.includes(input))) continue;
+      let holds;
+      try {
+        holds = claimHolds(name, results, values);
+      } catch (error) {
+        console.warn(`The claim ${name} could not be checked:`, error);
+        continue;
+      }
+      const hidden = branch.dataset.when !== undefined ? !holds : holds;
+      if (branch.hidden !== hidden) branch.hidden = hidden;
+    }
+  }
+
+  /**
+   * Writes each element's live number for parameter `values` (the lesson's where one is missing).
+   * Returns the engine's results for `values` (null when they could not be computed).
+   */
   function writeLiveNumbers(elements, values, moved) {
     let results;
     try {
@@ -209,6 +218,7 @@ export function setupProseParameters(root, engine) {
       if (element.textContent !== text) element.textContent = text;
       element.classList.toggle('is-moved', moved);
     }
+    return results;
   }
 
   /**
@@ -221,13 +231,14 @@ export function setupProseParameters(root, engine) {
     if (!caption) return;
     const values = chartParameters(id, state);
     const moved = Object.keys(values).some((name) => values[name] !== PARAMETER_DEFAULTS[name]);
-    writeLiveNumbers(
+    const results = writeLiveNumbers(
       [...caption.querySelectorAll('[data-live]')].filter((e) =>
         LIVE_QUANTITIES[e.dataset.live]?.inputs?.some((name) => name in values),
       ),
       values,
       moved,
     );
+    showClaims([...caption.querySelectorAll('[data-when], [data-unless]')], Object.keys(values), values, results);
     const all = { ...PARAMETER_DEFAULTS, ...values };
     for (const echo of caption.querySelectorAll('[data-echo]')) {
       const spec = PARAMETER_ECHOES[echo.dataset.echo];
@@ -271,7 +282,9 @@ export function setupProseParameters(root, engine) {
 
   function showReset(scope) {
     const moved = Object.keys(scope.values).length > 0;
-    const block = moved && scope.last ? blockOf(scope.last) : null;
+    let block = moved && scope.last ? blockOf(scope.last) : null;
+    // After the block's status line where that follows the block.
+    if (block?.nextElementSibling?.classList.contains('param-status')) block = block.nextElementSibling;
     if (block && block.nextElementSibling !== scope.reset) block.after(scope.reset);
     if (scope.reset.hidden !== !moved) scope.reset.hidden = !moved;
   }
