@@ -67,7 +67,8 @@ function manualTimers() {
 
 /**
  * The lesson page's side: connects, answers `ids` (wrongly for those in `wrong`) through the
- * shell's interface, each with the score the page would show.
+ * shell's interface as lms/course-link.js does (the answer and its words, no score), and works out
+ * the score the page would show, to compare with what the shell reports.
  */
 function learner(api) {
   const updates = [];
@@ -77,31 +78,19 @@ function learner(api) {
   const grades = {};
   const answer = (item, wrongly = false) => {
     let response;
-    if (item.kind === 'numeric') response = wrongly ? '-12345' : '1500';
+    // A right number is the item's own value to 12 significant digits; a wrong one is far from every answer.
+    if (item.kind === 'numeric') response = wrongly ? '-12345' : String(Number(item.formula().toPrecision(12)));
     // An open prediction has no right choice: the learner picks the first.
     else response = (item.choices.find((c) => Boolean(c.correct) !== wrongly) ?? item.choices[0]).id;
     record = { ...record, responses: { ...record.responses, [item.id]: response } };
     if (isGraded(item)) grades[item.id] = !wrongly;
-    const interaction = {
+    api.answered({
       id: item.id,
-      type: item.kind === 'numeric' ? 'numeric' : 'choice',
-      graded: isGraded(item),
+      response,
       description: item.prompt,
       language: 'en',
-      response,
-      result: isGraded(item) ? (wrongly ? 'incorrect' : 'correct') : 'neutral',
-      ...(item.kind === 'numeric'
-        ? { correctResponse: { value: 1500, min: 1499.5, max: 1500.5 } }
-        : {
-            choices: item.choices.map((c) => ({ id: c.id, text: c.text })),
-            // As the page sends it: no correct response for an open prediction.
-            ...(item.choices.some((c) => c.correct) && {
-              correctResponse: item.choices.find((c) => c.correct).id,
-            }),
-          }),
-    };
-    api.answered({ record, interaction });
-    api.summary(summarize(GRADED, grades, mastery()), { answered: true });
+      ...(item.choices && { choices: Object.fromEntries(item.choices.map((c) => [c.id, c.text])) }),
+    });
   };
   return {
     first,
@@ -242,6 +231,56 @@ for (const edition of ['1.2', '2004']) {
     timers.advance(COMMIT_PAUSE_MS);
     assert.equal(commits(), atStart + 1, 'one commit once the learner pauses');
     assert.equal(session.status, 'saved');
+  });
+}
+
+/** A page that claims a perfect score: the summary the shell once took, and an answer that says it is right. */
+function forgeScore(api) {
+  const perfect = { answered: GRADED.length, correct: GRADED.length, total: GRADED.length, scaled: 1, percent: 100 };
+  try {
+    api.summary?.({ ...perfect, completed: true, passed: true, mastery: 0.8 }, { answered: true });
+  } catch {
+    // A shell with no such door: nothing to forge through.
+  }
+  // The old shape of an answer, whose record and result the shell once took as given.
+  const responses = Object.fromEntries(GRADED.map((i) => [i.id, 'forged']));
+  api.answered({
+    record: { seed: '0badc0de', responses },
+    interaction: { id: GRADED[0].id, type: 'choice', graded: true, response: 'x', result: 'correct' },
+  });
+  // A right choice's id sent for a number, and a number sent for a choice: no answers to those items.
+  api.answered({ id: GRADED.find((i) => i.kind === 'numeric').id, response: 'set' });
+  api.answered({ id: GRADED.find((i) => i.kind === 'choice').id, response: '1' });
+}
+
+for (const edition of ['1.2', '2004']) {
+  test(`SCORM ${edition}: a score the lesson page claims is ignored; the shell grades the answers it keeps`, async () => {
+    const prefix = edition === '1.2' ? 'cmi.core.' : 'cmi.';
+    const { calls, session, timers } = await scormSession(
+      edition,
+      edition === '1.2' ? { student_data: { mastery_score: '80' } } : { scaled_passing_score: '0.8' },
+    );
+    forgeScore(session.api);
+    timers.advance(COMMIT_PAUSE_MS * 2);
+    assert.equal(lastSet(calls, `${prefix}score.raw`), undefined, 'no score from a claim');
+    assert.equal(lastSet(calls, edition === '1.2' ? 'cmi.core.lesson_status' : 'cmi.completion_status'), 'incomplete');
+    assert.equal(lastSet(calls, 'cmi.success_status'), undefined);
+    assert.equal(
+      calls.filter(([, e]) => /^cmi\.interactions\./.test(e ?? '')).length,
+      0,
+      'no interaction from a claim',
+    );
+    assert.deepEqual(session.record.responses, {});
+    // Every check answered wrongly, then the claim again: the shell reports what the answers earn.
+    const lesson = learner(session.api);
+    lesson.answerAll(new Set(GRADED.map((i) => i.id)));
+    forgeScore(session.api);
+    timers.advance(COMMIT_PAUSE_MS * 2);
+    assert.equal(lastSet(calls, `${prefix}score.raw`), '0');
+    assert.equal(lastSet(calls, edition === '1.2' ? 'cmi.core.lesson_status' : 'cmi.success_status'), 'failed');
+    const results = calls.filter(([, e]) => /^cmi\.interactions\.\d+\.result$/.test(e ?? '')).map((c) => c[2]);
+    assert.equal(results.filter((r) => r === 'correct').length, 0, results.join(' '));
+    session.close();
   });
 }
 
@@ -503,6 +542,26 @@ test('cmi5: answers kept from a session the LMS never heard the end of are repor
   );
 });
 
+test('cmi5: a score the lesson page claims is ignored; the shell grades the answers it keeps', async () => {
+  await withLrs({}, async (lms) => {
+    const { session, launch } = await cmi5Session(lms);
+    await until(() => session.status === 'saved', 'the session to open');
+    forgeScore(session.api);
+    await new Promise((r) => setTimeout(r, COMMIT_PAUSE_MS + 500));
+    assert.deepEqual(lms.verbs(launch.registration), ['initialized'], 'nothing recorded from a claim');
+    const lesson = learner(session.api);
+    lesson.answerAll(new Set(GRADED.map((i) => i.id)));
+    forgeScore(session.api);
+    await until(() => lms.verbs(launch.registration).includes('failed'), 'failed');
+    session.close();
+    await until(() => lms.verbs(launch.registration).includes('terminated'), 'terminated');
+    const verbs = lms.verbs(launch.registration);
+    assert.equal(verbs.includes('passed'), false);
+    assert.equal(verbs.includes('completed'), true, 'every check answered: completed, and failed');
+    assert.deepEqual(lms.errors, []);
+  });
+});
+
 test('cmi5 §9.3 across devices: no second completed or passed, no failed after passed', async () => {
   await withLrs({}, async (lms) => {
     const first = await cmi5Session(lms);
@@ -521,8 +580,8 @@ test('cmi5 §9.3 across devices: no second completed or passed, no failed after 
         0,
       true,
     );
-    // Even a page that reports a failing score again sends no verdict.
-    second.session.api.summary(summarize(GRADED, Object.fromEntries(GRADED.map((i) => [i.id, false])), 0.8));
+    // A page that answers every check again, wrongly, changes nothing: the first answers stand.
+    lesson.answerAll(new Set(GRADED.map((i) => i.id)));
     second.session.close();
     await until(
       () => lms.verbs(first.launch.registration).filter((v) => v === 'terminated').length === 2,

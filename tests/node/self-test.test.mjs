@@ -83,6 +83,10 @@ test('numeric items are answered by the engine, with a stated tolerance the roun
     assert.match(item.toleranceText, /within/);
     const value = item.answer(engine);
     assert.ok(Math.abs(value - independent[item.id]) < 1e-9 * Math.max(1, Math.abs(value)), `${item.id}: ${value}`);
+    // The course shell grades with the item's formula: the same value as the engine's, to 1e-9
+    // relative (the two differ only by rounding in the last bits of sin, cos and pow).
+    const formula = item.formula();
+    assert.ok(Math.abs(formula - value) < 1e-9 * Math.max(1, Math.abs(value)), `${item.id}: formula ${formula}`);
     // A learner who rounds as the tolerance text says is right; one a little further off is not.
     const rounded = item.relative ? Number(value.toPrecision(3)) : Number(value.toFixed(item.tolerance >= 0.5 ? 0 : 3));
     assert.ok(withinTolerance(item, rounded, value), `${item.id}: ${rounded} should pass`);

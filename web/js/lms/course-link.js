@@ -96,13 +96,10 @@ export function courseMemory(shell, { itemIds, bar = document.querySelector('.si
     },
     canStartOver: () => Boolean(state.canStartOver),
     record: () => state.record,
-    answered({ record, interaction, summary }) {
+    /** The answer alone goes to the shell: it grades what it keeps, and takes no score from this page. */
+    answered({ record, answer }) {
       state.record = record;
-      shell.answered(JSON.parse(JSON.stringify({ record, interaction })));
-      shell.summary(JSON.parse(JSON.stringify(summary)), { answered: true });
-    },
-    summary(summary) {
-      shell.summary(JSON.parse(JSON.stringify(summary)));
+      shell.answered(JSON.parse(JSON.stringify(answer)));
     },
     startOver() {
       state.record = decode(shell.startOver());

@@ -19,7 +19,8 @@ function reveal(sentence, lives) {
 
 /**
  * Each item: { id, level (1 or 2), kind ('numeric' | 'choice' | 'predict'), prompt, … }.
- * numeric: answer(engine) → the engine's value, tolerance (absolute, or relative when `relative`),
+ * numeric: answer(engine) → the engine's value, formula() → the same value from the item's closed
+ *   formula (the course shell grades with it: its launch page runs no engine), tolerance (absolute, or relative when `relative`),
  *   toleranceText (said beside the field), explain (shown after an answer).
  * choice and predict: choices [{ id, text, correct?, why }]: `id` is the choice's stable name (what
  *   is stored and reported, whatever order the choices are shown in), `why` on a wrong choice names
@@ -190,6 +191,7 @@ export const SELF_TEST_ITEMS = [
       'RoPE with 2 dimensions and θ = 1: q = k = (1, 0), the query at position 3 and the key at 7. What is the score q·k after rotation?',
     ),
     answer: (engine) => dot(engine.applyRope([1, 0], 3), engine.applyRope([1, 0], 7)),
+    formula: () => Math.cos(7 - 3),
     tolerance: 0.005,
     toleranceText: t('within ±0.005 (three decimals)'),
     explain: t('The score is cos(7 − 3) = cos 4: only the distance counts.'),
@@ -202,6 +204,7 @@ export const SELF_TEST_ITEMS = [
       'NTK-aware scaling stretches a RoPE model with base 10,000 and d = 128 by s = 8. What is the new base, base · s^(d/(d−2))?',
     ),
     answer: (engine) => engine.ntkScaledBase(10000, 8, 128),
+    formula: () => 10000 * 8 ** (128 / (128 - 2)),
     tolerance: 0.005,
     relative: true,
     toleranceText: t('within 0.5%'),
@@ -215,6 +218,7 @@ export const SELF_TEST_ITEMS = [
       'Position interpolation stretches a model trained on 4,096 tokens to 16,384. Which position does token 6,000 take?',
     ),
     answer: (engine) => engine.interpolatePositions([6000], 4096, 16384)[0],
+    formula: () => (6000 * 4096) / 16384,
     tolerance: 0.5,
     toleranceText: t('within ±0.5 (the nearest whole position)'),
     explain: t('pos′ = pos · L_train / L_new: every position shrinks by the same factor.'),
@@ -225,6 +229,7 @@ export const SELF_TEST_ITEMS = [
     kind: 'numeric',
     prompt: t("Sinusoidal codes with d = 4: what is the first entry of position 1's code, sin(1 · ω₀)?"),
     answer: (engine) => engine.sinusoidalEncoding(2, 4).data[4],
+    formula: () => Math.sin(1),
     tolerance: 0.005,
     toleranceText: t('within ±0.005 (three decimals)'),
     explain: t('ω₀ = 1 for the first pair, so the entry is sin 1.'),
@@ -268,6 +273,7 @@ export const SELF_TEST_ITEMS = [
       'ALiBi with 8 heads gives head h (counting from 1) the slope 2^(−8h/8) = 2^(−h). What is the slope of head 3?',
     ),
     answer: (engine) => engine.alibiSlopes(8)[2],
+    formula: () => 2 ** -3,
     tolerance: 0.0005,
     toleranceText: t('within ±0.0005 (four decimals)'),
     explain: t('Each head halves the slope of the one before: 1/2, 1/4, 1/8, …'),

@@ -7,7 +7,8 @@ import { SELF_TEST_ITEMS, MASTERY_SCORE, isGraded, isOpenPrediction } from './se
 import { liveText } from '../prose/live-values.js';
 import { pageLanguage, t } from '../locale/i18n.js';
 import { element } from '../page/element.js';
-import { choiceOrder, decodeRecord, emptyRecord, encodeRecord, MAX_RESPONSE_LENGTH, summarize } from '../lms/record.js';
+import { choiceOrder, decodeRecord, emptyRecord, encodeRecord, summarize } from '../lms/record.js';
+import { gradeAgainst, isResponseTo } from './grading.js';
 
 const STORAGE_KEY = 'positional-lesson:self-test:v2';
 // Records kept before the choices had ids and the predictions stopped counting: not read, and removed.
@@ -16,46 +17,15 @@ const OLD_STORAGE_KEYS = ['positional-lesson:self-test:v1'];
 const MAX_STORED_LENGTH = 8192;
 const EVENT = 'positional-lesson:self-test';
 
-/** Reads a number as people type it: a Unicode minus, thousands separators (, _ thin space), a leading +. */
-export function parseNumber(text) {
-  const cleaned = String(text)
-    .trim()
-    .replace(/[\u2212\u2013]/g, '-')
-    .replace(/[,_\s\u2009\u202f]/g, '')
-    .replace(/^\+/, '');
-  if (cleaned.length > MAX_RESPONSE_LENGTH || !/^-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(cleaned)) return null;
-  return Number(cleaned);
-}
-
-/** Whether `given` is within the item's tolerance of `expected`. */
-export function withinTolerance(item, given, expected) {
-  return Math.abs(given - expected) <= allowedError(item, expected);
-}
-
-function allowedError(item, expected) {
-  return item.relative ? Math.abs(expected) * item.tolerance : item.tolerance;
-}
+export { parseNumber, withinTolerance, isResponseTo } from './grading.js';
 
 /**
- * Whether `response` answers `item` rightly: true or false for a check, null for a prediction (not
- * graded), for a response that is no answer to the item (a choice it does not have), or for a number
- * when there is no engine to check it against.
+ * Whether `response` answers `item` rightly, by the engine's value for a number: true or false for
+ * a check, null for a prediction (not graded), for a response that is no answer to the item, or for
+ * a number when there is no engine to check it against.
  */
 export function gradeResponse(item, response, engine) {
-  if (item.kind === 'numeric') {
-    const given = parseNumber(response);
-    if (given === null || !engine) return null;
-    return withinTolerance(item, given, item.answer(engine));
-  }
-  const choice = item.choices.find((c) => c.id === response);
-  if (!choice || !isGraded(item)) return null;
-  return Boolean(choice.correct);
-}
-
-/** Whether `response` could be an answer to `item`: one of its choices, or a number as the page reads them. */
-export function isResponseTo(item, response) {
-  if (typeof response !== 'string') return false;
-  return item.kind === 'numeric' ? parseNumber(response) !== null : item.choices.some((c) => c.id === response);
+  return gradeAgainst(item, response, item.kind === 'numeric' && engine ? item.answer(engine) : null);
 }
 
 /** This browser's storage as the self-test's memory (the page on its own, with no course site). */
@@ -101,29 +71,15 @@ export function browserMemory(itemIds, store = null) {
   };
 }
 
-/** What a course site is told of one answer: the question, its choices as shown, the right answer and the learner's. */
-function interactionOf(item, response, grade, order, engine) {
-  const interaction = {
-    id: item.id,
-    type: item.kind === 'numeric' ? 'numeric' : 'choice',
-    graded: isGraded(item),
-    description: item.prompt,
-    language: pageLanguage(),
-    response,
-    result: grade === null ? 'neutral' : grade ? 'correct' : 'incorrect',
-  };
-  if (item.kind === 'numeric') {
-    if (engine) {
-      const expected = item.answer(engine);
-      const allowed = allowedError(item, expected);
-      interaction.correctResponse = { value: expected, min: expected - allowed, max: expected + allowed };
-    }
-  } else {
-    interaction.choices = order.map((i) => ({ id: item.choices[i].id, text: item.choices[i].text }));
-    // An open prediction has no right choice, so a course site is given none.
-    if (!isOpenPrediction(item)) interaction.correctResponse = item.choices.find((c) => c.correct).id;
-  }
-  return interaction;
+/**
+ * One answer as the page hands it to its memory: the item and the response, and the words a course
+ * site shows a teacher beside it (the question and the choices in the page's language). Whether it
+ * is right is not said: whoever keeps the record grades it (the course shell, lms/course-grading.js).
+ */
+function answerOf(item, response) {
+  const answer = { id: item.id, response, description: item.prompt, language: pageLanguage() };
+  if (item.choices) answer.choices = Object.fromEntries(item.choices.map((c) => [c.id, c.text]));
+  return answer;
 }
 
 /**
@@ -201,12 +157,7 @@ export function setupSelfTest({ engine, results, root = document, memory = null 
         const grade = gradeResponse(item, response, engine);
         views.get(item.id).lock(response, grade);
         const now = summary();
-        memory.answered({
-          record,
-          item,
-          interaction: interactionOf(item, response, grade, order, engine),
-          summary: now,
-        });
+        memory.answered({ record, answer: answerOf(item, response) });
         showScore();
         dispatchEvent(new CustomEvent(EVENT, { detail: { item, response, grade, summary: now } }));
       };
@@ -220,7 +171,6 @@ export function setupSelfTest({ engine, results, root = document, memory = null 
       else if (readOnly()) view.close();
     }
     showScore();
-    memory.summary?.(summary());
   };
 
   const startOver = () => {

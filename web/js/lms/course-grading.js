@@ -1,0 +1,74 @@
+// The course shell's grader: the self-test's record graded where it is kept. From the responses the
+// shell holds it works out each answer's result and correct response, and the score and verdict,
+// against the item bank (web/js/self-test/self-test-items.js), so whatever the framed page claims,
+// a course site hears only what the answers earn. The page gives answers and the words a teacher
+// reads beside them; it is never asked whether they are right.
+import { SELF_TEST_ITEMS, MASTERY_SCORE, isGraded, isOpenPrediction } from '../self-test/self-test-items.js';
+import { allowedError, gradeAgainst, isResponseTo } from '../self-test/grading.js';
+import { choiceOrder, summarize } from './record.js';
+
+// The most of the page's words kept for a question or a choice: a course site shows them, nothing grades them.
+const MAX_LABEL_LENGTH = 1000;
+const LANGUAGE_TAG = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8}){0,4}$/;
+
+const label = (text, fallback) =>
+  typeof text === 'string' && text.trim() ? text.slice(0, MAX_LABEL_LENGTH) : fallback;
+
+/** The value a numeric item's answer must come near: its formula's. */
+const expectedValue = (item) => item.formula();
+
+/**
+ * A grader over `items` (the bank, by default the self-test's). Its methods:
+ * accepts(id, response): whether `response` could answer item `id`;
+ * interaction(id, response, seed, words): what a course site is told of the answer, its result and
+ *   correct response worked out here; `words` ({ description, language, choices: { id: text } },
+ *   from the page) only label it;
+ * summary(responses, mastery): the score and verdict of `responses` (item id → response), the pass
+ *   mark `mastery` or, when the course set none, the lesson's.
+ */
+export function courseGrader(items = SELF_TEST_ITEMS) {
+  const byId = new Map(items.map((item) => [item.id, item]));
+  const graded = items.filter(isGraded);
+  const grade = (item, response) => gradeAgainst(item, response, item.kind === 'numeric' ? expectedValue(item) : null);
+  return {
+    ids: items.map((item) => item.id),
+    accepts(id, response) {
+      const item = byId.get(id);
+      return Boolean(item) && isResponseTo(item, response);
+    },
+    interaction(id, response, seed, words = {}) {
+      const item = byId.get(id);
+      const result = grade(item, response);
+      const language = typeof words.language === 'string' && LANGUAGE_TAG.test(words.language) ? words.language : 'en';
+      const interaction = {
+        id: item.id,
+        type: item.kind === 'numeric' ? 'numeric' : 'choice',
+        graded: isGraded(item),
+        description: label(words.description, item.prompt),
+        language,
+        response,
+        result: result === null ? 'neutral' : result ? 'correct' : 'incorrect',
+      };
+      if (item.kind === 'numeric') {
+        const value = expectedValue(item);
+        const allowed = allowedError(item, value);
+        interaction.correctResponse = { value, min: value - allowed, max: value + allowed };
+      } else {
+        const texts = words.choices && typeof words.choices === 'object' ? words.choices : {};
+        interaction.choices = choiceOrder(item.id, item.choices.length, seed).map((i) => {
+          const choice = item.choices[i];
+          return { id: choice.id, text: label(texts[choice.id], choice.text) };
+        });
+        // An open prediction has no right choice, so a course site is given none.
+        if (!isOpenPrediction(item)) interaction.correctResponse = item.choices.find((c) => c.correct).id;
+      }
+      return interaction;
+    },
+    summary(responses, mastery = null) {
+      const grades = {};
+      for (const item of graded)
+        if (responses[item.id] !== undefined) grades[item.id] = grade(item, responses[item.id]);
+      return summarize(graded, grades, mastery ?? MASTERY_SCORE);
+    },
+  };
+}
