@@ -8,7 +8,7 @@ import { liveText } from '../prose/live-values.js';
 import { pageLanguage, t } from '../locale/i18n.js';
 import { element } from '../page/element.js';
 import { choiceOrder, decodeRecord, emptyRecord, encodeRecord, summarize } from '../lms/record.js';
-import { gradeAgainst, isResponseTo } from './grading.js';
+import { gradeAgainst, isResponseTo, parseNumber, withinTolerance } from './grading.js';
 
 const STORAGE_KEY = 'positional-lesson:self-test:v2';
 // Records kept before the choices had ids and the predictions stopped counting: not read, and removed.
@@ -17,7 +17,7 @@ const OLD_STORAGE_KEYS = ['positional-lesson:self-test:v1'];
 const MAX_STORED_LENGTH = 8192;
 const EVENT = 'positional-lesson:self-test';
 
-export { parseNumber, withinTolerance, isResponseTo } from './grading.js';
+export { parseNumber, withinTolerance, isResponseTo };
 
 /**
  * Whether `response` answers `item` rightly, by the engine's value for a number: true or false for
