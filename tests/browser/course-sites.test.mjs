@@ -313,6 +313,79 @@ async function until(condition, what, ms = 30000) {
   }
 }
 
+/**
+ * What a script in the lesson's frame can try: the score the shell once took from the page
+ * (positionalCourse.summary), and answers that claim to be right or are no answer to their item.
+ */
+function forgeFromLessonFrame(frame) {
+  return frame.evaluate(
+    (graded) => {
+      const shell = parent.positionalCourse;
+      const claims = [];
+      try {
+        shell.summary(
+          { completed: true, passed: true, percent: 100, scaled: 1, answered: 12, correct: 12, total: 12 },
+          {
+            answered: true,
+          },
+        );
+        claims.push('summary taken');
+      } catch (error) {
+        claims.push(`summary refused: ${error.constructor.name}`);
+      }
+      const responses = Object.fromEntries(graded.map((id) => [id, 'forged']));
+      shell.answered({
+        record: { seed: '0badc0de', responses },
+        interaction: { id: graded[0], type: 'choice', graded: true, response: 'x', result: 'correct' },
+      });
+      shell.answered({ id: graded[0], response: 'not-a-choice-of-it' });
+      return claims;
+    },
+    GRADED.map((i) => i.id),
+  );
+}
+
+for (const edition of ['1.2', '2004']) {
+  test(`SCORM ${edition}: a score forged in the lesson's frame reaches nothing the LMS records`, async () => {
+    const preload = edition === '1.2' ? { student_data: { mastery_score: '80' } } : { scaled_passing_score: '0.8' };
+    const { page, lesson, close } = await openCourse(edition, { preload });
+    await forgeFromLessonFrame(lesson);
+    // Past the pause after which answers are committed, then the learner leaves: whatever the shell holds goes.
+    await page.waitForTimeout(2000);
+    const { calls } = await leave(page);
+    const prefix = edition === '1.2' ? 'cmi.core.' : 'cmi.';
+    assert.equal(lastSet(calls, `${prefix}score.raw`), undefined, 'no score');
+    const book = await gradebook(page, edition);
+    if (edition === '1.2') assert.equal(book.status, 'incomplete');
+    else {
+      assert.equal(book.completion, 'incomplete');
+      assert.equal(book.success, 'unknown');
+    }
+    assert.equal(book.raw, '');
+    assert.deepEqual(
+      calls.filter(([, e]) => /^cmi\.interactions\./.test(e ?? '')),
+      [],
+      'no interaction',
+    );
+    assert.equal(await page.evaluate(() => __api.cmi.interactions.childArray.length), 0);
+    await close();
+  });
+}
+
+test("cmi5: a score forged in the lesson's frame reaches nothing the LMS records", async () => {
+  const lms = await startLrs({ root: folders.cmi5 });
+  closers.push(lms.close);
+  const { page, lesson, launch, close } = await cmi5Course(lms);
+  await lesson.waitForFunction(() => document.documentElement.dataset.course.endsWith(':saved'));
+  await forgeFromLessonFrame(lesson);
+  await page.waitForTimeout(2000);
+  await page.close({ runBeforeUnload: true });
+  await until(() => lms.verbs(launch.registration).includes('terminated'), 'terminated', 20000);
+  assert.deepEqual(lms.verbs(launch.registration), ['initialized', 'terminated']);
+  assert.deepEqual(lms.errors, []);
+  await close();
+});
+
 test('cmi5: a learner who passes, then exits to the LMS’s returnURL', async () => {
   const lms = await startLrs({ root: folders.cmi5 });
   closers.push(lms.close);
