@@ -44,25 +44,25 @@ export const SELF_TEST_ITEMS = [
     choices: [
       {
         id: 'set',
-        text: t('Attention compares tokens by content only, so shuffling the input only shuffles the output rows.'),
+        text: t('Attention sees content only, so reordering the words just reorders its outputs.'),
         correct: true,
         why: t('Attention is permutation-equivariant: order is invisible until something adds it.'),
       },
       {
         id: 'random-vectors',
-        text: t('The word vectors are random, so the model cannot tell the words apart.'),
+        text: t('The word vectors are random, so the model cannot tell the three words apart.'),
         why: t('Random vectors still differ from word to word; the words are told apart, only their order is lost.'),
       },
       {
         id: 'softmax-sign',
-        text: t('Softmax throws away the sign of the scores.'),
+        text: t('Softmax normalises each row of scores, which erases which token came first.'),
         why: t(
-          'Softmax keeps the ordering of scores; the loss of word order comes from attention treating the input as a set.',
+          'Softmax rescales a row but keeps the ordering of its scores; the loss of word order comes from attention treating the input as a set.',
         ),
       },
       {
         id: 'too-short',
-        text: t('The sentences are too short for attention to work.'),
+        text: t('Three tokens are too few: attention needs a longer context before any order shows.'),
         why: t('Length is not the problem: a shuffled sentence of any length pools to the same vector.'),
       },
     ],
@@ -75,29 +75,25 @@ export const SELF_TEST_ITEMS = [
     choices: [
       {
         id: 'rescale',
-        text: t(
-          'Rescale positions or frequencies (position interpolation, NTK-aware scaling or YaRN), then fine-tune briefly.',
-        ),
+        text: t('Rescale the positions or frequencies (PI, NTK, YaRN), then fine-tune briefly.'),
         correct: true,
         why: t('Rescaling keeps every angle inside the range the model saw in training.'),
       },
       {
         id: 'nothing',
-        text: t('Nothing: RoPE is relative, so it works at any length.'),
+        text: t('Nothing: RoPE scores depend only on distance, so every length works as trained.'),
         why: t(
           'Relative scores do not make unseen angles safe: beyond training the slow pairs turn further than they ever did.',
         ),
       },
       {
         id: 'learned-table',
-        text: t('Switch to learned absolute positions.'),
-        why: t(
-          'A learned table has no row beyond its size: it cannot represent position 4,096 at all without retraining.',
-        ),
+        text: t('Swap RoPE for a learned position table with 32,768 rows and keep the weights.'),
+        why: t('A new learned table starts untrained: its rows mean nothing until the model is trained with them.'),
       },
       {
         id: 'mask-only',
-        text: t('Drop positions and rely on the causal mask.'),
+        text: t('Drop the position code and let the causal mask carry word order at any length.'),
         why: t('The mask leaks only a weak sense of order; models that drop positions still need training for it.'),
       },
     ],
@@ -141,18 +137,18 @@ export const SELF_TEST_ITEMS = [
     choices: [
       {
         id: 'no-row',
-        text: t('It has no row in the table, so it cannot be encoded without a longer table and more training.'),
+        text: t('It has no row: the table must grow, and all its new rows be trained first.'),
         correct: true,
         why: t('A learned table covers only the positions it was trained with.'),
       },
       {
         id: 'wraps',
-        text: t('It reuses row 0: positions wrap around.'),
+        text: t('It reuses the first row, since a learned table wraps round like a clock.'),
         why: t('Nothing in a learned table wraps: that would be a periodic code, which a learned table is not.'),
       },
       {
         id: 'extrapolates',
-        text: t('The model extrapolates the table smoothly.'),
+        text: t('It gets a row extended from the trend of the last rows in the table.'),
         why: t('Learned rows are free parameters with no formula to extend; there is nothing to extrapolate from.'),
       },
     ],
@@ -165,18 +161,18 @@ export const SELF_TEST_ITEMS = [
     choices: [
       {
         id: 'weak-leak',
-        text: t('It leaks a little: a token sees only the words before it, so its output depends on its place.'),
+        text: t('A little: each token sees only earlier words, so its output depends on place.'),
         correct: true,
         why: t('The leak is real but weak, a side effect of the mask rather than a position code.'),
       },
       {
         id: 'no-effect',
-        text: t('Nothing: without positions attention is a bag of words.'),
+        text: t('Nothing: without a position code attention stays a bag of words, mask or not.'),
         why: t('The mask itself depends on order: the first word sees one word, the third sees three.'),
       },
       {
         id: 'full-positions',
-        text: t("It tells the model every token's exact position, so no encoding is needed."),
+        text: t('All of it: the mask gives each token its exact index, so no code is needed at all.'),
         why: t(
           'The mask only limits what each token can see: no token gets a code for where it sits, and a model must learn to read order from what it can see.',
         ),
@@ -242,26 +238,26 @@ export const SELF_TEST_ITEMS = [
     choices: [
       {
         id: 'distance',
-        text: t('…only the distance n − m (and the two vectors).'),
+        text: t('…only the offset n − m, plus the two vectors, not the place.'),
         correct: true,
         why: t('Rotating both by their positions leaves only the rotation by n − m between them.'),
       },
       {
         id: 'absolute',
-        text: t('…both absolute positions m and n.'),
+        text: t('…both positions m and n, as each vector turns by its own.'),
         why: t(
           'Each vector is rotated by its absolute position, but the rotations cancel down to their difference in the dot product.',
         ),
       },
       {
         id: 'sum',
-        text: t('…the sum m + n.'),
+        text: t('…the sum m + n, since rotations add their angles together.'),
         why: t('Rotations compose by adding angles, but the dot product subtracts the two: the sum never appears.'),
       },
       {
         id: 'unchanged',
-        text: t('…neither: RoPE leaves the score unchanged.'),
-        why: t('The rotation does change the score, by the angle between the two positions.'),
+        text: t('…neither: the rotations cancel and the plain dot product is left.'),
+        why: t('The rotations cancel only down to their difference: the score changes with n − m.'),
       },
     ],
   },
@@ -286,20 +282,18 @@ export const SELF_TEST_ITEMS = [
     choices: [
       {
         id: 'ntk-spares-fast',
-        text: t(
-          'Interpolation slows every pair by s; NTK raises the base, which slows the slowest pairs by about s and leaves the fastest almost as they were.',
-        ),
+        text: t('Interpolation slows every pair by s; NTK slows the slow pairs by about s, the fast barely.'),
         correct: true,
         why: t('A larger base changes θ_i = base^(−2i/d) more the larger i is; θ₀ = 1 whatever the base.'),
       },
       {
         id: 'reversed',
-        text: t('NTK slows every pair by s; interpolation spares the fast pairs.'),
+        text: t('NTK slows every pair by s; interpolation slows the slow pairs by about s, the fast barely.'),
         why: t('It is the other way round: interpolation divides every position, and so every angle, by s.'),
       },
       {
         id: 'same-recipe',
-        text: t('They are one recipe written two ways: both divide every angle by s.'),
+        text: t('Both slow every pair by s: one recipe, applied to the positions or to the frequencies.'),
         why: t('They agree only on the slowest pair; on the fast pairs NTK changes almost nothing.'),
       },
     ],
