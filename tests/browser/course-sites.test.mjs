@@ -196,7 +196,7 @@ test('SCORM 1.2: a learner who leaves half-way is not failed; back on a fresh pr
   assert.equal(await fresh.lesson.locator('.graded-item[data-answered]').count(), 0);
   await fresh.lesson.evaluate(
     (record) => localStorage.setItem('positional-lesson:self-test:v2', record),
-    encodeRecord({ seed: '00000000', responses: { 'why-positions': 'set' } }),
+    encodeRecord({ seed: '00000000', responses: { why_positions: 'set' } }),
   );
   await fresh.page.reload();
   const reloaded = await waitForFrame(fresh.page, (f) => /\/positional-lesson\.html$/.test(f.url()));
@@ -528,7 +528,7 @@ test('the site on a host that sends every script as octet-stream: a notice says 
   assert.equal(await notice.locator('a').getAttribute('href'), 'positional-lesson.html');
   // Each self-test item says what it needs instead of being blank.
   assert.match(
-    await page.locator('.graded-item[data-item="why-positions"]').textContent(),
+    await page.locator('.graded-item[data-item="why_positions"]').textContent(),
     /checked by the page’s scripts, which have not run here/,
   );
   await context.close();

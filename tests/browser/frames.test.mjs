@@ -31,9 +31,9 @@ test('on its own the self-test keeps its answers and their order in storage acro
       [...document.querySelectorAll('.graded-item[data-kind="choice"] input')].map((input) => input.value).join(),
     );
   const before = await order();
-  const item = SELF_TEST_ITEMS.find((i) => i.id === 'why-positions');
+  const item = SELF_TEST_ITEMS.find((i) => i.id === 'why_positions');
   await answerChoice(page.mainFrame(), item);
-  const numeric = page.locator('.graded-item[data-item="interpolate-6000"]');
+  const numeric = page.locator('.graded-item[data-item="interpolate_6000"]');
   await numeric.locator('input').fill('seventeen');
   await numeric.locator('button').click();
   assert.match(await numeric.locator('.graded-feedback').textContent(), /“seventeen” is not a number/);
@@ -82,14 +82,14 @@ test('stored answers are read with suspicion: re-graded, unknown ones dropped, a
   };
   // A record that claims a wrong answer is right, a choice the item has not got, an unknown item.
   const claims = await forged({
-    'positional-lesson:self-test:v1': JSON.stringify({ 'why-positions': { response: 'a', correct: true } }),
+    'positional-lesson:self-test:v1': JSON.stringify({ why_positions: { response: 'a', correct: true } }),
     'positional-lesson:self-test:v2': JSON.stringify({
       v: 2,
       s: '00c0ffee',
-      r: { 'why-positions': 'random-vectors', 'learned-limit': 'no-such-choice', 'no-such-item': 'x', correct: true },
+      r: { why_positions: 'random_vectors', learned_limit: 'no-such-choice', 'no-such-item': 'x', correct: true },
     }),
   });
-  assert.deepEqual(claims.answered, [['why-positions', 'wrong']]);
+  assert.deepEqual(claims.answered, [['why_positions', 'wrong']]);
   assert.equal(claims.score, `0 right of 1 answered (${GRADED.length} in all).`);
   assert.equal(claims.old, null, 'the old format is removed');
   assert.deepEqual(claims.problems, []);
@@ -99,7 +99,7 @@ test('stored answers are read with suspicion: re-graded, unknown ones dropped, a
     s: '00c0ffee',
     r: Object.fromEntries(Array.from({ length: 50000 }, (_, i) => [`junk-${i}`, 'x'])),
   };
-  junk.r['why-positions'] = 'set';
+  junk.r['why_positions'] = 'set';
   const oversized = await forged({ 'positional-lesson:self-test:v2': JSON.stringify(junk) });
   assert.deepEqual(oversized.answered, []);
   assert.deepEqual(oversized.problems, []);
@@ -124,11 +124,11 @@ test('with storage blocked the self-test grades the same, for the visit', async 
     `${correct} right of ${GRADED.length} answered (${GRADED.length} in all): ${Math.round((100 * correct) / GRADED.length)}%, below the 80% pass mark.`,
   );
   // Every wrong choice names its misconception and then the answer.
-  const feedback = await page.locator('.graded-item[data-item="choose-long-context"] .graded-feedback').textContent();
-  const item = SELF_TEST_ITEMS.find((i) => i.id === 'choose-long-context');
+  const feedback = await page.locator('.graded-item[data-item="choose_long_context"] .graded-feedback').textContent();
+  const item = SELF_TEST_ITEMS.find((i) => i.id === 'choose_long_context');
   assert.ok(feedback.includes(item.choices.find((c) => !c.correct).why), feedback);
   // A prediction reveals the engine's numbers once answered, and does not count.
-  const reveal = await page.locator('.graded-item[data-item="predict-rope-shift"] .graded-reveal').textContent();
+  const reveal = await page.locator('.graded-item[data-item="predict_rope_shift"] .graded-reveal').textContent();
   assert.match(reveal, /The engine gives −?\d\.\d{3} at 3 and 7 and −?\d\.\d{3} at 103 and 107\./);
   assert.deepEqual(problems, []);
   await context.close();

@@ -6,9 +6,9 @@ import { SELF_TEST_ITEMS, isGraded } from '../../web/js/self-test/self-test-item
 import { loadEngine } from '../node/engine-loader.mjs';
 
 /** Four checks a failing learner gets wrong: 8 of 12 = 0.667, under the 0.8 mastery score. */
-export const FAILED_ITEMS = new Set(['choose-long-context', 'ntk-base-8-128', 'rope-depends-on', 'pi-vs-ntk']);
+export const FAILED_ITEMS = new Set(['choose_long_context', 'ntk_base_8_128', 'rope_depends_on', 'pi_vs_ntk']);
 /** Two a learner who passes anyway gets wrong: 10 of 12 = 0.833. */
-export const NEARLY_ITEMS = new Set(['alibi-where', 'interpolate-6000']);
+export const NEARLY_ITEMS = new Set(['alibi_where', 'interpolate_6000']);
 
 export const GRADED = SELF_TEST_ITEMS.filter(isGraded);
 

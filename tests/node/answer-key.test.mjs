@@ -67,11 +67,11 @@ test("every number in the key is the engine's, and the printed range is exactly 
   }
   // The worked values themselves, from the maths: cos 4, 10000 · 8^(128/126), 1500, sin 1, 2^-3.
   const byId = Object.fromEntries(answerKey(engine).map((k) => [k.id, k]));
-  assert.ok(Math.abs(byId['rope-score-3-7'].value - Math.cos(4)) < 1e-12);
-  assert.ok(Math.abs(byId['ntk-base-8-128'].value - 10000 * 8 ** (128 / 126)) < 1e-6);
-  assert.equal(byId['interpolate-6000'].value, 1500);
-  assert.ok(Math.abs(byId['sinusoidal-pe-1-0'].value - Math.sin(1)) < 1e-12);
-  assert.equal(byId['alibi-slope-head-3'].value, 0.125);
+  assert.ok(Math.abs(byId['rope_score_3_7'].value - Math.cos(4)) < 1e-12);
+  assert.ok(Math.abs(byId['ntk_base_8_128'].value - 10000 * 8 ** (128 / 126)) < 1e-6);
+  assert.equal(byId['interpolate_6000'].value, 1500);
+  assert.ok(Math.abs(byId['sinusoidal_pe_1_0'].value - Math.sin(1)) < 1e-12);
+  assert.equal(byId['alibi_slope_head_3'].value, 0.125);
 });
 
 test("each choice and prediction names the item's right choice by id and text, and what the page then shows", () => {
@@ -94,7 +94,7 @@ test("each choice and prediction names the item's right choice by id and text, a
     assert.equal(stated[2], right.id, item.id);
     assert.equal(unescape(stated[3]), right.text, item.id);
   }
-  const bag = answerKey(engine).find((k) => k.id === 'predict-bag');
+  const bag = answerKey(engine).find((k) => k.id === 'predict_bag');
   assert.match(bag.reveal, /^The engine gives 1\.000: the two orders are one bag\.$/);
   assert.ok(page.includes('The page then shows: The engine gives 1.000'));
 });

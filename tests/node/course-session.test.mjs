@@ -19,6 +19,7 @@ import {
 } from '../../web/js/lms/record.js';
 import { SELF_TEST_ITEMS, MASTERY_SCORE, isGraded } from '../../web/js/self-test/self-test-items.js';
 import { startLrs } from '../support/lrs.mjs';
+import { courseGrader } from '../../web/js/lms/course-grading.js';
 
 const GRADED = SELF_TEST_ITEMS.filter(isGraded);
 const quiet = { warn: console.warn, error: console.error };
@@ -131,7 +132,7 @@ async function scormSession(edition, preload, { timers = manualTimers() } = {}) 
 }
 
 const lastSet = (calls, element) => calls.filter(([v, e]) => v === 'set' && e === element).at(-1)?.[2];
-const FAILING = new Set(['why-positions', 'choose-long-context', 'rope-depends-on']);
+const FAILING = new Set(['why_positions', 'choose_long_context', 'rope_depends_on']);
 
 for (const edition of ['1.2', '2004']) {
   const prefix = edition === '1.2' ? 'cmi.core.' : 'cmi.';
@@ -172,11 +173,11 @@ for (const edition of ['1.2', '2004']) {
       SELF_TEST_ITEMS.map((i) => i.id),
     );
     assert.equal(new Set(ids.map(([, e]) => e)).size, SELF_TEST_ITEMS.length, 'each in its own slot');
-    const n = SELF_TEST_ITEMS.findIndex((i) => i.id === 'why-positions');
+    const n = SELF_TEST_ITEMS.findIndex((i) => i.id === 'why_positions');
     assert.equal(lastSet(calls, `cmi.interactions.${n}.correct_responses.0.pattern`), 'set');
     assert.equal(
       lastSet(calls, `cmi.interactions.${n}.${edition === '1.2' ? 'student_response' : 'learner_response'}`),
-      'random-vectors',
+      'random_vectors',
     );
     const p = SELF_TEST_ITEMS.findIndex((i) => i.kind === 'predict');
     assert.equal(lastSet(calls, `cmi.interactions.${p}.result`), 'neutral', 'a prediction is recorded, not graded');
@@ -191,7 +192,7 @@ for (const edition of ['1.2', '2004']) {
   });
 
   test(`SCORM ${edition}: a new attempt starts empty, a resumed one takes its answers back, a review shows them and writes nothing`, async () => {
-    const kept = encodeRecord({ seed: '0badc0de', responses: { 'why-positions': 'set', 'learned-limit': 'wraps' } });
+    const kept = encodeRecord({ seed: '0badc0de', responses: { why_positions: 'set', learned_limit: 'wraps' } });
     const entry = (value) => (edition === '1.2' ? { core: { entry: value } } : { entry: value });
     const fresh = await scormSession(edition, { ...entry('ab-initio'), suspend_data: kept });
     assert.deepEqual(
@@ -202,13 +203,13 @@ for (const edition of ['1.2', '2004']) {
     const resumed = await scormSession(edition, { ...entry('resume'), suspend_data: kept });
     assert.deepEqual(resumed.session.record, {
       seed: '0badc0de',
-      responses: { 'why-positions': 'set', 'learned-limit': 'wraps' },
+      responses: { why_positions: 'set', learned_limit: 'wraps' },
     });
     const mode = edition === '1.2' ? { core: { lesson_mode: 'review', entry: '' } } : { mode: 'review', entry: '' };
     const review = await scormSession(edition, { ...mode, suspend_data: kept });
     assert.equal(review.session.status, 'review');
     assert.equal(Object.keys(review.session.record.responses).length, 2);
-    learner(review.session.api).answer(SELF_TEST_ITEMS.find((i) => i.id === 'alibi-where'));
+    learner(review.session.api).answer(SELF_TEST_ITEMS.find((i) => i.id === 'alibi_where'));
     review.session.close();
     assert.deepEqual(
       review.calls.filter(([v]) => v === 'set'),
@@ -375,6 +376,53 @@ test('SCORM: a junk interaction count still gives every answer its own slot', as
   }
 });
 
+// Moodle's SCORM 2004 run-time checks a choice interaction's learner_response and
+// correct_responses pattern against ^[\w.]{1,250}$ (PHP's \w without /u: ASCII letters, digits, _)
+// and refuses anything else with error 406; every edition keeps to the same rule.
+const MOODLE_2004_ID = /^[A-Za-z0-9_.]{1,250}$/;
+
+test('every id a course site stores keeps to SCORM 2004’s ^[\\w.]{1,250}$, in every edition and for every choice', async () => {
+  const grader = courseGrader();
+  for (const item of SELF_TEST_ITEMS) {
+    assert.match(item.id, MOODLE_2004_ID, `item ${item.id}`);
+    for (const choice of item.choices ?? []) {
+      assert.match(choice.id, MOODLE_2004_ID, `${item.id}: choice ${choice.id}`);
+      // What cmi5 sends too: the choices' ids, the response, the correct response pattern.
+      const reported = grader.interaction(item.id, choice.id, '0badc0de');
+      for (const c of reported.choices) assert.match(c.id, MOODLE_2004_ID);
+      assert.match(reported.response, MOODLE_2004_ID);
+      if (reported.correctResponse !== undefined) assert.match(reported.correctResponse, MOODLE_2004_ID);
+    }
+  }
+  const widest = Math.max(...SELF_TEST_ITEMS.map((i) => i.choices?.length ?? 0));
+  for (const edition of ['1.2', '2004'])
+    for (let k = 0; k < widest; k++) {
+      // Every item answered with its k-th choice (or its last): each choice is reported once over the runs.
+      const { api, calls, session, timers } = await scormSession(edition, {});
+      learner(session.api);
+      for (const item of SELF_TEST_ITEMS) {
+        const response = item.choices
+          ? item.choices[Math.min(k, item.choices.length - 1)].id
+          : String(Number(item.formula().toPrecision(12)));
+        session.api.answered({ id: item.id, response });
+      }
+      timers.advance(COMMIT_PAUSE_MS);
+      const choiceSlots = new Set(
+        calls.filter(([, e, v]) => /\.type$/.test(e ?? '') && v === 'choice').map(([, e]) => e.replace(/\.type$/, '')),
+      );
+      assert.equal(choiceSlots.size, SELF_TEST_ITEMS.filter((i) => i.choices).length);
+      for (const [, element, value] of calls.filter(([v]) => v === 'set')) {
+        const slot = element.match(/^cmi\.interactions\.\d+/)?.[0];
+        if (!slot) continue;
+        const field = element.slice(slot.length + 1);
+        if (field === 'id' || (choiceSlots.has(slot) && /response|pattern/.test(field)))
+          assert.match(value, MOODLE_2004_ID, `SCORM ${edition}: ${element} = ${value}`);
+      }
+      assert.equal(api.lastErrorCode, '0');
+      session.close();
+    }
+});
+
 test('the record always fits SCORM 1.2’s 4,096 characters of suspend data', () => {
   const longest = { seed: 'ffffffff', responses: {} };
   for (const item of SELF_TEST_ITEMS)
@@ -387,7 +435,7 @@ test('the record always fits SCORM 1.2’s 4,096 characters of suspend data', ()
 });
 
 test('choices are shown in an order of their own per seed, stable for a seed', () => {
-  const item = SELF_TEST_ITEMS.find((i) => i.id === 'why-positions');
+  const item = SELF_TEST_ITEMS.find((i) => i.id === 'why_positions');
   assert.deepEqual(choiceOrder(item.id, 4, 'abcdef01'), choiceOrder(item.id, 4, 'abcdef01'));
   const orders = new Set();
   const firstIsRight = [];
@@ -467,13 +515,13 @@ test('cmi5: a learner who passes: initialized, the answers, passed, completed, t
     ]);
     const passed = lms.statements(launch.registration).find((s) => s.verb.id.endsWith('/passed'));
     assert.deepEqual(passed.result.score, { scaled: 1, raw: 100, min: 0, max: 100 });
-    const answered = lms.statements(launch.registration).find((s) => s.object.id.endsWith('/why-positions'));
+    const answered = lms.statements(launch.registration).find((s) => s.object.id.endsWith('/why_positions'));
     assert.deepEqual(answered.object.definition.correctResponsesPattern, ['set']);
     assert.equal(answered.object.definition.choices.length, 4);
     const state = lms.state(launch.registration);
     assert.equal(state.completed, true);
     assert.equal(state.passed, true);
-    assert.equal(JSON.parse(state.record).r['why-positions'], 'set');
+    assert.equal(JSON.parse(state.record).r['why_positions'], 'set');
   });
 });
 

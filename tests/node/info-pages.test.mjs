@@ -29,7 +29,7 @@ test('readingOf counts the words a reader reads: markers as their text, code and
     '<!-- a comment of seven words that nobody reads -->',
     '## A heading {#here}',
     'Two words {{live:order.none}} and {{ref:primer.notation|the primer}}, with $x$ inline.',
-    '<div class="graded-item" data-item="why-positions"></div>',
+    '<div class="graded-item" data-item="why_positions"></div>',
     '```python check=x',
     'a = 1',
     '',

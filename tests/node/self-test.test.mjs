@@ -18,7 +18,7 @@ test('at least 10 graded checks across both levels, each item placed once in the
   assert.ok(checks.length >= 10, `${checks.length} checks`);
   assert.ok(checks.every((i) => i.kind !== 'predict'));
   assert.ok(
-    SELF_TEST_ITEMS.every((i) => !i.choices || i.choices.every((c) => /^[a-z0-9-]+$/.test(c.id))),
+    SELF_TEST_ITEMS.every((i) => !i.choices || i.choices.every((c) => /^[A-Za-z0-9_.]+$/.test(c.id))),
     'every choice has an id',
   );
   for (const item of SELF_TEST_ITEMS.filter((i) => i.choices))
@@ -73,11 +73,11 @@ test('numeric items are answered by the engine, with a stated tolerance the roun
   assert.ok(numeric.length >= 3);
   // The engine's values the lesson states elsewhere, to 1e-9: cos 4, 10000 · 8^(128/126), 6000/4, sin 1.
   const independent = {
-    'rope-score-3-7': Math.cos(4),
-    'ntk-base-8-128': 10000 * 8 ** (128 / 126),
-    'interpolate-6000': 1500,
-    'sinusoidal-pe-1-0': Math.sin(1),
-    'alibi-slope-head-3': 2 ** -3,
+    rope_score_3_7: Math.cos(4),
+    ntk_base_8_128: 10000 * 8 ** (128 / 126),
+    interpolate_6000: 1500,
+    sinusoidal_pe_1_0: Math.sin(1),
+    alibi_slope_head_3: 2 ** -3,
   };
   for (const item of numeric) {
     assert.match(item.toleranceText, /within/);
@@ -146,16 +146,16 @@ test('cmi5 launch parameters: all five or none, the actor as JSON', () => {
 
 test('the length-lab prediction is recorded whatever is chosen and changes neither the score nor the count', async () => {
   const engine = await loadEngine();
-  const item = SELF_TEST_ITEMS.find((i) => i.id === 'predict-length-lab');
+  const item = SELF_TEST_ITEMS.find((i) => i.id === 'predict_length_lab');
   assert.ok(item && item.kind === 'predict' && isOpenPrediction(item) && !isGraded(item));
   assert.deepEqual(
     item.choices.map((c) => c.id),
-    ['none', 'learned', 'sinusoidal', 'rope', 'rope-yarn', 'alibi'],
+    ['none', 'learned', 'sinusoidal', 'rope', 'rope_yarn', 'alibi'],
   );
   // It sits in the lab's section, before the section's results.
   const section = lesson.slice(lesson.indexOf('{#length-lab}'), lesson.indexOf('{#causal-mask}'));
-  assert.ok(section.indexOf('data-item="predict-length-lab"') >= 0, 'in the length-lab section');
-  assert.ok(section.indexOf('data-item="predict-length-lab"') < section.indexOf('{{lab-table:'), 'before the results');
+  assert.ok(section.indexOf('data-item="predict_length_lab"') >= 0, 'in the length-lab section');
+  assert.ok(section.indexOf('data-item="predict_length_lab"') < section.indexOf('{{lab-table:'), 'before the results');
 
   const graded = SELF_TEST_ITEMS.filter(isGraded);
   // A right answer to every check (the engine's value, or the right choice), and a wrong one to the first.

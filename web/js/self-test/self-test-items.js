@@ -35,7 +35,7 @@ function reveal(sentence, lives) {
  */
 export const SELF_TEST_ITEMS = [
   {
-    id: 'why-positions',
+    id: 'why_positions',
     level: 1,
     kind: 'choice',
     prompt: t(
@@ -49,26 +49,26 @@ export const SELF_TEST_ITEMS = [
         why: t('Attention is permutation-equivariant: order is invisible until something adds it.'),
       },
       {
-        id: 'random-vectors',
+        id: 'random_vectors',
         text: t('The word vectors are random, so the model cannot tell the three words apart.'),
         why: t('Random vectors still differ from word to word; the words are told apart, only their order is lost.'),
       },
       {
-        id: 'softmax-sign',
+        id: 'softmax_sign',
         text: t('Softmax normalises each row of scores, which erases which token came first.'),
         why: t(
           'Softmax rescales a row but keeps the ordering of its scores; the loss of word order comes from attention treating the input as a set.',
         ),
       },
       {
-        id: 'too-short',
+        id: 'too_short',
         text: t('Three tokens are too few: attention needs a longer context before any order shows.'),
         why: t('Length is not the problem: a shuffled sentence of any length pools to the same vector.'),
       },
     ],
   },
   {
-    id: 'choose-long-context',
+    id: 'choose_long_context',
     level: 1,
     kind: 'choice',
     prompt: t('A RoPE model trained on 4,096 tokens must read 32,768. What is the usual fix?'),
@@ -87,19 +87,19 @@ export const SELF_TEST_ITEMS = [
         ),
       },
       {
-        id: 'learned-table',
+        id: 'learned_table',
         text: t('Swap RoPE for a learned position table with 32,768 rows and keep the weights.'),
         why: t('A new learned table starts untrained: its rows mean nothing until the model is trained with them.'),
       },
       {
-        id: 'mask-only',
+        id: 'mask_only',
         text: t('Drop the position code and let the causal mask carry word order at any length.'),
         why: t('The mask leaks only a weak sense of order; models that drop positions still need training for it.'),
       },
     ],
   },
   {
-    id: 'alibi-where',
+    id: 'alibi_where',
     level: 1,
     kind: 'choice',
     prompt: t(
@@ -130,13 +130,13 @@ export const SELF_TEST_ITEMS = [
     ],
   },
   {
-    id: 'learned-limit',
+    id: 'learned_limit',
     level: 1,
     kind: 'choice',
     prompt: t('GPT-2 learned a table of 1,024 positions. What happens to a token at position 1,024?'),
     choices: [
       {
-        id: 'no-row',
+        id: 'no_row',
         text: t('It has no row: the table must grow, and all its new rows be trained first.'),
         correct: true,
         why: t('A learned table covers only the positions it was trained with.'),
@@ -154,24 +154,24 @@ export const SELF_TEST_ITEMS = [
     ],
   },
   {
-    id: 'causal-mask-weak',
+    id: 'causal_mask_weak',
     level: 1,
     kind: 'choice',
     prompt: t('A decoder has a causal mask but no positional encoding. What does the mask do for word order?'),
     choices: [
       {
-        id: 'weak-leak',
+        id: 'weak_leak',
         text: t('A little: each token sees only earlier words, so its output depends on place.'),
         correct: true,
         why: t('The leak is real but weak, a side effect of the mask rather than a position code.'),
       },
       {
-        id: 'no-effect',
+        id: 'no_effect',
         text: t('Nothing: without a position code attention stays a bag of words, mask or not.'),
         why: t('The mask itself depends on order: the first word sees one word, the third sees three.'),
       },
       {
-        id: 'full-positions',
+        id: 'full_positions',
         text: t('All of it: the mask gives each token its exact index, so no code is needed at all.'),
         why: t(
           'The mask only limits what each token can see: no token gets a code for where it sits, and a model must learn to read order from what it can see.',
@@ -180,7 +180,7 @@ export const SELF_TEST_ITEMS = [
     ],
   },
   {
-    id: 'rope-score-3-7',
+    id: 'rope_score_3_7',
     level: 2,
     kind: 'numeric',
     prompt: t(
@@ -193,7 +193,7 @@ export const SELF_TEST_ITEMS = [
     explain: t('The score is cos(7 − 3) = cos 4: only the distance counts.'),
   },
   {
-    id: 'ntk-base-8-128',
+    id: 'ntk_base_8_128',
     level: 2,
     kind: 'numeric',
     prompt: t(
@@ -207,7 +207,7 @@ export const SELF_TEST_ITEMS = [
     explain: t('The exponent d/(d−2) is just above 1, so the base grows a little more than 8×.'),
   },
   {
-    id: 'interpolate-6000',
+    id: 'interpolate_6000',
     level: 2,
     kind: 'numeric',
     prompt: t(
@@ -220,7 +220,7 @@ export const SELF_TEST_ITEMS = [
     explain: t('pos′ = pos · L_train / L_new: every position shrinks by the same factor.'),
   },
   {
-    id: 'sinusoidal-pe-1-0',
+    id: 'sinusoidal_pe_1_0',
     level: 2,
     kind: 'numeric',
     prompt: t("Sinusoidal codes with d = 4: what is the first entry of position 1's code, sin(1 · ω₀)?"),
@@ -231,7 +231,7 @@ export const SELF_TEST_ITEMS = [
     explain: t('ω₀ = 1 for the first pair, so the entry is sin 1.'),
   },
   {
-    id: 'rope-depends-on',
+    id: 'rope_depends_on',
     level: 2,
     kind: 'choice',
     prompt: t('After RoPE, the score between a query at position m and a key at position n depends on…'),
@@ -262,7 +262,7 @@ export const SELF_TEST_ITEMS = [
     ],
   },
   {
-    id: 'alibi-slope-head-3',
+    id: 'alibi_slope_head_3',
     level: 2,
     kind: 'numeric',
     prompt: t(
@@ -275,13 +275,13 @@ export const SELF_TEST_ITEMS = [
     explain: t('Each head halves the slope of the one before: 1/2, 1/4, 1/8, …'),
   },
   {
-    id: 'pi-vs-ntk',
+    id: 'pi_vs_ntk',
     level: 2,
     kind: 'choice',
     prompt: t('Position interpolation and NTK-aware scaling both stretch a RoPE model by s. How do they differ?'),
     choices: [
       {
-        id: 'ntk-spares-fast',
+        id: 'ntk_spares_fast',
         text: t('Interpolation slows every pair by s; NTK slows the slow pairs by about s, the fast barely.'),
         correct: true,
         why: t('A larger base changes θ_i = base^(−2i/d) more the larger i is; θ₀ = 1 whatever the base.'),
@@ -292,14 +292,14 @@ export const SELF_TEST_ITEMS = [
         why: t('It is the other way round: interpolation divides every position, and so every angle, by s.'),
       },
       {
-        id: 'same-recipe',
+        id: 'same_recipe',
         text: t('Both slow every pair by s: one recipe, applied to the positions or to the frequencies.'),
         why: t('They agree only on the slowest pair; on the fast pairs NTK changes almost nothing.'),
       },
     ],
   },
   {
-    id: 'predict-bag',
+    id: 'predict_bag',
     level: 2,
     kind: 'predict',
     prompt: t(
@@ -327,7 +327,7 @@ export const SELF_TEST_ITEMS = [
     figure: 'fig-order-blindness',
   },
   {
-    id: 'predict-sinusoidal-speed',
+    id: 'predict_sinusoidal_speed',
     level: 2,
     kind: 'predict',
     prompt: t(
@@ -346,7 +346,7 @@ export const SELF_TEST_ITEMS = [
         why: t('The exponent is negative, so each pair is slower than the one before.'),
       },
       {
-        id: 'same-speed',
+        id: 'same_speed',
         text: t('The same speed, shifted in phase.'),
         why: t(
           'A phase shift alone would give positions that repeat every 2π; the many speeds are what make each code unique.',
@@ -367,7 +367,7 @@ export const SELF_TEST_ITEMS = [
     figure: 'fig-sinusoidal-heatmap',
   },
   {
-    id: 'predict-rope-shift',
+    id: 'predict_rope_shift',
     level: 2,
     kind: 'predict',
     prompt: t(
@@ -393,7 +393,7 @@ export const SELF_TEST_ITEMS = [
     figure: 'fig-rope-relative',
   },
   {
-    id: 'predict-ntk-pairs',
+    id: 'predict_ntk_pairs',
     level: 2,
     kind: 'predict',
     prompt: t('Predict: NTK-aware scaling with s = 8 and d = 128. Which pairs slow down the most?'),
@@ -405,7 +405,7 @@ export const SELF_TEST_ITEMS = [
         why: t('A larger base stretches the low frequencies and leaves the high ones nearly alone.'),
       },
       {
-        id: 'every-pair',
+        id: 'every_pair',
         text: t('Every pair by 8×, like position interpolation.'),
         why: t('That is what position interpolation does; NTK changes the base, which spares the fast pairs.'),
       },
@@ -422,7 +422,7 @@ export const SELF_TEST_ITEMS = [
     figure: 'fig-context-extension',
   },
   {
-    id: 'predict-causal',
+    id: 'predict_causal',
     level: 2,
     kind: 'predict',
     prompt: t(
@@ -448,7 +448,7 @@ export const SELF_TEST_ITEMS = [
     figure: null,
   },
   {
-    id: 'predict-length-lab',
+    id: 'predict_length_lab',
     level: 2,
     kind: 'predict',
     prompt: t(
@@ -476,7 +476,7 @@ export const SELF_TEST_ITEMS = [
         why: t('A bet that relative distances carry over, though the slow pairs reach angles never seen.'),
       },
       {
-        id: 'rope-yarn',
+        id: 'rope_yarn',
         text: t('RoPE with YaRN.'),
         why: t('A bet that keeping the fast pairs and slowing the slow ones keeps every angle familiar.'),
       },
