@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSite, openPage, repo } from './helpers.mjs';
-import { SELF_TEST_ITEMS, isGraded } from '../../web/js/self-test/self-test-items.js';
+import { SELF_TEST_ITEMS, isGraded, itemForAttempt } from '../../web/js/self-test/self-test-items.js';
 import { answerAll, answerChoice, waitForFrame, FAILED_ITEMS } from './self-test-answers.mjs';
 
 let site;
@@ -31,13 +31,24 @@ test('on its own the self-test keeps its answers and their order in storage acro
       [...document.querySelectorAll('.graded-item[data-kind="choice"] input')].map((input) => input.value).join(),
     );
   const before = await order();
+  const numbers = () =>
+    page.evaluate(() =>
+      [...document.querySelectorAll('.graded-item[data-kind="numeric"]')].map((slot) => slot.dataset.params).join(),
+    );
+  const drawnBefore = await numbers();
   const item = SELF_TEST_ITEMS.find((i) => i.id === 'why_positions');
   await answerChoice(page.mainFrame(), item);
-  const numeric = page.locator('.graded-item[data-item="interpolate_6000"]');
+  const numericItem = SELF_TEST_ITEMS.find((i) => i.id === 'interpolated_position');
+  const numeric = page.locator('.graded-item[data-item="interpolated_position"]');
   await numeric.locator('input').fill('seventeen');
   await numeric.locator('button').click();
   assert.match(await numeric.locator('.graded-feedback').textContent(), /“seventeen” is not a number/);
-  await numeric.locator('input').fill('1500');
+  // The attempt's own numbers: the answer the formula gives for them.
+  const drawn = itemForAttempt(
+    numericItem,
+    await page.evaluate(() => JSON.parse(localStorage.getItem('positional-lesson:self-test:v2')).s),
+  );
+  await numeric.locator('input').fill(String(drawn.formula()));
   await numeric.locator('input').press('Enter');
   const score = page.locator('[data-self-test-score]');
   assert.equal(await score.textContent(), `2 right of 2 answered (${GRADED.length} in all).`);
@@ -48,6 +59,7 @@ test('on its own the self-test keeps its answers and their order in storage acro
   );
   assert.match(await page.locator('[data-self-test-score]').textContent(), /^2 right of 2 answered/);
   assert.equal(await order(), before, 'the choices keep their order on reload');
+  assert.equal(await numbers(), drawnBefore, 'and the numbers they were asked with');
   // Start over, asked twice, with the keyboard.
   await page.locator('.self-test-start-over-ask').focus();
   await page.keyboard.press('Enter');
@@ -55,6 +67,8 @@ test('on its own the self-test keeps its answers and their order in storage acro
   await page.waitForFunction(() => document.querySelector('[data-self-test-score]').dataset.answered === '0');
   assert.equal(await page.locator('.graded-item[data-answered]').count(), 0);
   assert.notEqual(await order(), before, 'a new attempt shows the choices in a new order');
+  // Five items' numbers drawn again: all five the same by chance is below one in a million.
+  assert.notEqual(await numbers(), drawnBefore, 'a new attempt asks with new numbers');
   assert.deepEqual(problems, []);
   await context.close();
 });

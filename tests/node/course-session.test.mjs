@@ -17,7 +17,7 @@ import {
   MAX_RESPONSE_LENGTH,
   choiceOrder,
 } from '../../web/js/lms/record.js';
-import { SELF_TEST_ITEMS, MASTERY_SCORE, isGraded } from '../../web/js/self-test/self-test-items.js';
+import { SELF_TEST_ITEMS, MASTERY_SCORE, isGraded, itemForAttempt } from '../../web/js/self-test/self-test-items.js';
 import { startLrs } from '../support/lrs.mjs';
 import { courseGrader } from '../../web/js/lms/course-grading.js';
 
@@ -80,7 +80,10 @@ function learner(api) {
   const answer = (item, wrongly = false) => {
     let response;
     // A right number is the item's own value to 12 significant digits; a wrong one is far from every answer.
-    if (item.kind === 'numeric') response = wrongly ? '-12345' : String(Number(item.formula().toPrecision(12)));
+    // The attempt's numbers come from the record's seed, as the shell last gave it.
+    const seed = [...updates].reverse().find((u) => u.record)?.record.seed ?? first.record.seed;
+    if (item.kind === 'numeric')
+      response = wrongly ? '-12345' : String(Number(itemForAttempt(item, seed).formula().toPrecision(12)));
     // An open prediction has no right choice: the learner picks the first.
     else response = (item.choices.find((c) => Boolean(c.correct) !== wrongly) ?? item.choices[0]).id;
     record = { ...record, responses: { ...record.responses, [item.id]: response } };
@@ -285,6 +288,40 @@ for (const edition of ['1.2', '2004']) {
   });
 }
 
+for (const edition of ['1.2', '2004'])
+  test(`SCORM ${edition}: each attempt draws its own numbers, reports its own right value and grades right`, async () => {
+    const numeric = SELF_TEST_ITEMS.filter((i) => i.kind === 'numeric');
+    const patterns = [];
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const { calls, session, timers } = await scormSession(edition, {});
+      learner(session.api).answerAll();
+      timers.advance(COMMIT_PAUSE_MS);
+      assert.equal(lastSet(calls, edition === '1.2' ? 'cmi.core.score.raw' : 'cmi.score.raw'), '100');
+      const seen = {};
+      for (const item of numeric) {
+        const slot = calls
+          .find(([, e, v]) => /^cmi\.interactions\.\d+\.id$/.test(e ?? '') && v === item.id)[1]
+          .slice(0, -3);
+        const pattern = lastSet(calls, `${slot}.correct_responses.0.pattern`);
+        const asked = itemForAttempt(item, session.record.seed);
+        const value = asked.formula();
+        // 1.2 takes the value (real, 7 decimals); 2004 the accepted range min[:]max.
+        if (edition === '1.2')
+          assert.ok(Math.abs(Number(pattern) - value) <= 5e-8, `${item.id}: ${pattern} for ${value}`);
+        else {
+          const [min, max] = pattern.split('[:]').map(Number);
+          assert.ok(min <= value && value <= max && max - min > 0, `${item.id}: ${pattern} for ${value}`);
+        }
+        assert.equal(lastSet(calls, `${slot}.result`), 'correct');
+        seen[item.id] = pattern;
+      }
+      patterns.push(seen);
+      session.close();
+    }
+    const differing = numeric.filter((i) => patterns[0][i.id] !== patterns[1][i.id]);
+    assert.ok(differing.length >= 3, `two attempts' right values differ on ${differing.length} of ${numeric.length}`);
+  });
+
 test('SCORM 1.2: the course site’s mastery score is the pass mark, and a score outside 0–100 is not', async () => {
   for (const [given, expected] of [
     ['70', 0.7],
@@ -403,7 +440,7 @@ test('every id a course site stores keeps to SCORM 2004’s ^[\\w.]{1,250}$, in 
       for (const item of SELF_TEST_ITEMS) {
         const response = item.choices
           ? item.choices[Math.min(k, item.choices.length - 1)].id
-          : String(Number(item.formula().toPrecision(12)));
+          : String(Number(itemForAttempt(item, session.record.seed).formula().toPrecision(12)));
         session.api.answered({ id: item.id, response });
       }
       timers.advance(COMMIT_PAUSE_MS);

@@ -4,6 +4,8 @@
 // Every count and figure is computed here from the lesson's own files.
 import { escapeHtml, htmlTable } from './info-pages.mjs';
 import { roundedMinutes } from './time-on-task.mjs';
+import { itemForAttempt } from '../js/self-test/self-test-items.js';
+import { WORKED_SEED } from './answer-key.mjs';
 
 /** The answer key's name beside the zips: build-scripts/package writes it (web/site-builder/answer-key.mjs). */
 export const ANSWER_KEY_FILE = 'positional-lesson-answer-key.html';
@@ -52,7 +54,7 @@ export function instructorGuideBody({ time, items, mastery, packages }) {
     `<h3>${heading}</h3>\n<ol>${list
       .map(
         (item) =>
-          `<li>${escapeHtml(item.prompt)} <span class="item-id">(${item.kind === 'numeric' ? 'a number' : item.kind === 'predict' ? 'a prediction' : 'a choice'}; <code>${escapeHtml(item.id)}</code>)</span></li>`,
+          `<li>${escapeHtml(itemForAttempt(item, WORKED_SEED).prompt)} <span class="item-id">(${item.draw ? `a number drawn for each attempt, here the answer key’s worked draw; formula ${escapeHtml(item.formulaText)}` : item.kind === 'numeric' ? 'a number' : item.kind === 'predict' ? 'a prediction' : 'a choice'}; <code>${escapeHtml(item.id)}</code>)</span></li>`,
       )
       .join('\n')}</ol>`;
   const checks = items.filter((item) => item.kind !== 'predict');

@@ -3,7 +3,13 @@
 // against the item bank (web/js/self-test/self-test-items.js), so whatever the framed page claims,
 // a course site hears only what the answers earn. The page gives answers and the words a teacher
 // reads beside them; it is never asked whether they are right.
-import { SELF_TEST_ITEMS, MASTERY_SCORE, isGraded, isOpenPrediction } from '../self-test/self-test-items.js';
+import {
+  SELF_TEST_ITEMS,
+  MASTERY_SCORE,
+  isGraded,
+  isOpenPrediction,
+  itemForAttempt,
+} from '../self-test/self-test-items.js';
 import { allowedError, gradeAgainst, isResponseTo } from '../self-test/grading.js';
 import { choiceOrder, summarize } from './record.js';
 
@@ -14,17 +20,17 @@ const LANGUAGE_TAG = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8}){0,4}$/;
 const label = (text, fallback) =>
   typeof text === 'string' && text.trim() ? text.slice(0, MAX_LABEL_LENGTH) : fallback;
 
-/** The value a numeric item's answer must come near: its formula's. */
+/** The value a numeric item, as the attempt asks it (itemForAttempt), must be answered with: its formula's. */
 const expectedValue = (item) => item.formula();
 
 /**
  * A grader over `items` (the bank, by default the self-test's). Its methods:
  * accepts(id, response): whether `response` could answer item `id`;
  * interaction(id, response, seed, words): what a course site is told of the answer, its result and
- *   correct response worked out here; `words` ({ description, language, choices: { id: text } },
- *   from the page) only label it;
- * summary(responses, mastery): the score and verdict of `responses` (item id → response), the pass
- *   mark `mastery` or, when the course set none, the lesson's.
+ *   correct response worked out here for the attempt's numbers (drawn from `seed`); `words`
+ *   ({ description, language, choices: { id: text } }, from the page) only label it;
+ * summary(responses, mastery, seed): the score and verdict of `responses` (item id → response) in
+ *   the attempt with `seed`, the pass mark `mastery` or, when the course set none, the lesson's.
  */
 export function courseGrader(items = SELF_TEST_ITEMS) {
   const byId = new Map(items.map((item) => [item.id, item]));
@@ -37,7 +43,7 @@ export function courseGrader(items = SELF_TEST_ITEMS) {
       return Boolean(item) && isResponseTo(item, response);
     },
     interaction(id, response, seed, words = {}) {
-      const item = byId.get(id);
+      const item = itemForAttempt(byId.get(id), seed);
       const result = grade(item, response);
       const language = typeof words.language === 'string' && LANGUAGE_TAG.test(words.language) ? words.language : 'en';
       const interaction = {
@@ -64,10 +70,13 @@ export function courseGrader(items = SELF_TEST_ITEMS) {
       }
       return interaction;
     },
-    summary(responses, mastery = null) {
+    summary(responses, mastery = null, seed = null) {
       const grades = {};
-      for (const item of graded)
-        if (responses[item.id] !== undefined) grades[item.id] = grade(item, responses[item.id]);
+      for (const template of graded)
+        if (responses[template.id] !== undefined) {
+          const item = itemForAttempt(template, seed);
+          grades[item.id] = grade(item, responses[item.id]);
+        }
       return summarize(graded, grades, mastery ?? MASTERY_SCORE);
     },
   };

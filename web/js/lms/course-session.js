@@ -39,7 +39,7 @@ export function createCourseSession(connection, { timers = globalThis, grader = 
   // The words the page gave with each answer (the question and choices in its language), for a report sent later.
   const wordsFor = new Map();
   /** The score and verdict of the record this session keeps, as the grader works them out. */
-  const currentSummary = () => grader.summary(record.responses, mastery);
+  const currentSummary = () => grader.summary(record.responses, mastery, record.seed);
 
   const notify = (update) => {
     if (!client) return;

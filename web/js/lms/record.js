@@ -116,6 +116,11 @@ function hash(text) {
   return h >>> 0;
 }
 
+/** A seeded generator for `key` (an attempt's seed and what it draws for): the attempt's own numbers. */
+export function attemptRandom(key) {
+  return seededGenerator(hash(key));
+}
+
 /** The order in which `count` choices of item `itemId` are shown under `seed`: a permutation of 0…count−1. */
 export function choiceOrder(itemId, count, seed) {
   const order = Array.from({ length: count }, (_, i) => i);

@@ -4,6 +4,7 @@
 import { t } from '../locale/i18n.js';
 import { grouped } from '../locale/format.js';
 import { CHART_DECLARATIONS } from '../charts/declarations.js';
+import { attemptRandom } from '../lms/record.js';
 
 /**
  * A reveal's parts from its sentence (in the page's language): the text around each {name}, and
@@ -19,8 +20,10 @@ function reveal(sentence, lives) {
 
 /**
  * Each item: { id, level (1 or 2), kind ('numeric' | 'choice' | 'predict'), prompt, … }.
- * numeric: answer(engine) → the engine's value, formula() → the same value from the item's closed
- *   formula (the course shell grades with it: its launch page runs no engine), tolerance (absolute, or relative when `relative`),
+ * numeric: draw(random) → the attempt's parameters (from the attempt's seed: itemForAttempt),
+ *   ask(params) → the prompt, answerWith(engine, params) → the engine's value, formulaWith(params)
+ *   → the same value from the item's closed formula (the course shell grades with it: its launch
+ *   page runs no engine), formulaText (the formula, for the answer key), explainWith(params), tolerance (absolute, or relative when `relative`),
  *   toleranceText (said beside the field), explain (shown after an answer).
  * choice and predict: choices [{ id, text, correct?, why }]: `id` is the choice's stable name (what
  *   is stored and reported, whatever order the choices are shown in), `why` on a wrong choice names
@@ -180,55 +183,97 @@ export const SELF_TEST_ITEMS = [
     ],
   },
   {
-    id: 'rope_score_3_7',
+    id: 'rope_score',
     level: 2,
     kind: 'numeric',
-    prompt: t(
-      'RoPE with 2 dimensions and θ = 1: q = k = (1, 0), the query at position 3 and the key at 7. What is the score q·k after rotation?',
-    ),
-    answer: (engine) => dot(engine.applyRope([1, 0], 3), engine.applyRope([1, 0], 7)),
-    formula: () => Math.cos(7 - 3),
+    // Any distance but the lesson's own 4 (3 and 7, whose score it prints).
+    draw: (random) => {
+      const m = whole(random, 2, 60);
+      return { m, n: m + pick(random, [2, 3, 5, 6, 7, 9, 10, 11]) };
+    },
+    ask: ({ m, n }) =>
+      t(
+        'RoPE with 2 dimensions and θ = 1: q = k = (1, 0), the query at position {m} and the key at {n}. What is the score q·k after rotation?',
+        { m: grouped(m), n: grouped(n) },
+      ),
+    answerWith: (engine, { m, n }) => dot(engine.applyRope([1, 0], m), engine.applyRope([1, 0], n)),
+    formulaWith: ({ m, n }) => Math.cos(n - m),
+    formulaText: 'cos(n − m)',
     tolerance: 0.005,
     toleranceText: t('within ±0.005 (three decimals)'),
-    explain: t('The score is cos(7 − 3) = cos 4: only the distance counts.'),
+    explainWith: ({ m, n }) =>
+      t('The score is cos({n} − {m}) = cos {k}: only the distance counts.', {
+        m: grouped(m),
+        n: grouped(n),
+        k: grouped(n - m),
+      }),
   },
   {
-    id: 'ntk_base_8_128',
+    id: 'ntk_base',
     level: 2,
     kind: 'numeric',
-    prompt: t(
-      'NTK-aware scaling stretches a RoPE model with base 10,000 and d = 128 by s = 8. What is the new base, base · s^(d/(d−2))?',
-    ),
-    answer: (engine) => engine.ntkScaledBase(10000, 8, 128),
-    formula: () => 10000 * 8 ** (128 / (128 - 2)),
+    // Bases, widths and stretches of real models, none of them the lesson's worked one (10,000, 128, 8).
+    draw: (random) => ({
+      base: pick(random, [50000, 100000, 500000, 1000000]),
+      d: pick(random, [64, 96, 256]),
+      s: pick(random, [2, 4, 16]),
+    }),
+    ask: ({ base, d, s }) =>
+      t(
+        'NTK-aware scaling stretches a RoPE model with base {base} and d = {d} by s = {s}. What is the new base, base · s^(d/(d−2))?',
+        { base: grouped(base), d: grouped(d), s: grouped(s) },
+      ),
+    answerWith: (engine, { base, d, s }) => engine.ntkScaledBase(base, s, d),
+    formulaWith: ({ base, d, s }) => base * s ** (d / (d - 2)),
+    formulaText: 'base · s^(d/(d−2))',
     tolerance: 0.005,
     relative: true,
     toleranceText: t('within 0.5%'),
-    explain: t('The exponent d/(d−2) is just above 1, so the base grows a little more than 8×.'),
+    explainWith: ({ s }) =>
+      t('The exponent d/(d−2) is just above 1, so the base grows a little more than {s}×.', { s: grouped(s) }),
   },
   {
-    id: 'interpolate_6000',
+    id: 'interpolated_position',
     level: 2,
     kind: 'numeric',
-    prompt: t(
-      'Position interpolation stretches a model trained on 4,096 tokens to 16,384. Which position does token 6,000 take?',
-    ),
-    answer: (engine) => engine.interpolatePositions([6000], 4096, 16384)[0],
-    formula: () => (6000 * 4096) / 16384,
+    // A trained length other than the lesson's 4,096, stretched 2, 4 or 16 times (never to its 32,768),
+    // and a token past the trained length.
+    draw: (random) => {
+      for (;;) {
+        const train = pick(random, [1024, 2048, 8192]);
+        const target = train * pick(random, [2, 4, 16]);
+        if (target !== 32768) return { train, target, pos: whole(random, train + 1, target - 1) };
+      }
+    },
+    ask: ({ train, target, pos }) =>
+      t(
+        'Position interpolation stretches a model trained on {train} tokens to {target}. Which position does token {pos} take?',
+        { train: grouped(train), target: grouped(target), pos: grouped(pos) },
+      ),
+    answerWith: (engine, { train, target, pos }) => engine.interpolatePositions([pos], train, target)[0],
+    formulaWith: ({ train, target, pos }) => (pos * train) / target,
+    formulaText: 'pos · L_train / L_new',
     tolerance: 0.5,
     toleranceText: t('within ±0.5 (the nearest whole position)'),
-    explain: t('pos′ = pos · L_train / L_new: every position shrinks by the same factor.'),
+    explainWith: () => t('pos′ = pos · L_train / L_new: every position shrinks by the same factor.'),
   },
   {
-    id: 'sinusoidal_pe_1_0',
+    id: 'sinusoidal_entry',
     level: 2,
     kind: 'numeric',
-    prompt: t("Sinusoidal codes with d = 4: what is the first entry of position 1's code, sin(1 · ω₀)?"),
-    answer: (engine) => engine.sinusoidalEncoding(2, 4).data[4],
-    formula: () => Math.sin(1),
+    // The second pair's sine, at a position past 1 (the lesson prints position 1's first entry, sin 1).
+    draw: (random) => ({ p: whole(random, 2, 40), d: pick(random, [8, 16, 32]) }),
+    ask: ({ p, d }) =>
+      t(
+        "Sinusoidal codes with d = {d}: what is the third entry of position {p}'s code, sin({p} · ω₁), where ω₁ = 10000^(−2/d)?",
+        { p: grouped(p), d: grouped(d) },
+      ),
+    answerWith: (engine, { p, d }) => engine.sinusoidalEncoding(p + 1, d).data[p * d + 2],
+    formulaWith: ({ p, d }) => Math.sin(p * 10000 ** (-2 / d)),
+    formulaText: 'sin(p · 10000^(−2/d))',
     tolerance: 0.005,
     toleranceText: t('within ±0.005 (three decimals)'),
-    explain: t('ω₀ = 1 for the first pair, so the entry is sin 1.'),
+    explainWith: () => t('The second pair turns at ω₁ = 10000^(−2/d), slower than the first pair, whose ω₀ = 1.'),
   },
   {
     id: 'rope_depends_on',
@@ -262,17 +307,30 @@ export const SELF_TEST_ITEMS = [
     ],
   },
   {
-    id: 'alibi_slope_head_3',
+    id: 'alibi_slope',
     level: 2,
     kind: 'numeric',
-    prompt: t(
-      'ALiBi with 8 heads gives head h (counting from 1) the slope 2^(−8h/8) = 2^(−h). What is the slope of head 3?',
-    ),
-    answer: (engine) => engine.alibiSlopes(8)[2],
-    formula: () => 2 ** -3,
-    tolerance: 0.0005,
-    toleranceText: t('within ±0.0005 (four decimals)'),
-    explain: t('Each head halves the slope of the one before: 1/2, 1/4, 1/8, …'),
+    // 4, 16 or 32 heads (the lesson works 8), and never the lesson's slope of 1/8.
+    draw: (random) => {
+      for (;;) {
+        const heads = pick(random, [4, 16, 32]);
+        const head = whole(random, 1, Math.min(heads, 8));
+        if (8 * head !== 3 * heads) return { heads, head };
+      }
+    },
+    ask: ({ heads, head }) =>
+      t(
+        'ALiBi with {heads} heads gives head h (counting from 1) the slope 2^(−8h/{heads}). What is the slope of head {head}?',
+        { heads: grouped(heads), head: grouped(head) },
+      ),
+    answerWith: (engine, { heads, head }) => engine.alibiSlopes(heads)[head - 1],
+    formulaWith: ({ heads, head }) => 2 ** ((-8 * head) / heads),
+    formulaText: '2^(−8h/H) for head h of H',
+    tolerance: 0.005,
+    relative: true,
+    toleranceText: t('within 0.5%'),
+    explainWith: ({ heads }) =>
+      t('Each head multiplies the slope of the one before by 2^(−8/{heads}).', { heads: grouped(heads) }),
   },
   {
     id: 'pi_vs_ntk',
@@ -490,6 +548,46 @@ export const SELF_TEST_ITEMS = [
     figure: 'fig-length-lab',
   },
 ];
+
+/** The answers the lesson's worked examples print: no attempt's answer is within twice its tolerance of one. */
+export const PRINTED_ANSWERS = [-0.654, 82685, 1500, 0.841, 0.125];
+
+function nearPrinted(item, value) {
+  const allowed = item.relative ? Math.abs(value) * item.tolerance : item.tolerance;
+  return PRINTED_ANSWERS.some((printed) => Math.abs(printed - value) <= 2 * allowed);
+}
+
+/** A whole number from `low` to `high`, both included, from `random` (numbers in [0, 1)). */
+function whole(random, low, high) {
+  return low + Math.floor(random() * (high - low + 1));
+}
+
+/** One of `list`, from `random`. */
+function pick(random, list) {
+  return list[Math.floor(random() * list.length)];
+}
+
+/**
+ * `item` as the attempt with `seed` asks it: a numeric item with its parameters drawn from the seed
+ * (the same seed, the same numbers: a resumed attempt keeps them) and its prompt, explanation,
+ * engine answer answer(engine) and formula() for them; any other item as it is.
+ */
+export function itemForAttempt(item, seed) {
+  if (!item.draw) return item;
+  const random = attemptRandom(`${seed}:${item.id}:draw`);
+  // A draw whose answer is one the lesson prints (or near it) is drawn again: copying it must not pass.
+  let params;
+  do params = item.draw(random);
+  while (nearPrinted(item, item.formulaWith(params)));
+  return {
+    ...item,
+    params,
+    prompt: item.ask(params),
+    explain: item.explainWith(params),
+    answer: (engine) => item.answerWith(engine, params),
+    formula: () => item.formulaWith(params),
+  };
+}
 
 /**
  * Whether `item` is a prediction with no right choice: the page records the choice and says no

@@ -3,7 +3,7 @@
 // by their right answer; predictions are recorded but not graded), shows the choices in an order
 // of their own per attempt, and keeps the record in one memory: the course site that launched the
 // page (through its course shell: lms/course-link.js), or this browser's storage when there is none.
-import { SELF_TEST_ITEMS, MASTERY_SCORE, isGraded, isOpenPrediction } from './self-test-items.js';
+import { SELF_TEST_ITEMS, MASTERY_SCORE, isGraded, isOpenPrediction, itemForAttempt } from './self-test-items.js';
 import { liveText } from '../prose/live-values.js';
 import { pageLanguage, t } from '../locale/i18n.js';
 import { element } from '../page/element.js';
@@ -103,9 +103,11 @@ export function setupSelfTest({ engine, results, root = document, memory = null 
   let record = sound(memory.record());
   const scoreLine = root.querySelector('[data-self-test-score]');
   const mastery = () => memory.mastery ?? MASTERY_SCORE;
+  // The items as this attempt asks them: numbers drawn from the record's seed.
+  const asked = () => items.map((item) => itemForAttempt(item, record.seed));
   const grades = () => {
     const out = {};
-    for (const item of items) {
+    for (const item of asked()) {
       const response = record.responses[item.id];
       if (response !== undefined) out[item.id] = gradeResponse(item, response, engine);
     }
@@ -148,7 +150,7 @@ export function setupSelfTest({ engine, results, root = document, memory = null 
 
   const views = new Map();
   const render = () => {
-    for (const item of items) {
+    for (const item of asked()) {
       const slot = root.querySelector(`.graded-item[data-item="${item.id}"]`);
       const order = item.kind === 'numeric' ? null : choiceOrder(item.id, item.choices.length, record.seed);
       const answer = (response) => {
@@ -258,6 +260,8 @@ function numericView(item, slot, engine, onAnswer) {
   row.append(input, button);
   slot.replaceChildren(label, row, tolerance, feedback);
   slot.dataset.kind = 'numeric';
+  // The attempt's numbers, as the prompt states them: for whoever reads the page's state (tests, tools).
+  slot.dataset.params = JSON.stringify(item.params ?? {});
   delete slot.dataset.answered;
   if (!engine) {
     input.disabled = button.disabled = true;
