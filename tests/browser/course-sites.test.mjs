@@ -52,7 +52,7 @@ const percent = (wrong) => Math.round((100 * (GRADED.length - wrong.size)) / GRA
  */
 async function openCourse(
   edition,
-  { preload = {}, context = null, faults = '', viewport = { width: 1280, height: 900 } } = {},
+  { preload = {}, context = null, faults = '', viewport = { width: 1280, height: 900 }, launch = 'index.html' } = {},
 ) {
   const runtime = scormRuntime(edition);
   const masteryOverride = edition === '1.2';
@@ -62,7 +62,7 @@ async function openCourse(
     extra: async (url, req, res) => {
       if (url.pathname === '/__player.html') {
         res.writeHead(200, { 'Content-Type': 'text/html' });
-        res.end(playerPage({ edition, preload, faults, masteryOverride }));
+        res.end(playerPage({ edition, preload, faults, masteryOverride, launch }));
         return true;
       }
       if (url.pathname === '/__scorm-again.js') {
@@ -80,7 +80,8 @@ async function openCourse(
   const problems = watchProblems(page);
   await page.addInitScript(recordViolations);
   await page.goto(`${host.url}__player.html`);
-  const lesson = await waitForFrame(page, (f) => /\/positional-lesson\.html$/.test(f.url()));
+  // The shell opens the lesson at the course's level (?level=1 or 2), or with no query for both.
+  const lesson = await waitForFrame(page, (f) => /\/positional-lesson\.html(\?level=[12])?$/.test(f.url()));
   await lesson.waitForFunction(() =>
     /:(saved|saving|retrying|offline|review|browse)$/.test(document.documentElement.dataset.course ?? ''),
   );
@@ -206,6 +207,27 @@ test('SCORM 1.2: a learner who leaves half-way is not failed; back on a fresh pr
     "inside a course the browser's storage is not the memory",
   );
   await context.close();
+});
+
+test('SCORM 1.2 set to the Level 1 test: Level 2’s checks are hidden, and Level 1’s alone give the verdict', async () => {
+  const { page, lesson, problems, close } = await openCourse('1.2', {
+    preload: { student_data: { mastery_score: '80' } },
+    launch: 'index.html?level=1',
+  });
+  const level1 = GRADED.filter((i) => i.level === 1);
+  assert.ok(level1.length >= 8);
+  assert.equal(await lesson.locator('#self-test-level-2').isVisible(), false);
+  assert.equal(await lesson.locator('.graded-item[data-item="rope_score"]').isVisible(), false);
+  assert.match(await lesson.locator('[data-self-test-score]').textContent(), new RegExp(`^${level1.length} questions`));
+  // One wrong of eight: 88 %, passed.
+  await answerAll(lesson, new Set([level1[0].id]), level1);
+  await lesson.waitForFunction(() => document.documentElement.dataset.course.endsWith(':saved'));
+  const { calls } = await leave(page);
+  const percent = Math.round((100 * (level1.length - 1)) / level1.length);
+  assert.deepEqual(await gradebook(page, '1.2'), { status: 'passed', raw: String(percent), min: '0', max: '100' });
+  assert.equal(calls.filter(([, e]) => /^cmi\.interactions\.\d+\.id$/.test(e ?? '')).length, level1.length);
+  assert.deepEqual(problems, []);
+  await close();
 });
 
 test('the language switch keeps the one session: answers in English and in Chinese all reach the LMS', async () => {

@@ -5,7 +5,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { SELF_TEST_ITEMS, MASTERY_SCORE, isGraded } from '../../web/js/self-test/self-test-items.js';
+import {
+  SELF_TEST_ITEMS,
+  MASTERY_SCORE,
+  TEST_LEVELS,
+  inLevel,
+  isGraded,
+} from '../../web/js/self-test/self-test-items.js';
 import { choiceOrder } from '../../web/js/lms/record.js';
 import { translate } from '../../web/js/locale/i18n.js';
 
@@ -106,8 +112,10 @@ for (const [language, say] of Object.entries(LANGUAGES))
     );
   });
 
-test('guessing at random passes with a probability under 1%', (t) => {
-  const p = guessPassProbability();
-  t.diagnostic(`pass probability ${p.toExponential(2)}`);
-  assert.ok(p < 0.01, `pass probability ${p}`);
-});
+for (const level of TEST_LEVELS)
+  test(`the test of level ${level}: guessing at random passes with a probability under 1%`, (t) => {
+    const checks = GRADED.filter((i) => inLevel(i, level));
+    const p = guessPassProbability(checks);
+    t.diagnostic(`level ${level}: ${checks.length} checks, pass probability ${p.toExponential(2)}`);
+    assert.ok(p < 0.01, `pass probability ${p}`);
+  });

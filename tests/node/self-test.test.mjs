@@ -9,6 +9,7 @@ import {
   isGraded,
   isOpenPrediction,
   itemForAttempt,
+  OBJECTIVES,
 } from '../../web/js/self-test/self-test-items.js';
 import { gradeResponse, parseNumber, withinTolerance } from '../../web/js/self-test/self-test.js';
 import { decodeRecord, emptyRecord, encodeRecord, summarize } from '../../web/js/lms/record.js';
@@ -36,6 +37,18 @@ test('at least 10 graded checks across both levels, each item placed once in the
     assert.equal(placeholders, 1, `${item.id} appears ${placeholders} times in lesson.md`);
   }
   assert.ok(MASTERY_SCORE > 0 && MASTERY_SCORE <= 1);
+});
+
+test('every item names the objective it measures, one of the lesson’s at the item’s level', () => {
+  for (const item of SELF_TEST_ITEMS) {
+    assert.ok(Object.hasOwn(OBJECTIVES, item.objective), `${item.id}: objective ${item.objective}`);
+    assert.equal(OBJECTIVES[item.objective].level, item.level, `${item.id} measures an objective of its level`);
+  }
+  for (const key of Object.keys(OBJECTIVES))
+    assert.ok(
+      SELF_TEST_ITEMS.some((i) => i.objective === key),
+      `${key} is measured by a question`,
+    );
 });
 
 test('predictions sit inside Level 2 sections, before the figure they predict', () => {

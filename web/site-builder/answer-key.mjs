@@ -46,6 +46,7 @@ export function answerKey(engine, items = SELF_TEST_ITEMS) {
     const base = {
       id: item.id,
       level: item.level,
+      objective: item.objective,
       kind: item.kind,
       prompt: item.prompt,
       graded: item.kind !== 'predict',
@@ -94,7 +95,7 @@ export function answerKeyPage(keys, { mastery = MASTERY_SCORE } = {}) {
   const checks = keys.filter((k) => k.graded);
   const item = (k, n) => {
     const heading = `<h3 id="item-${escapeHtml(k.id)}">${n}. ${escapeHtml(k.prompt)}</h3>
-<p class="item-id">Level ${k.level}, ${k.kind === 'numeric' ? 'a number' : k.kind === 'predict' ? 'a prediction (not graded)' : 'a choice'}; id <code>${escapeHtml(k.id)}</code></p>`;
+<p class="item-id">Level ${k.level}, ${k.kind === 'numeric' ? 'a number' : k.kind === 'predict' ? 'a prediction (not graded)' : 'a choice'}; objective <code>${escapeHtml(k.objective)}</code>; id <code>${escapeHtml(k.id)}</code></p>`;
     if (k.kind === 'numeric')
       return `${heading}
 ${

@@ -6,6 +6,7 @@
 import {
   SELF_TEST_ITEMS,
   MASTERY_SCORE,
+  inLevel,
   isGraded,
   isOpenPrediction,
   itemForAttempt,
@@ -24,7 +25,8 @@ const label = (text, fallback) =>
 const expectedValue = (item) => item.formula();
 
 /**
- * A grader over `items` (the bank, by default the self-test's). Its methods:
+ * A grader over the items of `bank` (by default the self-test's) in the test of `level` ('1', '2'
+ * or 'all': the course's choice; the other level's items are not taken and never count). Its methods:
  * accepts(id, response): whether `response` could answer item `id`;
  * interaction(id, response, seed, words): what a course site is told of the answer, its result and
  *   correct response worked out here for the attempt's numbers (drawn from `seed`); `words`
@@ -32,11 +34,13 @@ const expectedValue = (item) => item.formula();
  * summary(responses, mastery, seed): the score and verdict of `responses` (item id → response) in
  *   the attempt with `seed`, the pass mark `mastery` or, when the course set none, the lesson's.
  */
-export function courseGrader(items = SELF_TEST_ITEMS) {
+export function courseGrader(bank = SELF_TEST_ITEMS, level = 'all') {
+  const items = bank.filter((item) => inLevel(item, level));
   const byId = new Map(items.map((item) => [item.id, item]));
   const graded = items.filter(isGraded);
   const grade = (item, response) => gradeAgainst(item, response, item.kind === 'numeric' ? expectedValue(item) : null);
   return {
+    level,
     ids: items.map((item) => item.id),
     accepts(id, response) {
       const item = byId.get(id);

@@ -88,6 +88,8 @@ export function courseMemory(shell, { itemIds, bar = document.querySelector('.si
   if (first.canExit) offerExit();
   return {
     kind: 'course',
+    /** The test the course chose: '1', '2' or 'all'. */
+    level: first.level ?? 'all',
     get mode() {
       return state.mode;
     },

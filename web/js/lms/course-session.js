@@ -22,9 +22,13 @@ const plain = (value) => (value === undefined ? undefined : JSON.parse(JSON.stri
  * launched the shell). The connection's interface: kind, open() → { mode, mastery, record,
  * canStartOver }, interaction(i), saveRecord(record), progress(summary), verdict(summary), flush(),
  * close(summary), status() → 'saved' | 'retrying' | 'offline', onStatus(listener), and optionally
- * startOver() and exit(). `grader` grades the record (courseGrader()); `timers` is for tests.
+ * startOver() and exit(). `level` is the test the course chose ('1', '2' or 'all'); `grader` grades
+ * the record (courseGrader of that level); `timers` is for tests.
  */
-export function createCourseSession(connection, { timers = globalThis, grader = courseGrader() } = {}) {
+export function createCourseSession(
+  connection,
+  { timers = globalThis, level = 'all', grader = courseGrader(undefined, level) } = {},
+) {
   let record = emptyRecord();
   let mode = 'normal';
   let mastery = null;
@@ -140,6 +144,7 @@ export function createCourseSession(connection, { timers = globalThis, grader = 
       client = newClient;
       return plain({
         kind: connection?.kind ?? 'none',
+        level: grader.level,
         mode,
         mastery,
         record,

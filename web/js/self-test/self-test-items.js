@@ -19,7 +19,44 @@ function reveal(sentence, lives) {
 }
 
 /**
- * Each item: { id, level (1 or 2), kind ('numeric' | 'choice' | 'predict'), prompt, … }.
+ * What the self-test measures: the lesson's objectives (the instructor guide lists them with their
+ * questions), each at its level. Every item names the one it measures.
+ */
+export const OBJECTIVES = {
+  order_blindness: {
+    level: 1,
+    text: 'explain why attention on its own cannot tell “dog bites man” from “man bites dog”',
+  },
+  schemes: {
+    level: 1,
+    text: 'name the common position schemes (learned tables, sinusoidal codes, RoPE, ALiBi) and say where each one lives in a model and its config',
+  },
+  long_context: {
+    level: 1,
+    text: 'choose what to do when a model must read past the length it was trained at: scale at inference, extend with a short fine-tune, or chunk the input',
+  },
+  what_breaks: {
+    level: 1,
+    text: 'recognise what breaks past the trained length, and why the causal mask is no substitute for positions',
+  },
+  pooled_order: {
+    level: 2,
+    text: 'show with three numbers that pooled attention without positions is blind to word order',
+  },
+  sinusoidal: { level: 2, text: 'compute a sinusoidal code and say why it uses many frequencies' },
+  rope_relative: {
+    level: 2,
+    text: 'rotate a query and a key with RoPE and show that their score depends only on the distance between them',
+  },
+  context_extension: {
+    level: 2,
+    text: 'stretch a model’s context by position interpolation and by NTK-aware scaling, and say how the two differ',
+  },
+  alibi_and_mask: { level: 2, text: 'read ALiBi’s slopes and the causal mask’s weak leak of order' },
+};
+
+/**
+ * Each item: { id, objective (a key of OBJECTIVES), level (1 or 2), kind ('numeric' | 'choice' | 'predict'), prompt, … }.
  * numeric: draw(random) → the attempt's parameters (from the attempt's seed: itemForAttempt),
  *   ask(params) → the prompt, answerWith(engine, params) → the engine's value, formulaWith(params)
  *   → the same value from the item's closed formula (the course shell grades with it: its launch
@@ -39,6 +76,7 @@ function reveal(sentence, lives) {
 export const SELF_TEST_ITEMS = [
   {
     id: 'why_positions',
+    objective: 'order_blindness',
     level: 1,
     kind: 'choice',
     prompt: t(
@@ -72,6 +110,7 @@ export const SELF_TEST_ITEMS = [
   },
   {
     id: 'choose_long_context',
+    objective: 'long_context',
     level: 1,
     kind: 'choice',
     prompt: t('A RoPE model trained on 4,096 tokens must read 32,768. What is the usual fix?'),
@@ -103,6 +142,7 @@ export const SELF_TEST_ITEMS = [
   },
   {
     id: 'alibi_where',
+    objective: 'schemes',
     level: 1,
     kind: 'choice',
     prompt: t(
@@ -134,6 +174,7 @@ export const SELF_TEST_ITEMS = [
   },
   {
     id: 'learned_limit',
+    objective: 'schemes',
     level: 1,
     kind: 'choice',
     prompt: t('GPT-2 learned a table of 1,024 positions. What happens to a token at position 1,024?'),
@@ -158,6 +199,7 @@ export const SELF_TEST_ITEMS = [
   },
   {
     id: 'causal_mask_weak',
+    objective: 'what_breaks',
     level: 1,
     kind: 'choice',
     prompt: t('A decoder has a causal mask but no positional encoding. What does the mask do for word order?'),
@@ -183,7 +225,91 @@ export const SELF_TEST_ITEMS = [
     ],
   },
   {
+    id: 'rope_far_failure',
+    objective: 'what_breaks',
+    level: 1,
+    kind: 'choice',
+    prompt: t('A RoPE model is run far past its trained length with no scaling. How does it usually fail?'),
+    choices: [
+      {
+        id: 'degrades_silently',
+        text: t('Quietly: the slow pairs reach angles never seen, and quality falls with no error.'),
+        correct: true,
+        why: t(
+          'RoPE has an angle for every position, so nothing stops it; the model just reads angles it never learned.',
+        ),
+      },
+      {
+        id: 'raises_error',
+        text: t('Loudly: the library raises an error at the first position past the trained length.'),
+        why: t(
+          "That is a learned table's failure: it has no row to look up, while RoPE computes an angle for any position.",
+        ),
+      },
+      {
+        id: 'wraps_exactly',
+        text: t('Not at all: each angle repeats after 2π, so far positions look like nearer ones.'),
+        why: t(
+          "Each pair's angle repeats, but the pairs turn at different speeds, so their combination far out is new.",
+        ),
+      },
+    ],
+  },
+  {
+    id: 'scaling_config_lost',
+    objective: 'what_breaks',
+    level: 1,
+    kind: 'choice',
+    prompt: t('An extended RoPE checkpoint is served with its rope_parameters left out of the config. What happens?'),
+    choices: [
+      {
+        id: 'reads_unlearned',
+        text: t('It runs, but past its original length it reads positions it never learned.'),
+        correct: true,
+        why: t(
+          'Nothing checks that the config matches the weights: the model loads and runs with the original angles.',
+        ),
+      },
+      {
+        id: 'refuses_to_load',
+        text: t('The library refuses to load it and names the missing entry, so nothing is served.'),
+        why: t('The entry is optional: without it the library simply applies no scaling.'),
+      },
+      {
+        id: 'infers_scaling',
+        text: t('The library works the scaling out from the weights, so it runs as it was tuned.'),
+        why: t('The weights do not record how positions were scaled; only the config does.'),
+      },
+    ],
+  },
+  {
+    id: 'why_ntk_yarn',
+    objective: 'long_context',
+    level: 1,
+    kind: 'choice',
+    prompt: t('Why are NTK-aware scaling and YaRN preferred to plain interpolation for large stretches?'),
+    choices: [
+      {
+        id: 'keep_fast_pairs',
+        text: t('They keep the fast pairs that carry local word order; interpolation blurs those.'),
+        correct: true,
+        why: t('Interpolation slows every frequency equally; NTK and YaRN leave the fast ones almost as trained.'),
+      },
+      {
+        id: 'no_fine_tune',
+        text: t('They need no fine-tune at all, where interpolation needs a long one to recover.'),
+        why: t('All of them are followed by a short fine-tune; the difference is what happens to the fast pairs.'),
+      },
+      {
+        id: 'extra_parameters',
+        text: t('They add trained parameters for the new positions, which interpolation does not.'),
+        why: t('None of them adds parameters: each only changes the angles, through the positions or the base.'),
+      },
+    ],
+  },
+  {
     id: 'rope_score',
+    objective: 'rope_relative',
     level: 2,
     kind: 'numeric',
     // Any distance but the lesson's own 4 (3 and 7, whose score it prints).
@@ -210,6 +336,7 @@ export const SELF_TEST_ITEMS = [
   },
   {
     id: 'ntk_base',
+    objective: 'context_extension',
     level: 2,
     kind: 'numeric',
     // Bases, widths and stretches of real models, none of them the lesson's worked one (10,000, 128, 8).
@@ -234,6 +361,7 @@ export const SELF_TEST_ITEMS = [
   },
   {
     id: 'interpolated_position',
+    objective: 'context_extension',
     level: 2,
     kind: 'numeric',
     // A trained length other than the lesson's 4,096, stretched 2, 4 or 16 times (never to its 32,768),
@@ -259,6 +387,7 @@ export const SELF_TEST_ITEMS = [
   },
   {
     id: 'sinusoidal_entry',
+    objective: 'sinusoidal',
     level: 2,
     kind: 'numeric',
     // The second pair's sine, at a position past 1 (the lesson prints position 1's first entry, sin 1).
@@ -277,6 +406,7 @@ export const SELF_TEST_ITEMS = [
   },
   {
     id: 'rope_depends_on',
+    objective: 'rope_relative',
     level: 2,
     kind: 'choice',
     prompt: t('After RoPE, the score between a query at position m and a key at position n depends on…'),
@@ -308,6 +438,7 @@ export const SELF_TEST_ITEMS = [
   },
   {
     id: 'alibi_slope',
+    objective: 'alibi_and_mask',
     level: 2,
     kind: 'numeric',
     // 4, 16 or 32 heads (the lesson works 8), and never the lesson's slope of 1/8.
@@ -334,6 +465,7 @@ export const SELF_TEST_ITEMS = [
   },
   {
     id: 'pi_vs_ntk',
+    objective: 'context_extension',
     level: 2,
     kind: 'choice',
     prompt: t('Position interpolation and NTK-aware scaling both stretch a RoPE model by s. How do they differ?'),
@@ -358,6 +490,7 @@ export const SELF_TEST_ITEMS = [
   },
   {
     id: 'predict_bag',
+    objective: 'pooled_order',
     level: 2,
     kind: 'predict',
     prompt: t(
@@ -386,6 +519,7 @@ export const SELF_TEST_ITEMS = [
   },
   {
     id: 'predict_sinusoidal_speed',
+    objective: 'sinusoidal',
     level: 2,
     kind: 'predict',
     prompt: t(
@@ -426,6 +560,7 @@ export const SELF_TEST_ITEMS = [
   },
   {
     id: 'predict_rope_shift',
+    objective: 'rope_relative',
     level: 2,
     kind: 'predict',
     prompt: t(
@@ -452,6 +587,7 @@ export const SELF_TEST_ITEMS = [
   },
   {
     id: 'predict_ntk_pairs',
+    objective: 'context_extension',
     level: 2,
     kind: 'predict',
     prompt: t('Predict: NTK-aware scaling with s = 8 and d = 128. Which pairs slow down the most?'),
@@ -481,6 +617,7 @@ export const SELF_TEST_ITEMS = [
   },
   {
     id: 'predict_causal',
+    objective: 'alibi_and_mask',
     level: 2,
     kind: 'predict',
     prompt: t(
@@ -507,6 +644,7 @@ export const SELF_TEST_ITEMS = [
   },
   {
     id: 'predict_length_lab',
+    objective: 'context_extension',
     level: 2,
     kind: 'predict',
     prompt: t(
@@ -601,6 +739,19 @@ function dot(a, b) {
   let sum = 0;
   for (let i = 0; i < a.length; i++) sum += a[i] * b[i];
   return sum;
+}
+
+/** The self-tests a reader or a course can choose: Level 1's checks, Level 2's, or both. */
+export const TEST_LEVELS = ['1', '2', 'all'];
+
+/** `text` (a ?level= value, a course's setting) as one of TEST_LEVELS: anything else is both levels. */
+export function testLevel(text) {
+  return TEST_LEVELS.includes(String(text)) ? String(text) : 'all';
+}
+
+/** Whether `item` belongs to the test of `level` ('1', '2' or 'all'): the other level's items never count. */
+export function inLevel(item, level) {
+  return level === 'all' || String(item.level) === level;
 }
 
 /** Whether `item` counts towards the score: the checks do, predictions do not. */

@@ -3,7 +3,15 @@
 // by their right answer; predictions are recorded but not graded), shows the choices in an order
 // of their own per attempt, and keeps the record in one memory: the course site that launched the
 // page (through its course shell: lms/course-link.js), or this browser's storage when there is none.
-import { SELF_TEST_ITEMS, MASTERY_SCORE, isGraded, isOpenPrediction, itemForAttempt } from './self-test-items.js';
+import {
+  SELF_TEST_ITEMS,
+  MASTERY_SCORE,
+  inLevel,
+  isGraded,
+  isOpenPrediction,
+  itemForAttempt,
+  testLevel,
+} from './self-test-items.js';
 import { liveText } from '../prose/live-values.js';
 import { pageLanguage, t } from '../locale/i18n.js';
 import { element } from '../page/element.js';
@@ -89,8 +97,11 @@ function answerOf(item, response) {
  */
 export function setupSelfTest({ engine, results, root = document, memory = null } = {}) {
   const items = SELF_TEST_ITEMS.filter((item) => root.querySelector(`.graded-item[data-item="${item.id}"]`));
-  const graded = items.filter(isGraded);
   memory ??= browserMemory(items.map((i) => i.id));
+  // The test of the level the course chose, or on its own the level the reader views (?level= and
+  // the level switch): the other level's items are hidden and never count.
+  const level = () => memory.level ?? testLevel(document.documentElement.dataset.levelView);
+  const graded = () => items.filter((item) => isGraded(item) && inLevel(item, level()));
   // A kept record is read with suspicion: only answers the items could have been given survive.
   const sound = (kept) => ({
     seed: kept.seed,
@@ -113,7 +124,7 @@ export function setupSelfTest({ engine, results, root = document, memory = null 
     }
     return out;
   };
-  const summary = () => summarize(graded, grades(), mastery());
+  const summary = () => summarize(graded(), grades(), mastery());
   const readOnly = () => memory.mode === 'review';
 
   const startOverBox = element('div', 'self-test-start-over');
@@ -150,8 +161,10 @@ export function setupSelfTest({ engine, results, root = document, memory = null 
 
   const views = new Map();
   const render = () => {
+    for (const n of [1, 2]) root.querySelector(`#self-test-level-${n}`)?.setAttribute('data-level', String(n));
     for (const item of asked()) {
       const slot = root.querySelector(`.graded-item[data-item="${item.id}"]`);
+      slot.dataset.level = String(item.level);
       const order = item.kind === 'numeric' ? null : choiceOrder(item.id, item.choices.length, record.seed);
       const answer = (response) => {
         if (readOnly() || record.responses[item.id] !== undefined) return;
@@ -190,6 +203,9 @@ export function setupSelfTest({ engine, results, root = document, memory = null 
     render();
   });
   render();
+  // On its own, the level switch changes the test: the score line follows it.
+  if (!memory.level)
+    new MutationObserver(showScore).observe(document.documentElement, { attributeFilter: ['data-level-view'] });
 
   return {
     items,
