@@ -350,6 +350,25 @@ for (const level of ['1', '2', 'all'])
     session.close();
   });
 
+test('SCORM 2004: a number answered before the resumed attempt arrived is asked again with the attempt’s own numbers', async () => {
+  const timers = manualTimers();
+  const kept = encodeRecord({ seed: '0badc0de', responses: { why_positions: 'set' } });
+  const { api, calls } = scormApi('2004', { entry: 'resume', suspend_data: kept });
+  const session = createCourseSession(scormConnection(api, '2004', { timers }), { timers });
+  // Answered at once, before the run-time has answered: under the shell's first seed, not the kept one.
+  const lesson = learner(session.api);
+  assert.notEqual(lesson.first.record.seed, '0badc0de');
+  const numeric = SELF_TEST_ITEMS.find((i) => i.id === 'rope_score');
+  lesson.answer(numeric);
+  lesson.answer(SELF_TEST_ITEMS.find((i) => i.id === 'alibi_where'));
+  await new Promise((r) => setImmediate(r));
+  timers.advance(COMMIT_PAUSE_MS);
+  assert.deepEqual(session.record, { seed: '0badc0de', responses: { why_positions: 'set', alibi_where: 'alibi' } });
+  const ids = calls.filter(([, e]) => /^cmi\.interactions\.\d+\.id$/.test(e ?? '')).map(([, , v]) => v);
+  assert.deepEqual(ids, ['alibi_where']);
+  session.close();
+});
+
 test('SCORM 1.2: the course site’s mastery score is the pass mark, and a score outside 0–100 is not', async () => {
   for (const [given, expected] of [
     ['70', 0.7],

@@ -27,7 +27,8 @@ const expectedValue = (item) => item.formula();
 /**
  * A grader over the items of `bank` (by default the self-test's) in the test of `level` ('1', '2'
  * or 'all': the course's choice; the other level's items are not taken and never count). Its methods:
- * accepts(id, response): whether `response` could answer item `id`;
+ * accepts(id, response): whether `response` could answer item `id`; drawn(id): whether its numbers
+ *   are drawn per attempt;
  * interaction(id, response, seed, words): what a course site is told of the answer, its result and
  *   correct response worked out here for the attempt's numbers (drawn from `seed`); `words`
  *   ({ description, language, choices: { id: text } }, from the page) only label it;
@@ -42,6 +43,10 @@ export function courseGrader(bank = SELF_TEST_ITEMS, level = 'all') {
   return {
     level,
     ids: items.map((item) => item.id),
+    /** Whether item `id` draws its numbers from the attempt's seed: an answer to it belongs to that seed. */
+    drawn(id) {
+      return Boolean(byId.get(id)?.draw);
+    },
     accepts(id, response) {
       const item = byId.get(id);
       return Boolean(item) && isResponseTo(item, response);

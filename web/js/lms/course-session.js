@@ -123,12 +123,16 @@ export function createCourseSession(
     if (kept) {
       // Answers given while the course site was answering join what it kept; its own answer to an
       // item stands (the item was answered, and locked, in an earlier session).
+      // A number answered for the numbers of another seed answers nothing in the kept attempt: it is
+      // dropped, and the page asks it again with the attempt's own numbers.
+      const sameSeed = opening.record.seed === record.seed;
       const responses = {};
       for (const [id, response] of Object.entries(kept)) if (grader.accepts(id, response)) responses[id] = response;
-      for (const id of early) if (!(id in responses)) responses[id] = record.responses[id];
+      for (const id of early)
+        if (!(id in responses) && (sameSeed || !grader.drawn(id))) responses[id] = record.responses[id];
       record = { seed: opening.record.seed, responses };
     }
-    const replayed = early.filter((id) => !kept || !(id in kept));
+    const replayed = early.filter((id) => id in record.responses && (!kept || !(id in kept)));
     if (tracking()) for (const id of replayed) reportAnswer(id);
     early.length = 0;
     if (tracking() && replayed.length) commitOnPause();
