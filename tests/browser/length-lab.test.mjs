@@ -245,6 +245,10 @@ test('the recorded results stay hidden until the prediction is answered or Train
   const description = () => root.locator('.chart-description').textContent();
   assert.match(await description(), hidden);
   assert.doesNotMatch(await description(), /recorded seeds/);
+  // The data table names the rows and leaves their cells empty until then.
+  await root.locator('details.chart-data > summary').click(); // the Data view, opened as a reader would
+  const table = () => root.locator('details.chart-data table').textContent();
+  assert.doesNotMatch(await table(), /\d%/);
   const prediction = SELF_TEST_ITEMS.find((i) => i.id === 'predict_length_lab');
   await first.page.locator('.graded-item[data-item="predict_length_lab"]').scrollIntoViewIfNeeded();
   await answerChoice(first.page.mainFrame(), prediction, { choiceId: 'alibi' });
@@ -252,6 +256,8 @@ test('the recorded results stay hidden until the prediction is answered or Train
     /recorded seeds/.test(document.querySelector('[data-chart-root="length-lab"] .chart-description').textContent),
   );
   assert.match(await description(), shown);
+  assert.match(await table(), /Median of \d+ recorded seeds/);
+  assert.match(await table(), /\d%/);
   assert.deepEqual(first.problems, []);
   await first.page.context().close();
   // Train pressed, then the settings changed (the run left behind): the medians are shown from then on.

@@ -83,7 +83,7 @@ export const LENGTH_LAB = defineChart(chartDeclaration('length-lab'), {
   ],
   describe: describeLab,
   table: ({ state, marks, data }) =>
-    accuracyTable(state, shownRun({ state, marks }), shownRecorded({ state, marks }, data.plan.schemes)),
+    accuracyTable(state, shownRun({ state, marks }), data.plan.schemes, recordedRevealed(marks)),
   csv: ({ state, marks }) => labCsv(shownRun({ state, marks })),
   values: ({ state, marks, data }) => {
     const run = shownRun({ state, marks });
@@ -551,10 +551,21 @@ function describeLab(view) {
 
 const taskLabel = (task) => CHART_DECLARATIONS['length-lab'].controls.task.options.find((o) => o.value === task).label;
 
-/** The accuracy table: the run's scores, or before a run the `recorded` medians (shownRecorded). */
-function accuracyTable(state, run, recorded) {
+/**
+ * The accuracy table: the run's scores, or before a run the recorded medians of `schemes`; while the
+ * prediction is open (`revealed` false) their rows are named and their cells left empty.
+ */
+function accuracyTable(state, run, schemes, revealed) {
   const lengths = evalLengths(state.length);
   const columns = [t('scheme'), ...lengths.map((L) => grouped(L))];
+  const recorded = recordedRows(state, schemes);
+  if (!run && !revealed) {
+    return {
+      caption: t('Recorded results by evaluation length: answer the prediction above, or press Train, to see them'),
+      columns,
+      rows: recorded.map(({ variant }) => [variant.label, ...lengths.map(() => '—')]),
+    };
+  }
   if (!run) {
     return {
       caption: t('Median of {seeds} recorded seeds: fraction of targets right by evaluation length', {
