@@ -55,7 +55,14 @@ const percent = (wrong) => Math.round((100 * (GRADED.length - wrong.size)) / GRA
  */
 async function openCourse(
   edition,
-  { preload = {}, context = null, faults = '', viewport = { width: 1280, height: 900 }, frame = {} } = {},
+  {
+    preload = {},
+    context = null,
+    faults = '',
+    viewport = { width: 1280, height: 900 },
+    frame = {},
+    launch = 'index.html',
+  } = {},
 ) {
   const runtime = scormRuntime(edition);
   const masteryOverride = edition === '1.2';
@@ -65,7 +72,7 @@ async function openCourse(
     extra: async (url, req, res) => {
       if (url.pathname === '/__player.html') {
         res.writeHead(200, { 'Content-Type': 'text/html' });
-        res.end(playerPage({ edition, preload, faults, masteryOverride, ...frame }));
+        res.end(playerPage({ edition, preload, faults, masteryOverride, launch, ...frame }));
         return true;
       }
       if (url.pathname === '/__scorm-again.js') {
@@ -83,7 +90,8 @@ async function openCourse(
   const problems = watchProblems(page);
   await page.addInitScript(recordViolations);
   await page.goto(`${host.url}__player.html`);
-  const lesson = await waitForFrame(page, (f) => /\/positional-lesson\.html$/.test(f.url()));
+  // The shell opens the lesson at the course's level (?level=1 or 2), or with no query for both.
+  const lesson = await waitForFrame(page, (f) => /\/positional-lesson\.html(\?level=[12])?$/.test(f.url()));
   await lesson.waitForFunction(() =>
     /:(saved|saving|retrying|offline|review|browse)$/.test(document.documentElement.dataset.course ?? ''),
   );
@@ -199,7 +207,7 @@ test('SCORM 1.2: a learner who leaves half-way is not failed; back on a fresh pr
   assert.equal(await fresh.lesson.locator('.graded-item[data-answered]').count(), 0);
   await fresh.lesson.evaluate(
     (record) => localStorage.setItem('positional-lesson:self-test:v2', record),
-    encodeRecord({ seed: '00000000', responses: { 'why-positions': 'set' } }),
+    encodeRecord({ seed: '00000000', responses: { why_positions: 'set' } }),
   );
   await fresh.page.reload();
   const reloaded = await waitForFrame(fresh.page, (f) => /\/positional-lesson\.html$/.test(f.url()));
@@ -209,6 +217,27 @@ test('SCORM 1.2: a learner who leaves half-way is not failed; back on a fresh pr
     "inside a course the browser's storage is not the memory",
   );
   await context.close();
+});
+
+test('SCORM 1.2 set to the Level 1 test: Level 2’s checks are hidden, and Level 1’s alone give the verdict', async () => {
+  const { page, lesson, problems, close } = await openCourse('1.2', {
+    preload: { student_data: { mastery_score: '80' } },
+    launch: 'index.html?level=1',
+  });
+  const level1 = GRADED.filter((i) => i.level === 1);
+  assert.ok(level1.length >= 8);
+  assert.equal(await lesson.locator('#self-test-level-2').isVisible(), false);
+  assert.equal(await lesson.locator('.graded-item[data-item="rope_score"]').isVisible(), false);
+  assert.match(await lesson.locator('[data-self-test-score]').textContent(), new RegExp(`^${level1.length} questions`));
+  // One wrong of eight: 88 %, passed.
+  await answerAll(lesson, new Set([level1[0].id]), level1);
+  await lesson.waitForFunction(() => document.documentElement.dataset.course.endsWith(':saved'));
+  const { calls } = await leave(page);
+  const percent = Math.round((100 * (level1.length - 1)) / level1.length);
+  assert.deepEqual(await gradebook(page, '1.2'), { status: 'passed', raw: String(percent), min: '0', max: '100' });
+  assert.equal(calls.filter(([, e]) => /^cmi\.interactions\.\d+\.id$/.test(e ?? '')).length, level1.length);
+  assert.deepEqual(problems, []);
+  await close();
 });
 
 test('the language switch keeps the one session: answers in English and in Chinese all reach the LMS', async () => {
@@ -504,6 +533,79 @@ test('cmi5: a returnURL the window cannot go to offers no Exit, and says how to 
   }
 });
 
+/**
+ * What a script in the lesson's frame can try: the score the shell once took from the page
+ * (positionalCourse.summary), and answers that claim to be right or are no answer to their item.
+ */
+function forgeFromLessonFrame(frame) {
+  return frame.evaluate(
+    (graded) => {
+      const shell = parent.positionalCourse;
+      const claims = [];
+      try {
+        shell.summary(
+          { completed: true, passed: true, percent: 100, scaled: 1, answered: 12, correct: 12, total: 12 },
+          {
+            answered: true,
+          },
+        );
+        claims.push('summary taken');
+      } catch (error) {
+        claims.push(`summary refused: ${error.constructor.name}`);
+      }
+      const responses = Object.fromEntries(graded.map((id) => [id, 'forged']));
+      shell.answered({
+        record: { seed: '0badc0de', responses },
+        interaction: { id: graded[0], type: 'choice', graded: true, response: 'x', result: 'correct' },
+      });
+      shell.answered({ id: graded[0], response: 'not-a-choice-of-it' });
+      return claims;
+    },
+    GRADED.map((i) => i.id),
+  );
+}
+
+for (const edition of ['1.2', '2004']) {
+  test(`SCORM ${edition}: a score forged in the lesson's frame reaches nothing the LMS records`, async () => {
+    const preload = edition === '1.2' ? { student_data: { mastery_score: '80' } } : { scaled_passing_score: '0.8' };
+    const { page, lesson, close } = await openCourse(edition, { preload });
+    await forgeFromLessonFrame(lesson);
+    // Past the pause after which answers are committed, then the learner leaves: whatever the shell holds goes.
+    await page.waitForTimeout(2000);
+    const { calls } = await leave(page);
+    const prefix = edition === '1.2' ? 'cmi.core.' : 'cmi.';
+    assert.equal(lastSet(calls, `${prefix}score.raw`), undefined, 'no score');
+    const book = await gradebook(page, edition);
+    if (edition === '1.2') assert.equal(book.status, 'incomplete');
+    else {
+      assert.equal(book.completion, 'incomplete');
+      assert.equal(book.success, 'unknown');
+    }
+    assert.equal(book.raw, '');
+    assert.deepEqual(
+      calls.filter(([, e]) => /^cmi\.interactions\./.test(e ?? '')),
+      [],
+      'no interaction',
+    );
+    assert.equal(await page.evaluate(() => __api.cmi.interactions.childArray.length), 0);
+    await close();
+  });
+}
+
+test("cmi5: a score forged in the lesson's frame reaches nothing the LMS records", async () => {
+  const lms = await startLrs({ root: folders.cmi5 });
+  closers.push(lms.close);
+  const { page, lesson, launch, close } = await cmi5Course(lms);
+  await lesson.waitForFunction(() => document.documentElement.dataset.course.endsWith(':saved'));
+  await forgeFromLessonFrame(lesson);
+  await page.waitForTimeout(2000);
+  await page.close({ runBeforeUnload: true });
+  await until(() => lms.verbs(launch.registration).includes('terminated'), 'terminated', 20000);
+  assert.deepEqual(lms.verbs(launch.registration), ['initialized', 'terminated']);
+  assert.deepEqual(lms.errors, []);
+  await close();
+});
+
 test('cmi5: a learner who passes, then exits to the LMS’s returnURL', async () => {
   const lms = await startLrs({ root: folders.cmi5 });
   closers.push(lms.close);
@@ -646,7 +748,7 @@ test('the site on a host that sends every script as octet-stream: a notice says 
   assert.equal(await notice.locator('a').getAttribute('href'), 'positional-lesson.html');
   // Each self-test item says what it needs instead of being blank.
   assert.match(
-    await page.locator('.graded-item[data-item="why-positions"]').textContent(),
+    await page.locator('.graded-item[data-item="why_positions"]').textContent(),
     /checked by the page’s scripts, which have not run here/,
   );
   await context.close();

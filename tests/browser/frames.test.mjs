@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSite, openPage, repo } from './helpers.mjs';
-import { SELF_TEST_ITEMS, isGraded } from '../../web/js/self-test/self-test-items.js';
+import { SELF_TEST_ITEMS, isGraded, itemForAttempt } from '../../web/js/self-test/self-test-items.js';
 import { answerAll, answerChoice, waitForFrame, FAILED_ITEMS } from './self-test-answers.mjs';
 
 let site;
@@ -31,13 +31,24 @@ test('on its own the self-test keeps its answers and their order in storage acro
       [...document.querySelectorAll('.graded-item[data-kind="choice"] input')].map((input) => input.value).join(),
     );
   const before = await order();
-  const item = SELF_TEST_ITEMS.find((i) => i.id === 'why-positions');
+  const numbers = () =>
+    page.evaluate(() =>
+      [...document.querySelectorAll('.graded-item[data-kind="numeric"]')].map((slot) => slot.dataset.params).join(),
+    );
+  const drawnBefore = await numbers();
+  const item = SELF_TEST_ITEMS.find((i) => i.id === 'why_positions');
   await answerChoice(page.mainFrame(), item);
-  const numeric = page.locator('.graded-item[data-item="interpolate-6000"]');
+  const numericItem = SELF_TEST_ITEMS.find((i) => i.id === 'interpolated_position');
+  const numeric = page.locator('.graded-item[data-item="interpolated_position"]');
   await numeric.locator('input').fill('seventeen');
   await numeric.locator('button').click();
   assert.match(await numeric.locator('.graded-feedback').textContent(), /“seventeen” is not a number/);
-  await numeric.locator('input').fill('1500');
+  // The attempt's own numbers: the answer the formula gives for them.
+  const drawn = itemForAttempt(
+    numericItem,
+    await page.evaluate(() => JSON.parse(localStorage.getItem('positional-lesson:self-test:v2')).s),
+  );
+  await numeric.locator('input').fill(String(drawn.formula()));
   await numeric.locator('input').press('Enter');
   const score = page.locator('[data-self-test-score]');
   assert.equal(await score.textContent(), `2 right of 2 answered (${GRADED.length} in all).`);
@@ -48,6 +59,7 @@ test('on its own the self-test keeps its answers and their order in storage acro
   );
   assert.match(await page.locator('[data-self-test-score]').textContent(), /^2 right of 2 answered/);
   assert.equal(await order(), before, 'the choices keep their order on reload');
+  assert.equal(await numbers(), drawnBefore, 'and the numbers they were asked with');
   // Start over, asked twice, with the keyboard.
   await page.locator('.self-test-start-over-ask').focus();
   await page.keyboard.press('Enter');
@@ -55,6 +67,8 @@ test('on its own the self-test keeps its answers and their order in storage acro
   await page.waitForFunction(() => document.querySelector('[data-self-test-score]').dataset.answered === '0');
   assert.equal(await page.locator('.graded-item[data-answered]').count(), 0);
   assert.notEqual(await order(), before, 'a new attempt shows the choices in a new order');
+  // Five items' numbers drawn again: all five the same by chance is below one in a million.
+  assert.notEqual(await numbers(), drawnBefore, 'a new attempt asks with new numbers');
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -82,14 +96,14 @@ test('stored answers are read with suspicion: re-graded, unknown ones dropped, a
   };
   // A record that claims a wrong answer is right, a choice the item has not got, an unknown item.
   const claims = await forged({
-    'positional-lesson:self-test:v1': JSON.stringify({ 'why-positions': { response: 'a', correct: true } }),
+    'positional-lesson:self-test:v1': JSON.stringify({ why_positions: { response: 'a', correct: true } }),
     'positional-lesson:self-test:v2': JSON.stringify({
       v: 2,
       s: '00c0ffee',
-      r: { 'why-positions': 'random-vectors', 'learned-limit': 'no-such-choice', 'no-such-item': 'x', correct: true },
+      r: { why_positions: 'random_vectors', learned_limit: 'no-such-choice', 'no-such-item': 'x', correct: true },
     }),
   });
-  assert.deepEqual(claims.answered, [['why-positions', 'wrong']]);
+  assert.deepEqual(claims.answered, [['why_positions', 'wrong']]);
   assert.equal(claims.score, `0 right of 1 answered (${GRADED.length} in all).`);
   assert.equal(claims.old, null, 'the old format is removed');
   assert.deepEqual(claims.problems, []);
@@ -99,7 +113,7 @@ test('stored answers are read with suspicion: re-graded, unknown ones dropped, a
     s: '00c0ffee',
     r: Object.fromEntries(Array.from({ length: 50000 }, (_, i) => [`junk-${i}`, 'x'])),
   };
-  junk.r['why-positions'] = 'set';
+  junk.r['why_positions'] = 'set';
   const oversized = await forged({ 'positional-lesson:self-test:v2': JSON.stringify(junk) });
   assert.deepEqual(oversized.answered, []);
   assert.deepEqual(oversized.problems, []);
@@ -124,11 +138,11 @@ test('with storage blocked the self-test grades the same, for the visit', async 
     `${correct} right of ${GRADED.length} answered (${GRADED.length} in all): ${Math.round((100 * correct) / GRADED.length)}%, below the 80% pass mark.`,
   );
   // Every wrong choice names its misconception and then the answer.
-  const feedback = await page.locator('.graded-item[data-item="choose-long-context"] .graded-feedback').textContent();
-  const item = SELF_TEST_ITEMS.find((i) => i.id === 'choose-long-context');
+  const feedback = await page.locator('.graded-item[data-item="choose_long_context"] .graded-feedback').textContent();
+  const item = SELF_TEST_ITEMS.find((i) => i.id === 'choose_long_context');
   assert.ok(feedback.includes(item.choices.find((c) => !c.correct).why), feedback);
   // A prediction reveals the engine's numbers once answered, and does not count.
-  const reveal = await page.locator('.graded-item[data-item="predict-rope-shift"] .graded-reveal').textContent();
+  const reveal = await page.locator('.graded-item[data-item="predict_rope_shift"] .graded-reveal').textContent();
   assert.match(reveal, /The engine gives −?\d\.\d{3} at 3 and 7 and −?\d\.\d{3} at 103 and 107\./);
   assert.deepEqual(problems, []);
   await context.close();

@@ -3,13 +3,15 @@
 // engine's own bits (the fingerprints of the same runs in Node); Stop ends a run and nothing trains after
 // it; a change of settings leaves the last run behind; the single file (no Worker file beside it) and a
 // host that refuses the Worker's script train on the page's thread to the same bits; the CSV holds
-// every loss and accuracy drawn.
+// every loss and accuracy drawn; the recorded results wait for the reader's prediction or Train.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { ENGINE, WEBKIT_MIN_WIDTH, downloadOf, openPage, singleFile, startSite, waitForChart } from './helpers.mjs';
 import { loadEngine } from '../node/engine-loader.mjs';
+import { answerChoice } from './self-test-answers.mjs';
+import { SELF_TEST_ITEMS } from '../../web/js/self-test/self-test-items.js';
 
 const ROOT = '[data-chart-root="length-lab"]';
 // Short runs keep the suite quick: 30 steps of every scheme take about a second in all.
@@ -233,3 +235,39 @@ test(
     await page.context().close();
   },
 );
+
+test('the recorded results stay hidden until the prediction is answered or Train pressed, then show as medians of the recorded seeds', async () => {
+  const hidden = /Answer the prediction above, or press Train, to see the recorded results\./;
+  const shown = /Drawn until then: the median of \d+ recorded seeds; at 4×/;
+  // The prediction answered with the pointer: the recorded medians appear in the description and the table.
+  const first = await openLab(site.server.url);
+  const root = first.page.locator(ROOT);
+  const description = () => root.locator('.chart-description').textContent();
+  assert.match(await description(), hidden);
+  assert.doesNotMatch(await description(), /recorded seeds/);
+  // The data table names the rows and leaves their cells empty until then.
+  await root.locator('details.chart-data > summary').click(); // the Data view, opened as a reader would
+  const table = () => root.locator('details.chart-data table').textContent();
+  assert.doesNotMatch(await table(), /\d%/);
+  const prediction = SELF_TEST_ITEMS.find((i) => i.id === 'predict_length_lab');
+  await first.page.locator('.graded-item[data-item="predict_length_lab"]').scrollIntoViewIfNeeded();
+  await answerChoice(first.page.mainFrame(), prediction, { choiceId: 'alibi' });
+  await first.page.waitForFunction(() =>
+    /recorded seeds/.test(document.querySelector('[data-chart-root="length-lab"] .chart-description').textContent),
+  );
+  assert.match(await description(), shown);
+  assert.match(await table(), /Median of \d+ recorded seeds/);
+  assert.match(await table(), /\d%/);
+  assert.deepEqual(first.problems, []);
+  await first.page.context().close();
+  // Train pressed, then the settings changed (the run left behind): the medians are shown from then on.
+  const second = await openLab(site.server.url);
+  const lab = second.page.locator(ROOT);
+  assert.match(await lab.locator('.chart-description').textContent(), hidden);
+  await lab.locator('[data-control="train"]').click();
+  await lab.locator('[data-control="alibi"]').click();
+  await second.page.waitForFunction(() => window.positionalCharts.mounted.get('length-lab').values.phase === 'idle');
+  assert.match(await lab.locator('.chart-description').textContent(), shown);
+  assert.deepEqual(second.problems, []);
+  await second.page.context().close();
+});

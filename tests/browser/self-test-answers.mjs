@@ -6,23 +6,31 @@ import { SELF_TEST_ITEMS, isGraded } from '../../web/js/self-test/self-test-item
 import { loadEngine } from '../node/engine-loader.mjs';
 
 /** Four checks a failing learner gets wrong: 8 of 12 = 0.667, under the 0.8 mastery score. */
-export const FAILED_ITEMS = new Set(['choose-long-context', 'ntk-base-8-128', 'rope-depends-on', 'pi-vs-ntk']);
+export const FAILED_ITEMS = new Set(['choose_long_context', 'ntk_base', 'rope_depends_on', 'pi_vs_ntk']);
 /** Two a learner who passes anyway gets wrong: 10 of 12 = 0.833. */
-export const NEARLY_ITEMS = new Set(['alibi-where', 'interpolate-6000']);
+export const NEARLY_ITEMS = new Set(['alibi_where', 'interpolated_position']);
 
 export const GRADED = SELF_TEST_ITEMS.filter(isGraded);
 
 let engine;
-async function expected(item) {
+/** The engine's answer to `item` with the attempt's numbers `params` (the page states them in the slot's data-params). */
+async function expected(item, params) {
   engine ??= await loadEngine();
-  return item.answer(engine);
+  return item.answerWith(engine, params);
 }
 
-/** The text a learner types for `item`: the engine's value, or a wrong one. */
-export async function typedAnswer(item, wrongly = false) {
-  const right = await expected(item);
+/** The attempt's numbers for numeric `item` on the page in `frame`. */
+export async function attemptParams(frame, item) {
+  return JSON.parse(await frame.locator(`.graded-item[data-item="${item.id}"]`).getAttribute('data-params'));
+}
+
+/** The text a learner types for `item` with the attempt's numbers `params`: the engine's value, or a wrong one. */
+export async function typedAnswer(item, params, wrongly = false) {
+  const right = await expected(item, params);
   const value = wrongly ? right * 1.1 + 1 : right;
-  return item.relative ? Math.round(value).toLocaleString('en-US') : value.toFixed(4).replace('-', '\u2212');
+  // A relative tolerance: six significant digits, grouped as people write them (82,685 or 0.00390625).
+  if (item.relative) return Number(value.toPrecision(6)).toLocaleString('en-US', { maximumFractionDigits: 12 });
+  return value.toFixed(4).replace('-', '\u2212');
 }
 
 /** Picks the choice of `item` with id `choiceId` (or its right one, or a wrong one if `wrongly`) and checks it. */
@@ -44,7 +52,7 @@ export async function answerAll(frame, wrong = new Set(), items = SELF_TEST_ITEM
     const slot = frame.locator(`.graded-item[data-item="${item.id}"]`);
     await slot.scrollIntoViewIfNeeded();
     if (item.kind === 'numeric') {
-      await slot.locator('input').fill(await typedAnswer(item, wrong.has(item.id)));
+      await slot.locator('input').fill(await typedAnswer(item, await attemptParams(frame, item), wrong.has(item.id)));
       await slot.locator('input').press('Enter');
     } else await answerChoice(frame, item, { wrongly: wrong.has(item.id) });
     await frame.waitForFunction(

@@ -10,13 +10,14 @@ import { unzipSync, strFromU8 } from 'fflate';
 import {
   acceptedRange,
   answerKey,
+  WORKED_SEED,
   answerKeyPage,
   keyNumber,
   loadSiteEngine,
 } from '../../web/site-builder/answer-key.mjs';
 import { packageLms, writeAnswerKey } from '../../web/site-builder/package-lms.mjs';
 import { ANSWER_KEY_FILE } from '../../web/site-builder/instructor-guide.mjs';
-import { SELF_TEST_ITEMS } from '../../web/js/self-test/self-test-items.js';
+import { SELF_TEST_ITEMS, itemForAttempt } from '../../web/js/self-test/self-test-items.js';
 import { withinTolerance } from '../../web/js/self-test/self-test.js';
 import { distDir as dist } from './engine-loader.mjs';
 
@@ -43,11 +44,21 @@ test('the key lists every item of the self-test, by id and prompt, in the lesson
     prompt,
   }));
   assert.deepEqual(ids.map((i) => i.id).sort(), SELF_TEST_ITEMS.map((i) => i.id).sort());
-  for (const { id, prompt } of ids) assert.equal(unescape(prompt), SELF_TEST_ITEMS.find((i) => i.id === id).prompt, id);
+  // A numeric item is printed as the worked draw asks it.
+  for (const { id, prompt } of ids)
+    assert.equal(
+      unescape(prompt),
+      itemForAttempt(
+        SELF_TEST_ITEMS.find((i) => i.id === id),
+        WORKED_SEED,
+      ).prompt,
+      id,
+    );
 });
 
 test("every number in the key is the engine's, and the printed range is exactly what the page accepts", () => {
-  for (const item of SELF_TEST_ITEMS.filter((i) => i.kind === 'numeric')) {
+  for (const template of SELF_TEST_ITEMS.filter((i) => i.kind === 'numeric')) {
+    const item = itemForAttempt(template, WORKED_SEED);
     const value = item.answer(engine);
     const section = new RegExp(
       `id="item-${item.id}"[\\s\\S]*?Answer: ([^<]+)</strong>[^<]*that is from ([^ ]+) to ([^.]+(?:\\.\\d+)?)\\.`,
@@ -65,13 +76,33 @@ test("every number in the key is the engine's, and the printed range is exactly 
     assert.ok(withinTolerance(item, min + 1e-9 * Math.max(1, Math.abs(min)), value), `${item.id}: min accepted`);
     assert.ok(!withinTolerance(item, max + 1e-6 * Math.max(1, Math.abs(max)), value), `${item.id}: beyond max refused`);
   }
-  // The worked values themselves, from the maths: cos 4, 10000 · 8^(128/126), 1500, sin 1, 2^-3.
+  // The worked draws' values from the maths, to 1e-9 relative (sin, cos and pow round in the last bits).
   const byId = Object.fromEntries(answerKey(engine).map((k) => [k.id, k]));
-  assert.ok(Math.abs(byId['rope-score-3-7'].value - Math.cos(4)) < 1e-12);
-  assert.ok(Math.abs(byId['ntk-base-8-128'].value - 10000 * 8 ** (128 / 126)) < 1e-6);
-  assert.equal(byId['interpolate-6000'].value, 1500);
-  assert.ok(Math.abs(byId['sinusoidal-pe-1-0'].value - Math.sin(1)) < 1e-12);
-  assert.equal(byId['alibi-slope-head-3'].value, 0.125);
+  const maths = {
+    rope_score: ({ m, n }) => Math.cos(n - m),
+    ntk_base: ({ base, d, s }) => base * s ** (d / (d - 2)),
+    interpolated_position: ({ train, target, pos }) => (pos * train) / target,
+    sinusoidal_entry: ({ p, d }) => Math.sin(p * 10000 ** (-2 / d)),
+    alibi_slope: ({ heads, head }) => 2 ** ((-8 * head) / heads),
+  };
+  assert.deepEqual(
+    Object.keys(maths).sort(),
+    SELF_TEST_ITEMS.filter((i) => i.kind === 'numeric')
+      .map((i) => i.id)
+      .sort(),
+  );
+  for (const [id, f] of Object.entries(maths)) {
+    const expected = f(byId[id].params);
+    assert.ok(
+      Math.abs(byId[id].value - expected) <= 1e-9 * Math.max(1, Math.abs(expected)),
+      `${id}: ${byId[id].value}`,
+    );
+    assert.ok(
+      page.includes(`Formula: ${unescape(byId[id].formula)}`.replace(/&/g, '&amp;')) ||
+        page.includes(`Formula: ${byId[id].formula}`),
+      id,
+    );
+  }
 });
 
 test("each choice and prediction names the item's right choice by id and text, and what the page then shows", () => {
@@ -94,7 +125,7 @@ test("each choice and prediction names the item's right choice by id and text, a
     assert.equal(stated[2], right.id, item.id);
     assert.equal(unescape(stated[3]), right.text, item.id);
   }
-  const bag = answerKey(engine).find((k) => k.id === 'predict-bag');
+  const bag = answerKey(engine).find((k) => k.id === 'predict_bag');
   assert.match(bag.reveal, /^The engine gives 1\.000: the two orders are one bag\.$/);
   assert.ok(page.includes('The page then shows: The engine gives 1.000'));
 });
@@ -108,7 +139,7 @@ test('a broken item is refused, naming it: two right choices, or a number that i
   );
   const [numeric] = SELF_TEST_ITEMS.filter((i) => i.kind === 'numeric');
   assert.throws(
-    () => answerKey(engine, [{ ...numeric, answer: () => NaN }]),
+    () => answerKey(engine, [{ ...numeric, answerWith: () => NaN }]),
     new RegExp(`${numeric.id}'s answer is NaN`),
   );
   assert.match(answerKeyPage([]), /0 graded checks/);

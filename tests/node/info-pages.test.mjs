@@ -29,7 +29,7 @@ test('readingOf counts the words a reader reads: markers as their text, code and
     '<!-- a comment of seven words that nobody reads -->',
     '## A heading {#here}',
     'Two words {{live:order.none}} and {{ref:primer.notation|the primer}}, with $x$ inline.',
-    '<div class="graded-item" data-item="why-positions"></div>',
+    '<div class="graded-item" data-item="why_positions"></div>',
     '```python check=x',
     'a = 1',
     '',
@@ -73,7 +73,7 @@ test("the guide's time on task is the build's computation from lesson.md, not a 
   assert.throws(() => timeOnTask('## Level 1 {#level-1}\ntext\n', SELF_TEST_ITEMS), /lesson\.md has no part "level-2"/);
 });
 
-test("the guide's self-test facts are the items' own: 12 checks (5 + 7), 6 predictions, 80% = 10 of 12", () => {
+test("the guide's self-test facts are the items' own: 15 checks (8 + 7), 6 predictions, 80% = 12 of 15", () => {
   const facts = selfTestFacts(SELF_TEST_ITEMS, MASTERY_SCORE);
   assert.deepEqual(
     {
@@ -83,20 +83,20 @@ test("the guide's self-test facts are the items' own: 12 checks (5 + 7), 6 predi
       predictions: facts.predictions,
       passAt: facts.passAt,
     },
-    { checks: 12, level1: 5, level2: 7, predictions: 6, passAt: 10 },
+    { checks: 15, level1: 8, level2: 7, predictions: 6, passAt: 12 },
   );
   const page = text(guide);
-  assert.ok(page.includes('12 graded checks : 5 at Level 1 and 7 at Level 2'), 'counts');
+  assert.ok(page.includes('15 graded checks : 8 at Level 1 and 7 at Level 2'), 'counts');
   assert.ok(page.includes('6 predictions inside Level 2’s sections'));
-  assert.ok(page.includes('80% passes : 10 of 12 right (83%) passes, 9 (75%) does not'));
+  assert.ok(page.includes('80% passes : 12 of 15 right (80%) passes, 11 (73%) does not'));
   // Every question is listed by its prompt and id, and no answer is given away.
   for (const item of SELF_TEST_ITEMS) {
     assert.ok(guide.includes(`<code>${item.id}</code>`), item.id);
     for (const choice of item.choices ?? [])
       assert.ok(!guide.includes(choice.why.replace(/"/g, '&quot;')), `${item.id}: a choice's explanation`);
   }
-  // The pass mark follows the share: at 0.75 it is 9 of 12.
-  assert.equal(selfTestFacts(SELF_TEST_ITEMS, 0.75).passAt, 9);
+  // The pass mark follows the share: at 0.75 it is 12 of 15 (11.25 rounded up).
+  assert.equal(selfTestFacts(SELF_TEST_ITEMS, 0.75).passAt, 12);
 });
 
 test('the guide gives the Moodle settings, what each package reports and where the answer key is', () => {

@@ -199,7 +199,7 @@ describe('the sinusoidal prediction', () => {
   test("its reveal quotes the heatmap's own pairs: full turns of 2π/ω at the heatmap's d", async () => {
     const { SELF_TEST_ITEMS } = await import('../../web/js/self-test/self-test-items.js');
     const { CHART_DECLARATIONS } = await import('../../web/js/charts/declarations.js');
-    const item = SELF_TEST_ITEMS.find((i) => i.id === 'predict-sinusoidal-speed');
+    const item = SELF_TEST_ITEMS.find((i) => i.id === 'predict_sinusoidal_speed');
     const results = computeEngineResults(engine);
     const text = item.reveal.map((part) => (typeof part === 'string' ? part : liveText(part.live, results))).join('');
     const { d, base } = CHART_DECLARATIONS['sinusoidal-heatmap'].controls;

@@ -108,6 +108,7 @@ test('scorm12: schema version 1.2, one SCO launching index.html, mastery 80, eve
   assert.equal((manifest.match(/<resource\b/g) ?? []).length, 1);
   assert.equal(attr(manifest, 'resource', 'adlcp:scormtype'), 'sco');
   assert.equal(attr(manifest, 'resource', 'href'), 'index.html');
+  assert.equal(attr(manifest, 'item', 'parameters'), '?level=all', 'the self-test the course grades');
   assert.equal(attr(manifest, 'item', 'identifierref'), attr(manifest, 'resource', 'identifier'));
   assert.match(manifest, /<adlcp:masteryscore>80<\/adlcp:masteryscore>/);
   checkFiles('scorm12', manifest);
@@ -155,7 +156,8 @@ test('cmi5: cmi5.xml is well formed and declares one AU at index.html with its m
   assert.equal(xpath("string(/*/*[local-name()='au']/@id)"), COURSE.auIri);
   assert.equal(xpath("string(/*/*[local-name()='au']/@masteryScore)"), '0.8');
   assert.equal(xpath("string(/*/*[local-name()='au']/@moveOn)"), 'CompletedAndPassed');
-  assert.equal(xpath("string(/*/*[local-name()='au']/*[local-name()='url'])"), 'index.html');
+  // The launch address carries the self-test the course grades (both levels unless the author changes it).
+  assert.equal(xpath("string(/*/*[local-name()='au']/*[local-name()='url'])"), 'index.html?level=all');
   // Element order the cmi5 schema requires: title, description, then url.
   assert.equal(
     xpath("local-name(/*/*[local-name()='au']/*[1])") +
@@ -256,7 +258,7 @@ test('each language has its own three zips, launching its own page, under its ow
       assert.equal(result.status, 0, result.stderr);
     }
     const cmi5 = strFromU8(zips[`cmi5.${lang}`]['cmi5.xml']);
-    assert.match(cmi5, new RegExp(`<url>${launch.href}</url>`));
+    assert.match(cmi5, new RegExp(`<url>${launch.href}\\?level=all</url>`));
     assert.match(cmi5, new RegExp(`<langstring lang="${lang}">`));
     assert.match(cmi5, new RegExp(`<au id="${launch.auIri}"`));
     assert.notEqual(launch.auIri, COURSE.auIri);

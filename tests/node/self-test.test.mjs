@@ -3,7 +3,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { SELF_TEST_ITEMS, MASTERY_SCORE, isGraded, isOpenPrediction } from '../../web/js/self-test/self-test-items.js';
+import {
+  SELF_TEST_ITEMS,
+  MASTERY_SCORE,
+  isGraded,
+  isOpenPrediction,
+  itemForAttempt,
+  OBJECTIVES,
+} from '../../web/js/self-test/self-test-items.js';
 import { gradeResponse, parseNumber, withinTolerance } from '../../web/js/self-test/self-test.js';
 import { decodeRecord, emptyRecord, encodeRecord, summarize } from '../../web/js/lms/record.js';
 import { isoDuration, scorm12Duration } from '../../web/js/lms/scorm.js';
@@ -18,7 +25,7 @@ test('at least 10 graded checks across both levels, each item placed once in the
   assert.ok(checks.length >= 10, `${checks.length} checks`);
   assert.ok(checks.every((i) => i.kind !== 'predict'));
   assert.ok(
-    SELF_TEST_ITEMS.every((i) => !i.choices || i.choices.every((c) => /^[a-z0-9-]+$/.test(c.id))),
+    SELF_TEST_ITEMS.every((i) => !i.choices || i.choices.every((c) => /^[A-Za-z0-9_.]+$/.test(c.id))),
     'every choice has an id',
   );
   for (const item of SELF_TEST_ITEMS.filter((i) => i.choices))
@@ -30,6 +37,18 @@ test('at least 10 graded checks across both levels, each item placed once in the
     assert.equal(placeholders, 1, `${item.id} appears ${placeholders} times in lesson.md`);
   }
   assert.ok(MASTERY_SCORE > 0 && MASTERY_SCORE <= 1);
+});
+
+test('every item names the objective it measures, one of the lesson’s at the item’s level', () => {
+  for (const item of SELF_TEST_ITEMS) {
+    assert.ok(Object.hasOwn(OBJECTIVES, item.objective), `${item.id}: objective ${item.objective}`);
+    assert.equal(OBJECTIVES[item.objective].level, item.level, `${item.id} measures an objective of its level`);
+  }
+  for (const key of Object.keys(OBJECTIVES))
+    assert.ok(
+      SELF_TEST_ITEMS.some((i) => i.objective === key),
+      `${key} is measured by a question`,
+    );
 });
 
 test('predictions sit inside Level 2 sections, before the figure they predict', () => {
@@ -67,27 +86,47 @@ test('every choice item has one right answer and a misconception named for every
   }
 });
 
-test('numeric items are answered by the engine, with a stated tolerance the rounded answer meets', async () => {
+test('numeric items draw their numbers per attempt, never the worked examples’, and engine and formula agree', async () => {
   const engine = await loadEngine();
   const numeric = SELF_TEST_ITEMS.filter((i) => i.kind === 'numeric');
-  assert.ok(numeric.length >= 3);
-  // The engine's values the lesson states elsewhere, to 1e-9: cos 4, 10000 · 8^(128/126), 6000/4, sin 1.
-  const independent = {
-    'rope-score-3-7': Math.cos(4),
-    'ntk-base-8-128': 10000 * 8 ** (128 / 126),
-    'interpolate-6000': 1500,
-    'sinusoidal-pe-1-0': Math.sin(1),
-    'alibi-slope-head-3': 2 ** -3,
-  };
-  for (const item of numeric) {
-    assert.match(item.toleranceText, /within/);
-    const value = item.answer(engine);
-    assert.ok(Math.abs(value - independent[item.id]) < 1e-9 * Math.max(1, Math.abs(value)), `${item.id}: ${value}`);
-    // A learner who rounds as the tolerance text says is right; one a little further off is not.
-    const rounded = item.relative ? Number(value.toPrecision(3)) : Number(value.toFixed(item.tolerance >= 0.5 ? 0 : 3));
-    assert.ok(withinTolerance(item, rounded, value), `${item.id}: ${rounded} should pass`);
-    const off = item.relative ? value * (1 + 3 * item.tolerance) : value + 3 * item.tolerance;
-    assert.ok(!withinTolerance(item, off, value), `${item.id}: ${off} should fail`);
+  assert.ok(numeric.length >= 5);
+  // The worked examples' parameters and printed values: no attempt asks with them or for them.
+  const forbiddenParams = { train: [4096], target: [32768], base: [10000], d: [128], s: [8] };
+  const forbiddenValues = [-0.654, 82685, 1500, 0.841, 0.125];
+  for (const template of numeric) {
+    assert.match(template.toleranceText, /within/);
+    assert.equal(typeof template.draw, 'function', `${template.id} draws its numbers`);
+    const draws = new Set();
+    for (let s = 0; s < 300; s++) {
+      const seed = ((s * 2654435761) >>> 0).toString(16).padStart(8, '0');
+      const item = itemForAttempt(template, seed);
+      assert.deepEqual(itemForAttempt(template, seed).params, item.params, 'the same seed draws the same numbers');
+      draws.add(JSON.stringify(item.params));
+      for (const [name, values] of Object.entries(forbiddenParams))
+        if (name in item.params)
+          assert.ok(!values.includes(item.params[name]), `${item.id}: ${name} ${item.params[name]}`);
+      if (item.id === 'rope_score') assert.notEqual(item.params.n - item.params.m, 4, 'the lesson’s distance');
+      const value = item.answer(engine);
+      // The course shell grades with the formula: the same value as the engine's, to 1e-9 relative
+      // (the two differ only by rounding in the last bits of sin, cos and pow).
+      assert.ok(
+        Math.abs(item.formula() - value) <= 1e-9 * Math.max(1, Math.abs(value)),
+        `${item.id}: ${JSON.stringify(item.params)}`,
+      );
+      for (const printed of forbiddenValues)
+        assert.ok(
+          !withinTolerance(item, printed, value),
+          `${item.id} ${JSON.stringify(item.params)}: ${printed} would pass`,
+        );
+      // A learner who rounds as the tolerance text says is right; one a little further off is not.
+      const rounded = item.relative
+        ? Number(value.toPrecision(4))
+        : Number(value.toFixed(item.tolerance >= 0.5 ? 0 : 3));
+      assert.ok(withinTolerance(item, rounded, value), `${item.id}: ${rounded} should pass for ${value}`);
+      const off = item.relative ? value * (1 + 3 * item.tolerance) : value + 3 * item.tolerance;
+      assert.ok(!withinTolerance(item, off, value), `${item.id}: ${off} should fail`);
+    }
+    assert.ok(draws.size >= 10, `${template.id}: ${draws.size} different draws in 300 attempts`);
   }
 });
 
@@ -142,18 +181,19 @@ test('cmi5 launch parameters: all five or none, the actor as JSON', () => {
 
 test('the length-lab prediction is recorded whatever is chosen and changes neither the score nor the count', async () => {
   const engine = await loadEngine();
-  const item = SELF_TEST_ITEMS.find((i) => i.id === 'predict-length-lab');
+  const item = SELF_TEST_ITEMS.find((i) => i.id === 'predict_length_lab');
   assert.ok(item && item.kind === 'predict' && isOpenPrediction(item) && !isGraded(item));
   assert.deepEqual(
     item.choices.map((c) => c.id),
-    ['none', 'learned', 'sinusoidal', 'rope', 'rope-yarn', 'alibi'],
+    ['none', 'learned', 'sinusoidal', 'rope', 'rope_yarn', 'alibi'],
   );
   // It sits in the lab's section, before the section's results.
   const section = lesson.slice(lesson.indexOf('{#length-lab}'), lesson.indexOf('{#causal-mask}'));
-  assert.ok(section.indexOf('data-item="predict-length-lab"') >= 0, 'in the length-lab section');
-  assert.ok(section.indexOf('data-item="predict-length-lab"') < section.indexOf('{{lab-table:'), 'before the results');
+  assert.ok(section.indexOf('data-item="predict_length_lab"') >= 0, 'in the length-lab section');
+  assert.ok(section.indexOf('data-item="predict_length_lab"') < section.indexOf('{{lab-table:'), 'before the results');
 
-  const graded = SELF_TEST_ITEMS.filter(isGraded);
+  // The items as the attempt with seed 0badc0de asks them.
+  const graded = SELF_TEST_ITEMS.filter(isGraded).map((i) => itemForAttempt(i, '0badc0de'));
   // A right answer to every check (the engine's value, or the right choice), and a wrong one to the first.
   const right = (i) => (i.kind === 'numeric' ? String(i.answer(engine)) : i.choices.find((c) => c.correct).id);
   const wrongFirst = (i, n) => (n === 0 && i.kind === 'choice' ? i.choices.find((c) => !c.correct).id : right(i));
@@ -161,7 +201,7 @@ test('the length-lab prediction is recorded whatever is chosen and changes neith
     const checks = Object.fromEntries(graded.map((i, n) => [i.id, answerOf(i, n)]));
     const scored = (responses) => {
       const grades = {};
-      for (const i of SELF_TEST_ITEMS)
+      for (const i of [...graded, item])
         if (responses[i.id] !== undefined) grades[i.id] = gradeResponse(i, responses[i.id], engine);
       return summarize(graded, grades, MASTERY_SCORE);
     };

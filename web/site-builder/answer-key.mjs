@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { computeEngineResults, liveText } from '../js/prose/live-values.js';
-import { MASTERY_SCORE, SELF_TEST_ITEMS } from '../js/self-test/self-test-items.js';
+import { MASTERY_SCORE, SELF_TEST_ITEMS, itemForAttempt } from '../js/self-test/self-test-items.js';
 import { escapeHtml, infoPagePolicy, pagesCss } from './info-pages.mjs';
 
 /** The engine the site ships (dist/engine.mjs over dist/engine.wasm), loaded in Node. */
@@ -21,6 +21,12 @@ export async function loadSiteEngine(dist) {
   return createEngine({ wasmBinary: readFileSync(join(dist, 'engine.wasm')) });
 }
 
+/**
+ * The attempt whose numbers the key works through: each learner's attempt draws its own (from its
+ * seed), so the key gives the formula and this one draw as an example.
+ */
+export const WORKED_SEED = '00000000';
+
 /** The range of answers the page accepts for a numeric item whose right answer is `value`. */
 export function acceptedRange(item, value) {
   const allowed = item.relative ? Math.abs(value) * item.tolerance : item.tolerance;
@@ -28,8 +34,9 @@ export function acceptedRange(item, value) {
 }
 
 /**
- * Each item's key: { id, level, kind, prompt, graded, … } with, for a number, `value` (the
- * engine's), `range` and `tolerance`; for a choice or a prediction, `right` ({ id, text }) and
+ * Each item's key: { id, level, kind, prompt, graded, … } with, for a number, `formula`, `tolerance`
+ * and one worked draw (the attempt with WORKED_SEED): its `prompt`, `params`, `value` (the
+ * engine's) and `range`; for a choice or a prediction, `right` ({ id, text }) and
  * `others` ({ id, text, why }; `right` null and every choice in `others` for an open prediction); for a prediction, `reveal` (the text the page shows, its numbers the
  * engine's). Throws, naming the item, when one has no right choice or its number is not finite.
  */
@@ -39,19 +46,25 @@ export function answerKey(engine, items = SELF_TEST_ITEMS) {
     const base = {
       id: item.id,
       level: item.level,
+      objective: item.objective,
       kind: item.kind,
       prompt: item.prompt,
       graded: item.kind !== 'predict',
     };
     if (item.kind === 'numeric') {
-      const value = item.answer(engine);
+      const worked = itemForAttempt(item, WORKED_SEED);
+      const value = worked.answer(engine);
       if (!Number.isFinite(value)) throw new Error(`answer key: ${item.id}'s answer is ${value}, not a number`);
       return {
         ...base,
+        prompt: worked.prompt,
+        drawn: Boolean(item.draw),
+        formula: item.formulaText ?? null,
+        params: worked.params ?? null,
         value,
         range: acceptedRange(item, value),
         tolerance: item.toleranceText,
-        explain: item.explain,
+        explain: worked.explain,
       };
     }
     const right = item.choices.filter((c) => c.correct);
@@ -82,10 +95,14 @@ export function answerKeyPage(keys, { mastery = MASTERY_SCORE } = {}) {
   const checks = keys.filter((k) => k.graded);
   const item = (k, n) => {
     const heading = `<h3 id="item-${escapeHtml(k.id)}">${n}. ${escapeHtml(k.prompt)}</h3>
-<p class="item-id">Level ${k.level}, ${k.kind === 'numeric' ? 'a number' : k.kind === 'predict' ? 'a prediction (not graded)' : 'a choice'}; id <code>${escapeHtml(k.id)}</code></p>`;
+<p class="item-id">Level ${k.level}, ${k.kind === 'numeric' ? 'a number' : k.kind === 'predict' ? 'a prediction (not graded)' : 'a choice'}; objective <code>${escapeHtml(k.objective)}</code>; id <code>${escapeHtml(k.id)}</code></p>`;
     if (k.kind === 'numeric')
       return `${heading}
-<p><strong>Answer: ${escapeHtml(keyNumber(k.value))}</strong>, as the engine computes it. Accepted: ${escapeHtml(k.tolerance)}, that is from ${escapeHtml(keyNumber(k.range.min))} to ${escapeHtml(keyNumber(k.range.max))}.</p>
+${
+  k.drawn
+    ? `<p>The numbers in this question are drawn for each attempt (a retake draws new ones; a resumed attempt keeps them), so no two learners need have the same answer. <strong>Formula: ${escapeHtml(k.formula)}</strong>, computed by the lesson's engine; the course site records each attempt's own right value. Worked draw (attempt seed <code>${WORKED_SEED}</code>, the question as above):</p>\n`
+    : ''
+}<p><strong>Answer: ${escapeHtml(keyNumber(k.value))}</strong>, as the engine computes it. Accepted: ${escapeHtml(k.tolerance)}, that is from ${escapeHtml(keyNumber(k.range.min))} to ${escapeHtml(keyNumber(k.range.max))}.</p>
 <p>${escapeHtml(k.explain)}</p>`;
     if (!k.right)
       return `${heading}

@@ -5,12 +5,27 @@
 // Every count and figure is computed here from the lesson's own files.
 import { escapeHtml, htmlTable } from './info-pages.mjs';
 import { roundedMinutes } from './time-on-task.mjs';
+import { itemForAttempt, OBJECTIVES } from '../js/self-test/self-test-items.js';
+import { WORKED_SEED } from './answer-key.mjs';
 
 /** The answer key's name beside the zips: build-scripts/package writes it (web/site-builder/answer-key.mjs). */
 export const ANSWER_KEY_FILE = 'positional-lesson-answer-key.html';
 
 const minutes = (m) => `${m.toFixed(1)} min`;
 const grouped = (n) => n.toLocaleString('en-US');
+
+/** The objectives of `level` as a list, each with the ids of the items that measure it. */
+function objectiveList(level, items) {
+  const rows = Object.entries(OBJECTIVES)
+    .filter(([, objective]) => objective.level === level)
+    .map(([key, objective]) => {
+      const measured = items
+        .filter((item) => item.objective === key)
+        .map((item) => `<code>${escapeHtml(item.id)}</code>`);
+      return `<li>${escapeHtml(objective.text)}; <span class="item-id">${measured.length ? measured.join(', ') : 'no question'}</span></li>`;
+    });
+  return `<ul>${rows.join('\n')}</ul>`;
+}
 
 /** The self-test's numbers: { checks, level1, level2, predictions, numeric, choice, passAt }. */
 export function selfTestFacts(items, mastery) {
@@ -53,7 +68,7 @@ export function instructorGuideBody({ time, items, mastery, packages }) {
     `<h3>${heading}</h3>\n<ol>${list
       .map(
         (item) =>
-          `<li>${escapeHtml(item.prompt)} <span class="item-id">(${item.kind === 'numeric' ? 'a number' : item.kind === 'predict' ? 'a prediction' : 'a choice'}; <code>${escapeHtml(item.id)}</code>)</span></li>`,
+          `<li>${escapeHtml(itemForAttempt(item, WORKED_SEED).prompt)} <span class="item-id">(${item.draw ? `a number drawn for each attempt, here the answer key’s worked draw; formula ${escapeHtml(item.formulaText)}` : item.kind === 'numeric' ? 'a number' : item.kind === 'predict' ? 'a prediction' : 'a choice'}; <code>${escapeHtml(item.id)}</code>)</span></li>`,
       )
       .join('\n')}</ol>`;
   const checks = items.filter((item) => item.kind !== 'predict');
@@ -76,24 +91,16 @@ lesson teaches, how long it takes, how its self-test is graded, what reaches you
 to set it up in Moodle and Canvas.</p>
 
 <h2 id="objectives">What the lesson teaches</h2>
-<p>The lesson has two levels. A reader can stop after Level 1.</p>
+<p>The lesson has two levels. A reader can stop after Level 1: a package set to the Level 1 test
+(<code>?level=1</code> in its manifest) grades Level 1’s ${facts.level1} checks alone, with their own verdict;
+<code>?level=2</code> grades Level 2’s ${facts.level2}, and <code>?level=all</code> (as built) all ${facts.checks}. The
+other level’s checks are hidden and never count.</p>
 <h3>Level 1: the practitioner’s guide</h3>
-<p>After Level 1 a learner can:</p>
-<ul>
-<li>explain why attention on its own cannot tell “dog bites man” from “man bites dog”;</li>
-<li>name the common position schemes (learned tables, sinusoidal codes, RoPE, ALiBi) and say where each one lives in a model and its config;</li>
-<li>choose what to do when a model must read past the length it was trained at: scale at inference, extend with a short fine-tune, or chunk the input;</li>
-<li>recognise what breaks past the trained length, and why the causal mask is no substitute for positions.</li>
-</ul>
+<p>After Level 1 a learner can (each objective with the self-test’s questions that measure it):</p>
+${objectiveList(1, items)}
 <h3>Level 2: how it works, from scratch</h3>
 <p>After Level 2 a learner can also:</p>
-<ul>
-<li>show with three numbers that pooled attention without positions is blind to word order;</li>
-<li>compute a sinusoidal code and say why it uses many frequencies;</li>
-<li>rotate a query and a key with RoPE and show that their score depends only on the distance between them;</li>
-<li>stretch a model’s context by position interpolation and by NTK-aware scaling, and say how the two differ;</li>
-<li>read ALiBi’s slopes and the causal mask’s weak leak of order.</li>
-</ul>
+${objectiveList(2, items)}
 
 <h2 id="time">Time on task</h2>
 <p>About <strong>${roundedMinutes(time.level1Minutes)} minutes</strong> for Level 1 alone, and about

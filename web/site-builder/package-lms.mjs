@@ -93,6 +93,13 @@ export function pageTitle(indexHtml) {
 }
 
 /**
+ * The self-test a package grades unless its author changes the one parameter in the manifest
+ * (imsmanifest.xml's item parameters, cmi5.xml's url): both levels' checks. The course shell reads
+ * ?level= from its launch address (lms/course-shell.js).
+ */
+export const DEFAULT_TEST_LEVEL = 'all';
+
+/**
  * imsmanifest.xml as both SCORM editions write it: one organization holding one item, whose single
  * SCO launches `launch.href` and lists every file. What the editions word differently comes in
  * `edition`: the manifest's version, its schemas (the xsi namespace that locates them is common),
@@ -118,7 +125,8 @@ ${attributeLines.join('\n')}>
   <organizations default="org-lesson">
     <organization identifier="org-lesson">
       <title>${xml(title)}</title>
-      <item identifier="item-lesson" identifierref="res-lesson" isvisible="true">
+      <!-- parameters: the self-test the course grades, ?level=1 (Level 1's checks), ?level=2 or ?level=all -->
+      <item identifier="item-lesson" identifierref="res-lesson" isvisible="true" parameters="?level=${DEFAULT_TEST_LEVEL}">
         <title>${xml(title)}</title>
 ${edition.masteryRule}
       </item>
@@ -183,7 +191,7 @@ export function cmi5Manifest(title, description, launch = LAUNCH_EN) {
   <au id="${launch.auIri}" moveOn="CompletedAndPassed" masteryScore="${COURSE.masteryScore}" launchMethod="AnyWindow">
     <title><langstring lang="${lang}">${xml(title)}</langstring></title>
     <description><langstring lang="${lang}">${xml(description)}</langstring></description>
-    <url>${xml(launch.href)}</url>
+    <url>${xml(launch.href)}?level=${DEFAULT_TEST_LEVEL}</url>
   </au>
 </courseStructure>
 `;

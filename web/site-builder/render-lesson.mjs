@@ -807,7 +807,7 @@ export function renderLesson(
   const sections = top.children
     .map((c) => renderSection(c, md, context, 'all'))
     .join('')
-    .replace(/(<div class="graded-item" data-item="[a-z0-9-]+">)(<\/div>)/g, `$1${fallback}$2`);
+    .replace(/(<div class="graded-item" data-item="[A-Za-z0-9_.]+">)(<\/div>)/g, `$1${fallback}$2`);
   if (context.katexErrors.length) throw new Error(`lesson.md: KaTeX failed:\n${context.katexErrors.join('\n')}`);
   checkKnownNames(context, { liveQuantities, charts, liveParameters, parameterEchoes, chartParts, liveClaims });
   // The lede: the header's first paragraph of its own (not the first question's, inside its box).

@@ -82,7 +82,8 @@ export const LENGTH_LAB = defineChart(chartDeclaration('length-lab'), {
     },
   ],
   describe: describeLab,
-  table: ({ state, marks, data }) => accuracyTable(state, shownRun({ state, marks }), data.plan.schemes),
+  table: ({ state, marks, data }) =>
+    accuracyTable(state, shownRun({ state, marks }), data.plan.schemes, recordedRevealed(marks)),
   csv: ({ state, marks }) => labCsv(shownRun({ state, marks })),
   values: ({ state, marks, data }) => {
     const run = shownRun({ state, marks });
@@ -105,6 +106,23 @@ export const LENGTH_LAB = defineChart(chartDeclaration('length-lab'), {
 
 /** Mounts the chart in `slot` (the factory index.js calls). */
 export const createLengthLabChart = LENGTH_LAB.create;
+
+// The self-test's prediction for this lab ("which scheme holds up best at 4×?"): the recorded
+// results would answer it, so they stay hidden until the reader has answered it or pressed Train.
+const PREDICTION_ITEM = 'predict_length_lab';
+
+/** The prediction's slot on the page, or null where the page asks none (the chart embedded alone). */
+const predictionSlot = () => globalThis.document?.querySelector(`.graded-item[data-item="${PREDICTION_ITEM}"]`) ?? null;
+
+/** Whether the recorded medians may be shown: after Train, after the prediction, or where there is none to spoil. */
+function recordedRevealed(marks) {
+  if (marks.trainPressed) return true;
+  const slot = predictionSlot();
+  return !slot || Boolean(slot.dataset.answered);
+}
+
+/** The recorded rows the chart may show now (recordedRows, or none while the prediction is open). */
+const shownRecorded = (view, schemes) => (recordedRevealed(view.marks) ? recordedRows(view.state, schemes) : []);
 
 /** The run the chart shows: the last one, if it was made under the present settings. */
 function shownRun({ state, marks }) {
@@ -192,7 +210,13 @@ function attachTraining(chart, { state, data, marks, shell, canvases, update, af
     showProgress();
   };
 
+  // The recorded results wait for the prediction: once it is answered (now, or restored from an
+  // earlier visit) the chart draws them.
+  const slot = predictionSlot();
+  if (slot) new MutationObserver(() => update()).observe(slot, { attributeFilter: ['data-answered'] });
+
   train.addEventListener('click', async () => {
+    marks.trainPressed = true;
     const schemes = chosenSchemes(state);
     if (!schemes.length) return;
     const run = {
@@ -353,7 +377,7 @@ function drawAccuracy(ctx, width, height, colors, view) {
   const lengths = evalLengths(state.length);
   const variants = run ? scoredVariants(run) : [];
   // Until the reader trains, the recorded medians are the figure; beside a run they are drawn faint.
-  const recorded = recordedRows(state, run ? run.schemes : (data.plan?.schemes ?? []));
+  const recorded = shownRecorded(view, run ? run.schemes : (data.plan?.schemes ?? []));
   const keyed = run ? variants : recorded.map((r) => r.variant);
   const legend = keyed.map((v) => ({ label: v.label, color: colorOf(colors, v.scheme), dash: v.dash }));
   const [besideRun, beforeRun] = recordedNotes();
@@ -383,7 +407,11 @@ function drawAccuracy(ctx, width, height, colors, view) {
     dash: [4, 4],
   });
   if (!variants.length && !recorded.length) {
-    const waiting = run ? t('Scores appear as each model finishes.') : t('Press Train to train one model per scheme.');
+    const waiting = run
+      ? t('Scores appear as each model finishes.')
+      : recordedRevealed(view.marks)
+        ? t('Press Train to train one model per scheme.')
+        : t('Answer the prediction above, or press Train, to see the recorded results.');
     plot.drawCentredNote(ctx, waiting, frame, colors);
   }
   const fade = (name) => highlighted && highlighted !== 'trained-length' && highlighted !== name;
@@ -441,7 +469,7 @@ function hitAccuracy(view, px, py) {
   if (Math.abs(px - layout.x(view.state.length)) < 6) return 'trained-length';
   const rows = run
     ? Object.fromEntries(layout.variants.map((name) => [name, accuracyRow(run, name)]))
-    : Object.fromEntries(recordedRows(view.state, view.data.plan.schemes).map((r) => [r.variant.name, r.row]));
+    : Object.fromEntries(shownRecorded(view, view.data.plan.schemes).map((r) => [r.variant.name, r.row]));
   let j = 0;
   layout.lengths.forEach((L, i) => {
     if (Math.abs(layout.x(L) - px) < Math.abs(layout.x(layout.lengths[j]) - px)) j = i;
@@ -462,16 +490,18 @@ function describeLab(view) {
   const task = taskLabel(state.task);
   if (!data.plan.schemes.length) return t('No scheme ticked: tick at least one to train.');
   if (!run) {
-    const recorded = recordedRows(state, data.plan.schemes);
-    const drawn = recorded.length
-      ? ` ${t('Drawn until then: the median of {seeds} recorded seeds; at 4× ({four} tokens): {atFour}.', {
-          seeds: grouped(RECORDED.seeds),
-          four: grouped(4 * state.length),
-          atFour: listed(
-            recorded.map((r) => t('{variant} {accuracy}', { variant: r.variant.label, accuracy: percent(r.row[3]) })),
-          ),
-        })}`
-      : '';
+    const recorded = shownRecorded(view, data.plan.schemes);
+    const drawn = !recordedRevealed(view.marks)
+      ? ` ${t('Answer the prediction above, or press Train, to see the recorded results.')}`
+      : recorded.length
+        ? ` ${t('Drawn until then: the median of {seeds} recorded seeds; at 4× ({four} tokens): {atFour}.', {
+            seeds: grouped(RECORDED.seeds),
+            four: grouped(4 * state.length),
+            atFour: listed(
+              recorded.map((r) => t('{variant} {accuracy}', { variant: r.variant.label, accuracy: percent(r.row[3]) })),
+            ),
+          })}`
+        : '';
     return tn(
       'Not trained yet. Train runs {count} model ({schemes}) on the “{task}” task at length {length} for {steps} steps with seed {seed}, then scores it at 1× to 8× that length.',
       'Not trained yet. Train runs {count} models ({schemes}) on the “{task}” task at length {length} for {steps} steps with seed {seed}, then scores each at 1× to 8× that length.',
@@ -521,16 +551,28 @@ function describeLab(view) {
 
 const taskLabel = (task) => CHART_DECLARATIONS['length-lab'].controls.task.options.find((o) => o.value === task).label;
 
-function accuracyTable(state, run, schemes) {
+/**
+ * The accuracy table: the run's scores, or before a run the recorded medians of `schemes`; while the
+ * prediction is open (`revealed` false) their rows are named and their cells left empty.
+ */
+function accuracyTable(state, run, schemes, revealed) {
   const lengths = evalLengths(state.length);
   const columns = [t('scheme'), ...lengths.map((L) => grouped(L))];
+  const recorded = recordedRows(state, schemes);
+  if (!run && !revealed) {
+    return {
+      caption: t('Recorded results by evaluation length: answer the prediction above, or press Train, to see them'),
+      columns,
+      rows: recorded.map(({ variant }) => [variant.label, ...lengths.map(() => '—')]),
+    };
+  }
   if (!run) {
     return {
       caption: t('Median of {seeds} recorded seeds: fraction of targets right by evaluation length', {
         seeds: grouped(RECORDED.seeds),
       }),
       columns,
-      rows: recordedRows(state, schemes).map(({ variant, row }) => [variant.label, ...row.map(percent)]),
+      rows: recorded.map(({ variant, row }) => [variant.label, ...row.map(percent)]),
     };
   }
   return {

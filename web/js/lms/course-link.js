@@ -139,6 +139,8 @@ export function courseMemory(shell, { itemIds, bar = document.querySelector('.si
   else if (first.exitRefused) noteNoExit();
   return {
     kind: 'course',
+    /** The test the course chose: '1', '2' or 'all'. */
+    level: first.level ?? 'all',
     get mode() {
       return state.mode;
     },
@@ -151,14 +153,11 @@ export function courseMemory(shell, { itemIds, bar = document.querySelector('.si
     },
     canStartOver: () => Boolean(state.canStartOver),
     record: () => state.record,
-    answered({ record, interaction, summary }) {
+    /** The answer alone goes to the shell: it grades what it keeps, and takes no score from this page. */
+    answered({ record, answer }) {
       state.record = record;
-      beside.place(interaction?.id);
-      shell.answered(JSON.parse(JSON.stringify({ record, interaction })));
-      shell.summary(JSON.parse(JSON.stringify(summary)), { answered: true });
-    },
-    summary(summary) {
-      shell.summary(JSON.parse(JSON.stringify(summary)));
+      beside.place(answer?.id);
+      shell.answered(JSON.parse(JSON.stringify(answer)));
     },
     startOver() {
       state.record = decode(shell.startOver());

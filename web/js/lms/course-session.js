@@ -1,9 +1,11 @@
 // The course shell's session: one session with the course site for the whole visit, whatever the
 // framed lesson page does (its language switch loads another page into the frame; the session
 // stays). It keeps the self-test's record, takes every answer at once (before the course site has
-// even answered), hands each to the edition's connection (lms/scorm.js, lms/cmi5.js) and tells the
-// lesson page how far the saving has got. The lesson page reaches it as `parent.positionalCourse`.
-import { decodeRecord, emptyRecord, RECORD_VERSION } from './record.js';
+// even answered), grades what it keeps (lms/course-grading.js), hands each answer and the score to
+// the edition's connection (lms/scorm.js, lms/cmi5.js) and tells the lesson page how far the saving
+// has got. The lesson page reaches it as `parent.positionalCourse`; it sends answers, never a score.
+import { emptyRecord } from './record.js';
+import { courseGrader } from './course-grading.js';
 
 /** The version of the shell's interface that lms/course-link.js speaks. */
 export const COURSE_PROTOCOL = 1;
@@ -21,9 +23,14 @@ const plain = (value) => (value === undefined ? undefined : JSON.parse(JSON.stri
  * canStartOver, recorded? (false: a review for which the course site sent no answers back) },
  * interaction(i), saveRecord(record), progress(summary), verdict(summary), flush(), close(summary),
  * status() → 'saved' | 'retrying' | 'offline' | 'refused', onStatus(listener), and optionally
- * startOver(), exit() and exitRefused() (a way out was named that the window cannot take). `timers` is for tests.
+ * startOver(), exit() and exitRefused() (a way out was named that the window cannot take). `level`
+ * is the test the course chose ('1', '2' or 'all'); `grader` grades the record (courseGrader of
+ * that level); `timers` is for tests.
  */
-export function createCourseSession(connection, { timers = globalThis } = {}) {
+export function createCourseSession(
+  connection,
+  { timers = globalThis, level = 'all', grader = courseGrader(undefined, level) } = {},
+) {
   let record = emptyRecord();
   let mode = 'normal';
   let mastery = null;
@@ -32,11 +39,14 @@ export function createCourseSession(connection, { timers = globalThis } = {}) {
   let phase = connection ? 'connecting' : 'none'; // then 'open', 'unreachable' or 'closed'
   let client = null;
   let commitTimer = null;
-  let lastSummary = null;
   let lastVerdict = null;
   let status = null;
-  // Answers given before the course site answered: reported once it has.
+  // Answers given before the course site answered ({ id, words }): reported once it has.
   const early = [];
+  // The words the page gave with each answer (the question and choices in its language), for a report sent later.
+  const wordsFor = new Map();
+  /** The score and verdict of the record this session keeps, as the grader works them out. */
+  const currentSummary = () => grader.summary(record.responses, mastery, record.seed);
 
   const notify = (update) => {
     if (!client) return;
@@ -73,10 +83,10 @@ export function createCourseSession(connection, { timers = globalThis } = {}) {
     commitTimer = timers.setTimeout(commitNow, COMMIT_PAUSE_MS);
     refreshStatus();
   };
-  /** The score after an answer (`answered`) or as the lesson page drew the test: commits only what changed. */
-  const reportSummary = (summary, { answered = false } = {}) => {
-    lastSummary = summary;
+  /** The score of the kept record, after an answer (`answered`) or once the course site has answered: commits only what changed. */
+  const reportSummary = ({ answered = false } = {}) => {
     if (!tracking()) return;
+    const summary = currentSummary();
     connection.progress(summary);
     const verdict = summary.completed ? `${summary.passed}:${summary.percent}` : null;
     if (summary.completed) connection.verdict(summary);
@@ -91,8 +101,9 @@ export function createCourseSession(connection, { timers = globalThis } = {}) {
       }
     } else if (answered) commitOnPause();
   };
-  const reportAnswer = (interaction) => {
-    connection.interaction(interaction);
+  const reportAnswer = (id) => {
+    const response = record.responses[id];
+    connection.interaction(grader.interaction(id, response, record.seed, wordsFor.get(id)));
     connection.saveRecord(record);
   };
 
@@ -116,19 +127,20 @@ export function createCourseSession(connection, { timers = globalThis } = {}) {
     if (kept) {
       // Answers given while the course site was answering join what it kept; its own answer to an
       // item stands (the item was answered, and locked, in an earlier session).
-      const responses = { ...kept };
-      for (const { interaction } of early)
-        if (!(interaction.id in kept)) responses[interaction.id] = record.responses[interaction.id];
+      // A number answered for the numbers of another seed answers nothing in the kept attempt: it is
+      // dropped, and the page asks it again with the attempt's own numbers.
+      const sameSeed = opening.record.seed === record.seed;
+      const responses = {};
+      for (const [id, response] of Object.entries(kept)) if (grader.accepts(id, response)) responses[id] = response;
+      for (const id of early)
+        if (!(id in responses) && (sameSeed || !grader.drawn(id))) responses[id] = record.responses[id];
       record = { seed: opening.record.seed, responses };
     }
-    const replayed = early.filter(({ interaction }) => !kept || !(interaction.id in kept));
-    if (tracking()) for (const { interaction } of replayed) reportAnswer(interaction);
+    const replayed = early.filter((id) => id in record.responses && (!kept || !(id in kept)));
+    if (tracking()) for (const id of replayed) reportAnswer(id);
     early.length = 0;
     if (tracking() && replayed.length) commitOnPause();
     refreshStatus();
-    // The lesson page shows the merged record and answers with its score (summary()); a page that
-    // has gone leaves its last score to report.
-    const hadClient = Boolean(client);
     notify({
       record,
       mode,
@@ -139,9 +151,7 @@ export function createCourseSession(connection, { timers = globalThis } = {}) {
       canExit: Boolean(connection.canExit?.()),
       exitRefused: Boolean(connection.exitRefused?.()),
     });
-    if (!hadClient || !client) {
-      if (lastSummary) reportSummary(lastSummary);
-    }
+    reportSummary();
   };
 
   const api = {
@@ -151,6 +161,7 @@ export function createCourseSession(connection, { timers = globalThis } = {}) {
       client = newClient;
       return plain({
         kind: connection?.kind ?? 'none',
+        level: grader.level,
         mode,
         mastery,
         record,
@@ -161,19 +172,22 @@ export function createCourseSession(connection, { timers = globalThis } = {}) {
         exitRefused: Boolean(phase === 'open' && connection.exitRefused?.()),
       });
     },
-    /** One answer: the record after it and the interaction to report. */
+    /**
+     * One answer: { id, response } and the words a teacher reads beside it ({ description, language,
+     * choices: { id: text } }). The first answer to an item stands; one that could not answer the
+     * item is not kept. Whether it is right, and the score, the session works out itself.
+     */
     answered(answer) {
-      if (phase === 'closed' || phase === 'none') return;
-      const { record: next, interaction } = plain(answer);
-      const decoded = decodeRecord({ v: RECORD_VERSION, s: next?.seed, r: next?.responses });
-      if (!decoded || !interaction?.id) return;
-      record = decoded;
-      if (phase === 'connecting' || phase === 'unreachable') early.push({ interaction });
-      else if (tracking()) reportAnswer(interaction);
-    },
-    /** The score as the lesson page has worked it out: after every answer (`answered`) and every time it draws the test. */
-    summary(summary, { answered = false } = {}) {
-      if (phase !== 'closed' && phase !== 'none') reportSummary(plain(summary), { answered: Boolean(answered) });
+      if (phase === 'closed' || phase === 'none' || mode === 'review') return;
+      const { id, response, description, language, choices } = plain(answer) ?? {};
+      if (!grader.accepts(id, response) || id in record.responses) return;
+      record = { ...record, responses: { ...record.responses, [id]: response } };
+      wordsFor.set(id, { description, language, choices });
+      if (phase === 'connecting' || phase === 'unreachable') early.push(id);
+      else if (tracking()) {
+        reportAnswer(id);
+        reportSummary({ answered: true });
+      }
     },
     /** A fresh record, where the course site allows one in the same attempt (cmi5, after a verdict that did not pass). */
     startOver() {
@@ -183,6 +197,7 @@ export function createCourseSession(connection, { timers = globalThis } = {}) {
       connection.startOver?.();
       connection.saveRecord(record);
       commitNow();
+      reportSummary();
       return plain(record);
     },
     /** Leaves the lesson the way the course site asks (cmi5's returnURL); false when it names no way. */
@@ -191,7 +206,7 @@ export function createCourseSession(connection, { timers = globalThis } = {}) {
       timers.clearTimeout(commitTimer);
       commitTimer = null;
       phase = 'closed';
-      connection.exit(lastSummary);
+      connection.exit(currentSummary());
       return true;
     },
   };
@@ -208,7 +223,7 @@ export function createCourseSession(connection, { timers = globalThis } = {}) {
       timers.clearTimeout(commitTimer);
       commitTimer = null;
       phase = 'closed';
-      if (wasOpen) connection.close(lastSummary);
+      if (wasOpen) connection.close(currentSummary());
     },
     get status() {
       return currentStatus();

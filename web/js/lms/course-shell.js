@@ -8,6 +8,7 @@ import { findApi } from './find-api.js';
 import { scormConnection } from './scorm.js';
 import { cmi5Connection, cmi5Launch } from './cmi5.js';
 import { createCourseSession } from './course-session.js';
+import { testLevel } from '../self-test/self-test-items.js';
 
 /** The connection to whichever course site launched `win`: cmi5 first, then SCORM 2004, then SCORM 1.2; null for none. */
 export function courseConnection(win = window) {
@@ -31,13 +32,16 @@ function start() {
     launchProblem = error;
     console.warn('The launch address names a course site the lesson cannot read:', error.message);
   }
-  const session = createCourseSession(connection);
+  // The test the course chose: ?level=1, 2 or all on the launch address (the package's manifest or
+  // course structure sets it); the shell grades only that level's checks and the lesson opens at it.
+  const level = testLevel(new URLSearchParams(location.search).get('level'));
+  const session = createCourseSession(connection, { level });
   if (launchProblem) session.api.connect = unreachable(session.api.connect);
   window.positionalCourse = session.api;
   root.dataset.course = connection?.kind ?? (launchProblem ? 'unreadable-launch' : 'none');
 
   const frame = document.createElement('iframe');
-  frame.src = root.dataset.lesson;
+  frame.src = level === 'all' ? root.dataset.lesson : `${root.dataset.lesson}?level=${level}`;
   frame.title = document.title;
   frame.className = 'course-lesson';
   // The lesson's own links to figures and sections stay inside the frame; a cmi5 exit leaves the whole page.

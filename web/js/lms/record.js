@@ -23,7 +23,10 @@ export function emptyRecord(seed = newSeed()) {
 }
 
 const SEED = /^[0-9a-f]{8}$/;
-const ITEM_ID = /^[a-z0-9-]{1,40}$/;
+// Item and choice ids are what a course site stores: SCORM 2004 run-times check choice responses and
+// patterns against ^[\w.]{1,250}$ (Moodle refuses a hyphen with error 406), so every id keeps to it.
+export const ID_RULE = /^[A-Za-z0-9_.]{1,250}$/;
+const ITEM_ID = /^[A-Za-z0-9_.]{1,40}$/;
 
 /**
  * The record in `text` (from storage, suspend_data or an xAPI state document), keeping only what
@@ -111,6 +114,11 @@ function hash(text) {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return h >>> 0;
+}
+
+/** A seeded generator for `key` (an attempt's seed and what it draws for): the attempt's own numbers. */
+export function attemptRandom(key) {
+  return seededGenerator(hash(key));
 }
 
 /** The order in which `count` choices of item `itemId` are shown under `seed`: a permutation of 0…count−1. */

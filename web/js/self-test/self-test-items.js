@@ -4,6 +4,7 @@
 import { t } from '../locale/i18n.js';
 import { grouped } from '../locale/format.js';
 import { CHART_DECLARATIONS } from '../charts/declarations.js';
+import { attemptRandom } from '../lms/record.js';
 
 /**
  * A reveal's parts from its sentence (in the page's language): the text around each {name}, and
@@ -18,8 +19,48 @@ function reveal(sentence, lives) {
 }
 
 /**
- * Each item: { id, level (1 or 2), kind ('numeric' | 'choice' | 'predict'), prompt, … }.
- * numeric: answer(engine) → the engine's value, tolerance (absolute, or relative when `relative`),
+ * What the self-test measures: the lesson's objectives (the instructor guide lists them with their
+ * questions), each at its level. Every item names the one it measures.
+ */
+export const OBJECTIVES = {
+  order_blindness: {
+    level: 1,
+    text: 'explain why attention on its own cannot tell “dog bites man” from “man bites dog”',
+  },
+  schemes: {
+    level: 1,
+    text: 'name the common position schemes (learned tables, sinusoidal codes, RoPE, ALiBi) and say where each one lives in a model and its config',
+  },
+  long_context: {
+    level: 1,
+    text: 'choose what to do when a model must read past the length it was trained at: scale at inference, extend with a short fine-tune, or chunk the input',
+  },
+  what_breaks: {
+    level: 1,
+    text: 'recognise what breaks past the trained length, and why the causal mask is no substitute for positions',
+  },
+  pooled_order: {
+    level: 2,
+    text: 'show with three numbers that pooled attention without positions is blind to word order',
+  },
+  sinusoidal: { level: 2, text: 'compute a sinusoidal code and say why it uses many frequencies' },
+  rope_relative: {
+    level: 2,
+    text: 'rotate a query and a key with RoPE and show that their score depends only on the distance between them',
+  },
+  context_extension: {
+    level: 2,
+    text: 'stretch a model’s context by position interpolation and by NTK-aware scaling, and say how the two differ',
+  },
+  alibi_and_mask: { level: 2, text: 'read ALiBi’s slopes and the causal mask’s weak leak of order' },
+};
+
+/**
+ * Each item: { id, objective (a key of OBJECTIVES), level (1 or 2), kind ('numeric' | 'choice' | 'predict'), prompt, … }.
+ * numeric: draw(random) → the attempt's parameters (from the attempt's seed: itemForAttempt),
+ *   ask(params) → the prompt, answerWith(engine, params) → the engine's value, formulaWith(params)
+ *   → the same value from the item's closed formula (the course shell grades with it: its launch
+ *   page runs no engine), formulaText (the formula, for the answer key), explainWith(params), tolerance (absolute, or relative when `relative`),
  *   toleranceText (said beside the field), explain (shown after an answer).
  * choice and predict: choices [{ id, text, correct?, why }]: `id` is the choice's stable name (what
  *   is stored and reported, whatever order the choices are shown in), `why` on a wrong choice names
@@ -34,7 +75,8 @@ function reveal(sentence, lives) {
  */
 export const SELF_TEST_ITEMS = [
   {
-    id: 'why-positions',
+    id: 'why_positions',
+    objective: 'order_blindness',
     level: 1,
     kind: 'choice',
     prompt: t(
@@ -43,66 +85,64 @@ export const SELF_TEST_ITEMS = [
     choices: [
       {
         id: 'set',
-        text: t('Attention compares tokens by content only, so shuffling the input only shuffles the output rows.'),
+        text: t('Attention sees content only, so reordering the words just reorders its outputs.'),
         correct: true,
         why: t('Attention is permutation-equivariant: order is invisible until something adds it.'),
       },
       {
-        id: 'random-vectors',
-        text: t('The word vectors are random, so the model cannot tell the words apart.'),
+        id: 'random_vectors',
+        text: t('The word vectors are random, so the model cannot tell the three words apart.'),
         why: t('Random vectors still differ from word to word; the words are told apart, only their order is lost.'),
       },
       {
-        id: 'softmax-sign',
-        text: t('Softmax throws away the sign of the scores.'),
+        id: 'softmax_sign',
+        text: t('Softmax normalises each row of scores, which erases which token came first.'),
         why: t(
-          'Softmax keeps the ordering of scores; the loss of word order comes from attention treating the input as a set.',
+          'Softmax rescales a row but keeps the ordering of its scores; the loss of word order comes from attention treating the input as a set.',
         ),
       },
       {
-        id: 'too-short',
-        text: t('The sentences are too short for attention to work.'),
+        id: 'too_short',
+        text: t('Three tokens are too few: attention needs a longer context before any order shows.'),
         why: t('Length is not the problem: a shuffled sentence of any length pools to the same vector.'),
       },
     ],
   },
   {
-    id: 'choose-long-context',
+    id: 'choose_long_context',
+    objective: 'long_context',
     level: 1,
     kind: 'choice',
     prompt: t('A RoPE model trained on 4,096 tokens must read 32,768. What is the usual fix?'),
     choices: [
       {
         id: 'rescale',
-        text: t(
-          'Rescale positions or frequencies (position interpolation, NTK-aware scaling or YaRN), then fine-tune briefly.',
-        ),
+        text: t('Rescale the positions or frequencies (PI, NTK, YaRN), then fine-tune briefly.'),
         correct: true,
         why: t('Rescaling keeps every angle inside the range the model saw in training.'),
       },
       {
         id: 'nothing',
-        text: t('Nothing: RoPE is relative, so it works at any length.'),
+        text: t('Nothing: RoPE scores depend only on distance, so every length works as trained.'),
         why: t(
           'Relative scores do not make unseen angles safe: beyond training the slow pairs turn further than they ever did.',
         ),
       },
       {
-        id: 'learned-table',
-        text: t('Switch to learned absolute positions.'),
-        why: t(
-          'A learned table has no row beyond its size: it cannot represent position 4,096 at all without retraining.',
-        ),
+        id: 'learned_table',
+        text: t('Swap RoPE for a learned position table with 32,768 rows and keep the weights.'),
+        why: t('A new learned table starts untrained: its rows mean nothing until the model is trained with them.'),
       },
       {
-        id: 'mask-only',
-        text: t('Drop positions and rely on the causal mask.'),
+        id: 'mask_only',
+        text: t('Drop the position code and let the causal mask carry word order at any length.'),
         why: t('The mask leaks only a weak sense of order; models that drop positions still need training for it.'),
       },
     ],
   },
   {
-    id: 'alibi-where',
+    id: 'alibi_where',
+    objective: 'schemes',
     level: 1,
     kind: 'choice',
     prompt: t(
@@ -133,49 +173,51 @@ export const SELF_TEST_ITEMS = [
     ],
   },
   {
-    id: 'learned-limit',
+    id: 'learned_limit',
+    objective: 'schemes',
     level: 1,
     kind: 'choice',
     prompt: t('GPT-2 learned a table of 1,024 positions. What happens to a token at position 1,024?'),
     choices: [
       {
-        id: 'no-row',
-        text: t('It has no row in the table, so it cannot be encoded without a longer table and more training.'),
+        id: 'no_row',
+        text: t('It has no row: the table must grow, and all its new rows be trained first.'),
         correct: true,
         why: t('A learned table covers only the positions it was trained with.'),
       },
       {
         id: 'wraps',
-        text: t('It reuses row 0: positions wrap around.'),
+        text: t('It reuses the first row, since a learned table wraps round like a clock.'),
         why: t('Nothing in a learned table wraps: that would be a periodic code, which a learned table is not.'),
       },
       {
         id: 'extrapolates',
-        text: t('The model extrapolates the table smoothly.'),
+        text: t('It gets a row extended from the trend of the last rows in the table.'),
         why: t('Learned rows are free parameters with no formula to extend; there is nothing to extrapolate from.'),
       },
     ],
   },
   {
-    id: 'causal-mask-weak',
+    id: 'causal_mask_weak',
+    objective: 'what_breaks',
     level: 1,
     kind: 'choice',
     prompt: t('A decoder has a causal mask but no positional encoding. What does the mask do for word order?'),
     choices: [
       {
-        id: 'weak-leak',
-        text: t('It leaks a little: a token sees only the words before it, so its output depends on its place.'),
+        id: 'weak_leak',
+        text: t('A little: each token sees only earlier words, so its output depends on place.'),
         correct: true,
         why: t('The leak is real but weak, a side effect of the mask rather than a position code.'),
       },
       {
-        id: 'no-effect',
-        text: t('Nothing: without positions attention is a bag of words.'),
+        id: 'no_effect',
+        text: t('Nothing: without a position code attention stays a bag of words, mask or not.'),
         why: t('The mask itself depends on order: the first word sees one word, the third sees three.'),
       },
       {
-        id: 'full-positions',
-        text: t("It tells the model every token's exact position, so no encoding is needed."),
+        id: 'full_positions',
+        text: t('All of it: the mask gives each token its exact index, so no code is needed at all.'),
         why: t(
           'The mask only limits what each token can see: no token gets a code for where it sits, and a model must learn to read order from what it can see.',
         ),
@@ -183,123 +225,272 @@ export const SELF_TEST_ITEMS = [
     ],
   },
   {
-    id: 'rope-score-3-7',
-    level: 2,
-    kind: 'numeric',
-    prompt: t(
-      'RoPE with 2 dimensions and θ = 1: q = k = (1, 0), the query at position 3 and the key at 7. What is the score q·k after rotation?',
-    ),
-    answer: (engine) => dot(engine.applyRope([1, 0], 3), engine.applyRope([1, 0], 7)),
-    tolerance: 0.005,
-    toleranceText: t('within ±0.005 (three decimals)'),
-    explain: t('The score is cos(7 − 3) = cos 4: only the distance counts.'),
+    id: 'rope_far_failure',
+    objective: 'what_breaks',
+    level: 1,
+    kind: 'choice',
+    prompt: t('A RoPE model is run far past its trained length with no scaling. How does it usually fail?'),
+    choices: [
+      {
+        id: 'degrades_silently',
+        text: t('Quietly: the slow pairs reach angles never seen, and quality falls with no error.'),
+        correct: true,
+        why: t(
+          'RoPE has an angle for every position, so nothing stops it; the model just reads angles it never learned.',
+        ),
+      },
+      {
+        id: 'raises_error',
+        text: t('Loudly: the library raises an error at the first position past the trained length.'),
+        why: t(
+          "That is a learned table's failure: it has no row to look up, while RoPE computes an angle for any position.",
+        ),
+      },
+      {
+        id: 'wraps_exactly',
+        text: t('Not at all: each angle repeats after 2π, so far positions look like nearer ones.'),
+        why: t(
+          "Each pair's angle repeats, but the pairs turn at different speeds, so their combination far out is new.",
+        ),
+      },
+    ],
   },
   {
-    id: 'ntk-base-8-128',
+    id: 'scaling_config_lost',
+    objective: 'what_breaks',
+    level: 1,
+    kind: 'choice',
+    prompt: t('An extended RoPE checkpoint is served with its rope_parameters left out of the config. What happens?'),
+    choices: [
+      {
+        id: 'reads_unlearned',
+        text: t('It runs, but past its original length it reads positions it never learned.'),
+        correct: true,
+        why: t(
+          'Nothing checks that the config matches the weights: the model loads and runs with the original angles.',
+        ),
+      },
+      {
+        id: 'refuses_to_load',
+        text: t('The library refuses to load it and names the missing entry, so nothing is served.'),
+        why: t('The entry is optional: without it the library simply applies no scaling.'),
+      },
+      {
+        id: 'infers_scaling',
+        text: t('The library works the scaling out from the weights, so it runs as it was tuned.'),
+        why: t('The weights do not record how positions were scaled; only the config does.'),
+      },
+    ],
+  },
+  {
+    id: 'why_ntk_yarn',
+    objective: 'long_context',
+    level: 1,
+    kind: 'choice',
+    prompt: t('Why are NTK-aware scaling and YaRN preferred to plain interpolation for large stretches?'),
+    choices: [
+      {
+        id: 'keep_fast_pairs',
+        text: t('They keep the fast pairs that carry local word order; interpolation blurs those.'),
+        correct: true,
+        why: t('Interpolation slows every frequency equally; NTK and YaRN leave the fast ones almost as trained.'),
+      },
+      {
+        id: 'no_fine_tune',
+        text: t('They need no fine-tune at all, where interpolation needs a long one to recover.'),
+        why: t('All of them are followed by a short fine-tune; the difference is what happens to the fast pairs.'),
+      },
+      {
+        id: 'extra_parameters',
+        text: t('They add trained parameters for the new positions, which interpolation does not.'),
+        why: t('None of them adds parameters: each only changes the angles, through the positions or the base.'),
+      },
+    ],
+  },
+  {
+    id: 'rope_score',
+    objective: 'rope_relative',
     level: 2,
     kind: 'numeric',
-    prompt: t(
-      'NTK-aware scaling stretches a RoPE model with base 10,000 and d = 128 by s = 8. What is the new base, base · s^(d/(d−2))?',
-    ),
-    answer: (engine) => engine.ntkScaledBase(10000, 8, 128),
+    // Any distance but the lesson's own 4 (3 and 7, whose score it prints).
+    draw: (random) => {
+      const m = whole(random, 2, 60);
+      return { m, n: m + pick(random, [2, 3, 5, 6, 7, 9, 10, 11]) };
+    },
+    ask: ({ m, n }) =>
+      t(
+        'RoPE with 2 dimensions and θ = 1: q = k = (1, 0), the query at position {m} and the key at {n}. What is the score q·k after rotation?',
+        { m: grouped(m), n: grouped(n) },
+      ),
+    answerWith: (engine, { m, n }) => dot(engine.applyRope([1, 0], m), engine.applyRope([1, 0], n)),
+    formulaWith: ({ m, n }) => Math.cos(n - m),
+    formulaText: 'cos(n − m)',
+    tolerance: 0.005,
+    toleranceText: t('within ±0.005 (three decimals)'),
+    explainWith: ({ m, n }) =>
+      t('The score is cos({n} − {m}) = cos {k}: only the distance counts.', {
+        m: grouped(m),
+        n: grouped(n),
+        k: grouped(n - m),
+      }),
+  },
+  {
+    id: 'ntk_base',
+    objective: 'context_extension',
+    level: 2,
+    kind: 'numeric',
+    // Bases, widths and stretches of real models, none of them the lesson's worked one (10,000, 128, 8).
+    draw: (random) => ({
+      base: pick(random, [50000, 100000, 500000, 1000000]),
+      d: pick(random, [64, 96, 256]),
+      s: pick(random, [2, 4, 16]),
+    }),
+    ask: ({ base, d, s }) =>
+      t(
+        'NTK-aware scaling stretches a RoPE model with base {base} and d = {d} by s = {s}. What is the new base, base · s^(d/(d−2))?',
+        { base: grouped(base), d: grouped(d), s: grouped(s) },
+      ),
+    answerWith: (engine, { base, d, s }) => engine.ntkScaledBase(base, s, d),
+    formulaWith: ({ base, d, s }) => base * s ** (d / (d - 2)),
+    formulaText: 'base · s^(d/(d−2))',
     tolerance: 0.005,
     relative: true,
     toleranceText: t('within 0.5%'),
-    explain: t('The exponent d/(d−2) is just above 1, so the base grows a little more than 8×.'),
+    explainWith: ({ s }) =>
+      t('The exponent d/(d−2) is just above 1, so the base grows a little more than {s}×.', { s: grouped(s) }),
   },
   {
-    id: 'interpolate-6000',
+    id: 'interpolated_position',
+    objective: 'context_extension',
     level: 2,
     kind: 'numeric',
-    prompt: t(
-      'Position interpolation stretches a model trained on 4,096 tokens to 16,384. Which position does token 6,000 take?',
-    ),
-    answer: (engine) => engine.interpolatePositions([6000], 4096, 16384)[0],
+    // A trained length other than the lesson's 4,096, stretched 2, 4 or 16 times (never to its 32,768),
+    // and a token past the trained length.
+    draw: (random) => {
+      for (;;) {
+        const train = pick(random, [1024, 2048, 8192]);
+        const target = train * pick(random, [2, 4, 16]);
+        if (target !== 32768) return { train, target, pos: whole(random, train + 1, target - 1) };
+      }
+    },
+    ask: ({ train, target, pos }) =>
+      t(
+        'Position interpolation stretches a model trained on {train} tokens to {target}. Which position does token {pos} take?',
+        { train: grouped(train), target: grouped(target), pos: grouped(pos) },
+      ),
+    answerWith: (engine, { train, target, pos }) => engine.interpolatePositions([pos], train, target)[0],
+    formulaWith: ({ train, target, pos }) => (pos * train) / target,
+    formulaText: 'pos · L_train / L_new',
     tolerance: 0.5,
     toleranceText: t('within ±0.5 (the nearest whole position)'),
-    explain: t('pos′ = pos · L_train / L_new: every position shrinks by the same factor.'),
+    explainWith: () => t('pos′ = pos · L_train / L_new: every position shrinks by the same factor.'),
   },
   {
-    id: 'sinusoidal-pe-1-0',
+    id: 'sinusoidal_entry',
+    objective: 'sinusoidal',
     level: 2,
     kind: 'numeric',
-    prompt: t("Sinusoidal codes with d = 4: what is the first entry of position 1's code, sin(1 · ω₀)?"),
-    answer: (engine) => engine.sinusoidalEncoding(2, 4).data[4],
+    // The second pair's sine, at a position past 1 (the lesson prints position 1's first entry, sin 1).
+    draw: (random) => ({ p: whole(random, 2, 40), d: pick(random, [8, 16, 32]) }),
+    ask: ({ p, d }) =>
+      t(
+        "Sinusoidal codes with d = {d}: what is the third entry of position {p}'s code, sin({p} · ω₁), where ω₁ = 10000^(−2/d)?",
+        { p: grouped(p), d: grouped(d) },
+      ),
+    answerWith: (engine, { p, d }) => engine.sinusoidalEncoding(p + 1, d).data[p * d + 2],
+    formulaWith: ({ p, d }) => Math.sin(p * 10000 ** (-2 / d)),
+    formulaText: 'sin(p · 10000^(−2/d))',
     tolerance: 0.005,
     toleranceText: t('within ±0.005 (three decimals)'),
-    explain: t('ω₀ = 1 for the first pair, so the entry is sin 1.'),
+    explainWith: () => t('The second pair turns at ω₁ = 10000^(−2/d), slower than the first pair, whose ω₀ = 1.'),
   },
   {
-    id: 'rope-depends-on',
+    id: 'rope_depends_on',
+    objective: 'rope_relative',
     level: 2,
     kind: 'choice',
     prompt: t('After RoPE, the score between a query at position m and a key at position n depends on…'),
     choices: [
       {
         id: 'distance',
-        text: t('…only the distance n − m (and the two vectors).'),
+        text: t('…only the offset n − m, plus the two vectors, not the place.'),
         correct: true,
         why: t('Rotating both by their positions leaves only the rotation by n − m between them.'),
       },
       {
         id: 'absolute',
-        text: t('…both absolute positions m and n.'),
+        text: t('…both positions m and n, as each vector turns by its own.'),
         why: t(
           'Each vector is rotated by its absolute position, but the rotations cancel down to their difference in the dot product.',
         ),
       },
       {
         id: 'sum',
-        text: t('…the sum m + n.'),
+        text: t('…the sum m + n, since rotations add their angles together.'),
         why: t('Rotations compose by adding angles, but the dot product subtracts the two: the sum never appears.'),
       },
       {
         id: 'unchanged',
-        text: t('…neither: RoPE leaves the score unchanged.'),
-        why: t('The rotation does change the score, by the angle between the two positions.'),
+        text: t('…neither: the rotations cancel and the plain dot product is left.'),
+        why: t('The rotations cancel only down to their difference: the score changes with n − m.'),
       },
     ],
   },
   {
-    id: 'alibi-slope-head-3',
+    id: 'alibi_slope',
+    objective: 'alibi_and_mask',
     level: 2,
     kind: 'numeric',
-    prompt: t(
-      'ALiBi with 8 heads gives head h (counting from 1) the slope 2^(−8h/8) = 2^(−h). What is the slope of head 3?',
-    ),
-    answer: (engine) => engine.alibiSlopes(8)[2],
-    tolerance: 0.0005,
-    toleranceText: t('within ±0.0005 (four decimals)'),
-    explain: t('Each head halves the slope of the one before: 1/2, 1/4, 1/8, …'),
+    // 4, 16 or 32 heads (the lesson works 8), and never the lesson's slope of 1/8.
+    draw: (random) => {
+      for (;;) {
+        const heads = pick(random, [4, 16, 32]);
+        const head = whole(random, 1, Math.min(heads, 8));
+        if (8 * head !== 3 * heads) return { heads, head };
+      }
+    },
+    ask: ({ heads, head }) =>
+      t(
+        'ALiBi with {heads} heads gives head h (counting from 1) the slope 2^(−8h/{heads}). What is the slope of head {head}?',
+        { heads: grouped(heads), head: grouped(head) },
+      ),
+    answerWith: (engine, { heads, head }) => engine.alibiSlopes(heads)[head - 1],
+    formulaWith: ({ heads, head }) => 2 ** ((-8 * head) / heads),
+    formulaText: '2^(−8h/H) for head h of H',
+    tolerance: 0.005,
+    relative: true,
+    toleranceText: t('within 0.5%'),
+    explainWith: ({ heads }) =>
+      t('Each head multiplies the slope of the one before by 2^(−8/{heads}).', { heads: grouped(heads) }),
   },
   {
-    id: 'pi-vs-ntk',
+    id: 'pi_vs_ntk',
+    objective: 'context_extension',
     level: 2,
     kind: 'choice',
     prompt: t('Position interpolation and NTK-aware scaling both stretch a RoPE model by s. How do they differ?'),
     choices: [
       {
-        id: 'ntk-spares-fast',
-        text: t(
-          'Interpolation slows every pair by s; NTK raises the base, which slows the slowest pairs by about s and leaves the fastest almost as they were.',
-        ),
+        id: 'ntk_spares_fast',
+        text: t('Interpolation slows every pair by s; NTK slows the slow pairs by about s, the fast barely.'),
         correct: true,
         why: t('A larger base changes θ_i = base^(−2i/d) more the larger i is; θ₀ = 1 whatever the base.'),
       },
       {
         id: 'reversed',
-        text: t('NTK slows every pair by s; interpolation spares the fast pairs.'),
+        text: t('NTK slows every pair by s; interpolation slows the slow pairs by about s, the fast barely.'),
         why: t('It is the other way round: interpolation divides every position, and so every angle, by s.'),
       },
       {
-        id: 'same-recipe',
-        text: t('They are one recipe written two ways: both divide every angle by s.'),
+        id: 'same_recipe',
+        text: t('Both slow every pair by s: one recipe, applied to the positions or to the frequencies.'),
         why: t('They agree only on the slowest pair; on the fast pairs NTK changes almost nothing.'),
       },
     ],
   },
   {
-    id: 'predict-bag',
+    id: 'predict_bag',
+    objective: 'pooled_order',
     level: 2,
     kind: 'predict',
     prompt: t(
@@ -327,7 +518,8 @@ export const SELF_TEST_ITEMS = [
     figure: 'fig-order-blindness',
   },
   {
-    id: 'predict-sinusoidal-speed',
+    id: 'predict_sinusoidal_speed',
+    objective: 'sinusoidal',
     level: 2,
     kind: 'predict',
     prompt: t(
@@ -346,7 +538,7 @@ export const SELF_TEST_ITEMS = [
         why: t('The exponent is negative, so each pair is slower than the one before.'),
       },
       {
-        id: 'same-speed',
+        id: 'same_speed',
         text: t('The same speed, shifted in phase.'),
         why: t(
           'A phase shift alone would give positions that repeat every 2π; the many speeds are what make each code unique.',
@@ -367,7 +559,8 @@ export const SELF_TEST_ITEMS = [
     figure: 'fig-sinusoidal-heatmap',
   },
   {
-    id: 'predict-rope-shift',
+    id: 'predict_rope_shift',
+    objective: 'rope_relative',
     level: 2,
     kind: 'predict',
     prompt: t(
@@ -393,7 +586,8 @@ export const SELF_TEST_ITEMS = [
     figure: 'fig-rope-relative',
   },
   {
-    id: 'predict-ntk-pairs',
+    id: 'predict_ntk_pairs',
+    objective: 'context_extension',
     level: 2,
     kind: 'predict',
     prompt: t('Predict: NTK-aware scaling with s = 8 and d = 128. Which pairs slow down the most?'),
@@ -405,7 +599,7 @@ export const SELF_TEST_ITEMS = [
         why: t('A larger base stretches the low frequencies and leaves the high ones nearly alone.'),
       },
       {
-        id: 'every-pair',
+        id: 'every_pair',
         text: t('Every pair by 8×, like position interpolation.'),
         why: t('That is what position interpolation does; NTK changes the base, which spares the fast pairs.'),
       },
@@ -422,7 +616,8 @@ export const SELF_TEST_ITEMS = [
     figure: 'fig-context-extension',
   },
   {
-    id: 'predict-causal',
+    id: 'predict_causal',
+    objective: 'alibi_and_mask',
     level: 2,
     kind: 'predict',
     prompt: t(
@@ -448,7 +643,8 @@ export const SELF_TEST_ITEMS = [
     figure: null,
   },
   {
-    id: 'predict-length-lab',
+    id: 'predict_length_lab',
+    objective: 'context_extension',
     level: 2,
     kind: 'predict',
     prompt: t(
@@ -476,7 +672,7 @@ export const SELF_TEST_ITEMS = [
         why: t('A bet that relative distances carry over, though the slow pairs reach angles never seen.'),
       },
       {
-        id: 'rope-yarn',
+        id: 'rope_yarn',
         text: t('RoPE with YaRN.'),
         why: t('A bet that keeping the fast pairs and slowing the slow ones keeps every angle familiar.'),
       },
@@ -491,6 +687,46 @@ export const SELF_TEST_ITEMS = [
   },
 ];
 
+/** The answers the lesson's worked examples print: no attempt's answer is within twice its tolerance of one. */
+export const PRINTED_ANSWERS = [-0.654, 82685, 1500, 0.841, 0.125];
+
+function nearPrinted(item, value) {
+  const allowed = item.relative ? Math.abs(value) * item.tolerance : item.tolerance;
+  return PRINTED_ANSWERS.some((printed) => Math.abs(printed - value) <= 2 * allowed);
+}
+
+/** A whole number from `low` to `high`, both included, from `random` (numbers in [0, 1)). */
+function whole(random, low, high) {
+  return low + Math.floor(random() * (high - low + 1));
+}
+
+/** One of `list`, from `random`. */
+function pick(random, list) {
+  return list[Math.floor(random() * list.length)];
+}
+
+/**
+ * `item` as the attempt with `seed` asks it: a numeric item with its parameters drawn from the seed
+ * (the same seed, the same numbers: a resumed attempt keeps them) and its prompt, explanation,
+ * engine answer answer(engine) and formula() for them; any other item as it is.
+ */
+export function itemForAttempt(item, seed) {
+  if (!item.draw) return item;
+  const random = attemptRandom(`${seed}:${item.id}:draw`);
+  // A draw whose answer is one the lesson prints (or near it) is drawn again: copying it must not pass.
+  let params;
+  do params = item.draw(random);
+  while (nearPrinted(item, item.formulaWith(params)));
+  return {
+    ...item,
+    params,
+    prompt: item.ask(params),
+    explain: item.explainWith(params),
+    answer: (engine) => item.answerWith(engine, params),
+    formula: () => item.formulaWith(params),
+  };
+}
+
 /**
  * Whether `item` is a prediction with no right choice: the page records the choice and says no
  * more, and a course site is given no correct response for it.
@@ -503,6 +739,19 @@ function dot(a, b) {
   let sum = 0;
   for (let i = 0; i < a.length; i++) sum += a[i] * b[i];
   return sum;
+}
+
+/** The self-tests a reader or a course can choose: Level 1's checks, Level 2's, or both. */
+export const TEST_LEVELS = ['1', '2', 'all'];
+
+/** `text` (a ?level= value, a course's setting) as one of TEST_LEVELS: anything else is both levels. */
+export function testLevel(text) {
+  return TEST_LEVELS.includes(String(text)) ? String(text) : 'all';
+}
+
+/** Whether `item` belongs to the test of `level` ('1', '2' or 'all'): the other level's items never count. */
+export function inLevel(item, level) {
+  return level === 'all' || String(item.level) === level;
 }
 
 /** Whether `item` counts towards the score: the checks do, predictions do not. */

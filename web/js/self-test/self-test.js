@@ -3,11 +3,20 @@
 // by their right answer; predictions are recorded but not graded), shows the choices in an order
 // of their own per attempt, and keeps the record in one memory: the course site that launched the
 // page (through its course shell: lms/course-link.js), or this browser's storage when there is none.
-import { SELF_TEST_ITEMS, MASTERY_SCORE, isGraded, isOpenPrediction } from './self-test-items.js';
+import {
+  SELF_TEST_ITEMS,
+  MASTERY_SCORE,
+  inLevel,
+  isGraded,
+  isOpenPrediction,
+  itemForAttempt,
+  testLevel,
+} from './self-test-items.js';
 import { liveText } from '../prose/live-values.js';
 import { pageLanguage, t } from '../locale/i18n.js';
 import { element } from '../page/element.js';
-import { choiceOrder, decodeRecord, emptyRecord, encodeRecord, MAX_RESPONSE_LENGTH, summarize } from '../lms/record.js';
+import { choiceOrder, decodeRecord, emptyRecord, encodeRecord, summarize } from '../lms/record.js';
+import { gradeAgainst, isResponseTo, parseNumber, withinTolerance } from './grading.js';
 
 const STORAGE_KEY = 'positional-lesson:self-test:v2';
 // Records kept before the choices had ids and the predictions stopped counting: not read, and removed.
@@ -16,46 +25,15 @@ const OLD_STORAGE_KEYS = ['positional-lesson:self-test:v1'];
 const MAX_STORED_LENGTH = 8192;
 const EVENT = 'positional-lesson:self-test';
 
-/** Reads a number as people type it: a Unicode minus, thousands separators (, _ thin space), a leading +. */
-export function parseNumber(text) {
-  const cleaned = String(text)
-    .trim()
-    .replace(/[\u2212\u2013]/g, '-')
-    .replace(/[,_\s\u2009\u202f]/g, '')
-    .replace(/^\+/, '');
-  if (cleaned.length > MAX_RESPONSE_LENGTH || !/^-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(cleaned)) return null;
-  return Number(cleaned);
-}
-
-/** Whether `given` is within the item's tolerance of `expected`. */
-export function withinTolerance(item, given, expected) {
-  return Math.abs(given - expected) <= allowedError(item, expected);
-}
-
-function allowedError(item, expected) {
-  return item.relative ? Math.abs(expected) * item.tolerance : item.tolerance;
-}
+export { parseNumber, withinTolerance, isResponseTo };
 
 /**
- * Whether `response` answers `item` rightly: true or false for a check, null for a prediction (not
- * graded), for a response that is no answer to the item (a choice it does not have), or for a number
- * when there is no engine to check it against.
+ * Whether `response` answers `item` rightly, by the engine's value for a number: true or false for
+ * a check, null for a prediction (not graded), for a response that is no answer to the item, or for
+ * a number when there is no engine to check it against.
  */
 export function gradeResponse(item, response, engine) {
-  if (item.kind === 'numeric') {
-    const given = parseNumber(response);
-    if (given === null || !engine) return null;
-    return withinTolerance(item, given, item.answer(engine));
-  }
-  const choice = item.choices.find((c) => c.id === response);
-  if (!choice || !isGraded(item)) return null;
-  return Boolean(choice.correct);
-}
-
-/** Whether `response` could be an answer to `item`: one of its choices, or a number as the page reads them. */
-export function isResponseTo(item, response) {
-  if (typeof response !== 'string') return false;
-  return item.kind === 'numeric' ? parseNumber(response) !== null : item.choices.some((c) => c.id === response);
+  return gradeAgainst(item, response, item.kind === 'numeric' && engine ? item.answer(engine) : null);
 }
 
 /** This browser's storage as the self-test's memory (the page on its own, with no course site). */
@@ -101,29 +79,15 @@ export function browserMemory(itemIds, store = null) {
   };
 }
 
-/** What a course site is told of one answer: the question, its choices as shown, the right answer and the learner's. */
-function interactionOf(item, response, grade, order, engine) {
-  const interaction = {
-    id: item.id,
-    type: item.kind === 'numeric' ? 'numeric' : 'choice',
-    graded: isGraded(item),
-    description: item.prompt,
-    language: pageLanguage(),
-    response,
-    result: grade === null ? 'neutral' : grade ? 'correct' : 'incorrect',
-  };
-  if (item.kind === 'numeric') {
-    if (engine) {
-      const expected = item.answer(engine);
-      const allowed = allowedError(item, expected);
-      interaction.correctResponse = { value: expected, min: expected - allowed, max: expected + allowed };
-    }
-  } else {
-    interaction.choices = order.map((i) => ({ id: item.choices[i].id, text: item.choices[i].text }));
-    // An open prediction has no right choice, so a course site is given none.
-    if (!isOpenPrediction(item)) interaction.correctResponse = item.choices.find((c) => c.correct).id;
-  }
-  return interaction;
+/**
+ * One answer as the page hands it to its memory: the item and the response, and the words a course
+ * site shows a teacher beside it (the question and the choices in the page's language). Whether it
+ * is right is not said: whoever keeps the record grades it (the course shell, lms/course-grading.js).
+ */
+function answerOf(item, response) {
+  const answer = { id: item.id, response, description: item.prompt, language: pageLanguage() };
+  if (item.choices) answer.choices = Object.fromEntries(item.choices.map((c) => [c.id, c.text]));
+  return answer;
 }
 
 /**
@@ -133,8 +97,11 @@ function interactionOf(item, response, grade, order, engine) {
  */
 export function setupSelfTest({ engine, results, root = document, memory = null } = {}) {
   const items = SELF_TEST_ITEMS.filter((item) => root.querySelector(`.graded-item[data-item="${item.id}"]`));
-  const graded = items.filter(isGraded);
   memory ??= browserMemory(items.map((i) => i.id));
+  // The test of the level the course chose, or on its own the level the reader views (?level= and
+  // the level switch): the other level's items are hidden and never count.
+  const level = () => memory.level ?? testLevel(document.documentElement.dataset.levelView);
+  const graded = () => items.filter((item) => isGraded(item) && inLevel(item, level()));
   // A kept record is read with suspicion: only answers the items could have been given survive.
   const sound = (kept) => ({
     seed: kept.seed,
@@ -147,15 +114,17 @@ export function setupSelfTest({ engine, results, root = document, memory = null 
   let record = sound(memory.record());
   const scoreLine = root.querySelector('[data-self-test-score]');
   const mastery = () => memory.mastery ?? MASTERY_SCORE;
+  // The items as this attempt asks them: numbers drawn from the record's seed.
+  const asked = () => items.map((item) => itemForAttempt(item, record.seed));
   const grades = () => {
     const out = {};
-    for (const item of items) {
+    for (const item of asked()) {
       const response = record.responses[item.id];
       if (response !== undefined) out[item.id] = gradeResponse(item, response, engine);
     }
     return out;
   };
-  const summary = () => summarize(graded, grades(), mastery());
+  const summary = () => summarize(graded(), grades(), mastery());
   const readOnly = () => memory.mode === 'review';
 
   const startOverBox = element('div', 'self-test-start-over');
@@ -194,8 +163,10 @@ export function setupSelfTest({ engine, results, root = document, memory = null 
 
   const views = new Map();
   const render = () => {
-    for (const item of items) {
+    for (const n of [1, 2]) root.querySelector(`#self-test-level-${n}`)?.setAttribute('data-level', String(n));
+    for (const item of asked()) {
       const slot = root.querySelector(`.graded-item[data-item="${item.id}"]`);
+      slot.dataset.level = String(item.level);
       const order = item.kind === 'numeric' ? null : choiceOrder(item.id, item.choices.length, record.seed);
       const answer = (response) => {
         if (readOnly() || record.responses[item.id] !== undefined) return;
@@ -203,12 +174,7 @@ export function setupSelfTest({ engine, results, root = document, memory = null 
         const grade = gradeResponse(item, response, engine);
         views.get(item.id).lock(response, grade);
         const now = summary();
-        memory.answered({
-          record,
-          item,
-          interaction: interactionOf(item, response, grade, order, engine),
-          summary: now,
-        });
+        memory.answered({ record, answer: answerOf(item, response) });
         showScore();
         dispatchEvent(new CustomEvent(EVENT, { detail: { item, response, grade, summary: now } }));
       };
@@ -222,7 +188,6 @@ export function setupSelfTest({ engine, results, root = document, memory = null 
       else if (readOnly()) view.close();
     }
     showScore();
-    memory.summary?.(summary());
   };
 
   const startOver = () => {
@@ -240,6 +205,9 @@ export function setupSelfTest({ engine, results, root = document, memory = null 
     render();
   });
   render();
+  // On its own, the level switch changes the test: the score line follows it.
+  if (!memory.level)
+    new MutationObserver(showScore).observe(document.documentElement, { attributeFilter: ['data-level-view'] });
 
   return {
     items,
@@ -310,6 +278,8 @@ function numericView(item, slot, engine, onAnswer) {
   row.append(input, button);
   slot.replaceChildren(label, row, tolerance, feedback);
   slot.dataset.kind = 'numeric';
+  // The attempt's numbers, as the prompt states them: for whoever reads the page's state (tests, tools).
+  slot.dataset.params = JSON.stringify(item.params ?? {});
   delete slot.dataset.answered;
   if (!engine) {
     input.disabled = button.disabled = true;
