@@ -419,14 +419,16 @@ for (const edition of ['1.2', '2004']) {
     } finally {
       console.warn = quiet.warn;
     }
+    // The retake gets half the checks wrong: about 50 (the share right, rounded).
+    const retake = Math.round((100 * (GRADED.length - half.size)) / GRADED.length);
     assert.deepEqual(
       attempts.map((a) => a.raw),
-      ['100', '50'],
+      ['100', String(retake)],
     );
     assert.equal(moodleGrade(attempts, 'highest'), 100);
     // A failed 1.2 attempt is `failed`, which Moodle does not count as completed; a failed 2004
     // attempt is `completed` (and `failed`), which it does. The guide and the README say so.
-    assert.equal(moodleGrade(attempts, 'last completed'), edition === '1.2' ? 100 : 50);
+    assert.equal(moodleGrade(attempts, 'last completed'), edition === '1.2' ? 100 : retake);
   });
 }
 
@@ -686,14 +688,15 @@ test('SCORM: a run-time whose SetValue takes 0.1 s or 2 s gets one call a task, 
   }
 });
 
-test('SCORM: a score the page draws again sends nothing the run-time already holds', async () => {
+test('SCORM: answers the page sends again send nothing the run-time already holds', async () => {
   const { calls, session, timers } = await scormSession('1.2', { student_data: { mastery_score: '80' } });
   const lesson = learner(session.api);
   lesson.answerAll(new Set(), SELF_TEST_ITEMS);
   timers.advance(COMMIT_PAUSE_MS);
   assert.equal(session.status, 'saved');
   const before = calls.filter(([v]) => v === 'set').length;
-  for (let i = 0; i < 3; i += 1) session.api.summary(lesson.summary());
+  // A page drawn again (a reload, the language switch) sends its answers again: the first stands.
+  for (let i = 0; i < 3; i += 1) lesson.answerAll(new Set(), SELF_TEST_ITEMS);
   session.flush();
   timers.advance(COMMIT_PAUSE_MS);
   assert.deepEqual(calls.filter(([v]) => v === 'set').slice(before), [], 'no value sent again');
