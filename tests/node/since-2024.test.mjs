@@ -107,3 +107,35 @@ describe('the section’s live numbers', () => {
     near(live('sink.gate'), 0.01 / (1 - 1 / 1000), 1e-17, 'gate');
   });
 });
+
+describe('the sink chart’s percentages', () => {
+  test('a share prints 0% or 100% only when it is exactly that, at every corner of the chart’s controls', async () => {
+    const { shareText } = await import('../../web/js/charts/attention-sinks.js');
+    assert.equal(shareText(0), '0%');
+    assert.equal(shareText(1), '100%');
+    assert.equal(shareText(0.5), '50.0%');
+    assert.equal(shareText(1 - 4e-7), '99.999960%');
+    assert.equal(shareText(9.5367431640625e-7), '0.000095%');
+    // The corners of lead (0, 30), the SSMax length (2, 2^20) and the keys (1, 2, 2^20).
+    for (const lead of [0, 30])
+      for (const trained of [2, 1048576])
+        for (const keys of [1, 2, 1048576]) {
+          const s = 1 / Math.log(trained);
+          for (const share of [
+            engine.sinkShare(keys, lead, 1),
+            engine.sinkShare(keys, lead, engine.ssmaxScale(keys, s)),
+            engine.sinkShare(keys, 0, 1),
+          ]) {
+            const text = shareText(share);
+            const what = `lead ${lead}, trained ${trained}, keys ${keys}: ${share} → ${text}`;
+            assert.ok(Number.isFinite(share) && share >= 0 && share <= 1, what);
+            if (text === '0%') assert.equal(share, 0, what);
+            if (text === '100%') assert.equal(share, 1, what);
+            // The printed number is within half a unit of its last digit of the share.
+            const printed = Number(text.replace('%', '')) / 100;
+            const digits = (text.split('.')[1] ?? '').replace('%', '').length;
+            assert.ok(Math.abs(printed - share) <= 0.5 * 10 ** -(digits + 2) * 1.0001 + 1e-12, what);
+          }
+        }
+  });
+});
