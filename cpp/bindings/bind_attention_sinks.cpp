@@ -12,6 +12,10 @@ val ssmax_scale_js(double keys, double s) {
   return guarded([&] { return ssmax_scale(keys, s); });
 }
 
+val ssmax_s_for_length_js(double length) {
+  return guarded([&] { return ssmax_s_for_length(length); });
+}
+
 val sink_share_js(double keys, double lead, double scale) {
   return guarded([&] { return sink_share(keys, lead, scale); });
 }
@@ -32,6 +36,9 @@ POSITIONAL_TOPIC(attention_sinks) {
   topic.function("ssmaxScale", &ssmax_scale_js,
                  "SSMax's factor on the scores of a query seeing keys keys: s · ln keys",
                  {number("keys"), number("s")}, "[4096, 0.12]");
+  topic.function("ssmaxSForLength", &ssmax_s_for_length_js,
+                 "the s that makes SSMax's factor 1 at length keys: 1 / ln length", {number("length")},
+                 "[4096]");
   topic.function("sinkShare", &sink_share_js,
                  "the first key's softmax weight when it leads keys − 1 equal keys by lead, scores × scale",
                  {number("keys"), number("lead"), number("scale", 1.0)}, "[1024, 8, 1]");

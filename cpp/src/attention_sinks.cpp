@@ -26,6 +26,11 @@ double ssmax_scale(double keys, double s) {
   return s * std::log(keys);
 }
 
+double ssmax_s_for_length(double length) {
+  if (!std::isfinite(length) || length <= 1) fail("length", "a finite number > 1", length);
+  return 1.0 / std::log(length);
+}
+
 double sink_share(double keys, double lead, double scale) {
   require_keys(keys, 1);
   require_finite("lead", lead);

@@ -65,7 +65,12 @@ TEST(AttentionSinks, SsmaxScaleIsTheExponentOfNInTheScalableSoftmax) {
     EXPECT_NEAR(w[i], want, 1e-14 * want) << "weight " << i;
   }
   EXPECT_EQ(ssmax_scale(1, 0.4), 0.0);
-  EXPECT_NEAR(ssmax_scale(4096, 1 / std::log(4096.0)), 1.0, 1e-15);
+  // The s for a length makes the factor 1 there, and 2 at the length squared (ln n² = 2 ln n).
+  for (double length : {2.0, 4096.0, 1048576.0}) {
+    const double s_unit = ssmax_s_for_length(length);
+    EXPECT_NEAR(ssmax_scale(length, s_unit), 1.0, 1e-15) << length;
+    EXPECT_NEAR(ssmax_scale(length * length, s_unit), 2.0, 2e-15) << length;
+  }
 }
 
 TEST(AttentionSinks, SilentHeadLeavesTheResidualWithAndWithoutAGate) {
@@ -94,6 +99,7 @@ TEST(AttentionSinks, SilentHeadLeavesTheResidualWithAndWithoutAGate) {
 TEST(AttentionSinks, BadInputNamesTheFieldAndTheRule) {
   EXPECT_THAT(error_of([] { ssmax_scale(0.5, 1); }), names_field_and_rule("keys", "≥ 1"));
   EXPECT_THAT(error_of([] { ssmax_scale(10, -1); }), names_field_and_rule("s", "≥ 0"));
+  EXPECT_THAT(error_of([] { ssmax_s_for_length(1); }), names_field_and_rule("length", "> 1"));
   EXPECT_THAT(error_of([] { sink_share(std::nan(""), 1, 1); }), names_field_and_rule("keys", "≥ 1"));
   EXPECT_THAT(error_of([] { sink_share(10, INFINITY, 1); }), names_field_and_rule("lead", "finite"));
   EXPECT_THAT(error_of([] { sink_share(10, 1, -0.5); }), names_field_and_rule("scale", "≥ 0"));

@@ -37,6 +37,8 @@ describe('bindings', () => {
   test('ssmaxScale, sinkShare and silentHead agree with their formulas', () => {
     // Tolerance 1e-15 relative: one log, one exp and a division in float64 either way.
     near(engine.ssmaxScale(4096, 0.5), 0.5 * Math.log(4096), 1e-15 * 5, 'ssmax');
+    near(engine.ssmaxSForLength(4096), 1 / Math.log(4096), 1e-16, 's for 4,096');
+    assertThrowsMessage(() => engine.ssmaxSForLength(1), 'length must be a finite number > 1, got 1');
     const share = 1 / (1 + 999 * Math.exp(-2.5 * 3));
     near(engine.sinkShare(1000, 3, 2.5), share, 1e-15, 'share');
     assert.equal(engine.sinkShare(1, -5, 1), 1);
@@ -120,7 +122,7 @@ describe('the sink chart’s percentages', () => {
     for (const lead of [0, 30])
       for (const trained of [2, 1048576])
         for (const keys of [1, 2, 1048576]) {
-          const s = 1 / Math.log(trained);
+          const s = engine.ssmaxSForLength(trained);
           for (const share of [
             engine.sinkShare(keys, lead, 1),
             engine.sinkShare(keys, lead, engine.ssmaxScale(keys, s)),

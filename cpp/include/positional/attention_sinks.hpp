@@ -11,6 +11,11 @@ namespace positional {
 // Throws InputError when keys is not finite or < 1, or s is not finite or < 0.
 double ssmax_scale(double keys, double s);
 
+// The s that makes SSMax's factor 1 at `length` keys: 1 / ln(length). (SSMax learns s per head; the
+// lesson fixes it this way so that the factor is 1 at a model's trained length.)
+// Throws InputError when length is not finite or ≤ 1.
+double ssmax_s_for_length(double length);
+
 // The worked example's sink share: a causal softmax over `keys` keys in which the first key's score
 // leads each of the other keys − 1 (all equal) by `lead`, after every score is multiplied by
 // `scale` (1 for a plain softmax, ssmax_scale for SSMax). The share is

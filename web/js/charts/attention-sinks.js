@@ -25,7 +25,7 @@ const HEADS = [
   { part: 'gated', label: t('output gate, even scores'), color: (c) => c.cycle[1], dash: [] },
 ];
 
-/** The sink's share under each head at `keys` keys (SSMax's s = 1 / ln trained), all from the engine. */
+/** The sink's share under each head at `keys` keys (SSMax's s from ssmaxSForLength), all from the engine. */
 function sharesAt(engine, keys, lead, s) {
   return {
     plain: engine.sinkShare(keys, lead, 1),
@@ -50,7 +50,7 @@ export const ATTENTION_SINKS = defineChart(chartDeclaration('attention-sinks'), 
   focusParts: { keys: 'keys' },
   handles: [KEYS_HANDLE],
   compute: {
-    scale: { reads: ['trained'], run: (state) => 1 / Math.log(state.trained) },
+    scale: { reads: ['trained'], run: (state, engine) => engine.ssmaxSForLength(state.trained) },
     curves: {
       reads: ['lead'],
       after: ['scale'],

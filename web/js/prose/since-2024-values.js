@@ -34,7 +34,7 @@ const fopeWaves = (e) => e.pairWavelengths(e.ropeFrequencies(FOPE.headDim, FOPE.
 
 const ssmax = (length) => ({
   format: 'fixed3',
-  value: (e) => e.ssmaxScale(length, 1 / Math.log(SSMAX_TRAINED)),
+  value: (e) => e.ssmaxScale(length, e.ssmaxSForLength(SSMAX_TRAINED)),
 });
 const llama4 = (length) => ({
   format: 'fixed3',
