@@ -58,6 +58,7 @@ const MOVES = {
   precision: ['max', '4096'],
   'length-lab': ['task', 'copy'],
   'rope-layouts': ['share', '50'],
+  'attention-sinks': ['lead', '12'],
 };
 
 let browser;

@@ -29,6 +29,7 @@ const PRESS = {
   'precision.position': { press: [0, -60], drag: [60, 0] },
   'rope-frequencies.position': { press: [0, 60], drag: [60, 0] },
   'model-card.prompt': { press: [-60, 0], drag: [0, -25] },
+  'attention-sinks.keys': { press: [0, -60], drag: [60, 0] },
 };
 /** Where a chart's motion is driven from when its slider is not a handle (the clock's face is its slider). */
 const MOTION_HANDLE = { 'rope-clock': 'canvas[role="slider"]' };
@@ -249,6 +250,7 @@ const LOG_AXIS = new Set([
   'context-extension.target',
   'precision.position',
   'model-card.prompt',
+  'attention-sinks.keys',
   'rope-relative.s0',
   'rope-relative.s1',
   'rope-relative.s2',

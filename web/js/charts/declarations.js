@@ -215,6 +215,23 @@ export const CHART_DECLARATIONS = {
     },
     aliases: [],
   },
+  'attention-sinks': {
+    title: t('The sink and the prompt length'),
+    controls: {
+      lead: {
+        kind: 'number',
+        label: t('the sink’s score lead'),
+        value: 8,
+        min: 0,
+        max: 30,
+        step: 'any',
+        integer: false,
+      },
+      trained: { kind: 'number', label: t('SSMax: length where the scale is 1'), value: 4096, min: 2, max: 1048576 },
+      keys: { kind: 'number', label: t('keys the query sees'), value: 131072, min: 1, max: 1048576 },
+    },
+    aliases: [],
+  },
 };
 
 /** Chart `id`'s declaration as defineChart takes it: { id, title, controls, aliases, engineModule? }. */

@@ -8,6 +8,7 @@ import { numberRule } from '../chart-kit/number-rule.js';
 import { t } from '../locale/i18n.js';
 import { CHART_DECLARATIONS, PRECISION_SAMPLES } from '../charts/declarations.js';
 import { logSpacedWholes } from '../chart-kit/scales.js';
+import { SINCE_2024_QUANTITIES } from './since-2024-values.js';
 
 // ---- the lesson's worked examples: each input the prose quotes, written once -----------------
 
@@ -408,6 +409,7 @@ export const LIVE_QUANTITIES = {
   'mrope.time-slowest': mropeSlowest(0),
   'mrope.height-slowest': mropeSlowest(1),
   'mrope.width-slowest': mropeSlowest(2),
+  ...SINCE_2024_QUANTITIES,
 };
 // The printed table: sin.pe.P.C is one cell, sin.pe.1 the row the prose works through.
 const sinusoidalTable = (e) => e.sinusoidalEncoding(SINUSOIDAL.positions, SINUSOIDAL.dim);
