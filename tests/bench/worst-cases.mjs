@@ -1,5 +1,5 @@
 // Times every engine function (dist/engine.mjs, as the page and Node load it) on the heaviest
-// inputs its caps allow, to back the README's "no call runs much longer than a second" with figures.
+// inputs its caps allow, to back docs/engine.md's "no call runs much longer than a second" with figures.
 // Usage: node tests/bench/worst-cases.mjs [--dist DIR] [--samples N] [--json FILE] [--only NAME,…]
 // Each function gets one or more candidate inputs at its caps (the cap on output, on work or on
 // text: whichever shape costs most is not obvious, so several are tried); each candidate is called

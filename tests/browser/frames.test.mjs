@@ -150,12 +150,12 @@ test('with storage blocked the self-test grades the same, for the visit', async 
 
 // ---- frames on a course page --------------------------------------------------------------------
 
-/** The README's snippet for several frames, taken from the README so the two cannot drift apart. */
+/** docs/hosting.md's snippet for several frames, taken from it so the two cannot drift apart. */
 function readmeListener() {
-  const readme = readFileSync(join(repo, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Course sites'));
+  const readme = readFileSync(join(repo, 'docs', 'hosting.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Frames'));
   const match = /<script>\n([\s\S]*?)<\/script>/.exec(section);
-  assert.ok(match, "the README's Course sites section has a snippet with a <script>");
+  assert.ok(match, "docs/hosting.md's Frames section has a snippet with a <script>");
   return match[1];
 }
 

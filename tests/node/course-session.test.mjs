@@ -427,7 +427,7 @@ for (const edition of ['1.2', '2004']) {
     );
     assert.equal(moodleGrade(attempts, 'highest'), 100);
     // A failed 1.2 attempt is `failed`, which Moodle does not count as completed; a failed 2004
-    // attempt is `completed` (and `failed`), which it does. The guide and the README say so.
+    // attempt is `completed` (and `failed`), which it does. The guide and docs/course-sites.md say so.
     assert.equal(moodleGrade(attempts, 'last completed'), edition === '1.2' ? 100 : retake);
   });
 }

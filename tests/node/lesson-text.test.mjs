@@ -1,7 +1,7 @@
 // Build-time checks of the lesson's text and drawings: captions and "Reading it" paragraphs say
 // what their charts show and agree with the engine, diagrams keep edges clear of boxes, symbols
 // are decoded at first use, references read as sentences with no link set, formula boxes and
-// prose tables are ready for phones before any script runs, and the README's examples are right.
+// prose tables are ready for phones before any script runs, and docs/engine.md's examples are right.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
@@ -310,9 +310,9 @@ describe('diagrams', () => {
   }
 });
 
-describe('README', () => {
+describe('docs/engine.md', () => {
   test('the ntkScaledBase examples print what the engine returns', () => {
-    const readme = read('README.md');
+    const readme = read('docs/engine.md');
     const value = engine.ntkScaledBase(10000, 8, 128);
     const js = /ntkScaledBase\(10000, 8, 128\);\s*\/\/ ([\d.,]+)…/.exec(readme)?.[1];
     const cpp = /ntk_scaled_base\(10000, 8, 128\);\s*\/\/ ([\d.,]+)…/.exec(readme)?.[1];
@@ -324,7 +324,7 @@ describe('README', () => {
       assert.equal(
         Math.trunc(value * 10 ** decimals) / 10 ** decimals,
         Number(digits),
-        `README shows ${shown}, the engine returns ${value}`,
+        `docs/engine.md shows ${shown}, the engine returns ${value}`,
       );
     }
   });

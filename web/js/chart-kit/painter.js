@@ -10,7 +10,7 @@
 // It is not the default: on the throttled phone profile (Chromium, 4x CPU, two cores) a step cost the
 // page's main thread 1.02-1.57x the page's own painting (the same draw runs there on the layout
 // context, and each frame's parts are copied to the Worker), and no chart's Event Timing improved
-// beyond the run-to-run noise (README, The charts' Worker).
+// beyond the run-to-run noise (docs/contributing.md, The charts' Worker).
 //
 //   → { kind: 'start', language }                      the page's language and interface words (i18n.js)
 //   ← { kind: 'ready' }                                the Worker has every chart's drawing loaded
@@ -66,7 +66,7 @@ export function startPainter({ url = paintWorkerUrl(), search = globalThis.locat
     whyPage = why;
     return 'page';
   };
-  // Only when asked: on the throttled phone profile the Worker's painting cost the page more than it saved (see the README).
+  // Only when asked: on the throttled phone profile the Worker's painting cost the page more than it saved (see docs/contributing.md).
   const why =
     (paintAsked(search) !== 'worker' && 'not asked') ||
     (!url && 'no Worker file') ||

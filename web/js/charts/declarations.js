@@ -1,5 +1,5 @@
 // Every chart's declaration — id, title, controls with their ranges and defaults, and the older URL
-// prefixes still read — in one light module: index.js, the README's parameter table
+// prefixes still read — in one light module: index.js, docs/contributing.md's parameter table
 // (web/site-builder/chart-parameters.mjs) and the URL sweep read it without loading any chart's drawing code.
 // Nothing here touches the DOM: the build imports it in Node, where the labels stay English.
 

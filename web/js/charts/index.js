@@ -40,7 +40,7 @@ export const CHARTS = Object.fromEntries(
 
 /**
  * Chart id → its declared URL state: { title, controls (key → kind, label, default value, range),
- * aliases (older URL prefixes still read) }. The URL parameters are `<id>.<key>`; the README's
+ * aliases (older URL prefixes still read) }. The URL parameters are `<id>.<key>`; docs/contributing.md's
  * table and the browser suites' URL sweep are generated from this (declarations.js).
  */
 export const CHART_CONTROLS = CHART_DECLARATIONS;
