@@ -241,6 +241,7 @@ for (const name of names) {
       wall.push(performance.now() - w);
       cpu.push(cpuMs() - c);
     }
+    // eslint-disable-next-line no-useless-assignment -- the inputs go before the next case is built
     args = null;
     const row = { label, outcome, medianMs: median(wall), cpuMedianMs: median(cpu), maxMs: Math.max(...wall) };
     results[name].push(row);

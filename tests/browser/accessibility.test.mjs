@@ -306,7 +306,7 @@ describe('what axe does not check', () => {
             tables: tables.length,
             captioned: tables.every((t) => t.caption?.textContent.trim().length > 0),
             headers: tables.every((t) => t.querySelectorAll('th[scope="col"]').length > 0),
-            rows: tables.reduce((n, t) => n + t.tBodies[0]?.rows.length ?? 0, 0),
+            rows: tables.reduce((n, t) => n + (t.tBodies[0]?.rows.length ?? 0), 0),
             region: slot.querySelector('.chart-table-wrap[role="region"]')?.getAttribute('aria-label'),
           };
         }),

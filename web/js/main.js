@@ -290,7 +290,7 @@ async function start() {
   safely('engine preload', preloadEngine);
   const modules = import('./after-engine.js');
   let engine = null;
-  let results = null;
+  let results;
   let engineError = null;
   try {
     engine = await loadEngine();

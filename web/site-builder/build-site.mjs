@@ -9,7 +9,6 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { basename, dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { hoistInlineStyles, renderLesson } from './render-lesson.mjs';
 import { extractCppSnippets } from './cpp-snippets.mjs';
@@ -35,7 +34,6 @@ import { roundedMinutes, sectionMinutes, timeOnTask } from './time-on-task.mjs';
 import { MASTERY_SCORE, SELF_TEST_ITEMS } from '../js/self-test/self-test-items.js';
 import { COURSE, schemaDir } from './package-lms.mjs';
 
-const require = createRequire(import.meta.url);
 const WEB = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const REPO = resolve(WEB, '..');
 // The engine as the page loads it (build file → dist file): the facade engine.mjs (with the engine's

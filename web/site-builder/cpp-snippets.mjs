@@ -10,7 +10,7 @@ const CLOSE = /^\s*\/\/ \[\/snippet\]\s*$/;
 export function extractCppSnippets(dir) {
   const snippets = new Map();
   const repo = resolve(dir, '..', '..');
-  let files = [];
+  let files;
   try {
     files = readdirSync(dir)
       .filter((f) => f.endsWith('.cpp'))

@@ -72,21 +72,6 @@ const TEXT_FEATURES = ['kern', 'liga', 'tnum', 'lnum'];
 const TEXT_EXTRA = ' –—‘’“”…×−·→←↑↓≈≤≥±°µπθλΔ√∞•×';
 const ASCII = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join('');
 
-const VOID = new Set([
-  'area',
-  'base',
-  'br',
-  'col',
-  'embed',
-  'hr',
-  'img',
-  'input',
-  'link',
-  'meta',
-  'source',
-  'track',
-  'wbr',
-]);
 const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
 
 export function decodeEntities(text) {

@@ -10,10 +10,9 @@
 // answer key (web/site-builder/answer-key.mjs), its numbers from the site's engine in --dist.
 //   node web/site-builder/package-lms.mjs [--course dist-course] [--out build/packages] [--dist dist]
 import { readdirSync, readFileSync, statSync, mkdirSync, writeFileSync, existsSync } from 'node:fs';
-import { basename, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
 import { zipSync } from 'fflate';
 
 const require = createRequire(import.meta.url);

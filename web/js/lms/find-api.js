@@ -33,7 +33,7 @@ function searchUp(start, name) {
 export function findApi(name, win = window) {
   const fromParents = searchUp(win, name);
   if (fromParents) return fromParents;
-  let opener = null;
+  let opener;
   try {
     opener = win.opener;
   } catch {
