@@ -792,9 +792,13 @@ export function modelCardSummary(r) {
       t('Window'),
       t('each token attends to at most the previous {tokens} (sliding_window).', { tokens: tokens(r.slidingWindow) }),
     );
-  // The notes are the engine's own sentences (English, as its error messages are).
+  // The notes are the engine's own sentences, in English; each kind the reader writes is said in the
+  // page's language (readerNote), the config's names and values kept as they are.
   if (r.notes.length)
-    add(t('Reader’s notes'), `${r.notes.map((note) => clip(note, 2 * MAX_SHOWN_TEXT + 80)).join('; ')}.`);
+    add(
+      t('Reader’s notes'),
+      `${r.notes.map((note) => clip(readerNote(note), 2 * MAX_SHOWN_TEXT + 80)).join(t('; '))}${t('.')}`,
+    );
   return items;
 }
 
@@ -890,4 +894,138 @@ export function noLengthMessage(r) {
   if (r.scheme === 'none') return t('No positions to draw: a state-space model carries order in its recurrence.');
   if (r.scheme === 'unknown') return t('No positions to draw: the reader does not know this config’s position scheme.');
   return t('The config states no trained length: nothing to compare the prompt with.');
+}
+
+/**
+ * The engine's note (cpp/src/model_config.cpp, every cfg.notes sentence) in the page's language:
+ * each kind of note as a pattern, its names and values carried over. A note of a kind not listed
+ * here stays as the engine wrote it.
+ */
+const READER_NOTES = [
+  [
+    /^the text model is read from (\w+): the top level \(model_type "(.+)"\) wraps it with other parts \(vision, audio\)$/,
+    ([key, type]) =>
+      t(
+        'the text model is read from {key}: the top level (model_type "{type}") wraps it with other parts (vision, audio)',
+        { key, type },
+      ),
+  ],
+  [
+    /^the text model is read from (\w+): the top level wraps it with other parts \(vision, audio\)$/,
+    ([key]) => t('the text model is read from {key}: the top level wraps it with other parts (vision, audio)', { key }),
+  ],
+  [
+    /^model_type "(.+)" uses a learned position table in transformers$/,
+    ([type]) => t('model_type "{type}" uses a learned position table in transformers', { type }),
+  ],
+  [
+    /^(.+) "su" is the older name of longrope; read as longrope$/,
+    ([path]) => t('{path} "su" is the older name of longrope; read as longrope', { path }),
+  ],
+  [
+    /^(.+) "mrope" is read as default frequencies with multimodal sections, as transformers does$/,
+    ([path]) =>
+      t('{path} "mrope" is read as default frequencies with multimodal sections, as transformers does', { path }),
+  ],
+  [
+    /^both rope_parameters and rope_scaling are present: rope_parameters is read$/,
+    () => t('both rope_parameters and rope_scaling are present: rope_parameters is read'),
+  ],
+  [
+    /^rope_parameters has one block per layer type: the (.+) block gives the global layers' recipe$/,
+    ([type]) =>
+      t("rope_parameters has one block per layer type: the {type} block gives the global layers' recipe", { type }),
+  ],
+  [
+    /^rope_theta differs at the top level and in (.+): \1\.rope_theta is used$/,
+    ([block]) => t('rope_theta differs at the top level and in {block}: {block}.rope_theta is used', { block }),
+  ],
+  [
+    /^rope_theta is absent: transformers' default (\d+) is used$/,
+    ([value]) => t("rope_theta is absent: transformers' default {value} is used", { value: noteNumber(value) }),
+  ],
+  [
+    /^(.+)\.alpha is read only with rope_type dynamic \(vLLM, SGLang\): ignored for (.+)$/,
+    ([block, type]) =>
+      t('{block}.alpha is read only with rope_type dynamic (vLLM, SGLang): ignored for {type}', { block, type }),
+  ],
+  [
+    /^(.+)\.factor is absent: vLLM and SGLang read alpha instead; transformers' dynamic recipe needs a factor, and 1 is used here$/,
+    ([block]) =>
+      t(
+        "{block}.factor is absent: vLLM and SGLang read alpha instead; transformers' dynamic recipe needs a factor, and 1 is used here",
+        { block },
+      ),
+  ],
+  [
+    /^(.+)\.original_max_position_embeddings is not used by dynamic scaling in transformers: it scales from max_position_embeddings$/,
+    ([block]) =>
+      t(
+        '{block}.original_max_position_embeddings is not used by dynamic scaling in transformers: it scales from max_position_embeddings',
+        { block },
+      ),
+  ],
+  [
+    /^(.+)\.factor is absent: max_position_embeddings \/ \1\.original_max_position_embeddings is used, as transformers 5 does$/,
+    ([block]) =>
+      t(
+        '{block}.factor is absent: max_position_embeddings / {block}.original_max_position_embeddings is used, as transformers 5 does',
+        { block },
+      ),
+  ],
+  [
+    /^layer_types is absent: Gemma4TextConfig's default is used \(every sixth layer and the last attend to the whole prompt\)$/,
+    () =>
+      t(
+        "layer_types is absent: Gemma4TextConfig's default is used (every sixth layer and the last attend to the whole prompt)",
+      ),
+  ],
+  [
+    /^attn_temperature_tuning is the number (.+), read as (true|false) \(transformers tests it for truth\)$/,
+    ([value, read]) =>
+      t('attn_temperature_tuning is the number {value}, read as {read} (transformers tests it for truth)', {
+        value,
+        read,
+      }),
+  ],
+  [
+    /^relative_attention_num_buckets is absent: T5's default 32 is used$/,
+    () => t("relative_attention_num_buckets is absent: T5's default 32 is used"),
+  ],
+  [
+    /^relative_attention_max_distance is absent: T5's default 128 is used$/,
+    () => t("relative_attention_max_distance is absent: T5's default 128 is used"),
+  ],
+  [
+    /^(.+) is absent: Gemma3TextConfig's default (.+) is used, as transformers does$/,
+    ([key, value]) =>
+      t("{key} is absent: Gemma3TextConfig's default {value} is used, as transformers does", {
+        key,
+        value: noteNumber(value),
+      }),
+  ],
+  [
+    /^n_ctx differs from n_positions: n_positions \(the table size\) is used$/,
+    () => t('n_ctx differs from n_positions: n_positions (the table size) is used'),
+  ],
+  [
+    /^the RoPE scaling block is ignored: the model uses (.+)$/,
+    ([scheme]) => t('the RoPE scaling block is ignored: the model uses {scheme}', { scheme }),
+  ],
+  [
+    /^sliding_window is given but use_sliding_window is false: attention is not windowed$/,
+    () => t('sliding_window is given but use_sliding_window is false: attention is not windowed'),
+  ],
+];
+
+/** A whole number the engine wrote in a note, grouped as every number on the page is; anything else as written. */
+const noteNumber = (text) => (/^\d{5,}$/.test(text) ? grouped(Number(text)) : text);
+
+/** `note` (one of the engine's notes) in the page's language, or as written where its kind is not listed. */
+export function readerNote(note) {
+  for (const [pattern, say] of READER_NOTES) {
+    const match = pattern.exec(note);
+    if (match) return say(match.slice(1));
+  }
+  return note;
 }
