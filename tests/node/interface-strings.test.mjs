@@ -9,6 +9,7 @@ import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { interfaceStrings, lessonLanguages } from '../../web/site-builder/build-site.mjs';
+import { snippetComments } from '../../web/site-builder/render-lesson.mjs';
 import { translate } from '../../web/js/locale/i18n.js';
 import { COMMA_GROUPED_LANGUAGES, grouped, listed, trueMinus } from '../../web/js/locale/format.js';
 
@@ -75,6 +76,11 @@ export function interfaceTexts() {
     for (const text of [spec.title, ...spec.nodes.map((n) => n.label), ...spec.edges.map((e) => e.label)])
       if (text) texts.set(text, [...(texts.get(text) ?? []), `web/lesson/diagrams.json: ${id}`]);
   }
+  // The Python snippets' explaining comments: data the build translates (render-lesson.mjs, translateComments).
+  const lesson = readFileSync(join(ROOT, 'web/lesson/lesson.md'), 'utf8');
+  for (const [, code] of lesson.matchAll(/^```python[^\n]*\n([\s\S]*?)^```/gm))
+    for (const text of snippetComments(code))
+      texts.set(text, [...(texts.get(text) ?? []), 'web/lesson/lesson.md: snippet']);
   // The presets' notes (web/js/charts/model-presets.js, tData).
   for (const { id, note } of JSON.parse(readFileSync(join(ROOT, 'web/presets/index.json'), 'utf8')).presets)
     if (note) texts.set(note, [...(texts.get(note) ?? []), `web/presets/index.json: ${id}`]);

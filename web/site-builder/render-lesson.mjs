@@ -431,6 +431,28 @@ function renderFence(token, context, md) {
   return `<pre tabindex="0" role="region" aria-label="${escapeText(t('Code'))}"><code class="hljs language-${language}">${body}</code></pre>\n`;
 }
 
+/** The comments a Python snippet explains itself with: each `# …` but the claims (`# → …`). */
+export function snippetComments(code) {
+  return [...code.matchAll(/#[ \t]*(?![ \t→])([^\n]+)$/gm)].map((m) => m[1].trim());
+}
+
+/**
+ * A highlighted snippet's explaining comments in the page's language (translateData: the lesson's
+ * data texts; interface-strings.test.mjs holds every language to them); the claims stay as written.
+ */
+function translateComments(html, context) {
+  const decode = (text) =>
+    text.replace(/&(#x[\da-f]+|lt|gt|amp|quot);/gi, (_, name) =>
+      name[0] === '#'
+        ? String.fromCodePoint(parseInt(name.slice(2), 16))
+        : { lt: '<', gt: '>', amp: '&', quot: '"' }[name.toLowerCase()],
+    );
+  return html.replace(
+    /<span class="hljs-comment"># (?!→)([^<]*)<\/span>/g,
+    (_, text) => `<span class="hljs-comment"># ${escapeXml(context.translateData(decode(text).trim()))}</span>`,
+  );
+}
+
 // The claim after "# → " in each line becomes a span the page compares with the engine; its comment
 // is marked as a result (on a phone it starts a line of its own, lesson.css).
 function markClaims(html) {
@@ -449,7 +471,7 @@ function renderSnippet(code, options, context) {
   if (!id) throw new Error('lesson.md: every python snippet needs check=ID');
   if (context.snippetIds.includes(id)) throw new Error(`lesson.md: snippet id ${id} is used twice`);
   context.snippetIds.push(id);
-  const { html, count } = markClaims(hljs.highlight(code, { language: 'python' }).value);
+  const { html, count } = markClaims(translateComments(hljs.highlight(code, { language: 'python' }).value, context));
   if (count === 0) throw new Error(`lesson.md: snippet ${id} has no "# → " claim to check`);
   const functions = options.cpp ? options.cpp.split(',') : [];
   const tabs = [
