@@ -4,6 +4,9 @@
 import { fixed } from '../locale/format.js';
 import { t } from '../locale/i18n.js';
 
+/** The sentences the fields start with: the lesson's example, which the box's printed sentence answers. */
+const EXAMPLE = { a: 'dog bites man', b: 'man bites dog' };
+
 /** Similarities within this of 1 print as 1.000: the pooled vectors are the same to the shown digits. */
 const SAME = 5e-4;
 
@@ -81,8 +84,8 @@ export function setupFirstQuestion(root, engine) {
     form.append(wrap);
     return input;
   };
-  const a = field('first-question-a', t('Sentence A'), 'dog bites man');
-  const b = field('first-question-b', t('Sentence B'), 'man bites dog');
+  const a = field('first-question-a', t('Sentence A'), EXAMPLE.a);
+  const b = field('first-question-b', t('Sentence B'), EXAMPLE.b);
   const shuffle = document.createElement('button');
   shuffle.type = 'button';
   shuffle.className = 'first-question-shuffle';
@@ -92,18 +95,20 @@ export function setupFirstQuestion(root, engine) {
   verdict.className = 'first-question-verdict';
   verdict.setAttribute('aria-live', 'polite');
   box.append(form, verdict);
-  // The verdict says what the printed sentence said, for the sentences in the fields: the printed one goes.
-  box.classList.add('is-live');
 
   let pending = 0;
   const answer = () => {
     pending = 0;
-    let text;
-    try {
-      const sims = words(a.value).length && words(b.value).length ? engine.orderSimilarities(a.value, b.value) : null;
-      text = firstQuestionVerdict(a.value, b.value, sims ?? { none: NaN, rope: NaN });
-    } catch (error) {
-      text = error.message;
+    // The lesson's own example is what the printed sentence above the fields already answers.
+    const example = a.value.trim() === EXAMPLE.a && b.value.trim() === EXAMPLE.b;
+    let text = '';
+    if (!example) {
+      try {
+        const sims = words(a.value).length && words(b.value).length ? engine.orderSimilarities(a.value, b.value) : null;
+        text = firstQuestionVerdict(a.value, b.value, sims ?? { none: NaN, rope: NaN });
+      } catch (error) {
+        text = error.message;
+      }
     }
     if (verdict.textContent !== text) verdict.textContent = text;
   };
