@@ -138,7 +138,8 @@ async function liveSnapshot() {
     text: el.textContent,
     figureText: figureText(el),
     finite: !/NaN|Infinity|—|…|undefined|null/.test(el.textContent) && /\d/.test(el.textContent),
-    visible: el.checkVisibility() || Boolean(el.closest('details:not([open]), .is-hidden-step')),
+    // A number in a claim's other sentence is off show by design: the sentence shown is the one that holds.
+    visible: el.checkVisibility() || Boolean(el.closest('details:not([open]), .is-hidden-step, .claim-branch[hidden]')),
   }));
 }
 

@@ -139,7 +139,6 @@ export function createCourseSession(
     const replayed = early.filter((id) => id in record.responses && (!kept || !(id in kept)));
     if (tracking()) for (const id of replayed) reportAnswer(id);
     early.length = 0;
-    if (tracking() && replayed.length) commitOnPause();
     refreshStatus();
     notify({
       record,
@@ -151,7 +150,10 @@ export function createCourseSession(
       canExit: Boolean(connection.canExit?.()),
       exitRefused: Boolean(connection.exitRefused?.()),
     });
+    // The score as the shell grades the record it opened with (progress, or a resumed verdict): what
+    // that writes, and any answer replayed above, is saved now, as the opening is.
     reportSummary();
+    if (tracking()) commitNow();
   };
 
   const api = {
