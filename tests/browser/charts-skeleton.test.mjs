@@ -5,7 +5,7 @@
 // focus) behaves as index.js and the prose expect.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { chartDefinitions, launchBrowser, recordPageErrors } from './helpers.mjs';
+import { answerLabPrediction, chartDefinitions, launchBrowser, recordPageErrors } from './helpers.mjs';
 
 const DEFINITIONS = await chartDefinitions();
 
@@ -60,6 +60,8 @@ before(async () => {
     },
     DEFINITIONS.map((d) => d.id),
   );
+  // The lab's figures (the page's and the spy's) draw its recorded results once its prediction is answered.
+  await answerLabPrediction(page);
 });
 
 after(async () => {
@@ -221,7 +223,7 @@ test('rope-clock: one reading per accepted change, by the fields, the keys and a
   assert.equal(await clock.getAttribute('aria-valuenow'), '97', 'the slider follows the selected hand');
   assert.equal(await clock.getAttribute('aria-valuetext'), 'key hand k at position 97');
   // Dragging the q hand a quarter turn back (clockwise): m falls by about π/2 / θ.
-  await page.evaluate(() => window.spyCharts['rope-clock'].set({ m: 0, n: 2 }));
+  await page.evaluate(() => window.spyCharts['rope-clock'].set({ m: 10, n: 2 }));
   await clock.scrollIntoViewIfNeeded();
   const box = await clock.boundingBox();
   const tip = await page.evaluate(() => window.spyCharts['rope-clock'].tipOf('query'));
@@ -235,8 +237,8 @@ test('rope-clock: one reading per accepted change, by the fields, the keys and a
   }
   await page.mouse.up();
   const dragged = await page.evaluate(() => window.spyCharts['rope-clock'].state);
-  // −π/2 at θ = 1, and positions on the clock are whole numbers: the nearest is −2.
-  assert.equal(dragged.m, Math.round(-Math.PI / 2), `m after the drag: ${dragged.m}`);
+  // 10 − π/2 at θ = 1, and positions on the clock are whole numbers: the nearest is 8.
+  assert.equal(dragged.m, Math.round(10 - Math.PI / 2), `m after the drag: ${dragged.m}`);
   assert.equal(dragged.n, 2, 'the k hand stays');
   await page.evaluate(() => window.spyCharts['rope-clock'].set({ m: 3, n: 7 }));
 });

@@ -8,7 +8,14 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { ENGINE, WEBKIT_MIN_WIDTH, downloadOf, launchBrowser, recordPageErrors } from './helpers.mjs';
+import {
+  ENGINE,
+  WEBKIT_MIN_WIDTH,
+  answerLabPrediction,
+  downloadOf,
+  launchBrowser,
+  recordPageErrors,
+} from './helpers.mjs';
 import { CHART_DECLARATIONS } from '../../web/js/charts/declarations.js';
 import { PLOT_FLOOR } from '../../web/js/chart-kit/plot.js';
 import { interfaceStrings } from '../../web/site-builder/build-site.mjs';
@@ -82,6 +89,8 @@ before(async () => {
   await page.goto(`${server.url}${PAGE}`);
   await page.waitForFunction(() => window.positionalCharts !== undefined, null, { timeout: 30000 });
   await page.evaluate(() => window.positionalCharts.mountAll());
+  // The lab's figure follows its controls once its prediction is answered (its recorded results wait for it).
+  await answerLabPrediction(page);
 });
 
 after(async () => {

@@ -488,6 +488,8 @@ for (const motion of MOTION) {
     const before = await handle.getAttribute('aria-valuenow');
     await handle.focus();
     await page.keyboard.press('ArrowRight');
+    // The handle's ARIA values are written in the step's frame: read them once it has been drawn.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const moved = await handle.getAttribute('aria-valuenow');
     await page.keyboard.press('ArrowLeft');
     await page.waitForTimeout(100);

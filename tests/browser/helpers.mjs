@@ -96,6 +96,23 @@ export async function waitForChart(page, id, states = ['mounted']) {
     );
 }
 
+/**
+ * Answers the length lab's prediction in the self-test as a reader would (a click on its first choice,
+ * then on its check button): until then the lab keeps its recorded results off its figure.
+ */
+export async function answerLabPrediction(page) {
+  const slot = page.locator('.graded-item[data-item="predict_length_lab"]');
+  if ((await slot.count()) === 0) return;
+  await slot.locator('input[type="radio"]').first().scrollIntoViewIfNeeded();
+  await slot.locator('input[type="radio"]').first().click();
+  await slot.locator('button.graded-check').click();
+  await page.waitForFunction(
+    () => document.querySelector('.graded-item[data-item="predict_length_lab"]').dataset.answered,
+    null,
+    { timeout: 10000 },
+  );
+}
+
 /** Launches the engine (a Playwright Browser, or for WebKit the WebDriver adapter with the same API). */
 export async function launchBrowser() {
   if (ENGINE === 'webkit') {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { launchBrowser, mountAllCharts, openPage, singleFile } from './helpers.mjs';
+import { answerLabPrediction, launchBrowser, mountAllCharts, openPage, singleFile } from './helpers.mjs';
 import { startServer } from '../../web/site-builder/serve.mjs';
 
 const dist = process.env.POSITIONAL_DIST ?? new URL('../../dist/', import.meta.url).pathname;
@@ -766,6 +766,8 @@ describe('every parameter across its range, generated from the declarations', ()
 });
 
 describe('words linked to a figure', () => {
+  // The lab's curves (what its linked words point at) are drawn once its prediction is answered.
+  before(() => answerLabPrediction(page));
   const links = () =>
     page.evaluate(() =>
       [...document.querySelectorAll('.part-link')].map((l, index) => {

@@ -170,6 +170,8 @@ describe('a prose number’s − and +', () => {
   ])
     test(`cover no text of the number’s line or the one above it (${viewport.width} px)`, async () => {
       const { page, context, problems } = await openPage(site.browser, site.server.url, options);
+      // Once every block above has its height (the page lays them out a frame at a time as it loads).
+      await page.waitForFunction(() => !document.documentElement.classList.contains('is-loading'));
       const number = page.locator('#extending-context [data-param="extension.trained"]').first();
       await number.scrollIntoViewIfNeeded();
       // Near the bottom of the screen, where a pop-up has the least room.

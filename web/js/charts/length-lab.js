@@ -114,12 +114,12 @@ const PREDICTION_ITEM = 'predict_length_lab';
 /** The prediction's slot on the page, or null where the page asks none (the chart embedded alone). */
 const predictionSlot = () => globalThis.document?.querySelector(`.graded-item[data-item="${PREDICTION_ITEM}"]`) ?? null;
 
-/** Whether the recorded medians may be shown: after Train, after the prediction, or where there is none to spoil. */
-function recordedRevealed(marks) {
-  if (marks.trainPressed) return true;
-  const slot = predictionSlot();
-  return !slot || Boolean(slot.dataset.answered);
-}
+/**
+ * Whether the recorded medians may be shown: after Train, after the prediction, or where there is none
+ * to spoil. Read from the marks the page keeps (attachTraining), never from the page itself: the
+ * chart's Worker draws from the same marks and has no page to read.
+ */
+const recordedRevealed = (marks) => Boolean(marks.trainPressed) || !marks.predictionOpen;
 
 /** The recorded rows the chart may show now (recordedRows, or none while the prediction is open). */
 const shownRecorded = (view, schemes) => (recordedRevealed(view.marks) ? recordedRows(view.state, schemes) : []);
@@ -213,7 +213,12 @@ function attachTraining(chart, { state, data, marks, shell, canvases, update, af
   // The recorded results wait for the prediction: once it is answered (now, or restored from an
   // earlier visit) the chart draws them.
   const slot = predictionSlot();
-  if (slot) new MutationObserver(() => update()).observe(slot, { attributeFilter: ['data-answered'] });
+  marks.predictionOpen = Boolean(slot && !slot.dataset.answered);
+  if (slot)
+    new MutationObserver(() => {
+      marks.predictionOpen = !slot.dataset.answered;
+      update();
+    }).observe(slot, { attributeFilter: ['data-answered'] });
 
   train.addEventListener('click', async () => {
     marks.trainPressed = true;
