@@ -4,12 +4,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { distDir } from './engine-loader.mjs';
 import { MASTERY_SCORE, SELF_TEST_ITEMS } from '../../web/js/self-test/self-test-items.js';
 import { COURSE, packageFile } from '../../web/site-builder/package-lms.mjs';
 import { instructorGuideBody } from '../../web/site-builder/instructor-guide.mjs';
 import { timeOnTask } from '../../web/site-builder/time-on-task.mjs';
 import { ENGINE_FILES } from '../../web/site-builder/build-site.mjs';
 import { WASM_MODULES } from '../../web/site-builder/third-party-notices.mjs';
+import { DEFAULT_BASE as CHARTS_DEFAULT_BASE } from '../../web/js/charts/declarations.js';
 
 const repo = new URL('../../', import.meta.url);
 const read = (path) => readFileSync(new URL(path, repo), 'utf8');
@@ -72,4 +76,10 @@ test('the engine’s modules: CMakeLists.txt links them; the build, the describe
   const described = cmake.match(/describe-engine\.mjs" ([^\n]*\n[^\n]*\n[^\n]*)/)[1];
   const run = [...described.matchAll(/--(?:module \w+=|single |described )([\w-]+)/g)].map((m) => m[1]);
   assert.deepEqual(run.sort(), [...linked].sort(), 'describe-engine.mjs is run over every linked module');
+});
+
+test('the default RoPE base: the engine declares it (kDefaultBase); the charts’ copy equals it', async () => {
+  const { DEFAULT_BASE } = await import(pathToFileURL(join(distDir, 'engine.mjs')).href);
+  assert.equal(typeof DEFAULT_BASE, 'number');
+  assert.equal(CHARTS_DEFAULT_BASE, DEFAULT_BASE, 'web/js/charts/declarations.js DEFAULT_BASE');
 });
