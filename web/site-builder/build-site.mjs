@@ -55,6 +55,9 @@ const PAGE_ENGINE_FILES = {
   // The whole declaration, with what each function returns and an ordinary call: read by no page, kept
   // beside the engine for people embedding it and for the Node suite.
   'engine-api.json': 'engine-api.json',
+  // The facade's TypeScript declaration (cpp/bindings/engine-types.mjs), for callers that type-check.
+  'engine.d.ts': 'engine.d.ts',
+  'engine.d.mts': 'engine.d.mts',
 };
 const SINGLE_ENGINE_FILES = ['engine-single.mjs', 'engine-core-single.mjs', 'engine-core-single.wasm'];
 export const ENGINE_FILES = [...Object.keys(PAGE_ENGINE_FILES), ...SINGLE_ENGINE_FILES];
