@@ -3,7 +3,7 @@
 // copy to the home.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { distDir } from './engine-loader.mjs';
@@ -11,7 +11,8 @@ import { MASTERY_SCORE, SELF_TEST_ITEMS } from '../../web/js/self-test/self-test
 import { COURSE, packageFile } from '../../web/site-builder/package-lms.mjs';
 import { instructorGuideBody } from '../../web/site-builder/instructor-guide.mjs';
 import { timeOnTask } from '../../web/site-builder/time-on-task.mjs';
-import { ENGINE_FILES } from '../../web/site-builder/build-site.mjs';
+import { ENGINE_FILES, PAGE_ENGINE_FILES } from '../../web/site-builder/build-site.mjs';
+import { engineFiles } from '../../web/js/engine/engine-source.js';
 import { WASM_MODULES } from '../../web/site-builder/third-party-notices.mjs';
 import { DEFAULT_BASE as CHARTS_DEFAULT_BASE } from '../../web/js/charts/declarations.js';
 
@@ -76,6 +77,25 @@ test('the engine’s modules: CMakeLists.txt links them; the build, the describe
   const described = cmake.match(/describe-engine\.mjs" ([^\n]*\n[^\n]*\n[^\n]*)/)[1];
   const run = [...described.matchAll(/--(?:module \w+=|single |described )([\w-]+)/g)].map((m) => m[1]);
   assert.deepEqual(run.sort(), [...linked].sort(), 'describe-engine.mjs is run over every linked module');
+  // The page's WebAssembly that the size benchmark weighs: every .wasm the site serves.
+  const loaded = read('tests/bench/package-sizes.mjs').match(/const LOADED = \{([^}]*)\}/)[1];
+  const weighed = [...loaded.matchAll(/'([\w-]+\.wasm)'/g)].map((m) => m[1]);
+  const served = Object.values(PAGE_ENGINE_FILES).filter((f) => f.endsWith('.wasm'));
+  assert.deepEqual(weighed.sort(), served.sort(), 'tests/bench/package-sizes.mjs LOADED');
+});
+
+test('the module files the page must be served as JavaScript are engine.mjs and what it imports', () => {
+  // engine.mjs's static imports, followed through the facade's sources (the modules the build writes,
+  // engine-core.mjs and engine-declaration.mjs, import nothing of the engine's).
+  const imports = (file, seen = new Set([file])) => {
+    const source = new URL(`cpp/bindings/${file}`, repo);
+    if (!existsSync(source)) return seen;
+    for (const [, next] of readFileSync(source, 'utf8').matchAll(/^import [^;]*? from '\.\/([\w-]+\.mjs)';/gm))
+      if (!seen.has(next)) imports(next, seen.add(next));
+    return seen;
+  };
+  const names = engineFiles().map((url) => url.pathname.split('/').at(-1));
+  assert.deepEqual(names.sort(), [...imports('engine.mjs')].sort(), 'web/js/engine/engine-source.js engineFiles()');
 });
 
 test('the default RoPE base: the engine declares it (kDefaultBase); the charts’ copy equals it', async () => {

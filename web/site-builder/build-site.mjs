@@ -40,7 +40,7 @@ const REPO = resolve(WEB, '..');
 // declaration it is built from) over the Emscripten module engine-core.mjs, whose .wasm is served as
 // engine.wasm. The single-file build bundles engine-single.mjs (the same facade over
 // engine-core-single.mjs, its .wasm inlined gzip-compressed).
-const PAGE_ENGINE_FILES = {
+export const PAGE_ENGINE_FILES = {
   'engine.mjs': 'engine.mjs',
   'engine-facade.mjs': 'engine-facade.mjs',
   'engine-declaration.mjs': 'engine-declaration.mjs',
