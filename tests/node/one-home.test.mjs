@@ -14,7 +14,7 @@ import { timeOnTask } from '../../web/site-builder/time-on-task.mjs';
 import { ENGINE_FILES, PAGE_ENGINE_FILES } from '../../web/site-builder/build-site.mjs';
 import { engineFiles } from '../../web/js/engine/engine-source.js';
 import { WASM_MODULES } from '../../web/site-builder/third-party-notices.mjs';
-import { DEFAULT_BASE as CHARTS_DEFAULT_BASE } from '../../web/js/charts/declarations.js';
+import { DEFAULT_BASE as CHARTS_DEFAULT_BASE, PAIR_ANGLE_POSITIONS } from '../../web/js/charts/declarations.js';
 
 const repo = new URL('../../', import.meta.url);
 const read = (path) => readFileSync(new URL(path, repo), 'utf8');
@@ -102,4 +102,18 @@ test('the default RoPE base: the engine declares it (kDefaultBase); the charts�
   const { DEFAULT_BASE } = await import(pathToFileURL(join(distDir, 'engine.mjs')).href);
   assert.equal(typeof DEFAULT_BASE, 'number');
   assert.equal(CHARTS_DEFAULT_BASE, DEFAULT_BASE, 'web/js/charts/declarations.js DEFAULT_BASE');
+});
+
+test('the pair-angle chart’s positions: declarations.js; its canvas label, typed for translation, says the same', () => {
+  const last = PAIR_ANGLE_POSITIONS - 1;
+  const source = read('web/js/charts/rope-frequencies.js');
+  const said = [...source.matchAll(/positions 0(?: to |\.\.)(\d+)/g)].map((m) => Number(m[1]));
+  assert.ok(said.length >= 1);
+  for (const n of said) assert.equal(n, last, 'web/js/charts/rope-frequencies.js');
+  const translations = read('web/i18n/zh-Hans/chart-rope-frequencies.json');
+  const translated = [...translations.matchAll(/positions 0 to (\d+)|位置 0 到 (\d+)/g)].map((m) =>
+    Number(m[1] ?? m[2]),
+  );
+  assert.ok(translated.length >= 2);
+  for (const n of translated) assert.equal(n, last, 'web/i18n/zh-Hans/chart-rope-frequencies.json');
 });
