@@ -16,6 +16,7 @@ import { decodeRecord, emptyRecord, encodeRecord, summarize } from '../../web/js
 import { isoDuration, scorm12Duration } from '../../web/js/lms/scorm.js';
 import { cmi5Launch } from '../../web/js/lms/cmi5.js';
 import { loadEngine } from './engine-loader.mjs';
+import { EXTENSION, NTK } from '../../web/js/prose/live-values.js';
 
 const lesson = readFileSync(new URL('../../web/lesson/lesson.md', import.meta.url), 'utf8');
 
@@ -91,7 +92,13 @@ test('numeric items draw their numbers per attempt, never the worked examples’
   const numeric = SELF_TEST_ITEMS.filter((i) => i.kind === 'numeric');
   assert.ok(numeric.length >= 5);
   // The worked examples' parameters and printed values: no attempt asks with them or for them.
-  const forbiddenParams = { train: [4096], target: [32768], base: [10000], d: [128], s: [8] };
+  const forbiddenParams = {
+    train: [EXTENSION.trainedLength],
+    target: [EXTENSION.targetLength],
+    base: [NTK.base],
+    d: [NTK.headDim],
+    s: [EXTENSION.targetLength / EXTENSION.trainedLength],
+  };
   const forbiddenValues = [-0.654, 82685, 1500, 0.841, 0.125];
   for (const template of numeric) {
     assert.match(template.toleranceText, /within/);

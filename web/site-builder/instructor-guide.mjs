@@ -145,19 +145,19 @@ ${questions}
 is answered: <code>cmi.core.score.raw</code> from 0 to 100, with <code>cmi.core.score.min</code> 0 and
 <code>cmi.core.score.max</code> 100, and <code>cmi.core.lesson_status</code> <code>passed</code> or
 <code>failed</code>. Each answer is an interaction (right, wrong, or neutral for a prediction). The
-manifest’s mastery score is 80.</dd>
+manifest’s mastery score is ${percent}.</dd>
 <dt>SCORM 2004 (<code>${escapeHtml(packages.scorm2004)}</code>)</dt>
 <dd><code>cmi.completion_status</code> <code>incomplete</code>, then <code>completed</code>;
 <code>cmi.success_status</code> <code>unknown</code>, then <code>passed</code> or <code>failed</code>;
 <code>cmi.score.raw</code> from 0 to 100, <code>cmi.score.min</code> 0, <code>cmi.score.max</code> 100
 and <code>cmi.score.scaled</code> from 0 to 1; <code>cmi.progress_measure</code> as the checks are
-answered. The manifest’s objective is satisfied at a scaled score of 0.8.</dd>
+answered. The manifest’s objective is satisfied at a scaled score of ${mastery}.</dd>
 <dt>cmi5 (<code>${escapeHtml(packages.cmi5)}</code>)</dt>
 <dd>Once every check is answered, a <code>passed</code> or <code>failed</code> statement with
 <code>result.score</code> <code>{ scaled, raw (0 to 100), min 0, max 100 }</code>, then
 <code>completed</code>. A registration gets at most one <code>completed</code>, and no
 <code>failed</code> after a <code>passed</code>. The unit’s <code>moveOn</code> is
-<code>CompletedAndPassed</code> and its <code>masteryScore</code> 0.8.</dd>
+<code>CompletedAndPassed</code> and its <code>masteryScore</code> ${mastery}.</dd>
 </dl>
 
 <h2 id="moodle">Setting it up in Moodle</h2>

@@ -14,6 +14,7 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
 import { zipSync } from 'fflate';
+import { MASTERY_SCORE } from '../js/self-test/self-test-items.js';
 
 const require = createRequire(import.meta.url);
 
@@ -32,13 +33,21 @@ function schemaFiles(edition) {
   return Object.fromEntries(readdirSync(dir).map((f) => [f, new Uint8Array(readFileSync(join(dir, f)))]));
 }
 
-/** Identifiers shared by the three manifests (IRIs for cmi5, which needs them globally unique). */
+/**
+ * Identifiers shared by the three manifests (IRIs for cmi5, which needs them globally unique), and the
+ * mastery score the self-test passes at.
+ */
 export const COURSE = {
   identifier: 'positional-lesson',
   courseIri: 'urn:x-positional-lesson:course',
   auIri: 'urn:x-positional-lesson:au:lesson',
-  masteryScore: 0.8,
+  masteryScore: MASTERY_SCORE,
 };
+
+/** The zip of one package kind ('scorm12', 'scorm2004', 'cmi5') for one language ('en' has no tag). */
+export function packageFile(kind, lang = 'en') {
+  return `positional-lesson-${kind}${lang === 'en' ? '' : `.${lang}`}.zip`;
+}
 
 /**
  * One language's launch: its page in the package, the manifest identifier and (cmi5) IRIs, which
@@ -249,7 +258,7 @@ export function packageLms({ course, out }) {
     const launch = launchOf(lang);
     const title = pageTitle(readFileSync(join(dist, launch.href), 'utf8'));
     const description = DESCRIPTIONS[lang] ?? DESCRIPTIONS.en;
-    const name = (kind) => `positional-lesson-${kind}${lang === 'en' ? '' : `.${lang}`}.zip`;
+    const name = (kind) => packageFile(kind, lang);
     made.push(
       {
         kind: 'scorm12',

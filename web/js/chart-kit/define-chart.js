@@ -1,3 +1,4 @@
+// @ts-check
 // One skeleton for every chart: a chart declares its controls, ONE computation from its state to
 // its data made of named parts (each part says which state keys and which other parts it reads,
 // and is recomputed only when those change), how it draws that data, and what it says about it.
@@ -20,10 +21,107 @@ import { t } from '../locale/i18n.js';
 // Every declared chart by id, for the chart Worker (paint-worker.js), which paints a chart's canvases from its spec.
 const DEFINED = new Map();
 
-/** The spec and computation of the chart declared as `id` ({ spec, compute }), or null. */
+/**
+ * The spec and computation of the chart declared as `id` ({ spec, compute }), or null.
+ * @param {string} id
+ * @returns {{ spec: ChartDeclaration & ChartBehaviour, compute: [string, ComputedPart][] } | null}
+ */
 export function definedChart(id) {
   return DEFINED.get(id) ?? null;
 }
+
+/** @typedef {Record<string, any>} ChartState The controls' values by key. */
+/** @typedef {{ width: number, height: number, ratio: number }} ChartSize The first canvas in CSS pixels, and devicePixelRatio. */
+/**
+ * @typedef {object} ChartView What draw(), hit() and the texts see.
+ * @property {ChartState} state
+ * @property {Record<string, any>} data the computed parts by name
+ * @property {string | null} highlighted
+ * @property {Record<string, any>} layout what draw() last laid out
+ * @property {Record<string, any>} [marks]
+ * @property {ChartSize | null} [size]
+ */
+/**
+ * @typedef {object} ComputedPart One named part of the computation.
+ * @property {string[]} [reads] state keys, or '@size'
+ * @property {string[]} [after] parts it is computed after
+ * @property {(state: ChartState, engine: any, data: Record<string, any>, size: ChartSize | null) => any} run
+ * @property {boolean} [paint] a picture made from other parts, without the engine
+ */
+/**
+ * @typedef {object} ChartCanvas One canvas of the chart.
+ * @property {string} label
+ * @property {number | ((width: number, view: ChartView) => number)} aspect
+ * @property {number} [minHeight]
+ * @property {number} [maxHeight]
+ * @property {(ctx: CanvasRenderingContext2D, width: number, height: number, colors: Record<string, string>, view: ChartView) => void} draw
+ * @property {(view: ChartView, x: number, y: number, width: number, height: number) => string | null} [hit]
+ * @property {string[]} [reads] state keys and parts the draw depends on
+ * @property {string[]} [shows] the parts its draw emphasises
+ */
+/**
+ * @typedef {object} ChartButton
+ * @property {string} name
+ * @property {string} label
+ * @property {(state: ChartState, controls: Record<string, any>) => void} onClick
+ */
+/**
+ * @typedef {object} ChartHandle A value the reader drags on a canvas (handles.js has the rest of its keys).
+ * @property {string} key the control it sets
+ * @property {string} [part] the part it highlights (default: key)
+ * @property {number} [canvas]
+ * @property {string} [axis]
+ * @property {boolean} [dragStops] whether a drag walks the declared stops
+ * @property {(view: ChartView) => any} [at]
+ * @property {(view: ChartView, px: any) => any} [from]
+ */
+/**
+ * @typedef {object} ChartMotion A Play button (motion.js).
+ * @property {string} label
+ * @property {number} duration
+ * @property {(view: ChartView) => any} start
+ * @property {(t: number, plan: any, view: ChartView) => Record<string, any> | null | void} frame
+ */
+/**
+ * @typedef {object} ChartDeclaration What the reader can set (charts/declarations.js).
+ * @property {string} id
+ * @property {string} [title]
+ * @property {Record<string, object>} controls control key → declaration (createDeclaredControls)
+ * @property {string[]} [aliases] older URL prefixes still read
+ */
+/**
+ * @typedef {object} ChartBehaviour The rest of a chart's spec; each key is described in defineChart's comment.
+ * @property {string[]} [order]
+ * @property {ChartButton[]} [buttons]
+ * @property {(state: ChartState, controls: Record<string, any>, patch: ChartState) => void} [reconcile]
+ * @property {Record<string, ComputedPart>} [compute]
+ * @property {boolean} [coalesce]
+ * @property {ChartCanvas[]} [canvases]
+ * @property {string[]} [parts]
+ * @property {Record<string, string>} [focusParts]
+ * @property {(view: ChartView) => Record<string, string>} [notes]
+ * @property {(view: ChartView) => string} [note]
+ * @property {(view: ChartView) => string} [describe]
+ * @property {(view: ChartView, engine: any) => any} [table]
+ * @property {(view: ChartView, engine: any) => { header: string[], rows: any[][] }} [csv]
+ * @property {(view: ChartView) => any} [values]
+ * @property {ChartHandle[]} [handles]
+ * @property {ChartMotion} [motion]
+ * @property {(chart: Record<string, any>, context: Record<string, any>) => void} [extend]
+ * @property {string} [id] a behaviour may override the declaration's keys
+ * @property {Record<string, object>} [controls]
+ */
+/**
+ * @typedef {object} ChartDefinition What defineChart returns.
+ * @property {string} id
+ * @property {Record<string, object>} controls
+ * @property {string[]} aliases
+ * @property {string[]} parts
+ * @property {{ key: string, part: string, axis: string | undefined, stops: boolean }[]} handles
+ * @property {ChartMotion | null} motion
+ * @property {boolean} readsSize
+ * @property {(slot: HTMLElement, engine: any) => Record<string, any>} create
+ */
 
 /**
  * Declares a chart from its `declaration` (what the reader can set: its id, title, controls and older
@@ -72,6 +170,9 @@ export function definedChart(id) {
  *   and afterUpdate(fn): fn(view) then runs after every later update (e.g. to keep a focusable
  *   canvas's aria-valuenow in step with the state).
  * Returns { id, controls, aliases, parts, handles, motion, readsSize, create(slot, engine) → chart }.
+ * @param {ChartDeclaration} declaration
+ * @param {ChartBehaviour} behaviour
+ * @returns {ChartDefinition}
  */
 export function defineChart(declaration, behaviour) {
   const spec = { ...declaration, ...behaviour };
@@ -112,14 +213,27 @@ export function defineChart(declaration, behaviour) {
   };
 }
 
-/** What a computed part reads: its state keys' values, and the plot's size for '@size'. */
+/**
+ * What a computed part reads: its state keys' values, and the plot's size for '@size'.
+ * @param {ComputedPart} part
+ * @param {ChartState} state
+ * @param {ChartSize | null} size
+ * @returns {any[]}
+ */
 export function partInputs(part, state, size) {
   return (part.reads ?? []).flatMap((key) =>
     key === '@size' ? [size?.width, size?.height, size?.ratio] : [state[key]],
   );
 }
 
-/** Whether a part must be computed again: never computed, an input changed since `before`, or a part it comes after is in `fresh`. */
+/**
+ * Whether a part must be computed again: never computed, an input changed since `before`, or a part it comes after is in `fresh`.
+ * @param {ComputedPart} part
+ * @param {any[]} inputs
+ * @param {any[] | undefined} before
+ * @param {Set<string>} fresh
+ * @returns {boolean}
+ */
 export function isStale(part, inputs, before, fresh) {
   return (
     !before || inputs.some((v, i) => !Object.is(v, before[i])) || (part.after ?? []).some((other) => fresh.has(other))

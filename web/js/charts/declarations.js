@@ -27,9 +27,17 @@ export const LAB_SCHEMES = [
   { key: 'alibi', value: 'alibi', label: t('ALiBi') },
 ];
 
-/** The base of the pair frequencies (θ_i = base^(−2i/d)): any real number above 1, 10000 by default as in the papers. */
+/**
+ * The engine's default base (kDefaultBase in cpp/include/positional/limits.hpp, DEFAULT_BASE in
+ * JavaScript): this module loads without the engine, so it keeps a copy, which a Node test holds to it.
+ */
+export const DEFAULT_BASE = 10000;
+/** The pair-angle chart's positions: 0 to PAIR_ANGLE_POSITIONS − 1 (its lines and its position read). */
+export const PAIR_ANGLE_POSITIONS = 200;
+
+/** The base of the pair frequencies (θ_i = base^(−2i/d)): any real number above 1, the engine's default to start. */
 function frequencyBase(label = t('base')) {
-  return { kind: 'number', label, value: 10000, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 };
+  return { kind: 'number', label, value: DEFAULT_BASE, min: 1.5, max: 1e9, step: 'any', integer: false, above: 1 };
 }
 
 /** The position a chart reads its values at, from min to max: the control behind its position marker's handle. */
@@ -95,7 +103,7 @@ export const CHART_DECLARATIONS = {
         maxLength: 60,
       },
       // The position whose angles are read off the lines (the position marker's handle).
-      position: positionRead(100, 0, 199),
+      position: positionRead(100, 0, PAIR_ANGLE_POSITIONS - 1),
     },
     aliases: ['freq'],
   },

@@ -8,10 +8,10 @@ import { defineChart } from '../chart-kit/define-chart.js';
 import * as plot from '../chart-kit/plot.js';
 import { linearScale } from '../chart-kit/scales.js';
 import { drawWithKnobs, drawMarker, markerHandle } from '../chart-kit/handles.js';
-import { chartDeclaration, MAX_PAIRS } from './declarations.js';
+import { chartDeclaration, MAX_PAIRS, PAIR_ANGLE_POSITIONS } from './declarations.js';
 import { t } from '../locale/i18n.js';
 
-const N = 200;
+const N = PAIR_ANGLE_POSITIONS;
 
 /** The chart's controls, their ranges and defaults, and older URL prefixes: declared in declarations.js. */
 

@@ -29,9 +29,9 @@ const SINUSOIDAL = { positions: 3, dim: 4, dotDim: 32 };
 /** RoPE on one pair: q = k = (1, 0), the query at 3 and the key at 7 (then both 100 later, and the key at 8). */
 const ROPE = { q: [1, 0], k: [1, 0], query: 3, key: 7, theta: 1, periodDim: 64 };
 /** Stretching a 4,096-token model to 32,768 tokens; position 32,000 as the example. */
-const EXTENSION = { trainedLength: 4096, targetLength: 32768, examplePosition: 32000 };
+export const EXTENSION = { trainedLength: 4096, targetLength: 32768, examplePosition: 32000 };
 /** NTK-aware scaling of base 10,000 for a head dimension of 128, by the stretch of EXTENSION (8×). */
-const NTK = { base: 10000, headDim: 128 };
+export const NTK = { base: 10000, headDim: 128 };
 /**
  * Section 6's configs (quoted facts): Gemma 4's full-attention layers (proportional RoPE, a quarter
  * of the pairs turning, base 1,000,000, heads of 512); Qwen2.5-VL's M-RoPE (64 pairs, base

@@ -1,7 +1,7 @@
 // Recomputes the result each Python snippet's "# → …" comment claims, with the engine, and
 // prints it the way Python would, so the page can compare it with the lesson's claim.
 import { pyFloat, pyList, pyRound, pyStr, pyTuple, pyExponent } from '../locale/format.js';
-import { ATTENTION_PX, ATTENTION_X } from './live-values.js';
+import { ATTENTION_PX, ATTENTION_X, EXTENSION, NTK } from './live-values.js';
 
 const matrix = (rows) => ({ rows: rows.length, cols: rows[0].length, data: Float64Array.from(rows.flat()) });
 const rowsOf = (m) =>
@@ -61,15 +61,17 @@ export const SNIPPET_CHECKS = {
   interpolation: {
     source: 'engine',
     claims(engine) {
-      return [pyFloat(engine.interpolatePositions([32000], 4096, 32768)[0])];
+      const { examplePosition, trainedLength, targetLength } = EXTENSION;
+      return [pyFloat(engine.interpolatePositions([examplePosition], trainedLength, targetLength)[0])];
     },
   },
   ntk: {
     source: 'engine',
     claims(engine) {
-      const base = 10000;
-      const baseNew = engine.ntkScaledBase(base, 8, 128);
-      const slowest = (b) => engine.ropeFrequencies(128, b).at(-1);
+      // The lesson's worked example: its base and head dimension, stretched as far as interpolation is.
+      const { base, headDim } = NTK;
+      const baseNew = engine.ntkScaledBase(base, EXTENSION.targetLength / EXTENSION.trainedLength, headDim);
+      const slowest = (b) => engine.ropeFrequencies(headDim, b).at(-1);
       return [
         pyFloat(pyRound(baseNew / base, 2)),
         String(Math.round(baseNew)),
