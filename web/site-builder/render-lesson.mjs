@@ -649,7 +649,9 @@ function renderSection(node, md, context, levelAttr) {
   return (
     `<section id="${node.id}" class="lesson-section depth-${node.level}" data-level="${level}" aria-labelledby="${node.id}-title">` +
     `<${tag} id="${node.id}-title">${titleHtml} ${permalink(node.id, node.title, context.t)}</${tag}>` +
-    (context.levelTimes?.[node.id] ? `<div class="section-time">${escapeText(context.levelTimes[node.id])}</div>` : '') +
+    (context.levelTimes?.[node.id]
+      ? `<div class="section-time">${escapeText(context.levelTimes[node.id])}</div>`
+      : '') +
     `${renderBody(node.lines, md, context)}${children}</section>\n`
   );
 }
