@@ -106,10 +106,10 @@ test('the guide gives the Moodle settings, what each package reports and where t
     'Maximum grade (Grade): 100',
     'Grading method (Grade): Highest grade',
     'Attempts grading (Attempts management): Highest attempt',
-    'Mastery score overrides status',
-    'Display package (Appearance): New window, with Display course structure in player : Hidden',
+    'Mastery score overrides status (Compatibility settings)',
+    'Display package (Appearance): New window, with Display content structure in player : Hidden',
     '666 px tall in a 1280 × 900 browser window',
-    'Display course structure in player : Hidden',
+    'Display content structure in player : Hidden',
     'Show Navigation : No',
     'Number of attempts',
     'Force new attempt',
@@ -128,14 +128,14 @@ test("the guide's Moodle advice follows Moodle 4.5's screens and what its player
   assert.doesNotMatch(moodle, /Grade to pass \(Grade\)/);
   assert.match(
     moodle,
-    /open Grades , then Gradebook setup ; in the activity’s row open its menu and choose Edit grade item , and set Grade to pass to 80/,
+    /open Grades , then Gradebook setup ; in the activity’s row open its menu and choose Edit grade item , press Show more\.\.\. in the window that opens, and set Grade to pass to 80/,
   );
   // Last completed attempt counts a failed 2004 attempt (it is completed), not a failed 1.2 one.
   assert.doesNotMatch(moodle, /leaves out attempts whose status is failed/);
   assert.match(moodle, /with the 2004 zip a failed attempt is completed \(and failed\), so it counts/);
   assert.match(moodle, /With the 1.2 zip a failed attempt is failed , so it is skipped/);
   // A new window needs the course structure hidden too.
-  assert.match(moodle, /New window, with Display course structure in player : Hidden/);
+  assert.match(moodle, /New window, with Display content structure in player : Hidden/);
   assert.match(moodle, /941 of 1,280 px/);
   // The activity page's 0% for an unfinished attempt or a preview, said before a teacher is alarmed.
   assert.match(

@@ -178,22 +178,22 @@ activity’s settings:</p>
 or <code>passed</code>. With the 1.2 zip a failed attempt is <code>failed</code>, so it is skipped;
 with the 2004 zip a failed attempt is <code>completed</code> (and failed), so it counts: a learner who
 passes at 100 and retakes at 50 is graded 50 (with the 1.2 zip, 100).</dd>
-<dt><em>Mastery score overrides status</em> (Attempts management): Yes, the default, is fine</dt>
+<dt><em>Mastery score overrides status</em> (Compatibility settings): Yes, the default, is fine</dt>
 <dd>The lesson reports a score only once every check is answered, so the status it sets and the one
 Moodle works out from the score agree.</dd>
-<dt><em>Display package</em> (Appearance): New window, with <em>Display course structure in player</em>: Hidden</dt>
+<dt><em>Display package</em> (Appearance): New window, with <em>Display content structure in player</em>: Hidden</dt>
 <dd>The lesson then has the whole window. In a new window with the course structure shown, Moodle
 keeps its course-structure sidebar beside the lesson, which gets 941 of 1,280 px. In the current
 window Moodle’s player is a frame 666 px tall in a 1280 × 900 browser window.</dd>
-<dt>Or, to keep the current window: <em>Display course structure in player</em>: Hidden, and <em>Show Navigation</em>: No</dt>
+<dt>Or, to keep the current window: <em>Display content structure in player</em>: Hidden, and <em>Show Navigation</em>: No</dt>
 <dd>The sidebar goes, and so do Moodle’s buttons, which have nothing to move between: the lesson
 has its own contents.</dd>
 </dl>
 <p>Then set the pass mark, which is not in the activity’s settings. The activity form’s Grade
 section holds only <em>Grading method</em> and <em>Maximum grade</em>; Moodle leaves the grade to pass
 at 0, and its gradebook then shows no pass or fail. In the course, open <em>Grades</em>, then
-<em>Gradebook setup</em>; in the activity’s row open its menu and choose <em>Edit grade item</em>, and
-set <em>Grade to pass</em> to ${percent}. With it the gradebook shows the verdict the lesson reports.</p>
+<em>Gradebook setup</em>; in the activity’s row open its menu and choose <em>Edit grade item</em>, press
+<em>Show more...</em> in the window that opens, and set <em>Grade to pass</em> to ${percent}. With it the gradebook shows the verdict the lesson reports.</p>
 <h3>What learners and teachers will see in Moodle</h3>
 <ul>
 <li><strong>“Grade for attempt 1: 0%” on the activity’s page</strong> for an attempt that is not
