@@ -7,6 +7,7 @@ import hljs from 'highlight.js/lib/core';
 import python from 'highlight.js/lib/languages/python';
 import cpp from 'highlight.js/lib/languages/cpp';
 import { escapeXml, renderDiagramFigure } from './diagrams.mjs';
+import { firstQuestionFieldsHtml } from '../js/page/first-question.js';
 import { decodeEntities } from './fonts.mjs';
 import { formatValue, withUnit } from '../js/locale/format.js';
 import { translate } from '../js/locale/i18n.js';
@@ -592,7 +593,7 @@ function renderContainer(node, md, context) {
   // once the engine is in); its text, live numbers included, reads whole without them.
   if (node.kind === 'try') {
     if (!node.title) throw new Error('lesson.md: ::: try needs a title');
-    return `<div class="first-question" data-first-question role="group" aria-label="${escapeXml(node.title)}"><p class="first-question-title">${md.renderInline(node.title)}</p>${text(node.parts)}</div>\n`;
+    return `<div class="first-question" data-first-question role="group" aria-label="${escapeXml(node.title)}"><p class="first-question-title">${md.renderInline(node.title)}</p>${text(node.parts)}${firstQuestionFieldsHtml(t, escapeText)}</div>\n`;
   }
   // Text a reader may skip, folded under its title.
   if (node.kind === 'fold') {

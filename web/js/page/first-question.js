@@ -60,41 +60,34 @@ export function firstQuestionVerdict(a, b, sims) {
 }
 
 /**
- * Adds the fields to the first question's box (`[data-first-question]` in `root`) and answers each
- * change from `engine`. Returns nothing; a box that is not on the page is left alone.
+ * The first question's fields, as the build writes them into its box (`escape` makes text safe for
+ * HTML): disabled until the page's engine can answer, so that nothing moves when they come alive.
+ * `t` is the page's language (the build's table for that page).
+ */
+export function firstQuestionFieldsHtml(t, escape) {
+  const field = (name, label, value) =>
+    `<label class="first-question-field"><span>${escape(label)}</span>` +
+    `<input type="text" name="${name}" value="${escape(value)}" spellcheck="false" autocomplete="off" autocapitalize="off" disabled></label>`;
+  return (
+    `<div class="first-question-fields">${field('first-question-a', t('Sentence A'), EXAMPLE.a)}` +
+    `${field('first-question-b', t('Sentence B'), EXAMPLE.b)}` +
+    `<button type="button" class="first-question-shuffle" disabled>${escape(t('B = A reversed'))}</button></div>` +
+    `<p class="first-question-verdict" aria-live="polite"></p>`
+  );
+}
+
+/**
+ * Brings the first question's fields (`[data-first-question]` in `root`, written by the build) to
+ * life and answers each change from `engine`. A box without them is left alone.
  */
 export function setupFirstQuestion(root, engine) {
   const box = root.querySelector('[data-first-question]');
-  if (!box || !engine) return;
-  const form = document.createElement('div');
-  form.className = 'first-question-fields';
-  const field = (name, label, value) => {
-    const wrap = document.createElement('label');
-    wrap.className = 'first-question-field';
-    const caption = document.createElement('span');
-    caption.textContent = label;
-    const input = document.createElement('input');
-    input.type = 'text';
-    input.name = name;
-    input.value = value;
-    input.spellcheck = false;
-    input.autocomplete = 'off';
-    input.setAttribute('autocapitalize', 'off');
-    wrap.append(caption, input);
-    form.append(wrap);
-    return input;
-  };
-  const a = field('first-question-a', t('Sentence A'), EXAMPLE.a);
-  const b = field('first-question-b', t('Sentence B'), EXAMPLE.b);
-  const shuffle = document.createElement('button');
-  shuffle.type = 'button';
-  shuffle.className = 'first-question-shuffle';
-  shuffle.textContent = t('B = A reversed');
-  form.append(shuffle);
-  const verdict = document.createElement('p');
-  verdict.className = 'first-question-verdict';
-  verdict.setAttribute('aria-live', 'polite');
-  box.append(form, verdict);
+  const form = box?.querySelector('.first-question-fields');
+  if (!form || !engine) return;
+  const [a, b] = form.querySelectorAll('input');
+  const shuffle = form.querySelector('button');
+  const verdict = box.querySelector('.first-question-verdict');
+  for (const control of [a, b, shuffle]) control.disabled = false;
 
   let pending = 0;
   const answer = () => {
