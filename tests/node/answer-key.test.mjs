@@ -84,6 +84,11 @@ test("every number in the key is the engine's, and the printed range is exactly 
     interpolated_position: ({ train, target, pos }) => (pos * train) / target,
     sinusoidal_entry: ({ p, d }) => Math.sin(p * 10000 ** (-2 / d)),
     alibi_slope: ({ heads, head }) => 2 ** ((-8 * head) / heads),
+    rope_score_sine: ({ m, n }) => Math.sin(m - n),
+    ntk_pair_slowdown: ({ d, s, i }) => s ** ((2 * i) / (d - 2)),
+    interpolated_distance: ({ train, target, gap }) => (gap * train) / target,
+    sinusoidal_cosine: ({ p, d }) => Math.cos(p * 10000 ** (-2 / d)),
+    alibi_penalty: ({ heads, head, distance }) => -distance * 2 ** ((-8 * head) / heads),
   };
   assert.deepEqual(
     Object.keys(maths).sort(),
