@@ -17,10 +17,19 @@ import { unzipSync } from 'fflate';
 import { launchBrowser, dist, watchProblems, recordViolations } from './helpers.mjs';
 import { startCourseHost, playerPage, scormRuntime, MOODLE_TYPES } from './course-hosts.mjs';
 import { moodleGrade } from '../support/moodle-rules.mjs';
-import { answerAll, answerChoice, waitForFrame, FAILED_ITEMS, NEARLY_ITEMS, GRADED } from './self-test-answers.mjs';
+import {
+  answerAll,
+  answerChoice,
+  shownIds,
+  waitForFrame,
+  FAILED_ITEMS,
+  NEARLY_ITEMS,
+  GRADED,
+  SLOTS as SELF_TEST_ITEMS,
+} from './self-test-answers.mjs';
+import { SELF_TEST_ITEMS as BANK } from '../../web/js/self-test/self-test-items.js';
 import { startLrs } from '../support/lrs.mjs';
 import { packageLms } from '../../web/site-builder/package-lms.mjs';
-import { SELF_TEST_ITEMS } from '../../web/js/self-test/self-test-items.js';
 import { encodeRecord } from '../../web/js/lms/record.js';
 
 const courseDir = join(dist, '..', 'dist-course');
@@ -257,12 +266,13 @@ test('the language switch keeps the one session: answers in English and in Chine
       .sort(),
   );
   await answerAll(chinese, new Set(), SELF_TEST_ITEMS.slice(half));
+  const asked = await shownIds(chinese);
   const { calls } = await leave(page);
   assert.equal(calls.filter(([v]) => v === 'Initialize').length, 1);
   assert.equal(calls.filter(([v]) => v === 'Terminate').length, 1);
   assert.deepEqual(
     calls.filter(([, e]) => /^cmi\.interactions\.\d+\.id$/.test(e ?? '')).map(([, , v]) => v),
-    SELF_TEST_ITEMS.map((i) => i.id),
+    asked,
   );
   assert.equal((await gradebook(page, '2004')).success, 'passed');
   // The Chinese page's questions reach the LMS in Chinese, tagged so.
@@ -300,7 +310,7 @@ test('SCORM: a run-time that refuses commits keeps the learner told, and nothing
   const stored = await page.evaluate(() => window.__committed);
   assert.deepEqual(
     stored,
-    SELF_TEST_ITEMS.slice(0, 3).map((item, n) => `cmi.interactions.${n}.id=${item.id}`),
+    (await shownIds(lesson, SELF_TEST_ITEMS.slice(0, 3))).map((id, n) => `cmi.interactions.${n}.id=${id}`),
   );
   await close();
 });
@@ -372,11 +382,11 @@ test('the choices are shuffled: the right answer is not always first', async () 
     (items) => {
       const right = Object.fromEntries(items.map((i) => [i.id, i.right]));
       return [...document.querySelectorAll('.graded-item[data-kind="choice"], .graded-item[data-kind="predict"]')]
-        .filter((slot) => slot.dataset.item in right)
-        .map((slot) => slot.querySelector('input').value === right[slot.dataset.item]);
+        .filter((slot) => slot.dataset.variant in right)
+        .map((slot) => slot.querySelector('input').value === right[slot.dataset.variant]);
     },
     // (An open prediction has no right choice: it is left out.)
-    SELF_TEST_ITEMS.filter((i) => i.choices?.some((c) => c.correct)).map((i) => ({
+    BANK.filter((i) => i.choices?.some((c) => c.correct)).map((i) => ({
       id: i.id,
       right: i.choices.find((c) => c.correct).id,
     })),
@@ -400,8 +410,9 @@ const heldInteractions = (page) =>
       return held;
     });
   });
+/** The variants answered on the page (each slot shows the one its attempt drew). */
 const answeredItems = (lesson) =>
-  lesson.evaluate(() => [...document.querySelectorAll('.graded-item[data-answered]')].map((el) => el.dataset.item));
+  lesson.evaluate(() => [...document.querySelectorAll('.graded-item[data-answered]')].map((el) => el.dataset.variant));
 const scoreLine = (lesson) => lesson.evaluate(() => document.querySelector('[data-self-test-score]').textContent);
 
 test('SCORM 2004: reviewing a completed attempt as Moodle opens it (suspend data empty) shows the answers it holds', async () => {

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSite, openPage, repo } from './helpers.mjs';
-import { SELF_TEST_ITEMS, isGraded, itemForAttempt } from '../../web/js/self-test/self-test-items.js';
-import { answerAll, answerChoice, waitForFrame, FAILED_ITEMS } from './self-test-answers.mjs';
+import { SELF_TEST_ITEMS, itemForAttempt } from '../../web/js/self-test/self-test-items.js';
+import { answerAll, answerChoice, shownVariant, waitForFrame, FAILED_ITEMS, GRADED } from './self-test-answers.mjs';
 
 let site;
 
@@ -18,8 +18,6 @@ before(async () => {
 after(async () => {
   await site?.close();
 });
-
-const GRADED = SELF_TEST_ITEMS.filter(isGraded);
 
 // ---- the self-test on its own -------------------------------------------------------------------
 
@@ -36,9 +34,16 @@ test('on its own the self-test keeps its answers and their order in storage acro
       [...document.querySelectorAll('.graded-item[data-kind="numeric"]')].map((slot) => slot.dataset.params).join(),
     );
   const drawnBefore = await numbers();
+  // The variant each slot shows: the attempt's draw.
+  const variants = () =>
+    page.evaluate(() => [...document.querySelectorAll('.graded-item')].map((slot) => slot.dataset.variant).join());
+  const variantsBefore = await variants();
   const item = SELF_TEST_ITEMS.find((i) => i.id === 'why_positions');
   await answerChoice(page.mainFrame(), item);
-  const numericItem = SELF_TEST_ITEMS.find((i) => i.id === 'interpolated_position');
+  const numericItem = await shownVariant(
+    page.mainFrame(),
+    SELF_TEST_ITEMS.find((i) => i.id === 'interpolated_position'),
+  );
   const numeric = page.locator('.graded-item[data-item="interpolated_position"]');
   await numeric.locator('input').fill('seventeen');
   await numeric.locator('button').click();
@@ -60,6 +65,7 @@ test('on its own the self-test keeps its answers and their order in storage acro
   assert.match(await page.locator('[data-self-test-score]').textContent(), /^2 right of 2 answered/);
   assert.equal(await order(), before, 'the choices keep their order on reload');
   assert.equal(await numbers(), drawnBefore, 'and the numbers they were asked with');
+  assert.equal(await variants(), variantsBefore, 'and the variants the attempt drew');
   // Start over, asked twice, with the keyboard.
   await page.locator('.self-test-start-over-ask').focus();
   await page.keyboard.press('Enter');
@@ -69,6 +75,8 @@ test('on its own the self-test keeps its answers and their order in storage acro
   assert.notEqual(await order(), before, 'a new attempt shows the choices in a new order');
   // Five items' numbers drawn again: all five the same by chance is below one in a million.
   assert.notEqual(await numbers(), drawnBefore, 'a new attempt asks with new numbers');
+  // Fifteen slots of two variants each: the same draw again by chance is one in 32,768.
+  assert.notEqual(await variants(), variantsBefore, 'a new attempt draws new variants');
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -94,13 +102,21 @@ test('stored answers are read with suspicion: re-graded, unknown ones dropped, a
     await context.close();
     return { ...state, problems };
   };
-  // A record that claims a wrong answer is right, a choice the item has not got, an unknown item.
+  // A record that claims a wrong answer is right, a choice the item has not got, an unknown item,
+  // and a right answer to a variant its seed did not draw (00000001 draws why_positions, not
+  // shuffle_pooled, in that slot).
   const claims = await forged({
     'positional-lesson:self-test:v1': JSON.stringify({ why_positions: { response: 'a', correct: true } }),
     'positional-lesson:self-test:v2': JSON.stringify({
       v: 2,
-      s: '00c0ffee',
-      r: { why_positions: 'random_vectors', learned_limit: 'no-such-choice', 'no-such-item': 'x', correct: true },
+      s: '00000001',
+      r: {
+        why_positions: 'random_vectors',
+        learned_limit: 'no-such-choice',
+        'no-such-item': 'x',
+        correct: true,
+        rope_where: 'rope',
+      },
     }),
   });
   assert.deepEqual(claims.answered, [['why_positions', 'wrong']]);
@@ -139,7 +155,10 @@ test('with storage blocked the self-test grades the same, for the visit', async 
   );
   // Every wrong choice names its misconception and then the answer.
   const feedback = await page.locator('.graded-item[data-item="choose_long_context"] .graded-feedback').textContent();
-  const item = SELF_TEST_ITEMS.find((i) => i.id === 'choose_long_context');
+  const item = await shownVariant(
+    page.mainFrame(),
+    SELF_TEST_ITEMS.find((i) => i.id === 'choose_long_context'),
+  );
   assert.ok(feedback.includes(item.choices.find((c) => !c.correct).why), feedback);
   // A prediction reveals the engine's numbers once answered, and does not count.
   const reveal = await page.locator('.graded-item[data-item="predict_rope_shift"] .graded-reveal').textContent();

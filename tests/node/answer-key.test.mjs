@@ -17,7 +17,7 @@ import {
 } from '../../web/site-builder/answer-key.mjs';
 import { packageLms, writeAnswerKey } from '../../web/site-builder/package-lms.mjs';
 import { ANSWER_KEY_FILE } from '../../web/site-builder/instructor-guide.mjs';
-import { SELF_TEST_ITEMS, itemForAttempt } from '../../web/js/self-test/self-test-items.js';
+import { SELF_TEST_ITEMS, itemForAttempt, slotOf } from '../../web/js/self-test/self-test-items.js';
 import { withinTolerance } from '../../web/js/self-test/self-test.js';
 import { distDir as dist } from './engine-loader.mjs';
 
@@ -56,6 +56,20 @@ test('the key lists every item of the self-test, by id and prompt, in the lesson
     );
 });
 
+test('the key names each item’s objective, and the check whose variants it is one of', () => {
+  for (const item of SELF_TEST_ITEMS.filter((i) => i.kind !== 'predict')) {
+    const slot = slotOf(item);
+    const count = SELF_TEST_ITEMS.filter((i) => slotOf(i) === slot).length;
+    assert.ok(count >= 2, `${item.id}: ${count} variants`);
+    assert.ok(
+      page.includes(
+        `objective <code>${item.objective}</code>; id <code>${item.id}</code>; one of ${count} variants of the check <code>${slot}</code>`,
+      ),
+      item.id,
+    );
+  }
+});
+
 test("every number in the key is the engine's, and the printed range is exactly what the page accepts", () => {
   for (const template of SELF_TEST_ITEMS.filter((i) => i.kind === 'numeric')) {
     const item = itemForAttempt(template, WORKED_SEED);
@@ -84,6 +98,11 @@ test("every number in the key is the engine's, and the printed range is exactly 
     interpolated_position: ({ train, target, pos }) => (pos * train) / target,
     sinusoidal_entry: ({ p, d }) => Math.sin(p * 10000 ** (-2 / d)),
     alibi_slope: ({ heads, head }) => 2 ** ((-8 * head) / heads),
+    rope_score_sine: ({ m, n }) => Math.sin(m - n),
+    ntk_pair_slowdown: ({ d, s, i }) => s ** ((2 * i) / (d - 2)),
+    interpolated_distance: ({ train, target, gap }) => (gap * train) / target,
+    sinusoidal_cosine: ({ p, d }) => Math.cos(p * 10000 ** (-2 / d)),
+    alibi_penalty: ({ heads, head, distance }) => -distance * 2 ** ((-8 * head) / heads),
   };
   assert.deepEqual(
     Object.keys(maths).sort(),

@@ -1,4 +1,4 @@
-// The graded choices carry no tell: a learner who has not read the lesson and answers by a pattern
+// The graded choices, every variant of the bank, carry no tell: a learner who has not read the lesson and answers by a pattern
 // (always the longest choice, the shortest, the first, the last, the one with most numbers, the one
 // sharing most words with the question) scores near chance, in each of the lesson's languages and
 // over the orders the shuffle draws; and guessing at random passes almost never.
@@ -11,6 +11,8 @@ import {
   TEST_LEVELS,
   inLevel,
   isGraded,
+  slotOf,
+  slotsOf,
 } from '../../web/js/self-test/self-test-items.js';
 import { choiceOrder } from '../../web/js/lms/record.js';
 import { translate } from '../../web/js/locale/i18n.js';
@@ -76,12 +78,18 @@ function strategyScore(strategy, say, items = CHOICE_ITEMS) {
 /** Chance: the share a learner picking uniformly at random expects. */
 const chance = (items = CHOICE_ITEMS) => items.reduce((sum, item) => sum + 1 / item.choices.length, 0) / items.length;
 
-/** The probability that guessing passes: every choice at random, every number wrong. */
+/**
+ * The probability that guessing passes an attempt at the checks of `graded` (the bank's variants):
+ * every choice at random, every number wrong. Each slot asks one of its variants, each as likely.
+ */
 function guessPassProbability(graded = GRADED, mastery = MASTERY_SCORE) {
-  // Distribution of the number right, item by item (a Poisson-binomial).
+  // Distribution of the number right, slot by slot (a Poisson-binomial).
   let dist = [1];
-  for (const item of graded) {
-    const p = item.kind === 'choice' ? 1 / item.choices.length : 0;
+  const slots = slotsOf(graded);
+  for (const slot of slots) {
+    const variants = graded.filter((item) => slotOf(item) === slot);
+    const p =
+      variants.reduce((sum, item) => sum + (item.kind === 'choice' ? 1 / item.choices.length : 0), 0) / variants.length;
     const next = new Array(dist.length + 1).fill(0);
     dist.forEach((q, k) => {
       next[k] += q * (1 - p);
@@ -89,7 +97,7 @@ function guessPassProbability(graded = GRADED, mastery = MASTERY_SCORE) {
     });
     dist = next;
   }
-  const needed = Math.ceil(mastery * graded.length - 1e-9);
+  const needed = Math.ceil(mastery * slots.length - 1e-9);
   return dist.slice(needed).reduce((a, b) => a + b, 0);
 }
 
@@ -116,6 +124,9 @@ for (const level of TEST_LEVELS)
   test(`the test of level ${level}: guessing at random passes with a probability under 1%`, (t) => {
     const checks = GRADED.filter((i) => inLevel(i, level));
     const p = guessPassProbability(checks);
-    t.diagnostic(`level ${level}: ${checks.length} checks, pass probability ${p.toExponential(2)}`);
+    t.diagnostic(
+      `level ${level}: ${slotsOf(checks).length} checks an attempt (from ${checks.length} variants), pass probability ${p.toExponential(2)}`,
+    );
+    assert.equal(slotsOf(checks).length, { 1: 8, 2: 7, all: 15 }[level]);
     assert.ok(p < 0.01, `pass probability ${p}`);
   });

@@ -10,7 +10,14 @@ import {
   isOpenPrediction,
   itemForAttempt,
   OBJECTIVES,
+  TEST_LEVELS,
+  attemptItems,
+  drawnVariant,
+  inLevel,
+  slotOf,
+  slotsOf,
 } from '../../web/js/self-test/self-test-items.js';
+import { courseGrader } from '../../web/js/lms/course-grading.js';
 import { gradeResponse, parseNumber, withinTolerance } from '../../web/js/self-test/self-test.js';
 import { decodeRecord, emptyRecord, encodeRecord, summarize } from '../../web/js/lms/record.js';
 import { isoDuration, scorm12Duration } from '../../web/js/lms/scorm.js';
@@ -33,10 +40,13 @@ test('at least 10 graded checks across both levels, each item placed once in the
     assert.equal(new Set(item.choices.map((c) => c.id)).size, item.choices.length, `${item.id}: choice ids are unique`);
   assert.deepEqual([...new Set(SELF_TEST_ITEMS.map((i) => i.level))].sort(), [1, 2]);
   assert.equal(new Set(SELF_TEST_ITEMS.map((i) => i.id)).size, SELF_TEST_ITEMS.length, 'ids are unique');
-  for (const item of SELF_TEST_ITEMS) {
-    const placeholders = lesson.split(`<div class="graded-item" data-item="${item.id}"></div>`).length - 1;
-    assert.equal(placeholders, 1, `${item.id} appears ${placeholders} times in lesson.md`);
+  // The lesson places slots; each variant is shown in its slot's placeholder.
+  for (const slot of slotsOf()) {
+    const placeholders = lesson.split(`<div class="graded-item" data-item="${slot}"></div>`).length - 1;
+    assert.equal(placeholders, 1, `${slot} appears ${placeholders} times in lesson.md`);
   }
+  for (const item of SELF_TEST_ITEMS.filter((i) => i.slot))
+    assert.equal(lesson.split(`data-item="${item.id}"`).length - 1, 0, `${item.id} is shown in ${item.slot}'s place`);
   assert.ok(MASTERY_SCORE > 0 && MASTERY_SCORE <= 1);
 });
 
@@ -225,5 +235,83 @@ test('the length-lab prediction is recorded whatever is chosen and changes neith
       );
       assert.equal(kept.responses[item.id], choice.id);
     }
+  }
+});
+
+// Seeds of many attempts, spread over the 32-bit range.
+const ATTEMPT_SEEDS = Array.from({ length: 400 }, (_, s) => ((s * 2654435761) >>> 0).toString(16).padStart(8, '0'));
+
+test('every graded slot has two variants or more, of one objective, level and kind, and an attempt asks one of each', () => {
+  const graded = SELF_TEST_ITEMS.filter(isGraded);
+  for (const slot of slotsOf(graded)) {
+    const variants = graded.filter((i) => slotOf(i) === slot);
+    assert.ok(variants.length >= 2, `${slot}: ${variants.length} variant(s)`);
+    for (const key of ['objective', 'level', 'kind'])
+      assert.equal(new Set(variants.map((v) => v[key])).size, 1, `${slot}: its variants share one ${key}`);
+    // Every variant is drawn by some attempt, and no variant by all.
+    const drawn = new Set(ATTEMPT_SEEDS.map((seed) => drawnVariant(slot, seed).id));
+    assert.deepEqual([...drawn].sort(), variants.map((v) => v.id).sort(), `${slot}: each variant is drawn`);
+  }
+  // The test of each level keeps its length: Level 1 8 checks, Level 2 7, both 15.
+  const expected = { 1: 8, 2: 7, all: 15 };
+  for (const level of TEST_LEVELS)
+    for (const seed of ATTEMPT_SEEDS.slice(0, 50)) {
+      const asked = attemptItems(seed).filter((i) => isGraded(i) && inLevel(i, level));
+      assert.equal(asked.length, expected[level], `level ${level}, seed ${seed}`);
+      assert.equal(new Set(asked.map(slotOf)).size, asked.length, 'one variant per slot');
+    }
+});
+
+test('a resumed attempt keeps its variants and numbers; attempts of other seeds draw other variants, and grade right', async () => {
+  const engine = await loadEngine();
+  const grader = courseGrader();
+  const views = ATTEMPT_SEEDS.slice(0, 2).map((seed) => attemptItems(seed));
+  // The same seed (a resumed attempt, or the page reloaded) asks the same variants with the same numbers.
+  for (const [n, seed] of ATTEMPT_SEEDS.slice(0, 2).entries())
+    assert.deepEqual(
+      attemptItems(seed).map((i) => [i.id, i.prompt, i.params]),
+      views[n].map((i) => [i.id, i.prompt, i.params]),
+    );
+  const differing = views[0].filter((item, n) => item.id !== views[1][n].id);
+  assert.ok(differing.length >= 1, 'two attempts differ in at least one slot’s variant');
+  for (const [n, seed] of ATTEMPT_SEEDS.slice(0, 2).entries()) {
+    // Right answers to the attempt's own variants: every check right, on the page (the engine) and in the shell (the formulas).
+    const responses = {};
+    for (const item of views[n].filter(isGraded)) {
+      responses[item.id] =
+        item.kind === 'numeric' ? String(item.answer(engine)) : item.choices.find((c) => c.correct).id;
+      assert.equal(gradeResponse(item, responses[item.id], engine), true, `${seed}: ${item.id} on the page`);
+      assert.ok(grader.accepts(item.id, responses[item.id], seed), `${seed}: the shell takes ${item.id}`);
+      assert.equal(grader.interaction(item.id, responses[item.id], seed).result, 'correct', `${seed}: ${item.id}`);
+    }
+    const summary = grader.summary(responses, null, seed);
+    assert.deepEqual([summary.correct, summary.total, summary.passed], [15, 15, true], seed);
+  }
+  // Over many attempts, a learner who retakes usually meets a different test.
+  const same = ATTEMPT_SEEDS.slice(1).filter(
+    (seed) =>
+      attemptItems(seed)
+        .map((i) => i.id)
+        .join() === views[0].map((i) => i.id).join(),
+  );
+  assert.ok(same.length <= 2, `${same.length} of ${ATTEMPT_SEEDS.length - 1} attempts ask the first one's variants`);
+});
+
+test('the course shell takes no answer to a variant its attempt did not draw, and grades none', () => {
+  const grader = courseGrader();
+  for (const seed of ATTEMPT_SEEDS.slice(0, 20)) {
+    const asked = new Set(attemptItems(seed).map((i) => i.id));
+    const undrawn = SELF_TEST_ITEMS.filter((i) => isGraded(i) && !asked.has(i.id));
+    assert.equal(undrawn.length, SELF_TEST_ITEMS.filter(isGraded).length - 15);
+    const responses = {};
+    for (const item of undrawn) {
+      const response = item.kind === 'numeric' ? String(item.formulaWith(item.draw(() => 0.5))) : item.choices[0].id;
+      assert.equal(grader.accepts(item.id, response, seed), false, `${seed}: ${item.id} is not asked`);
+      assert.throws(() => grader.interaction(item.id, response, seed), /not one the attempt with seed/);
+      responses[item.id] = response;
+    }
+    // Answers to undrawn variants count for nothing: the attempt is not even started.
+    const summary = grader.summary(responses, null, seed);
+    assert.deepEqual([summary.answered, summary.correct, summary.total], [0, 0, 15]);
   }
 });

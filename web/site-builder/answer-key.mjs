@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { computeEngineResults, liveText } from '../js/prose/live-values.js';
-import { MASTERY_SCORE, SELF_TEST_ITEMS, itemForAttempt } from '../js/self-test/self-test-items.js';
+import { MASTERY_SCORE, SELF_TEST_ITEMS, itemForAttempt, slotOf } from '../js/self-test/self-test-items.js';
 import { escapeHtml, infoPagePolicy, pagesCss } from './info-pages.mjs';
 
 /** The engine the site ships (dist/engine.mjs over dist/engine.wasm), loaded in Node. */
@@ -47,6 +47,9 @@ export function answerKey(engine, items = SELF_TEST_ITEMS) {
       id: item.id,
       level: item.level,
       objective: item.objective,
+      // The check this item is a variant of (its placeholder); an attempt asks one variant of each.
+      slot: slotOf(item),
+      variants: items.filter((other) => slotOf(other) === slotOf(item)).length,
       kind: item.kind,
       prompt: item.prompt,
       graded: item.kind !== 'predict',
@@ -95,7 +98,7 @@ export function answerKeyPage(keys, { mastery = MASTERY_SCORE } = {}) {
   const checks = keys.filter((k) => k.graded);
   const item = (k, n) => {
     const heading = `<h3 id="item-${escapeHtml(k.id)}">${n}. ${escapeHtml(k.prompt)}</h3>
-<p class="item-id">Level ${k.level}, ${k.kind === 'numeric' ? 'a number' : k.kind === 'predict' ? 'a prediction (not graded)' : 'a choice'}; objective <code>${escapeHtml(k.objective)}</code>; id <code>${escapeHtml(k.id)}</code></p>`;
+<p class="item-id">Level ${k.level}, ${k.kind === 'numeric' ? 'a number' : k.kind === 'predict' ? 'a prediction (not graded)' : 'a choice'}; objective <code>${escapeHtml(k.objective)}</code>; id <code>${escapeHtml(k.id)}</code>${k.variants > 1 ? `; one of ${k.variants} variants of the check <code>${escapeHtml(k.slot)}</code>, one drawn per attempt` : ''}</p>`;
     if (k.kind === 'numeric')
       return `${heading}
 ${

@@ -5,7 +5,7 @@
 // Every count and figure is computed here from the lesson's own files.
 import { escapeHtml, htmlTable } from './info-pages.mjs';
 import { roundedMinutes } from './time-on-task.mjs';
-import { itemForAttempt, OBJECTIVES } from '../js/self-test/self-test-items.js';
+import { itemForAttempt, OBJECTIVES, slotOf } from '../js/self-test/self-test-items.js';
 import { WORKED_SEED } from './answer-key.mjs';
 
 /** The answer key's name beside the zips: build-scripts/package writes it (web/site-builder/answer-key.mjs). */
@@ -14,24 +14,40 @@ export const ANSWER_KEY_FILE = 'positional-lesson-answer-key.html';
 const minutes = (m) => `${m.toFixed(1)} min`;
 const grouped = (n) => n.toLocaleString('en-US');
 
-/** The objectives of `level` as a list, each with the ids of the items that measure it. */
+/** The items of `items` that fill a slot of their own (each slot's first variant). */
+const slotItems = (items) => items.filter((item) => slotOf(item) === item.id);
+/** The variants of `slotItem`'s slot in `items`. */
+const variantsOf = (slotItem, items) => items.filter((item) => slotOf(item) === slotItem.id);
+
+/**
+ * The objectives of `level` as a list, each with the ids of the questions that measure it: one per
+ * slot, the slot's variants joined by "or".
+ */
 function objectiveList(level, items) {
   const rows = Object.entries(OBJECTIVES)
     .filter(([, objective]) => objective.level === level)
     .map(([key, objective]) => {
-      const measured = items
+      const measured = slotItems(items)
         .filter((item) => item.objective === key)
-        .map((item) => `<code>${escapeHtml(item.id)}</code>`);
+        .map((slot) =>
+          variantsOf(slot, items)
+            .map((item) => `<code>${escapeHtml(item.id)}</code>`)
+            .join(' or '),
+        );
       return `<li>${escapeHtml(objective.text)}; <span class="item-id">${measured.length ? measured.join(', ') : 'no question'}</span></li>`;
     });
   return `<ul>${rows.join('\n')}</ul>`;
 }
 
-/** The self-test's numbers: { checks, level1, level2, predictions, numeric, choice, passAt }. */
+/**
+ * The self-test's numbers, for one attempt (one variant per slot): { checks, level1, level2,
+ * predictions, numeric, choice, passAt }, and `variants`: the graded items of the whole bank.
+ */
 export function selfTestFacts(items, mastery) {
-  const checks = items.filter((item) => item.kind !== 'predict');
+  const checks = slotItems(items).filter((item) => item.kind !== 'predict');
   return {
     checks: checks.length,
+    variants: items.filter((item) => item.kind !== 'predict').length,
     level1: checks.filter((item) => item.level === 1).length,
     level2: checks.filter((item) => item.level === 2).length,
     predictions: items.filter((item) => item.kind === 'predict').length,
@@ -64,14 +80,14 @@ export function instructorGuideBody({ time, items, mastery, packages }) {
     '0',
     minutes(time.selfTest.minutes),
   ]);
+  const question = (item) =>
+    `${escapeHtml(itemForAttempt(item, WORKED_SEED).prompt)} <span class="item-id">(${item.draw ? `a number drawn for each attempt, here the answer key’s worked draw; formula ${escapeHtml(item.formulaText)}` : item.kind === 'numeric' ? 'a number' : item.kind === 'predict' ? 'a prediction' : 'a choice'}; <code>${escapeHtml(item.id)}</code>)</span>`;
+  // One entry a slot: its variants, each a question of its own, any one of which an attempt asks.
   const questionList = (heading, list) =>
     `<h3>${heading}</h3>\n<ol>${list
-      .map(
-        (item) =>
-          `<li>${escapeHtml(itemForAttempt(item, WORKED_SEED).prompt)} <span class="item-id">(${item.draw ? `a number drawn for each attempt, here the answer key’s worked draw; formula ${escapeHtml(item.formulaText)}` : item.kind === 'numeric' ? 'a number' : item.kind === 'predict' ? 'a prediction' : 'a choice'}; <code>${escapeHtml(item.id)}</code>)</span></li>`,
-      )
+      .map((slot) => `<li>${variantsOf(slot, items).map(question).join('<br>\n<em>or</em> ')}</li>`)
       .join('\n')}</ol>`;
-  const checks = items.filter((item) => item.kind !== 'predict');
+  const checks = slotItems(items).filter((item) => item.kind !== 'predict');
   const questions = [
     questionList(
       `Level 1 checks (${facts.level1})`,
@@ -125,6 +141,10 @@ ${htmlTable('Reading, part by part', ['Part', 'Words', 'Lines of code and formul
 is within the tolerance printed beside its field, against the engine’s own value.</li>
 <li><strong>${facts.predictions} predictions</strong> inside Level 2’s sections. They ask the learner to
 commit before a figure shows the answer. They are recorded, and reported, but never graded.</li>
+<li>The bank holds ${facts.variants} checks: each of the ${facts.checks} has variants that measure the
+same objective in the same way (a choice or a number). Each attempt draws one variant per check from
+its own seed, so a retake is a new test; a learner who comes back to the same attempt meets the same
+variants, and the course package grades only those.</li>
 <li>Each check takes one answer. The answer then locks and the page explains it.</li>
 <li>The choices are shuffled for each attempt: every attempt draws its own order, and the order
 stays the same when a learner comes back to the same attempt.</li>

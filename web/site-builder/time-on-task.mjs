@@ -1,7 +1,7 @@
 // Time on task, estimated from the lesson's own text: the words a reader reads in each part of
 // web/lesson/lesson.md at a steady reading pace, the lines of code at a slower one, and the
 // self-test's questions, read and answered. The instructor guide prints the result; nothing is typed.
-import { itemForAttempt } from '../js/self-test/self-test-items.js';
+import { itemForAttempt, slotOf } from '../js/self-test/self-test-items.js';
 
 /** Words a minute for prose, lines a minute for code and display formulas, minutes to work out a number. */
 export const READING_PACE = { wordsPerMinute: 200, linesPerMinute: 10, minutesPerNumericCheck: 1 };
@@ -85,7 +85,9 @@ export function sectionMinutes(markdown) {
 }
 
 /** The self-test's items read (prompt, choices, tolerance) and answered: { items, words, numeric, minutes }. */
-export function selfTestTime(items) {
+export function selfTestTime(bank) {
+  // One attempt's items: a variant per slot (each slot's first; its others read about as long).
+  const items = bank.filter((item) => slotOf(item) === item.id);
   const words = items
     // A numeric item's prompt as one attempt asks it: the draw changes its numbers, not its words.
     .map((item) => itemForAttempt(item, '00000000'))

@@ -9,6 +9,8 @@ import {
   inLevel,
   isGraded,
   isOpenPrediction,
+  attemptItems,
+  isDrawn,
   itemForAttempt,
 } from '../self-test/self-test-items.js';
 import { allowedError, gradeAgainst, isResponseTo } from '../self-test/grading.js';
@@ -27,18 +29,18 @@ const expectedValue = (item) => item.formula();
 /**
  * A grader over the items of `bank` (by default the self-test's) in the test of `level` ('1', '2'
  * or 'all': the course's choice; the other level's items are not taken and never count). Its methods:
- * accepts(id, response): whether `response` could answer item `id`; drawn(id): whether its numbers
+ * accepts(id, response, seed): whether `response` could answer item `id` in the attempt with `seed`
+ *   (an item the attempt did not draw for its slot takes no answer); drawn(id): whether its numbers
  *   are drawn per attempt;
  * interaction(id, response, seed, words): what a course site is told of the answer, its result and
  *   correct response worked out here for the attempt's numbers (drawn from `seed`); `words`
  *   ({ description, language, choices: { id: text } }, from the page) only label it;
  * summary(responses, mastery, seed): the score and verdict of `responses` (item id → response) in
- *   the attempt with `seed`, the pass mark `mastery` or, when the course set none, the lesson's.
+ *   the attempt with `seed`, over the variants it drew (one per slot), the pass mark `mastery` or, when the course set none, the lesson's.
  */
 export function courseGrader(bank = SELF_TEST_ITEMS, level = 'all') {
   const items = bank.filter((item) => inLevel(item, level));
   const byId = new Map(items.map((item) => [item.id, item]));
-  const graded = items.filter(isGraded);
   const grade = (item, response) => gradeAgainst(item, response, item.kind === 'numeric' ? expectedValue(item) : null);
   return {
     level,
@@ -47,11 +49,13 @@ export function courseGrader(bank = SELF_TEST_ITEMS, level = 'all') {
     drawn(id) {
       return Boolean(byId.get(id)?.draw);
     },
-    accepts(id, response) {
+    accepts(id, response, seed) {
       const item = byId.get(id);
-      return Boolean(item) && isResponseTo(item, response);
+      return Boolean(item) && isDrawn(item, seed, items) && isResponseTo(item, response);
     },
     interaction(id, response, seed, words = {}) {
+      if (!byId.has(id) || !isDrawn(byId.get(id), seed, items))
+        throw new Error(`interaction: item "${id}" is not one the attempt with seed ${seed} asks`);
       const item = itemForAttempt(byId.get(id), seed);
       const result = grade(item, response);
       const language = typeof words.language === 'string' && LANGUAGE_TAG.test(words.language) ? words.language : 'en';
@@ -80,12 +84,10 @@ export function courseGrader(bank = SELF_TEST_ITEMS, level = 'all') {
       return interaction;
     },
     summary(responses, mastery = null, seed = null) {
+      const graded = attemptItems(seed, items).filter(isGraded);
       const grades = {};
-      for (const template of graded)
-        if (responses[template.id] !== undefined) {
-          const item = itemForAttempt(template, seed);
-          grades[item.id] = grade(item, responses[item.id]);
-        }
+      for (const item of graded)
+        if (responses[item.id] !== undefined) grades[item.id] = grade(item, responses[item.id]);
       return summarize(graded, grades, mastery ?? MASTERY_SCORE);
     },
   };

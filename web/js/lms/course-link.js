@@ -59,9 +59,11 @@ function statusBeside(doc) {
   };
   return {
     show,
-    /** Moves the status after the item `itemId` (answered just now). */
+    /** Moves the status after the item `itemId` (answered just now: the variant its slot shows). */
     place(itemId) {
-      const slot = [...doc.querySelectorAll('.graded-item')].find((el) => el.dataset.item === itemId);
+      const slot = [...doc.querySelectorAll('.graded-item')].find(
+        (el) => el.dataset.variant === itemId || el.dataset.item === itemId,
+      );
       if (!slot) return;
       slot.after(box);
       placed = true;

@@ -131,9 +131,13 @@ export function createCourseSession(
       // dropped, and the page asks it again with the attempt's own numbers.
       const sameSeed = opening.record.seed === record.seed;
       const responses = {};
-      for (const [id, response] of Object.entries(kept)) if (grader.accepts(id, response)) responses[id] = response;
+      const seed = opening.record.seed;
+      for (const [id, response] of Object.entries(kept))
+        if (grader.accepts(id, response, seed)) responses[id] = response;
+      // An answer to a variant the kept attempt did not draw is dropped too.
       for (const id of early)
-        if (!(id in responses) && (sameSeed || !grader.drawn(id))) responses[id] = record.responses[id];
+        if (!(id in responses) && (sameSeed || !grader.drawn(id)) && grader.accepts(id, record.responses[id], seed))
+          responses[id] = record.responses[id];
       record = { seed: opening.record.seed, responses };
     }
     const replayed = early.filter((id) => id in record.responses && (!kept || !(id in kept)));
@@ -182,7 +186,7 @@ export function createCourseSession(
     answered(answer) {
       if (phase === 'closed' || phase === 'none' || mode === 'review') return;
       const { id, response, description, language, choices } = plain(answer) ?? {};
-      if (!grader.accepts(id, response) || id in record.responses) return;
+      if (!grader.accepts(id, response, record.seed) || id in record.responses) return;
       record = { ...record, responses: { ...record.responses, [id]: response } };
       wordsFor.set(id, { description, language, choices });
       if (phase === 'connecting' || phase === 'unreachable') early.push(id);

@@ -5,6 +5,7 @@
 // not implement, a value it finds malformed) is dropped, named in the console, and does not hold
 // the rest back.
 import { courseMastery, decodeRecord, encodeRecord, RECORD_VERSION, SUSPEND_DATA_LIMITS } from './record.js';
+import { seedDrawing } from '../self-test/self-test-items.js';
 
 /** ISO 8601 duration (SCORM 2004's cmi.session_time): PT1H2M3.45S. */
 export function isoDuration(ms) {
@@ -71,8 +72,8 @@ const DESCRIPTION_LIMIT = 250;
 
 class RunTimeGone extends Error {}
 
-// The seed of a record read back from interactions: they keep the answers, not the order the
-// choices were shown in, so a review shows them in this seed's order.
+// The seed of a record read back from interactions when no seed draws its variants: they keep the
+// answers, not the order the choices were shown in, so a review shows them in this seed's order.
 const REVIEW_SEED = '00000000';
 
 /**
@@ -90,7 +91,9 @@ export function recordFromInteractions(read, count, itemIds = null) {
     if (id && response) responses[id] = response;
   }
   const record = decodeRecord({ v: RECORD_VERSION, s: REVIEW_SEED, r: responses }, itemIds);
-  return record && Object.keys(record.responses).length ? record : null;
+  if (!record || !Object.keys(record.responses).length) return null;
+  // The variants answered are the ones the review asks: a seed that draws them all.
+  return { ...record, seed: seedDrawing(Object.keys(record.responses)) ?? REVIEW_SEED };
 }
 
 /**

@@ -73,7 +73,7 @@ export const OBJECTIVES = {
  * isGraded): it is there to make the reader commit before the figure, not to mark them.
  * Item placeholders in lesson.md are <div class="graded-item" data-item="<id>"></div>.
  */
-export const SELF_TEST_ITEMS = [
+const FIRST_VARIANTS = [
   {
     id: 'why_positions',
     objective: 'order_blindness',
@@ -686,6 +686,496 @@ export const SELF_TEST_ITEMS = [
     figure: 'fig-length-lab',
   },
 ];
+
+/**
+ * Each graded item's second variant: the same objective, level and kind, asked another way. An
+ * attempt draws one variant per slot (drawnVariant), so a retake is a new test. `slot` names the
+ * item whose placeholder it fills.
+ */
+const SECOND_VARIANTS = [
+  {
+    id: 'shuffle_pooled',
+    slot: 'why_positions',
+    objective: 'order_blindness',
+    level: 1,
+    kind: 'choice',
+    prompt: t(
+      'A model with no positional information reads "the cat chased the dog" and "the dog chased the cat". What does attention pooled over each sentence give?',
+    ),
+    choices: [
+      {
+        id: 'same_vector',
+        text: t('The same vector: the same words give the same outputs, only in another order.'),
+        correct: true,
+        why: t(
+          "Without positions a word's output depends only on which words are there, so the pooled sum cannot change.",
+        ),
+      },
+      {
+        id: 'near_same',
+        text: t('Nearly the same vector: they differ a little, since the subject has moved.'),
+        why: t(
+          'Nothing records where a word sits, so there is not even a small difference: the sum is exactly the same.',
+        ),
+      },
+      {
+        id: 'opposite',
+        text: t('Opposite vectors: swapping subject and object flips the sign of the result.'),
+        why: t('Swapping words only reorders the same outputs; nothing in attention flips a sign because of order.'),
+      },
+      {
+        id: 'unrelated',
+        text: t('Unrelated vectors: each sentence is a new input that attention scores afresh.'),
+        why: t('Scoring afresh gives the same scores: they depend on the words, not on where the words sit.'),
+      },
+    ],
+  },
+  {
+    id: 'long_report',
+    slot: 'choose_long_context',
+    objective: 'long_context',
+    level: 1,
+    kind: 'choice',
+    prompt: t(
+      'A model trained on 8,192 tokens must answer questions about a 200-page report, and no fine-tune is possible. What is the usual choice?',
+    ),
+    choices: [
+      {
+        id: 'chunk',
+        text: t('Split the report into chunks that fit, and retrieve or summarise them in turn.'),
+        correct: true,
+        why: t('Without a fine-tune, keeping every input inside the trained length is the safe choice.'),
+      },
+      {
+        id: 'feed_all',
+        text: t('Feed the whole report at once: attention can look back as far as the text goes.'),
+        why: t('Attention can reach that far, but past the trained length it reads positions the model never learned.'),
+      },
+      {
+        id: 'drop_positions',
+        text: t('Remove the position code at inference, so that no position can fall out of range.'),
+        why: t('A model trained with positions relies on them: removing them changes every score it learned.'),
+      },
+      {
+        id: 'longer_table',
+        text: t('Give the model a longer learned position table, and keep all its other weights.'),
+        why: t('New rows of a table are untrained: they mean nothing until the model is trained with them.'),
+      },
+    ],
+  },
+  {
+    id: 'rope_where',
+    slot: 'alibi_where',
+    objective: 'schemes',
+    level: 1,
+    kind: 'choice',
+    prompt: t(
+      'Which scheme adds nothing to the token vectors and instead turns each query and key by an angle that grows with its position?',
+    ),
+    choices: [
+      {
+        id: 'rope',
+        text: 'RoPE',
+        correct: true,
+        why: t('RoPE rotates each pair of query and key dimensions by position times that pair’s frequency.'),
+      },
+      {
+        id: 'alibi',
+        text: 'ALiBi',
+        why: t('ALiBi leaves the queries and keys alone: it subtracts a distance penalty from the scores.'),
+      },
+      {
+        id: 'sinusoidal',
+        text: t('Sinusoidal codes'),
+        why: t('Sinusoidal codes are added to the token vectors; nothing is rotated.'),
+      },
+      {
+        id: 'learned',
+        text: t('Learned absolute positions'),
+        why: t('A learned table adds a trained row to each token vector; nothing is rotated.'),
+      },
+    ],
+  },
+  {
+    id: 'rope_base_where',
+    slot: 'learned_limit',
+    objective: 'schemes',
+    level: 1,
+    kind: 'choice',
+    prompt: t('Where does a RoPE checkpoint keep the base of its rotation angles (rope_theta)?'),
+    choices: [
+      {
+        id: 'config',
+        text: t('In its config: the base is a setting, and no trained weight stores it.'),
+        correct: true,
+        why: t('RoPE has no trained parameters: its angles come from the base and the position alone.'),
+      },
+      {
+        id: 'weights',
+        text: t('In its weights: a trained tensor of angles holds one row per position.'),
+        why: t('That is a learned table; RoPE computes its angles and stores none of them.'),
+      },
+      {
+        id: 'tokenizer',
+        text: t('In its tokenizer: each token id carries its position into the model.'),
+        why: t('The tokenizer maps text to ids and knows nothing of positions; those are added inside the model.'),
+      },
+    ],
+  },
+  {
+    id: 'nope_order_source',
+    slot: 'causal_mask_weak',
+    objective: 'what_breaks',
+    level: 1,
+    kind: 'choice',
+    prompt: t(
+      'A decoder trained with no position code still tells some word orders apart. Where does its sense of order come from?',
+    ),
+    choices: [
+      {
+        id: 'mask',
+        text: t('From the causal mask: what a token can attend to depends on where it sits.'),
+        correct: true,
+        why: t('Each token sees only the words before it, so its place leaks into its output, weakly.'),
+      },
+      {
+        id: 'word_vectors',
+        text: t("From its word vectors: training stores each word's usual place in a sentence."),
+        why: t("A word's vector is the same wherever it sits, so it cannot tell this sentence's order."),
+      },
+      {
+        id: 'softmax',
+        text: t('From softmax: its weights fall off with the distance between two of the words.'),
+        why: t('Softmax only normalises the scores; with no positions nothing in a score measures distance.'),
+      },
+    ],
+  },
+  {
+    id: 'learned_far_failure',
+    slot: 'rope_far_failure',
+    objective: 'what_breaks',
+    level: 1,
+    kind: 'choice',
+    prompt: t('A model with a learned table of 2,048 positions is given 3,000 tokens. What happens?'),
+    choices: [
+      {
+        id: 'no_row',
+        text: t('It fails loudly: position 2,048 has no row, so the lookup cannot be done.'),
+        correct: true,
+        why: t('A learned table has as many rows as trained positions; past them there is nothing to look up.'),
+      },
+      {
+        id: 'quiet_decline',
+        text: t('It fails quietly: quality falls as positions pass the trained length.'),
+        why: t("That is RoPE's failure, which computes an angle for any position; a table has no row to give."),
+      },
+      {
+        id: 'wraps_round',
+        text: t('Nothing fails: positions past 2,048 reuse the rows at the start of the table.'),
+        why: t('A learned table does not wrap round: nothing maps position 2,048 back to its first row.'),
+      },
+    ],
+  },
+  {
+    id: 'perplexity_past_length',
+    slot: 'scaling_config_lost',
+    objective: 'what_breaks',
+    level: 1,
+    kind: 'choice',
+    prompt: t(
+      "A RoPE model's perplexity is flat up to its trained 4,096 tokens. With no scaling, what usually happens past 4,096?",
+    ),
+    choices: [
+      {
+        id: 'rises',
+        text: t('It climbs steeply: the slow pairs reach angles the model never saw.'),
+        correct: true,
+        why: t('Past the trained length the slow pairs turn further than in training, and the model misreads them.'),
+      },
+      {
+        id: 'flat',
+        text: t('It stays flat: RoPE scores depend only on distance, and distances repeat.'),
+        why: t('Short distances repeat, but long ones are new, and their angles on the slow pairs were never trained.'),
+      },
+      {
+        id: 'falls',
+        text: t('It falls: more context always gives the model more to predict from.'),
+        why: t('More context helps only while the model can read its positions; past the trained length it cannot.'),
+      },
+    ],
+  },
+  {
+    id: 'why_short_finetune',
+    slot: 'why_ntk_yarn',
+    objective: 'long_context',
+    level: 1,
+    kind: 'choice',
+    prompt: t('Why is a short fine-tune usually run after rescaling the positions of a RoPE model?'),
+    choices: [
+      {
+        id: 'adapt',
+        text: t('The rescaled angles are near the trained ones, so a little training adapts it.'),
+        correct: true,
+        why: t('Rescaling keeps the angles in range but shifts them slightly; a short run lets the model adjust.'),
+      },
+      {
+        id: 'new_rows',
+        text: t('It trains the new position rows for the longer context, which start at random.'),
+        why: t('RoPE has no position rows to train: rescaling only changes the angles it computes.'),
+      },
+      {
+        id: 'repair_short',
+        text: t('It repairs short inputs, which rescaling always leaves unreadable for good.'),
+        why: t('Rescaling costs short inputs a little, not everything; the fine-tune is for the new angles.'),
+      },
+    ],
+  },
+  {
+    id: 'rope_score_sine',
+    slot: 'rope_score',
+    objective: 'rope_relative',
+    level: 2,
+    kind: 'numeric',
+    // The query along the first axis and the key along the second: the score is a sine of the distance.
+    draw: (random) => {
+      const m = whole(random, 2, 60);
+      return { m, n: m + pick(random, [1, 2, 3, 5, 6, 7, 9, 10, 11]) };
+    },
+    ask: ({ m, n }) =>
+      t(
+        'RoPE with 2 dimensions and θ = 1: q = (1, 0) at position {m}, k = (0, 1) at position {n}. What is the score q·k after rotation?',
+        { m: grouped(m), n: grouped(n) },
+      ),
+    answerWith: (engine, { m, n }) => dot(engine.applyRope([1, 0], m), engine.applyRope([0, 1], n)),
+    formulaWith: ({ m, n }) => Math.sin(m - n),
+    formulaText: 'sin(m − n)',
+    tolerance: 0.005,
+    toleranceText: t('within ±0.005 (three decimals)'),
+    explainWith: ({ m, n }) =>
+      t('The score is sin({m} − {n}) = sin(−{k}): again only the distance counts.', {
+        m: grouped(m),
+        n: grouped(n),
+        k: grouped(n - m),
+      }),
+  },
+  {
+    id: 'ntk_pair_slowdown',
+    slot: 'ntk_base',
+    objective: 'context_extension',
+    level: 2,
+    kind: 'numeric',
+    // A pair in the first half (the slowest pair slows by exactly s, as the lesson shows), and a
+    // width and stretch other than the lesson's worked 128 and 8.
+    draw: (random) => {
+      const d = pick(random, [64, 96, 256]);
+      return { d, s: pick(random, [2, 4, 16]), i: whole(random, 1, d / 4) };
+    },
+    ask: ({ d, s, i }) =>
+      t(
+        'NTK-aware scaling stretches a RoPE model with d = {d} by s = {s}. By what factor does pair i = {i} slow down, s^(2i/(d−2))?',
+        { d: grouped(d), s: grouped(s), i: grouped(i) },
+      ),
+    answerWith: (engine, { d, s, i }) =>
+      engine.ropeFrequencies(d, 10000)[i] / engine.ropeFrequencies(d, engine.ntkScaledBase(10000, s, d))[i],
+    formulaWith: ({ d, s, i }) => s ** ((2 * i) / (d - 2)),
+    formulaText: 's^(2i/(d−2))',
+    tolerance: 0.005,
+    relative: true,
+    toleranceText: t('within 0.5%'),
+    explainWith: ({ s }) =>
+      t('The fast pairs slow by little; only the slowest pair slows by the full {s}×.', { s: grouped(s) }),
+  },
+  {
+    id: 'interpolated_distance',
+    slot: 'interpolated_position',
+    objective: 'context_extension',
+    level: 2,
+    kind: 'numeric',
+    // A trained length other than the lesson's 4,096, stretched 2, 4 or 16 times (never to its
+    // 32,768), and a distance in tokens.
+    draw: (random) => {
+      for (;;) {
+        const train = pick(random, [1024, 2048, 8192]);
+        const target = train * pick(random, [2, 4, 16]);
+        if (target !== 32768) return { train, target, gap: whole(random, 3, 999) };
+      }
+    },
+    ask: ({ train, target, gap }) =>
+      t(
+        'Position interpolation stretches a model trained on {train} tokens to {target}. Two tokens are {gap} apart: how far apart are their interpolated positions?',
+        { train: grouped(train), target: grouped(target), gap: grouped(gap) },
+      ),
+    answerWith: (engine, { train, target, gap }) => {
+      const [a, b] = engine.interpolatePositions([0, gap], train, target);
+      return b - a;
+    },
+    formulaWith: ({ train, target, gap }) => (gap * train) / target,
+    formulaText: 'gap · L_train / L_new',
+    tolerance: 0.005,
+    toleranceText: t('within ±0.005 (three decimals)'),
+    explainWith: () => t('Every distance shrinks by the same factor L_train / L_new, so neighbours sit closer.'),
+  },
+  {
+    id: 'sinusoidal_cosine',
+    slot: 'sinusoidal_entry',
+    objective: 'sinusoidal',
+    level: 2,
+    kind: 'numeric',
+    // The second pair's cosine, at a position past 1.
+    draw: (random) => ({ p: whole(random, 2, 40), d: pick(random, [8, 16, 32]) }),
+    ask: ({ p, d }) =>
+      t(
+        "Sinusoidal codes with d = {d}: what is the fourth entry of position {p}'s code, cos({p} · ω₁), where ω₁ = 10000^(−2/d)?",
+        { p: grouped(p), d: grouped(d) },
+      ),
+    answerWith: (engine, { p, d }) => engine.sinusoidalEncoding(p + 1, d).data[p * d + 3],
+    formulaWith: ({ p, d }) => Math.cos(p * 10000 ** (-2 / d)),
+    formulaText: 'cos(p · 10000^(−2/d))',
+    tolerance: 0.005,
+    toleranceText: t('within ±0.005 (three decimals)'),
+    explainWith: () => t('Each pair holds a sine and a cosine of the same angle; the second pair turns at ω₁.'),
+  },
+  {
+    id: 'alibi_penalty',
+    slot: 'alibi_slope',
+    objective: 'alibi_and_mask',
+    level: 2,
+    kind: 'numeric',
+    // 4, 8 or 16 heads, one of the first four, and a key some tokens back.
+    draw: (random) => ({
+      heads: pick(random, [4, 8, 16]),
+      head: whole(random, 1, 4),
+      distance: whole(random, 2, 40),
+    }),
+    ask: ({ heads, head, distance }) =>
+      t(
+        'ALiBi with {heads} heads: head {head} has the slope 2^(−8·{head}/{heads}). What bias does it add to the score of a key {distance} tokens before the query?',
+        { heads: grouped(heads), head: grouped(head), distance: grouped(distance) },
+      ),
+    answerWith: (engine, { heads, head, distance }) => {
+      const length = distance + 1;
+      return engine.alibiBias(engine.alibiSlopes(heads)[head - 1], length).data[distance * length];
+    },
+    formulaWith: ({ heads, head, distance }) => -distance * 2 ** ((-8 * head) / heads),
+    formulaText: '−distance · 2^(−8h/H)',
+    tolerance: 0.005,
+    relative: true,
+    toleranceText: t('within 0.5%'),
+    explainWith: () => t('The penalty is the slope times the distance, subtracted: far keys lose more.'),
+  },
+  {
+    id: 'rope_shift_both',
+    slot: 'rope_depends_on',
+    objective: 'rope_relative',
+    level: 2,
+    kind: 'choice',
+    prompt: t(
+      'Under RoPE, a query and a key both move 500 positions further into the text. What happens to their score?',
+    ),
+    choices: [
+      {
+        id: 'unchanged',
+        text: t('It stays the same: both turn 500 steps more, and only the gap counts.'),
+        correct: true,
+        why: t('The score depends on n − m, which the shift leaves as it was.'),
+      },
+      {
+        id: 'smaller',
+        text: t('It gets smaller: scores decay the further into the text a pair sits.'),
+        why: t('RoPE’s decay is with the distance between the two, not with how far into the text they are.'),
+      },
+      {
+        id: 'larger',
+        text: t('It gets larger: the rotation angles grow, so the product grows.'),
+        why: t('Larger angles turn both vectors, but the dot product sees only their difference.'),
+      },
+      {
+        id: 'unpredictable',
+        text: t('It changes unpredictably: each vector turns by an angle of its own.'),
+        why: t('Each turns by an angle of its own, but the two turns still differ by the same amount.'),
+      },
+    ],
+  },
+  {
+    id: 'ntk_fast_pair',
+    slot: 'pi_vs_ntk',
+    objective: 'context_extension',
+    level: 2,
+    kind: 'choice',
+    prompt: t('NTK-aware scaling stretches a RoPE model by s = 8. What happens to its fastest pair, θ₀?'),
+    choices: [
+      {
+        id: 'kept',
+        text: t('It stays at θ₀ = 1: a larger base changes only the slower pairs.'),
+        correct: true,
+        why: t('θ₀ = base⁰ = 1 whatever the base, so local order is read as in training.'),
+      },
+      {
+        id: 'slowed',
+        text: t('It slows by 8×, as every pair does under position interpolation.'),
+        why: t('That is what interpolation does; NTK changes the base, which θ₀ does not depend on.'),
+      },
+      {
+        id: 'sped_up',
+        text: t('It turns 8× faster, to make up for the slower pairs.'),
+        why: t('Nothing speeds up: a larger base can only lower θ_i = base^(−2i/d) for i > 0.'),
+      },
+    ],
+  },
+];
+
+/**
+ * The bank: every variant, each second variant after the first of its slot (the lesson's order).
+ * A slot is the first variant's id, the placeholder's data-item in lesson.md.
+ */
+export const SELF_TEST_ITEMS = FIRST_VARIANTS.flatMap((item) => [
+  item,
+  ...SECOND_VARIANTS.filter((variant) => variant.slot === item.id),
+]);
+
+/** The slot `item` fills: the placeholder it is shown in. */
+export function slotOf(item) {
+  return item.slot ?? item.id;
+}
+
+/** The slots of `bank`, in its order. */
+export function slotsOf(bank = SELF_TEST_ITEMS) {
+  return [...new Set(bank.map(slotOf))];
+}
+
+/**
+ * The variant of `slot` the attempt with `seed` asks, among those in `bank`: drawn from the seed
+ * (the same seed, the same variant: a resumed attempt keeps it; a new seed draws again).
+ */
+export function drawnVariant(slot, seed, bank = SELF_TEST_ITEMS) {
+  const variants = bank.filter((item) => slotOf(item) === slot);
+  if (variants.length <= 1) return variants[0];
+  return variants[Math.floor(attemptRandom(`${seed}:${slot}:variant`)() * variants.length)];
+}
+
+/** Whether the attempt with `seed` asks `item` (the variant its slot drew). */
+export function isDrawn(item, seed, bank = SELF_TEST_ITEMS) {
+  return drawnVariant(slotOf(item), seed, bank) === item;
+}
+
+/**
+ * The first seed, counting up from 00000000, whose attempt draws every item of `ids` (a record kept
+ * without its seed, read back from what a course site holds), or null when none of the first
+ * `tries` does (answers to two variants of one slot are never drawn together).
+ */
+export function seedDrawing(ids, bank = SELF_TEST_ITEMS, tries = 1 << 20) {
+  const wanted = bank.filter((item) => ids.includes(item.id));
+  for (let n = 0; n < tries; n++) {
+    const seed = n.toString(16).padStart(8, '0');
+    if (wanted.every((item) => isDrawn(item, seed, bank))) return seed;
+  }
+  return null;
+}
+
+/** The items the attempt with `seed` asks, one per slot of `bank`, as it asks them (itemForAttempt). */
+export function attemptItems(seed, bank = SELF_TEST_ITEMS) {
+  return slotsOf(bank).map((slot) => itemForAttempt(drawnVariant(slot, seed, bank), seed));
+}
 
 /** The answers the lesson's worked examples print: no attempt's answer is within twice its tolerance of one. */
 export const PRINTED_ANSWERS = [-0.654, 82685, 1500, 0.841, 0.125];

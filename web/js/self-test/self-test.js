@@ -1,4 +1,5 @@
-// The self-test: renders each item placeholder (.graded-item[data-item]) as a question the learner
+// The self-test: renders each item placeholder (.graded-item[data-item], named by its slot) as the
+// variant of the slot the attempt drew, a question the learner
 // answers before the reveal, grades the checks (numbers against the engine's live value, choices
 // by their right answer; predictions are recorded but not graded), shows the choices in an order
 // of their own per attempt, and keeps the record in one memory: the course site that launched the
@@ -9,7 +10,9 @@ import {
   inLevel,
   isGraded,
   isOpenPrediction,
-  itemForAttempt,
+  attemptItems,
+  isDrawn,
+  slotOf,
   testLevel,
 } from './self-test-items.js';
 import { liveText } from '../prose/live-values.js';
@@ -96,26 +99,27 @@ function answerOf(item, response) {
  * answer dispatches `positional-lesson:self-test` on window with { item, response, grade, summary }.
  */
 export function setupSelfTest({ engine, results, root = document, memory = null } = {}) {
-  const items = SELF_TEST_ITEMS.filter((item) => root.querySelector(`.graded-item[data-item="${item.id}"]`));
+  // Every variant of every slot on the page: an attempt asks one per slot, drawn from its seed.
+  const items = SELF_TEST_ITEMS.filter((item) => root.querySelector(`.graded-item[data-item="${slotOf(item)}"]`));
   memory ??= browserMemory(items.map((i) => i.id));
   // The test of the level the course chose, or on its own the level the reader views (?level= and
   // the level switch): the other level's items are hidden and never count.
   const level = () => memory.level ?? testLevel(document.documentElement.dataset.levelView);
-  const graded = () => items.filter((item) => isGraded(item) && inLevel(item, level()));
-  // A kept record is read with suspicion: only answers the items could have been given survive.
+  // The items as this attempt asks them: the variant each slot drew, and its numbers, from the record's seed.
+  const asked = () => attemptItems(record.seed, items);
+  const graded = () => asked().filter((item) => isGraded(item) && inLevel(item, level()));
+  // A kept record is read with suspicion: only answers the attempt's own variants could have been given survive.
   const sound = (kept) => ({
     seed: kept.seed,
     responses: Object.fromEntries(
       items
-        .filter((item) => isResponseTo(item, kept.responses[item.id]))
+        .filter((item) => isDrawn(item, kept.seed, items) && isResponseTo(item, kept.responses[item.id]))
         .map((item) => [item.id, kept.responses[item.id]]),
     ),
   });
   let record = sound(memory.record());
   const scoreLine = root.querySelector('[data-self-test-score]');
   const mastery = () => memory.mastery ?? MASTERY_SCORE;
-  // The items as this attempt asks them: numbers drawn from the record's seed.
-  const asked = () => items.map((item) => itemForAttempt(item, record.seed));
   const grades = () => {
     const out = {};
     for (const item of asked()) {
@@ -165,8 +169,10 @@ export function setupSelfTest({ engine, results, root = document, memory = null 
   const render = () => {
     for (const n of [1, 2]) root.querySelector(`#self-test-level-${n}`)?.setAttribute('data-level', String(n));
     for (const item of asked()) {
-      const slot = root.querySelector(`.graded-item[data-item="${item.id}"]`);
+      const slot = root.querySelector(`.graded-item[data-item="${slotOf(item)}"]`);
       slot.dataset.level = String(item.level);
+      // The variant shown: for whoever reads the page's state (tests, tools).
+      slot.dataset.variant = item.id;
       const order = item.kind === 'numeric' ? null : choiceOrder(item.id, item.choices.length, record.seed);
       const answer = (response) => {
         if (readOnly() || record.responses[item.id] !== undefined) return;
