@@ -128,6 +128,10 @@ function textFaults(text, { pairs } = {}) {
   for (const m of text.matchAll(/(?<![\d.,−])1 (positions|models|pairs|tokens|dimensions|heads|times)\b/g))
     faults.push(`"${m[0]}": one with a plural noun`);
   if (/(?<![\d.,])1\/1(?![\d.,])/.test(text)) faults.push('"1/1": a ratio of one told as a fraction');
+  // Chinese counts take a measure word between the number and the noun: "4,096 个位置", "8 个头",
+  // never "4,096 位置" (对, 维, 层 and 倍 are measure words themselves).
+  for (const m of text.matchAll(/(?<![\d.,])\d[\d,]*(?:\.\d+)? ?(位置|词元|模型|注意力头|头|句子)/g))
+    faults.push(`"${m[0]}": a Chinese count without its measure word`);
   // Shown arithmetic: "x × y / z = w" and "x / y = z" with every number as shown.
   const plain = text.replace(/\*\*/g, '');
   const shownEqual = (value, shown) => {
@@ -462,6 +466,16 @@ function report(faults) {
   if (process.env.TEXT_SWEEP_ALL) return faults.join('\n');
   return [...kinds.values()].map(({ first, count }) => `${first} (${count} states)`).join('\n');
 }
+
+describe('the checks themselves', () => {
+  test('each text invariant flags the fault it looks for, and passes the right form', () => {
+    const flags = (text) => textFaults(text).length > 0;
+    for (const bad of ['读 4,096 位置', '训练 1 模型', '8 头', '1 positions', 'NaN', '65536 tokens', '1/1'])
+      assert.ok(flags(bad), `not flagged: ${bad}`);
+    for (const good of ['读 4,096 个位置', '8 个头', '共 32 层', '64 对', '1 position', '65,536 tokens'])
+      assert.ok(!flags(good), `flagged: ${good}: ${textFaults(good)}`);
+  });
+});
 
 describe('the lesson’s own values', () => {
   test('make every claim hold (the built page shows each claim’s first sentence)', () => {
