@@ -214,6 +214,8 @@ function attachTraining(chart, { state, data, marks, shell, canvases, update, af
   // earlier visit) the chart draws them.
   const slot = predictionSlot();
   marks.predictionOpen = Boolean(slot && !slot.dataset.answered);
+  // The chart's first picture and words came before this mark was set: with the prediction open, again.
+  if (marks.predictionOpen) update();
   if (slot)
     new MutationObserver(() => {
       marks.predictionOpen = !slot.dataset.answered;
