@@ -1109,11 +1109,8 @@ TEST(ModelConfigDegraded, EveryPresetStillReadsWithOneThingUnknown) {
     {
       nlohmann::json variant = original;
       for (auto& [field, block] : scaling_blocks(text_model(variant))) {
-        const std::vector<std::string> keys = [&] {
-          std::vector<std::string> out;
-          for (const auto& item : block->items()) out.push_back(item.key());
-          return out;
-        }();
+        std::vector<std::string> keys;
+        for (const auto& item : block->items()) keys.push_back(item.key());
         for (const std::string& key : keys) {
           nlohmann::json renamed = original;
           nlohmann::json* target = nullptr;
