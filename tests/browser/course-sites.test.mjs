@@ -170,7 +170,7 @@ for (const [edition, wrong, verdict] of [
       });
     assert.equal(calls.filter(([v]) => /Initialize$/.test(v)).length, 1);
     assert.deepEqual(calls.at(-1), [edition === '1.2' ? 'LMSFinish' : 'Terminate']);
-    assert.equal(lastSet(calls, edition === '1.2' ? 'cmi.core.exit' : 'cmi.exit'), edition === '1.2' ? '' : 'normal');
+    assert.equal(lastSet(calls, edition === '1.2' ? 'cmi.core.exit' : 'cmi.exit'), edition === '1.2' ? '' : 'suspend');
     assert.deepEqual(problems, []);
     await close();
   });

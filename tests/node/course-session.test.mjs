@@ -214,6 +214,9 @@ for (const edition of ['1.2', '2004']) {
       assert.equal(Number(lastSet(calls, 'cmi.score.scaled')), Number((s.correct / s.total).toFixed(4)));
       assert.equal(lastSet(calls, 'cmi.success_status'), 'failed');
       assert.equal(lastSet(calls, 'cmi.completion_status'), 'completed');
+      // Left suspended: Moodle (following RTE 4.2.8) gives a 2004 review the attempt's data, its
+      // suspend data and interactions, only after exit suspend.
+      assert.equal(lastSet(calls, 'cmi.exit'), 'suspend');
     } else assert.equal(lastSet(calls, 'cmi.core.lesson_status'), 'failed');
     // Every answer is an interaction a teacher can read: the question, the right answer, the learner's.
     const ids = calls.filter(([, e]) => /^cmi\.interactions\.\d+\.id$/.test(e ?? ''));

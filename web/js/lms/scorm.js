@@ -449,7 +449,11 @@ export function scormConnection(
         set('cmi.score.scaled', decimal(Number(summary.scaled.toFixed(4))));
         set('cmi.completion_status', 'completed');
         set('cmi.success_status', summary.passed ? 'passed' : 'failed');
-        set('cmi.exit', 'normal');
+        // Suspend, not normal: a 2004 run-time gives a later launch the attempt's data (its suspend
+        // data and interactions) only after exit suspend (RTE 4.2.8), and Moodle's review follows
+        // it, so a finished attempt left `normal` reviews as an empty test. Moodle counts an attempt
+        // finished by its completion status alone, so grading and new attempts are as before.
+        set('cmi.exit', 'suspend');
       }
     },
     flush,
