@@ -110,7 +110,8 @@ to set it up in Moodle and Canvas.</p>
 <p>The lesson has two levels. A reader can stop after Level 1: a package set to the Level 1 test
 (<code>?level=1</code> in its manifest) grades Level 1’s ${facts.level1} checks alone, with their own verdict;
 <code>?level=2</code> grades Level 2’s ${facts.level2}, and <code>?level=all</code> (as built) all ${facts.checks}. The
-other level’s checks are hidden and never count.</p>
+other level’s checks are hidden and never count: a reader who switches the lesson to both levels sees
+each of them marked as practice, neither graded nor recorded.</p>
 <h3>Level 1: the practitioner’s guide</h3>
 <p>After Level 1 a learner can (each objective with the self-test’s questions that measure it):</p>
 ${objectiveList(1, items)}
