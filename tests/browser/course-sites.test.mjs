@@ -170,7 +170,7 @@ for (const [edition, wrong, verdict] of [
       });
     assert.equal(calls.filter(([v]) => /Initialize$/.test(v)).length, 1);
     assert.deepEqual(calls.at(-1), [edition === '1.2' ? 'LMSFinish' : 'Terminate']);
-    assert.equal(lastSet(calls, edition === '1.2' ? 'cmi.core.exit' : 'cmi.exit'), edition === '1.2' ? '' : 'normal');
+    assert.equal(lastSet(calls, edition === '1.2' ? 'cmi.core.exit' : 'cmi.exit'), edition === '1.2' ? '' : 'suspend');
     assert.deepEqual(problems, []);
     await close();
   });
@@ -245,6 +245,42 @@ test('SCORM 1.2 set to the Level 1 test: Level 2’s checks are hidden, and Leve
   const percent = Math.round((100 * (level1.length - 1)) / level1.length);
   assert.deepEqual(await gradebook(page, '1.2'), { status: 'passed', raw: String(percent), min: '0', max: '100' });
   assert.equal(calls.filter(([, e]) => /^cmi\.interactions\.\d+\.id$/.test(e ?? '')).length, level1.length);
+  assert.deepEqual(problems, []);
+  await close();
+});
+
+test('SCORM 1.2 set to the Level 1 test: switched to both levels, Level 2’s checks say they are practice and reach nothing', async () => {
+  const { page, lesson, problems, close } = await openCourse('1.2', {
+    preload: { student_data: { mastery_score: '80' } },
+    launch: 'index.html?level=1',
+  });
+  const level1 = GRADED.filter((i) => i.level === 1);
+  const level2 = SELF_TEST_ITEMS.filter((i) => i.level === 2);
+  await lesson.getByRole('button', { name: 'Both levels', exact: true }).first().click();
+  assert.equal(await lesson.locator('.graded-item[data-item="rope_score"]').isVisible(), true);
+  // Every Level 2 item says, before it is answered, that it is practice; no Level 1 item does.
+  for (const item of level2) {
+    const slot = lesson.locator(`.graded-item[data-item="${item.id}"]`);
+    assert.equal(await slot.getAttribute('data-graded'), 'practice', item.id);
+    assert.match(
+      await slot.locator('.graded-practice').textContent(),
+      /^Practice only: your course grades the Level 1 test, so this answer is neither graded nor recorded\.$/,
+    );
+  }
+  assert.equal(await lesson.locator('.graded-item[data-graded]').count(), level2.length);
+  // Answered anyway, with Level 1's: the verdict is Level 1's, and no Level 2 answer reaches the LMS.
+  await answerAll(lesson, new Set(), [...level2, ...level1]);
+  assert.match(
+    await lesson.locator('[data-self-test-score]').textContent(),
+    new RegExp(`^${level1.length} right of ${level1.length} answered`),
+  );
+  await lesson.waitForFunction(() => document.documentElement.dataset.course.endsWith(':saved'));
+  const { calls } = await leave(page);
+  assert.deepEqual(await gradebook(page, '1.2'), { status: 'passed', raw: '100', min: '0', max: '100' });
+  const reported = calls.filter(([, e]) => /^cmi\.interactions\.\d+\.id$/.test(e ?? '')).map(([, , v]) => v);
+  assert.equal(reported.length, level1.length, reported.join(' '));
+  assert.ok(!reported.some((id) => SELF_TEST_ITEMS.find((i) => i.id === id)?.level === 2), reported.join(' '));
+  assert.doesNotMatch(lastSet(calls, 'cmi.suspend_data'), /rope_score|predict_/);
   assert.deepEqual(problems, []);
   await close();
 });

@@ -147,6 +147,32 @@ test('numeric items draw their numbers per attempt, never the worked examples’
   }
 });
 
+test('the ALiBi slope check rarely asks a retake for the slope it asked before', async () => {
+  const engine = await loadEngine();
+  const template = SELF_TEST_ITEMS.find((i) => i.id === 'alibi_slope');
+  const values = new Map();
+  const draws = new Set();
+  const attempts = 4000;
+  for (let s = 0; s < attempts; s++) {
+    const item = itemForAttempt(template, ((s * 2654435761) >>> 0).toString(16).padStart(8, '0'));
+    const { heads, head } = item.params;
+    // The prompt's formula holds for ALiBi's power-of-2 head counts, where the engine agrees with it.
+    assert.equal(heads & (heads - 1), 0, `${heads} heads`);
+    const value = item.answer(engine);
+    assert.ok(Math.abs(item.formula() - value) <= 1e-12 * value, JSON.stringify(item.params));
+    draws.add(`${heads}/${head}`);
+    // Slopes keyed by their exponent −8h/H: two different ones differ by at least 2^(1/16) (4%),
+    // far past the 0.5% tolerance.
+    const key = Math.round(Math.log2(value) * 1e6);
+    values.set(key, (values.get(key) ?? 0) + 1);
+  }
+  // The chance that two attempts ask for the same slope: the sum of each slope's share squared
+  // (4,000 draws put its standard error near 0.002).
+  const repeat = [...values.values()].reduce((sum, n) => sum + (n / attempts) ** 2, 0);
+  assert.ok(draws.size >= 150, `${draws.size} different draws`);
+  assert.ok(repeat <= 0.03, `a retake repeats the slope with probability ${repeat.toFixed(3)}`);
+});
+
 test('answers are read as people type them, and anything else is refused', () => {
   assert.equal(parseNumber('−0.654'), -0.654);
   assert.equal(parseNumber(' 82,685 '), 82685);

@@ -1,16 +1,19 @@
 // What Moodle 4.5's SCORM player does beyond the SCORM run-time the suites host (scorm-again), as
-// seen through a real Moodle 4.5.6: its 2004 run-time's check of a choice's identifiers, its 1.2
-// run-time's rewrite of the status when the SCO finishes, and how its gradebook picks an attempt's
-// grade. Used by the Node suites on a scorm-again object, and by the browser suites' player page
-// (tests/browser/course-hosts.mjs), which inlines moodleRuntimeRules as source: it uses nothing
-// from outside its own body.
+// seen through a real Moodle 4.5.6: its 2004 run-time's check of a choice's identifiers and of a
+// number's digits, its 1.2 run-time's rewrite of the status when the SCO finishes, and how its
+// gradebook picks an attempt's grade. Used by the Node suites on a scorm-again object, and by the
+// browser suites' player page (tests/browser/course-hosts.mjs), which inlines moodleRuntimeRules
+// as source: it uses nothing from outside its own body.
 
 /**
  * Wraps the scorm-again API object `api` of `edition` ('1.2' or '2004') with Moodle's run-time
  * rules:
  * - SCORM 2004 (Moodle's datamodels/scorm_13.js): a `choice` interaction's learner_response and
  *   correct_responses.n.pattern are identifiers separated by `[,]`, each matching
- *   ^[\w\.]{1,250}$ (CMIShortIdentifier); anything else is refused with error 406.
+ *   ^[\w\.]{1,250}$ (CMIShortIdentifier); a `numeric` interaction's learner_response is one
+ *   number and its pattern one or two separated by `[:]` (the lower first), each matching
+ *   ^-?([0-9]{1,5})(\.[0-9]{1,18})?$ (its CMIDecimal: at most five integer digits, no exponent).
+ *   Anything else is refused with error 406.
  * - SCORM 1.2 (Moodle's datamodels/scorm_12.js): on LMSFinish a status still `not attempted` becomes
  *   `completed`, before the branch that would make a browsed attempt `browsed` can run.
  */
@@ -18,14 +21,19 @@ export function moodleRuntimeRules(api, edition) {
   if (edition === '2004') {
     const setValue = api.SetValue.bind(api);
     const shortIdentifier = /^[\w.]{1,250}$/;
+    const decimal = /^-?([0-9]{1,5})(\.[0-9]{1,18})?$/;
+    const refused = (type, field, value) => {
+      if (type === 'choice') return !value.split('[,]').every((part) => shortIdentifier.test(part));
+      if (type !== 'numeric') return false;
+      if (field === 'learner_response') return !decimal.test(value);
+      const bounds = value.split('[:]');
+      return bounds.length > 2 || !bounds.every((b) => decimal.test(b)) || Number(bounds[0]) > Number(bounds.at(-1));
+    };
     api.SetValue = (element, value) => {
       const at = /^cmi\.interactions\.(\d+)\.(learner_response|correct_responses\.\d+\.pattern)$/.exec(element);
-      if (at && api.GetValue(`cmi.interactions.${at[1]}.type`) === 'choice') {
-        const parts = String(value).split('[,]');
-        if (!parts.every((part) => shortIdentifier.test(part))) {
-          api.lastErrorCode = '406';
-          return 'false';
-        }
+      if (at && refused(api.GetValue(`cmi.interactions.${at[1]}.type`), at[2], String(value))) {
+        api.lastErrorCode = '406';
+        return 'false';
       }
       return setValue(element, value);
     };

@@ -110,7 +110,8 @@ to set it up in Moodle and Canvas.</p>
 <p>The lesson has two levels. A reader can stop after Level 1: a package set to the Level 1 test
 (<code>?level=1</code> in its manifest) grades Level 1’s ${facts.level1} checks alone, with their own verdict;
 <code>?level=2</code> grades Level 2’s ${facts.level2}, and <code>?level=all</code> (as built) all ${facts.checks}. The
-other level’s checks are hidden and never count.</p>
+other level’s checks are hidden and never count: a reader who switches the lesson to both levels sees
+each of them marked as practice, neither graded nor recorded.</p>
 <h3>Level 1: the practitioner’s guide</h3>
 <p>After Level 1 a learner can (each objective with the self-test’s questions that measure it):</p>
 ${objectiveList(1, items)}
@@ -183,8 +184,8 @@ answered. The manifest’s objective is satisfied at a scaled score of ${mastery
 <h2 id="moodle">Setting it up in Moodle</h2>
 <p>Use the <strong>SCORM 1.2 zip</strong> (<code>${escapeHtml(packages.scorm12)}</code>) in Moodle.
 Moodle documents its SCORM 2004 support as partial (it does not implement sequencing); SCORM 1.2 is
-the edition its player conforms to. With the 1.2 zip a failed attempt is recorded as failed, a
-review shows every answer, and a preview leaves no grade (see below).</p>
+the edition its player conforms to. With the 1.2 zip a failed attempt is recorded as failed, and a
+preview leaves no grade (see below).</p>
 <p>Turn editing on, choose <em>Add an activity or resource</em> in a section, choose
 <em>SCORM package</em>, and upload the zip under <em>Package file</em>. Then set these in the
 activity’s settings:</p>
@@ -224,9 +225,11 @@ check is answered; Moodle’s page shows 0% until then. The gradebook is what co
 1.2 zip it marks the attempt <code>browsed</code>, so the preview leaves no grade and the next
 <em>Enter</em> opens the attempt as usual. (Without that, Moodle would turn the untouched attempt
 into <code>completed</code> with a grade of 0.)</li>
-<li><strong>Reviewing a finished attempt.</strong> With the 1.2 zip the review shows every answer.
-With the 2004 zip Moodle hands the lesson no saved answers for a review; the lesson then reads the
-answers back from the interactions Moodle holds, or says plainly that the course sent none back.</li>
+<li><strong>Reviewing a finished attempt.</strong> <em>Enter</em> on a finished attempt opens it
+for review, closed, with every answer and the verdict. Moodle hands a SCORM 2004 lesson its saved
+answers only when the attempt was left suspended, so the 2004 zip leaves a finished attempt
+suspended; Moodle still counts it finished and graded, and <em>Start a new attempt</em> still starts an
+empty one. If a review ever shows no answers, the lesson says plainly that the course sent none back.</li>
 <li><strong>Each answer is an interaction</strong> in the activity’s <em>Reports</em>: the question’s
 id, the learner’s answer, the right answer and whether it was right.</li>
 </ul>

@@ -124,6 +124,28 @@ function decimal(value) {
   return fixed === '-0' ? '0' : fixed;
 }
 
+// A number as Moodle's SCORM 2004 run-time takes it in a numeric interaction's response and range
+// (its CMIDecimal): at most five integer digits and 18 decimals, no exponent. The standard's
+// real(10,7) allows more; Moodle refuses anything else with error 406.
+const INTERACTION_DECIMAL = /^-?\d{1,5}(\.\d{1,18})?$/;
+
+/**
+ * The number `text` (as the page sends it: String of a Number) written out without an exponent,
+ * every digit kept, or null when it does not fit INTERACTION_DECIMAL.
+ */
+export function interactionDecimal(text) {
+  const value = Number(text);
+  if (!Number.isFinite(value)) return null;
+  let plainText = String(value);
+  const exponent = /^-?(\d)(?:\.(\d+))?e([-+]\d+)$/.exec(plainText);
+  // A tiny number (1.25e-7): as many decimals as its digits need, when they are few enough.
+  if (exponent && Number(exponent[3]) < 0) {
+    const places = (exponent[2]?.length ?? 0) - Number(exponent[3]);
+    plainText = places <= 18 ? value.toFixed(places) : '';
+  }
+  return INTERACTION_DECIMAL.test(plainText) ? plainText : null;
+}
+
 // How long one flush may hold the page before it lets the page run (ms): well under the 200 ms past
 // which a page feels stuck, with room for one slow call on top.
 export const FLUSH_SLICE_MS = 50;
@@ -304,8 +326,29 @@ export function scormConnection(
     }
     const at = `cmi.interactions.${n}`;
     const when = now();
+    const correct = interaction.correctResponse;
+    let { type, response } = interaction;
+    let pattern =
+      correct === undefined || type !== 'numeric'
+        ? correct
+        : edition === '2004'
+          ? `${decimal(correct.min)}[:]${decimal(correct.max)}`
+          : decimal(correct.value);
+    if (edition === '2004' && type === 'numeric') {
+      // A number Moodle's run-time would refuse (a scaled base past 99,999, a huge or tiny answer)
+      // goes as fill-in, which takes any text: the learner's number and the right value are both
+      // kept, and the result says whether it was within the tolerance. A numeric interaction is
+      // kept wherever it fits, so its range still shows the tolerance.
+      const bounds = [decimal(correct.min), decimal(correct.max)];
+      const number = interactionDecimal(response);
+      if (number !== null && bounds.every((bound) => INTERACTION_DECIMAL.test(bound))) response = number;
+      else {
+        type = 'fill-in';
+        pattern = decimal(correct.value);
+      }
+    }
     set(`${at}.id`, interaction.id);
-    set(`${at}.type`, interaction.type);
+    set(`${at}.type`, type);
     if (edition === '2004') {
       const order = interaction.choices ? ` [${interaction.choices.map((c) => c.id).join(', ')}]` : '';
       const tag = `{lang=${interaction.language === 'en' ? 'en-US' : interaction.language}}`;
@@ -318,17 +361,8 @@ export function scormConnection(
       set(`${at}.timestamp`, timestamp(when));
     } else set(`${at}.time`, clockTime(when));
     set(`${at}.weighting`, interaction.graded ? 1 : 0);
-    const correct = interaction.correctResponse;
-    if (correct !== undefined) {
-      const pattern =
-        interaction.type !== 'numeric'
-          ? correct
-          : edition === '2004'
-            ? `${decimal(correct.min)}[:]${decimal(correct.max)}`
-            : decimal(correct.value);
-      set(`${at}.correct_responses.0.pattern`, pattern);
-    }
-    set(`${at}.${e.response}`, interaction.response);
+    if (pattern !== undefined) set(`${at}.correct_responses.0.pattern`, pattern);
+    set(`${at}.${e.response}`, response);
     set(`${at}.result`, e.results[interaction.result]);
   };
 
@@ -415,7 +449,11 @@ export function scormConnection(
         set('cmi.score.scaled', decimal(Number(summary.scaled.toFixed(4))));
         set('cmi.completion_status', 'completed');
         set('cmi.success_status', summary.passed ? 'passed' : 'failed');
-        set('cmi.exit', 'normal');
+        // Suspend, not normal: a 2004 run-time gives a later launch the attempt's data (its suspend
+        // data and interactions) only after exit suspend (RTE 4.2.8), and Moodle's review follows
+        // it, so a finished attempt left `normal` reviews as an empty test. Moodle counts an attempt
+        // finished by its completion status alone, so grading and new attempts are as before.
+        set('cmi.exit', 'suspend');
       }
     },
     flush,

@@ -441,11 +441,13 @@ const FIRST_VARIANTS = [
     objective: 'alibi_and_mask',
     level: 2,
     kind: 'numeric',
-    // 4, 16 or 32 heads (the lesson works 8), and never the lesson's slope of 1/8.
+    // 16 to 128 heads, powers of 2 as in ALiBi's models (the formula holds only for those; the
+    // lesson works 8), any head of them, and never the lesson's slope of 1/8: 236 draws, so a
+    // retake asks for the same slope about 2% of the time.
     draw: (random) => {
       for (;;) {
-        const heads = pick(random, [4, 16, 32]);
-        const head = whole(random, 1, Math.min(heads, 8));
+        const heads = pick(random, [16, 32, 64, 128]);
+        const head = whole(random, 1, heads);
         if (8 * head !== 3 * heads) return { heads, head };
       }
     },

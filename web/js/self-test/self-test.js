@@ -174,13 +174,16 @@ export function setupSelfTest({ engine, results, root = document, memory = null 
       // The variant shown: for whoever reads the page's state (tests, tools).
       slot.dataset.variant = item.id;
       const order = item.kind === 'numeric' ? null : choiceOrder(item.id, item.choices.length, record.seed);
+      // Inside a course that grades one level, the other level's items (shown when the reader
+      // switches to both levels) are practice: answered here, never sent, and marked so.
+      const practice = Boolean(memory.level) && !inLevel(item, memory.level);
       const answer = (response) => {
         if (readOnly() || record.responses[item.id] !== undefined) return;
         record = { ...record, responses: { ...record.responses, [item.id]: response } };
         const grade = gradeResponse(item, response, engine);
         views.get(item.id).lock(response, grade);
         const now = summary();
-        memory.answered({ record, answer: answerOf(item, response) });
+        if (!practice) memory.answered({ record, answer: answerOf(item, response) });
         showScore();
         dispatchEvent(new CustomEvent(EVENT, { detail: { item, response, grade, summary: now } }));
       };
@@ -189,6 +192,17 @@ export function setupSelfTest({ engine, results, root = document, memory = null 
           ? numericView(item, slot, engine, answer)
           : choiceView(item, slot, results, order, answer);
       views.set(item.id, view);
+      if (practice) {
+        const note = element(
+          'p',
+          'graded-practice',
+          memory.level === '1'
+            ? t('Practice only: your course grades the Level 1 test, so this answer is neither graded nor recorded.')
+            : t('Practice only: your course grades the Level 2 test, so this answer is neither graded nor recorded.'),
+        );
+        slot.prepend(note);
+        slot.dataset.graded = 'practice';
+      } else delete slot.dataset.graded;
       const response = record.responses[item.id];
       if (response !== undefined) view.lock(response, gradeResponse(item, response, engine));
       else if (readOnly()) view.close();
