@@ -1,3 +1,4 @@
+// @ts-check
 // The course shell's connection to a cmi5 LMS (an assignable unit's side of cmi5, with its xAPI):
 // reads the launch parameters, fetches the auth token once (kept for a reload of the same launch),
 // reads LMS.LaunchData, the learner's preferences and the unit's own state document, and sends
@@ -188,6 +189,7 @@ class HttpError extends Error {
  * A connection to the cmi5 LMS of `launch` (from cmi5Launch). `deps` (for tests): fetch, storage
  * (kept across visits: the queue), sessionStorage (the token, for a reload), timers, now(), origin,
  * navigate(url) (the exit to returnURL).
+ * @returns {import('./course-session.js').CourseConnection}
  */
 export function cmi5Connection(launch, deps = {}) {
   const {
@@ -213,7 +215,9 @@ export function cmi5Connection(launch, deps = {}) {
   let returnUrl = null;
   let returnRefused = false; // LMS.LaunchData named a returnURL that is not http(s)
   let state = { record: null, completed: false, passed: false, verdicts: {} };
+  /** @type {(status: string) => void} */
   let listener = () => {};
+  /** @type {import('./course-session.js').CourseStatus} */
   let status = 'retrying';
   let terminated = false;
   let pumping = false;
@@ -262,6 +266,7 @@ export function cmi5Connection(launch, deps = {}) {
     return url;
   };
   /** A request with the session's headers; for a write, the answer's body is read through (a body left unread is cut off, as a failed request, when the page goes). */
+  /** @param {string | URL} url @param {RequestInit & { reason?: boolean }} [options] */
   const request = async (url, { reason = false, ...init } = {}) => {
     const response = await fetchImpl(url, { ...init, headers: { ...headers, ...(init.headers ?? {}) } });
     if (init.method && init.method !== 'GET') {
@@ -315,6 +320,10 @@ export function cmi5Connection(launch, deps = {}) {
     if (extensions) out.extensions = { ...(out.extensions ?? {}), ...extensions };
     return out;
   };
+  /**
+   * @param {string} verb
+   * @param {{ object?: object, result?: object, categories?: string[], extensions?: object, id?: string }} [parts]
+   */
   const statementBody = (verb, { object, result, categories, extensions, id = uuid() } = {}) => ({
     id,
     actor: launch.actor,

@@ -1,3 +1,4 @@
+// @ts-check
 // The course shell's session: one session with the course site for the whole visit, whatever the
 // framed lesson page does (its language switch loads another page into the frame; the session
 // stays). It keeps the self-test's record, takes every answer at once (before the course site has
@@ -14,6 +15,39 @@ export const COURSE_PROTOCOL = 1;
 // a synchronous request, which would freeze the page for as long as the site takes on every answer.
 export const COMMIT_PAUSE_MS = 1500;
 
+/**
+ * What a course site's connection (scormConnection, cmi5Connection) offers the session.
+ * @typedef {object} CourseConnection
+ * @property {string} kind the edition: 'scorm12', 'scorm2004' or 'cmi5'
+ * @property {() => Promise<CourseOpening>} open
+ * @property {(interaction: import('./course-grading.js').CourseInteraction) => void} interaction reports one answer
+ * @property {(record: import('./record.js').CourseRecord) => void} saveRecord
+ * @property {(summary: import('./record.js').Summary) => void} progress
+ * @property {(summary: import('./record.js').Summary) => void} verdict
+ * @property {() => void} flush
+ * @property {(summary?: import('./record.js').Summary) => void} close
+ * @property {() => CourseStatus} status
+ * @property {(listener: (status: CourseStatus) => void) => void} onStatus
+ * @property {() => boolean} [canStartOver]
+ * @property {() => Promise<unknown> | unknown} [startOver]
+ * @property {() => boolean} [canExit]
+ * @property {(summary?: import('./record.js').Summary) => unknown} [exit]
+ * @property {() => boolean} [exitRefused] a way out was named that the window cannot take
+ * @property {() => void} [complete] (cmi5) the completed statement alone, once per registration
+ */
+
+/**
+ * What the course site answered on opening.
+ * @typedef {object} CourseOpening
+ * @property {string} mode 'normal', 'review' or 'browse'
+ * @property {number | null} mastery
+ * @property {import('./record.js').CourseRecord | null} record
+ * @property {boolean} canStartOver
+ * @property {boolean} [recorded] false: a review for which the course site sent no answers back
+ */
+
+/** @typedef {'saved' | 'saving' | 'retrying' | 'offline' | 'refused'} CourseStatus */
+
 /** A plain copy of a value from another window's realm (the lesson page's): nothing of it stays shared. */
 const plain = (value) => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
 
@@ -26,6 +60,7 @@ const plain = (value) => (value === undefined ? undefined : JSON.parse(JSON.stri
  * startOver(), exit() and exitRefused() (a way out was named that the window cannot take). `level`
  * is the test the course chose ('1', '2' or 'all'); `grader` grades the record (courseGrader of
  * that level); `timers` is for tests.
+ * @param {CourseConnection | null} connection
  */
 export function createCourseSession(
   connection,
