@@ -19,7 +19,6 @@ const NOT_YET_SPLIT = {
   'web/js/lms/course-session.js createCourseSession': 212,
   'web/site-builder/instructor-guide.mjs instructorGuideBody': 211,
   'web/js/charts/model-card-text.js ropeItems': 206,
-  'web/site-builder/build-site.mjs main': 178,
   'web/js/charts/length-lab.js attachTraining': 165,
   'cpp/src/model_config.cpp read_layer_types': 153,
 };
