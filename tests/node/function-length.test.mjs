@@ -20,7 +20,6 @@ const NOT_YET_SPLIT = {
   'web/site-builder/instructor-guide.mjs instructorGuideBody': 211,
   'web/js/charts/model-card-text.js ropeItems': 206,
   'web/js/charts/length-lab.js attachTraining': 165,
-  'cpp/src/model_config.cpp read_layer_types': 153,
 };
 
 test(`no function runs past ${LIMIT} lines but those not yet split, and none of them grows`, () => {
