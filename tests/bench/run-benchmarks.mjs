@@ -565,6 +565,7 @@ function markdown(results, values) {
   lines.push(...phoneSection(join(here, 'results', 'phone-interaction.json')));
   lines.push(...headedPhoneSection(join(here, 'results', 'phone-interaction-headed.json')));
   lines.push(...lengthLabSection(loadLabResults()));
+  lines.push(...designSection(JSON.parse(readFileSync(join(here, 'results', 'design-measurements.json'), 'utf8'))));
   lines.push('## Cross-checks', '');
   lines.push(
     'The plain-JS kernels are checked against the WASM engine, and the views against the copies, before timing (same work, same numbers):',
@@ -632,6 +633,24 @@ export function lengthLabSection(results) {
       );
       lines.push(`| ${task} | ${variant} | ${medians.join(' | ')} |`);
     }
+  lines.push('');
+  return lines;
+}
+
+/**
+ * The measurements behind decisions in the code, from results/design-measurements.json: where each
+ * decision lives, what it is, and what was measured (the comment there keeps only the decision).
+ */
+export function designSection({ about, entries }) {
+  const cell = (text) => text.replaceAll('|', '\\|');
+  const lines = [
+    '## Measurements behind the code',
+    '',
+    `From \`tests/bench/results/design-measurements.json\`. ${about}`,
+    '',
+  ];
+  lines.push('| where | decision | measured |', '| --- | --- | --- |');
+  for (const e of entries) lines.push(`| \`${e.where}\` | ${cell(e.decision)} | ${cell(e.measured)} |`);
   lines.push('');
   return lines;
 }

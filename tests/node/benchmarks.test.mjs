@@ -64,3 +64,14 @@ test("the length lab's table holds the file's medians, to the two decimals it pr
   // Every task × scheme (5 schemes, RoPE's 3 stretches) × size × factor.
   assert.equal(checked, Object.keys(results.sizes.default.runs).length * 8 * sizes.length * factors.length);
 });
+
+test('each measurement behind the code names a file that holds its decision and points to BENCHMARKS.md', () => {
+  const { entries } = JSON.parse(read('tests/bench/results/design-measurements.json'));
+  assert.ok(entries.length > 0);
+  for (const { where } of entries) {
+    const [file, symbol] = where.split(' ');
+    const text = read(file);
+    if (symbol) assert.ok(text.includes(symbol), `${file} has no ${symbol}`);
+    assert.match(text, /BENCHMARKS\.md, Measurements/, `${file} does not point to BENCHMARKS.md`);
+  }
+});
