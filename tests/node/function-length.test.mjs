@@ -17,7 +17,6 @@ const NOT_YET_SPLIT = {
   'web/js/chart-kit/define-chart.js mountChart': 286,
   'web/js/chart-kit/handles.js attachHandles': 221,
   'web/js/lms/course-session.js createCourseSession': 212,
-  'web/site-builder/instructor-guide.mjs instructorGuideBody': 211,
   'web/js/charts/model-card-text.js ropeItems': 206,
 };
 
