@@ -186,6 +186,67 @@ class HttpError extends Error {
 }
 
 /**
+ * The LRS as the connection speaks to it: addresses under the launch's endpoint, requests with the
+ * session's headers (`headers()`: null until the token is fetched), JSON reads, retries of what may
+ * pass a moment later, and the State API's parameters for the launch's activity, agent and
+ * registration. `fetchImpl` and `timers` are the connection's (tests pass their own).
+ */
+function lrsClient(launch, { fetchImpl, timers, headers }) {
+  const xapiUrl = (path, params) => {
+    const url = new URL(path, launch.endpoint);
+    if (params) url.search = new URLSearchParams(params).toString();
+    return url;
+  };
+  /** A request with the session's headers; for a write, the answer's body is read through (a body left unread is cut off, as a failed request, when the page goes). */
+  /** @param {string | URL} url @param {RequestInit & { reason?: boolean }} [options] */
+  const request = async (url, { reason = false, ...init } = {}) => {
+    const response = await fetchImpl(url, { ...init, headers: { ...headers(), ...(init.headers ?? {}) } });
+    if (init.method && init.method !== 'GET') {
+      // With `reason`, a refusal's body is kept as `reason` (an LRS says there what it objects to).
+      const text = await response.text().catch(() => '');
+      if (reason && !response.ok) {
+        let said = text;
+        try {
+          const parsed = JSON.parse(text);
+          said = typeof parsed?.error === 'string' ? parsed.error : (parsed?.message ?? text);
+        } catch {
+          // plain text
+        }
+        return { ok: response.ok, status: response.status, headers: response.headers, reason: String(said) };
+      }
+    }
+    return response;
+  };
+  const getJson = async (url, { missingIsNull = false } = {}) => {
+    const response = await request(url);
+    if (missingIsNull && response.status === 404) return null;
+    if (!response.ok) throw new HttpError(`cmi5: ${url.pathname} answered HTTP ${response.status}`, response.status);
+    const text = await response.text();
+    return text ? JSON.parse(text) : null;
+  };
+  const retrying = async (what, attempts = 4) => {
+    for (let i = 0; ; i++) {
+      try {
+        return await what();
+      } catch (error) {
+        const transient =
+          !(error instanceof HttpError) || error.status >= 500 || error.status === 429 || error.status === 408;
+        if (!transient || i + 1 >= attempts) throw error;
+        await new Promise((resolve) => timers.setTimeout(resolve, 500 * 2 ** i));
+      }
+    }
+  };
+
+  const stateParams = (stateId) => ({
+    stateId,
+    activityId: launch.activityId,
+    agent: JSON.stringify(launch.actor),
+    registration: launch.registration,
+  });
+  return { xapiUrl, request, getJson, retrying, stateParams };
+}
+
+/**
  * A connection to the cmi5 LMS of `launch` (from cmi5Launch). `deps` (for tests): fetch, storage
  * (kept across visits: the queue), sessionStorage (the token, for a reload), timers, now(), origin,
  * navigate(url) (the exit to returnURL).
@@ -260,56 +321,10 @@ export function cmi5Connection(launch, deps = {}) {
     listener(status);
   };
 
-  const xapiUrl = (path, params) => {
-    const url = new URL(path, launch.endpoint);
-    if (params) url.search = new URLSearchParams(params).toString();
-    return url;
-  };
-  /** A request with the session's headers; for a write, the answer's body is read through (a body left unread is cut off, as a failed request, when the page goes). */
-  /** @param {string | URL} url @param {RequestInit & { reason?: boolean }} [options] */
-  const request = async (url, { reason = false, ...init } = {}) => {
-    const response = await fetchImpl(url, { ...init, headers: { ...headers, ...(init.headers ?? {}) } });
-    if (init.method && init.method !== 'GET') {
-      // With `reason`, a refusal's body is kept as `reason` (an LRS says there what it objects to).
-      const text = await response.text().catch(() => '');
-      if (reason && !response.ok) {
-        let said = text;
-        try {
-          const parsed = JSON.parse(text);
-          said = typeof parsed?.error === 'string' ? parsed.error : (parsed?.message ?? text);
-        } catch {
-          // plain text
-        }
-        return { ok: response.ok, status: response.status, headers: response.headers, reason: String(said) };
-      }
-    }
-    return response;
-  };
-  const getJson = async (url, { missingIsNull = false } = {}) => {
-    const response = await request(url);
-    if (missingIsNull && response.status === 404) return null;
-    if (!response.ok) throw new HttpError(`cmi5: ${url.pathname} answered HTTP ${response.status}`, response.status);
-    const text = await response.text();
-    return text ? JSON.parse(text) : null;
-  };
-  const retrying = async (what, attempts = 4) => {
-    for (let i = 0; ; i++) {
-      try {
-        return await what();
-      } catch (error) {
-        const transient =
-          !(error instanceof HttpError) || error.status >= 500 || error.status === 429 || error.status === 408;
-        if (!transient || i + 1 >= attempts) throw error;
-        await new Promise((resolve) => timers.setTimeout(resolve, 500 * 2 ** i));
-      }
-    }
-  };
-
-  const stateParams = (stateId) => ({
-    stateId,
-    activityId: launch.activityId,
-    agent: JSON.stringify(launch.actor),
-    registration: launch.registration,
+  const { xapiUrl, request, getJson, retrying, stateParams } = lrsClient(launch, {
+    fetchImpl,
+    timers,
+    headers: () => headers,
   });
 
   const context = (categories = [], extensions = null) => {
