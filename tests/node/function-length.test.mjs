@@ -15,7 +15,6 @@ const NOT_YET_SPLIT = {
   'web/js/prose/prose-params.js setupProseParameters': 358,
   'web/js/lms/scorm.js scormConnection': 309,
   'web/js/chart-kit/define-chart.js mountChart': 286,
-  'web/js/chart-kit/handles.js attachHandles': 221,
   'web/js/lms/course-session.js createCourseSession': 212,
 };
 
