@@ -52,6 +52,30 @@ export const COMMIT_PAUSE_MS = 1500;
 const plain = (value) => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
 
 /**
+ * The record a session opens with when the course site kept one (`kept`): its answers that answer
+ * its attempt, joined by the answers given on this page (`mine`) while the site was answering
+ * (`early`, their item ids). The site's own answer to an item stands (the item was answered, and
+ * locked, in an earlier session). A number answered for the numbers of another seed answers nothing
+ * in the kept attempt, and an answer to a variant it did not draw neither: both are dropped, and the
+ * page asks them again.
+ * @param {import('./record.js').CourseRecord} kept
+ * @param {import('./record.js').CourseRecord} mine
+ * @param {string[]} early
+ * @param {ReturnType<typeof courseGrader>} grader
+ * @returns {import('./record.js').CourseRecord}
+ */
+function openedRecord(kept, mine, early, grader) {
+  const { seed } = kept;
+  const responses = {};
+  for (const [id, response] of Object.entries(kept.responses))
+    if (grader.accepts(id, response, seed)) responses[id] = response;
+  for (const id of early)
+    if (!(id in responses) && (seed === mine.seed || !grader.drawn(id)) && grader.accepts(id, mine.responses[id], seed))
+      responses[id] = mine.responses[id];
+  return { seed, responses };
+}
+
+/**
  * A session over `connection` (from scormConnection or cmi5Connection; null when no course site
  * launched the shell). The connection's interface: kind, open() → { mode, mastery, record,
  * canStartOver, recorded? (false: a review for which the course site sent no answers back) },
@@ -159,22 +183,7 @@ export function createCourseSession(
     canStartOver = Boolean(opening.canStartOver);
     recorded = opening.recorded !== false;
     const kept = opening.record?.responses ?? null;
-    if (kept) {
-      // Answers given while the course site was answering join what it kept; its own answer to an
-      // item stands (the item was answered, and locked, in an earlier session).
-      // A number answered for the numbers of another seed answers nothing in the kept attempt: it is
-      // dropped, and the page asks it again with the attempt's own numbers.
-      const sameSeed = opening.record.seed === record.seed;
-      const responses = {};
-      const seed = opening.record.seed;
-      for (const [id, response] of Object.entries(kept))
-        if (grader.accepts(id, response, seed)) responses[id] = response;
-      // An answer to a variant the kept attempt did not draw is dropped too.
-      for (const id of early)
-        if (!(id in responses) && (sameSeed || !grader.drawn(id)) && grader.accepts(id, record.responses[id], seed))
-          responses[id] = record.responses[id];
-      record = { seed: opening.record.seed, responses };
-    }
+    if (kept) record = openedRecord(opening.record, record, early, grader);
     const replayed = early.filter((id) => id in record.responses && (!kept || !(id in kept)));
     if (tracking()) for (const id of replayed) reportAnswer(id);
     early.length = 0;
