@@ -1,10 +1,10 @@
 // The engine's matrix products: attention's q·kᵀ and weights·v, and the demo layer's x·W.
 //
 // Natively this is Eigen's product, which uses the CPU's vector registers (SSE2 at least on
-// x86-64). Eigen 3.4 has no WebAssembly SIMD128 path, so in WebAssembly its product runs scalar:
-// 4.1–4.7 ms for attention's 512 × 64 · 64 × 512 in Node, against 2.6–2.8 ms natively. Eigen's
-// SSE2 path compiled through Emscripten's SSE headers (-msse2) was no faster (4.0–4.6 ms). The
-// kernel below, four rows by four columns of two-double vectors, took 2.4 ms.
+// x86-64). Eigen 3.4 has no WebAssembly SIMD128 path, so in WebAssembly its product runs scalar,
+// and its SSE2 path compiled through Emscripten's SSE headers (-msse2) was no faster. The kernel
+// below, four rows by four columns of two-double vectors, is quicker than either, and than Eigen
+// natively (BENCHMARKS.md, Measurements behind the code).
 //
 // Every entry of the WebAssembly product is the sum over k in order, from zero:
 //     c(i, j) = (…((0 + a(i,0)·b(0,j)) + a(i,1)·b(1,j)) + …) + a(i,d−1)·b(d−1,j),

@@ -866,6 +866,41 @@ void read_no_rope_layers(const json& root, ModelConfig& cfg) {
   cfg.nope_layers = std::move(nope);
 }
 
+// Llama 4's attention beside its layer pattern: its layers without RoPE attend to the whole prompt,
+// its RoPE layers in chunks, and the NoPE layers' queries are scaled by a temperature.
+void read_llama4_attention(const json& root, ModelConfig& cfg) {
+  cfg.full_attention_nope = true;
+  // Llama4TextConfig's defaults: chunks of 8192, temperature tuning on, floor 8192, scale 0.1.
+  cfg.attention_chunk_size = 8192;
+  if (const json* chunk = find(root, "attention_chunk_size")) {
+    cfg.attention_chunk_size =
+        chunk->is_null() ? 0 : read_whole(*chunk, "attention_chunk_size", 1, kMaxConfigPositions);
+  }
+  cfg.attn_temperature_tuning = true;
+  if (const json* tuning = find_present(root, "attn_temperature_tuning")) {
+    if (tuning->is_boolean()) {
+      cfg.attn_temperature_tuning = tuning->get<bool>();
+    } else if (tuning->is_number()) {
+      // Meta's published configs write a number here (4); Python reads any non-zero one as true.
+      cfg.attn_temperature_tuning =
+          read_whole(*tuning, "attn_temperature_tuning", 0, kMaxAttentionHeads) != 0;
+      cfg.notes.push_back("attn_temperature_tuning is the number " + describe(*tuning) + ", read as " +
+                          (cfg.attn_temperature_tuning ? "true" : "false") +
+                          " (transformers tests it for truth)");
+    } else {
+      reject("attn_temperature_tuning", "true or false", *tuning);
+    }
+  }
+  cfg.floor_scale = 8192;
+  cfg.attn_scale = 0.1;
+  if (const json* floor = find_present(root, "floor_scale")) {
+    cfg.floor_scale = read_positive(*floor, "floor_scale", static_cast<double>(kMaxConfigPositions));
+  }
+  if (const json* scale = find_present(root, "attn_scale")) {
+    cfg.attn_scale = read_positive(*scale, "attn_scale", kMaxScalingValue, true);
+  }
+}
+
 // Each layer's type (transformers' layer_types), from the config's own list or from the pattern its
 // family states: Llama 4's no_rope_layers or no_rope_layer_interval (iRoPE), Qwen3-Next's
 // full_attention_interval, Gemma's sliding_window_pattern, ModernBERT's global_attn_every_n_layers.
@@ -992,36 +1027,7 @@ void read_layer_types(const json& root, ModelConfig& cfg) {
     read_no_rope_layers(root, cfg);
     return;
   }
-  cfg.full_attention_nope = true;
-  // Llama4TextConfig's defaults: chunks of 8192, temperature tuning on, floor 8192, scale 0.1.
-  cfg.attention_chunk_size = 8192;
-  if (const json* chunk = find(root, "attention_chunk_size")) {
-    cfg.attention_chunk_size =
-        chunk->is_null() ? 0 : read_whole(*chunk, "attention_chunk_size", 1, kMaxConfigPositions);
-  }
-  cfg.attn_temperature_tuning = true;
-  if (const json* tuning = find_present(root, "attn_temperature_tuning")) {
-    if (tuning->is_boolean()) {
-      cfg.attn_temperature_tuning = tuning->get<bool>();
-    } else if (tuning->is_number()) {
-      // Meta's published configs write a number here (4); Python reads any non-zero one as true.
-      cfg.attn_temperature_tuning =
-          read_whole(*tuning, "attn_temperature_tuning", 0, kMaxAttentionHeads) != 0;
-      cfg.notes.push_back("attn_temperature_tuning is the number " + describe(*tuning) + ", read as " +
-                          (cfg.attn_temperature_tuning ? "true" : "false") +
-                          " (transformers tests it for truth)");
-    } else {
-      reject("attn_temperature_tuning", "true or false", *tuning);
-    }
-  }
-  cfg.floor_scale = 8192;
-  cfg.attn_scale = 0.1;
-  if (const json* floor = find_present(root, "floor_scale")) {
-    cfg.floor_scale = read_positive(*floor, "floor_scale", static_cast<double>(kMaxConfigPositions));
-  }
-  if (const json* scale = find_present(root, "attn_scale")) {
-    cfg.attn_scale = read_positive(*scale, "attn_scale", kMaxScalingValue, true);
-  }
+  read_llama4_attention(root, cfg);
 }
 
 // A hybrid without positions (Granite 4.0-H: position_embedding_type "nope"): layer_types names each

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { quantile } from './measuring.mjs';
+import { LAB_TABLE_FACTORS, LAB_VARIANTS, labCell, loadLabResults } from '../../web/site-builder/lab-results.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..', '..');
@@ -563,6 +564,8 @@ function markdown(results, values) {
   }
   lines.push(...phoneSection(join(here, 'results', 'phone-interaction.json')));
   lines.push(...headedPhoneSection(join(here, 'results', 'phone-interaction-headed.json')));
+  lines.push(...lengthLabSection(loadLabResults()));
+  lines.push(...designSection(JSON.parse(readFileSync(join(here, 'results', 'design-measurements.json'), 'utf8'))));
   lines.push('## Cross-checks', '');
   lines.push(
     'The plain-JS kernels are checked against the WASM engine, and the views against the copies, before timing (same work, same numbers):',
@@ -581,6 +584,75 @@ function markdown(results, values) {
   }
   lines.push('');
   return lines.join('\n');
+}
+
+/** The length lab's tasks, in the lesson's order. */
+const LAB_TASKS = ['lookup', 'copy', 'last-write'];
+
+/**
+ * The length lab's results section from results/length-lab.json: how it was run, how far the seeds
+ * spread, and every task × variant's median at 1×, 2×, 4× and 8× the trained length, per size.
+ */
+export function lengthLabSection(results) {
+  const sizes = Object.keys(results.sizes);
+  const cells = [];
+  for (const size of sizes)
+    for (const task of LAB_TASKS)
+      for (const variant of LAB_VARIANTS)
+        for (const factor of LAB_TABLE_FACTORS)
+          cells.push({
+            key: `${size}/${task}/${variant}/${factor}`,
+            ...labCell(results, `${size}/${task}/${variant}/${factor}`),
+          });
+  const share = (test) => `${Math.round((100 * cells.filter(test).length) / cells.length)}%`;
+  const widest = cells.reduce((a, b) => (b.q3 - b.q1 > a.q3 - a.q1 ? b : a));
+  const two = (v) => v.toFixed(2);
+  const config = (size) => {
+    const c = results.sizes[size].config;
+    return `${c.layers} layers, d ${c.d_model}, ${c.heads} heads, MLP ${c.mlp_width}, batch ${c.batch}, ${c.steps} steps, learning rate ${c.learning_rate}, trained on ${c.train_length} tokens`;
+  };
+  const lines = ["## The length lab's results", ''];
+  lines.push(
+    `From \`tests/bench/results/length-lab.json\` (seeds 0–${results.seeds - 1}, natively; written by hand in ${Math.round(results.total_seconds / 60)} minutes with \`${results.command}\`; the setup and a reading of it are in [docs/contributing.md](docs/contributing.md#the-length-labs-results)). Sizes: ${sizes.map((size) => `${size} (${config(size)})`).join('; ')}.`,
+    '',
+  );
+  lines.push(
+    `The median accuracy over the seeds at 1×, 2×, 4× and 8× the trained length. Over these ${cells.length} cells, ${share((c) => c.q3 - c.q1 < 0.1)} have a quartile range under 0.1 and ${share((c) => c.max - c.min < 0.1)} a min–max range under 0.1; the widest quartile range is ${widest.key.replaceAll('/', ' ')}× (${two(widest.q1)}–${two(widest.q3)}).`,
+    '',
+  );
+  const header = [
+    'task',
+    'scheme',
+    ...sizes.flatMap((size) => LAB_TABLE_FACTORS.map((f, i) => (i ? `${f}×` : `${size} ${f}×`))),
+  ];
+  lines.push(`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`);
+  for (const task of LAB_TASKS)
+    for (const variant of LAB_VARIANTS) {
+      const medians = sizes.flatMap((size) =>
+        LAB_TABLE_FACTORS.map((f) => two(labCell(results, `${size}/${task}/${variant}/${f}`).median)),
+      );
+      lines.push(`| ${task} | ${variant} | ${medians.join(' | ')} |`);
+    }
+  lines.push('');
+  return lines;
+}
+
+/**
+ * The measurements behind decisions in the code, from results/design-measurements.json: where each
+ * decision lives, what it is, and what was measured (the comment there keeps only the decision).
+ */
+export function designSection({ about, entries }) {
+  const cell = (text) => text.replaceAll('|', '\\|');
+  const lines = [
+    '## Measurements behind the code',
+    '',
+    `From \`tests/bench/results/design-measurements.json\`. ${about}`,
+    '',
+  ];
+  lines.push('| where | decision | measured |', '| --- | --- | --- |');
+  for (const e of entries) lines.push(`| \`${e.where}\` | ${cell(e.decision)} | ${cell(e.measured)} |`);
+  lines.push('');
+  return lines;
 }
 
 // The phone goals, as ratios to what the same browser does in the same run (phone-interaction.mjs).

@@ -27,7 +27,7 @@ import { chartParts } from './chart-parts.mjs';
 import { buildCoursePackage } from './course-package.mjs';
 import { infoPage, INFO_PAGES, pagesCss } from './info-pages.mjs';
 import { withSystemDarkTheme } from './dark-theme.mjs';
-import { collectNotices, noticesBody } from './third-party-notices.mjs';
+import { collectNotices, noticesPageBody } from './third-party-notices.mjs';
 import { instructorGuideBody } from './instructor-guide.mjs';
 import { accessibilityContact, accessibilityStatementBody } from './accessibility-statement.mjs';
 import { roundedMinutes, sectionMinutes, timeOnTask } from './time-on-task.mjs';
@@ -624,6 +624,53 @@ export function writePrecompressed(dir) {
   return written;
 }
 
+/**
+ * The <head> of a page `up` folders below the site's root ('' or '../'): every path from there.
+ * `textFaces`: whether the page's prose is set in the text faces (not in SYSTEM_TEXT_LANGUAGES);
+ * `siteModules`: the bundle's entry and the chunks it imports (siteBundle).
+ */
+function pageHead(up, textFaces, siteModules) {
+  if (THEME_INIT_SCRIPT.includes('</')) throw new Error('theme-init.js cannot be inlined: its text contains "</"');
+  return [
+    // The theme script first, inline (the policy allows it by its hash): a classic script after a
+    // stylesheet waits for it, and one fetched from the site would hold the parser for a round trip.
+    // data-single-file names the page to go to where this one cannot run its modules.
+    `<script data-single-file="positional-lesson.html">${THEME_INIT_SCRIPT}</script>`,
+    `<link rel="stylesheet" href="${up}css/site.css">`,
+    // The text faces, fetched beside the stylesheet rather than after it is parsed and the first
+    // text laid out: a face that arrives after the first paint reflows the opening (a layout shift).
+    ...(textFaces ? TEXT_FACES : []).map(
+      (face) => `<link rel="preload" href="${up}fonts/${face.file}" as="font" type="font/woff2" crossorigin>`,
+    ),
+    // The chunks the bundled main.js imports, named in <head>: the preload scanner would otherwise
+    // see main.js only after 200 KB of lesson HTML, and each chunk only once the one importing it is compiled.
+    // Nothing else: the engine (preloadEngine in engine.js) and after-engine.js (its import) are
+    // asked for once main.js runs, so that the stylesheet does not share the slow link with them.
+    ...[siteModules.main, ...siteModules.preloads].map((f) => `<link rel="modulepreload" href="${up}${f}">`),
+  ].join('\n');
+}
+
+/**
+ * The plain pages' bodies (HTML): the instructor guide (with `time` on task), the accessibility
+ * statement (with its `contact`) and the third-party `notices`.
+ */
+function plainPageBodies({ time, contact, notices }) {
+  return {
+    guide: instructorGuideBody({
+      time,
+      items: SELF_TEST_ITEMS,
+      mastery: MASTERY_SCORE,
+      packages: {
+        scorm12: packageFile('scorm12'),
+        scorm2004: packageFile('scorm2004'),
+        cmi5: packageFile('cmi5'),
+      },
+    }),
+    accessibility: accessibilityStatementBody({ contact }),
+    notices: noticesPageBody(notices),
+  };
+}
+
 async function main() {
   const opts = options();
   const siteConfig = JSON.parse(readFileSync(join(WEB, 'site-config.json'), 'utf8'));
@@ -674,29 +721,6 @@ async function main() {
   for (const [from, to] of Object.entries(PAGE_ENGINE_FILES))
     if (!missing.includes(from)) cpSync(join(opts.engineDir, from), join(opts.out, to));
 
-  /**
-   * The <head> of a page `up` folders below the site's root ('' or '../'): every path from there.
-   * `textFaces`: whether the page's prose is set in the text faces (not in SYSTEM_TEXT_LANGUAGES).
-   */
-  if (THEME_INIT_SCRIPT.includes('</')) throw new Error('theme-init.js cannot be inlined: its text contains "</"');
-  const headOf = (up, textFaces = true) =>
-    [
-      // The theme script first, inline (the policy allows it by its hash): a classic script after a
-      // stylesheet waits for it, and one fetched from the site would hold the parser for a round trip.
-      // data-single-file names the page to go to where this one cannot run its modules.
-      `<script data-single-file="positional-lesson.html">${THEME_INIT_SCRIPT}</script>`,
-      `<link rel="stylesheet" href="${up}css/site.css">`,
-      // The text faces, fetched beside the stylesheet rather than after it is parsed and the first
-      // text laid out: a face that arrives after the first paint reflows the opening (a layout shift).
-      ...(textFaces ? TEXT_FACES : []).map(
-        (face) => `<link rel="preload" href="${up}fonts/${face.file}" as="font" type="font/woff2" crossorigin>`,
-      ),
-      // The chunks the bundled main.js imports, named in <head>: the preload scanner would otherwise
-      // see main.js only after 200 KB of lesson HTML, and each chunk only once the one importing it is compiled.
-      // Nothing else: the engine (preloadEngine in engine.js) and after-engine.js (its import) are
-      // asked for once main.js runs, so that the stylesheet does not share the slow link with them.
-      ...[siteModules.main, ...siteModules.preloads].map((f) => `<link rel="modulepreload" href="${up}${f}">`),
-    ].join('\n');
   const singleMissing = SINGLE_ENGINE_FILES.some((f) => missing.includes(f));
   if (singleMissing) console.warn('build-site: no engine-single.mjs / engine-core-single.mjs, so no single-file build');
   const singles = [];
@@ -711,7 +735,11 @@ async function main() {
     const textFaces = usesTextFaces(language);
     writeFileSync(
       join(dir, 'index.html'),
-      renderPage(lesson, parts, headOf(up, textFaces), scripts, metaPolicy(), { language, languages, siteUrl }),
+      renderPage(lesson, parts, pageHead(up, textFaces, siteModules), scripts, metaPolicy(), {
+        language,
+        languages,
+        siteUrl,
+      }),
     );
     const manifest = {
       lang: language.code,
@@ -751,40 +779,12 @@ async function main() {
     engineDir: missing.some((f) => f.endsWith('.wasm')) ? null : opts.engineDir,
   });
   const time = timeOnTask(readFileSync(join(WEB, 'lesson', 'lesson.md'), 'utf8'), SELF_TEST_ITEMS);
-  const bodies = {
-    guide: {
-      description:
-        'For course authors: what the lesson teaches, how long it takes, how its self-test is graded and reported, and how to set it up in Moodle.',
-      body: instructorGuideBody({
-        time,
-        items: SELF_TEST_ITEMS,
-        mastery: MASTERY_SCORE,
-        packages: {
-          scorm12: packageFile('scorm12'),
-          scorm2004: packageFile('scorm2004'),
-          cmi5: packageFile('cmi5'),
-        },
-      }),
-    },
-    accessibility: {
-      description:
-        'The lesson’s accessibility target (WCAG 2.2 AA), what is tested with which tools and browsers, and what is not.',
-      body: accessibilityStatementBody({ contact }),
-    },
-    notices: {
-      description: 'The licences of the fonts, libraries and tools whose work the lesson ships.',
-      body: `<p class="lede">The lesson ships others’ work: fonts, a stylesheet, and the libraries compiled into
-its engine. This page lists each, with its copyright and licence, as the build found them. It is
-written by the build from what the build used, with the licence texts taken from the installed
-packages.</p>
-${noticesBody(notices).html}`,
-    },
-  };
+  const bodies = plainPageBodies({ time, contact, notices });
   const writePages = (dir, variant, lessonFile) => {
-    for (const [name, { description, body }] of Object.entries(bodies))
+    for (const [name, body] of Object.entries(bodies))
       writeFileSync(
         join(dir, INFO_PAGES[name].file),
-        infoPage({ name, description, body, variant, lesson: lessonFile, css: infoCss }),
+        infoPage({ name, body, variant, lesson: lessonFile, css: infoCss }),
       );
   };
   writePages(opts.out, 'site', 'index.html');

@@ -11,9 +11,23 @@ const WEB = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The pages, by name: their files, at the root of the site, the course content and dist-single/. */
 export const INFO_PAGES = {
-  guide: { file: 'instructor-guide.html', title: 'Instructor guide' },
-  accessibility: { file: 'accessibility.html', title: 'Accessibility statement' },
-  notices: { file: 'third-party-notices.html', title: 'Third-party notices' },
+  guide: {
+    file: 'instructor-guide.html',
+    title: 'Instructor guide',
+    description:
+      'For course authors: what the lesson teaches, how long it takes, how its self-test is graded and reported, and how to set it up in Moodle.',
+  },
+  accessibility: {
+    file: 'accessibility.html',
+    title: 'Accessibility statement',
+    description:
+      'The lesson’s accessibility target (WCAG 2.2 AA), what is tested with which tools and browsers, and what is not.',
+  },
+  notices: {
+    file: 'third-party-notices.html',
+    title: 'Third-party notices',
+    description: 'The licences of the fonts, libraries and tools whose work the lesson ships.',
+  },
 };
 
 export const escapeHtml = (s) =>
@@ -69,12 +83,19 @@ export function infoPagePolicy(inlineStyle = null) {
 }
 
 /**
- * One page. `name` (a key of INFO_PAGES), `description` (text), `body` (HTML, every outside text
+ * One page. `name` (a key of INFO_PAGES), `description` (text; INFO_PAGES' by default), `body` (HTML, every outside text
  * already escaped), `variant` 'site' (links css/pages.css) or 'inline' (style inside), and
  * `lesson`: where the lesson is from the page (index.html on the site, positional-lesson.html beside
  * the single files and in the packages).
  */
-export function infoPage({ name, description, body, variant, lesson, css = pagesCss() }) {
+export function infoPage({
+  name,
+  description = INFO_PAGES[name]?.description,
+  body,
+  variant,
+  lesson,
+  css = pagesCss(),
+}) {
   const page = INFO_PAGES[name];
   if (!page) throw new Error(`info-pages: no page "${name}"`);
   const style = `\n${css}\n`;

@@ -59,54 +59,15 @@ export function selfTestFacts(items, mastery) {
   };
 }
 
-/**
- * The guide's body. `time`: timeOnTask()'s result; `items`: the self-test's items; `mastery`: the
- * share that passes; `packages`: the zips' file names by kind.
- */
-export function instructorGuideBody({ time, items, mastery, packages }) {
-  const facts = selfTestFacts(items, mastery);
-  const percent = Math.round(mastery * 100);
-  const share = (right) => Math.round((right / facts.checks) * 100);
-  const pace = time.pace;
-  const partRows = time.parts.map((p) => [
-    escapeHtml(p.title || 'Opening (before Level 1)'),
-    grouped(p.words),
-    grouped(p.codeLines + p.formulas),
-    p.reference ? 'not counted' : minutes(p.minutes),
-  ]);
-  partRows.push([
-    `The self-test’s ${facts.checks + facts.predictions} questions, read and answered`,
-    grouped(time.selfTest.words),
-    '0',
-    minutes(time.selfTest.minutes),
-  ]);
-  const question = (item) =>
-    `${escapeHtml(itemForAttempt(item, WORKED_SEED).prompt)} <span class="item-id">(${item.draw ? `a number drawn for each attempt, here the answer key’s worked draw; formula ${escapeHtml(item.formulaText)}` : item.kind === 'numeric' ? 'a number' : item.kind === 'predict' ? 'a prediction' : 'a choice'}; <code>${escapeHtml(item.id)}</code>)</span>`;
-  // One entry a slot: its variants, each a question of its own, any one of which an attempt asks.
-  const questionList = (heading, list) =>
-    `<h3>${heading}</h3>\n<ol>${list
-      .map((slot) => `<li>${variantsOf(slot, items).map(question).join('<br>\n<em>or</em> ')}</li>`)
-      .join('\n')}</ol>`;
-  const checks = slotItems(items).filter((item) => item.kind !== 'predict');
-  const questions = [
-    questionList(
-      `Level 1 checks (${facts.level1})`,
-      checks.filter((item) => item.level === 1),
-    ),
-    questionList(
-      `Level 2 checks (${facts.level2})`,
-      checks.filter((item) => item.level === 2),
-    ),
-    questionList(
-      `Predictions, not graded (${facts.predictions})`,
-      items.filter((item) => item.kind === 'predict'),
-    ),
-  ].join('\n');
-  return `<p class="lede">This page is for the person who puts the lesson in a course. It says what the
+// The guide's sections, in order; each prints what it takes from instructorGuideBody's context.
+const guideOpening =
+  () => `<p class="lede">This page is for the person who puts the lesson in a course. It says what the
 lesson teaches, how long it takes, how its self-test is graded, what reaches your gradebook, and how
 to set it up in Moodle and Canvas.</p>
 
-<h2 id="objectives">What the lesson teaches</h2>
+`;
+
+const guideObjectives = ({ items, facts, checks, questions }) => `<h2 id="objectives">What the lesson teaches</h2>
 <p>The lesson has two levels. A reader can stop after Level 1: a package set to the Level 1 test
 (<code>?level=1</code> in its manifest) grades Level 1’s ${facts.level1} checks alone, with their own verdict;
 <code>?level=2</code> grades Level 2’s ${facts.level2}, and <code>?level=all</code> (as built) all ${facts.checks}. The
@@ -119,7 +80,18 @@ ${objectiveList(1, items)}
 <p>After Level 2 a learner can also:</p>
 ${objectiveList(2, items)}
 
-<h2 id="time">Time on task</h2>
+`;
+
+const guideTime = ({
+  time,
+  items,
+  facts,
+  pace,
+  partRows,
+  question,
+  checks,
+  questions,
+}) => `<h2 id="time">Time on task</h2>
 <p>About <strong>${roundedMinutes(time.level1Minutes)} minutes</strong> for Level 1 alone, and about
 <strong>${roundedMinutes(time.bothMinutes)} minutes</strong> for both levels with the whole self-test.
 These are reading times. A learner who tries every figure’s controls spends longer; the estimate
@@ -135,7 +107,9 @@ ${htmlTable('Reading, part by part', ['Part', 'Words', 'Lines of code and formul
   numeric: [1, 2, 3],
 })}
 
-<h2 id="self-test">The self-test</h2>
+`;
+
+const guideSelfTest = ({ mastery, facts, percent, share, checks, questions }) => `<h2 id="self-test">The self-test</h2>
 <ul>
 <li><strong>${facts.checks} graded checks</strong>: ${facts.level1} at Level 1 and ${facts.level2} at Level 2
 (${facts.numeric} ask for a number, ${facts.choice} are multiple choice). A number is right when it
@@ -158,7 +132,9 @@ sets its own mastery score (SCORM 1.2’s <code>cmi.student_data.mastery_score</
 <p>The questions, in the order the page shows them. The answers are in the <a href="#answer-key">answer key</a>, not here.</p>
 ${questions}
 
-<h2 id="gradebook">What each package reports</h2>
+`;
+
+const guideGradebook = ({ mastery, packages, percent, checks }) => `<h2 id="gradebook">What each package reports</h2>
 <p>Each zip holds one learning object. It reports a score only once every graded check is answered.</p>
 <dl>
 <dt>SCORM 1.2 (<code>${escapeHtml(packages.scorm12)}</code>)</dt>
@@ -181,7 +157,9 @@ answered. The manifest’s objective is satisfied at a scaled score of ${mastery
 <code>CompletedAndPassed</code> and its <code>masteryScore</code> ${mastery}.</dd>
 </dl>
 
-<h2 id="moodle">Setting it up in Moodle</h2>
+`;
+
+const guideMoodle = ({ packages, percent, question }) => `<h2 id="moodle">Setting it up in Moodle</h2>
 <p>Use the <strong>SCORM 1.2 zip</strong> (<code>${escapeHtml(packages.scorm12)}</code>) in Moodle.
 Moodle documents its SCORM 2004 support as partial (it does not implement sequencing); SCORM 1.2 is
 the edition its player conforms to. With the 1.2 zip a failed attempt is recorded as failed, and a
@@ -234,7 +212,9 @@ empty one. If a review ever shows no answers, the lesson says plainly that the c
 id, the learner’s answer, the right answer and whether it was right.</li>
 </ul>
 
-<h2 id="canvas">Setting it up in Canvas</h2>
+`;
+
+const guideCanvas = () => `<h2 id="canvas">Setting it up in Canvas</h2>
 <p>Canvas plays SCORM packages through its SCORM tool, which an administrator turns on for the
 account; when it is on, the course navigation has a <em>SCORM</em> link. Use the 1.2 zip.</p>
 <ol>
@@ -249,7 +229,9 @@ check is answered.</li>
 <p>Without the SCORM tool, embed the lesson’s page in a Canvas page instead (it then keeps no
 score), or use a cmi5 tool with the cmi5 zip.</p>
 
-<h2 id="attempts">Resetting attempts</h2>
+`;
+
+const guideAttempts = ({ time }) => `<h2 id="attempts">Resetting attempts</h2>
 <ul>
 <li><strong>Allowing more attempts.</strong> <em>Number of attempts</em> (Attempts management):
 <em>Unlimited attempts</em>, or a number. Moodle applies it to SCORM 1.2 packages only.</li>
@@ -266,7 +248,9 @@ the same registration. In the SCORM packages only the course site starts a new a
 site, with no course site, <em>Start over</em> clears the answers kept in the browser.</li>
 </ul>
 
-<h2 id="answer-key">The answer key</h2>
+`;
+
+const guideAnswerKey = ({ packages }) => `<h2 id="answer-key">The answer key</h2>
 <p>The key lists every question with its right choice or its number and tolerance, and what each
 prediction shows. It is in <code>${ANSWER_KEY_FILE}</code>, which <code>build-scripts/package</code>
 writes to <code>build/packages/</code>, beside the zips. Ask whoever built the packages for it.</p>
@@ -276,4 +260,74 @@ The lesson itself still holds the answers in its script, because it grades in th
 browser: a learner who reads the page’s code can find them. The self-test is for practice, not for
 high stakes.</p>
 `;
+
+/**
+ * The guide's body. `time`: timeOnTask()'s result; `items`: the self-test's items; `mastery`: the
+ * share that passes; `packages`: the zips' file names by kind.
+ */
+export function instructorGuideBody({ time, items, mastery, packages }) {
+  const facts = selfTestFacts(items, mastery);
+  const percent = Math.round(mastery * 100);
+  const share = (right) => Math.round((right / facts.checks) * 100);
+  const pace = time.pace;
+  const partRows = time.parts.map((p) => [
+    escapeHtml(p.title || 'Opening (before Level 1)'),
+    grouped(p.words),
+    grouped(p.codeLines + p.formulas),
+    p.reference ? 'not counted' : minutes(p.minutes),
+  ]);
+  partRows.push([
+    `The self-test’s ${facts.checks + facts.predictions} questions, read and answered`,
+    grouped(time.selfTest.words),
+    '0',
+    minutes(time.selfTest.minutes),
+  ]);
+  const question = (item) =>
+    `${escapeHtml(itemForAttempt(item, WORKED_SEED).prompt)} <span class="item-id">(${item.draw ? `a number drawn for each attempt, here the answer key’s worked draw; formula ${escapeHtml(item.formulaText)}` : item.kind === 'numeric' ? 'a number' : item.kind === 'predict' ? 'a prediction' : 'a choice'}; <code>${escapeHtml(item.id)}</code>)</span>`;
+  // One entry a slot: its variants, each a question of its own, any one of which an attempt asks.
+  const questionList = (heading, list) =>
+    `<h3>${heading}</h3>\n<ol>${list
+      .map((slot) => `<li>${variantsOf(slot, items).map(question).join('<br>\n<em>or</em> ')}</li>`)
+      .join('\n')}</ol>`;
+  const checks = slotItems(items).filter((item) => item.kind !== 'predict');
+  const questions = [
+    questionList(
+      `Level 1 checks (${facts.level1})`,
+      checks.filter((item) => item.level === 1),
+    ),
+    questionList(
+      `Level 2 checks (${facts.level2})`,
+      checks.filter((item) => item.level === 2),
+    ),
+    questionList(
+      `Predictions, not graded (${facts.predictions})`,
+      items.filter((item) => item.kind === 'predict'),
+    ),
+  ].join('\n');
+  const context = {
+    time,
+    items,
+    mastery,
+    packages,
+    facts,
+    percent,
+    share,
+    pace,
+    partRows,
+    question,
+    questionList,
+    checks,
+    questions,
+  };
+  return [
+    guideOpening(context),
+    guideObjectives(context),
+    guideTime(context),
+    guideSelfTest(context),
+    guideGradebook(context),
+    guideMoodle(context),
+    guideCanvas(context),
+    guideAttempts(context),
+    guideAnswerKey(context),
+  ].join('');
 }

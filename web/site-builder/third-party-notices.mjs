@@ -616,6 +616,15 @@ const anchor = (name) =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '')}`;
 
+/** The notices page's body: what it is, then every component's notice (noticesBody). */
+export function noticesPageBody(notices) {
+  return `<p class="lede">The lesson ships others’ work: fonts, a stylesheet, and the libraries compiled into
+its engine. This page lists each, with its copyright and licence, as the build found them. It is
+written by the build from what the build used, with the licence texts taken from the installed
+packages.</p>
+${noticesBody(notices).html}`;
+}
+
 /** The notices' body as HTML (every text escaped) and the licence texts they point to. */
 export function noticesBody(notices) {
   const texts = new Map(); // anchor → { name, text, from }

@@ -142,6 +142,122 @@ export function drawWithKnobs(drawPlot, handles, { canvas = 0, shown = () => tru
 }
 
 /**
+ * One focusable slider overlay per declared handle, in `host`: [{ spec, control, element, plot }]
+ * (`plot`: the canvas it sits on). A handle must name a declared control.
+ */
+function handleOverlays(declarations, declared, host, plots) {
+  return declarations.map((spec) => {
+    const control = declared[spec.key];
+    if (!control) throw new Error(`handle "${spec.key}": there is no control "${spec.key}"`);
+    const element = document.createElement('div');
+    element.className = 'chart-handle';
+    element.tabIndex = 0;
+    element.setAttribute('role', 'slider');
+    element.setAttribute('aria-label', spec.label ?? control.label);
+    element.setAttribute('aria-orientation', spec.axis === 'y' ? 'vertical' : 'horizontal');
+    element.dataset.handle = spec.key;
+    host.append(element);
+    return { spec, control, element, plot: plots[spec.canvas ?? 0] };
+  });
+}
+
+/** Brings each handle's ARIA values up to date with the state `v` (with the chart's other page writes). */
+function announceHandles(handles, v, bounds) {
+  for (const h of handles) {
+    const value = v.state[h.spec.key];
+    const { min, max } = bounds(h);
+    setIfChanged(h.element, 'aria-valuemin', String(min));
+    setIfChanged(h.element, 'aria-valuemax', String(max));
+    setIfChanged(h.element, 'aria-valuenow', String(value));
+    setIfChanged(h.element, 'aria-valuetext', h.spec.valueText?.(value, v) ?? grouped(value));
+  }
+}
+
+/**
+ * The pointer on `handles`: a press near a knob on its canvas grabs it (and the canvas shows where
+ * one can be grabbed), a drag on the slider moves it, and focus marks its part. `drag()` is the drag
+ * under way, if any; the rest are attachHandles' own steps.
+ */
+function listenForPointers(handles, { listen, grabbed, startDrag, endDrag, drag, along, move, activate, release }) {
+  for (const plot of new Set(handles.map((h) => h.plot).filter(Boolean))) {
+    const canvas = plot.canvas;
+    const local = (event) => {
+      const box = canvas.getBoundingClientRect();
+      return [event.clientX - box.left, event.clientY - box.top];
+    };
+    listen(canvas, 'pointerdown', (event) => {
+      if (event.button !== 0) return;
+      const h = grabbed(plot, ...local(event), event.pointerType === 'touch' ? REACH.touch : REACH.mouse);
+      if (h) startDrag(h, event);
+    });
+    listen(canvas, 'pointermove', (event) => {
+      if (drag()) return;
+      canvas.classList.toggle('is-grabbable', Boolean(grabbed(plot, ...local(event), REACH.mouse)));
+    });
+    listen(canvas, 'pointerleave', () => canvas.classList.remove('is-grabbable'));
+  }
+  for (const h of handles) {
+    const { element, spec } = h;
+    listen(element, 'pointerdown', (event) => {
+      if (event.button !== 0) return;
+      startDrag(h, event);
+    });
+    listen(element, 'pointermove', (event) => {
+      const dragging = drag();
+      if (dragging?.handle !== h || event.pointerId !== dragging.pointerId) return;
+      if (dragging.ladder) move(h, ladderValue(dragging.ladder, along(h, event) - dragging.pressed));
+      else move(h, (spec.snap ?? ((x) => x))(dragging.scale.invert(along(h, event))));
+    });
+    listen(element, 'pointerup', endDrag);
+    listen(element, 'pointercancel', endDrag);
+    listen(element, 'lostpointercapture', endDrag);
+    listen(element, 'focus', () => {
+      activate(h);
+      h.plot.redraw();
+    });
+    listen(element, 'blur', () => {
+      if (drag()?.handle === h) return;
+      release(h);
+      h.plot.redraw();
+    });
+  }
+}
+
+/**
+ * The key steps of handle `h`: arrows, Page keys, Home and End on its slider, and the − and + beside
+ * its number box (returned, or undefined where the chart has no box for it), each a step of the
+ * handle's own rule.
+ */
+function listenForSteps(h, { view, bounds, move, onTakeControl, controls, listen }) {
+  const { element, spec } = h;
+  const rule = numberRule({
+    step: spec.step ?? 1,
+    bigStep: spec.bigStep ?? 10,
+    keyStep: spec.keyStep && ((value, direction, big) => spec.keyStep(value, direction, big, view())),
+  });
+  listen(element, 'keydown', (event) => {
+    if (!isStepKey(event)) return;
+    const next = rule.stepped(view().state[spec.key], event.key, { shift: event.shiftKey, bounds: bounds(h) });
+    if (next === null) return;
+    event.preventDefault();
+    onTakeControl?.();
+    move(h, next);
+  });
+  const input = controls?.[spec.key]?.input;
+  if (input) {
+    // − and + for a pointer that cannot drag: each press is one key step of the same rule (the
+    // large one on a log axis, where a plain step of 1,024 tokens is a pixel). Out of the tab
+    // order: the handle and the number box already answer the arrow keys.
+    return addSteppers(input, spec.label ?? h.control.label, listen, (key) => {
+      const next = rule.stepped(view().state[spec.key], key, { shift: Boolean(spec.dragStops), bounds: bounds(h) });
+      onTakeControl?.();
+      if (next !== null) move(h, next);
+    });
+  }
+  return undefined;
+}
+
+/**
  * Attaches `declarations` (spec.handles) to a mounted chart. Each declaration:
  * - key: the state key (a number control) the handle moves; part: the part it announces and
  *   highlights; label: its accessible name (default: the control's label).
@@ -167,19 +283,7 @@ export function drawWithKnobs(drawPlot, handles, { canvas = 0, shown = () => tru
 export function attachHandles(declarations, context) {
   const { declared, controls, plots, host, view, set, point, highlight, marks, onTakeControl } = context;
   let dragging = null; // { handle, pointerId, scale and canvas box (both as the drag began) }
-  const handles = declarations.map((spec) => {
-    const control = declared[spec.key];
-    if (!control) throw new Error(`handle "${spec.key}": there is no control "${spec.key}"`);
-    const element = document.createElement('div');
-    element.className = 'chart-handle';
-    element.tabIndex = 0;
-    element.setAttribute('role', 'slider');
-    element.setAttribute('aria-label', spec.label ?? control.label);
-    element.setAttribute('aria-orientation', spec.axis === 'y' ? 'vertical' : 'horizontal');
-    element.dataset.handle = spec.key;
-    host.append(element);
-    return { spec, control, element, plot: plots[spec.canvas ?? 0] };
-  });
+  const handles = handleOverlays(declarations, declared, host, plots);
 
   const bounds = (h) => ({
     min: h.spec.min?.(view()) ?? h.control.min ?? 0,
@@ -234,18 +338,7 @@ export function attachHandles(declarations, context) {
     }
   }
 
-  /** Brings each handle's ARIA values up to date with the state (with the chart's other page writes). */
-  function announce() {
-    const v = view();
-    for (const h of handles) {
-      const value = v.state[h.spec.key];
-      const { min, max } = bounds(h);
-      setIfChanged(h.element, 'aria-valuemin', String(min));
-      setIfChanged(h.element, 'aria-valuemax', String(max));
-      setIfChanged(h.element, 'aria-valuenow', String(value));
-      setIfChanged(h.element, 'aria-valuetext', h.spec.valueText?.(value, v) ?? grouped(value));
-    }
-  }
+  const announce = () => announceHandles(handles, view(), bounds);
 
   /** The handle a press at (px, py) on `plot`'s canvas grabs, if any. */
   function grabbed(plot, px, py, reach) {
@@ -307,70 +400,19 @@ export function attachHandles(declarations, context) {
     target.addEventListener(type, fn, options);
     listeners.push(() => target.removeEventListener(type, fn, options));
   };
-  for (const plot of new Set(handles.map((h) => h.plot).filter(Boolean))) {
-    const canvas = plot.canvas;
-    const local = (event) => {
-      const box = canvas.getBoundingClientRect();
-      return [event.clientX - box.left, event.clientY - box.top];
-    };
-    listen(canvas, 'pointerdown', (event) => {
-      if (event.button !== 0) return;
-      const h = grabbed(plot, ...local(event), event.pointerType === 'touch' ? REACH.touch : REACH.mouse);
-      if (h) startDrag(h, event);
-    });
-    listen(canvas, 'pointermove', (event) => {
-      if (dragging) return;
-      canvas.classList.toggle('is-grabbable', Boolean(grabbed(plot, ...local(event), REACH.mouse)));
-    });
-    listen(canvas, 'pointerleave', () => canvas.classList.remove('is-grabbable'));
-  }
+  listenForPointers(handles, {
+    listen,
+    grabbed,
+    startDrag,
+    endDrag,
+    drag: () => dragging,
+    along,
+    move,
+    activate,
+    release,
+  });
   for (const h of handles) {
-    const { element, spec } = h;
-    listen(element, 'pointerdown', (event) => {
-      if (event.button !== 0) return;
-      startDrag(h, event);
-    });
-    listen(element, 'pointermove', (event) => {
-      if (dragging?.handle !== h || event.pointerId !== dragging.pointerId) return;
-      if (dragging.ladder) move(h, ladderValue(dragging.ladder, along(h, event) - dragging.pressed));
-      else move(h, (spec.snap ?? ((x) => x))(dragging.scale.invert(along(h, event))));
-    });
-    listen(element, 'pointerup', endDrag);
-    listen(element, 'pointercancel', endDrag);
-    listen(element, 'lostpointercapture', endDrag);
-    listen(element, 'focus', () => {
-      activate(h);
-      h.plot.redraw();
-    });
-    listen(element, 'blur', () => {
-      if (dragging?.handle === h) return;
-      release(h);
-      h.plot.redraw();
-    });
-    const rule = numberRule({
-      step: spec.step ?? 1,
-      bigStep: spec.bigStep ?? 10,
-      keyStep: spec.keyStep && ((value, direction, big) => spec.keyStep(value, direction, big, view())),
-    });
-    listen(element, 'keydown', (event) => {
-      if (!isStepKey(event)) return;
-      const next = rule.stepped(view().state[spec.key], event.key, { shift: event.shiftKey, bounds: bounds(h) });
-      if (next === null) return;
-      event.preventDefault();
-      onTakeControl?.();
-      move(h, next);
-    });
-    const input = controls?.[spec.key]?.input;
-    if (input) {
-      // − and + for a pointer that cannot drag: each press is one key step of the same rule (the
-      // large one on a log axis, where a plain step of 1,024 tokens is a pixel). Out of the tab
-      // order: the handle and the number box already answer the arrow keys.
-      h.steppers = addSteppers(input, spec.label ?? h.control.label, listen, (key) => {
-        const next = rule.stepped(view().state[spec.key], key, { shift: Boolean(spec.dragStops), bounds: bounds(h) });
-        onTakeControl?.();
-        if (next !== null) move(h, next);
-      });
-    }
+    h.steppers = listenForSteps(h, { view, bounds, move, onTakeControl, controls, listen });
   }
   return {
     place,

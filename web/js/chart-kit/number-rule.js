@@ -26,6 +26,17 @@ const tidy = (value) => Number(value.toPrecision(12));
  * (default true), even, above (values at or below it are refused: the previous value stays), step
  * (default 1), bigStep (Shift and Page keys; default 10 steps), keyStep(value, direction, big) (a
  * control's own stepping, e.g. geometric on a log axis), format(value) (how messages print numbers) }.
+ * @param {object} spec
+ * @param {string} spec.label
+ * @param {number} [spec.min]
+ * @param {number} [spec.max]
+ * @param {boolean} [spec.integer]
+ * @param {boolean} [spec.even]
+ * @param {number} [spec.above]
+ * @param {number | 'any'} [spec.step]
+ * @param {number} [spec.bigStep]
+ * @param {(value: number, direction: number, big: boolean) => number} [spec.keyStep]
+ * @param {(value: number) => string} [spec.format]
  */
 export function numberRule({
   label,

@@ -39,11 +39,10 @@ const watchers = new Set();
 let timer = 0;
 let idle = 0;
 
-// How long the state must rest before it is written. history.replaceState is not free on a phone
-// (3.9 ms median on the lesson at 4× CPU throttling), and a write that lands between two presses of
-// a key delays the second. At a press every 170 ms on the sinusoidal heatmap (60 presses, four
-// loads each, interleaved), writing after a pause instead of every 150 ms took the mean step from
-// 51 to 47 ms and the p95 from 72 to 64 ms in three loads of four. Presses a few a second, key
+// How long the state must rest before it is written. history.replaceState is not free on a phone,
+// and a write that lands between two presses of a key delays the second: writing after a pause
+// rather than on a timer made key steps quicker (BENCHMARKS.md, Measurements behind the code).
+// Presses a few a second, key
 // repeat and drags all change a control faster than this, so the address follows once the reader
 // pauses, in the browser's next idle moment.
 const URL_WRITE_QUIET_MS = 400;

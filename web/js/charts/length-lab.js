@@ -130,12 +130,10 @@ function shownRun({ state, marks }) {
 }
 
 /**
- * The Train and Stop buttons, the progress bar and the runner. A run lives in marks.run: { key, phase
- * ('training' | 'done' | 'stopped'), mode ('worker' | 'page'), models: Map(scheme → { losses, result,
- * failure }) }, and is drawn at most once a frame while it trains.
+ * The Train and Stop buttons, the progress bar and the message beside them, in the chart's controls:
+ * { train, stop, bar, say(text) } (say('') clears the message).
  */
-function attachTraining(chart, { state, data, marks, shell, canvases, update, afterUpdate }) {
-  const runner = createLabRunner({ loadEngine });
+function trainingControls(shell) {
   const train = document.createElement('button');
   train.type = 'button';
   train.className = 'chart-button';
@@ -166,6 +164,33 @@ function attachTraining(chart, { state, data, marks, shell, canvases, update, af
     if (message.textContent !== text) message.textContent = text;
     field.classList.toggle('has-message', Boolean(text));
   };
+  return { train, stop, bar, say };
+}
+
+/**
+ * The recorded results wait for the prediction: marks.predictionOpen says whether it is still open,
+ * and the chart is drawn again once it is answered (now, or restored from an earlier visit).
+ */
+function watchPrediction(marks, update) {
+  const slot = predictionSlot();
+  marks.predictionOpen = Boolean(slot && !slot.dataset.answered);
+  // The chart's first picture and words came before this mark was set: with the prediction open, again.
+  if (marks.predictionOpen) update();
+  if (slot)
+    new MutationObserver(() => {
+      marks.predictionOpen = !slot.dataset.answered;
+      update();
+    }).observe(slot, { attributeFilter: ['data-answered'] });
+}
+
+/**
+ * The Train and Stop buttons, the progress bar and the runner. A run lives in marks.run: { key, phase
+ * ('training' | 'done' | 'stopped'), mode ('worker' | 'page'), models: Map(scheme → { losses, result,
+ * failure }) }, and is drawn at most once a frame while it trains.
+ */
+function attachTraining(chart, { state, data, marks, shell, canvases, update, afterUpdate }) {
+  const runner = createLabRunner({ loadEngine });
+  const { train, stop, bar, say } = trainingControls(shell);
 
   // While models train only the loss plot changes (the scores come with each model's end, through
   // update()), and it is redrawn at most every LIVE_REDRAW_MS: each redraw is main-thread work in the
@@ -210,17 +235,7 @@ function attachTraining(chart, { state, data, marks, shell, canvases, update, af
     showProgress();
   };
 
-  // The recorded results wait for the prediction: once it is answered (now, or restored from an
-  // earlier visit) the chart draws them.
-  const slot = predictionSlot();
-  marks.predictionOpen = Boolean(slot && !slot.dataset.answered);
-  // The chart's first picture and words came before this mark was set: with the prediction open, again.
-  if (marks.predictionOpen) update();
-  if (slot)
-    new MutationObserver(() => {
-      marks.predictionOpen = !slot.dataset.answered;
-      update();
-    }).observe(slot, { attributeFilter: ['data-answered'] });
+  watchPrediction(marks, update);
 
   train.addEventListener('click', async () => {
     marks.trainPressed = true;

@@ -551,8 +551,8 @@ function unknownItems(r, type, add) {
   };
 }
 
-function ropeItems(r, type, add) {
-  const n = r.promptLength;
+/** A RoPE model's items about its scheme: the pairs, the lengths, local layers, layer kinds, the stretch, the query scale and the runtimes' readings. */
+function ropeSchemeItems(r, type, add) {
   const L = r.trainedLength;
   const A = r.advertisedLength;
   const pairs = r.rotaryDim / 2;
@@ -661,6 +661,14 @@ function ropeItems(r, type, add) {
   if (r.runtimeReadings.length > 0) add(t('Runtimes disagree'), runtimeLine(r.runtimeReadings));
   const notes = runtimeNotes(r);
   if (notes.length > 0) add(t('Runtimes differ'), notes.join(' '));
+}
+
+/** What a RoPE model's prompt length asks of its pairs, and the advice for it: { prompt, advice }. */
+function ropePromptVerdict(r) {
+  const n = r.promptLength;
+  const L = r.trainedLength;
+  const A = r.advertisedLength;
+  const pairs = r.rotaryDim / 2;
   if (noRopeLayerSpansThePrompt(r) && r.layerKinds.some((k) => k.positions === 'unknown'))
     return {
       prompt: t(
@@ -756,6 +764,11 @@ function ropeItems(r, type, add) {
           ),
     };
   }
+}
+
+function ropeItems(r, type, add) {
+  ropeSchemeItems(r, type, add);
+  return ropePromptVerdict(r);
 }
 
 /**

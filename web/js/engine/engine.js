@@ -28,9 +28,8 @@ export function loadEngine() {
  * where otherwise each would be found only once the module importing it has arrived: a round trip
  * each on a slow link. The page calls it once its own modules run, after the HTML is parsed, not
  * from <head>: asked for there, the engine's 80 KB shared the slow link with the stylesheet, which
- * the page's modules wait for. Interleaved throttled loads (slow 4G, the CPU 4× slower; two rounds
- * of 10 of each): DOMContentLoaded medians 1,311 and 1,489 ms with the hints in <head>, 1,116 and
- * 993 ms with them here; every live number in at 2,022 and 2,103 ms, against 2,198 and 2,114.
+ * the page's modules wait for, and DOMContentLoaded came later (BENCHMARKS.md, Measurements behind
+ * the code).
  * Nothing to ask for where the page carries the engine (the single file).
  */
 export function preloadEngine() {

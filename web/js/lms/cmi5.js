@@ -1,3 +1,4 @@
+// @ts-check
 // The course shell's connection to a cmi5 LMS (an assignable unit's side of cmi5, with its xAPI):
 // reads the launch parameters, fetches the auth token once (kept for a reload of the same launch),
 // reads LMS.LaunchData, the learner's preferences and the unit's own state document, and sends
@@ -185,85 +186,21 @@ class HttpError extends Error {
 }
 
 /**
- * A connection to the cmi5 LMS of `launch` (from cmi5Launch). `deps` (for tests): fetch, storage
- * (kept across visits: the queue), sessionStorage (the token, for a reload), timers, now(), origin,
- * navigate(url) (the exit to returnURL).
+ * The LRS as the connection speaks to it: addresses under the launch's endpoint, requests with the
+ * session's headers (`headers()`: null until the token is fetched), JSON reads, retries of what may
+ * pass a moment later, and the State API's parameters for the launch's activity, agent and
+ * registration. `fetchImpl` and `timers` are the connection's (tests pass their own).
  */
-export function cmi5Connection(launch, deps = {}) {
-  const {
-    fetch: fetchImpl = globalThis.fetch.bind(globalThis),
-    storage = null,
-    sessionStorage: tokenStorage = null,
-    timers = globalThis,
-    now = () => new Date(),
-    origin = globalThis.location?.origin,
-    navigate = (url) => globalThis.location.assign(url),
-  } = deps;
-  const kept = safeStorage(() => storage ?? globalThis.localStorage);
-  const tokenStore = safeStorage(() => tokenStorage ?? globalThis.sessionStorage);
-  const queueKey = `positional-lesson:cmi5:queue:${launch.registration}`;
-  const tokenKey = `positional-lesson:cmi5:token:${launch.fetchUrl}`;
-  const started = now().getTime();
-
-  let headers = null;
-  let template = {};
-  let sessionId = null;
-  let mode = 'normal';
-  let masteryScore = null;
-  let returnUrl = null;
-  let returnRefused = false; // LMS.LaunchData named a returnURL that is not http(s)
-  let state = { record: null, completed: false, passed: false, verdicts: {} };
-  let listener = () => {};
-  let status = 'retrying';
-  let terminated = false;
-  let pumping = false;
-  let retryDelay = 0;
-  let retryTimer = null;
-  let failures = 0;
-  let closed = false; // the page has gone: nothing is retried from here (the queue waits in storage)
-  // The state document's ETag as the LRS last gave it: a string (writes send If-Match), null (there
-  // is none yet: If-None-Match: *), undefined (not known: read it first) or false (the LRS sends no
-  // ETags: writes go unconditionally).
-  let stateTag;
-  // Statements the LRS refused one by one (HTTP 400): { verb, id, reason }, kept across visits.
-  const refusedKey = `positional-lesson:cmi5:refused:${launch.registration}`;
-  let refused = [];
-  try {
-    const saved = JSON.parse(kept.get(refusedKey) ?? '[]');
-    if (Array.isArray(saved)) refused = saved;
-  } catch {
-    refused = [];
-  }
-
-  // The queue: [{ kind: 'statement', id, verb, session, body } | { kind: 'state', body }], oldest first.
-  let queue = [];
-  try {
-    const saved = JSON.parse(kept.get(queueKey) ?? '[]');
-    if (Array.isArray(saved)) queue = saved.filter((e) => e && (e.kind === 'statement' || e.kind === 'state'));
-  } catch {
-    queue = [];
-  }
-  const persist = () => (queue.length ? kept.set(queueKey, JSON.stringify(queue)) : kept.remove(queueKey));
-  // Entries leave the queue by identity, never by position: new entries (a newer state document
-  // replacing an older one) may arrive while a request is on its way.
-  const remove = (...entries) => {
-    const gone = new Set(entries);
-    queue = queue.filter((e) => !gone.has(e));
-  };
-  const setStatus = (next) => {
-    if (next === status) return;
-    status = next;
-    listener(status);
-  };
-
+function lrsClient(launch, { fetchImpl, timers, headers }) {
   const xapiUrl = (path, params) => {
     const url = new URL(path, launch.endpoint);
     if (params) url.search = new URLSearchParams(params).toString();
     return url;
   };
   /** A request with the session's headers; for a write, the answer's body is read through (a body left unread is cut off, as a failed request, when the page goes). */
+  /** @param {string | URL} url @param {RequestInit & { reason?: boolean }} [options] */
   const request = async (url, { reason = false, ...init } = {}) => {
-    const response = await fetchImpl(url, { ...init, headers: { ...headers, ...(init.headers ?? {}) } });
+    const response = await fetchImpl(url, { ...init, headers: { ...headers(), ...(init.headers ?? {}) } });
     if (init.method && init.method !== 'GET') {
       // With `reason`, a refusal's body is kept as `reason` (an LRS says there what it objects to).
       const text = await response.text().catch(() => '');
@@ -306,6 +243,89 @@ export function cmi5Connection(launch, deps = {}) {
     agent: JSON.stringify(launch.actor),
     registration: launch.registration,
   });
+  return { xapiUrl, request, getJson, retrying, stateParams };
+}
+
+/**
+ * A connection to the cmi5 LMS of `launch` (from cmi5Launch). `deps` (for tests): fetch, storage
+ * (kept across visits: the queue), sessionStorage (the token, for a reload), timers, now(), origin,
+ * navigate(url) (the exit to returnURL).
+ * @returns {import('./course-session.js').CourseConnection}
+ */
+export function cmi5Connection(launch, deps = {}) {
+  const {
+    fetch: fetchImpl = globalThis.fetch.bind(globalThis),
+    storage = null,
+    sessionStorage: tokenStorage = null,
+    timers = globalThis,
+    now = () => new Date(),
+    origin = globalThis.location?.origin,
+    navigate = (url) => globalThis.location.assign(url),
+  } = deps;
+  const kept = safeStorage(() => storage ?? globalThis.localStorage);
+  const tokenStore = safeStorage(() => tokenStorage ?? globalThis.sessionStorage);
+  const queueKey = `positional-lesson:cmi5:queue:${launch.registration}`;
+  const tokenKey = `positional-lesson:cmi5:token:${launch.fetchUrl}`;
+  const started = now().getTime();
+
+  let headers = null;
+  let template = {};
+  let sessionId = null;
+  let mode = 'normal';
+  let masteryScore = null;
+  let returnUrl = null;
+  let returnRefused = false; // LMS.LaunchData named a returnURL that is not http(s)
+  let state = { record: null, completed: false, passed: false, verdicts: {} };
+  /** @type {(status: string) => void} */
+  let listener = () => {};
+  /** @type {import('./course-session.js').CourseStatus} */
+  let status = 'retrying';
+  let terminated = false;
+  let pumping = false;
+  let retryDelay = 0;
+  let retryTimer = null;
+  let failures = 0;
+  let closed = false; // the page has gone: nothing is retried from here (the queue waits in storage)
+  // The state document's ETag as the LRS last gave it: a string (writes send If-Match), null (there
+  // is none yet: If-None-Match: *), undefined (not known: read it first) or false (the LRS sends no
+  // ETags: writes go unconditionally).
+  let stateTag;
+  // Statements the LRS refused one by one (HTTP 400): { verb, id, reason }, kept across visits.
+  const refusedKey = `positional-lesson:cmi5:refused:${launch.registration}`;
+  let refused = [];
+  try {
+    const saved = JSON.parse(kept.get(refusedKey) ?? '[]');
+    if (Array.isArray(saved)) refused = saved;
+  } catch {
+    refused = [];
+  }
+
+  // The queue: [{ kind: 'statement', id, verb, session, body } | { kind: 'state', body }], oldest first.
+  let queue = [];
+  try {
+    const saved = JSON.parse(kept.get(queueKey) ?? '[]');
+    if (Array.isArray(saved)) queue = saved.filter((e) => e && (e.kind === 'statement' || e.kind === 'state'));
+  } catch {
+    queue = [];
+  }
+  const persist = () => (queue.length ? kept.set(queueKey, JSON.stringify(queue)) : kept.remove(queueKey));
+  // Entries leave the queue by identity, never by position: new entries (a newer state document
+  // replacing an older one) may arrive while a request is on its way.
+  const remove = (...entries) => {
+    const gone = new Set(entries);
+    queue = queue.filter((e) => !gone.has(e));
+  };
+  const setStatus = (next) => {
+    if (next === status) return;
+    status = next;
+    listener(status);
+  };
+
+  const { xapiUrl, request, getJson, retrying, stateParams } = lrsClient(launch, {
+    fetchImpl,
+    timers,
+    headers: () => headers,
+  });
 
   const context = (categories = [], extensions = null) => {
     const out = structuredClone(template);
@@ -315,6 +335,10 @@ export function cmi5Connection(launch, deps = {}) {
     if (extensions) out.extensions = { ...(out.extensions ?? {}), ...extensions };
     return out;
   };
+  /**
+   * @param {string} verb
+   * @param {{ object?: object, result?: object, categories?: string[], extensions?: object, id?: string }} [parts]
+   */
   const statementBody = (verb, { object, result, categories, extensions, id = uuid() } = {}) => ({
     id,
     actor: launch.actor,

@@ -1,3 +1,4 @@
+// @ts-check
 // The course shell's grader: the self-test's record graded where it is kept. From the responses the
 // shell holds it works out each answer's result and correct response, and the score and verdict,
 // against the item bank (web/js/self-test/self-test-items.js), so whatever the framed page claims,
@@ -38,6 +39,20 @@ const expectedValue = (item) => item.formula();
  * summary(responses, mastery, seed): the score and verdict of `responses` (item id → response) in
  *   the attempt with `seed`, over the variants it drew (one per slot), the pass mark `mastery` or, when the course set none, the lesson's.
  */
+/**
+ * What a course site is told of one answer (courseGrader's interaction).
+ * @typedef {object} CourseInteraction
+ * @property {string} id the item's id
+ * @property {'numeric' | 'choice'} type
+ * @property {boolean} graded
+ * @property {string} description the question, in the page's language
+ * @property {string} language a language tag
+ * @property {unknown} response
+ * @property {'correct' | 'incorrect' | 'neutral'} result
+ * @property {any} [correctResponse] { value, min, max } for a numeric item, the right choice's id for a choice
+ * @property {{ id: string, text: string }[]} [choices]
+ */
+
 export function courseGrader(bank = SELF_TEST_ITEMS, level = 'all') {
   const items = bank.filter((item) => inLevel(item, level));
   const byId = new Map(items.map((item) => [item.id, item]));
@@ -59,6 +74,7 @@ export function courseGrader(bank = SELF_TEST_ITEMS, level = 'all') {
       const item = itemForAttempt(byId.get(id), seed);
       const result = grade(item, response);
       const language = typeof words.language === 'string' && LANGUAGE_TAG.test(words.language) ? words.language : 'en';
+      /** @type {CourseInteraction} */
       const interaction = {
         id: item.id,
         type: item.kind === 'numeric' ? 'numeric' : 'choice',

@@ -1,3 +1,4 @@
+// @ts-check
 // The lesson page's side of a course package: finds the course shell that framed it (the package's
 // launch page, which holds the one session with the course site: lms/course-session.js), gives the
 // self-test the shell's memory instead of this browser's, and shows the learner how far the saving
@@ -13,7 +14,7 @@ const COURSE_PROTOCOL = 1;
 export function findCourseShell(win = window) {
   try {
     if (win.parent === win) return null;
-    const shell = win.parent.positionalCourse;
+    const shell = /** @type {any} */ (win.parent).positionalCourse;
     return shell && shell.protocol === COURSE_PROTOCOL ? shell : null;
   } catch {
     return null; // a parent on another origin: not a course shell of this package
@@ -97,6 +98,8 @@ function statusView(bar, beside) {
  * The self-test's memory kept by the course `shell`: the record, the mode (normal, review,
  * browse) and the course's mastery score, updated as the course site answers. `exitControl` is
  * called with a function that leaves the lesson when the course names a way out (cmi5's returnURL).
+ * @param {any} shell the shell's interface (findCourseShell)
+ * @param {{ itemIds?: string[] | null, bar?: Element | null }} [options]
  */
 export function courseMemory(shell, { itemIds, bar = document.querySelector('.site-controls') } = {}) {
   const listeners = [];

@@ -1,3 +1,4 @@
+// @ts-check
 // The course shell's session: one session with the course site for the whole visit, whatever the
 // framed lesson page does (its language switch loads another page into the frame; the session
 // stays). It keeps the self-test's record, takes every answer at once (before the course site has
@@ -14,8 +15,65 @@ export const COURSE_PROTOCOL = 1;
 // a synchronous request, which would freeze the page for as long as the site takes on every answer.
 export const COMMIT_PAUSE_MS = 1500;
 
+/**
+ * What a course site's connection (scormConnection, cmi5Connection) offers the session.
+ * @typedef {object} CourseConnection
+ * @property {string} kind the edition: 'scorm12', 'scorm2004' or 'cmi5'
+ * @property {() => Promise<CourseOpening>} open
+ * @property {(interaction: import('./course-grading.js').CourseInteraction) => void} interaction reports one answer
+ * @property {(record: import('./record.js').CourseRecord) => void} saveRecord
+ * @property {(summary: import('./record.js').Summary) => void} progress
+ * @property {(summary: import('./record.js').Summary) => void} verdict
+ * @property {() => void} flush
+ * @property {(summary?: import('./record.js').Summary) => void} close
+ * @property {() => CourseStatus} status
+ * @property {(listener: (status: CourseStatus) => void) => void} onStatus
+ * @property {() => boolean} [canStartOver]
+ * @property {() => Promise<unknown> | unknown} [startOver]
+ * @property {() => boolean} [canExit]
+ * @property {(summary?: import('./record.js').Summary) => unknown} [exit]
+ * @property {() => boolean} [exitRefused] a way out was named that the window cannot take
+ * @property {() => void} [complete] (cmi5) the completed statement alone, once per registration
+ */
+
+/**
+ * What the course site answered on opening.
+ * @typedef {object} CourseOpening
+ * @property {string} mode 'normal', 'review' or 'browse'
+ * @property {number | null} mastery
+ * @property {import('./record.js').CourseRecord | null} record
+ * @property {boolean} canStartOver
+ * @property {boolean} [recorded] false: a review for which the course site sent no answers back
+ */
+
+/** @typedef {'saved' | 'saving' | 'retrying' | 'offline' | 'refused'} CourseStatus */
+
 /** A plain copy of a value from another window's realm (the lesson page's): nothing of it stays shared. */
 const plain = (value) => (value === undefined ? undefined : JSON.parse(JSON.stringify(value)));
+
+/**
+ * The record a session opens with when the course site kept one (`kept`): its answers that answer
+ * its attempt, joined by the answers given on this page (`mine`) while the site was answering
+ * (`early`, their item ids). The site's own answer to an item stands (the item was answered, and
+ * locked, in an earlier session). A number answered for the numbers of another seed answers nothing
+ * in the kept attempt, and an answer to a variant it did not draw neither: both are dropped, and the
+ * page asks them again.
+ * @param {import('./record.js').CourseRecord} kept
+ * @param {import('./record.js').CourseRecord} mine
+ * @param {string[]} early
+ * @param {ReturnType<typeof courseGrader>} grader
+ * @returns {import('./record.js').CourseRecord}
+ */
+function openedRecord(kept, mine, early, grader) {
+  const { seed } = kept;
+  const responses = {};
+  for (const [id, response] of Object.entries(kept.responses))
+    if (grader.accepts(id, response, seed)) responses[id] = response;
+  for (const id of early)
+    if (!(id in responses) && (seed === mine.seed || !grader.drawn(id)) && grader.accepts(id, mine.responses[id], seed))
+      responses[id] = mine.responses[id];
+  return { seed, responses };
+}
 
 /**
  * A session over `connection` (from scormConnection or cmi5Connection; null when no course site
@@ -26,6 +84,7 @@ const plain = (value) => (value === undefined ? undefined : JSON.parse(JSON.stri
  * startOver(), exit() and exitRefused() (a way out was named that the window cannot take). `level`
  * is the test the course chose ('1', '2' or 'all'); `grader` grades the record (courseGrader of
  * that level); `timers` is for tests.
+ * @param {CourseConnection | null} connection
  */
 export function createCourseSession(
   connection,
@@ -124,22 +183,7 @@ export function createCourseSession(
     canStartOver = Boolean(opening.canStartOver);
     recorded = opening.recorded !== false;
     const kept = opening.record?.responses ?? null;
-    if (kept) {
-      // Answers given while the course site was answering join what it kept; its own answer to an
-      // item stands (the item was answered, and locked, in an earlier session).
-      // A number answered for the numbers of another seed answers nothing in the kept attempt: it is
-      // dropped, and the page asks it again with the attempt's own numbers.
-      const sameSeed = opening.record.seed === record.seed;
-      const responses = {};
-      const seed = opening.record.seed;
-      for (const [id, response] of Object.entries(kept))
-        if (grader.accepts(id, response, seed)) responses[id] = response;
-      // An answer to a variant the kept attempt did not draw is dropped too.
-      for (const id of early)
-        if (!(id in responses) && (sameSeed || !grader.drawn(id)) && grader.accepts(id, record.responses[id], seed))
-          responses[id] = record.responses[id];
-      record = { seed: opening.record.seed, responses };
-    }
+    if (kept) record = openedRecord(opening.record, record, early, grader);
     const replayed = early.filter((id) => id in record.responses && (!kept || !(id in kept)));
     if (tracking()) for (const id of replayed) reportAnswer(id);
     early.length = 0;

@@ -1,3 +1,4 @@
+// @ts-check
 // The course package's launch page (index.html in every SCORM and cmi5 zip): finds the course site
 // that launched it (cmi5 launch parameters in its address, or a SCORM run-time's API object up the
 // chain of windows), opens the one session with it (lms/course-session.js) and frames the lesson.
@@ -37,7 +38,7 @@ function start() {
   const level = testLevel(new URLSearchParams(location.search).get('level'));
   const session = createCourseSession(connection, { level });
   if (launchProblem) session.api.connect = unreachable(session.api.connect);
-  window.positionalCourse = session.api;
+  /** @type {any} */ (window).positionalCourse = session.api;
   root.dataset.course = connection?.kind ?? (launchProblem ? 'unreadable-launch' : 'none');
 
   const frame = document.createElement('iframe');

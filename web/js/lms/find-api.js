@@ -1,3 +1,4 @@
+// @ts-check
 // Finds a SCORM run-time's API object the way the SCORM run-time environment books describe:
 // up the chain of parent windows, then the opener and its parents. A cross-origin window is skipped,
 // and so is anything by the name that is not a run-time (a frame named API is the window's property too).

@@ -1,7 +1,26 @@
+// @ts-check
 // The self-test's record as the page and a course site keep it: the learner's responses (never
 // whether they were right: that is worked out again from the items whenever the record is read),
 // the seed of the choices' order, and the one rule that turns graded answers into a score and a
 // verdict, used by the page for what it shows and by the course shell for what it reports.
+
+/**
+ * The self-test's record both sides keep: the seed that ordered its choices and each answer.
+ * @typedef {{ seed: string, responses: Record<string, unknown> }} CourseRecord
+ */
+
+/**
+ * The score and verdict of the graded items (summarize).
+ * @typedef {object} Summary
+ * @property {number} answered
+ * @property {number} correct
+ * @property {number} total
+ * @property {number} scaled 0…1
+ * @property {number} percent 0…100, as course sites grade it
+ * @property {boolean} completed every graded item answered
+ * @property {boolean} passed
+ * @property {number} mastery the share that passes
+ */
 
 /** The record's format version: a record of another version is not read. */
 export const RECORD_VERSION = 2;
@@ -74,6 +93,10 @@ export function courseMastery(value, scale) {
  * The score and verdict of the graded items. `grades` maps an answered graded item's id to true
  * (right) or false (wrong); `items` are the graded items on the page; `mastery` the share that
  * passes. Nothing is decided until every graded item is answered.
+ * @param {{ id: string }[]} items
+ * @param {Record<string, boolean>} grades
+ * @param {number} mastery
+ * @returns {Summary}
  */
 export function summarize(items, grades, mastery) {
   const total = items.length;

@@ -1,3 +1,4 @@
+// @ts-check
 // The course shell's connection to a SCORM 1.2 or SCORM 2004 (4th edition) run-time. Every value is
 // kept until the run-time has taken it and a commit has succeeded: a SetValue that answers 'false'
 // or throws, a refused Commit, or a run-time that has gone leave it waiting for the next try (with
@@ -57,6 +58,7 @@ const EDITION_TERMS = {
 };
 
 /** Edition ('1.2' or '2004') → { term → its value in that edition }, from EDITION_TERMS' columns. */
+/** Edition ('1.2', '2004') → term → that edition's word, code or set of codes. @type {Record<string, Record<string, any>>} */
 const EDITIONS = Object.fromEntries(
   ['1.2', '2004'].map((edition, column) => [
     edition,
@@ -155,6 +157,7 @@ export const FLUSH_SLICE_MS = 50;
  * self-test's items (a record's answers to anything else are not read back); `timers`, `now`,
  * `clock` (ms, monotonic) and `yieldToPage(resume)` (runs `resume` in a later task; by default a
  * timer of 0 ms) are for tests.
+ * @returns {import('./course-session.js').CourseConnection}
  */
 export function scormConnection(
   api,
@@ -175,6 +178,7 @@ export function scormConnection(
   const stored = new Map(); // element → value the run-time took and committed
   let flushing = false; // a flush is under way (it may be waiting for its next slice)
   let lastCallMs = 0; // how long the run-time's last SetValue took
+  /** @type {(status: string) => void} */
   let listener = () => {};
   let state = 'closed'; // 'open', 'finished'
   let gone = false;

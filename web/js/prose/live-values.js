@@ -1,3 +1,4 @@
+// @ts-check
 // The registry of every live number on the page: the name lesson.md writes in {{live:NAME}} → the
 // engine call (with the worked example's inputs) and the format the lesson prints it in. main.js
 // fills data-live elements from it, the site build rejects a name it lacks, the browser test compares.
@@ -62,6 +63,50 @@ const clockVector = (name, field) => ({
 
 // ---- the parameters the prose makes movable ------------------------------------------------------
 
+/** A section's parameter values: name → value (the lesson's value where a name has no entry). */
+/** @typedef {Record<string, number>} ParameterValues */
+
+/**
+ * A handle on other parameters' state: it shows read(values), and moving it sets parameter `of`
+ * to write(value, values); no quantity reads it.
+ * @typedef {object} ParameterView
+ * @property {string} of
+ * @property {string[]} inputs
+ * @property {(values: ParameterValues) => number} read
+ * @property {(value: number, values: ParameterValues) => number} write
+ */
+
+/**
+ * A bound one parameter keeps against another, as the figure holds it, and the message it gives.
+ * @typedef {{ name: string, why: (value: number) => string }} ParameterBound
+ */
+
+/**
+ * A number the reader can move in the prose ({{param:NAME}}).
+ * @typedef {object} LiveParameter
+ * @property {string} label
+ * @property {string} unit
+ * @property {number} value the lesson's value
+ * @property {string} format a format of web/js/locale/format.js
+ * @property {number | 'any'} step
+ * @property {number} bigStep Shift's and the Page keys' step
+ * @property {number} [min]
+ * @property {number} [max]
+ * @property {boolean} [integer]
+ * @property {boolean} [even]
+ * @property {number} [above] values at or below it are refused
+ * @property {{ id: string, key: string }} [chart] the nearby figure's control of the same meaning
+ * @property {ParameterBound} [atLeast] the parameter this one never goes below
+ * @property {ParameterBound} [atMost] the parameter this one never goes above
+ * @property {ParameterView} [view]
+ */
+
+/**
+ * The rules of chart `chart`'s control `key`, for a parameter of the same meaning.
+ * @param {string} chart
+ * @param {string} key
+ * @returns {Pick<LiveParameter, 'min' | 'max' | 'integer' | 'even' | 'above' | 'chart'>}
+ */
 const chartControl = (chart, key) => {
   const { min, max, integer = true, even = false, above } = CHART_DECLARATIONS[chart].controls[key];
   return { min, max, integer, even, above, chart: { id: chart, key } };
@@ -75,6 +120,7 @@ const chartControl = (chart, key) => {
  * write(value, values) } (a handle on other parameters' state: it shows read(values), and moving it
  * sets parameter `of` to write(value, values); no quantity reads it) }. A parameter moved in one
  * section changes the live numbers of that section only; everywhere else the lesson's value holds.
+ * @type {Record<string, LiveParameter>}
  */
 export const LIVE_PARAMETERS = {
   'extension.trained': {
@@ -437,6 +483,10 @@ export function dependentsOf(name) {
 /**
  * The stored parameter values after the reader sets parameter `name` to `value` over `values` (the
  * section's): a view's value goes to the parameter it moves. Returns { name, value } as stored.
+ * @param {string} name
+ * @param {number} value
+ * @param {ParameterValues} values
+ * @returns {{ name: string, value: number }}
  */
 export function storedParameter(name, value, values) {
   const view = LIVE_PARAMETERS[name]?.view;
@@ -449,6 +499,7 @@ const parameterRules = new Map();
 /**
  * The number rule of parameter `name` (chart-kit/number-rule.js): the rules its engine call and
  * chart control apply, stepped by its step and bigStep, its numbers printed in its own format.
+ * @param {string} name
  */
 export function parameterRule(name) {
   const p = LIVE_PARAMETERS[name];
@@ -467,6 +518,10 @@ export function parameterRule(name) {
 /**
  * The value parameter `name` takes for `raw`, by the rules its engine call and chart control apply,
  * and why it changed ('' when it did not). A value that is not a number, or not above `above`, keeps `current`.
+ * @param {string} name
+ * @param {unknown} raw
+ * @param {number} [current]
+ * @returns {{ value: number, why: string }}
  */
 export function validateParameter(name, raw, current = LIVE_PARAMETERS[name]?.value) {
   return parameterRule(name).validate(raw, current);
@@ -479,6 +534,10 @@ export function validateParameter(name, raw, current = LIVE_PARAMETERS[name]?.va
  * another (atLeast) stops there; one held at or below another (atMost) stops there; and one held
  * at or above this one comes along. Returns { values, why, moved } (why: '' when raw was taken as
  * it was; moved: the parameters whose value changed).
+ * @param {ParameterValues} values
+ * @param {string} name
+ * @param {unknown} raw
+ * @returns {{ values: ParameterValues, why: string, moved: string[] }}
  */
 export function settleParameter(values, name, raw) {
   const current = (n) => {
@@ -532,7 +591,12 @@ export function settleParameter(values, name, raw) {
   return { values: next, why, moved };
 }
 
-/** The parameters a chart's `state` sets (those declaring a control of the chart as theirs): name → value. */
+/**
+ * The parameters a chart's `state` sets (those declaring a control of the chart as theirs): name → value.
+ * @param {string} id
+ * @param {Record<string, unknown>} state
+ * @returns {ParameterValues}
+ */
 export function chartParameters(id, state) {
   const values = {};
   for (const [name, p] of Object.entries(LIVE_PARAMETERS)) {

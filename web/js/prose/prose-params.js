@@ -1,3 +1,4 @@
+// @ts-check
 // Live parameters in the prose: each {{param:NAME}} of lesson.md is a <span role="slider"> holding the
 // lesson's value. Arrow keys (Shift: a larger step), Page Up/Down, Home/End or a sideways drag move it;
 // the live numbers of its section that read it (LIVE_QUANTITIES inputs) are recomputed by the engine
