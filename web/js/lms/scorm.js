@@ -148,6 +148,29 @@ export function interactionDecimal(text) {
   return INTERACTION_DECIMAL.test(plainText) ? plainText : null;
 }
 
+/**
+ * The type, response and correct-response pattern one interaction is written with in `edition`.
+ * A numeric interaction's pattern is its value in 1.2 and its accepted range in 2004. A number
+ * Moodle's 2004 run-time would refuse (a scaled base past 99,999, a huge or tiny answer) goes as
+ * fill-in, which takes any text: the learner's number and the right value are both kept, and the
+ * result says whether it was within the tolerance. A numeric interaction is kept wherever it fits,
+ * so its range still shows the tolerance.
+ * @param {{type: string, response: string, correctResponse?: any}} interaction
+ * @param {string} edition
+ * @returns {{type: string, response: string, pattern: any}}
+ */
+function interactionFields(interaction, edition) {
+  const correct = interaction.correctResponse;
+  const { type, response } = interaction;
+  if (correct === undefined || type !== 'numeric') return { type, response, pattern: correct };
+  if (edition !== '2004') return { type, response, pattern: decimal(correct.value) };
+  const bounds = [decimal(correct.min), decimal(correct.max)];
+  const number = interactionDecimal(response);
+  if (number !== null && bounds.every((bound) => INTERACTION_DECIMAL.test(bound)))
+    return { type, response: number, pattern: bounds.join('[:]') };
+  return { type: 'fill-in', response, pattern: decimal(correct.value) };
+}
+
 // How long one flush may hold the page before it lets the page run (ms): well under the 200 ms past
 // which a page feels stuck, with room for one slow call on top.
 export const FLUSH_SLICE_MS = 50;
@@ -330,27 +353,7 @@ export function scormConnection(
     }
     const at = `cmi.interactions.${n}`;
     const when = now();
-    const correct = interaction.correctResponse;
-    let { type, response } = interaction;
-    let pattern =
-      correct === undefined || type !== 'numeric'
-        ? correct
-        : edition === '2004'
-          ? `${decimal(correct.min)}[:]${decimal(correct.max)}`
-          : decimal(correct.value);
-    if (edition === '2004' && type === 'numeric') {
-      // A number Moodle's run-time would refuse (a scaled base past 99,999, a huge or tiny answer)
-      // goes as fill-in, which takes any text: the learner's number and the right value are both
-      // kept, and the result says whether it was within the tolerance. A numeric interaction is
-      // kept wherever it fits, so its range still shows the tolerance.
-      const bounds = [decimal(correct.min), decimal(correct.max)];
-      const number = interactionDecimal(response);
-      if (number !== null && bounds.every((bound) => INTERACTION_DECIMAL.test(bound))) response = number;
-      else {
-        type = 'fill-in';
-        pattern = decimal(correct.value);
-      }
-    }
+    const { type, response, pattern } = interactionFields(interaction, edition);
     set(`${at}.id`, interaction.id);
     set(`${at}.type`, type);
     if (edition === '2004') {
