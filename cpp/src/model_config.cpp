@@ -208,13 +208,13 @@ bool in_list(const std::string& value, std::initializer_list<const char*> names)
 // model_type values whose transformers implementation uses each scheme.
 bool is_rope_family(const std::string& t) {
   return in_list(
-      t, {"llama",      "mistral",     "mixtral",         "qwen2",       "qwen2_moe",   "qwen3",
-          "qwen3_moe",  "gemma",       "gemma2",          "gemma3_text", "phi",         "phi3",
-          "gpt_neox",   "gptj",        "falcon",          "stablelm",    "starcoder2",  "olmo",
-          "olmo2",      "cohere",      "deepseek_v2",     "deepseek_v3", "internlm2",   "granite",
-          "gpt_oss",    "persimmon",   "codegen",         "llama4",      "llama4_text", "gemma3",
-          "gemma4",     "gemma4_text", "qwen2_vl",        "qwen2_5_vl",  "qwen3_vl",    "qwen3_vl_text",
-          "qwen3_next", "minimax",     "minimax_text_01", "minimax_m1"});
+      t, {"llama",      "mistral",     "mixtral",         "qwen2",       "qwen2_moe",    "qwen3",
+          "qwen3_moe",  "gemma",       "gemma2",          "gemma3_text", "phi",          "phi3",
+          "gpt_neox",   "gptj",        "falcon",          "stablelm",    "starcoder2",   "olmo",
+          "olmo2",      "cohere",      "deepseek_v2",     "deepseek_v3", "internlm2",    "granite",
+          "gpt_oss",    "persimmon",   "codegen",         "llama4",      "llama4_text",  "gemma3",
+          "gemma4",     "gemma4_text", "qwen2_vl",        "qwen2_5_vl",  "qwen3_vl",     "qwen3_vl_text",
+          "qwen3_next", "minimax",     "minimax_text_01", "minimax_m1",  "deepseek_v32", "glm_moe_dsa"});
 }
 bool is_sinusoidal_family(const std::string& t) {
   return in_list(t, {"marian", "pegasus", "m2m_100", "fsmt", "speech_to_text", "xglm"});
@@ -1218,8 +1218,31 @@ namespace {
 constexpr const char* kPositionFields[] = {
     "rope_theta", "rope_scaling", "rope_parameters", "rotary_dim", "rotary_pct", "rotary_emb_base",
     "rope_local_base_freq", "local_rope_theta", "global_rope_theta", "qk_rope_head_dim", "no_rope_layers",
-    "no_rope_layer_interval", "partial_rotary_factor", "rope_interleave"};
+    "no_rope_layer_interval", "partial_rotary_factor", "rope_interleave", "indexer_rope_interleave"};
 // clang-format on
+
+// DeepSeek Sparse Attention's indexer (DeepSeek-V3.2's config.json, GlmMoeDsaConfig for GLM-5): index_topk
+// tokens per query, index_n_heads heads of index_head_dim, of which the first rotary_dim dimensions turn
+// (DeepSeek's inference/model.py splits rope_head_dim = qk_rope_head_dim off each indexer head; transformers'
+// GlmMoeDsaIndexer splits qk_rope_head_dim). An absent head count or width is 0: not stated.
+void read_sparse_indexer(const json& root, ModelConfig& cfg) {
+  const json* topk = find_present(root, "index_topk");
+  if (topk == nullptr) return;
+  cfg.index_topk = read_whole(*topk, "index_topk", 1, kMaxConfigPositions);
+  if (const json* heads = find_present(root, "index_n_heads"))
+    cfg.index_n_heads = read_whole(*heads, "index_n_heads", 1, kMaxAttentionHeads);
+  if (const json* width = find_present(root, "index_head_dim")) {
+    cfg.index_head_dim = read_whole(*width, "index_head_dim", 2, kMaxHeadDim);
+    if (cfg.index_head_dim < cfg.rotary_dim) {
+      reject("index_head_dim",
+             "at least the rotary width " + whole(cfg.rotary_dim) +
+                 " (the indexer turns that many of its dimensions, as the main attention does)",
+             *width);
+    }
+  }
+  if (const json* interleave = find_present(root, "indexer_rope_interleave"))
+    cfg.indexer_rope_interleave = read_bool(*interleave, "indexer_rope_interleave");
+}
 
 // Lists each field of the text model whose name says it is about rotary positions ("rope", "rotary")
 // but that the reader does not read: DeepSeek-V4's second RoPE (compress_rope_theta,
@@ -1354,6 +1377,7 @@ ModelConfig read_config_object(const json& given, const std::string& wrapper_typ
     // part of each head is not rotated, so its attention layers have no positions.
     if (const json* nope = find_present(root, "mla_use_nope"))
       cfg.mla_nope = read_bool(*nope, "mla_use_nope");
+    read_sparse_indexer(root, cfg);
   }
   read_scheme_details(root, cfg);
   list_unknown_position_fields(root, cfg);
@@ -1538,6 +1562,34 @@ bool turns_local_frequencies(const ModelConfig& cfg, const std::string& layer_ty
   return layer_type == "sliding_attention" && cfg.local_rope_theta > 0;
 }
 
+// The indexer of DeepSeek Sparse Attention, as a kind of its own beside the layers it serves: it scores
+// every earlier token over the whole prompt (DeepSeek's inference/model.py and transformers'
+// GlmMoeDsaIndexer mask it causally, nothing more), turning the main attention's frequencies on the first
+// rotary_dim dimensions of each of its heads; the rest of each head carries no position.
+LayerKindReport indexer_kind(const ModelConfig& cfg, const ModelPositionReport& r,
+                             const std::vector<LayerKindReport>& kinds) {
+  LayerKindReport kind;
+  kind.layer_type = "indexer";
+  kind.positions = "rope";
+  kind.rope_type = rope_type_name(cfg.scaling.type);
+  for (const LayerKindReport& served : kinds) {
+    if (served.top_k == 0) continue;
+    kind.layer_count += served.layer_count;
+    kind.layers.insert(kind.layers.end(), served.layers.begin(), served.layers.end());
+  }
+  std::sort(kind.layers.begin(), kind.layers.end());
+  kind.base = r.base;
+  kind.head_dim = cfg.index_head_dim;
+  kind.rotary_dim = r.rotary_dim;
+  kind.heads = cfg.index_n_heads;
+  kind.pair_layout = cfg.indexer_rope_interleave ? "interleaved" : "split-half";
+  kind.inv_freq = r.inv_freq;
+  kind.base_inv_freq = r.base_inv_freq;
+  kind.longest_distance = r.prompt_length - 1;
+  flag_beyond(kind, r.trained_length);
+  return kind;
+}
+
 std::vector<LayerKindReport> layer_kinds(const ModelConfig& cfg, const ModelPositionReport& r) {
   std::vector<LayerKindReport> kinds;
   std::vector<std::string> types = cfg.layer_types;
@@ -1617,8 +1669,15 @@ std::vector<LayerKindReport> layer_kinds(const ModelConfig& cfg, const ModelPosi
         }
       }
     }
+    // Sparse attention: each query of these layers attends to the index_topk tokens its indexer ranks
+    // highest, chosen anywhere in the prompt, so the longest distance is still the prompt's. A window's
+    // layers (DeepSeek-V4's sliding ones) have no indexer.
+    if (type == "all" || type == "full_attention" || type == "deepseek_sparse_attention")
+      kind.top_k = cfg.index_topk;
     flag_beyond(kind, r.trained_length);
   }
+  if (std::any_of(kinds.begin(), kinds.end(), [](const LayerKindReport& k) { return k.top_k > 0; }))
+    kinds.push_back(indexer_kind(cfg, r, kinds));
   return kinds;
 }
 

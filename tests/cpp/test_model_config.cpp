@@ -802,7 +802,7 @@ TEST(ModelConfigFamilies, BadLayerInputNamesTheFieldAndTheRule) {
       {"rope_type": "proportional", "rope_theta": 1e6, "partial_rotary_factor": 0.25}, "rope_theta": 5}})"),
       "rope_parameters mixes one block per layer type with the field rope_parameters.rope_theta (which one "
       "applies is ambiguous); layer types: full_attention, sliding_attention, chunked_attention, "
-      "linear_attention, attention, mamba");
+      "linear_attention, attention, mamba, deepseek_sparse_attention");
   EXPECT_EQ(parse_error_of(R"({"model_type": "qwen3_next", "head_dim": 256, "num_attention_heads": 16,
       "max_position_embeddings": 4096, "full_attention_interval": 4})"),
             "full_attention_interval needs num_hidden_layers to lay out the layers: the config has none");
@@ -966,6 +966,65 @@ TEST(ModelConfigFamilies2026, MlaUseNopeLeavesTheAttentionLayersWithoutPositions
       "num_attention_heads": 2, "max_position_embeddings": 64, "qk_rope_head_dim": 8, "rope_theta": 1e4, "mla_use_nope": 1})");
             }),
             "mla_use_nope must be true or false, got 1");
+}
+
+// DeepSeek-V3.2-Exp's published config (DeepSeek Sparse Attention): every MLA layer attends to the
+// index_topk tokens its indexer ranks highest, chosen anywhere in the prompt; the indexer turns the first
+// qk_rope_head_dim dimensions of each of its index_head_dim-wide heads with MLA's own YaRN frequencies
+// (DeepSeek's inference/model.py passes both the same freqs_cis), laid out split-half.
+TEST(ModelConfigFamilies2026, SparseAttentionIndexerTurnsTheMainFrequenciesOverThePrompt) {
+  const ModelPositionReport r = analyse_model_config(preset("deepseek-v3.2-exp.json"), 400000);
+  ASSERT_EQ(r.layer_kinds.size(), 2u);
+  const LayerKindReport& mla = r.layer_kinds[0];
+  EXPECT_EQ(mla.layer_type, "all");
+  EXPECT_EQ(mla.top_k, 2048);
+  EXPECT_EQ(mla.longest_distance, 399999) << "the picked tokens may lie anywhere: no window";
+  const LayerKindReport& indexer = r.layer_kinds[1];
+  EXPECT_EQ(indexer.layer_type, "indexer");
+  EXPECT_EQ(indexer.positions, "rope");
+  EXPECT_EQ(indexer.layer_count, 61);
+  EXPECT_EQ(indexer.layers.front(), 0);
+  EXPECT_EQ(indexer.layers.back(), 60);
+  EXPECT_EQ(indexer.heads, 64);
+  EXPECT_EQ(indexer.head_dim, 128);
+  EXPECT_EQ(indexer.rotary_dim, 64) << "qk_rope_head_dim of its 128 dimensions";
+  EXPECT_EQ(indexer.pair_layout, "split-half");
+  EXPECT_EQ(indexer.top_k, 0);
+  EXPECT_EQ(indexer.longest_distance, 399999) << "it scores every earlier token";
+  // transformers' YaRN (_compute_yarn_parameters) for base 10000, 64 dimensions, factor 40 from 4,096.
+  expect_close_vectors(indexer.inv_freq, reference_yarn(10000.0, 64, 40.0, 4096.0, 32.0, 1.0), 1e-12,
+                       "indexer pairs");
+  expect_close_vectors(indexer.base_inv_freq, reference_default(10000.0, 64), 1e-12, "indexer, unscaled");
+  EXPECT_EQ(indexer.beyond, mla.beyond) << "same frequencies, same span";
+  EXPECT_GT(indexer.beyond_count, 0)
+      << "400,000 tokens are past the 4,096 × 40 = 163,840 the stretch reaches";
+  EXPECT_TRUE(r.not_understood.empty());
+}
+
+// GLM-5 (GlmMoeDsaConfig): layer_types "deepseek_sparse_attention", and indexer_rope_interleave for the
+// indexer's pair layout; a sliding layer has no indexer, and an indexer narrower than the rotary part is
+// refused, naming the field.
+TEST(ModelConfigFamilies2026, SparseAttentionReadsGlmLayerTypesAndLayout) {
+  const ModelPositionReport r = read_model_config(R"({"model_type": "glm_moe_dsa", "hidden_size": 6144,
+      "num_attention_heads": 64, "num_hidden_layers": 3, "max_position_embeddings": 202752,
+      "qk_rope_head_dim": 64, "qk_nope_head_dim": 192, "rope_theta": 1000000, "index_topk": 2048,
+      "index_head_dim": 128, "index_n_heads": 32, "indexer_rope_interleave": true, "sliding_window": 4096,
+      "layer_types": ["deepseek_sparse_attention", "sliding_attention", "deepseek_sparse_attention"]})",
+                                                  8192);
+  ASSERT_EQ(r.layer_kinds.size(), 3u);
+  EXPECT_EQ(r.layer_kinds[0].top_k, 2048);
+  EXPECT_EQ(r.layer_kinds[1].top_k, 0) << "a windowed layer has no indexer";
+  EXPECT_EQ(r.layer_kinds[2].layer_type, "indexer");
+  EXPECT_EQ(r.layer_kinds[2].layers, (std::vector<std::int64_t>{0, 2}));
+  EXPECT_EQ(r.layer_kinds[2].pair_layout, "interleaved");
+  EXPECT_EQ(r.layer_kinds[2].heads, 32);
+  expect_close_vectors(r.layer_kinds[2].inv_freq, reference_default(1e6, 64), 1e-12, "GLM indexer");
+  EXPECT_TRUE(r.not_understood.empty()) << "indexer_rope_interleave is read";
+  EXPECT_EQ(parse_error_of(R"({"model_type": "deepseek_v32", "hidden_size": 64, "num_attention_heads": 2,
+      "max_position_embeddings": 64, "qk_rope_head_dim": 16, "rope_theta": 1e4, "index_topk": 8,
+      "index_head_dim": 8})"),
+            "index_head_dim must be at least the rotary width 16 (the indexer turns that many of its "
+            "dimensions, as the main attention does), got 8");
 }
 
 // ---- what the reader does not understand ---------------------------------------------------

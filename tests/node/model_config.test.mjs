@@ -203,6 +203,34 @@ describe('families of 2025–26 through the binding', () => {
     assert.doesNotMatch(prompt, /have no positions at all/);
   });
 
+  test('DeepSeek-V3.2-Exp: the sparse-attention indexer is a kind of its own, turning the same pairs', () => {
+    const r = preset('deepseek-v3.2-exp.json', 400000);
+    assert.deepEqual(r.notUnderstood, []);
+    assert.equal(r.layerKinds.length, 2);
+    const [mla, indexer] = r.layerKinds;
+    assert.equal(mla.topK, 2048);
+    assert.equal(mla.longestDistance, 399999);
+    assert.equal(indexer.layerType, 'indexer');
+    assert.equal(indexer.heads, 64);
+    assert.equal(indexer.headDim, 128);
+    assert.equal(indexer.rotaryDim, 64);
+    assert.equal(indexer.pairLayout, 'split-half');
+    // The indexer turns MLA's own YaRN frequencies: equal to the last bit (the same vector, copied).
+    assert.deepEqual(Array.from(indexer.invFreq), Array.from(mla.invFreq));
+    assert.deepEqual(Array.from(indexer.beyond), Array.from(r.beyond));
+    const summary = modelCardSummary(r)
+      .map((entry) => `${entry.term}: ${entry.text}`)
+      .join('\n');
+    assert.match(
+      summary,
+      /The indexers of 61 layers \(0, 1, 2, 3, …, 60\): 64 indexer heads score every earlier token/,
+    );
+    assert.match(summary, /the first 64 of each head’s 128 dimensions; the other 64 carry no position/);
+    assert.match(summary, /split-half: dimension i turns with dimension i \+ 32/);
+    assert.match(summary, /at most 2,048 tokens \(index_topk\)/);
+    assert.match(summary, /until a fix of 17 November 2025/);
+  });
+
   test('Granite 4.0-H: Mamba layers and NoPE attention layers, no positions anywhere', () => {
     const r = preset('granite-4.0-h-350m.json', 40000);
     assert.equal(r.scheme, 'none');

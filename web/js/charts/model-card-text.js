@@ -107,6 +107,12 @@ const layerList = (layers) =>
 
 /** The summary's term for one kind of layer: "12 full_attention layers (3, 7, 11, 15, …, 47)". */
 export function layerKindTerm(kind) {
+  // The indexer of sparse attention is part of each layer it serves, not a layer of its own.
+  if (kind.layerType === 'indexer')
+    return tn('The indexer of {count} layer ({layers})', 'The indexers of {count} layers ({layers})', kind.layerCount, {
+      count: count(kind.layerCount),
+      layers: layerList(kind.layers),
+    });
   if (kind.layerType === 'all')
     return kind.layers.length > 0
       ? tn('{count} layer', 'All {count} layers', kind.layerCount, { count: count(kind.layerCount) })
@@ -145,6 +151,10 @@ export function layerKindText(kind, r) {
     ranges: pairRanges(kind.beyond),
     temperature: trimmed(kind.queryTemperature, 3),
     tokens: tokens(r.promptLength),
+    topK: count(kind.topK ?? 0),
+    heads: count(kind.heads ?? 0),
+    half: count(rotating),
+    rest: count(kind.headDim - kind.rotaryDim),
   };
   const sentences = [];
   if (kind.positions === 'unknown')
@@ -181,7 +191,9 @@ export function layerKindText(kind, r) {
     }
     return sentences.join(' ');
   }
-  if (kind.positions === 'proportional') {
+  if (kind.layerType === 'indexer') {
+    sentences.push(...indexerSentences(kind, values));
+  } else if (kind.positions === 'proportional') {
     sentences.push(
       t(
         'proportional RoPE (p-RoPE) at base {base}, rope_type proportional: pairs 0–{last} of {pairs} turn, spaced as the first pairs of a {headDim}-wide head would be; the other {still} never turn (frequency 0), so those dimensions carry no position.',
@@ -212,6 +224,14 @@ export function layerKindText(kind, r) {
     sentences.push(
       t('It attends within chunks of {chunk}, so it never spans more than {longest} tokens back.', values),
     );
+  else if (kind.topK > 0)
+    sentences.push(
+      t(
+        'Each query attends to at most {topK} tokens (index_topk), those its layer’s indexer ranks highest, wherever they lie: no window, so it still spans up to {longest} tokens back, and while the prompt holds no more than {topK} tokens it sees them all.',
+        values,
+      ),
+    );
+  else if (kind.layerType === 'indexer') sentences.push(t('It scores every earlier token of the prompt.'));
   else sentences.push(t('It attends over the whole prompt.'));
   sentences.push(
     kind.beyondCount > 0
@@ -219,6 +239,34 @@ export function layerKindText(kind, r) {
       : t('At {tokens}, none of its pairs needs an angle beyond what training showed.', values),
   );
   return sentences.join(' ');
+}
+
+/**
+ * What the indexer of sparse attention (DeepSeek-V3.2, GLM-5) does with positions: its heads, the part of
+ * each that turns (the attention's own frequencies, as DeepSeek's inference/model.py and transformers'
+ * GlmMoeDsaIndexer pass it the same angles) and how its pairs are laid out.
+ */
+function indexerSentences(kind, values) {
+  return [
+    kind.heads > 0
+      ? t(
+          '{heads} indexer heads score every earlier token, and the layer’s attention sees only the tokens they rank highest.',
+          values,
+        )
+      : t('The indexer scores every earlier token, and the layer’s attention sees only the tokens it ranks highest.'),
+    kind.headDim > 0
+      ? t(
+          'RoPE at base {base}, rope_type {ropeType}, with the attention’s own frequencies: pairs 0–{last} turn, the first {rotaryDim} of each head’s {headDim} dimensions; the other {rest} carry no position.',
+          values,
+        )
+      : t(
+          'RoPE at base {base}, rope_type {ropeType}, with the attention’s own frequencies: pairs 0–{last} turn (rotary_dim {rotaryDim}); the config gives no index_head_dim, so how much of each head carries no position it does not say.',
+          values,
+        ),
+    kind.pairLayout === 'interleaved'
+      ? t('Its pairs are interleaved (indexer_rope_interleave): dimension 2i turns with 2i + 1.')
+      : t('Its pairs are split-half: dimension i turns with dimension i + {half}.', values),
+  ];
 }
 
 /** Whether the card lists the layers kind by kind: more than one kind, or one whose positions are not plain RoPE. */
@@ -268,6 +316,13 @@ export function runtimeNotes(r) {
     notes.push(
       t(
         'transformers scales the NoPE layers’ queries as the model config says; vLLM’s Llama 4 recipe asks for --override-generation-config \'{"attn_temperature_tuning": true}\' for long contexts, so check that your server does it.',
+      ),
+    );
+  if (kinds.some((k) => k.layerType === 'indexer'))
+    // DeepSeek-V3.2-Exp's README, update of 2025-11-17: the indexer's RoPE input is not interleaved, MLA's is.
+    notes.push(
+      t(
+        'DeepSeek-V3.2’s indexer lays its pairs out split-half while its MLA interleaves them; DeepSeek’s own inference demo used one layout for both until a fix of 17 November 2025, and a runtime that does so ranks tokens by angles the model never trained with: check that yours follows the config (GLM-5 states indexer_rope_interleave).',
       ),
     );
   if (r.queryScalingBeta > 0)
