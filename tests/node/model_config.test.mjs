@@ -122,6 +122,10 @@ describe('families of 2025–26 through the binding', () => {
       .join('\n');
     assert.match(summary, /9 full_attention layers \(3, 7, 11, 15, …, 35\): no positions \(NoPE\)/);
     assert.doesNotMatch(summary, /chunk/);
+    assert.match(
+      summary,
+      /Runtimes differ: transformers reads no_rope_layers layer by layer; llama\.cpp does not read it/,
+    );
   });
 
   test('llama_4_scaling_beta (Ministral 3): a query scale on every RoPE layer, named on the card', () => {
@@ -240,6 +244,10 @@ describe('families of 2025–26 through the binding', () => {
       .map((entry) => entry.text)
       .join(' ');
     assert.match(summary, /10, 13, 17, 27: 4 of 32/);
+    assert.match(
+      summary,
+      /rope\.scaling\.finetuned, which its converter sets to false .* writes 1,048,576 as the context length/,
+    );
   });
 });
 

@@ -318,6 +318,13 @@ export function runtimeNotes(r) {
         'transformers scales the NoPE layers’ queries as the model config says; vLLM’s Llama 4 recipe asks for --override-generation-config \'{"attn_temperature_tuning": true}\' for long contexts, so check that your server does it.',
       ),
     );
+  if (r.modelType === 'smollm3' && kinds.some((k) => k.noneReason === 'nope'))
+    // llama.cpp's SmolLM3 hyperparameters: n_no_rope_layer_step = 4, set in code, not read from the file.
+    notes.push(
+      t(
+        'transformers reads no_rope_layers layer by layer; llama.cpp does not read it and makes every fourth layer NoPE (n_no_rope_layer_step 4, fixed in its code), so a GGUF keeps this pattern only while it is SmolLM3’s own.',
+      ),
+    );
   if (kinds.some((k) => k.layerType === 'indexer'))
     // DeepSeek-V3.2-Exp's README, update of 2025-11-17: the indexer's RoPE input is not interleaved, MLA's is.
     notes.push(
@@ -570,6 +577,16 @@ function noneItems(r, type, add) {
       'nothing in the config caps the length: there are no positions to run out of. How much of a long prompt the model keeps is a matter of its fixed-size state, which no position field describes.',
     ),
   );
+  if (r.modelType === 'granitemoehybrid')
+    // transformers' GraniteMoeHybrid and vLLM build a rotary embedding only for position_embedding_type "rope";
+    // convert_hf_to_gguf.py writes rope.scaling.finetuned false (llama.cpp's switch) for a hybrid with Mamba layers.
+    add(
+      t('Runtimes differ'),
+      t(
+        'transformers and vLLM turn RoPE in these attention layers only when position_embedding_type is rope; llama.cpp reads its switch from the GGUF’s rope.scaling.finetuned, which its converter sets to false for a hybrid with Mamba layers, and writes {length} as the context length, so a GGUF’s length is not this config’s.',
+        { length: count(2 ** 20) },
+      ),
+    );
   return {
     prompt:
       r.advertisedLength > 0
