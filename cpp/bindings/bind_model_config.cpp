@@ -35,7 +35,8 @@ val runtime_reading_to_js(const RuntimeReading& reading) {
 
 // One kind of layer: { layerType, positions, noneReason, ropeType, layerCount, layers, window, chunk, base,
 // headDim, rotaryDim, invFreq, baseInvFreq, wavelengths, beyond, beyondCount, longestDistance, mropeAxes,
-// queryTemperature, topK, heads, pairLayout }, its arrays copied into JavaScript-owned typed arrays.
+// queryTemperature, topK, heads, pairLayout, compressRatio,
+// rawWindow }, its arrays copied into JavaScript-owned typed arrays.
 val layer_kind_to_js(const LayerKindReport& kind) {
   return js_object({{"layerType", kind.layer_type},
                     {"positions", kind.positions},
@@ -58,7 +59,9 @@ val layer_kind_to_js(const LayerKindReport& kind) {
                     {"queryTemperature", kind.query_temperature},
                     {"topK", static_cast<double>(kind.top_k)},
                     {"heads", static_cast<double>(kind.heads)},
-                    {"pairLayout", kind.pair_layout}});
+                    {"pairLayout", kind.pair_layout},
+                    {"compressRatio", static_cast<double>(kind.compress_ratio)},
+                    {"rawWindow", static_cast<double>(kind.raw_window)}});
 }
 
 // One field the reader did not understand: { field, value, effect } (effect: a code of NotUnderstood).

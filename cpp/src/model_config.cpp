@@ -1218,8 +1218,52 @@ namespace {
 constexpr const char* kPositionFields[] = {
     "rope_theta", "rope_scaling", "rope_parameters", "rotary_dim", "rotary_pct", "rotary_emb_base",
     "rope_local_base_freq", "local_rope_theta", "global_rope_theta", "qk_rope_head_dim", "no_rope_layers",
-    "no_rope_layer_interval", "partial_rotary_factor", "rope_interleave", "indexer_rope_interleave"};
+    "no_rope_layer_interval", "partial_rotary_factor", "rope_interleave", "indexer_rope_interleave",
+    "compress_rope_theta"};
 // clang-format on
+
+// DeepSeek-V4's compressed layers (transformers' DeepseekV4Config.__post_init__): the scaling block read as
+// the global recipe belongs to the compressed layers, at compress_rope_theta (default 160000), with YaRN's
+// cos/sin factor 1 unless given; the sliding layers turn rope_theta unscaled, so they are read as local
+// layers. Compress rates: compress_rates {layer type: rate}, the older compress_rate_csa / compress_rate_hca,
+// else 4 and 128.
+void read_compressed_layers(const json& root, ModelConfig& cfg) {
+  const bool compressed =
+      std::any_of(cfg.layer_types.begin(), cfg.layer_types.end(), [](const std::string& type) {
+        return type == "compressed_sparse_attention" || type == "heavily_compressed_attention";
+      });
+  if (!compressed) return;
+  cfg.compress_rate_csa = 4;
+  cfg.compress_rate_hca = 128;
+  if (const json* rates = find_present(root, "compress_rates")) {
+    if (!rates->is_object()) reject("compress_rates", "an object of rates by layer type", *rates);
+    if (const json* csa = find_present(*rates, "compressed_sparse_attention"))
+      cfg.compress_rate_csa =
+          read_whole(*csa, "compress_rates.compressed_sparse_attention", 1, kMaxConfigPositions);
+    if (const json* hca = find_present(*rates, "heavily_compressed_attention"))
+      cfg.compress_rate_hca =
+          read_whole(*hca, "compress_rates.heavily_compressed_attention", 1, kMaxConfigPositions);
+  }
+  if (const json* csa = find_present(root, "compress_rate_csa"))
+    cfg.compress_rate_csa = read_whole(*csa, "compress_rate_csa", 1, kMaxConfigPositions);
+  if (const json* hca = find_present(root, "compress_rate_hca"))
+    cfg.compress_rate_hca = read_whole(*hca, "compress_rate_hca", 1, kMaxConfigPositions);
+  double compress_theta = 160000.0;
+  if (const json* theta = find_present(root, "compress_rope_theta")) {
+    compress_theta = read_positive(*theta, "compress_rope_theta", kMaxRopeTheta);
+    if (compress_theta <= 1)
+      reject("compress_rope_theta", "a finite number > 1 (every pair would turn at one speed)", *theta);
+  } else {
+    cfg.notes.push_back(
+        "compress_rope_theta is absent: DeepseekV4Config's default 160000 is used, as transformers does");
+  }
+  cfg.local_rope_theta = cfg.rope_theta;
+  cfg.local_theta_field = "rope_theta";
+  cfg.local_window = cfg.sliding_window;
+  cfg.rope_theta = compress_theta;
+  if (cfg.scaling.type == RopeType::Yarn && cfg.scaling.attention_factor == 0)
+    cfg.scaling.attention_factor = 1;
+}
 
 // DeepSeek Sparse Attention's indexer (DeepSeek-V3.2's config.json, GlmMoeDsaConfig for GLM-5): index_topk
 // tokens per query, index_n_heads heads of index_head_dim, of which the first rotary_dim dimensions turn
@@ -1378,6 +1422,7 @@ ModelConfig read_config_object(const json& given, const std::string& wrapper_typ
     if (const json* nope = find_present(root, "mla_use_nope"))
       cfg.mla_nope = read_bool(*nope, "mla_use_nope");
     read_sparse_indexer(root, cfg);
+    read_compressed_layers(root, cfg);
   }
   read_scheme_details(root, cfg);
   list_unknown_position_fields(root, cfg);
@@ -1573,7 +1618,7 @@ LayerKindReport indexer_kind(const ModelConfig& cfg, const ModelPositionReport& 
   kind.positions = "rope";
   kind.rope_type = rope_type_name(cfg.scaling.type);
   for (const LayerKindReport& served : kinds) {
-    if (served.top_k == 0) continue;
+    if (served.top_k == 0 || served.compress_ratio > 0) continue;
     kind.layer_count += served.layer_count;
     kind.layers.insert(kind.layers.end(), served.layers.begin(), served.layers.end());
   }
@@ -1644,6 +1689,11 @@ std::vector<LayerKindReport> layer_kinds(const ModelConfig& cfg, const ModelPosi
       kind.window = cfg.local_window > 0 ? cfg.local_window : cfg.sliding_window;
     if (type == "all") kind.window = cfg.sliding_window;
     if (type == "chunked_attention") kind.chunk = cfg.attention_chunk_size;
+    if (type == "compressed_sparse_attention" || type == "heavily_compressed_attention") {
+      kind.compress_ratio =
+          type == "compressed_sparse_attention" ? cfg.compress_rate_csa : cfg.compress_rate_hca;
+      kind.raw_window = cfg.sliding_window;
+    }
     const std::int64_t span = kind.window > 0 ? kind.window : (kind.chunk > 0 ? kind.chunk : n);
     kind.longest_distance = std::min(n, span) - 1;
     if (turns_local_frequencies(cfg, type)) {
@@ -1674,9 +1724,12 @@ std::vector<LayerKindReport> layer_kinds(const ModelConfig& cfg, const ModelPosi
     // layers (DeepSeek-V4's sliding ones) have no indexer.
     if (type == "all" || type == "full_attention" || type == "deepseek_sparse_attention")
       kind.top_k = cfg.index_topk;
+    // DeepSeek-V4's indexer keeps index_topk compressed entries per query (DeepseekV4Indexer).
+    if (type == "compressed_sparse_attention") kind.top_k = cfg.index_topk;
     flag_beyond(kind, r.trained_length);
   }
-  if (std::any_of(kinds.begin(), kinds.end(), [](const LayerKindReport& k) { return k.top_k > 0; }))
+  if (std::any_of(kinds.begin(), kinds.end(),
+                  [](const LayerKindReport& k) { return k.top_k > 0 && k.compress_ratio == 0; }))
     kinds.push_back(indexer_kind(cfg, r, kinds));
   return kinds;
 }

@@ -802,7 +802,8 @@ TEST(ModelConfigFamilies, BadLayerInputNamesTheFieldAndTheRule) {
       {"rope_type": "proportional", "rope_theta": 1e6, "partial_rotary_factor": 0.25}, "rope_theta": 5}})"),
       "rope_parameters mixes one block per layer type with the field rope_parameters.rope_theta (which one "
       "applies is ambiguous); layer types: full_attention, sliding_attention, chunked_attention, "
-      "linear_attention, attention, mamba, deepseek_sparse_attention");
+      "linear_attention, attention, mamba, deepseek_sparse_attention, compressed_sparse_attention, "
+      "heavily_compressed_attention");
   EXPECT_EQ(parse_error_of(R"({"model_type": "qwen3_next", "head_dim": 256, "num_attention_heads": 16,
       "max_position_embeddings": 4096, "full_attention_interval": 4})"),
             "full_attention_interval needs num_hidden_layers to lay out the layers: the config has none");
@@ -1034,29 +1035,48 @@ bool lists(const std::vector<NotUnderstood>& items, const std::string& field, co
                      [&](const NotUnderstood& item) { return item.field == field && item.effect == effect; });
 }
 
-// DeepSeek-V4's fields as they are described for its configuration (the published config.json was not
-// read): three layer kinds the reader does not know, a second RoPE for the compressed layers, partial
-// rotary 0.125 of a 512-wide head, a 128-token window. The known parts read; the rest is named.
-TEST(ModelConfigFamilies2026, DeepSeekV4ReadsItsWindowedLayersAndNamesTheRest) {
-  const ModelPositionReport r = read_model_config(R"({"model_type": "deepseek_v4", "hidden_size": 7168,
-      "num_attention_heads": 128, "head_dim": 512, "num_hidden_layers": 4, "max_position_embeddings": 1048576,
+// DeepSeek-V4 as transformers' DeepseekV4Config reads it: the sliding layers turn rope_theta unscaled within
+// their 128-token window; the compressed layers turn compress_rope_theta with the config's YaRN block (its
+// cos/sin factor forced to 1), over a window of raw tokens and one compressed entry per 4 (CSA, the indexer
+// keeping index_topk of them) or 128 tokens (HCA), so they reach the whole prompt.
+TEST(ModelConfigFamilies2026, DeepSeekV4CompressedLayersTurnTheSecondRope) {
+  const ModelPositionReport r = read_model_config(R"({"model_type": "deepseek_v4", "hidden_size": 4096,
+      "num_attention_heads": 64, "head_dim": 512, "num_hidden_layers": 4, "max_position_embeddings": 1048576,
       "partial_rotary_factor": 0.125, "rope_interleave": true, "sliding_window": 128, "rope_theta": 10000,
-      "compress_rope_theta": 160000, "compress_rope_parameters": {"rope_type": "yarn", "factor": 16,
-      "original_max_position_embeddings": 65536}, "layer_types": ["sliding_attention",
-      "compressed_sparse_attention", "heavily_compressed_attention", "compressed_sparse_attention"]})",
+      "compress_rope_theta": 160000, "index_topk": 512, "index_head_dim": 128, "index_n_heads": 64,
+      "rope_scaling": {"rope_type": "yarn", "factor": 16, "original_max_position_embeddings": 65536},
+      "layer_types": ["sliding_attention", "compressed_sparse_attention", "heavily_compressed_attention",
+      "compressed_sparse_attention"]})",
                                                   100000);
   EXPECT_EQ(r.rotary_dim, 64) << "int(512 × 0.125)";
-  ASSERT_EQ(r.layer_kinds.size(), 3u);
-  EXPECT_EQ(r.layer_kinds[0].window, 128);
-  expect_close_vectors(r.layer_kinds[0].inv_freq, reference_default(10000.0, 64), 1e-12, "sliding layers");
-  EXPECT_EQ(r.layer_kinds[1].positions, "unknown");
-  EXPECT_EQ(r.layer_kinds[1].layers, (std::vector<std::int64_t>{1, 3}));
-  EXPECT_EQ(r.layer_kinds[2].positions, "unknown");
-  EXPECT_TRUE(lists(r.not_understood, "compress_rope_theta", "position_field"));
-  EXPECT_TRUE(lists(r.not_understood, "compress_rope_parameters", "position_field"));
-  EXPECT_TRUE(lists(r.not_understood, "layer_types[1]", "layer_type"));
-  EXPECT_TRUE(lists(r.not_understood, "layer_types[2]", "layer_type"));
-  EXPECT_FALSE(lists(r.not_understood, "rope_interleave", "position_field")) << "layout only";
+  EXPECT_TRUE(r.not_understood.empty());
+  ASSERT_EQ(r.layer_kinds.size(), 3u) << "no indexer kind: V4's indexer picks compressed entries";
+  const LayerKindReport& sliding = r.layer_kinds[0];
+  EXPECT_EQ(sliding.window, 128);
+  EXPECT_EQ(sliding.base, 10000.0);
+  expect_close_vectors(sliding.inv_freq, reference_default(10000.0, 64), 1e-12, "sliding layers, unscaled");
+  const LayerKindReport& csa = r.layer_kinds[1];
+  EXPECT_EQ(csa.layer_type, "compressed_sparse_attention");
+  EXPECT_EQ(csa.layers, (std::vector<std::int64_t>{1, 3}));
+  EXPECT_EQ(csa.compress_ratio, 4);
+  EXPECT_EQ(csa.raw_window, 128);
+  EXPECT_EQ(csa.window, 0) << "the entries reach back over the whole prompt";
+  EXPECT_EQ(csa.top_k, 512);
+  EXPECT_EQ(csa.longest_distance, 99999);
+  EXPECT_EQ(csa.base, 160000.0);
+  expect_close_vectors(csa.inv_freq, reference_yarn(160000.0, 64, 16.0, 65536.0, 32.0, 1.0), 1e-12,
+                       "compressed layers: YaRN at compress_rope_theta");
+  const LayerKindReport& hca = r.layer_kinds[2];
+  EXPECT_EQ(hca.compress_ratio, 128);
+  EXPECT_EQ(hca.top_k, 0) << "HCA attends to every compressed entry";
+  EXPECT_EQ(r.attention_factor, 1.0) << "DeepseekV4Config forces YaRN's cos/sin factor to 1";
+  EXPECT_EQ(r.local_base, 10000.0);
+  // 100,000 tokens lie within the 65,536 × 16 the compressed layers were stretched to: no pair beyond.
+  EXPECT_EQ(csa.beyond_count, 0);
+  EXPECT_EQ(parse_error_of(R"({"model_type": "deepseek_v4", "head_dim": 512, "num_attention_heads": 64,
+      "max_position_embeddings": 4096, "rope_theta": 10000, "layer_types": ["compressed_sparse_attention"],
+      "compress_rates": {"compressed_sparse_attention": 0}})"),
+            "compress_rates.compressed_sparse_attention must be a whole number ≥ 1, got 0");
 }
 
 // Well-formed configs holding something unknown: each reads, and names what it did not understand.

@@ -183,28 +183,39 @@ describe('families of 2025–26 through the binding', () => {
     assert.equal(r.beyondCount, 0);
   });
 
-  test('DeepSeek-V4 as described: its windowed layers read, its other kinds and second RoPE are named', () => {
+  test('DeepSeek-V4: compressed layers turn the second RoPE over the whole prompt, described and drawn', () => {
     const r = engine.readModelConfig(
       readText(new URL('degraded/deepseek-v4-described.json', new URL('tests/fixtures/configs/', repo))),
       100000,
     );
     assert.equal(r.rotaryDim, 64);
-    assert.equal(r.layerKinds[0].window, 128);
     assert.deepEqual(
       r.notUnderstood.map((item) => [item.field, item.effect]),
-      [
-        ['layer_types[1]', 'layer_type'],
-        ['layer_types[2]', 'layer_type'],
-        ['compress_rope_parameters', 'position_field'],
-        ['compress_rope_theta', 'position_field'],
-      ],
+      [['compress_rope_parameters', 'position_field']],
     );
-    const summary = modelCardSummary(r).find((entry) => entry.term === 'Not understood').text;
-    assert.match(summary, /compress_rope_theta = 160000: a position field the reader does not know/);
-    // Its only RoPE layers attend within 128 tokens; the card does not claim the others have no positions.
-    const prompt = modelCardSummary(r).find((entry) => entry.term === 'Your prompt').text;
-    assert.match(prompt, /what the layers it does not understand do with positions, it cannot say/);
-    assert.doesNotMatch(prompt, /have no positions at all/);
+    const [sliding, csa, hca] = r.layerKinds;
+    assert.equal(sliding.window, 128);
+    assert.equal(sliding.base, 10000);
+    assert.deepEqual([csa.base, csa.compressRatio, csa.rawWindow, csa.window], [160000, 4, 128, 0]);
+    assert.deepEqual([hca.compressRatio, hca.longestDistance], [128, 99999]);
+    // Pair i of the compressed layers at compress_rope_theta, unscaled here (the file's yarn block is not
+    // DeepseekV4Config's spelling): 1e-12 relative, one power each.
+    csa.invFreq.forEach((theta, i) => {
+      const expected = 160000 ** ((-2 * i) / 64);
+      assert.ok(Math.abs(theta - expected) <= 1e-12 * expected, `pair ${i}`);
+    });
+    const summary = modelCardSummary(r)
+      .map((entry) => `${entry.term}: ${entry.text}`)
+      .join('\n');
+    assert.match(
+      summary,
+      /2 compressed_sparse_attention layers \(1, 3\): RoPE at base 160,000.*beyond it, to one compressed entry per 4 tokens, each turned at the position of its block’s first token/,
+    );
+    assert.match(
+      summary,
+      /1 heavily_compressed_attention layer \(2\): .*to every compressed entry, one per 128 tokens/,
+    );
+    assert.doesNotMatch(summary, /have no positions at all|it cannot say/);
   });
 
   test('DeepSeek-V3.2-Exp: the sparse-attention indexer is a kind of its own, turning the same pairs', () => {

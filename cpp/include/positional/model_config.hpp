@@ -68,12 +68,21 @@ enum class RopeType { Default, Linear, Dynamic, Yarn, Longrope, Llama3, Proporti
 // "attention" and "mamba" are Granite 4.0-H's (GraniteMoeHybridConfig): attention layers whose positions
 // position_embedding_type names, and Mamba-2 layers, whose recurrence orders the tokens. A layer type
 // outside this list is read as "not understood" (see NotUnderstood), never refused.
-// "deepseek_sparse_attention" is GlmMoeDsaConfig's (GLM-5): full attention over the tokens an indexer picks.
-// The report adds one kind of its own, "indexer", for the indexer of DeepSeek Sparse Attention (see
-// ModelConfig::index_topk); it is part of every sparse-attention layer, not a layer of its own.
-inline constexpr const char* kLayerTypeNames[] = {
-    "full_attention", "sliding_attention",        "chunked_attention", "linear_attention", "attention",
-    "mamba",          "deepseek_sparse_attention"};
+// "compressed_sparse_attention" and "heavily_compressed_attention" are DeepseekV4Config's (DeepSeek-V4): a
+// window of raw tokens beside one compressed entry per compress rate of tokens (see
+// ModelConfig::compress_rate_csa). "deepseek_sparse_attention" is GlmMoeDsaConfig's (GLM-5): full attention
+// over the tokens an indexer picks. The report adds one kind of its own, "indexer", for the indexer of
+// DeepSeek Sparse Attention (see ModelConfig::index_topk); it is part of every sparse-attention layer, not a
+// layer of its own.
+inline constexpr const char* kLayerTypeNames[] = {"full_attention",
+                                                  "sliding_attention",
+                                                  "chunked_attention",
+                                                  "linear_attention",
+                                                  "attention",
+                                                  "mamba",
+                                                  "deepseek_sparse_attention",
+                                                  "compressed_sparse_attention",
+                                                  "heavily_compressed_attention"};
 
 // One thing in the config the reader did not understand and worked around instead of refusing the
 // config: the field's path, its raw value, and what
@@ -178,6 +187,14 @@ struct ModelConfig {
   // dimensions of its heads with the main attention's frequencies (DeepSeek's inference/model.py: the
   // same freqs_cis; transformers' GlmMoeDsaIndexer: the same cos and sin), laid out split-half unless
   // indexer_rope_interleave says otherwise. 0 / false when the config has no indexer.
+  // DeepSeek-V4 (DeepseekV4Config): each compressed layer attends within the sliding_window of raw tokens
+  // and, beyond it, to one compressed entry per compress rate of tokens (4 for compressed_sparse_attention,
+  // whose indexer keeps index_topk of them; 128 for heavily_compressed_attention), an entry turned at the
+  // position of its block's first token. Those layers turn compress_rope_theta with the config's scaling
+  // block; the sliding layers turn rope_theta unscaled, read here as local layers (local_rope_theta). 0 / 0
+  // otherwise.
+  std::int64_t compress_rate_csa = 0;
+  std::int64_t compress_rate_hca = 0;
   std::int64_t index_topk = 0;
   std::int64_t index_head_dim = 0;
   std::int64_t index_n_heads = 0;
@@ -257,6 +274,10 @@ struct LayerKindReport {
   // "split-half" (dimension i with i + rotary_dim/2) or "interleaved" (2i with 2i + 1); 0 / "" otherwise.
   std::int64_t heads = 0;
   std::string pair_layout;
+  // DeepSeek-V4's compressed layers: tokens per compressed entry, and the window of raw tokens beside the
+  // entries (window stays 0: the entries reach back over the whole prompt); 0 otherwise.
+  std::int64_t compress_ratio = 0;
+  std::int64_t raw_window = 0;
 };
 
 // Everything the page shows about one config at one prompt length.

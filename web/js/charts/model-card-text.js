@@ -155,6 +155,8 @@ export function layerKindText(kind, r) {
     heads: count(kind.heads ?? 0),
     half: count(rotating),
     rest: count(kind.headDim - kind.rotaryDim),
+    rawWindow: tokens(kind.rawWindow ?? 0),
+    ratio: count(kind.compressRatio ?? 0),
   };
   const sentences = [];
   if (kind.positions === 'unknown')
@@ -216,7 +218,21 @@ export function layerKindText(kind, r) {
       ),
     );
   }
-  if (kind.window > 0)
+  // DeepSeek-V4's compressed layers (transformers' DeepseekV4Compressor): a compressed entry pools its block of
+  // tokens and is turned at the block's first position.
+  if (kind.compressRatio > 0)
+    sentences.push(
+      kind.topK > 0
+        ? t(
+            'It attends within a window of {rawWindow} and, beyond it, to one compressed entry per {ratio} tokens, each turned at the position of its block’s first token; its indexer keeps {topK} of those entries per query, so it reaches {longest} tokens back.',
+            values,
+          )
+        : t(
+            'It attends within a window of {rawWindow} and, beyond it, to every compressed entry, one per {ratio} tokens, each turned at the position of its block’s first token, so it reaches {longest} tokens back.',
+            values,
+          ),
+    );
+  else if (kind.window > 0)
     sentences.push(
       t('It attends within a window of {window}, so it never spans more than {longest} tokens back.', values),
     );
@@ -1072,6 +1088,14 @@ const READER_NOTES = [
     /^(.+) is absent: Gemma3TextConfig's default (.+) is used, as transformers does$/,
     ([key, value]) =>
       t("{key} is absent: Gemma3TextConfig's default {value} is used, as transformers does", {
+        key,
+        value: noteNumber(value),
+      }),
+  ],
+  [
+    /^(.+) is absent: DeepseekV4Config's default (.+) is used, as transformers does$/,
+    ([key, value]) =>
+      t("{key} is absent: DeepseekV4Config's default {value} is used, as transformers does", {
         key,
         value: noteNumber(value),
       }),
