@@ -1322,10 +1322,30 @@ void apply_family_defaults(json& root, std::vector<std::string>& notes) {
   }
 }
 
+// DeepSeek-V4's rope_parameters as transformers 5 saves it, keyed by rope kind: {"main": the sliding layers'
+// RoPE, "compress": the compressed layers'}. DeepseekV4Config.__post_init__ keeps these over any top-level
+// field, so they are read as rope_theta, compress_rope_theta and the scaling block (the compressed layers').
+void unnest_deepseek_v4_rope(json& root) {
+  const json* type = find_present(root, "model_type");
+  if (type == nullptr || !type->is_string() || type->get<std::string>() != "deepseek_v4") return;
+  const json* parameters = find_present(root, "rope_parameters");
+  if (parameters == nullptr || !parameters->is_object()) return;
+  const json* main = find_present(*parameters, "main");
+  const json* compress = find_present(*parameters, "compress");
+  if (main == nullptr || compress == nullptr || !main->is_object() || !compress->is_object()) return;
+  json block = *compress;
+  const json main_block = *main;
+  if (const json* theta = find_present(main_block, "rope_theta")) root["rope_theta"] = *theta;
+  if (const json* theta = find_present(block, "rope_theta")) root["compress_rope_theta"] = *theta;
+  block.erase("rope_theta");
+  root["rope_parameters"] = block;
+}
+
 ModelConfig read_config_object(const json& given, const std::string& wrapper_type) {
   ModelConfig cfg;
   json with_defaults = given;
   apply_family_defaults(with_defaults, cfg.notes);
+  unnest_deepseek_v4_rope(with_defaults);
   const json& root = with_defaults;
   if (const json* type = find_present(root, "model_type")) cfg.model_type = read_string(*type, "model_type");
   if (cfg.model_type.empty()) cfg.model_type = wrapper_type;

@@ -1079,6 +1079,25 @@ TEST(ModelConfigFamilies2026, DeepSeekV4CompressedLayersTurnTheSecondRope) {
             "compress_rates.compressed_sparse_attention must be a whole number ≥ 1, got 0");
 }
 
+// rope_parameters keyed by rope kind, as transformers 5 saves a DeepseekV4Config: "main" is the sliding
+// layers', "compress" the compressed layers'; read as the flat form above, nothing left not understood.
+TEST(ModelConfigFamilies2026, DeepSeekV4NestedRopeParametersReadAsTheFlatForm) {
+  const ModelPositionReport r = read_model_config(R"({"model_type": "deepseek_v4", "hidden_size": 4096,
+      "num_attention_heads": 64, "head_dim": 512, "num_hidden_layers": 2, "max_position_embeddings": 1048576,
+      "sliding_window": 128, "rope_parameters": {"main": {"rope_type": "default", "rope_theta": 10000,
+      "partial_rotary_factor": 0.125}, "compress": {"rope_type": "yarn", "factor": 16,
+      "original_max_position_embeddings": 65536, "rope_theta": 160000, "partial_rotary_factor": 0.125,
+      "attention_factor": 1.0}}, "layer_types": ["sliding_attention", "heavily_compressed_attention"]})",
+                                                  100000);
+  EXPECT_TRUE(r.not_understood.empty());
+  EXPECT_TRUE(r.notes.empty()) << "both bases are given";
+  EXPECT_EQ(r.rope_type, RopeType::Yarn);
+  EXPECT_EQ(r.rotary_dim, 64);
+  EXPECT_EQ(r.layer_kinds[0].base, 10000.0);
+  expect_close_vectors(r.layer_kinds[1].inv_freq, reference_yarn(160000.0, 64, 16.0, 65536.0, 32.0, 1.0),
+                       1e-12, "compressed layers");
+}
+
 // Well-formed configs holding something unknown: each reads, and names what it did not understand.
 TEST(ModelConfigDegraded, EveryDegradedFileReadsAndNamesWhatItDidNotUnderstand) {
   const nlohmann::json expected =
