@@ -35,7 +35,8 @@ val runtime_reading_to_js(const RuntimeReading& reading) {
 
 // One kind of layer: { layerType, positions, noneReason, ropeType, layerCount, layers, window, chunk, base,
 // headDim, rotaryDim, invFreq, baseInvFreq, wavelengths, beyond, beyondCount, longestDistance, mropeAxes,
-// queryTemperature }, its arrays copied into JavaScript-owned typed arrays.
+// queryTemperature, topK, heads, pairLayout, compressRatio,
+// rawWindow }, its arrays copied into JavaScript-owned typed arrays.
 val layer_kind_to_js(const LayerKindReport& kind) {
   return js_object({{"layerType", kind.layer_type},
                     {"positions", kind.positions},
@@ -55,7 +56,12 @@ val layer_kind_to_js(const LayerKindReport& kind) {
                     {"beyondCount", static_cast<double>(kind.beyond_count)},
                     {"longestDistance", static_cast<double>(kind.longest_distance)},
                     {"mropeAxes", to_uint8_array(kind.mrope_axes)},
-                    {"queryTemperature", kind.query_temperature}});
+                    {"queryTemperature", kind.query_temperature},
+                    {"topK", static_cast<double>(kind.top_k)},
+                    {"heads", static_cast<double>(kind.heads)},
+                    {"pairLayout", kind.pair_layout},
+                    {"compressRatio", static_cast<double>(kind.compress_ratio)},
+                    {"rawWindow", static_cast<double>(kind.raw_window)}});
 }
 
 // One field the reader did not understand: { field, value, effect } (effect: a code of NotUnderstood).
@@ -132,6 +138,7 @@ POSITIONAL_TOPIC(model_config) {
       "layers' base and window, T5's bucket reach, hybrids' attention layers, and each runtime's reading "
       "(transformers 4.4x–4.5x, 5, vLLM) where they disagree; the text model inside a multimodal wrapper "
       "(text_config …); each kind of layer with its positions (RoPE, proportional, M-RoPE sections, none), "
+      "sparse attention's top-k and its indexer's RoPE, "
       "window or chunk and per-pair frequencies; what it did not understand (an unknown model_type, "
       "rope_type, "
       "layer type or scaling field), read around rather than refused; the reader refuses over 1 MiB of text",

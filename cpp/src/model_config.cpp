@@ -208,13 +208,13 @@ bool in_list(const std::string& value, std::initializer_list<const char*> names)
 // model_type values whose transformers implementation uses each scheme.
 bool is_rope_family(const std::string& t) {
   return in_list(
-      t, {"llama",      "mistral",     "mixtral",         "qwen2",       "qwen2_moe",   "qwen3",
-          "qwen3_moe",  "gemma",       "gemma2",          "gemma3_text", "phi",         "phi3",
-          "gpt_neox",   "gptj",        "falcon",          "stablelm",    "starcoder2",  "olmo",
-          "olmo2",      "cohere",      "deepseek_v2",     "deepseek_v3", "internlm2",   "granite",
-          "gpt_oss",    "persimmon",   "codegen",         "llama4",      "llama4_text", "gemma3",
-          "gemma4",     "gemma4_text", "qwen2_vl",        "qwen2_5_vl",  "qwen3_vl",    "qwen3_vl_text",
-          "qwen3_next", "minimax",     "minimax_text_01", "minimax_m1"});
+      t, {"llama",      "mistral",     "mixtral",         "qwen2",       "qwen2_moe",    "qwen3",
+          "qwen3_moe",  "gemma",       "gemma2",          "gemma3_text", "phi",          "phi3",
+          "gpt_neox",   "gptj",        "falcon",          "stablelm",    "starcoder2",   "olmo",
+          "olmo2",      "cohere",      "deepseek_v2",     "deepseek_v3", "internlm2",    "granite",
+          "gpt_oss",    "persimmon",   "codegen",         "llama4",      "llama4_text",  "gemma3",
+          "gemma4",     "gemma4_text", "qwen2_vl",        "qwen2_5_vl",  "qwen3_vl",     "qwen3_vl_text",
+          "qwen3_next", "minimax",     "minimax_text_01", "minimax_m1",  "deepseek_v32", "glm_moe_dsa"});
 }
 bool is_sinusoidal_family(const std::string& t) {
   return in_list(t, {"marian", "pegasus", "m2m_100", "fsmt", "speech_to_text", "xglm"});
@@ -1224,8 +1224,75 @@ namespace {
 constexpr const char* kPositionFields[] = {
     "rope_theta", "rope_scaling", "rope_parameters", "rotary_dim", "rotary_pct", "rotary_emb_base",
     "rope_local_base_freq", "local_rope_theta", "global_rope_theta", "qk_rope_head_dim", "no_rope_layers",
-    "no_rope_layer_interval", "partial_rotary_factor", "rope_interleave"};
+    "no_rope_layer_interval", "partial_rotary_factor", "rope_interleave", "indexer_rope_interleave",
+    "compress_rope_theta"};
 // clang-format on
+
+// DeepSeek-V4's compressed layers (transformers' DeepseekV4Config.__post_init__): the scaling block read as
+// the global recipe belongs to the compressed layers, at compress_rope_theta (default 160000), with YaRN's
+// cos/sin factor 1 unless given; the sliding layers turn rope_theta unscaled, so they are read as local
+// layers. Compress rates: compress_rates {layer type: rate}, the older compress_rate_csa / compress_rate_hca,
+// else 4 and 128.
+void read_compressed_layers(const json& root, ModelConfig& cfg) {
+  const bool compressed =
+      std::any_of(cfg.layer_types.begin(), cfg.layer_types.end(), [](const std::string& type) {
+        return type == "compressed_sparse_attention" || type == "heavily_compressed_attention";
+      });
+  if (!compressed) return;
+  cfg.compress_rate_csa = 4;
+  cfg.compress_rate_hca = 128;
+  if (const json* rates = find_present(root, "compress_rates")) {
+    if (!rates->is_object()) reject("compress_rates", "an object of rates by layer type", *rates);
+    if (const json* csa = find_present(*rates, "compressed_sparse_attention"))
+      cfg.compress_rate_csa =
+          read_whole(*csa, "compress_rates.compressed_sparse_attention", 1, kMaxConfigPositions);
+    if (const json* hca = find_present(*rates, "heavily_compressed_attention"))
+      cfg.compress_rate_hca =
+          read_whole(*hca, "compress_rates.heavily_compressed_attention", 1, kMaxConfigPositions);
+  }
+  if (const json* csa = find_present(root, "compress_rate_csa"))
+    cfg.compress_rate_csa = read_whole(*csa, "compress_rate_csa", 1, kMaxConfigPositions);
+  if (const json* hca = find_present(root, "compress_rate_hca"))
+    cfg.compress_rate_hca = read_whole(*hca, "compress_rate_hca", 1, kMaxConfigPositions);
+  double compress_theta = 160000.0;
+  if (const json* theta = find_present(root, "compress_rope_theta")) {
+    compress_theta = read_positive(*theta, "compress_rope_theta", kMaxRopeTheta);
+    if (compress_theta <= 1)
+      reject("compress_rope_theta", "a finite number > 1 (every pair would turn at one speed)", *theta);
+  } else {
+    cfg.notes.push_back(
+        "compress_rope_theta is absent: DeepseekV4Config's default 160000 is used, as transformers does");
+  }
+  cfg.local_rope_theta = cfg.rope_theta;
+  cfg.local_theta_field = "rope_theta";
+  cfg.local_window = cfg.sliding_window;
+  cfg.rope_theta = compress_theta;
+  if (cfg.scaling.type == RopeType::Yarn && cfg.scaling.attention_factor == 0)
+    cfg.scaling.attention_factor = 1;
+}
+
+// DeepSeek Sparse Attention's indexer (DeepSeek-V3.2's config.json, GlmMoeDsaConfig for GLM-5): index_topk
+// tokens per query, index_n_heads heads of index_head_dim, of which the first rotary_dim dimensions turn
+// (DeepSeek's inference/model.py splits rope_head_dim = qk_rope_head_dim off each indexer head; transformers'
+// GlmMoeDsaIndexer splits qk_rope_head_dim). An absent head count or width is 0: not stated.
+void read_sparse_indexer(const json& root, ModelConfig& cfg) {
+  const json* topk = find_present(root, "index_topk");
+  if (topk == nullptr) return;
+  cfg.index_topk = read_whole(*topk, "index_topk", 1, kMaxConfigPositions);
+  if (const json* heads = find_present(root, "index_n_heads"))
+    cfg.index_n_heads = read_whole(*heads, "index_n_heads", 1, kMaxAttentionHeads);
+  if (const json* width = find_present(root, "index_head_dim")) {
+    cfg.index_head_dim = read_whole(*width, "index_head_dim", 2, kMaxHeadDim);
+    if (cfg.index_head_dim < cfg.rotary_dim) {
+      reject("index_head_dim",
+             "at least the rotary width " + whole(cfg.rotary_dim) +
+                 " (the indexer turns that many of its dimensions, as the main attention does)",
+             *width);
+    }
+  }
+  if (const json* interleave = find_present(root, "indexer_rope_interleave"))
+    cfg.indexer_rope_interleave = read_bool(*interleave, "indexer_rope_interleave");
+}
 
 // Lists each field of the text model whose name says it is about rotary positions ("rope", "rotary")
 // but that the reader does not read: DeepSeek-V4's second RoPE (compress_rope_theta,
@@ -1261,10 +1328,30 @@ void apply_family_defaults(json& root, std::vector<std::string>& notes) {
   }
 }
 
+// DeepSeek-V4's rope_parameters as transformers 5 saves it, keyed by rope kind: {"main": the sliding layers'
+// RoPE, "compress": the compressed layers'}. DeepseekV4Config.__post_init__ keeps these over any top-level
+// field, so they are read as rope_theta, compress_rope_theta and the scaling block (the compressed layers').
+void unnest_deepseek_v4_rope(json& root) {
+  const json* type = find_present(root, "model_type");
+  if (type == nullptr || !type->is_string() || type->get<std::string>() != "deepseek_v4") return;
+  const json* parameters = find_present(root, "rope_parameters");
+  if (parameters == nullptr || !parameters->is_object()) return;
+  const json* main = find_present(*parameters, "main");
+  const json* compress = find_present(*parameters, "compress");
+  if (main == nullptr || compress == nullptr || !main->is_object() || !compress->is_object()) return;
+  json block = *compress;
+  const json main_block = *main;
+  if (const json* theta = find_present(main_block, "rope_theta")) root["rope_theta"] = *theta;
+  if (const json* theta = find_present(block, "rope_theta")) root["compress_rope_theta"] = *theta;
+  block.erase("rope_theta");
+  root["rope_parameters"] = block;
+}
+
 ModelConfig read_config_object(const json& given, const std::string& wrapper_type) {
   ModelConfig cfg;
   json with_defaults = given;
   apply_family_defaults(with_defaults, cfg.notes);
+  unnest_deepseek_v4_rope(with_defaults);
   const json& root = with_defaults;
   if (const json* type = find_present(root, "model_type")) cfg.model_type = read_string(*type, "model_type");
   if (cfg.model_type.empty()) cfg.model_type = wrapper_type;
@@ -1360,6 +1447,8 @@ ModelConfig read_config_object(const json& given, const std::string& wrapper_typ
     // part of each head is not rotated, so its attention layers have no positions.
     if (const json* nope = find_present(root, "mla_use_nope"))
       cfg.mla_nope = read_bool(*nope, "mla_use_nope");
+    read_sparse_indexer(root, cfg);
+    read_compressed_layers(root, cfg);
   }
   read_scheme_details(root, cfg);
   list_unknown_position_fields(root, cfg);
@@ -1544,6 +1633,34 @@ bool turns_local_frequencies(const ModelConfig& cfg, const std::string& layer_ty
   return layer_type == "sliding_attention" && cfg.local_rope_theta > 0;
 }
 
+// The indexer of DeepSeek Sparse Attention, as a kind of its own beside the layers it serves: it scores
+// every earlier token over the whole prompt (DeepSeek's inference/model.py and transformers'
+// GlmMoeDsaIndexer mask it causally, nothing more), turning the main attention's frequencies on the first
+// rotary_dim dimensions of each of its heads; the rest of each head carries no position.
+LayerKindReport indexer_kind(const ModelConfig& cfg, const ModelPositionReport& r,
+                             const std::vector<LayerKindReport>& kinds) {
+  LayerKindReport kind;
+  kind.layer_type = "indexer";
+  kind.positions = "rope";
+  kind.rope_type = rope_type_name(cfg.scaling.type);
+  for (const LayerKindReport& served : kinds) {
+    if (served.top_k == 0 || served.compress_ratio > 0) continue;
+    kind.layer_count += served.layer_count;
+    kind.layers.insert(kind.layers.end(), served.layers.begin(), served.layers.end());
+  }
+  std::sort(kind.layers.begin(), kind.layers.end());
+  kind.base = r.base;
+  kind.head_dim = cfg.index_head_dim;
+  kind.rotary_dim = r.rotary_dim;
+  kind.heads = cfg.index_n_heads;
+  kind.pair_layout = cfg.indexer_rope_interleave ? "interleaved" : "split-half";
+  kind.inv_freq = r.inv_freq;
+  kind.base_inv_freq = r.base_inv_freq;
+  kind.longest_distance = r.prompt_length - 1;
+  flag_beyond(kind, r.trained_length);
+  return kind;
+}
+
 std::vector<LayerKindReport> layer_kinds(const ModelConfig& cfg, const ModelPositionReport& r) {
   std::vector<LayerKindReport> kinds;
   std::vector<std::string> types = cfg.layer_types;
@@ -1598,6 +1715,11 @@ std::vector<LayerKindReport> layer_kinds(const ModelConfig& cfg, const ModelPosi
       kind.window = cfg.local_window > 0 ? cfg.local_window : cfg.sliding_window;
     if (type == "all") kind.window = cfg.sliding_window;
     if (type == "chunked_attention") kind.chunk = cfg.attention_chunk_size;
+    if (type == "compressed_sparse_attention" || type == "heavily_compressed_attention") {
+      kind.compress_ratio =
+          type == "compressed_sparse_attention" ? cfg.compress_rate_csa : cfg.compress_rate_hca;
+      kind.raw_window = cfg.sliding_window;
+    }
     const std::int64_t span = kind.window > 0 ? kind.window : (kind.chunk > 0 ? kind.chunk : n);
     kind.longest_distance = std::min(n, span) - 1;
     if (turns_local_frequencies(cfg, type)) {
@@ -1623,8 +1745,18 @@ std::vector<LayerKindReport> layer_kinds(const ModelConfig& cfg, const ModelPosi
         }
       }
     }
+    // Sparse attention: each query of these layers attends to the index_topk tokens its indexer ranks
+    // highest, chosen anywhere in the prompt, so the longest distance is still the prompt's. A window's
+    // layers (DeepSeek-V4's sliding ones) have no indexer.
+    if (type == "all" || type == "full_attention" || type == "deepseek_sparse_attention")
+      kind.top_k = cfg.index_topk;
+    // DeepSeek-V4's indexer keeps index_topk compressed entries per query (DeepseekV4Indexer).
+    if (type == "compressed_sparse_attention") kind.top_k = cfg.index_topk;
     flag_beyond(kind, r.trained_length);
   }
+  if (std::any_of(kinds.begin(), kinds.end(),
+                  [](const LayerKindReport& k) { return k.top_k > 0 && k.compress_ratio == 0; }))
+    kinds.push_back(indexer_kind(cfg, r, kinds));
   return kinds;
 }
 

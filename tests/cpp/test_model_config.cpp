@@ -802,7 +802,8 @@ TEST(ModelConfigFamilies, BadLayerInputNamesTheFieldAndTheRule) {
       {"rope_type": "proportional", "rope_theta": 1e6, "partial_rotary_factor": 0.25}, "rope_theta": 5}})"),
       "rope_parameters mixes one block per layer type with the field rope_parameters.rope_theta (which one "
       "applies is ambiguous); layer types: full_attention, sliding_attention, chunked_attention, "
-      "linear_attention, attention, mamba");
+      "linear_attention, attention, mamba, deepseek_sparse_attention, compressed_sparse_attention, "
+      "heavily_compressed_attention");
   EXPECT_EQ(parse_error_of(R"({"model_type": "qwen3_next", "head_dim": 256, "num_attention_heads": 16,
       "max_position_embeddings": 4096, "full_attention_interval": 4})"),
             "full_attention_interval needs num_hidden_layers to lay out the layers: the config has none");
@@ -968,6 +969,65 @@ TEST(ModelConfigFamilies2026, MlaUseNopeLeavesTheAttentionLayersWithoutPositions
             "mla_use_nope must be true or false, got 1");
 }
 
+// DeepSeek-V3.2-Exp's published config (DeepSeek Sparse Attention): every MLA layer attends to the
+// index_topk tokens its indexer ranks highest, chosen anywhere in the prompt; the indexer turns the first
+// qk_rope_head_dim dimensions of each of its index_head_dim-wide heads with MLA's own YaRN frequencies
+// (DeepSeek's inference/model.py passes both the same freqs_cis), laid out split-half.
+TEST(ModelConfigFamilies2026, SparseAttentionIndexerTurnsTheMainFrequenciesOverThePrompt) {
+  const ModelPositionReport r = analyse_model_config(preset("deepseek-v3.2-exp.json"), 400000);
+  ASSERT_EQ(r.layer_kinds.size(), 2u);
+  const LayerKindReport& mla = r.layer_kinds[0];
+  EXPECT_EQ(mla.layer_type, "all");
+  EXPECT_EQ(mla.top_k, 2048);
+  EXPECT_EQ(mla.longest_distance, 399999) << "the picked tokens may lie anywhere: no window";
+  const LayerKindReport& indexer = r.layer_kinds[1];
+  EXPECT_EQ(indexer.layer_type, "indexer");
+  EXPECT_EQ(indexer.positions, "rope");
+  EXPECT_EQ(indexer.layer_count, 61);
+  EXPECT_EQ(indexer.layers.front(), 0);
+  EXPECT_EQ(indexer.layers.back(), 60);
+  EXPECT_EQ(indexer.heads, 64);
+  EXPECT_EQ(indexer.head_dim, 128);
+  EXPECT_EQ(indexer.rotary_dim, 64) << "qk_rope_head_dim of its 128 dimensions";
+  EXPECT_EQ(indexer.pair_layout, "split-half");
+  EXPECT_EQ(indexer.top_k, 0);
+  EXPECT_EQ(indexer.longest_distance, 399999) << "it scores every earlier token";
+  // transformers' YaRN (_compute_yarn_parameters) for base 10000, 64 dimensions, factor 40 from 4,096.
+  expect_close_vectors(indexer.inv_freq, reference_yarn(10000.0, 64, 40.0, 4096.0, 32.0, 1.0), 1e-12,
+                       "indexer pairs");
+  expect_close_vectors(indexer.base_inv_freq, reference_default(10000.0, 64), 1e-12, "indexer, unscaled");
+  EXPECT_EQ(indexer.beyond, mla.beyond) << "same frequencies, same span";
+  EXPECT_GT(indexer.beyond_count, 0)
+      << "400,000 tokens are past the 4,096 × 40 = 163,840 the stretch reaches";
+  EXPECT_TRUE(r.not_understood.empty());
+}
+
+// GLM-5 (GlmMoeDsaConfig): layer_types "deepseek_sparse_attention", and indexer_rope_interleave for the
+// indexer's pair layout; a sliding layer has no indexer, and an indexer narrower than the rotary part is
+// refused, naming the field.
+TEST(ModelConfigFamilies2026, SparseAttentionReadsGlmLayerTypesAndLayout) {
+  const ModelPositionReport r = read_model_config(R"({"model_type": "glm_moe_dsa", "hidden_size": 6144,
+      "num_attention_heads": 64, "num_hidden_layers": 3, "max_position_embeddings": 202752,
+      "qk_rope_head_dim": 64, "qk_nope_head_dim": 192, "rope_theta": 1000000, "index_topk": 2048,
+      "index_head_dim": 128, "index_n_heads": 32, "indexer_rope_interleave": true, "sliding_window": 4096,
+      "layer_types": ["deepseek_sparse_attention", "sliding_attention", "deepseek_sparse_attention"]})",
+                                                  8192);
+  ASSERT_EQ(r.layer_kinds.size(), 3u);
+  EXPECT_EQ(r.layer_kinds[0].top_k, 2048);
+  EXPECT_EQ(r.layer_kinds[1].top_k, 0) << "a windowed layer has no indexer";
+  EXPECT_EQ(r.layer_kinds[2].layer_type, "indexer");
+  EXPECT_EQ(r.layer_kinds[2].layers, (std::vector<std::int64_t>{0, 2}));
+  EXPECT_EQ(r.layer_kinds[2].pair_layout, "interleaved");
+  EXPECT_EQ(r.layer_kinds[2].heads, 32);
+  expect_close_vectors(r.layer_kinds[2].inv_freq, reference_default(1e6, 64), 1e-12, "GLM indexer");
+  EXPECT_TRUE(r.not_understood.empty()) << "indexer_rope_interleave is read";
+  EXPECT_EQ(parse_error_of(R"({"model_type": "deepseek_v32", "hidden_size": 64, "num_attention_heads": 2,
+      "max_position_embeddings": 64, "qk_rope_head_dim": 16, "rope_theta": 1e4, "index_topk": 8,
+      "index_head_dim": 8})"),
+            "index_head_dim must be at least the rotary width 16 (the indexer turns that many of its "
+            "dimensions, as the main attention does), got 8");
+}
+
 // ---- what the reader does not understand ---------------------------------------------------
 
 bool lists(const std::vector<NotUnderstood>& items, const std::string& field, const std::string& effect) {
@@ -975,29 +1035,67 @@ bool lists(const std::vector<NotUnderstood>& items, const std::string& field, co
                      [&](const NotUnderstood& item) { return item.field == field && item.effect == effect; });
 }
 
-// DeepSeek-V4's fields as they are described for its configuration (the published config.json was not
-// read): three layer kinds the reader does not know, a second RoPE for the compressed layers, partial
-// rotary 0.125 of a 512-wide head, a 128-token window. The known parts read; the rest is named.
-TEST(ModelConfigFamilies2026, DeepSeekV4ReadsItsWindowedLayersAndNamesTheRest) {
-  const ModelPositionReport r = read_model_config(R"({"model_type": "deepseek_v4", "hidden_size": 7168,
-      "num_attention_heads": 128, "head_dim": 512, "num_hidden_layers": 4, "max_position_embeddings": 1048576,
+// DeepSeek-V4 as transformers' DeepseekV4Config reads it: the sliding layers turn rope_theta unscaled within
+// their 128-token window; the compressed layers turn compress_rope_theta with the config's YaRN block (its
+// cos/sin factor forced to 1), over a window of raw tokens and one compressed entry per 4 (CSA, the indexer
+// keeping index_topk of them) or 128 tokens (HCA), so they reach the whole prompt.
+TEST(ModelConfigFamilies2026, DeepSeekV4CompressedLayersTurnTheSecondRope) {
+  const ModelPositionReport r = read_model_config(R"({"model_type": "deepseek_v4", "hidden_size": 4096,
+      "num_attention_heads": 64, "head_dim": 512, "num_hidden_layers": 4, "max_position_embeddings": 1048576,
       "partial_rotary_factor": 0.125, "rope_interleave": true, "sliding_window": 128, "rope_theta": 10000,
-      "compress_rope_theta": 160000, "compress_rope_parameters": {"rope_type": "yarn", "factor": 16,
-      "original_max_position_embeddings": 65536}, "layer_types": ["sliding_attention",
-      "compressed_sparse_attention", "heavily_compressed_attention", "compressed_sparse_attention"]})",
+      "compress_rope_theta": 160000, "index_topk": 512, "index_head_dim": 128, "index_n_heads": 64,
+      "rope_scaling": {"rope_type": "yarn", "factor": 16, "original_max_position_embeddings": 65536},
+      "layer_types": ["sliding_attention", "compressed_sparse_attention", "heavily_compressed_attention",
+      "compressed_sparse_attention"]})",
                                                   100000);
   EXPECT_EQ(r.rotary_dim, 64) << "int(512 × 0.125)";
-  ASSERT_EQ(r.layer_kinds.size(), 3u);
-  EXPECT_EQ(r.layer_kinds[0].window, 128);
-  expect_close_vectors(r.layer_kinds[0].inv_freq, reference_default(10000.0, 64), 1e-12, "sliding layers");
-  EXPECT_EQ(r.layer_kinds[1].positions, "unknown");
-  EXPECT_EQ(r.layer_kinds[1].layers, (std::vector<std::int64_t>{1, 3}));
-  EXPECT_EQ(r.layer_kinds[2].positions, "unknown");
-  EXPECT_TRUE(lists(r.not_understood, "compress_rope_theta", "position_field"));
-  EXPECT_TRUE(lists(r.not_understood, "compress_rope_parameters", "position_field"));
-  EXPECT_TRUE(lists(r.not_understood, "layer_types[1]", "layer_type"));
-  EXPECT_TRUE(lists(r.not_understood, "layer_types[2]", "layer_type"));
-  EXPECT_FALSE(lists(r.not_understood, "rope_interleave", "position_field")) << "layout only";
+  EXPECT_TRUE(r.not_understood.empty());
+  ASSERT_EQ(r.layer_kinds.size(), 3u) << "no indexer kind: V4's indexer picks compressed entries";
+  const LayerKindReport& sliding = r.layer_kinds[0];
+  EXPECT_EQ(sliding.window, 128);
+  EXPECT_EQ(sliding.base, 10000.0);
+  expect_close_vectors(sliding.inv_freq, reference_default(10000.0, 64), 1e-12, "sliding layers, unscaled");
+  const LayerKindReport& csa = r.layer_kinds[1];
+  EXPECT_EQ(csa.layer_type, "compressed_sparse_attention");
+  EXPECT_EQ(csa.layers, (std::vector<std::int64_t>{1, 3}));
+  EXPECT_EQ(csa.compress_ratio, 4);
+  EXPECT_EQ(csa.raw_window, 128);
+  EXPECT_EQ(csa.window, 0) << "the entries reach back over the whole prompt";
+  EXPECT_EQ(csa.top_k, 512);
+  EXPECT_EQ(csa.longest_distance, 99999);
+  EXPECT_EQ(csa.base, 160000.0);
+  expect_close_vectors(csa.inv_freq, reference_yarn(160000.0, 64, 16.0, 65536.0, 32.0, 1.0), 1e-12,
+                       "compressed layers: YaRN at compress_rope_theta");
+  const LayerKindReport& hca = r.layer_kinds[2];
+  EXPECT_EQ(hca.compress_ratio, 128);
+  EXPECT_EQ(hca.top_k, 0) << "HCA attends to every compressed entry";
+  EXPECT_EQ(r.attention_factor, 1.0) << "DeepseekV4Config forces YaRN's cos/sin factor to 1";
+  EXPECT_EQ(r.local_base, 10000.0);
+  // 100,000 tokens lie within the 65,536 × 16 the compressed layers were stretched to: no pair beyond.
+  EXPECT_EQ(csa.beyond_count, 0);
+  EXPECT_EQ(parse_error_of(R"({"model_type": "deepseek_v4", "head_dim": 512, "num_attention_heads": 64,
+      "max_position_embeddings": 4096, "rope_theta": 10000, "layer_types": ["compressed_sparse_attention"],
+      "compress_rates": {"compressed_sparse_attention": 0}})"),
+            "compress_rates.compressed_sparse_attention must be a whole number ≥ 1, got 0");
+}
+
+// rope_parameters keyed by rope kind, as transformers 5 saves a DeepseekV4Config: "main" is the sliding
+// layers', "compress" the compressed layers'; read as the flat form above, nothing left not understood.
+TEST(ModelConfigFamilies2026, DeepSeekV4NestedRopeParametersReadAsTheFlatForm) {
+  const ModelPositionReport r = read_model_config(R"({"model_type": "deepseek_v4", "hidden_size": 4096,
+      "num_attention_heads": 64, "head_dim": 512, "num_hidden_layers": 2, "max_position_embeddings": 1048576,
+      "sliding_window": 128, "rope_parameters": {"main": {"rope_type": "default", "rope_theta": 10000,
+      "partial_rotary_factor": 0.125}, "compress": {"rope_type": "yarn", "factor": 16,
+      "original_max_position_embeddings": 65536, "rope_theta": 160000, "partial_rotary_factor": 0.125,
+      "attention_factor": 1.0}}, "layer_types": ["sliding_attention", "heavily_compressed_attention"]})",
+                                                  100000);
+  EXPECT_TRUE(r.not_understood.empty());
+  EXPECT_TRUE(r.notes.empty()) << "both bases are given";
+  EXPECT_EQ(r.rope_type, RopeType::Yarn);
+  EXPECT_EQ(r.rotary_dim, 64);
+  EXPECT_EQ(r.layer_kinds[0].base, 10000.0);
+  expect_close_vectors(r.layer_kinds[1].inv_freq, reference_yarn(160000.0, 64, 16.0, 65536.0, 32.0, 1.0),
+                       1e-12, "compressed layers");
 }
 
 // Well-formed configs holding something unknown: each reads, and names what it did not understand.

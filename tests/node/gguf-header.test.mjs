@@ -470,4 +470,75 @@ describe('configFromGguf: the config.json the model card reads', () => {
     assert.equal(gemma.globalEvery, 6);
     assert.equal(gemma.scalingFactor, 8);
   });
+
+  test('Granite 4.0-H: Mamba layers from head_count_kv, no RoPE from rope.scaling.finetuned, 2^20 named', async () => {
+    // As convert_hf_to_gguf.py writes granite-4.0-h-350m: 0 KV heads marks a Mamba layer.
+    const kv = Array.from({ length: 32 }, (_, i) => ([10, 13, 17, 27].includes(i) ? 4 : 0));
+    const header = (finetuned) =>
+      ggufBytes([
+        ['general.architecture', T.string, 'granitehybrid'],
+        ['granitehybrid.context_length', T.uint32, 2 ** 20],
+        ['granitehybrid.block_count', T.uint32, 32],
+        ['granitehybrid.embedding_length', T.uint32, 768],
+        ['granitehybrid.attention.head_count', T.uint32, 12],
+        ['granitehybrid.attention.head_count_kv', T.array, { itemType: T.uint32, items: kv }],
+        ['granitehybrid.rope.freq_base', T.float32, 10000],
+        ...(finetuned === undefined ? [] : [['granitehybrid.rope.scaling.finetuned', T.bool, finetuned]]),
+      ]);
+    const { config, notes } = configFromGguf(await readGgufHeader(blob(header(false))));
+    assert.equal(config.model_type, 'granitemoehybrid');
+    assert.equal(config.position_embedding_type, 'nope');
+    assert.deepEqual(
+      config.layer_types.flatMap((type, i) => (type === 'attention' ? [i] : [])),
+      [10, 13, 17, 27],
+    );
+    assert.ok(
+      notes.some((note) => note.includes('granitehybrid.context_length is 1,048,576')),
+      notes.join('\n'),
+    );
+    const engine = await loadEngine();
+    const r = engine.readModelConfig(JSON.stringify(config), 4096);
+    assert.equal(r.scheme, 'none');
+    assert.deepEqual(Array.from(r.attentionLayers), [10, 13, 17, 27]);
+    // llama.cpp's switch is true when the key is absent: the attention layers then turn RoPE.
+    const absent = configFromGguf(await readGgufHeader(blob(header(undefined))));
+    assert.equal(absent.config.position_embedding_type, 'rope');
+    assert.equal(engine.readModelConfig(JSON.stringify(absent.config), 4096).scheme, 'rope');
+    await assert.rejects(
+      (async () =>
+        configFromGguf(
+          await readGgufHeader(
+            blob(
+              ggufBytes([
+                ['general.architecture', T.string, 'granitehybrid'],
+                ['granitehybrid.rope.scaling.finetuned', T.uint32, 0],
+              ]),
+            ),
+          ),
+        ))(),
+      /^Error: GGUF: granitehybrid.rope.scaling.finetuned must be true or false, got 0$/,
+    );
+  });
+
+  test('SmolLM3: every fourth layer without RoPE, as llama.cpp fixes it, and the card says why', async () => {
+    const { config, notes } = configFromGguf(
+      await readGgufHeader(
+        blob(
+          ggufBytes([
+            ['general.architecture', T.string, 'smollm3'],
+            ['smollm3.context_length', T.uint32, 65536],
+            ['smollm3.block_count', T.uint32, 36],
+            ['smollm3.embedding_length', T.uint32, 2048],
+            ['smollm3.attention.head_count', T.uint32, 16],
+            ['smollm3.rope.freq_base', T.float32, 5000000],
+          ]),
+        ),
+      ),
+    );
+    assert.equal(config.model_type, 'smollm3');
+    assert.ok(notes.some((note) => note.includes('n_no_rope_layer_step 4')));
+    const r = (await loadEngine()).readModelConfig(JSON.stringify(config), 4096);
+    const nope = r.layerKinds.find((k) => k.noneReason === 'nope');
+    assert.deepEqual(Array.from(nope.layers), [3, 7, 11, 15, 19, 23, 27, 31, 35]);
+  });
 });

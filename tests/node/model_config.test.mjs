@@ -122,6 +122,10 @@ describe('families of 2025–26 through the binding', () => {
       .join('\n');
     assert.match(summary, /9 full_attention layers \(3, 7, 11, 15, …, 35\): no positions \(NoPE\)/);
     assert.doesNotMatch(summary, /chunk/);
+    assert.match(
+      summary,
+      /Runtimes differ: transformers reads no_rope_layers layer by layer; llama\.cpp does not read it/,
+    );
   });
 
   test('llama_4_scaling_beta (Ministral 3): a query scale on every RoPE layer, named on the card', () => {
@@ -179,28 +183,67 @@ describe('families of 2025–26 through the binding', () => {
     assert.equal(r.beyondCount, 0);
   });
 
-  test('DeepSeek-V4 as described: its windowed layers read, its other kinds and second RoPE are named', () => {
+  test('DeepSeek-V4: compressed layers turn the second RoPE over the whole prompt, described and drawn', () => {
     const r = engine.readModelConfig(
       readText(new URL('degraded/deepseek-v4-described.json', new URL('tests/fixtures/configs/', repo))),
       100000,
     );
     assert.equal(r.rotaryDim, 64);
-    assert.equal(r.layerKinds[0].window, 128);
     assert.deepEqual(
       r.notUnderstood.map((item) => [item.field, item.effect]),
-      [
-        ['layer_types[1]', 'layer_type'],
-        ['layer_types[2]', 'layer_type'],
-        ['compress_rope_parameters', 'position_field'],
-        ['compress_rope_theta', 'position_field'],
-      ],
+      [['compress_rope_parameters', 'position_field']],
     );
-    const summary = modelCardSummary(r).find((entry) => entry.term === 'Not understood').text;
-    assert.match(summary, /compress_rope_theta = 160000: a position field the reader does not know/);
-    // Its only RoPE layers attend within 128 tokens; the card does not claim the others have no positions.
-    const prompt = modelCardSummary(r).find((entry) => entry.term === 'Your prompt').text;
-    assert.match(prompt, /what the layers it does not understand do with positions, it cannot say/);
-    assert.doesNotMatch(prompt, /have no positions at all/);
+    const [sliding, csa, hca] = r.layerKinds;
+    assert.equal(sliding.window, 128);
+    assert.equal(sliding.base, 10000);
+    assert.deepEqual([csa.base, csa.compressRatio, csa.rawWindow, csa.window], [160000, 4, 128, 0]);
+    assert.deepEqual([hca.compressRatio, hca.longestDistance], [128, 99999]);
+    // Pair i of the compressed layers at compress_rope_theta, unscaled here (the file's yarn block is not
+    // DeepseekV4Config's spelling): 1e-12 relative, one power each.
+    csa.invFreq.forEach((theta, i) => {
+      const expected = 160000 ** ((-2 * i) / 64);
+      assert.ok(Math.abs(theta - expected) <= 1e-12 * expected, `pair ${i}`);
+    });
+    const summary = modelCardSummary(r)
+      .map((entry) => `${entry.term}: ${entry.text}`)
+      .join('\n');
+    assert.match(
+      summary,
+      /2 compressed_sparse_attention layers \(1, 3\): RoPE at base 160,000.*beyond it, to one compressed entry per 4 tokens, each turned at the position of its block’s first token/,
+    );
+    assert.match(
+      summary,
+      /1 heavily_compressed_attention layer \(2\): .*to every compressed entry, one per 128 tokens/,
+    );
+    assert.doesNotMatch(summary, /have no positions at all|it cannot say/);
+  });
+
+  test('DeepSeek-V3.2-Exp: the sparse-attention indexer is a kind of its own, turning the same pairs', () => {
+    const r = preset('deepseek-v3.2-exp.json', 400000);
+    assert.deepEqual(r.notUnderstood, []);
+    assert.equal(r.layerKinds.length, 2);
+    const [mla, indexer] = r.layerKinds;
+    assert.equal(mla.topK, 2048);
+    assert.equal(mla.longestDistance, 399999);
+    assert.equal(indexer.layerType, 'indexer');
+    assert.equal(indexer.heads, 64);
+    assert.equal(indexer.headDim, 128);
+    assert.equal(indexer.rotaryDim, 64);
+    assert.equal(indexer.pairLayout, 'split-half');
+    // The indexer turns MLA's own YaRN frequencies: equal to the last bit (the same vector, copied).
+    assert.deepEqual(Array.from(indexer.invFreq), Array.from(mla.invFreq));
+    assert.deepEqual(Array.from(indexer.beyond), Array.from(r.beyond));
+    const summary = modelCardSummary(r)
+      .map((entry) => `${entry.term}: ${entry.text}`)
+      .join('\n');
+    assert.match(
+      summary,
+      /The indexers of 61 layers \(0, 1, 2, 3, …, 60\): 64 indexer heads score every earlier token/,
+    );
+    assert.match(summary, /the first 64 of each head’s 128 dimensions; the other 64 carry no position/);
+    assert.match(summary, /split-half: dimension i turns with dimension i \+ 32/);
+    assert.match(summary, /at most 2,048 tokens \(index_topk\)/);
+    assert.match(summary, /until a fix of 17 November 2025/);
   });
 
   test('Granite 4.0-H: Mamba layers and NoPE attention layers, no positions anywhere', () => {
@@ -212,6 +255,10 @@ describe('families of 2025–26 through the binding', () => {
       .map((entry) => entry.text)
       .join(' ');
     assert.match(summary, /10, 13, 17, 27: 4 of 32/);
+    assert.match(
+      summary,
+      /rope\.scaling\.finetuned, which its converter sets to false .* writes 1,048,576 as the context length/,
+    );
   });
 });
 

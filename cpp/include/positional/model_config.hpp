@@ -68,8 +68,21 @@ enum class RopeType { Default, Linear, Dynamic, Yarn, Longrope, Llama3, Proporti
 // "attention" and "mamba" are Granite 4.0-H's (GraniteMoeHybridConfig): attention layers whose positions
 // position_embedding_type names, and Mamba-2 layers, whose recurrence orders the tokens. A layer type
 // outside this list is read as "not understood" (see NotUnderstood), never refused.
-inline constexpr const char* kLayerTypeNames[] = {
-    "full_attention", "sliding_attention", "chunked_attention", "linear_attention", "attention", "mamba"};
+// "compressed_sparse_attention" and "heavily_compressed_attention" are DeepseekV4Config's (DeepSeek-V4): a
+// window of raw tokens beside one compressed entry per compress rate of tokens (see
+// ModelConfig::compress_rate_csa). "deepseek_sparse_attention" is GlmMoeDsaConfig's (GLM-5): full attention
+// over the tokens an indexer picks. The report adds one kind of its own, "indexer", for the indexer of
+// DeepSeek Sparse Attention (see ModelConfig::index_topk); it is part of every sparse-attention layer, not a
+// layer of its own.
+inline constexpr const char* kLayerTypeNames[] = {"full_attention",
+                                                  "sliding_attention",
+                                                  "chunked_attention",
+                                                  "linear_attention",
+                                                  "attention",
+                                                  "mamba",
+                                                  "deepseek_sparse_attention",
+                                                  "compressed_sparse_attention",
+                                                  "heavily_compressed_attention"};
 
 // One thing in the config the reader did not understand and worked around instead of refusing the
 // config: the field's path, its raw value, and what
@@ -168,6 +181,24 @@ struct ModelConfig {
   // Layers without RoPE beside layers with it, by layer index (SmolLM3's no_rope_layers, where 0 marks
   // a NoPE layer): empty when every layer's positions follow its type.
   std::vector<std::uint8_t> nope_layers;
+  // DeepSeek Sparse Attention (DeepSeek-V3.2, GLM-5): in every layer a small attention of its own, the
+  // indexer (index_n_heads heads of index_head_dim), scores every earlier token, and the layer's main
+  // attention sees only the index_topk it ranks highest. The indexer turns the first rotary_dim
+  // dimensions of its heads with the main attention's frequencies (DeepSeek's inference/model.py: the
+  // same freqs_cis; transformers' GlmMoeDsaIndexer: the same cos and sin), laid out split-half unless
+  // indexer_rope_interleave says otherwise. 0 / false when the config has no indexer.
+  // DeepSeek-V4 (DeepseekV4Config): each compressed layer attends within the sliding_window of raw tokens
+  // and, beyond it, to one compressed entry per compress rate of tokens (4 for compressed_sparse_attention,
+  // whose indexer keeps index_topk of them; 128 for heavily_compressed_attention), an entry turned at the
+  // position of its block's first token. Those layers turn compress_rope_theta with the config's scaling
+  // block; the sliding layers turn rope_theta unscaled, read here as local layers (local_rope_theta). 0 / 0
+  // otherwise.
+  std::int64_t compress_rate_csa = 0;
+  std::int64_t compress_rate_hca = 0;
+  std::int64_t index_topk = 0;
+  std::int64_t index_head_dim = 0;
+  std::int64_t index_n_heads = 0;
+  bool indexer_rope_interleave = false;
   std::vector<NotUnderstood> not_understood;  // what the reader could not read, and what it did instead
   std::vector<std::string> notes;             // what the reader assumed or chose, in words
 };
@@ -236,6 +267,17 @@ struct LayerKindReport {
   // The query scale at the prompt's last token: Llama 4's NoPE layers (attn_temperature_tuning), or every
   // RoPE layer under llama_4_scaling_beta (Ministral 3); 1 otherwise.
   double query_temperature = 1.0;
+  // Sparse attention (DeepSeek-V3.2, GLM-5): an attention kind sees at most this many earlier tokens per
+  // query, those its layer's indexer ranks highest, wherever they lie in the prompt; 0 = every token.
+  std::int64_t top_k = 0;
+  // The kind "indexer" (the indexer inside each sparse-attention layer): its heads and their pair layout,
+  // "split-half" (dimension i with i + rotary_dim/2) or "interleaved" (2i with 2i + 1); 0 / "" otherwise.
+  std::int64_t heads = 0;
+  std::string pair_layout;
+  // DeepSeek-V4's compressed layers: tokens per compressed entry, and the window of raw tokens beside the
+  // entries (window stays 0: the entries reach back over the whole prompt); 0 otherwise.
+  std::int64_t compress_ratio = 0;
+  std::int64_t raw_window = 0;
 };
 
 // Everything the page shows about one config at one prompt length.

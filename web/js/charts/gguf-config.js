@@ -21,7 +21,11 @@ const MODEL_TYPES = Object.assign(Object.create(null), {
   phi2: 'phi',
   rwkv6: 'rwkv',
   rwkv7: 'rwkv',
+  granitehybrid: 'granitemoehybrid',
 });
+
+/** What convert_hf_to_gguf.py writes as context_length for a hybrid without RoPE (Granite 4.0-H): 2^20. */
+const HYBRID_NOPE_CONTEXT = 2 ** 20;
 
 /** llama.cpp's fixed values for Gemma 3's local layers (llama-model.cpp), used when the file names none. */
 const GEMMA3_LOCAL_BASE = 10000;
@@ -49,6 +53,30 @@ function globalEvery(pattern) {
   if (globals.length === 0) return 0;
   const every = globals[0] + 1;
   return globals.every((g, i) => g === every * (i + 1) - 1) && pattern.length - 1 - globals.at(-1) < every ? every : 0;
+}
+
+/**
+ * Granite 4.0-H (llama.cpp's granitehybrid), as convert_hf_to_gguf.py writes it: attention.head_count_kv one
+ * value per layer, 0 for a Mamba layer; rope.scaling.finetuned, llama.cpp's switch for RoPE in the attention
+ * layers (true when absent), false for every hybrid with Mamba layers but Bamba; and then 2^20 as
+ * context_length rather than the config's length.
+ */
+function graniteHybrid(metadata, key, kvHeadList, config, notes) {
+  if (Array.isArray(kvHeadList)) config.layer_types = kvHeadList.map((h) => (h > 0 ? 'attention' : 'mamba'));
+  const switchKey = key('rope.scaling.finetuned');
+  const rope = metadata.get(switchKey);
+  if (rope !== undefined && typeof rope !== 'boolean') {
+    throw new Error(`GGUF: ${switchKey} must be true or false, got ${described(rope)}`);
+  }
+  config.position_embedding_type = rope === false ? 'nope' : 'rope';
+  if (rope === false && config.max_position_embeddings === HYBRID_NOPE_CONTEXT) {
+    notes.push(
+      t(
+        '{key} is {value}: llama.cpp’s converter writes that for a hybrid without RoPE, not the length the model was set up for, which only its config.json states.',
+        { key: key('context_length'), value: grouped(HYBRID_NOPE_CONTEXT) },
+      ),
+    );
+  }
 }
 
 /**
@@ -93,7 +121,8 @@ export function configFromGguf({ metadata, tensorNames = [] }) {
   if (embedding !== undefined) config.hidden_size = embedding;
   const heads = perLayer('attention.head_count', number('attention.head_count'));
   if (heads !== undefined) config.num_attention_heads = heads;
-  const kvHeads = perLayer('attention.head_count_kv', number('attention.head_count_kv'));
+  const kvHeadList = number('attention.head_count_kv');
+  const kvHeads = perLayer('attention.head_count_kv', kvHeadList);
   if (kvHeads !== undefined) config.num_key_value_heads = kvHeads;
   const keyLength = number('attention.key_length');
   if (isNumber(keyLength)) config.head_dim = keyLength;
@@ -169,6 +198,15 @@ export function configFromGguf({ metadata, tensorNames = [] }) {
         ),
       );
     }
+  }
+
+  if (architecture === 'granitehybrid') graniteHybrid(metadata, key, kvHeadList, config, notes);
+  if (architecture === 'smollm3') {
+    notes.push(
+      t(
+        'llama.cpp makes every fourth layer of SmolLM3 a layer without RoPE (n_no_rope_layer_step 4, fixed in its code): the file carries no no_rope_layers, so the card draws that pattern.',
+      ),
+    );
   }
 
   if (tensorNames.includes('rope_freqs.weight')) {

@@ -107,6 +107,12 @@ const layerList = (layers) =>
 
 /** The summary's term for one kind of layer: "12 full_attention layers (3, 7, 11, 15, …, 47)". */
 export function layerKindTerm(kind) {
+  // The indexer of sparse attention is part of each layer it serves, not a layer of its own.
+  if (kind.layerType === 'indexer')
+    return tn('The indexer of {count} layer ({layers})', 'The indexers of {count} layers ({layers})', kind.layerCount, {
+      count: count(kind.layerCount),
+      layers: layerList(kind.layers),
+    });
   if (kind.layerType === 'all')
     return kind.layers.length > 0
       ? tn('{count} layer', 'All {count} layers', kind.layerCount, { count: count(kind.layerCount) })
@@ -145,6 +151,12 @@ export function layerKindText(kind, r) {
     ranges: pairRanges(kind.beyond),
     temperature: trimmed(kind.queryTemperature, 3),
     tokens: tokens(r.promptLength),
+    topK: count(kind.topK ?? 0),
+    heads: count(kind.heads ?? 0),
+    half: count(rotating),
+    rest: count(kind.headDim - kind.rotaryDim),
+    rawWindow: tokens(kind.rawWindow ?? 0),
+    ratio: count(kind.compressRatio ?? 0),
   };
   const sentences = [];
   if (kind.positions === 'unknown')
@@ -181,7 +193,9 @@ export function layerKindText(kind, r) {
     }
     return sentences.join(' ');
   }
-  if (kind.positions === 'proportional') {
+  if (kind.layerType === 'indexer') {
+    sentences.push(...indexerSentences(kind, values));
+  } else if (kind.positions === 'proportional') {
     sentences.push(
       t(
         'proportional RoPE (p-RoPE) at base {base}, rope_type proportional: pairs 0–{last} of {pairs} turn, spaced as the first pairs of a {headDim}-wide head would be; the other {still} never turn (frequency 0), so those dimensions carry no position.',
@@ -204,7 +218,21 @@ export function layerKindText(kind, r) {
       ),
     );
   }
-  if (kind.window > 0)
+  // DeepSeek-V4's compressed layers (transformers' DeepseekV4Compressor): a compressed entry pools its block of
+  // tokens and is turned at the block's first position.
+  if (kind.compressRatio > 0)
+    sentences.push(
+      kind.topK > 0
+        ? t(
+            'It attends within a window of {rawWindow} and, beyond it, to one compressed entry per {ratio} tokens, each turned at the position of its block’s first token; its indexer keeps {topK} of those entries per query, so it reaches {longest} tokens back.',
+            values,
+          )
+        : t(
+            'It attends within a window of {rawWindow} and, beyond it, to every compressed entry, one per {ratio} tokens, each turned at the position of its block’s first token, so it reaches {longest} tokens back.',
+            values,
+          ),
+    );
+  else if (kind.window > 0)
     sentences.push(
       t('It attends within a window of {window}, so it never spans more than {longest} tokens back.', values),
     );
@@ -212,6 +240,14 @@ export function layerKindText(kind, r) {
     sentences.push(
       t('It attends within chunks of {chunk}, so it never spans more than {longest} tokens back.', values),
     );
+  else if (kind.topK > 0)
+    sentences.push(
+      t(
+        'Each query attends to at most {topK} tokens (index_topk), those its layer’s indexer ranks highest, wherever they lie: no window, so it still spans up to {longest} tokens back, and while the prompt holds no more than {topK} tokens it sees them all.',
+        values,
+      ),
+    );
+  else if (kind.layerType === 'indexer') sentences.push(t('It scores every earlier token of the prompt.'));
   else sentences.push(t('It attends over the whole prompt.'));
   sentences.push(
     kind.beyondCount > 0
@@ -219,6 +255,34 @@ export function layerKindText(kind, r) {
       : t('At {tokens}, none of its pairs needs an angle beyond what training showed.', values),
   );
   return sentences.join(' ');
+}
+
+/**
+ * What the indexer of sparse attention (DeepSeek-V3.2, GLM-5) does with positions: its heads, the part of
+ * each that turns (the attention's own frequencies, as DeepSeek's inference/model.py and transformers'
+ * GlmMoeDsaIndexer pass it the same angles) and how its pairs are laid out.
+ */
+function indexerSentences(kind, values) {
+  return [
+    kind.heads > 0
+      ? t(
+          '{heads} indexer heads score every earlier token, and the layer’s attention sees only the tokens they rank highest.',
+          values,
+        )
+      : t('The indexer scores every earlier token, and the layer’s attention sees only the tokens it ranks highest.'),
+    kind.headDim > 0
+      ? t(
+          'RoPE at base {base}, rope_type {ropeType}, with the attention’s own frequencies: pairs 0–{last} turn, the first {rotaryDim} of each head’s {headDim} dimensions; the other {rest} carry no position.',
+          values,
+        )
+      : t(
+          'RoPE at base {base}, rope_type {ropeType}, with the attention’s own frequencies: pairs 0–{last} turn (rotary_dim {rotaryDim}); the config gives no index_head_dim, so how much of each head carries no position it does not say.',
+          values,
+        ),
+    kind.pairLayout === 'interleaved'
+      ? t('Its pairs are interleaved (indexer_rope_interleave): dimension 2i turns with 2i + 1.')
+      : t('Its pairs are split-half: dimension i turns with dimension i + {half}.', values),
+  ];
 }
 
 /** Whether the card lists the layers kind by kind: more than one kind, or one whose positions are not plain RoPE. */
@@ -268,6 +332,20 @@ export function runtimeNotes(r) {
     notes.push(
       t(
         'transformers scales the NoPE layers’ queries as the model config says; vLLM’s Llama 4 recipe asks for --override-generation-config \'{"attn_temperature_tuning": true}\' for long contexts, so check that your server does it.',
+      ),
+    );
+  if (r.modelType === 'smollm3' && kinds.some((k) => k.noneReason === 'nope'))
+    // llama.cpp's SmolLM3 hyperparameters: n_no_rope_layer_step = 4, set in code, not read from the file.
+    notes.push(
+      t(
+        'transformers reads no_rope_layers layer by layer; llama.cpp does not read it and makes every fourth layer NoPE (n_no_rope_layer_step 4, fixed in its code), so a GGUF keeps this pattern only while it is SmolLM3’s own.',
+      ),
+    );
+  if (kinds.some((k) => k.layerType === 'indexer'))
+    // DeepSeek-V3.2-Exp's README, update of 2025-11-17: the indexer's RoPE input is not interleaved, MLA's is.
+    notes.push(
+      t(
+        'DeepSeek-V3.2’s indexer lays its pairs out split-half while its MLA interleaves them; DeepSeek’s own inference demo used one layout for both until a fix of 17 November 2025, and a runtime that does so ranks tokens by angles the model never trained with: check that yours follows the config (GLM-5 states indexer_rope_interleave).',
       ),
     );
   if (r.queryScalingBeta > 0)
@@ -515,6 +593,16 @@ function noneItems(r, type, add) {
       'nothing in the config caps the length: there are no positions to run out of. How much of a long prompt the model keeps is a matter of its fixed-size state, which no position field describes.',
     ),
   );
+  if (r.modelType === 'granitemoehybrid')
+    // transformers' GraniteMoeHybrid and vLLM build a rotary embedding only for position_embedding_type "rope";
+    // convert_hf_to_gguf.py writes rope.scaling.finetuned false (llama.cpp's switch) for a hybrid with Mamba layers.
+    add(
+      t('Runtimes differ'),
+      t(
+        'transformers and vLLM turn RoPE in these attention layers only when position_embedding_type is rope; llama.cpp reads its switch from the GGUF’s rope.scaling.finetuned, which its converter sets to false for a hybrid with Mamba layers, and writes {length} as the context length, so a GGUF’s length is not this config’s.',
+        { length: count(2 ** 20) },
+      ),
+    );
   return {
     prompt:
       r.advertisedLength > 0
@@ -1013,6 +1101,14 @@ const READER_NOTES = [
     /^(.+) is absent: Gemma3TextConfig's default (.+) is used, as transformers does$/,
     ([key, value]) =>
       t("{key} is absent: Gemma3TextConfig's default {value} is used, as transformers does", {
+        key,
+        value: noteNumber(value),
+      }),
+  ],
+  [
+    /^(.+) is absent: DeepseekV4Config's default (.+) is used, as transformers does$/,
+    ([key, value]) =>
+      t("{key} is absent: DeepseekV4Config's default {value} is used, as transformers does", {
         key,
         value: noteNumber(value),
       }),
