@@ -20,7 +20,7 @@ const RESULTS = JSON.parse(read('tests/bench/results/length-lab.json'));
 
 /** One cell of the file, found the way its layout reads: runs[task][model].accuracy[variant][length index]. */
 function cell(size, task, variant, factor) {
-  const model = variant.split('+')[0];
+  const model = variant.replace(/\+(pi|ntk|yarn)$/, ''); // "rope+ssmax+pi" is the "rope+ssmax" model's
   const run = RESULTS.sizes[size].runs[task][model];
   const at = run.eval_lengths.indexOf(factor * RESULTS.sizes[size].config.train_length);
   assert.ok(at >= 0, `${size}/${task}/${variant}/${factor}: no such length in the file`);

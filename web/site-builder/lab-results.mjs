@@ -15,6 +15,11 @@ export const LAB_VARIANTS = ['none', 'learned', 'sinusoidal', 'rope', 'rope+pi',
 /** The columns of a lab table: multiples of the trained length. */
 export const LAB_TABLE_FACTORS = [1, 2, 4, 8];
 
+/** The model a variant is an evaluation of: the variant without RoPE's stretch ("rope+ssmax+pi" → "rope+ssmax"). */
+export function labModelOf(variant) {
+  return variant.replace(/\+(pi|ntk|yarn)$/, '');
+}
+
 /** What a {{lab:…|FORMAT}} number prints: the median, or the spread over the seeds. */
 export const LAB_FORMATS = ['median', 'iqr', 'range'];
 
@@ -31,7 +36,8 @@ const known = (object) => Object.keys(object ?? {}).join(', ');
 /**
  * The statistics of one cell, `SIZE/TASK/VARIANT/FACTOR` ("default/lookup/rope+pi/2"): { median,
  * q1, q3, min, max, seeds } of the accuracy at FACTOR× the trained length, a share from 0 to 1.
- * RoPE's stretched variants (rope+pi, rope+ntk, rope+yarn) are evaluations of the RoPE model.
+ * RoPE's stretched variants (rope+pi, rope+ntk, rope+yarn) are evaluations of the RoPE model; a model
+ * with length-scaled softmax is its scheme's name with "+ssmax" ("rope+ssmax", "rope+ssmax+yarn").
  * Throws, naming the marker and what is known in its place, on any unknown part.
  */
 export function labCell(results, key) {
@@ -47,9 +53,14 @@ export function labCell(results, key) {
   if (!sized) fail(`unknown size "${size}" (the file has: ${known(results.sizes)})`);
   const byTask = sized.runs?.[task];
   if (!byTask) fail(`unknown task "${task}" (the file has: ${known(sized.runs)})`);
-  const scheme = variant.startsWith('rope+') ? 'rope' : variant;
+  const scheme = labModelOf(variant);
   const accuracy = byTask[scheme]?.accuracy?.[variant];
-  if (!accuracy) fail(`unknown variant "${variant}" (the file has: ${LAB_VARIANTS.join(', ')})`);
+  if (!accuracy)
+    fail(
+      `unknown variant "${variant}" (the file has: ${Object.values(byTask)
+        .flatMap((run) => Object.keys(run.accuracy ?? {}))
+        .join(', ')})`,
+    );
   const factor = Number(factorText);
   const lengths = byTask[scheme].eval_lengths;
   const index = lengths.indexOf(factor * sized.config.train_length);
