@@ -195,3 +195,23 @@ test('the figure’s recorded medians (web/js/lab/recorded-runs.json) are the re
     assert.equal(Object.keys(variants).length, 8, `${task}: every variant`);
   }
 });
+
+test('what section 7 says the lab reproduced holds in the file', () => {
+  const median = (task, variant, factor) => cell('default', task, variant, factor).median;
+  // RNoPE-SWA agrees: the lookup holds at 8×, far above plain RoPE, and so does last-write.
+  assert.ok(median('lookup', 'rnope-swa', 8) >= 0.95);
+  assert.ok(median('lookup', 'rnope-swa', 8) > median('lookup', 'rope', 8) + 0.3);
+  assert.ok(median('last-write', 'rnope-swa', 8) > median('last-write', 'rope', 8));
+  // …but copying at 2× is no better than the other schemes'.
+  const others = ['none', 'learned', 'sinusoidal', 'rope', 'rope+pi', 'rope+ntk', 'rope+yarn', 'alibi'];
+  assert.ok(median('copy', 'rnope-swa', 2) <= Math.max(...others.map((v) => median('copy', v, 2))));
+  // DroPE does not: below half of the lookup at the trained length, below RoPE on last-write; NoPE never
+  // learns the lookup.
+  assert.ok(median('lookup', 'drope', 1) < 0.5);
+  assert.ok(median('last-write', 'drope', 1) < median('last-write', 'rope', 1));
+  assert.ok(median('lookup', 'none', 1) < 0.5);
+  // SSMax: within 5 points with RoPE and ALiBi, and more than 5 points up without positions.
+  assert.ok(Math.abs(median('lookup', 'rope+ssmax', 4) - median('lookup', 'rope', 4)) < 0.05);
+  assert.ok(Math.abs(median('last-write', 'alibi+ssmax', 8) - median('last-write', 'alibi', 8)) < 0.05);
+  assert.ok(median('last-write', 'none+ssmax', 8) > median('last-write', 'none', 8) + 0.05);
+});
