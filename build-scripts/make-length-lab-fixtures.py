@@ -31,7 +31,8 @@ TINY = {"symbols": 4, "train_length": 8, "layers": 2, "d_model": 8, "heads": 2, 
 CASES = [("none", "copy", 11, False), ("learned", "lookup", 12, False), ("sinusoidal", "last-write", 13, False),
          ("rope", "lookup", 14, False), ("alibi", "copy", 15, False), ("rope", "last-write", 16, False),
          ("rope", "copy", 17, True), ("alibi", "last-write", 18, True), ("rnope-swa", "copy", 19, False),
-         ("drope", "lookup", 20, False), ("rnope-swa", "lookup", 21, True)]
+         ("drope", "lookup", 20, False), ("rnope-swa", "lookup", 21, True),
+         ("cope", "copy", 22, False), ("cope", "last-write", 23, True)]
 
 
 def check_reference_gradient(cfg, result):

@@ -96,7 +96,9 @@ POSITIONAL_TOPIC(length_lab) {
       "trainLengthLab", &train_length_lab_js,
       "trains a small decoder-only transformer on a synthetic task with one position scheme (options.scheme: "
       "none, learned, sinusoidal, rope, alibi, rnope-swa (NoPE global + RoPE over a window of options.window "
-      "keys), drope (RoPE, then its last options.recalibrationSteps steps without positions); options.task: "
+      "keys), drope (RoPE, then its last options.recalibrationSteps steps without positions), cope "
+      "(contextual "
+      "positions: gated counts); options.task: "
       "lookup, copy, last-write; options.lengthScaledSoftmax: SSMax's s·ln n on every score) and scores it "
       "at 1×…8× its trained length: { losses, stopped, evalLengths, variants, accuracy (variants × lengths), "
       "sinkShare (layers × lengths: attention on position 0), parameterCount, work, fingerprint }; RoPE also "

@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "positional/alibi.hpp"
+#include "positional/contextual_position.hpp"
 #include "positional/limits.hpp"
 #include "positional/rope_scaling.hpp"
 #include "positional/validate.hpp"
@@ -143,14 +144,15 @@ SinCos lab_sin_cos(double x) {
 
 namespace {
 
-constexpr std::array<std::pair<LabScheme, std::string_view>, 7> kSchemeNames{
+constexpr std::array<std::pair<LabScheme, std::string_view>, 8> kSchemeNames{
     {{LabScheme::kNone, "none"},
      {LabScheme::kLearned, "learned"},
      {LabScheme::kSinusoidal, "sinusoidal"},
      {LabScheme::kRope, "rope"},
      {LabScheme::kAlibi, "alibi"},
      {LabScheme::kRnopeSwa, "rnope-swa"},
-     {LabScheme::kDrope, "drope"}}};
+     {LabScheme::kDrope, "drope"},
+     {LabScheme::kCope, "cope"}}};
 constexpr std::array<std::pair<LabTask, std::string_view>, 3> kTaskNames{
     {{LabTask::kLookup, "lookup"}, {LabTask::kCopy, "copy"}, {LabTask::kLastWrite, "last-write"}}};
 
@@ -181,7 +183,7 @@ LabScheme parse_lab_scheme(std::string_view text, std::string_view name) {
   for (const auto& [value, spelled] : kSchemeNames)
     if (spelled == text) return value;
   throw InputError(std::string(name) +
-                   " must be one of none, learned, sinusoidal, rope, alibi, rnope-swa, drope, got \"" +
+                   " must be one of none, learned, sinusoidal, rope, alibi, rnope-swa, drope, cope, got \"" +
                    std::string(text.substr(0, 64)) + "\"");
 }
 
@@ -360,6 +362,7 @@ struct Dims {
   LabScheme scheme;
   bool ssmax;
   Index window;
+  Index cope_rows;  // kCope: rows of each layer's position vectors (counts 0 … train_length), else 0
 };
 
 Dims dims_of(const LabConfig& c, bool positions_dropped = false) {
@@ -375,7 +378,8 @@ Dims dims_of(const LabConfig& c, bool positions_dropped = false) {
               static_cast<Index>(c.train_length),
               runs_as,
               c.length_scaled_softmax,
-              static_cast<Index>(c.window)};
+              static_cast<Index>(c.window),
+              c.scheme == LabScheme::kCope ? static_cast<Index>(c.train_length + 1) : 0};
 }
 
 // kRnopeSwa: the last layer and every fourth attend globally with no positions; the others are local RoPE.
@@ -392,7 +396,8 @@ Index first_key(const Dims& dm, Index layer, Index t) {
 }
 
 struct LayerOffsets {
-  Index ln1_gain, ln1_bias, wq, wk, wv, wo, ssmax, ln2_gain, ln2_bias, w1, b1, w2, b2;  // ssmax: −1 if off
+  // ssmax and cope: −1 when the model has none
+  Index ln1_gain, ln1_bias, wq, wk, wv, wo, cope, ssmax, ln2_gain, ln2_bias, w1, b1, w2, b2;
 };
 
 struct Layout {
@@ -429,6 +434,10 @@ std::vector<std::pair<LabParameterGroup, GroupInit>> describe_groups(const LabCo
     add(p + "wk", dm.d, dm.d, {1.0 / std::sqrt(d), 0});
     add(p + "wv", dm.d, dm.d, {1.0 / std::sqrt(d), 0});
     add(p + "wo", dm.d, dm.d, {1.0 / std::sqrt(d * depth), 0});
+    if (c.scheme == LabScheme::kCope) {
+      add(p + "cope_positions", dm.cope_rows, dm.head_width,
+          {1.0 / std::sqrt(static_cast<double>(dm.head_width)), 0});
+    }
     if (c.length_scaled_softmax) {
       add(p + "ssmax_scale", 1, dm.heads, {0, 1.0 / lab_log(static_cast<double>(c.train_length))});
     }
@@ -460,6 +469,7 @@ Layout layout_of(const LabConfig& c, const std::vector<LabParameterGroup>& group
     o.wk = next();
     o.wv = next();
     o.wo = next();
+    o.cope = c.scheme == LabScheme::kCope ? next() : -1;
     o.ssmax = c.length_scaled_softmax ? next() : -1;
     o.ln2_gain = next();
     o.ln2_bias = next();
@@ -751,6 +761,9 @@ LAB_NOINLINE void rotate(double* x, Index rows, const Dims& dm, const PositionCo
 // Everything one layer keeps for the backward pass of one sequence.
 struct LayerCache {
   std::vector<double> x_in, xhat1, rstd1, a, q, k, v, probs, o, x_mid, xhat2, rstd2, b, z, tanh_u, gelu;
+  // kCope, per head, query and key (heads × length × length): the gate σ(q·k · scale), the count clamped
+  // to the table, and the score before SSMax (q·k · scale + q·e(count) · scale)
+  std::vector<double> gate, count, score;
 };
 
 struct Workspace {
@@ -760,6 +773,7 @@ struct Workspace {
   std::vector<double> row;  // one query's scores
   // backward buffers
   std::vector<double> dx, dx_mid, d_block, d_hidden, d_o, dq, dk, dv, d_a, scratch, wt;
+  std::vector<double> gate_grad;  // kCope: one query's gradient through its gates
 };
 
 void size_workspace(Workspace& ws, const Dims& dm, Index length, bool keep_probs) {
@@ -775,6 +789,9 @@ void size_workspace(Workspace& ws, const Dims& dm, Index length, bool keep_probs
     c.rstd2.resize(tl);
     for (std::vector<double>* v : {&c.z, &c.tanh_u, &c.gelu}) v->resize(tm);
     c.probs.resize(keep_probs ? static_cast<std::size_t>(dm.heads * length * length) : 0);
+    const bool cope = dm.cope_rows > 0;
+    for (std::vector<double>* v : {&c.gate, &c.count, &c.score})
+      v->resize(cope ? static_cast<std::size_t>(dm.heads * length * length) : 0);
   }
   for (std::vector<double>* v : {&ws.x_out, &ws.xhat_f, &ws.f, &ws.dx, &ws.dx_mid, &ws.d_block, &ws.d_o,
                                  &ws.dq, &ws.dk, &ws.dv, &ws.d_a})
@@ -782,6 +799,7 @@ void size_workspace(Workspace& ws, const Dims& dm, Index length, bool keep_probs
   ws.rstd_f.resize(tl);
   ws.d_hidden.resize(tm);
   ws.row.resize(tl);
+  ws.gate_grad.resize(tl);
   ws.scratch.resize(static_cast<std::size_t>(std::max(dm.d, dm.mlp)));
   ws.wt.resize(static_cast<std::size_t>(dm.d * std::max(dm.d, dm.mlp)));
 }
@@ -804,7 +822,38 @@ double ssmax_factor(const double* params, const LayerOffsets& o, const Dims& dm,
 // Causal attention of every head: o = softmax((q kᵀ · scale − ALiBi) · SSMax's factor) v, row by row, over
 // the keys each query sees (its window in a local layer). Probabilities of unseen keys are stored as 0.
 // `sink`, when given, gains each query's (t ≥ 1) weight on key 0, summed over heads in order.
-LAB_NOINLINE void attention(const LayerCache& c, Index rows, const Dims& dm, const PositionContext& ctx,
+// kCope: the scores of query t of head h before SSMax, into c.score (and the gates and clamped counts
+// into c.gate and c.count): CoPE's gate g_u = σ(q·k_u · scale), count p_u = Σ_{m=u..t} g_m
+// (contextual_positions), clamped to the table's last row, and score q·k_u · scale + q·e(p_u) · scale with
+// e interpolated linearly between the rows either side of p_u.
+void cope_scores(LayerCache& c, Index rows, const Dims& dm, const PositionContext& ctx, const double* table,
+                 Index h, Index t) {
+  const Index off = h * dm.head_width;
+  const Index at = (h * rows + t) * rows;
+  const double* qt = c.q.data() + t * dm.d + off;
+  for (Index u = 0; u <= t; ++u) {
+    const double raw = raw_score(c, dm, ctx, h, t, u);
+    c.score[at + u] = raw;
+    c.gate[at + u] = 1.0 / (1.0 + lab_exp(-raw));
+  }
+  const Vector counts =
+      contextual_positions(Eigen::Map<const Vector>(c.gate.data() + at, static_cast<Eigen::Index>(t + 1)), t);
+  const auto last = static_cast<double>(dm.cope_rows - 1);
+  for (Index u = 0; u <= t; ++u) {
+    const double p = std::min(counts[u], last);
+    c.count[at + u] = p;
+    const double below = std::floor(p);
+    const double frac = p - below;
+    const auto lo = static_cast<Index>(below);
+    const Index hi = std::min(lo + 1, dm.cope_rows - 1);
+    const double e_lo = dot(qt, table + lo * dm.head_width, dm.head_width);
+    const double e_hi = dot(qt, table + hi * dm.head_width, dm.head_width);
+    const double mixed = (1.0 - frac) * e_lo + frac * e_hi;
+    c.score[at + u] += mixed * ctx.score_scale;
+  }
+}
+
+LAB_NOINLINE void attention(LayerCache& c, Index rows, const Dims& dm, const PositionContext& ctx,
                             const double* params, const LayerOffsets& lo, Index layer, double* probs,
                             double* o, std::vector<double>& row, double* sink) {
   for (Index h = 0; h < dm.heads; ++h) {
@@ -812,9 +861,10 @@ LAB_NOINLINE void attention(const LayerCache& c, Index rows, const Dims& dm, con
     for (Index t = 0; t < rows; ++t) {
       const Index first = first_key(dm, layer, t);
       const double factor = ssmax_factor(params, lo, dm, ctx, layer, h, t);
+      if (dm.cope_rows > 0) cope_scores(c, rows, dm, ctx, params + lo.cope, h, t);
       double largest = -std::numeric_limits<double>::infinity();
       for (Index u = first; u <= t; ++u) {
-        double s = raw_score(c, dm, ctx, h, t, u);
+        double s = dm.cope_rows > 0 ? c.score[(h * rows + t) * rows + u] : raw_score(c, dm, ctx, h, t, u);
         if (dm.ssmax) s *= factor;
         row[u] = s;
         largest = std::max(largest, s);
@@ -904,6 +954,46 @@ LAB_NOINLINE void logits_at(const double* params, const Layout& lay, const Dims&
            logits);
 }
 
+// kCope's own part of the backward pass for query t of head h, given p (its probabilities) and ws.row
+// (d loss / d p): the position vectors' gradient into d_table, q's through them into ws.dq, and in
+// ws.gate_grad[u] the gradient reaching q·k_u · scale through the gates (the caller adds it to the score's).
+void cope_backward(const LayerCache& c, Index rows, const Dims& dm, const PositionContext& ctx,
+                   const double* table, double* d_table, const double* p, Workspace& ws, double weighted,
+                   double factor, Index h, Index t) {
+  const Index off = h * dm.head_width;
+  const Index at = (h * rows + t) * rows;
+  const double* qt = c.q.data() + t * dm.d + off;
+  double* dqt = ws.dq.data() + t * dm.d + off;
+  const double last = static_cast<double>(dm.cope_rows - 1);
+  // d loss / d count_u, then the gates': count_u = Σ_{m=u..t} g_m, so d g_m = Σ_{u ≤ m} d count_u.
+  double running = 0.0;
+  for (Index u = 0; u <= t; ++u) {
+    const double d_raw = p[u] * (ws.row[u] - weighted);
+    const double dz = (dm.ssmax ? d_raw * factor : d_raw) * ctx.score_scale;  // d loss / d (q·e(p))
+    const double count = c.count[at + u];
+    const double below = std::floor(count);
+    const double frac = count - below;
+    const auto lo = static_cast<Index>(below);
+    const Index hi = std::min(lo + 1, dm.cope_rows - 1);
+    const double* e_lo = table + lo * dm.head_width;
+    const double* e_hi = table + hi * dm.head_width;
+    double* de_lo = d_table + lo * dm.head_width;
+    double* de_hi = d_table + hi * dm.head_width;
+    for (Index i = 0; i < dm.head_width; ++i) {
+      const double mixed = (1.0 - frac) * e_lo[i] + frac * e_hi[i];
+      dqt[i] += dz * mixed;
+      de_lo[i] += dz * (1.0 - frac) * qt[i];
+      de_hi[i] += dz * frac * qt[i];
+    }
+    // The count's slope: e(p) moves from row lo towards row hi; a count clamped at the last row is flat.
+    const double d_count =
+        count < last ? dz * (dot(qt, e_hi, dm.head_width) - dot(qt, e_lo, dm.head_width)) : 0.0;
+    running += d_count;
+    const double g = c.gate[at + u];
+    ws.gate_grad[u] = running * g * (1.0 - g);
+  }
+}
+
 // Backpropagates ws.dx (the gradient at the final layer norm's input, length × d) through every layer to
 // the embeddings, accumulating into grad.
 LAB_NOINLINE void backward(const double* params, const Layout& lay, const Dims& dm, const LabSequence& seq,
@@ -957,18 +1047,24 @@ LAB_NOINLINE void backward(const double* params, const Layout& lay, const Dims& 
           weighted += p[u] * dp;
         }
         const double factor = ssmax_factor(params, o, dm, ctx, l, h, t);
+        const Index at = (h * rows + t) * rows;
+        const bool cope = dm.cope_rows > 0;
         if (dm.ssmax) {
           // d loss / d s_h = Σ_u d loss / d s_tu · raw_tu · ln n
           double d_factor = 0.0;
           for (Index u = first; u <= t; ++u)
-            d_factor += p[u] * (ws.row[u] - weighted) * raw_score(c, dm, ctx, h, t, u);
+            d_factor +=
+                p[u] * (ws.row[u] - weighted) * (cope ? c.score[at + u] : raw_score(c, dm, ctx, h, t, u));
           grad[o.ssmax + h] += d_factor * ctx.log_count[t - first];
         }
         const double* qt = c.q.data() + t * d + off;
         double* dqt = ws.dq.data() + t * d + off;
+        if (cope)
+          cope_backward(c, rows, dm, ctx, params + o.cope, grad + o.cope, p, ws, weighted, factor, h, t);
         for (Index u = first; u <= t; ++u) {
           const double d_raw = p[u] * (ws.row[u] - weighted);
-          const double ds = (dm.ssmax ? d_raw * factor : d_raw) * ctx.score_scale;
+          double ds = (dm.ssmax ? d_raw * factor : d_raw) * ctx.score_scale;
+          if (cope) ds += ws.gate_grad[u] * ctx.score_scale;
           const double* ku = c.k.data() + u * d + off;
           double* dku = ws.dk.data() + u * d + off;
           double* dvu = ws.dv.data() + u * d + off;

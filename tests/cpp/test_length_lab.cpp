@@ -33,9 +33,9 @@ using ::testing::HasSubstr;
 using namespace testing_support;  // the shared helpers of tests/cpp/*.hpp
 using nlohmann::json;
 
-constexpr LabScheme kSchemes[] = {LabScheme::kNone, LabScheme::kLearned, LabScheme::kSinusoidal,
-                                  LabScheme::kRope, LabScheme::kAlibi,   LabScheme::kRnopeSwa,
-                                  LabScheme::kDrope};
+constexpr LabScheme kSchemes[] = {LabScheme::kNone,  LabScheme::kLearned, LabScheme::kSinusoidal,
+                                  LabScheme::kRope,  LabScheme::kAlibi,   LabScheme::kRnopeSwa,
+                                  LabScheme::kDrope, LabScheme::kCope};
 
 // Distance from `value` to `reference` in units of the reference's last place.
 double ulps(double value, double reference) {
@@ -488,6 +488,35 @@ TEST(LengthLabSchemes, RnopeSwaLayers) {
   EXPECT_NE(bytes_md5(run_length_lab(c).losses), bytes_md5(r.losses));
 }
 
+// CoPE adds q · e(count) to every score: with its position vectors at zero it is NoPE, bit for bit.
+TEST(LengthLabSchemes, CopeWithZeroPositionVectorsIsNope) {
+  const LabConfig c = tiny(LabScheme::kCope, LabTask::kCopy, 24);
+  LabConfig nope_config = c;
+  nope_config.scheme = LabScheme::kNone;
+  LabModel cope(c);
+  LabModel nope(nope_config);
+  int tables = 0;
+  for (const LabParameterGroup& g : cope.groups()) {
+    double* at = cope.parameters().data() + g.offset;
+    if (g.name.find("cope_positions") != std::string::npos) {
+      ASSERT_EQ(g.rows, c.train_length + 1);
+      ASSERT_EQ(g.cols, c.d_model / c.heads);
+      std::fill(at, at + g.rows * g.cols, 0.0);
+      ++tables;
+      continue;
+    }
+    for (const LabParameterGroup& n : nope.groups())
+      if (n.name == g.name) std::copy(at, at + g.rows * g.cols, nope.parameters().data() + n.offset);
+  }
+  EXPECT_EQ(tables, c.layers);
+  const std::vector<LabSequence> batch = LabData(c).next_batch();
+  EXPECT_EQ(cope.loss(batch), nope.loss(batch));
+  // Vectors that differ by count change the scores.
+  ASSERT_EQ(cope.groups()[7].name, "layer0.cope_positions");
+  cope.parameters()[cope.groups()[7].offset + 1] = 0.5;  // row 0: the vector of a count of 0
+  EXPECT_NE(cope.loss(batch), nope.loss(batch));
+}
+
 // SSMax: a trained scale per layer and head, starting where s · ln(train_length) = 1; the variants say so.
 TEST(LengthLabSchemes, LengthScaledSoftmaxScalesAndNames) {
   LabConfig c = tiny(LabScheme::kRope, LabTask::kLookup, 23);
@@ -618,9 +647,9 @@ TEST(LengthLabInput, EachFieldNamesItsRule) {
               names_field_and_rule("seed", "4294967295"));
   EXPECT_THAT(refused([](LabConfig& c) { c.max_eval_factor = 9; }),
               names_field_and_rule("max_eval_factor", "from 1 to 8"));
-  EXPECT_THAT(
-      error_of([] { parse_lab_scheme("nope"); }),
-      names_field_and_rule("scheme", "one of none, learned, sinusoidal, rope, alibi, rnope-swa, drope"));
+  EXPECT_THAT(error_of([] { parse_lab_scheme("nope"); }),
+              names_field_and_rule("scheme",
+                                   "one of none, learned, sinusoidal, rope, alibi, rnope-swa, drope, cope"));
   EXPECT_THAT(refused([](LabConfig& c) { c.window = 0; }), names_field_and_rule("window", "from 1 to 128"));
   EXPECT_THAT(refused([](LabConfig& c) {
                 c.scheme = LabScheme::kDrope;

@@ -13,7 +13,7 @@ LAYER_NORM_EPSILON = 1e-5
 GELU_SCALE = np.sqrt(2 / np.pi)
 GELU_CUBIC = 0.044715
 ADAM_BETA1, ADAM_BETA2, ADAM_EPSILON, GRADIENT_CLIP = 0.9, 0.99, 1e-8, 1.0
-SCHEMES = ("none", "learned", "sinusoidal", "rope", "alibi", "rnope-swa", "drope")
+SCHEMES = ("none", "learned", "sinusoidal", "rope", "alibi", "rnope-swa", "drope", "cope")
 TASKS = ("lookup", "copy", "last-write")
 
 
@@ -81,6 +81,9 @@ def parameter_groups(cfg):
         groups += [(p + "ln1_gain", (d,), None, 1.0), (p + "ln1_bias", (d,), None, 0.0),
                    (p + "wq", (d, d), 1.0 / np.sqrt(d), 0.0), (p + "wk", (d, d), 1.0 / np.sqrt(d), 0.0),
                    (p + "wv", (d, d), 1.0 / np.sqrt(d), 0.0), (p + "wo", (d, d), 1.0 / np.sqrt(d * depth), 0.0)]
+        if cfg["scheme"] == "cope":
+            width = d // cfg["heads"]
+            groups.append((p + "cope_positions", (cfg["train_length"] + 1, width), 1.0 / np.sqrt(width), 0.0))
         if cfg.get("length_scaled_softmax"):
             groups.append((p + "ssmax_scale", (cfg["heads"],), None, 1.0 / np.log(cfg["train_length"])))
         groups += [(p + "ln2_gain", (d,), None, 1.0), (p + "ln2_bias", (d,), None, 0.0),
@@ -197,10 +200,26 @@ def sequence_loss(cfg, P, tokens, targets, grads=None, dropped=False, sinks=None
             q, k = rotate(q, cos, sin, H), rotate(k, cos, sin, H)
         probs = np.zeros((H, T, T))
         raws = np.zeros((H, T, T))
+        copes = [None] * H
         o = np.zeros((T, d))
         for h in range(H):
             cols = slice(h * width, (h + 1) * width)
             raw = q[:, cols] @ k[:, cols].T * scale - slopes[h] * distance
+            if scheme == "cope":
+                # CoPE: gates sigma(raw), counts summed from each key up to the query, clamped to the
+                # table, and q . e(count) interpolated between the rows either side.
+                table = P[p + "cope_positions"]
+                last = table.shape[0] - 1
+                gate = np.where(visible, 1.0 / (1.0 + np.exp(-raw)), 0.0)
+                count = np.minimum(np.cumsum(gate[:, ::-1], axis=1)[:, ::-1], last)
+                lo = np.floor(count).astype(int)
+                hi = np.minimum(lo + 1, last)
+                frac = count - lo
+                qe = q[:, cols] @ table.T
+                rows_ = np.arange(T)[:, None]
+                e_lo, e_hi = qe[rows_, lo], qe[rows_, hi]
+                raw = raw + ((1 - frac) * e_lo + frac * e_hi) * scale
+                copes[h] = (gate, count, lo, hi, frac, e_lo, e_hi, last)
             raws[h] = np.where(visible, raw, 0.0)
             s = raw * (P[p + "ssmax_scale"][h] * log_n) if ssmax else raw
             s = np.where(visible, s, -np.inf)
@@ -214,7 +233,7 @@ def sequence_loss(cfg, P, tokens, targets, grads=None, dropped=False, sinks=None
         z = b @ P[p + "w1"] + P[p + "b1"]
         th = np.tanh(GELU_SCALE * (z + GELU_CUBIC * z ** 3))
         g = 0.5 * z * (1 + th)
-        caches.append((a, ln1, q, k, v, probs, raws, log_n, rotated, o, ln2, b, z, th, g))
+        caches.append((a, ln1, q, k, v, probs, raws, log_n, rotated, copes, o, ln2, b, z, th, g))
         x = x_mid + g @ P[p + "w2"] + P[p + "b2"]
     f, lnf = layer_norm(x, P["final_gain"], P["final_bias"])
     rows = np.flatnonzero(targets >= 0)
@@ -236,7 +255,7 @@ def sequence_loss(cfg, P, tokens, targets, grads=None, dropped=False, sinks=None
     grads["final_bias"] += dbias
     for layer in reversed(range(cfg["layers"])):
         p = f"layer{layer}."
-        a, ln1, q, k, v, probs, raws, log_n, rotated, o, ln2, b, z, th, g = caches[layer]
+        a, ln1, q, k, v, probs, raws, log_n, rotated, copes, o, ln2, b, z, th, g = caches[layer]
         grads[p + "w2"] += g.T @ dx
         grads[p + "b2"] += dx.sum(axis=0)
         dz = (dx @ P[p + "w2"].T) * (0.5 * (1 + th) + 0.5 * z * (1 - th ** 2) * GELU_SCALE * (1 + 3 * GELU_CUBIC * z ** 2))
@@ -258,7 +277,19 @@ def sequence_loss(cfg, P, tokens, targets, grads=None, dropped=False, sinks=None
                 grads[p + "ssmax_scale"][h] += (d_raw * raws[h] * log_n).sum()
                 d_raw = d_raw * (P[p + "ssmax_scale"][h] * log_n)
             ds = d_raw * scale
-            dq[:, cols] = ds @ k[:, cols]
+            if scheme == "cope":
+                gate, count, lo, hi, frac, e_lo, e_hi, last = copes[h]
+                table = P[p + "cope_positions"]
+                causal = distance >= 0
+                dmix = np.where(causal, ds, 0.0)  # d loss / d (q . e(count))
+                mixed = (1 - frac)[:, :, None] * table[lo] + frac[:, :, None] * table[hi]
+                dq[:, cols] += np.einsum("tu,tui->ti", dmix, mixed)
+                np.add.at(grads[p + "cope_positions"], lo, (dmix * (1 - frac))[:, :, None] * q[:, cols][:, None, :])
+                np.add.at(grads[p + "cope_positions"], hi, (dmix * frac)[:, :, None] * q[:, cols][:, None, :])
+                d_count = np.where(causal & (count < last), dmix * (e_hi - e_lo), 0.0)
+                d_gate = np.cumsum(d_count, axis=1)
+                ds = ds + np.where(causal, d_gate * gate * (1 - gate), 0.0) * scale
+            dq[:, cols] += ds @ k[:, cols]
             dk[:, cols] = ds.T @ q[:, cols]
         if rotated:
             dq, dk = rotate(dq, cos, sin, H, inverse=True), rotate(dk, cos, sin, H, inverse=True)

@@ -60,7 +60,11 @@ inline constexpr double kMaxLabAngle = 1048576.0;
 // kDrope (DroPE, arXiv 2512.12167): RoPE for the first steps − recalibration_steps steps,
 // then the rotation removed and the same model trained on for the last recalibration_steps steps (same
 // Adam state, same schedule: the step budget is unchanged); evaluated with no positions.
-enum class LabScheme { kNone, kLearned, kSinusoidal, kRope, kAlibi, kRnopeSwa, kDrope };
+// kCope (contextual position, CoPE, arXiv 2405.18719): no position code; each head's score of key u
+// gains q · e(p_u) · scale, with gates g_m = σ(q · k_m · scale), count p_u = Σ_{m=u..t} g_m
+// (contextual_positions) clamped to train_length, and e interpolated between the two nearest rows of a
+// trained table per layer (layerℓ.cope_positions, (train_length + 1) × d_head, shared by the heads).
+enum class LabScheme { kNone, kLearned, kSinusoidal, kRope, kAlibi, kRnopeSwa, kDrope, kCope };
 
 // The tasks. Tokens 0…symbols−1 are content, symbols is BOS (every sequence starts with it), symbols + 1
 // is SEP. A target is the token the model must output at a position (argmax over the vocabulary).
@@ -81,8 +85,8 @@ enum class LabTask { kLookup, kCopy, kLastWrite };
 enum class RopeStretch { kNone, kInterpolation, kNtk, kYarn };
 
 // Names as the binding and the results file spell them: "none", "learned", "sinusoidal", "rope",
-// "alibi", "rnope-swa", "drope"; "lookup", "copy", "last-write". The parsers throw InputError naming `name`
-// for anything else.
+// "alibi", "rnope-swa", "drope", "cope"; "lookup", "copy", "last-write". The parsers throw InputError naming
+// `name` for anything else.
 std::string_view lab_scheme_name(LabScheme scheme);
 std::string_view lab_task_name(LabTask task);
 LabScheme parse_lab_scheme(std::string_view text, std::string_view name = "scheme");
@@ -188,9 +192,9 @@ struct LabScore {
 
 // The transformer. Parameters, in this order (the order numpy draws them in): token_embedding (V × d),
 // position_table (kLearned only: train_length · max_eval_factor × d), then per layer ℓ "layerℓ." ln1_gain,
-// ln1_bias, wq, wk, wv, wo (d × d, applied as x · W), ssmax_scale (1 × heads, SSMax only), ln2_gain,
-// ln2_bias, w1 (d × mlp), b1, w2 (mlp × d), b2; then final_gain, final_bias, unembed (d × V), unembed_bias.
-// Gains start at 1, biases at 0, every matrix at std · z with z =
+// ln1_bias, wq, wk, wv, wo (d × d, applied as x · W), cope_positions (kCope only), ssmax_scale (1 × heads,
+// SSMax only), ln2_gain, ln2_bias, w1 (d × mlp), b1, w2 (mlp × d), b2; then final_gain, final_bias, unembed
+// (d × V), unembed_bias. Gains start at 1, biases at 0, every matrix at std · z with z =
 // numpy.random.default_rng(seed).standard_normal in row-major order: std 1 for the embedding and the table,
 // 1/√fan_in for wq, wk, wv, w1 and unembed, and 1/√(fan_in · 2 · layers) for wo and w2 (their sum over the
 // residual stream stays at the scale of one block's).
