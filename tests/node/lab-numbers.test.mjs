@@ -31,6 +31,10 @@ const spread = (low, high) => `${Math.round(low * 100)}–${percent(high)}`;
 
 /** What {{lab:…}} or {{lab-setup:…}} must print, from the file. */
 function expected(kind, key, format) {
+  if (kind === 'lab-sink') {
+    const [size, task, model, layer, factor] = key.split('/');
+    return percent(RESULTS.sizes[size].runs[task][model].sink_share[layer - 1][factor - 1]);
+  }
   if (kind === 'lab-setup') {
     if (key === 'seeds') return String(RESULTS.seeds);
     const [size, field] = key.split('/');
@@ -43,7 +47,7 @@ function expected(kind, key, format) {
   return percent(c.median);
 }
 
-const INLINE = /\{\{(lab|lab-setup):([^}|]+)(?:\|([^}]+))?\}\}/g;
+const INLINE = /\{\{(lab|lab-setup|lab-sink):([^}|]+)(?:\|([^}]+))?\}\}/g;
 const TABLE = /^\{\{lab-table:([^}]+)\}\}$/gm;
 
 const options = {
@@ -198,6 +202,18 @@ test('the figure’s recorded medians (web/js/lab/recorded-runs.json) are the re
 
 test('what section 7 says the lab reproduced holds in the file', () => {
   const median = (task, variant, factor) => cell('default', task, variant, factor).median;
+  // CoPE agrees: last-write (Flip-Flop) holds at 8× far above RoPE, the lookup too; copying does not.
+  assert.ok(median('last-write', 'cope', 8) >= 0.95);
+  assert.ok(median('last-write', 'cope', 8) > median('last-write', 'rope', 8) + 0.3);
+  assert.ok(median('lookup', 'cope', 8) >= 0.95);
+  assert.ok(median('copy', 'cope', 2) < 0.3);
+  // Sinks: the DroPE model parks most of its second layer's lookup attention on position 0, at 1× and
+  // 8×; CoPE on last-write little, and less at 8×.
+  const sink = (task, model, layer, factor) =>
+    RESULTS.sizes.default.runs[task][model].sink_share[layer - 1][factor - 1];
+  assert.ok(sink('lookup', 'drope', 2, 1) > 0.4 && sink('lookup', 'drope', 2, 8) > 0.4);
+  assert.ok(sink('last-write', 'cope', 2, 1) < 0.15);
+  assert.ok(sink('last-write', 'cope', 2, 8) < sink('last-write', 'cope', 2, 1));
   // RNoPE-SWA agrees: the lookup holds at 8×, far above plain RoPE, and so does last-write.
   assert.ok(median('lookup', 'rnope-swa', 8) >= 0.95);
   assert.ok(median('lookup', 'rnope-swa', 8) > median('lookup', 'rope', 8) + 0.3);

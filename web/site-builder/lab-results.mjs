@@ -23,7 +23,7 @@ export function labModelOf(variant) {
 /** What a {{lab:…|FORMAT}} number prints: the median, or the spread over the seeds. */
 export const LAB_FORMATS = ['median', 'iqr', 'range'];
 
-const MARKER = /\{\{(lab|lab-table|lab-setup):([^}|]*)(?:\|([^}]*))?\}\}/g;
+const MARKER = /\{\{(lab|lab-table|lab-setup|lab-sink):([^}|]*)(?:\|([^}]*))?\}\}/g;
 
 /** The results file as parsed JSON (the committed one unless `file` says otherwise). */
 export function loadLabResults(file = LAB_RESULTS_FILE) {
@@ -82,6 +82,29 @@ export function labText(results, key, format = 'median') {
   if (format === 'median') return labPercent(cell.median);
   const [low, high] = format === 'iqr' ? [cell.q1, cell.q3] : [cell.min, cell.max];
   return `${Math.round(low * 100)}–${labPercent(high)}`;
+}
+
+/**
+ * The text of {{lab-sink:SIZE/TASK/MODEL/LAYER/FACTOR}}: the median share of attention layer LAYER (1, 2, …)
+ * of MODEL puts on position 0 at FACTOR× the trained length ("52%"), from the file's sink_share.
+ */
+export function labSink(results, key) {
+  const marker = `{{lab-sink:${key}}}`;
+  const fail = (what) => {
+    throw new Error(`lesson: ${marker}: ${what}`);
+  };
+  const parts = key.split('/');
+  if (parts.length !== 5) fail('a sink share reads {{lab-sink:SIZE/TASK/MODEL/LAYER/FACTOR}}');
+  const [size, task, model, layerText, factorText] = parts;
+  const run = results.sizes?.[size]?.runs?.[task]?.[model];
+  if (!run?.sink_share) fail(`no sink shares recorded for ${size}/${task}/${model}`);
+  const row = run.sink_share[Number(layerText) - 1];
+  if (!/^[1-9][0-9]*$/.test(layerText) || !row)
+    fail(`unknown layer "${layerText}" (the file has 1 to ${run.sink_share.length})`);
+  const index = Number(factorText) - 1;
+  if (!/^[1-9][0-9]*$/.test(factorText) || row[index] === undefined)
+    fail(`unknown factor "${factorText}" (the file has 1 to ${row.length})`);
+  return labPercent(row[index]);
 }
 
 /**
@@ -154,6 +177,10 @@ export function expandLabMarkers(markdown, results, words) {
       if (format !== undefined) throw new Error(`lesson: ${whole}: a lab table takes no format`);
       return labTable(results, key, words);
     }
+    if (kind === 'lab-sink') {
+      if (format !== undefined) throw new Error(`lesson: ${whole}: a sink share takes no format`);
+      return labSink(results, key);
+    }
     if (kind === 'lab-setup') {
       if (format !== undefined) throw new Error(`lesson: ${whole}: a setting takes no format`);
       return labSetup(results, key);
@@ -164,5 +191,5 @@ export function expandLabMarkers(markdown, results, words) {
 
 /** Whether the markdown quotes the lab at all (the results file is read only then). */
 export function hasLabMarkers(markdown) {
-  return /\{\{lab(?:-table|-setup)?:/.test(markdown);
+  return /\{\{lab(?:-table|-setup|-sink)?:/.test(markdown);
 }
