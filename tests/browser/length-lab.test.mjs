@@ -123,7 +123,7 @@ test('Train trains every ticked scheme in Workers, to the same bits as the engin
 
 test('the newer schemes, with length-scaled softmax, train in Workers to the same bits as in Node', async () => {
   const engine = await loadEngine();
-  const newer = ['rnope-swa', 'drope'];
+  const newer = ['rnope-swa', 'drope', 'cope'];
   const options = { task: 'lookup', trainLength: 16, steps: STEPS, seed: 7, lengthScaledSoftmax: true };
   // The figure's DroPE recalibrates for the last tenth of the steps.
   const nodeBits = Object.fromEntries(
@@ -134,14 +134,14 @@ test('the newer schemes, with length-scaled softmax, train in Workers to the sam
   );
   const off = ['nope', 'learned', 'sinusoidal', 'rope', 'alibi'].map((key) => `&length-lab.${key}=false`).join('');
   const { page, problems } = await openLab(
-    `${site.server.url}?length-lab.steps=${STEPS}&length-lab.seed=7&length-lab.rnopeSwa=true&length-lab.drope=true&length-lab.ssmax=true${off}`,
+    `${site.server.url}?length-lab.steps=${STEPS}&length-lab.seed=7&length-lab.rnopeSwa=true&length-lab.drope=true&length-lab.cope=true&length-lab.ssmax=true${off}`,
   );
   const values = await trainToEnd(page);
   assert.equal(values.phase, 'done');
   assert.equal(values.mode, 'worker', `the models trained off the page thread (fell back: ${values.fallback})`);
   assert.deepEqual(values.fingerprints, nodeBits, 'each run is bit for bit the Node engine’s');
   // The lines are keyed by scheme; the table's caption says SSMax was on.
-  assert.deepEqual([...values.variants].sort(), ['drope', 'rnope-swa']);
+  assert.deepEqual([...values.variants].sort(), ['cope', 'drope', 'rnope-swa']);
   await page.locator(`${ROOT} summary`).click();
   assert.match(await page.locator(`${ROOT} .chart-data caption`).textContent(), /length-scaled softmax/);
   assert.deepEqual(problems, []);

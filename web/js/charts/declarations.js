@@ -27,6 +27,7 @@ export const LAB_SCHEMES = [
   { key: 'alibi', value: 'alibi', label: t('ALiBi') },
   { key: 'rnopeSwa', value: 'rnope-swa', label: t('NoPE global + RoPE local (RNoPE-SWA)'), ticked: false },
   { key: 'drope', value: 'drope', label: t('RoPE, then dropped (DroPE)'), ticked: false },
+  { key: 'cope', value: 'cope', label: t('contextual positions (CoPE)'), ticked: false },
 ];
 
 /**

@@ -29,6 +29,7 @@ const VARIANTS = [
   { name: 'alibi', label: t('ALiBi'), scheme: 'alibi' },
   { name: 'rnope-swa', label: t('RNoPE-SWA'), scheme: 'rnope-swa' },
   { name: 'drope', label: t('DroPE'), scheme: 'drope' },
+  { name: 'cope', label: t('CoPE'), scheme: 'cope' },
 ];
 const SCHEME_NAMES = LAB_SCHEMES.map((s) => s.value);
 const SCHEME_KEYS = LAB_SCHEMES.map((s) => s.key);
