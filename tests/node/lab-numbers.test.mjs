@@ -212,6 +212,8 @@ test('what section 7 says the lab reproduced holds in the file', () => {
   const sink = (task, model, layer, factor) =>
     RESULTS.sizes.default.runs[task][model].sink_share[layer - 1][factor - 1];
   assert.ok(sink('lookup', 'drope', 2, 1) > 0.4 && sink('lookup', 'drope', 2, 8) > 0.4);
+  assert.ok(sink('lookup', 'rope', 2, 1) < sink('lookup', 'drope', 2, 1) / 2);
+  assert.ok(sink('lookup', 'rope', 2, 8) < sink('lookup', 'drope', 2, 8) / 2);
   assert.ok(sink('last-write', 'cope', 2, 1) < 0.15);
   assert.ok(sink('last-write', 'cope', 2, 8) < sink('last-write', 'cope', 2, 1));
   // RNoPE-SWA agrees: the lookup holds at 8×, far above plain RoPE, and so does last-write.
