@@ -202,7 +202,9 @@ std::int64_t sequence_work(const LabConfig& c, std::int64_t length) {
   const std::int64_t vocab = c.symbols + 2;
   const std::int64_t per_token =
       c.layers * (4 * c.d_model * c.d_model + 2 * c.d_model * c.mlp_width) + c.d_model * vocab;
-  return length * per_token + c.layers * length * (length + 1) * c.d_model;
+  // CoPE scores each pair against two position vectors as well: as much again as the scores and sum.
+  const std::int64_t attention = (c.scheme == LabScheme::kCope ? 2 : 1) * length * (length + 1) * c.d_model;
+  return length * per_token + c.layers * attention;
 }
 
 std::int64_t evaluation_variants(const LabConfig& c) { return c.scheme == LabScheme::kRope ? 4 : 1; }
