@@ -35,6 +35,9 @@ LabConfig lab_config_from_js(const val& options) {
   c.eval_sequences = whole(field("evalSequences"));
   c.max_eval_factor = whole(field("maxEvalFactor"));
   c.rope_base = field("ropeBase");
+  c.length_scaled_softmax = options["lengthScaledSoftmax"].as<bool>();
+  c.window = whole(field("window"));
+  c.recalibration_steps = whole(field("recalibrationSteps"));
   return c;
 }
 
@@ -55,6 +58,7 @@ val train_length_lab_js(val options, val on_progress) {
                       {"evalLengths", to_float64_array(r.eval_lengths)},
                       {"variants", strings_to_js(r.variants)},
                       {"accuracy", matrix_to_js(r.accuracy)},
+                      {"sinkShare", matrix_to_js(r.sink_share)},
                       {"parameterCount", static_cast<double>(r.parameters.size())},
                       {"work", static_cast<double>(r.work)},
                       {"fingerprint", lab_fingerprint(r)}});
@@ -84,14 +88,21 @@ POSITIONAL_TOPIC(length_lab) {
       integer("evalSequences", 1, kMaxLabEvalSequences, defaults.eval_sequences),
       integer("maxEvalFactor", 1, kMaxLabEvalFactor, defaults.max_eval_factor),
       number("ropeBase", defaults.rope_base),
+      boolean("lengthScaledSoftmax", defaults.length_scaled_softmax),
+      integer("window", 1, kMaxLabTrainLength * kMaxLabEvalFactor, defaults.window),
+      integer("recalibrationSteps", 0, kMaxLabSteps, defaults.recalibration_steps),
   };
   topic.function(
       "trainLengthLab", &train_length_lab_js,
       "trains a small decoder-only transformer on a synthetic task with one position scheme (options.scheme: "
-      "none, learned, sinusoidal, rope, alibi; options.task: lookup, copy, last-write) and scores it at "
-      "1×…8× "
-      "its trained length: { losses, stopped, evalLengths, variants, accuracy (variants × lengths), "
-      "parameterCount, work, fingerprint }; RoPE also as rope+pi, rope+ntk and rope+yarn; "
+      "none, learned, sinusoidal, rope, alibi, rnope-swa (NoPE global + RoPE over a window of options.window "
+      "keys), drope (RoPE, then its last options.recalibrationSteps steps without positions), cope "
+      "(contextual "
+      "positions: gated counts); options.task: "
+      "lookup, copy, last-write; options.lengthScaledSoftmax: SSMax's s·ln n on every score) and scores it "
+      "at 1×…8× its trained length: { losses, stopped, evalLengths, variants, accuracy (variants × lengths), "
+      "sinkShare (layers × lengths: attention on position 0), parameterCount, work, fingerprint }; RoPE also "
+      "as rope+pi, rope+ntk and rope+yarn; "
       "onProgress(step, loss) after every step, false stops the run; the whole run ≤ 2^36 multiply-adds",
       {options("options", fields), callback("onProgress")},
       // a run of two steps on a tiny model: about a millisecond

@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "positional/alibi.hpp"
+#include "positional/contextual_position.hpp"
 #include "positional/limits.hpp"
 #include "positional/rope_scaling.hpp"
 #include "positional/validate.hpp"
@@ -143,12 +144,15 @@ SinCos lab_sin_cos(double x) {
 
 namespace {
 
-constexpr std::array<std::pair<LabScheme, std::string_view>, 5> kSchemeNames{
+constexpr std::array<std::pair<LabScheme, std::string_view>, 8> kSchemeNames{
     {{LabScheme::kNone, "none"},
      {LabScheme::kLearned, "learned"},
      {LabScheme::kSinusoidal, "sinusoidal"},
      {LabScheme::kRope, "rope"},
-     {LabScheme::kAlibi, "alibi"}}};
+     {LabScheme::kAlibi, "alibi"},
+     {LabScheme::kRnopeSwa, "rnope-swa"},
+     {LabScheme::kDrope, "drope"},
+     {LabScheme::kCope, "cope"}}};
 constexpr std::array<std::pair<LabTask, std::string_view>, 3> kTaskNames{
     {{LabTask::kLookup, "lookup"}, {LabTask::kCopy, "copy"}, {LabTask::kLastWrite, "last-write"}}};
 
@@ -178,7 +182,8 @@ std::string_view lab_task_name(LabTask task) {
 LabScheme parse_lab_scheme(std::string_view text, std::string_view name) {
   for (const auto& [value, spelled] : kSchemeNames)
     if (spelled == text) return value;
-  throw InputError(std::string(name) + " must be one of none, learned, sinusoidal, rope, alibi, got \"" +
+  throw InputError(std::string(name) +
+                   " must be one of none, learned, sinusoidal, rope, alibi, rnope-swa, drope, cope, got \"" +
                    std::string(text.substr(0, 64)) + "\"");
 }
 
@@ -197,7 +202,9 @@ std::int64_t sequence_work(const LabConfig& c, std::int64_t length) {
   const std::int64_t vocab = c.symbols + 2;
   const std::int64_t per_token =
       c.layers * (4 * c.d_model * c.d_model + 2 * c.d_model * c.mlp_width) + c.d_model * vocab;
-  return length * per_token + c.layers * length * (length + 1) * c.d_model;
+  // CoPE scores each pair against two position vectors as well: as much again as the scores and sum.
+  const std::int64_t attention = (c.scheme == LabScheme::kCope ? 2 : 1) * length * (length + 1) * c.d_model;
+  return length * per_token + c.layers * attention;
 }
 
 std::int64_t evaluation_variants(const LabConfig& c) { return c.scheme == LabScheme::kRope ? 4 : 1; }
@@ -236,6 +243,8 @@ void check_lab_config(const LabConfig& c) {
   if (!std::isfinite(c.rope_base) || c.rope_base <= 1 || c.rope_base > 1e12) {
     fail("rope_base", "a number > 1 and at most 1e12", c.rope_base);
   }
+  check_range("window", c.window, 1, c.train_length * c.max_eval_factor);
+  if (c.scheme == LabScheme::kDrope) check_range("recalibration_steps", c.recalibration_steps, 0, c.steps);
   if (c.seed > static_cast<std::uint64_t>(kMaxLabSeed))
     fail("seed", "a whole number from 0 to " + format_number(static_cast<double>(kMaxLabSeed)),
          static_cast<double>(c.seed));
@@ -348,12 +357,19 @@ constexpr double kLayerNormEpsilon = 1e-5;
 constexpr double kGeluScale = 0x1.9884533d43651p-1;  // √(2/π)
 constexpr double kGeluCubic = 0.044715;
 
+// `scheme` is what the forward pass runs: kDrope runs as kRope until its positions are dropped, then
+// as kNone.
 struct Dims {
   Index vocab, d, heads, head_width, mlp, layers, table_rows, train_length;
   LabScheme scheme;
+  bool ssmax;
+  Index window;
+  Index cope_rows;  // kCope: rows of each layer's position vectors (counts 0 … train_length), else 0
 };
 
-Dims dims_of(const LabConfig& c) {
+Dims dims_of(const LabConfig& c, bool positions_dropped = false) {
+  LabScheme runs_as = c.scheme;
+  if (c.scheme == LabScheme::kDrope) runs_as = positions_dropped ? LabScheme::kNone : LabScheme::kRope;
   return Dims{static_cast<Index>(c.symbols + 2),
               static_cast<Index>(c.d_model),
               static_cast<Index>(c.heads),
@@ -362,11 +378,28 @@ Dims dims_of(const LabConfig& c) {
               static_cast<Index>(c.layers),
               static_cast<Index>(c.train_length * c.max_eval_factor),
               static_cast<Index>(c.train_length),
-              c.scheme};
+              runs_as,
+              c.length_scaled_softmax,
+              static_cast<Index>(c.window),
+              c.scheme == LabScheme::kCope ? static_cast<Index>(c.train_length + 1) : 0};
+}
+
+// kRnopeSwa: the last layer and every fourth attend globally with no positions; the others are local RoPE.
+bool local_layer(const Dims& dm, Index layer) {
+  return dm.scheme == LabScheme::kRnopeSwa && layer + 1 != dm.layers && (layer + 1) % 4 != 0;
+}
+
+// Whether a layer rotates its queries and keys.
+bool rotates(const Dims& dm, Index layer) { return dm.scheme == LabScheme::kRope || local_layer(dm, layer); }
+
+// The first key query t sees in a layer: 0, or the start of its window.
+Index first_key(const Dims& dm, Index layer, Index t) {
+  return local_layer(dm, layer) ? std::max<Index>(0, t - dm.window + 1) : 0;
 }
 
 struct LayerOffsets {
-  Index ln1_gain, ln1_bias, wq, wk, wv, wo, ln2_gain, ln2_bias, w1, b1, w2, b2;
+  // ssmax and cope: −1 when the model has none
+  Index ln1_gain, ln1_bias, wq, wk, wv, wo, cope, ssmax, ln2_gain, ln2_bias, w1, b1, w2, b2;
 };
 
 struct Layout {
@@ -403,6 +436,13 @@ std::vector<std::pair<LabParameterGroup, GroupInit>> describe_groups(const LabCo
     add(p + "wk", dm.d, dm.d, {1.0 / std::sqrt(d), 0});
     add(p + "wv", dm.d, dm.d, {1.0 / std::sqrt(d), 0});
     add(p + "wo", dm.d, dm.d, {1.0 / std::sqrt(d * depth), 0});
+    if (c.scheme == LabScheme::kCope) {
+      add(p + "cope_positions", dm.cope_rows, dm.head_width,
+          {1.0 / std::sqrt(static_cast<double>(dm.head_width)), 0});
+    }
+    if (c.length_scaled_softmax) {
+      add(p + "ssmax_scale", 1, dm.heads, {0, 1.0 / lab_log(static_cast<double>(c.train_length))});
+    }
     add(p + "ln2_gain", 1, dm.d, {0, 1.0});
     add(p + "ln2_bias", 1, dm.d, {0, 0.0});
     add(p + "w1", dm.d, dm.mlp, {1.0 / std::sqrt(d), 0});
@@ -431,6 +471,8 @@ Layout layout_of(const LabConfig& c, const std::vector<LabParameterGroup>& group
     o.wk = next();
     o.wv = next();
     o.wo = next();
+    o.cope = c.scheme == LabScheme::kCope ? next() : -1;
+    o.ssmax = c.length_scaled_softmax ? next() : -1;
     o.ln2_gain = next();
     o.ln2_bias = next();
     o.w1 = next();
@@ -576,10 +618,11 @@ LAB_NOINLINE void layer_norm_backward(const double* dy, const double* xhat, cons
 // What a forward pass needs to know about positions, for sequences up to `length` long.
 struct PositionContext {
   Index length = 0;
-  std::vector<double> cos, sin;  // RoPE: (length × head_width/2), angle position · θ_i
-  std::vector<double> slopes;    // ALiBi
-  std::vector<double> codes;     // sinusoidal: (length × d)
-  double score_scale = 1.0;      // 1/√d_head, times YaRN's attention factor squared
+  std::vector<double> cos, sin;   // RoPE: (length × head_width/2), angle position · θ_i
+  std::vector<double> slopes;     // ALiBi
+  std::vector<double> codes;      // sinusoidal: (length × d)
+  std::vector<double> log_count;  // SSMax: entry n − 1 is ln n, for a query that sees n keys
+  double score_scale = 1.0;       // 1/√d_head, times YaRN's attention factor squared
 };
 
 // θ_i = base^(−2i/width) for i < width/2.
@@ -654,6 +697,10 @@ namespace {
 
 PositionContext make_positions(const LabConfig& c, const Dims& dm, Index length, RopeStretch stretch) {
   PositionContext ctx;
+  if (dm.ssmax) {
+    ctx.log_count.resize(static_cast<std::size_t>(length));
+    for (Index t = 0; t < length; ++t) ctx.log_count[t] = lab_log(static_cast<double>(t + 1));
+  }
   ctx.length = length;
   ctx.score_scale = 1.0 / std::sqrt(static_cast<double>(dm.head_width));
   if (c.scheme == LabScheme::kSinusoidal) {
@@ -671,7 +718,7 @@ PositionContext make_positions(const LabConfig& c, const Dims& dm, Index length,
         fail("heads", "a count whose ALiBi slopes are powers of 2", slope);
     }
   }
-  if (c.scheme == LabScheme::kRope) {
+  if (dm.scheme == LabScheme::kRope || dm.scheme == LabScheme::kRnopeSwa) {
     const Index half = dm.head_width / 2;
     const LabRopeSetting setting = lab_rope_setting(c, length, stretch);
     ctx.score_scale *= setting.score_factor;
@@ -716,6 +763,9 @@ LAB_NOINLINE void rotate(double* x, Index rows, const Dims& dm, const PositionCo
 // Everything one layer keeps for the backward pass of one sequence.
 struct LayerCache {
   std::vector<double> x_in, xhat1, rstd1, a, q, k, v, probs, o, x_mid, xhat2, rstd2, b, z, tanh_u, gelu;
+  // kCope, per head, query and key (heads × length × length): the gate σ(q·k · scale), the count clamped
+  // to the table, and the score before SSMax (q·k · scale + q·e(count) · scale)
+  std::vector<double> gate, count, score;
 };
 
 struct Workspace {
@@ -725,6 +775,7 @@ struct Workspace {
   std::vector<double> row;  // one query's scores
   // backward buffers
   std::vector<double> dx, dx_mid, d_block, d_hidden, d_o, dq, dk, dv, d_a, scratch, wt;
+  std::vector<double> gate_grad;  // kCope: one query's gradient through its gates
 };
 
 void size_workspace(Workspace& ws, const Dims& dm, Index length, bool keep_probs) {
@@ -740,6 +791,9 @@ void size_workspace(Workspace& ws, const Dims& dm, Index length, bool keep_probs
     c.rstd2.resize(tl);
     for (std::vector<double>* v : {&c.z, &c.tanh_u, &c.gelu}) v->resize(tm);
     c.probs.resize(keep_probs ? static_cast<std::size_t>(dm.heads * length * length) : 0);
+    const bool cope = dm.cope_rows > 0;
+    for (std::vector<double>* v : {&c.gate, &c.count, &c.score})
+      v->resize(cope ? static_cast<std::size_t>(dm.heads * length * length) : 0);
   }
   for (std::vector<double>* v : {&ws.x_out, &ws.xhat_f, &ws.f, &ws.dx, &ws.dx_mid, &ws.d_block, &ws.d_o,
                                  &ws.dq, &ws.dk, &ws.dv, &ws.d_a})
@@ -747,46 +801,103 @@ void size_workspace(Workspace& ws, const Dims& dm, Index length, bool keep_probs
   ws.rstd_f.resize(tl);
   ws.d_hidden.resize(tm);
   ws.row.resize(tl);
+  ws.gate_grad.resize(tl);
   ws.scratch.resize(static_cast<std::size_t>(std::max(dm.d, dm.mlp)));
   ws.wt.resize(static_cast<std::size_t>(dm.d * std::max(dm.d, dm.mlp)));
 }
 
-// Causal attention of every head: o = softmax(q kᵀ · scale − ALiBi) v, row by row.
-LAB_NOINLINE void attention(const LayerCache& c, Index rows, const Dims& dm, const PositionContext& ctx,
-                            double* probs, double* o, std::vector<double>& row) {
-  const bool alibi = !ctx.slopes.empty();
+// The score of query t on key u before SSMax: q·k · scale − ALiBi's bias.
+double raw_score(const LayerCache& c, const Dims& dm, const PositionContext& ctx, Index h, Index t, Index u) {
+  const Index off = h * dm.head_width;
+  double s = dot(c.q.data() + t * dm.d + off, c.k.data() + u * dm.d + off, dm.head_width) * ctx.score_scale;
+  if (!ctx.slopes.empty()) s -= ctx.slopes[h] * static_cast<double>(t - u);
+  return s;
+}
+
+// SSMax's factor for query t of head h in `layer` (s_h · ln n, n the keys it sees), or 1 without SSMax.
+double ssmax_factor(const double* params, const LayerOffsets& o, const Dims& dm, const PositionContext& ctx,
+                    Index layer, Index h, Index t) {
+  if (!dm.ssmax) return 1.0;
+  return params[o.ssmax + h] * ctx.log_count[t - first_key(dm, layer, t)];
+}
+
+// Causal attention of every head: o = softmax((q kᵀ · scale − ALiBi) · SSMax's factor) v, row by row, over
+// the keys each query sees (its window in a local layer). Probabilities of unseen keys are stored as 0.
+// `sink`, when given, gains each query's (t ≥ 1) weight on key 0, summed over heads in order.
+// kCope: the scores of query t of head h before SSMax, into c.score (and the gates and clamped counts
+// into c.gate and c.count): CoPE's gate g_u = σ(q·k_u · scale), count p_u = Σ_{m=u..t} g_m
+// (contextual_positions), clamped to the table's last row, and score q·k_u · scale + q·e(p_u) · scale with
+// e interpolated linearly between the rows either side of p_u.
+void cope_scores(LayerCache& c, Index rows, const Dims& dm, const PositionContext& ctx, const double* table,
+                 Index h, Index t) {
+  const Index off = h * dm.head_width;
+  const Index at = (h * rows + t) * rows;
+  const double* qt = c.q.data() + t * dm.d + off;
+  for (Index u = 0; u <= t; ++u) {
+    const double raw = raw_score(c, dm, ctx, h, t, u);
+    c.score[at + u] = raw;
+    c.gate[at + u] = 1.0 / (1.0 + lab_exp(-raw));
+  }
+  const Vector counts =
+      contextual_positions(Eigen::Map<const Vector>(c.gate.data() + at, static_cast<Eigen::Index>(t + 1)), t);
+  const auto last = static_cast<double>(dm.cope_rows - 1);
+  for (Index u = 0; u <= t; ++u) {
+    const double p = std::min(counts[u], last);
+    c.count[at + u] = p;
+    const double below = std::floor(p);
+    const double frac = p - below;
+    const auto lo = static_cast<Index>(below);
+    const Index hi = std::min(lo + 1, dm.cope_rows - 1);
+    const double e_lo = dot(qt, table + lo * dm.head_width, dm.head_width);
+    const double e_hi = dot(qt, table + hi * dm.head_width, dm.head_width);
+    const double mixed = (1.0 - frac) * e_lo + frac * e_hi;
+    c.score[at + u] += mixed * ctx.score_scale;
+  }
+}
+
+LAB_NOINLINE void attention(LayerCache& c, Index rows, const Dims& dm, const PositionContext& ctx,
+                            const double* params, const LayerOffsets& lo, Index layer, double* probs,
+                            double* o, std::vector<double>& row, double* sink) {
   for (Index h = 0; h < dm.heads; ++h) {
     const Index off = h * dm.head_width;
     for (Index t = 0; t < rows; ++t) {
-      const double* qt = c.q.data() + t * dm.d + off;
+      const Index first = first_key(dm, layer, t);
+      const double factor = ssmax_factor(params, lo, dm, ctx, layer, h, t);
+      if (dm.cope_rows > 0) cope_scores(c, rows, dm, ctx, params + lo.cope, h, t);
       double largest = -std::numeric_limits<double>::infinity();
-      for (Index u = 0; u <= t; ++u) {
-        double s = dot(qt, c.k.data() + u * dm.d + off, dm.head_width) * ctx.score_scale;
-        if (alibi) s -= ctx.slopes[h] * static_cast<double>(t - u);
+      for (Index u = first; u <= t; ++u) {
+        double s = dm.cope_rows > 0 ? c.score[(h * rows + t) * rows + u] : raw_score(c, dm, ctx, h, t, u);
+        if (dm.ssmax) s *= factor;
         row[u] = s;
         largest = std::max(largest, s);
       }
       double sum = 0.0;
-      for (Index u = 0; u <= t; ++u) {
+      for (Index u = first; u <= t; ++u) {
         row[u] = lab_exp(row[u] - largest);
         sum += row[u];
       }
       double* ot = o + t * dm.d + off;
       std::fill(ot, ot + dm.head_width, 0.0);
-      for (Index u = 0; u <= t; ++u) {
+      for (Index u = first; u <= t; ++u) {
         row[u] /= sum;
         const double p = row[u];
         const double* vu = c.v.data() + u * dm.d + off;
         for (Index i = 0; i < dm.head_width; ++i) ot[i] += p * vu[i];
       }
-      if (probs != nullptr) std::copy(row.data(), row.data() + t + 1, probs + (h * rows + t) * rows);
+      if (sink != nullptr && t >= 1) *sink += first == 0 ? row[0] : 0.0;
+      if (probs != nullptr) {
+        double* out = probs + (h * rows + t) * rows;
+        std::fill(out, out + first, 0.0);
+        std::copy(row.data() + first, row.data() + t + 1, out + first);
+      }
     }
   }
 }
 
 // Runs the model over one sequence; ws.f holds the final layer norm's output (length × d).
 LAB_NOINLINE void forward(const double* params, const Layout& lay, const Dims& dm, const LabSequence& seq,
-                          const PositionContext& ctx, Workspace& ws, bool keep_probs) {
+                          const PositionContext& ctx, Workspace& ws, bool keep_probs,
+                          double* sinks = nullptr) {
   const auto rows = static_cast<Index>(seq.tokens.size());
   const Index d = dm.d;
   // The residual stream's input: token embedding, plus the position code or table row.
@@ -809,11 +920,12 @@ LAB_NOINLINE void forward(const double* params, const Layout& lay, const Dims& d
     multiply(c.a.data(), rows, d, params + o.wq, d, nullptr, c.q.data());
     multiply(c.a.data(), rows, d, params + o.wk, d, nullptr, c.k.data());
     multiply(c.a.data(), rows, d, params + o.wv, d, nullptr, c.v.data());
-    if (dm.scheme == LabScheme::kRope) {
+    if (rotates(dm, l)) {
       rotate(c.q.data(), rows, dm, ctx, false);
       rotate(c.k.data(), rows, dm, ctx, false);
     }
-    attention(c, rows, dm, ctx, keep_probs ? c.probs.data() : nullptr, c.o.data(), ws.row);
+    attention(c, rows, dm, ctx, params, o, l, keep_probs ? c.probs.data() : nullptr, c.o.data(), ws.row,
+              sinks != nullptr ? sinks + l : nullptr);
     multiply(c.o.data(), rows, d, params + o.wo, d, nullptr, c.x_mid.data());
     for (Index i = 0; i < rows * d; ++i) c.x_mid[i] += c.x_in[i];
     layer_norm(c.x_mid.data(), rows, d, params + o.ln2_gain, params + o.ln2_bias, c.xhat2.data(),
@@ -842,6 +954,46 @@ LAB_NOINLINE void logits_at(const double* params, const Layout& lay, const Dims&
                             Index t, double* logits) {
   multiply(ws.f.data() + t * dm.d, 1, dm.d, params + lay.unembed, dm.vocab, params + lay.unembed_bias,
            logits);
+}
+
+// kCope's own part of the backward pass for query t of head h, given p (its probabilities) and ws.row
+// (d loss / d p): the position vectors' gradient into d_table, q's through them into ws.dq, and in
+// ws.gate_grad[u] the gradient reaching q·k_u · scale through the gates (the caller adds it to the score's).
+void cope_backward(const LayerCache& c, Index rows, const Dims& dm, const PositionContext& ctx,
+                   const double* table, double* d_table, const double* p, Workspace& ws, double weighted,
+                   double factor, Index h, Index t) {
+  const Index off = h * dm.head_width;
+  const Index at = (h * rows + t) * rows;
+  const double* qt = c.q.data() + t * dm.d + off;
+  double* dqt = ws.dq.data() + t * dm.d + off;
+  const double last = static_cast<double>(dm.cope_rows - 1);
+  // d loss / d count_u, then the gates': count_u = Σ_{m=u..t} g_m, so d g_m = Σ_{u ≤ m} d count_u.
+  double running = 0.0;
+  for (Index u = 0; u <= t; ++u) {
+    const double d_raw = p[u] * (ws.row[u] - weighted);
+    const double dz = (dm.ssmax ? d_raw * factor : d_raw) * ctx.score_scale;  // d loss / d (q·e(p))
+    const double count = c.count[at + u];
+    const double below = std::floor(count);
+    const double frac = count - below;
+    const auto lo = static_cast<Index>(below);
+    const Index hi = std::min(lo + 1, dm.cope_rows - 1);
+    const double* e_lo = table + lo * dm.head_width;
+    const double* e_hi = table + hi * dm.head_width;
+    double* de_lo = d_table + lo * dm.head_width;
+    double* de_hi = d_table + hi * dm.head_width;
+    for (Index i = 0; i < dm.head_width; ++i) {
+      const double mixed = (1.0 - frac) * e_lo[i] + frac * e_hi[i];
+      dqt[i] += dz * mixed;
+      de_lo[i] += dz * (1.0 - frac) * qt[i];
+      de_hi[i] += dz * frac * qt[i];
+    }
+    // The count's slope: e(p) moves from row lo towards row hi; a count clamped at the last row is flat.
+    const double d_count =
+        count < last ? dz * (dot(qt, e_hi, dm.head_width) - dot(qt, e_lo, dm.head_width)) : 0.0;
+    running += d_count;
+    const double g = c.gate[at + u];
+    ws.gate_grad[u] = running * g * (1.0 - g);
+  }
 }
 
 // Backpropagates ws.dx (the gradient at the final layer norm's input, length × d) through every layer to
@@ -879,25 +1031,42 @@ LAB_NOINLINE void backward(const double* params, const Layout& lay, const Dims& 
     accumulate_weight_gradient(c.o.data(), rows, d, ws.dx_mid.data(), d, grad + o.wo);
     transpose(params + o.wo, d, d, ws.wt.data());
     multiply(ws.dx_mid.data(), rows, d, ws.wt.data(), d, nullptr, ws.d_o.data());
-    // attention: p = softmax(s), s = q·k · scale − bias, o = p v
+    // attention: p = softmax(s), s = (q·k · scale − bias) · m with m = s_h ln n under SSMax (else 1),
+    // o = p v
     std::fill(ws.dq.begin(), ws.dq.begin() + rows * d, 0.0);
     std::fill(ws.dk.begin(), ws.dk.begin() + rows * d, 0.0);
     std::fill(ws.dv.begin(), ws.dv.begin() + rows * d, 0.0);
     for (Index h = 0; h < dm.heads; ++h) {
       const Index off = h * dm.head_width;
       for (Index t = 0; t < rows; ++t) {
+        const Index first = first_key(dm, l, t);
         const double* p = c.probs.data() + (h * rows + t) * rows;
         const double* g = ws.d_o.data() + t * d + off;
         double weighted = 0.0;
-        for (Index u = 0; u <= t; ++u) {
+        for (Index u = first; u <= t; ++u) {
           const double dp = dot(g, c.v.data() + u * d + off, dm.head_width);
           ws.row[u] = dp;
           weighted += p[u] * dp;
         }
+        const double factor = ssmax_factor(params, o, dm, ctx, l, h, t);
+        const Index at = (h * rows + t) * rows;
+        const bool cope = dm.cope_rows > 0;
+        if (dm.ssmax) {
+          // d loss / d s_h = Σ_u d loss / d s_tu · raw_tu · ln n
+          double d_factor = 0.0;
+          for (Index u = first; u <= t; ++u)
+            d_factor +=
+                p[u] * (ws.row[u] - weighted) * (cope ? c.score[at + u] : raw_score(c, dm, ctx, h, t, u));
+          grad[o.ssmax + h] += d_factor * ctx.log_count[t - first];
+        }
         const double* qt = c.q.data() + t * d + off;
         double* dqt = ws.dq.data() + t * d + off;
-        for (Index u = 0; u <= t; ++u) {
-          const double ds = p[u] * (ws.row[u] - weighted) * ctx.score_scale;
+        if (cope)
+          cope_backward(c, rows, dm, ctx, params + o.cope, grad + o.cope, p, ws, weighted, factor, h, t);
+        for (Index u = first; u <= t; ++u) {
+          const double d_raw = p[u] * (ws.row[u] - weighted);
+          double ds = (dm.ssmax ? d_raw * factor : d_raw) * ctx.score_scale;
+          if (cope) ds += ws.gate_grad[u] * ctx.score_scale;
           const double* ku = c.k.data() + u * d + off;
           double* dku = ws.dk.data() + u * d + off;
           double* dvu = ws.dv.data() + u * d + off;
@@ -909,7 +1078,7 @@ LAB_NOINLINE void backward(const double* params, const Layout& lay, const Dims& 
         }
       }
     }
-    if (dm.scheme == LabScheme::kRope) {
+    if (rotates(dm, l)) {
       rotate(ws.dq.data(), rows, dm, ctx, true);
       rotate(ws.dk.data(), rows, dm, ctx, true);
     }
@@ -977,7 +1146,7 @@ std::pair<Index, std::int64_t> check_batch(const std::vector<LabSequence>& batch
 }  // namespace
 
 double LabModel::loss(const std::vector<LabSequence>& batch, Vector* gradient) const {
-  const Dims dm = dims_of(config_);
+  const Dims dm = dims_of(config_, positions_dropped_);
   const auto [longest, targets] = check_batch(batch, dm);
   const Layout lay = layout_of(config_, groups_);
   const PositionContext ctx = make_positions(config_, dm, longest, RopeStretch::kNone);
@@ -1024,14 +1193,17 @@ double LabModel::loss(const std::vector<LabSequence>& batch, Vector* gradient) c
   return total * inverse_count;
 }
 
-LabScore LabModel::score(const std::vector<LabSequence>& batch, RopeStretch stretch) const {
-  const Dims dm = dims_of(config_);
+LabScore LabModel::score(const std::vector<LabSequence>& batch, RopeStretch stretch,
+                         Vector* sink_share) const {
+  const Dims dm = dims_of(config_, positions_dropped_);
   const Index longest = check_batch(batch, dm).first;
   const Layout lay = layout_of(config_, groups_);
   Workspace ws;
   size_workspace(ws, dm, longest, false);
   std::vector<double> logits(static_cast<std::size_t>(dm.vocab));
   LabScore score;
+  std::vector<double> sinks(static_cast<std::size_t>(dm.layers), 0.0);
+  double queries = 0.0;  // every sequence's queries t ≥ 1, once per head
   // Each sequence's stretch follows its own length: the positions are built per length met.
   Index built = -1;
   PositionContext ctx;
@@ -1041,7 +1213,8 @@ LabScore LabModel::score(const std::vector<LabSequence>& batch, RopeStretch stre
       ctx = make_positions(config_, dm, rows, stretch);
       built = rows;
     }
-    forward(parameters_.data(), lay, dm, seq, ctx, ws, false);
+    forward(parameters_.data(), lay, dm, seq, ctx, ws, false, sink_share != nullptr ? sinks.data() : nullptr);
+    queries += static_cast<double>((rows - 1) * dm.heads);
     for (Index t = 0; t < rows; ++t) {
       if (seq.targets[t] < 0) continue;
       logits_at(parameters_.data(), lay, dm, ws, t, logits.data());
@@ -1051,6 +1224,10 @@ LabScore LabModel::score(const std::vector<LabSequence>& batch, RopeStretch stre
       score.correct += best == seq.targets[t] ? 1 : 0;
       score.total += 1;
     }
+  }
+  if (sink_share != nullptr) {
+    sink_share->resize(dm.layers);
+    for (Index l = 0; l < dm.layers; ++l) (*sink_share)[l] = queries > 0 ? sinks[l] / queries : 0.0;
   }
   return score;
 }
@@ -1108,7 +1285,10 @@ LabResult run_length_lab(const LabConfig& config, const LabProgress& progress) {
   Vector gradient;
   std::vector<double> losses;
   losses.reserve(static_cast<std::size_t>(config.steps));
+  const std::int64_t drop_at =
+      config.scheme == LabScheme::kDrope ? config.steps - config.recalibration_steps : config.steps + 1;
   for (std::int64_t step = 0; step < config.steps; ++step) {
+    if (step == drop_at) model.drop_positions();
     const std::vector<LabSequence> batch = data.next_batch();
     const double loss = model.loss(batch, &gradient);
     adam_step(model.parameters(), gradient, lab_learning_rate(config, step), adam);
@@ -1123,19 +1303,27 @@ LabResult run_length_lab(const LabConfig& config, const LabProgress& progress) {
   result.eval_lengths.resize(static_cast<Eigen::Index>(config.max_eval_factor));
   for (std::int64_t f = 1; f <= config.max_eval_factor; ++f)
     result.eval_lengths[f - 1] = static_cast<double>(f * config.train_length);
+  // A DroPE run evaluates without positions, however few steps it recalibrated for (even none).
+  if (config.scheme == LabScheme::kDrope && !result.stopped) model.drop_positions();
   std::vector<RopeStretch> stretches{RopeStretch::kNone};
-  result.variants.emplace_back(lab_scheme_name(config.scheme));
+  const std::string model_name =
+      std::string(lab_scheme_name(config.scheme)) + (config.length_scaled_softmax ? "+ssmax" : "");
+  result.variants.push_back(model_name);
   if (config.scheme == LabScheme::kRope) {
     stretches.insert(stretches.end(), {RopeStretch::kInterpolation, RopeStretch::kNtk, RopeStretch::kYarn});
-    result.variants.insert(result.variants.end(), {"rope+pi", "rope+ntk", "rope+yarn"});
+    for (const char* stretch : {"+pi", "+ntk", "+yarn"}) result.variants.push_back(model_name + stretch);
   }
   if (result.stopped) return result;
   result.accuracy.resize(static_cast<Eigen::Index>(stretches.size()),
                          static_cast<Eigen::Index>(config.max_eval_factor));
+  result.sink_share.resize(static_cast<Eigen::Index>(config.layers),
+                           static_cast<Eigen::Index>(config.max_eval_factor));
   for (std::int64_t f = 1; f <= config.max_eval_factor; ++f) {
     const std::vector<LabSequence> set = data.evaluation_set(f);
     for (std::size_t v = 0; v < stretches.size(); ++v) {
-      const LabScore s = model.score(set, stretches[v]);
+      Vector sinks;
+      const LabScore s = model.score(set, stretches[v], v == 0 ? &sinks : nullptr);
+      if (v == 0) result.sink_share.col(static_cast<Eigen::Index>(f - 1)) = sinks;
       result.accuracy(static_cast<Eigen::Index>(v), static_cast<Eigen::Index>(f - 1)) =
           static_cast<double>(s.correct) / static_cast<double>(s.total);
     }
@@ -1155,6 +1343,7 @@ std::string lab_fingerprint(const LabResult& result) {
   append(result.losses.data(), result.losses.size());
   append(result.parameters.data(), result.parameters.size());
   append(result.accuracy.data(), result.accuracy.size());
+  append(result.sink_share.data(), result.sink_share.size());
   return md5_hex(bytes);
 }
 

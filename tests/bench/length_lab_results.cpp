@@ -5,7 +5,9 @@
 //   cmake --preset native && cmake --build --preset native --target length_lab_results
 //   build/native/tests/length_lab_results --out tests/bench/results/length-lab.json
 //
-// Options: --seeds N (default 5), --sizes default,larger (default both), --out PATH (default stdout).
+// Options: --seeds N (default 5), --sizes default,larger (default both), --out PATH (default stdout),
+// --models LIST (default every scheme, and every scheme with SSMax at the default size: "rope+ssmax"),
+// --merge PATH (start from that results file and replace only the runs made now).
 #include <algorithm>
 #include <chrono>
 #include <cmath>  // std::ceil, std::round
@@ -72,7 +74,9 @@ json config_json(const LabConfig& c) {
           {"lookup_distance", c.lookup_distance},
           {"eval_sequences", c.eval_sequences},
           {"max_eval_factor", c.max_eval_factor},
-          {"rope_base", c.rope_base}};
+          {"rope_base", c.rope_base},
+          {"window", c.window},
+          {"recalibration_steps", c.recalibration_steps}};
 }
 
 }  // namespace
@@ -80,33 +84,38 @@ json config_json(const LabConfig& c) {
 int main(int argc, char** argv) {
   int seeds = 5;
   std::vector<std::string> sizes{"default", "larger"};
+  std::vector<std::string> models;
   std::string out_path;
+  std::string merge_path;
+  const auto split = [](const std::string& list) {
+    std::vector<std::string> items;
+    for (std::size_t at = 0; at <= list.size();) {
+      const std::size_t comma = std::min(list.find(',', at), list.size());
+      items.push_back(list.substr(at, comma - at));
+      at = comma + 1;
+    }
+    return items;
+  };
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     if (flag == "--seeds") seeds = std::atoi(argv[i + 1]);
     if (flag == "--out") out_path = argv[i + 1];
-    if (flag == "--sizes") {
-      sizes.clear();
-      std::string list = argv[i + 1];
-      for (std::size_t at = 0; at <= list.size();) {
-        const std::size_t comma = std::min(list.find(',', at), list.size());
-        sizes.push_back(list.substr(at, comma - at));
-        at = comma + 1;
-      }
-    }
+    if (flag == "--sizes") sizes = split(argv[i + 1]);
+    if (flag == "--models") models = split(argv[i + 1]);
+    if (flag == "--merge") merge_path = argv[i + 1];
   }
   const LabTask tasks[] = {LabTask::kLookup, LabTask::kCopy, LabTask::kLastWrite};
-  const LabScheme schemes[] = {LabScheme::kNone, LabScheme::kLearned, LabScheme::kSinusoidal,
-                               LabScheme::kRope, LabScheme::kAlibi};
+  const std::vector<std::string> schemes{"none",  "learned",   "sinusoidal", "rope",
+                                         "alibi", "rnope-swa", "drope"};
   json doc;
+  if (!merge_path.empty()) doc = json::parse(std::ifstream(merge_path));
   doc["about"] =
       "Accuracy (fraction of targets whose argmax is right, every target of the sequence) of the length lab "
-      "at "
-      "1x..8x the trained length, per task, scheme and evaluation variant, over seeds 0..n-1: median, "
-      "quartiles "
-      "(nearest rank), min and max. Native build; ms_per_step is the median wall time of one training step "
-      "on "
-      "the machine that wrote the file (shared and noisy: a guide, not a benchmark).";
+      "at 1x..8x the trained length, per task, model (a scheme, +ssmax with length-scaled softmax) and "
+      "evaluation variant, over seeds 0..n-1: median, quartiles (nearest rank), min and max; sink_share: "
+      "per layer, the median attention share on position 0 at each length. Native build; ms_per_step is the "
+      "median wall time of one training step on the machine that wrote the file (shared and noisy: a guide, "
+      "not a benchmark).";
   doc["command"] =
       "cmake --preset native && cmake --build --preset native --target length_lab_results && "
       "build/native/tests/length_lab_results --out tests/bench/results/length-lab.json";
@@ -114,13 +123,22 @@ int main(int argc, char** argv) {
   const auto started = std::chrono::steady_clock::now();
   for (const std::string& size : sizes) {
     const LabConfig base = size_config(size);
-    json size_doc;
+    json size_doc = doc["sizes"].value(size, json::object());
     size_doc["config"] = config_json(base);
+    std::vector<std::string> sized_models = models;
+    if (sized_models.empty()) {
+      sized_models = schemes;
+      if (size == "default")
+        for (const std::string& scheme : schemes) sized_models.push_back(scheme + "+ssmax");
+    }
     for (const LabTask task : tasks) {
-      for (const LabScheme scheme : schemes) {
+      for (const std::string& model : sized_models) {
         LabConfig c = base;
         c.task = task;
-        c.scheme = scheme;
+        const bool ssmax = model.size() > 6 && model.compare(model.size() - 6, 6, "+ssmax") == 0;
+        c.scheme =
+            positional::parse_lab_scheme(ssmax ? model.substr(0, model.size() - 6) : model, "--models");
+        c.length_scaled_softmax = ssmax;
         std::vector<LabResult> runs;
         std::vector<double> ms_per_step, final_loss;
         for (int seed = 0; seed < seeds; ++seed) {
@@ -151,11 +169,19 @@ int main(int argc, char** argv) {
           }
           entry["accuracy"][runs[0].variants[v]] = per_length;
         }
-        size_doc["runs"][std::string(positional::lab_task_name(task))]
-                [std::string(positional::lab_scheme_name(scheme))] = entry;
-        std::fprintf(stderr, "%-7s %-10s %-10s medians:", size.c_str(),
-                     std::string(positional::lab_task_name(task)).c_str(),
-                     std::string(positional::lab_scheme_name(scheme)).c_str());
+        // The sink diagnostic: each layer's attention on position 0 at each length, median over seeds.
+        for (Eigen::Index l = 0; l < runs[0].sink_share.rows(); ++l) {
+          json per_length = json::array();
+          for (Eigen::Index f = 0; f < runs[0].sink_share.cols(); ++f) {
+            std::vector<double> values;
+            for (const LabResult& r : runs) values.push_back(r.sink_share(l, f));
+            per_length.push_back(summary(values)["median"]);
+          }
+          entry["sink_share"].push_back(per_length);
+        }
+        size_doc["runs"][std::string(positional::lab_task_name(task))][model] = entry;
+        std::fprintf(stderr, "%-7s %-10s %-16s medians:", size.c_str(),
+                     std::string(positional::lab_task_name(task)).c_str(), model.c_str());
         for (const auto& [variant, lengths] : entry["accuracy"].items()) {
           std::fprintf(stderr, " %s", variant.c_str());
           for (const json& s : lengths) std::fprintf(stderr, " %.2f", s["median"].get<double>());
@@ -165,6 +191,7 @@ int main(int argc, char** argv) {
     }
     doc["sizes"][size] = size_doc;
   }
+  // With --merge, the time of the runs made now.
   doc["total_seconds"] =
       std::round(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
   const std::string text = doc.dump(1) + "\n";

@@ -96,14 +96,54 @@ test('Train trains every ticked scheme in Workers, to the same bits as the engin
   for (const label of ['RoPE + YaRN', 'ALiBi', 'learned table'])
     assert.ok(description.includes(label), `the description names ${label}: ${description}`);
   assert.match(description, /At 4× \(64 tokens\)/);
-  // The Data view: one row per scored variant, a column per evaluation length (16 … 128).
+  // The Data view: one row per scored variant, then each model's sink diagnostic, a row per layer (2 each),
+  // a column per evaluation length (16 … 128).
   await root.locator('summary').click();
-  await page.waitForFunction((sel) => document.querySelectorAll(`${sel} .chart-data tbody tr`).length === 8, ROOT);
+  await page.waitForFunction((sel) => document.querySelectorAll(`${sel} .chart-data tbody tr`).length === 18, ROOT);
+  const sinkRows = await page.evaluate(
+    (sel) =>
+      [...document.querySelectorAll(`${sel} .chart-data tbody tr`)]
+        .map((tr) => tr.firstElementChild.textContent)
+        .filter((name) => name.includes('on position 0')),
+    ROOT,
+  );
+  assert.deepEqual(sinkRows.slice(0, 2), [
+    'no positions (NoPE): on position 0, layer 1',
+    'no positions (NoPE): on position 0, layer 2',
+  ]);
+  assert.equal(sinkRows.length, 10);
   const header = await page.evaluate(
     (sel) => [...document.querySelectorAll(`${sel} .chart-data thead th`)].map((th) => th.textContent),
     ROOT,
   );
   assert.deepEqual(header.slice(1), ['16', '32', '48', '64', '80', '96', '112', '128']);
+  assert.deepEqual(problems, []);
+  await page.context().close();
+});
+
+test('the newer schemes, with length-scaled softmax, train in Workers to the same bits as in Node', async () => {
+  const engine = await loadEngine();
+  const newer = ['rnope-swa', 'drope', 'cope'];
+  const options = { task: 'lookup', trainLength: 16, steps: STEPS, seed: 7, lengthScaledSoftmax: true };
+  // The figure's DroPE recalibrates for the last tenth of the steps.
+  const nodeBits = Object.fromEntries(
+    newer.map((scheme) => [
+      scheme,
+      engine.trainLengthLab({ ...options, scheme, recalibrationSteps: STEPS / 10 }).fingerprint,
+    ]),
+  );
+  const off = ['nope', 'learned', 'sinusoidal', 'rope', 'alibi'].map((key) => `&length-lab.${key}=false`).join('');
+  const { page, problems } = await openLab(
+    `${site.server.url}?length-lab.steps=${STEPS}&length-lab.seed=7&length-lab.rnopeSwa=true&length-lab.drope=true&length-lab.cope=true&length-lab.ssmax=true${off}`,
+  );
+  const values = await trainToEnd(page);
+  assert.equal(values.phase, 'done');
+  assert.equal(values.mode, 'worker', `the models trained off the page thread (fell back: ${values.fallback})`);
+  assert.deepEqual(values.fingerprints, nodeBits, 'each run is bit for bit the Node engine’s');
+  // The lines are keyed by scheme; the table's caption says SSMax was on.
+  assert.deepEqual([...values.variants].sort(), ['cope', 'drope', 'rnope-swa']);
+  await page.locator(`${ROOT} summary`).click();
+  assert.match(await page.locator(`${ROOT} .chart-data caption`).textContent(), /length-scaled softmax/);
   assert.deepEqual(problems, []);
   await page.context().close();
 });
@@ -193,8 +233,14 @@ test('the CSV holds every loss and accuracy the chart draws', async () => {
   assert.equal(lines[0], 'measure,scheme,step_or_length,value');
   const rows = lines.slice(1).map((l) => l.split(','));
   assert.equal(rows.filter((r) => r[0] === 'loss').length, 2 * STEPS);
-  // RoPE scored four ways and ALiBi once, at 8 lengths each.
+  // RoPE scored four ways and ALiBi once, at 8 lengths each; each model's 2 layers' sink shares at 8 lengths.
   assert.equal(rows.filter((r) => r[0] === 'accuracy').length, 5 * 8);
+  assert.equal(rows.filter((r) => r[0] === 'sink').length, 2 * 2 * 8);
+  const sinks = await page.evaluate(
+    () => window.positionalCharts.mounted.get('length-lab').values.results.alibi.sinkShare,
+  );
+  const alibiLayer2 = rows.filter((r) => r[0] === 'sink' && r[1] === 'alibi layer 2').map((r) => Number(r[3]));
+  assert.deepEqual(alibiLayer2, Object.values(sinks.data).slice(sinks.cols, 2 * sinks.cols));
   const chart = await page.evaluate(
     () => window.positionalCharts.mounted.get('length-lab').values.results.rope.accuracy,
   );

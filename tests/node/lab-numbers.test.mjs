@@ -20,7 +20,7 @@ const RESULTS = JSON.parse(read('tests/bench/results/length-lab.json'));
 
 /** One cell of the file, found the way its layout reads: runs[task][model].accuracy[variant][length index]. */
 function cell(size, task, variant, factor) {
-  const model = variant.split('+')[0];
+  const model = variant.replace(/\+(pi|ntk|yarn)$/, ''); // "rope+ssmax+pi" is the "rope+ssmax" model's
   const run = RESULTS.sizes[size].runs[task][model];
   const at = run.eval_lengths.indexOf(factor * RESULTS.sizes[size].config.train_length);
   assert.ok(at >= 0, `${size}/${task}/${variant}/${factor}: no such length in the file`);
@@ -31,6 +31,10 @@ const spread = (low, high) => `${Math.round(low * 100)}–${percent(high)}`;
 
 /** What {{lab:…}} or {{lab-setup:…}} must print, from the file. */
 function expected(kind, key, format) {
+  if (kind === 'lab-sink') {
+    const [size, task, model, layer, factor] = key.split('/');
+    return percent(RESULTS.sizes[size].runs[task][model].sink_share[layer - 1][factor - 1]);
+  }
   if (kind === 'lab-setup') {
     if (key === 'seeds') return String(RESULTS.seeds);
     const [size, field] = key.split('/');
@@ -43,7 +47,7 @@ function expected(kind, key, format) {
   return percent(c.median);
 }
 
-const INLINE = /\{\{(lab|lab-setup):([^}|]+)(?:\|([^}]+))?\}\}/g;
+const INLINE = /\{\{(lab|lab-setup|lab-sink):([^}|]+)(?:\|([^}]+))?\}\}/g;
 const TABLE = /^\{\{lab-table:([^}]+)\}\}$/gm;
 
 const options = {
@@ -194,4 +198,38 @@ test('the figure’s recorded medians (web/js/lab/recorded-runs.json) are the re
     }
     assert.equal(Object.keys(variants).length, 8, `${task}: every variant`);
   }
+});
+
+test('what section 7 says the lab reproduced holds in the file', () => {
+  const median = (task, variant, factor) => cell('default', task, variant, factor).median;
+  // CoPE agrees: last-write (Flip-Flop) holds at 8× far above RoPE, the lookup too; copying does not.
+  assert.ok(median('last-write', 'cope', 8) >= 0.95);
+  assert.ok(median('last-write', 'cope', 8) > median('last-write', 'rope', 8) + 0.3);
+  assert.ok(median('lookup', 'cope', 8) >= 0.95);
+  assert.ok(median('copy', 'cope', 2) < 0.3);
+  // Sinks: the DroPE model parks most of its second layer's lookup attention on position 0, at 1× and
+  // 8×; CoPE on last-write little, and less at 8×.
+  const sink = (task, model, layer, factor) =>
+    RESULTS.sizes.default.runs[task][model].sink_share[layer - 1][factor - 1];
+  assert.ok(sink('lookup', 'drope', 2, 1) > 0.4 && sink('lookup', 'drope', 2, 8) > 0.4);
+  assert.ok(sink('lookup', 'rope', 2, 1) < sink('lookup', 'drope', 2, 1) / 2);
+  assert.ok(sink('lookup', 'rope', 2, 8) < sink('lookup', 'drope', 2, 8) / 2);
+  assert.ok(sink('last-write', 'cope', 2, 1) < 0.15);
+  assert.ok(sink('last-write', 'cope', 2, 8) < sink('last-write', 'cope', 2, 1));
+  // RNoPE-SWA agrees: the lookup holds at 8×, far above plain RoPE, and so does last-write.
+  assert.ok(median('lookup', 'rnope-swa', 8) >= 0.95);
+  assert.ok(median('lookup', 'rnope-swa', 8) > median('lookup', 'rope', 8) + 0.3);
+  assert.ok(median('last-write', 'rnope-swa', 8) > median('last-write', 'rope', 8));
+  // …but copying at 2× is no better than the other schemes'.
+  const others = ['none', 'learned', 'sinusoidal', 'rope', 'rope+pi', 'rope+ntk', 'rope+yarn', 'alibi'];
+  assert.ok(median('copy', 'rnope-swa', 2) <= Math.max(...others.map((v) => median('copy', v, 2))));
+  // DroPE does not: below half of the lookup at the trained length, below RoPE on last-write; NoPE never
+  // learns the lookup.
+  assert.ok(median('lookup', 'drope', 1) < 0.5);
+  assert.ok(median('last-write', 'drope', 1) < median('last-write', 'rope', 1));
+  assert.ok(median('lookup', 'none', 1) < 0.5);
+  // SSMax: within 5 points with RoPE and ALiBi, and more than 5 points up without positions.
+  assert.ok(Math.abs(median('lookup', 'rope+ssmax', 4) - median('lookup', 'rope', 4)) < 0.05);
+  assert.ok(Math.abs(median('last-write', 'alibi+ssmax', 8) - median('last-write', 'alibi', 8)) < 0.05);
+  assert.ok(median('last-write', 'none+ssmax', 8) > median('last-write', 'none', 8) + 0.05);
 });

@@ -52,6 +52,32 @@ describe('trainLengthLab', () => {
     assert.equal(run.stopped, false);
   });
 
+  test("every recorded small run, the newer schemes and SSMax among them: the native build's bits", () => {
+    for (const run of recorded.small) {
+      const options = {
+        scheme: run.scheme,
+        task: run.task,
+        seed: run.seed,
+        dModel: 16,
+        heads: 2,
+        mlpWidth: 16,
+        batch: 4,
+        steps: 30,
+        evalSequences: 2,
+        recalibrationSteps: 5,
+        lengthScaledSoftmax: run.ssmax ?? false,
+      };
+      const result = engine.trainLengthLab(options);
+      assert.equal(result.fingerprint, run.fingerprint, `${run.scheme}/${run.task}${run.ssmax ? '+ssmax' : ''}`);
+      // The sink diagnostic: one row per layer, one column per evaluation length, shares from 0 to 1.
+      assert.equal(result.sinkShare.rows, 2);
+      assert.equal(result.sinkShare.cols, 8);
+      assert.ok(Array.from(result.sinkShare.data).every((x) => x >= 0 && x <= 1));
+      const model = run.scheme + (run.ssmax ? '+ssmax' : '');
+      assert.equal(result.variants[0], model);
+    }
+  });
+
   test('returning false stops the run after that step, unevaluated', () => {
     const run = engine.trainLengthLab({ scheme: 'alibi', steps: 50 }, (step) => step < 3);
     assert.equal(engine.trainLengthLab(undefined, () => false).losses.length, 1); // the default options
@@ -85,6 +111,11 @@ describe('trainLengthLab', () => {
       [{ ...tinyLab, learningRate: NaN }, /options\.learningRate must be a number > 0 and at most 1, got nan/],
       [{ ...tinyLab, learningRate: 2 }, /options\.learningRate must be/],
       [{ ...tinyLab, ropeBase: Infinity }, /options\.ropeBase must be a number > 1/],
+      [{ ...tinyLab, window: 0 }, /options\.window must be a whole number from 1 to 512, got 0/],
+      [
+        { ...tinyLab, scheme: 'drope', recalibrationSteps: 3 },
+        /options\.recalibrationSteps must be a whole number from 0 to 2, got 3/,
+      ],
       // Refused before any work, by a message about the run rather than one option.
       [{ layers: 4, dModel: 128, mlpWidth: 512, batch: 64, trainLength: 64, steps: 20000 }, /the lab would take/],
     ];

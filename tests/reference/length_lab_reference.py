@@ -13,7 +13,7 @@ LAYER_NORM_EPSILON = 1e-5
 GELU_SCALE = np.sqrt(2 / np.pi)
 GELU_CUBIC = 0.044715
 ADAM_BETA1, ADAM_BETA2, ADAM_EPSILON, GRADIENT_CLIP = 0.9, 0.99, 1e-8, 1.0
-SCHEMES = ("none", "learned", "sinusoidal", "rope", "alibi")
+SCHEMES = ("none", "learned", "sinusoidal", "rope", "alibi", "rnope-swa", "drope", "cope")
 TASKS = ("lookup", "copy", "last-write")
 
 
@@ -80,8 +80,13 @@ def parameter_groups(cfg):
         p = f"layer{layer}."
         groups += [(p + "ln1_gain", (d,), None, 1.0), (p + "ln1_bias", (d,), None, 0.0),
                    (p + "wq", (d, d), 1.0 / np.sqrt(d), 0.0), (p + "wk", (d, d), 1.0 / np.sqrt(d), 0.0),
-                   (p + "wv", (d, d), 1.0 / np.sqrt(d), 0.0), (p + "wo", (d, d), 1.0 / np.sqrt(d * depth), 0.0),
-                   (p + "ln2_gain", (d,), None, 1.0), (p + "ln2_bias", (d,), None, 0.0),
+                   (p + "wv", (d, d), 1.0 / np.sqrt(d), 0.0), (p + "wo", (d, d), 1.0 / np.sqrt(d * depth), 0.0)]
+        if cfg["scheme"] == "cope":
+            width = d // cfg["heads"]
+            groups.append((p + "cope_positions", (cfg["train_length"] + 1, width), 1.0 / np.sqrt(width), 0.0))
+        if cfg.get("length_scaled_softmax"):
+            groups.append((p + "ssmax_scale", (cfg["heads"],), None, 1.0 / np.log(cfg["train_length"])))
+        groups += [(p + "ln2_gain", (d,), None, 1.0), (p + "ln2_bias", (d,), None, 0.0),
                    (p + "w1", (d, m), 1.0 / np.sqrt(d), 0.0), (p + "b1", (m,), None, 0.0),
                    (p + "w2", (m, d), 1.0 / np.sqrt(m * depth), 0.0), (p + "b2", (d,), None, 0.0)]
     groups += [("final_gain", (d,), None, 1.0), ("final_bias", (d,), None, 0.0),
@@ -152,45 +157,83 @@ def layer_norm_backward(dy, cache, gain):
     return dx, (dy * xhat).sum(axis=0), dy.sum(axis=0)
 
 
-def sequence_loss(cfg, P, tokens, targets, grads=None):
+def running_scheme(cfg, dropped):
+    """What the forward pass runs: DroPE is RoPE until its positions are dropped, then NoPE."""
+    if cfg["scheme"] == "drope":
+        return "none" if dropped else "rope"
+    return cfg["scheme"]
+
+
+def layer_is_local(cfg, layer):
+    """RNoPE-SWA: every layer but the last and every fourth is local RoPE."""
+    return cfg["scheme"] == "rnope-swa" and layer + 1 != cfg["layers"] and (layer + 1) % 4 != 0
+
+
+def sequence_loss(cfg, P, tokens, targets, grads=None, dropped=False, sinks=None):
     """Sum of cross-entropies over the targets of one sequence; adds d(sum)/d(params) * scale into grads
-    (a dict of arrays, with grads['_scale'] the factor) when given."""
+    (a dict of arrays, with grads['_scale'] the factor) when given; adds each layer's summed attention on
+    key 0 of the queries t >= 1 (over heads) into sinks when given."""
     T, d, H = len(tokens), cfg["d_model"], cfg["heads"]
     width = d // H
-    scheme = cfg["scheme"]
+    scheme = running_scheme(cfg, dropped)
+    ssmax = bool(cfg.get("length_scaled_softmax"))
     scale = 1.0 / np.sqrt(width)
     x = P["token_embedding"][tokens].copy()
     if scheme == "learned":
         x += P["position_table"][:T]
     if scheme == "sinusoidal":
         x += sinusoidal_codes(T, d)
-    if scheme == "rope":
+    if scheme in ("rope", "rnope-swa"):
         cos, sin = rope_tables(cfg, T)
     distance = np.arange(T)[:, None] - np.arange(T)[None, :]
-    causal = distance >= 0
     slopes = alibi_slopes(H) if scheme == "alibi" else np.zeros(H)
     caches = []
     for layer in range(cfg["layers"]):
         p = f"layer{layer}."
+        local = layer_is_local(cfg, layer)
+        rotated = scheme == "rope" or local
+        visible = (distance >= 0) & (distance < cfg["window"] if local else True)
+        log_n = np.log(visible.sum(axis=1))[:, None]  # ln of the keys each query sees
         a, ln1 = layer_norm(x, P[p + "ln1_gain"], P[p + "ln1_bias"])
         q, k, v = a @ P[p + "wq"], a @ P[p + "wk"], a @ P[p + "wv"]
-        if scheme == "rope":
+        if rotated:
             q, k = rotate(q, cos, sin, H), rotate(k, cos, sin, H)
         probs = np.zeros((H, T, T))
+        raws = np.zeros((H, T, T))
+        copes = [None] * H
         o = np.zeros((T, d))
         for h in range(H):
             cols = slice(h * width, (h + 1) * width)
-            s = q[:, cols] @ k[:, cols].T * scale - slopes[h] * distance
-            s = np.where(causal, s, -np.inf)
+            raw = q[:, cols] @ k[:, cols].T * scale - slopes[h] * distance
+            if scheme == "cope":
+                # CoPE: gates sigma(raw), counts summed from each key up to the query, clamped to the
+                # table, and q . e(count) interpolated between the rows either side.
+                table = P[p + "cope_positions"]
+                last = table.shape[0] - 1
+                gate = np.where(visible, 1.0 / (1.0 + np.exp(-raw)), 0.0)
+                count = np.minimum(np.cumsum(gate[:, ::-1], axis=1)[:, ::-1], last)
+                lo = np.floor(count).astype(int)
+                hi = np.minimum(lo + 1, last)
+                frac = count - lo
+                qe = q[:, cols] @ table.T
+                rows_ = np.arange(T)[:, None]
+                e_lo, e_hi = qe[rows_, lo], qe[rows_, hi]
+                raw = raw + ((1 - frac) * e_lo + frac * e_hi) * scale
+                copes[h] = (gate, count, lo, hi, frac, e_lo, e_hi, last)
+            raws[h] = np.where(visible, raw, 0.0)
+            s = raw * (P[p + "ssmax_scale"][h] * log_n) if ssmax else raw
+            s = np.where(visible, s, -np.inf)
             e = np.exp(s - s.max(axis=1, keepdims=True))
             probs[h] = e / e.sum(axis=1, keepdims=True)
             o[:, cols] = probs[h] @ v[:, cols]
+        if sinks is not None:
+            sinks[layer] += probs[:, 1:, 0].sum()
         x_mid = x + o @ P[p + "wo"]
         b, ln2 = layer_norm(x_mid, P[p + "ln2_gain"], P[p + "ln2_bias"])
         z = b @ P[p + "w1"] + P[p + "b1"]
         th = np.tanh(GELU_SCALE * (z + GELU_CUBIC * z ** 3))
         g = 0.5 * z * (1 + th)
-        caches.append((a, ln1, q, k, v, probs, o, ln2, b, z, th, g))
+        caches.append((a, ln1, q, k, v, probs, raws, log_n, rotated, copes, o, ln2, b, z, th, g))
         x = x_mid + g @ P[p + "w2"] + P[p + "b2"]
     f, lnf = layer_norm(x, P["final_gain"], P["final_bias"])
     rows = np.flatnonzero(targets >= 0)
@@ -212,7 +255,7 @@ def sequence_loss(cfg, P, tokens, targets, grads=None):
     grads["final_bias"] += dbias
     for layer in reversed(range(cfg["layers"])):
         p = f"layer{layer}."
-        a, ln1, q, k, v, probs, o, ln2, b, z, th, g = caches[layer]
+        a, ln1, q, k, v, probs, raws, log_n, rotated, copes, o, ln2, b, z, th, g = caches[layer]
         grads[p + "w2"] += g.T @ dx
         grads[p + "b2"] += dx.sum(axis=0)
         dz = (dx @ P[p + "w2"].T) * (0.5 * (1 + th) + 0.5 * z * (1 - th ** 2) * GELU_SCALE * (1 + 3 * GELU_CUBIC * z ** 2))
@@ -229,10 +272,26 @@ def sequence_loss(cfg, P, tokens, targets, grads=None):
             cols = slice(h * width, (h + 1) * width)
             dp = do[:, cols] @ v[:, cols].T
             dv[:, cols] = probs[h].T @ do[:, cols]
-            ds = probs[h] * (dp - (probs[h] * dp).sum(axis=1, keepdims=True)) * scale
-            dq[:, cols] = ds @ k[:, cols]
+            d_raw = probs[h] * (dp - (probs[h] * dp).sum(axis=1, keepdims=True))
+            if ssmax:
+                grads[p + "ssmax_scale"][h] += (d_raw * raws[h] * log_n).sum()
+                d_raw = d_raw * (P[p + "ssmax_scale"][h] * log_n)
+            ds = d_raw * scale
+            if scheme == "cope":
+                gate, count, lo, hi, frac, e_lo, e_hi, last = copes[h]
+                table = P[p + "cope_positions"]
+                causal = distance >= 0
+                dmix = np.where(causal, ds, 0.0)  # d loss / d (q . e(count))
+                mixed = (1 - frac)[:, :, None] * table[lo] + frac[:, :, None] * table[hi]
+                dq[:, cols] += np.einsum("tu,tui->ti", dmix, mixed)
+                np.add.at(grads[p + "cope_positions"], lo, (dmix * (1 - frac))[:, :, None] * q[:, cols][:, None, :])
+                np.add.at(grads[p + "cope_positions"], hi, (dmix * frac)[:, :, None] * q[:, cols][:, None, :])
+                d_count = np.where(causal & (count < last), dmix * (e_hi - e_lo), 0.0)
+                d_gate = np.cumsum(d_count, axis=1)
+                ds = ds + np.where(causal, d_gate * gate * (1 - gate), 0.0) * scale
+            dq[:, cols] += ds @ k[:, cols]
             dk[:, cols] = ds.T @ q[:, cols]
-        if scheme == "rope":
+        if rotated:
             dq, dk = rotate(dq, cos, sin, H, inverse=True), rotate(dk, cos, sin, H, inverse=True)
         grads[p + "wq"] += a.T @ dq
         grads[p + "wk"] += a.T @ dk
@@ -248,14 +307,14 @@ def sequence_loss(cfg, P, tokens, targets, grads=None):
     return total
 
 
-def batch_loss(cfg, P, batch, with_gradient=False):
+def batch_loss(cfg, P, batch, with_gradient=False, dropped=False):
     """Mean cross-entropy over every target of the batch, and its gradient (a dict) when asked."""
     count = sum(int((targets >= 0).sum()) for _, targets in batch)
     grads = None
     if with_gradient:
         grads = {name: np.zeros_like(value) for name, value in P.items()}
         grads["_scale"] = 1.0 / count
-    total = sum(sequence_loss(cfg, P, tokens, targets, grads) for tokens, targets in batch)
+    total = sum(sequence_loss(cfg, P, tokens, targets, grads, dropped) for tokens, targets in batch)
     if grads is not None:
         del grads["_scale"]
     return total / count, grads
@@ -302,13 +361,21 @@ def train(cfg):
     bits = training_stream(cfg["seed"])
     adam = Adam(flat.size)
     losses, first_batch, first_gradient = [], None, None
+    drop_at = cfg["steps"] - cfg["recalibration_steps"] if cfg["scheme"] == "drope" else cfg["steps"] + 1
     for step in range(cfg["steps"]):
         batch = next_batch(cfg, bits)
-        loss, grads = batch_loss(cfg, unflatten(cfg, flat), batch, with_gradient=True)
+        loss, grads = batch_loss(cfg, unflatten(cfg, flat), batch, with_gradient=True, dropped=step >= drop_at)
         gradient = flatten(cfg, grads)
         if step == 0:
             first_batch, first_gradient = batch, gradient
         losses.append(loss)
         flat = adam.update(flat, gradient, learning_rate(cfg, step))
+    # Each layer's attention share on position 0 of the trained model over the first batch (as evaluated:
+    # a DroPE model without positions), the mean over heads and queries t >= 1.
+    sinks = np.zeros(cfg["layers"])
+    final = unflatten(cfg, flat)
+    for tokens, targets in first_batch:
+        sequence_loss(cfg, final, tokens, targets, dropped=cfg["scheme"] == "drope", sinks=sinks)
+    queries = sum((len(tokens) - 1) * cfg["heads"] for tokens, _ in first_batch)
     return {"initial": flatten(cfg, tensors), "first_batch": first_batch, "first_gradient": first_gradient,
-            "losses": losses, "final": flat}
+            "losses": losses, "final": flat, "sink_share": sinks / queries}

@@ -5,7 +5,7 @@
 // fails until it holds the file's medians.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { LAB_VARIANTS, loadLabResults } from './lab-results.mjs';
+import { LAB_VARIANTS, labModelOf, loadLabResults } from './lab-results.mjs';
 
 export const RECORDED_FILE = new URL('../js/lab/recorded-runs.json', import.meta.url);
 
@@ -21,7 +21,7 @@ export function recordedRuns(results = loadLabResults()) {
       task,
       Object.fromEntries(
         LAB_VARIANTS.map((variant) => {
-          const scheme = variant.startsWith('rope+') ? 'rope' : variant;
+          const scheme = labModelOf(variant);
           return [variant, byScheme[scheme].accuracy[variant].map((cell) => Number(cell.median.toFixed(4)))];
         }),
       ),

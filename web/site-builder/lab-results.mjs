@@ -15,10 +15,15 @@ export const LAB_VARIANTS = ['none', 'learned', 'sinusoidal', 'rope', 'rope+pi',
 /** The columns of a lab table: multiples of the trained length. */
 export const LAB_TABLE_FACTORS = [1, 2, 4, 8];
 
+/** The model a variant is an evaluation of: the variant without RoPE's stretch ("rope+ssmax+pi" → "rope+ssmax"). */
+export function labModelOf(variant) {
+  return variant.replace(/\+(pi|ntk|yarn)$/, '');
+}
+
 /** What a {{lab:…|FORMAT}} number prints: the median, or the spread over the seeds. */
 export const LAB_FORMATS = ['median', 'iqr', 'range'];
 
-const MARKER = /\{\{(lab|lab-table|lab-setup):([^}|]*)(?:\|([^}]*))?\}\}/g;
+const MARKER = /\{\{(lab|lab-table|lab-setup|lab-sink):([^}|]*)(?:\|([^}]*))?\}\}/g;
 
 /** The results file as parsed JSON (the committed one unless `file` says otherwise). */
 export function loadLabResults(file = LAB_RESULTS_FILE) {
@@ -31,7 +36,8 @@ const known = (object) => Object.keys(object ?? {}).join(', ');
 /**
  * The statistics of one cell, `SIZE/TASK/VARIANT/FACTOR` ("default/lookup/rope+pi/2"): { median,
  * q1, q3, min, max, seeds } of the accuracy at FACTOR× the trained length, a share from 0 to 1.
- * RoPE's stretched variants (rope+pi, rope+ntk, rope+yarn) are evaluations of the RoPE model.
+ * RoPE's stretched variants (rope+pi, rope+ntk, rope+yarn) are evaluations of the RoPE model; a model
+ * with length-scaled softmax is its scheme's name with "+ssmax" ("rope+ssmax", "rope+ssmax+yarn").
  * Throws, naming the marker and what is known in its place, on any unknown part.
  */
 export function labCell(results, key) {
@@ -47,9 +53,14 @@ export function labCell(results, key) {
   if (!sized) fail(`unknown size "${size}" (the file has: ${known(results.sizes)})`);
   const byTask = sized.runs?.[task];
   if (!byTask) fail(`unknown task "${task}" (the file has: ${known(sized.runs)})`);
-  const scheme = variant.startsWith('rope+') ? 'rope' : variant;
+  const scheme = labModelOf(variant);
   const accuracy = byTask[scheme]?.accuracy?.[variant];
-  if (!accuracy) fail(`unknown variant "${variant}" (the file has: ${LAB_VARIANTS.join(', ')})`);
+  if (!accuracy)
+    fail(
+      `unknown variant "${variant}" (the file has: ${Object.values(byTask)
+        .flatMap((run) => Object.keys(run.accuracy ?? {}))
+        .join(', ')})`,
+    );
   const factor = Number(factorText);
   const lengths = byTask[scheme].eval_lengths;
   const index = lengths.indexOf(factor * sized.config.train_length);
@@ -71,6 +82,29 @@ export function labText(results, key, format = 'median') {
   if (format === 'median') return labPercent(cell.median);
   const [low, high] = format === 'iqr' ? [cell.q1, cell.q3] : [cell.min, cell.max];
   return `${Math.round(low * 100)}–${labPercent(high)}`;
+}
+
+/**
+ * The text of {{lab-sink:SIZE/TASK/MODEL/LAYER/FACTOR}}: the median share of attention layer LAYER (1, 2, …)
+ * of MODEL puts on position 0 at FACTOR× the trained length ("52%"), from the file's sink_share.
+ */
+export function labSink(results, key) {
+  const marker = `{{lab-sink:${key}}}`;
+  const fail = (what) => {
+    throw new Error(`lesson: ${marker}: ${what}`);
+  };
+  const parts = key.split('/');
+  if (parts.length !== 5) fail('a sink share reads {{lab-sink:SIZE/TASK/MODEL/LAYER/FACTOR}}');
+  const [size, task, model, layerText, factorText] = parts;
+  const run = results.sizes?.[size]?.runs?.[task]?.[model];
+  if (!run?.sink_share) fail(`no sink shares recorded for ${size}/${task}/${model}`);
+  const row = run.sink_share[Number(layerText) - 1];
+  if (!/^[1-9][0-9]*$/.test(layerText) || !row)
+    fail(`unknown layer "${layerText}" (the file has 1 to ${run.sink_share.length})`);
+  const index = Number(factorText) - 1;
+  if (!/^[1-9][0-9]*$/.test(factorText) || row[index] === undefined)
+    fail(`unknown factor "${factorText}" (the file has 1 to ${row.length})`);
+  return labPercent(row[index]);
 }
 
 /**
@@ -143,6 +177,10 @@ export function expandLabMarkers(markdown, results, words) {
       if (format !== undefined) throw new Error(`lesson: ${whole}: a lab table takes no format`);
       return labTable(results, key, words);
     }
+    if (kind === 'lab-sink') {
+      if (format !== undefined) throw new Error(`lesson: ${whole}: a sink share takes no format`);
+      return labSink(results, key);
+    }
     if (kind === 'lab-setup') {
       if (format !== undefined) throw new Error(`lesson: ${whole}: a setting takes no format`);
       return labSetup(results, key);
@@ -153,5 +191,5 @@ export function expandLabMarkers(markdown, results, words) {
 
 /** Whether the markdown quotes the lab at all (the results file is read only then). */
 export function hasLabMarkers(markdown) {
-  return /\{\{lab(?:-table|-setup)?:/.test(markdown);
+  return /\{\{lab(?:-table|-setup|-sink)?:/.test(markdown);
 }

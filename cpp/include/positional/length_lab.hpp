@@ -54,7 +54,17 @@ inline constexpr double kMaxLabAngle = 1048576.0;
 // kSinusoidal: the fixed sin/cos code of the 2017 transformer added to the tokens. kRope: queries and keys
 // rotated per head (interleaved pairs, θ_i = rope_base^(−2i/d_head)). kAlibi: a per-head penalty
 // slope_h · distance subtracted from the scores, with alibi_slopes(heads).
-enum class LabScheme { kNone, kLearned, kSinusoidal, kRope, kAlibi };
+// kRnopeSwa (RNoPE-SWA, arXiv 2501.18795): the last layer, and every fourth, attends
+// globally with no positions (NoPE); every other layer is RoPE over a sliding window of `window` keys
+// (the query and the window − 1 before it), the interleaving of Llama 4, Gemma 3 and Command A.
+// kDrope (DroPE, arXiv 2512.12167): RoPE for the first steps − recalibration_steps steps,
+// then the rotation removed and the same model trained on for the last recalibration_steps steps (same
+// Adam state, same schedule: the step budget is unchanged); evaluated with no positions.
+// kCope (contextual position, CoPE, arXiv 2405.18719): no position code; each head's score of key u
+// gains q · e(p_u) · scale, with gates g_m = σ(q · k_m · scale), count p_u = Σ_{m=u..t} g_m
+// (contextual_positions) clamped to train_length, and e interpolated between the two nearest rows of a
+// trained table per layer (layerℓ.cope_positions, (train_length + 1) × d_head, shared by the heads).
+enum class LabScheme { kNone, kLearned, kSinusoidal, kRope, kAlibi, kRnopeSwa, kDrope, kCope };
 
 // The tasks. Tokens 0…symbols−1 are content, symbols is BOS (every sequence starts with it), symbols + 1
 // is SEP. A target is the token the model must output at a position (argmax over the vocabulary).
@@ -75,7 +85,8 @@ enum class LabTask { kLookup, kCopy, kLastWrite };
 enum class RopeStretch { kNone, kInterpolation, kNtk, kYarn };
 
 // Names as the binding and the results file spell them: "none", "learned", "sinusoidal", "rope",
-// "alibi"; "lookup", "copy", "last-write". The parsers throw InputError naming `name` for anything else.
+// "alibi", "rnope-swa", "drope", "cope"; "lookup", "copy", "last-write". The parsers throw InputError naming
+// `name` for anything else.
 std::string_view lab_scheme_name(LabScheme scheme);
 std::string_view lab_task_name(LabTask task);
 LabScheme parse_lab_scheme(std::string_view text, std::string_view name = "scheme");
@@ -100,6 +111,13 @@ struct LabConfig {
   std::int64_t max_eval_factor = 8;  // evaluation lengths L, 2L, …, max_eval_factor · L
   double rope_base = kDefaultBase;   // RoPE's base (the sinusoidal code always uses 10,000)
   std::uint64_t seed = 0;            // 0 … 2^32 − 1: initial weights, training data and evaluation data
+  // Scalable softmax (SSMax, arXiv 2501.19399), for any scheme: every score of a query that sees n keys is
+  // multiplied by s_h · ln n before the softmax, with s_h a trained scale per layer and head (parameter
+  // group layerℓ.ssmax_scale, starting at 1/ln train_length, so that at the trained length it starts as
+  // plain attention), keeping attention as sharp at 8× the length as at 1×.
+  bool length_scaled_softmax = false;
+  std::int64_t window = 8;  // kRnopeSwa: keys per local window, 1 … train_length · max_eval_factor
+  std::int64_t recalibration_steps = 30;  // kDrope only: the last steps, without positions, 0 … steps
 };
 
 // Throws InputError naming the field (snake_case) and its rule when a field is outside its range (the
@@ -174,11 +192,12 @@ struct LabScore {
 
 // The transformer. Parameters, in this order (the order numpy draws them in): token_embedding (V × d),
 // position_table (kLearned only: train_length · max_eval_factor × d), then per layer ℓ "layerℓ." ln1_gain,
-// ln1_bias, wq, wk, wv, wo (d × d, applied as x · W), ln2_gain, ln2_bias, w1 (d × mlp), b1, w2 (mlp × d),
-// b2; then final_gain, final_bias, unembed (d × V), unembed_bias. Gains start at 1, biases at 0, every
-// matrix at std · z with z = numpy.random.default_rng(seed).standard_normal in row-major order: std 1 for
-// the embedding and the table, 1/√fan_in for wq, wk, wv, w1 and unembed, and 1/√(fan_in · 2 · layers)
-// for wo and w2 (their sum over the residual stream stays at the scale of one block's).
+// ln1_bias, wq, wk, wv, wo (d × d, applied as x · W), cope_positions (kCope only), ssmax_scale (1 × heads,
+// SSMax only), ln2_gain, ln2_bias, w1 (d × mlp), b1, w2 (mlp × d), b2; then final_gain, final_bias, unembed
+// (d × V), unembed_bias. Gains start at 1, biases at 0, every matrix at std · z with z =
+// numpy.random.default_rng(seed).standard_normal in row-major order: std 1 for the embedding and the table,
+// 1/√fan_in for wq, wk, wv, w1 and unembed, and 1/√(fan_in · 2 · layers) for wo and w2 (their sum over the
+// residual stream stays at the scale of one block's).
 class LabModel {
  public:
   // Throws InputError as check_lab_config.
@@ -196,11 +215,20 @@ class LabModel {
   double loss(const std::vector<LabSequence>& batch, Vector* gradient = nullptr) const;
 
   // Argmax accuracy over every target, with `stretch` applied to a RoPE model's frequencies for each
-  // sequence longer than train_length (ignored by the other schemes). Throws as loss().
-  LabScore score(const std::vector<LabSequence>& batch, RopeStretch stretch = RopeStretch::kNone) const;
+  // sequence longer than train_length (ignored by the other schemes). When `sink_share` is given it is
+  // resized to the layer count and filled with each layer's attention share on position 0 (BOS): the mean
+  // over heads, sequences and queries t ≥ 1 of softmax weight on key 0 (an attention sink, Xiao et al.
+  // 2023, draws most of it). Throws as loss().
+  LabScore score(const std::vector<LabSequence>& batch, RopeStretch stretch = RopeStretch::kNone,
+                 Vector* sink_share = nullptr) const;
+
+  // kDrope: from now on the model runs without its rotation (no effect on other schemes).
+  void drop_positions() { positions_dropped_ = true; }
+  bool positions_dropped() const { return positions_dropped_; }
 
  private:
   LabConfig config_;
+  bool positions_dropped_ = false;
   std::vector<LabParameterGroup> groups_;
   Vector parameters_;
 };
@@ -238,8 +266,11 @@ struct LabResult {
   bool stopped = false;               // the progress callback returned false
   Vector eval_lengths;                // train_length · (1, 2, …, max_eval_factor)
   std::vector<std::string> variants;  // the accuracy rows: the scheme's name; for RoPE also
-                                      // "rope+pi", "rope+ntk", "rope+yarn"
+                                      // "rope+pi", "rope+ntk", "rope+yarn"; with SSMax each name
+                                      // has "+ssmax" after the scheme's ("rope+ssmax+pi")
   Matrix accuracy;        // variants × eval lengths, fractions of targets right; 0 × 0 if stopped
+  Matrix sink_share;      // layers × eval lengths: attention share on position 0 (score's sink_share) of
+                          // the plain variant; 0 × 0 if stopped
   Vector parameters;      // the final parameters
   std::int64_t work = 0;  // lab_work(config)
 };
@@ -249,8 +280,8 @@ struct LabResult {
 // of `progress` propagate.
 LabResult run_length_lab(const LabConfig& config, const LabProgress& progress = nullptr);
 
-// MD5 (hex) of the run's numbers as little-endian IEEE doubles: the losses, the final parameters, then
-// the accuracy table row by row. Equal fingerprints on two platforms mean equal bits.
+// MD5 (hex) of the run's numbers as little-endian IEEE doubles: the losses, the final parameters, the
+// accuracy table, then the sink shares. Equal fingerprints on two platforms mean equal bits.
 std::string lab_fingerprint(const LabResult& result);
 
 }  // namespace positional

@@ -25,6 +25,9 @@ export const LAB_SCHEMES = [
   { key: 'sinusoidal', value: 'sinusoidal', label: t('sinusoidal') },
   { key: 'rope', value: 'rope', label: t('RoPE') },
   { key: 'alibi', value: 'alibi', label: t('ALiBi') },
+  { key: 'rnopeSwa', value: 'rnope-swa', label: t('NoPE global + RoPE local (RNoPE-SWA)'), ticked: false },
+  { key: 'drope', value: 'drope', label: t('RoPE, then dropped (DroPE)'), ticked: false },
+  { key: 'cope', value: 'cope', label: t('contextual positions (CoPE)'), ticked: false },
 ];
 
 /**
@@ -208,7 +211,10 @@ export const CHART_DECLARATIONS = {
       length: { kind: 'number', label: t('trained length'), value: 16, min: 8, max: 32, step: 2, even: true },
       steps: { kind: 'number', label: t('training steps'), value: 300, min: 10, max: 2000 },
       seed: { kind: 'number', label: t('seed'), value: 0, min: 0, max: 4294967295 },
-      ...Object.fromEntries(LAB_SCHEMES.map(({ key, label }) => [key, { kind: 'checkbox', label, value: true }])),
+      ...Object.fromEntries(
+        LAB_SCHEMES.map(({ key, label, ticked = true }) => [key, { kind: 'checkbox', label, value: ticked }]),
+      ),
+      ssmax: { kind: 'checkbox', label: t('length-scaled softmax (SSMax) in every model'), value: false },
     },
     aliases: [],
   },

@@ -27,6 +27,9 @@ const VARIANTS = [
   { name: 'rope+ntk', label: t('RoPE + NTK base'), scheme: 'rope', dash: [2, 3] },
   { name: 'rope+yarn', label: t('RoPE + YaRN'), scheme: 'rope', dash: [9, 3, 2, 3] },
   { name: 'alibi', label: t('ALiBi'), scheme: 'alibi' },
+  { name: 'rnope-swa', label: t('RNoPE-SWA'), scheme: 'rnope-swa' },
+  { name: 'drope', label: t('DroPE'), scheme: 'drope' },
+  { name: 'cope', label: t('CoPE'), scheme: 'cope' },
 ];
 const SCHEME_NAMES = LAB_SCHEMES.map((s) => s.value);
 const SCHEME_KEYS = LAB_SCHEMES.map((s) => s.key);
@@ -47,11 +50,17 @@ export const labOptions = (state, scheme) => ({
   trainLength: state.length,
   steps: state.steps,
   seed: state.seed,
+  lengthScaledSoftmax: state.ssmax,
+  // DroPE recalibrates without positions for the last tenth of the same steps.
+  recalibrationSteps: Math.round(state.steps / 10),
 });
 
 /** What a run depends on: a run made under other settings is not shown. */
 const settingsKey = (state) =>
-  JSON.stringify([state.task, state.length, state.steps, state.seed, ...chosenSchemes(state)]);
+  JSON.stringify([state.task, state.length, state.steps, state.seed, state.ssmax, ...chosenSchemes(state)]);
+
+/** The engine names a length-scaled softmax model's variants "rope+ssmax+pi"; the lines are keyed without it. */
+const withoutSsmax = (result) => ({ ...result, variants: result.variants.map((v) => v.replace('+ssmax', '')) });
 
 /** The evaluation lengths L, 2L, …, 8L (the engine's default factor). */
 const evalLengths = (length) => Array.from({ length: 8 }, (_, i) => length * (i + 1));
@@ -61,7 +70,7 @@ export const LENGTH_LAB = defineChart(chartDeclaration('length-lab'), {
   compute: {
     // What Train will run: a light plan, no engine call (training is the reader's to start).
     plan: {
-      reads: ['task', 'length', 'steps', 'seed', ...SCHEME_KEYS],
+      reads: ['task', 'length', 'steps', 'seed', 'ssmax', ...SCHEME_KEYS],
       run: (state) => ({ key: settingsKey(state), schemes: chosenSchemes(state) }),
     },
   },
@@ -243,6 +252,7 @@ function attachTraining(chart, { state, data, marks, shell, canvases, update, af
     if (!schemes.length) return;
     const run = {
       key: settingsKey(state),
+      ssmax: state.ssmax,
       phase: 'training',
       mode: null,
       schemes,
@@ -265,7 +275,7 @@ function attachTraining(chart, { state, data, marks, shell, canvases, update, af
         done(name, result) {
           if (marks.run !== run) return;
           const model = run.models.get(name);
-          model.result = result;
+          model.result = withoutSsmax(result);
           model.losses = Array.from(result.losses);
           run.finished += 1;
           if (run.finished < run.schemes.length) update();
@@ -376,7 +386,7 @@ const scoredVariants = (run) => VARIANTS.filter((v) => run?.models.get(v.scheme)
  * when the settings are the size they were recorded at: [{ variant, row }], or [] at other settings.
  */
 function recordedRows(state, schemes) {
-  if (state.length !== RECORDED.trainLength || state.steps !== RECORDED.steps) return [];
+  if (state.length !== RECORDED.trainLength || state.steps !== RECORDED.steps || state.ssmax) return [];
   const byVariant = RECORDED.tasks[state.task];
   return VARIANTS.filter((v) => schemes.includes(v.scheme) && byVariant?.[v.name]).map((v) => ({
     variant: v,
@@ -598,10 +608,36 @@ function accuracyTable(state, run, schemes, revealed) {
     };
   }
   return {
-    caption: t('Fraction of targets right by evaluation length'),
+    caption: run.ssmax
+      ? t(
+          'Fraction of targets right by evaluation length, with length-scaled softmax; below, each layer’s attention on position 0',
+        )
+      : t('Fraction of targets right by evaluation length; below, each layer’s attention on position 0'),
     columns,
-    rows: scoredVariants(run).map((v) => [v.label, ...accuracyRow(run, v.name).map(percent)]),
+    rows: [
+      ...scoredVariants(run).map((v) => [v.label, ...accuracyRow(run, v.name).map(percent)]),
+      ...sinkRows(run).map(({ scheme, layer, shares }) => [
+        t('{scheme}: on position 0, layer {layer}', { scheme: schemeLabel(scheme), layer: grouped(layer) }),
+        ...shares.map(percent),
+      ]),
+    ],
   };
+}
+
+/**
+ * The sink diagnostic of every finished model: per layer (1, 2, …), the attention its queries put on
+ * position 0 at each evaluation length (the engine's sinkShare, layers × lengths).
+ */
+function sinkRows(run) {
+  const rows = [];
+  for (const [scheme, model] of run?.models ?? []) {
+    const sink = model.result?.sinkShare;
+    if (!sink?.rows) continue;
+    for (let l = 0; l < sink.rows; l += 1) {
+      rows.push({ scheme, layer: l + 1, shares: Array.from(sink.data.slice(l * sink.cols, (l + 1) * sink.cols)) });
+    }
+  }
+  return rows;
 }
 
 function labCsv(run) {
@@ -612,6 +648,10 @@ function labCsv(run) {
   for (const v of run ? scoredVariants(run) : []) {
     const result = run.models.get(v.scheme).result;
     accuracyRow(run, v.name).forEach((a, i) => rows.push(['accuracy', v.name, result.evalLengths[i], a]));
+  }
+  for (const { scheme, layer, shares } of sinkRows(run)) {
+    const lengths = run.models.get(scheme).result.evalLengths;
+    shares.forEach((share, i) => rows.push(['sink', `${scheme} layer ${layer}`, lengths[i], share]));
   }
   return { header: ['measure', 'scheme', 'step_or_length', 'value'], rows };
 }
