@@ -260,6 +260,25 @@ test(
     assert.deepEqual(values.fingerprints, { none: expected.none, rope: expected.rope, alibi: expected.alibi });
     assert.deepEqual(problems, []);
     await page.context().close();
+    // A newer scheme with length-scaled softmax, on the page thread too.
+    const engine = await loadEngine();
+    const cope = engine.trainLengthLab({
+      scheme: 'cope',
+      task: 'lookup',
+      trainLength: 16,
+      steps: STEPS,
+      seed: 7,
+      lengthScaledSoftmax: true,
+    }).fingerprint;
+    const off = ['nope', 'learned', 'sinusoidal', 'rope', 'alibi'].map((key) => `&length-lab.${key}=false`).join('');
+    const newer = await openLab(
+      `${pathToFileURL(singleFile).href}?length-lab.steps=${STEPS}&length-lab.seed=7&length-lab.cope=true&length-lab.ssmax=true${off}`,
+    );
+    const newerValues = await trainToEnd(newer.page);
+    assert.equal(newerValues.mode, 'page');
+    assert.deepEqual(newerValues.fingerprints, { cope });
+    assert.deepEqual(newer.problems, []);
+    await newer.page.context().close();
   },
 );
 
