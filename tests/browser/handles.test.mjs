@@ -1,9 +1,11 @@
 // The figures' handles and motion (web/js/chart-kit/handles.js, motion.js) used as a reader would:
-// every handle moved by real keys (arrows, Shift+arrow, Home, End) and dragged by the real mouse on
-// its canvas, each step checked for the chart's state, its number box, the slider's
-// aria-valuenow/valuetext, the canvas pixels and the URL all moving together; the Play button
-// animating and stopping when the reader takes a key or the pointer; no motion at all (no button,
-// a sentence why, nothing changing over time) when the reader asks for reduced motion.
+// every handle a named slider in the tab order; at a phone's width, a drag on a log axis walking
+// round values and − and + moving every handle without a drag, each step checked for the chart's
+// state, its number box, the handle's aria-valuenow/valuetext, the canvas pixels and the URL all
+// moving together; the Play button animating and stopping when the reader takes a key or the
+// pointer; no motion at all (no button, a sentence why, nothing changing over time) when the reader
+// asks for reduced motion. Each handle's keys and its drag on the canvas are cells of the control
+// matrix (control-matrix.test.mjs).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { chartDefinitions, mountAllCharts, openPage, startSite, twoFrames } from './helpers.mjs';
@@ -11,26 +13,11 @@ import { CHART_DECLARATIONS } from '../../web/js/charts/declarations.js';
 
 /**
  * Every handle and every motion the charts declare (their defineChart definitions, read in Node as
- * the site build reads their parts), so a new chart's handles are driven here with no edit.
- * A handle is pressed on its knob and dragged along its axis, unless PRESS says where on its line
- * the mouse presses the canvas (px from the knob's centre, outside the knob's own overlay) and how
- * far it drags.
+ * the site build reads their parts), so a new chart's handles are driven here with no edit. Each
+ * handle's keys and its drag on the canvas, checked against every view of its value, are cells of
+ * the control matrix (control-matrix.test.mjs); here, what is particular to handles: their roles,
+ * a phone's width, and the charts' motion.
  */
-const PRESS = {
-  'context-extension.trained': { press: [-60, 0], drag: [0, -25] },
-  'context-extension.target': { press: [-60, 0], drag: [0, -25] },
-  'sinusoidal-heatmap.position': { press: [-60, 0], drag: [0, 60] },
-  'alibi.head': { press: [0, 30], drag: 'next-bars' },
-  'rope-relative.delta': { press: [0, -60], drag: [60, 0] },
-  // The query positions' number line: the knob itself is pressed (the three share one line).
-  'rope-relative.s0': { press: [0, 0], drag: [50, 0] },
-  'rope-relative.s1': { press: [0, 0], drag: [50, 0] },
-  'rope-relative.s2': { press: [0, 0], drag: [-50, 0] },
-  'precision.position': { press: [0, -60], drag: [60, 0] },
-  'rope-frequencies.position': { press: [0, 60], drag: [60, 0] },
-  'model-card.prompt': { press: [-60, 0], drag: [0, -25] },
-  'attention-sinks.keys': { press: [0, -60], drag: [60, 0] },
-};
 /** Where a chart's motion is driven from when its slider is not a handle (the clock's face is its slider). */
 const MOTION_HANDLE = { 'rope-clock': 'canvas[role="slider"]' };
 /** The control typed into while a motion plays, where the default (the last number control neither animated nor a handle) is not the one wanted. */
@@ -44,7 +31,6 @@ const HANDLES = definitions.flatMap(({ id, handles = [] }) =>
     part: h.part ?? h.key,
     axis: h.axis,
     stops: h.stops,
-    ...(PRESS[`${id}.${h.key}`] ?? { press: [0, 0], drag: h.axis === 'y' ? [0, -25] : [60, 0] }),
   })),
 );
 /** The charts with motion, the state key each animates (the first its frame sets), and another number control to type in. */
@@ -163,84 +149,6 @@ test('the lesson declares exactly the handles this suite drives, each a labelled
   }
 });
 
-for (const handle of HANDLES) {
-  const name = `${handle.chart}.${handle.key}`;
-
-  test(`${name}: arrows, Shift+arrow, End and Home move state, box, slider, pixels and URL together`, async () => {
-    await reset(page, handle.chart);
-    await page.locator(`[data-chart-root="${handle.chart}"] [data-handle="${handle.key}"]`).scrollIntoViewIfNeeded();
-    await listenForParts(page);
-    await page.locator(`[data-chart-root="${handle.chart}"] [data-handle="${handle.key}"]`).focus();
-    await twoFrames(page);
-    const start = await read(page, handle);
-    assert.equal(start.focused, true, 'the handle takes focus');
-    assert.equal(start.highlighted, handle.part, 'focus highlights the handle’s part');
-    assert.ok(await announced(page, handle), 'focus announces the part (chart-part)');
-
-    await page.keyboard.press('ArrowRight');
-    await settle(page, handle);
-    const one = await read(page, handle);
-    assertMovedTogether(start, one, 'ArrowRight');
-    assert.ok(one.state > start.state, 'ArrowRight increases the value');
-
-    await page.keyboard.press('Shift+ArrowRight');
-    await settle(page, handle);
-    const big = await read(page, handle);
-    assertMovedTogether(one, big, 'Shift+ArrowRight');
-    assert.ok(big.state - one.state > one.state - start.state, 'Shift takes a larger step than the plain arrow');
-
-    await page.keyboard.press('End');
-    await settle(page, handle);
-    const end = await read(page, handle);
-    assertMovedTogether(big, end, 'End');
-    assert.equal(end.now, end.max, 'End goes to aria-valuemax');
-
-    await page.keyboard.press('Home');
-    await settle(page, handle);
-    const home = await read(page, handle);
-    assertMovedTogether(end, home, 'Home');
-    assert.equal(home.now, home.min, 'Home goes to aria-valuemin');
-    assert.equal(home.focused, true, 'the handle keeps focus throughout');
-    await page.evaluate(() => document.activeElement?.blur());
-    assert.equal((await read(page, handle)).highlighted, null, 'leaving the handle clears the highlight');
-    await reset(page, handle.chart);
-  });
-
-  test(`${name}: a mouse drag on the canvas moves state, box, slider, pixels and URL together`, async () => {
-    await reset(page, handle.chart);
-    await page.locator(`[data-chart-root="${handle.chart}"] [data-handle="${handle.key}"]`).scrollIntoViewIfNeeded();
-    await twoFrames(page);
-    const start = await read(page, handle);
-    await listenForParts(page);
-    const x = start.knob.x + handle.press[0];
-    const y = start.knob.y + handle.press[1];
-    const under = await page.evaluate(
-      ([px, py]) => {
-        const el = document.elementFromPoint(px, py);
-        return el?.tagName === 'CANVAS' ? 'canvas' : (el?.dataset.handle ?? el?.tagName);
-      },
-      [x, y],
-    );
-    if (handle.press[0] || handle.press[1])
-      assert.equal(under, 'canvas', 'the press lands on the canvas, on the handle’s line, away from its knob');
-    else assert.equal(under, handle.key, 'the press lands on the knob');
-    // ALiBi's bars: two bars to the right, the spacing measured from where the knob sits for heads 1 and 2.
-    const [dx, dy] = handle.drag === 'next-bars' ? [2 * (await barSpacing(page)), 0] : handle.drag;
-    await page.mouse.move(x, y);
-    await page.mouse.down();
-    const held = await read(page, handle);
-    assert.equal(held.highlighted, handle.part, 'holding the handle highlights its part');
-    for (let k = 1; k <= 5; k++) await page.mouse.move(x + (dx * k) / 5, y + (dy * k) / 5);
-    await page.mouse.up();
-    await settle(page, handle);
-    const moved = await read(page, handle);
-    assertMovedTogether(start, moved, 'the drag');
-    assert.ok(await announced(page, handle), 'the drag announces the part (chart-part)');
-    await reset(page, handle.chart);
-    await page.evaluate(() => document.activeElement?.blur());
-  });
-}
-
 // What a phone gets: at 360 px a drag on a log axis walks round values (powers of two, or 1, 2, 5 ×
 // 10^k), a finger's movement per value; and every handle moves without a drag, by − and + beside
 // its number box (WCAG 2.5.7), each at least 24 CSS px square (2.5.8).
@@ -354,44 +262,6 @@ describe('at a phone’s width', () => {
     assert.deepEqual(phone.problems, []);
   });
 });
-
-/** Starts recording the chart-part events the page dispatches. */
-function listenForParts(page) {
-  return page.evaluate(() => {
-    window.handleParts = [];
-    if (!window.handlePartsListening) {
-      window.handlePartsListening = true;
-      document.addEventListener('chart-part', (e) => window.handleParts.push(e.detail));
-    }
-  });
-}
-
-/** Whether `handle`'s part was announced since listenForParts. */
-function announced(page, { chart, part }) {
-  return page.evaluate(
-    ([id, name]) => window.handleParts.some((d) => d.chart === id && d.part === name),
-    [chart, part],
-  );
-}
-
-/** The distance between two neighbouring ALiBi bars, in CSS px (from the slider at heads 1 and 2). */
-async function barSpacing(page) {
-  const at = (head) =>
-    page.evaluate((h) => {
-      window.positionalCharts.mounted.get('alibi').set({ head: h });
-    }, head);
-  const knob = () =>
-    page.evaluate(() => {
-      const r = document.querySelector('[data-chart-root="alibi"] [data-handle="head"]').getBoundingClientRect();
-      return r.x + r.width / 2;
-    });
-  await at(2);
-  await twoFrames(page);
-  const two = await knob();
-  await at(1);
-  await twoFrames(page);
-  return two - (await knob());
-}
 
 /** The animated value and the chart's pixels now, and whether it says it is playing. */
 function motionNow(page, { chart, key, handle }) {

@@ -19,6 +19,15 @@ if (!['chromium', 'firefox', 'webkit'].includes(ENGINE))
   throw new Error(`POSITIONAL_BROWSER must be chromium, firefox or webkit, not "${ENGINE}"`);
 
 /**
+ * Whether the long sweeps run: the 10,000-change robustness soak and every hostile string typed in
+ * every engine (POSITIONAL_LONG=1, which `build-scripts/test --long` sets). Without it each runs a
+ * short, fixed version.
+ */
+export const LONG = ['1', 'true', 'yes'].includes(String(process.env.POSITIONAL_LONG ?? '').toLowerCase());
+if (!['', '0', '1', 'true', 'false', 'yes', 'no'].includes(String(process.env.POSITIONAL_LONG ?? '').toLowerCase()))
+  throw new Error(`POSITIONAL_LONG must be 1 or 0, not "${process.env.POSITIONAL_LONG}"`);
+
+/**
  * Launch options of the engine. Chromium: Debian's, with the flags that keep it from reaching for
  * the network. Firefox: Debian's Firefox ESR driven over WebDriver BiDi (playwright-core's
  * moz-firefox channel), started through a relay that answers the BiDi commands it lacks.
