@@ -545,7 +545,7 @@ function describeLab(view) {
         steps: grouped(state.steps),
         seed: grouped(state.seed),
       },
-    ).concat(drawn);
+    ).concat(ssmaxNote(state.ssmax), drawn);
   }
   if (run.phase === 'training') {
     return tn(
@@ -553,7 +553,7 @@ function describeLab(view) {
       'Training {count} models on the “{task}” task at length {length}…',
       run.schemes.length,
       { task, length: grouped(state.length) },
-    );
+    ).concat(ssmaxNote(run.ssmax));
   }
   const scored = scoredVariants(run);
   if (!scored.length) {
@@ -577,9 +577,14 @@ function describeLab(view) {
         four: grouped(4 * state.length),
         atFour: at(4),
       },
-    ) + stoppedNote
+    ) +
+    ssmaxNote(run.ssmax) +
+    stoppedNote
   );
 }
+
+/** The description's word on the length-scaled softmax: a setting the picture does not draw before a run. */
+const ssmaxNote = (on) => (on ? ` ${t('Every model uses length-scaled softmax (SSMax).')}` : '');
 
 const taskLabel = (task) => CHART_DECLARATIONS['length-lab'].controls.task.options.find((o) => o.value === task).label;
 
