@@ -85,10 +85,17 @@ export async function answerAll(frame, wrong = new Set(), items = SELF_TEST_ITEM
       await slot.locator('input').fill(await typedAnswer(item, await attemptParams(frame, item), wrong.has(item.id)));
       await slot.locator('input').press('Enter');
     } else await answerChoice(frame, item, { wrongly: wrong.has(item.id) });
-    await frame.waitForFunction(
-      (id) => document.querySelector(`.graded-item[data-item="${id}"]`).dataset.answered,
-      slotOf(item),
-    );
+    await frame
+      .waitForFunction((id) => document.querySelector(`.graded-item[data-item="${id}"]`).dataset.answered, slotOf(item))
+      .catch(async (error) => {
+        // Say which item stayed open, and what the page said of it.
+        const said = await slot
+          .locator('.graded-feedback')
+          .first()
+          .textContent({ timeout: 2000 })
+          .catch(() => '(no feedback)');
+        throw new Error(`${item.id} (${item.kind}) was not taken: “${said}”`, { cause: error });
+      });
   }
 }
 
