@@ -15,7 +15,7 @@ const KEPT = new Set(
    RoFormer Transformer XL T5 xPos LongRoPE TinyGPT JSON CSV PNG SVG URL HTML CSS JavaScript WebAssembly Wasm
    C++ Eigen Python NumPy numpy float float16 float32 float64 bfloat16 fp16 bf16 FP16 BF16 KaTeX Embind SCORM
    cmi5 xAPI LMS API MathML PDF ID id GitHub MIT vLLM GGUF llama.cpp Ollama Meta iRoPE Jamba Mamba MiniMax
-   Gated DeltaNet CoPE PaTH FoPE DroPE SSMax OLMo gpt-oss Flip-Flop Nakanishi
+   Gated DeltaNet CoPE PaTH FoPE DroPE SSMax RNoPE-SWA SWA StreamingLLM OLMo gpt-oss Flip-Flop Nakanishi
    softmax Softmax sin cos exp log ln max min argmax cosine PE pos len logits factor
    Enter Page Up Down Home End Shift Tab Ctrl Esc Space
    dog bites man cat chased the mat sat on The ran Birds`.split(/\s+/),
