@@ -21,6 +21,8 @@ import {
   answerAll,
   answerChoice,
   shownIds,
+  shownVariant,
+  slotElement,
   waitForFrame,
   FAILED_ITEMS,
   NEARLY_ITEMS,
@@ -714,6 +716,40 @@ test('cmi5: closing the tab a second after the last answer, with the LMS taking 
   assert.equal(verbs.filter((v) => v === 'answered').length, SELF_TEST_ITEMS.length);
   assert.ok(verbs.includes('passed') && verbs.includes('completed'));
   assert.deepEqual(lms.errors, []);
+  await close();
+});
+
+test('cmi5: a choice picked and a number typed while the LMS is still answering stay, and Check takes them', async () => {
+  // The state document comes back late, after the learner has started: the page draws the test again
+  // with what the course site kept, and what was picked but not yet checked must not go with it.
+  const lms = await startLrs({
+    root: folders.cmi5,
+    fault: (r) => (r.method === 'GET' && r.path.includes('/activities/state') ? { delay: 8000 } : null),
+  });
+  closers.push(lms.close);
+  const { lesson, close } = await cmi5Course(lms);
+  const choice = await shownVariant(
+    lesson,
+    GRADED.find((item) => item.kind === 'choice'),
+  );
+  const numeric = await shownVariant(
+    lesson,
+    GRADED.find((item) => item.kind === 'numeric'),
+  );
+  const picked = choice.choices.find((c) => !c.correct).id;
+  await slotElement(lesson, choice).locator(`input[value="${picked}"]`).check();
+  await slotElement(lesson, numeric).locator('input').fill('12.5');
+  const course = () => lesson.evaluate(() => document.documentElement.dataset.course);
+  assert.notEqual(await course(), 'cmi5:saved', 'picked before the course site answered');
+  await lesson.waitForFunction(() => document.documentElement.dataset.course === 'cmi5:saved', null, {
+    timeout: 30000,
+  });
+  assert.equal(await slotElement(lesson, choice).locator(`input[value="${picked}"]`).isChecked(), true);
+  assert.equal(await slotElement(lesson, numeric).locator('input').inputValue(), '12.5');
+  await slotElement(lesson, choice).locator('button.graded-check').click();
+  await slotElement(lesson, numeric).locator('button.graded-check').click();
+  for (const item of [choice, numeric])
+    assert.equal(await slotElement(lesson, item).getAttribute('data-answered'), 'wrong', `${item.id} taken`);
   await close();
 });
 

@@ -220,9 +220,13 @@ export function setupSelfTest({ engine, results, root = document, memory = null 
     scoreLine.after(startOverBox);
   }
   // A course site whose memory arrives later (cmi5's state document) or that changes the mode.
+  // A choice picked or a number typed but not yet checked survives that: the reader may be mid-answer
+  // when the course site's reply arrives.
   memory.subscribe((update) => {
     if (update.record) record = sound(update.record);
+    const unchecked = uncheckedAnswers(root);
     render();
+    restoreUnchecked(root, unchecked);
   });
   render();
   // On its own, the level switch changes the test: the score line follows it.
@@ -235,6 +239,43 @@ export function setupSelfTest({ engine, results, root = document, memory = null 
     record: () => record,
     startOver,
   };
+}
+
+/**
+ * What the reader has picked or typed in the open items under `root` and not checked yet, with the
+ * element that had focus: for restoreUnchecked after the items are drawn again.
+ * @param {Element} root
+ */
+function uncheckedAnswers(root) {
+  const open = [...root.querySelectorAll('.graded-item:not([data-answered])')].map((slot) => ({
+    variant: slot.getAttribute('data-variant'),
+    params: slot.getAttribute('data-params'),
+    picked: slot.querySelector('input[type="radio"]:checked')?.getAttribute('value') ?? null,
+    typed: slot.querySelector('input.graded-input')?.value ?? '',
+  }));
+  return { open, focused: document.activeElement?.id || null };
+}
+
+/**
+ * Puts back what uncheckedAnswers saw, in the items that still ask the same question (the same
+ * variant; for a number, the same numbers) and are still open.
+ * @param {Element} root
+ * @param {ReturnType<typeof uncheckedAnswers>} seen
+ */
+function restoreUnchecked(root, { open, focused }) {
+  for (const { variant, params, picked, typed } of open) {
+    const slot = [...root.querySelectorAll('.graded-item:not([data-answered])')].find(
+      (s) => s.getAttribute('data-variant') === variant,
+    );
+    if (!slot) continue;
+    const radio = picked && [...slot.querySelectorAll('input[type="radio"]')].find((r) => r.value === picked);
+    if (radio && !radio.disabled) radio.checked = true;
+    const input = slot.querySelector('input.graded-input');
+    if (typed && input && !input.disabled && slot.getAttribute('data-params') === params) input.value = typed;
+  }
+  const again = focused && document.getElementById(focused);
+  if (again instanceof HTMLElement && again !== document.activeElement && !again.matches(':disabled'))
+    again.focus({ preventScroll: true });
 }
 
 /** "Start over", asked twice: the first press offers to clear the answers, the second clears them. */
