@@ -439,25 +439,25 @@ TEST(LengthLabTraining, DefaultRunLearnsTheLookupAtTheTrainedLength) {
 
 // DroPE is RoPE, then NoPE: recalibrating for every step trains exactly the NoPE model, for none trains
 // exactly the RoPE model (evaluated without its rotation).
+// The DroPE run of `c` and the same run under `other`, which must train to the same bits.
+std::pair<LabResult, LabResult> drope_beside(const LabConfig& c, LabScheme other) {
+  LabConfig twin = c;
+  twin.scheme = other;
+  std::pair<LabResult, LabResult> runs{run_length_lab(c), run_length_lab(twin)};
+  EXPECT_EQ(bytes_md5(runs.first.losses), bytes_md5(runs.second.losses));
+  EXPECT_EQ(bytes_md5(runs.first.parameters), bytes_md5(runs.second.parameters));
+  return runs;
+}
+
 TEST(LengthLabSchemes, DropeIsRopeThenNope) {
   LabConfig c = tiny(LabScheme::kDrope, LabTask::kLookup, 21);
   c.steps = 6;
   c.recalibration_steps = 6;
-  LabConfig nope = c;
-  nope.scheme = LabScheme::kNone;
-  const LabResult all_dropped = run_length_lab(c);
-  const LabResult none = run_length_lab(nope);
-  EXPECT_EQ(bytes_md5(all_dropped.losses), bytes_md5(none.losses));
-  EXPECT_EQ(bytes_md5(all_dropped.parameters), bytes_md5(none.parameters));
+  const auto [all_dropped, none] = drope_beside(c, LabScheme::kNone);
   EXPECT_EQ(all_dropped.accuracy, none.accuracy);
   EXPECT_EQ(all_dropped.variants, (std::vector<std::string>{"drope"}));
   c.recalibration_steps = 0;
-  LabConfig rope = c;
-  rope.scheme = LabScheme::kRope;
-  const LabResult never_dropped = run_length_lab(c);
-  const LabResult rope_run = run_length_lab(rope);
-  EXPECT_EQ(bytes_md5(never_dropped.losses), bytes_md5(rope_run.losses));
-  EXPECT_EQ(bytes_md5(never_dropped.parameters), bytes_md5(rope_run.parameters));
+  const auto [never_dropped, rope_run] = drope_beside(c, LabScheme::kRope);
   // Evaluated without positions, the RoPE-trained weights score differently from with them.
   EXPECT_NE(never_dropped.accuracy.row(0), rope_run.accuracy.row(0));
   c.recalibration_steps = 2;  // in between: the first 4 steps are RoPE's, the last 2 differ from it
