@@ -342,6 +342,12 @@ async function chartPictures() {
   return out;
 }
 
+/** Waits until every declared chart has mounted: a count short of that compares pages mid-mount. */
+const everyChartMounted = (page) =>
+  page.waitForFunction((n) => window.positionalCharts?.mounted.size >= n, Object.keys(CHART_DECLARATIONS).length, {
+    timeout: 30000,
+  });
+
 // The chart Worker runs each chart's own draw on a transferred canvas while the page lays the same
 // draw out; where the page paints its own canvases (?paint=page) it runs that draw itself. The two
 // must give the reader the same picture: every pixel of every chart, in both themes.
@@ -357,7 +363,7 @@ test('the chart Worker paints every chart as the page would, pixel for pixel, in
     narrow.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     try {
       await narrow.goto(`${server.url}${PAGE}?charts=eager&paint=${paint}`);
-      await narrow.waitForFunction(() => window.positionalCharts?.mounted.size >= 13, null, { timeout: 30000 });
+      await everyChartMounted(narrow);
       const twoFrames = () =>
         narrow.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       await narrow.evaluate(() => document.fonts.ready);
@@ -403,7 +409,7 @@ test(
     try {
       await refused.route('**/paint-worker.js', (route) => route.fulfill({ status: 404, body: 'not here' }));
       await refused.goto(`${server.url}${PAGE}?charts=eager&paint=worker`);
-      await refused.waitForFunction(() => window.positionalCharts?.mounted.size >= 13, null, { timeout: 30000 });
+      await everyChartMounted(refused);
       assert.equal((await refused.evaluate(() => window.positionalCharts.paintMode())).mode, 'page');
       const pictures = await refused.evaluate(chartPictures);
       for (const [id, { offPage, inked }] of Object.entries(pictures)) {
@@ -430,7 +436,7 @@ test('no canvas text is squeezed, cut or runs off its canvas, at 360 and 1280 px
   await narrow.goto(
     `${server.url}${PAGE}?charts=eager&paint=page&order.a=the+quick+brown+fox+jumps+over+the+lazy+dog&order.b=dog+lazy+the+over+jumps+fox+brown+quick+the`,
   );
-  await narrow.waitForFunction(() => window.positionalCharts?.mounted.size >= 10, null, { timeout: 30000 });
+  await everyChartMounted(narrow);
   // MiniBrowser's window is never narrower than about 450 px (and WebDriver sets no device scale):
   // WebKit checks its narrowest width, 450 px, at its own pixel ratio.
   for (const width of ENGINE === 'webkit' ? [WEBKIT_MIN_WIDTH, 1280, 480] : [360, 1280, 480]) {
@@ -460,7 +466,7 @@ test('narrow screens: no legend label is cut and every plot panel keeps a readab
   const errors = [];
   recordPageErrors(narrow, errors);
   await narrow.goto(`${server.url}${PAGE}?charts=eager`);
-  await narrow.waitForFunction(() => window.positionalCharts?.mounted.size >= 10, null, { timeout: 30000 });
+  await everyChartMounted(narrow);
   let alibiLines = 0;
   for (const width of ENGINE === 'webkit' ? [WEBKIT_MIN_WIDTH] : [320, 360]) {
     await narrow.setViewportSize({ width, height: 800 });
