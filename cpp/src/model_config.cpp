@@ -582,6 +582,9 @@ void parse_rope(const json& root, ModelConfig& cfg) {
       reject("qk_rope_head_dim", "even (pairs of dimensions turn together)", *mla);
     if (const json* nope = find_present(root, "qk_nope_head_dim")) {
       cfg.qk_nope_head_dim = read_whole(*nope, "qk_nope_head_dim", 0, kMaxHeadDim);
+    } else if (find_present(root, "head_dim") != nullptr && cfg.head_dim > cfg.qk_rope_head_dim) {
+      // DeepSeek-V4 states the whole query and key width as head_dim, its rotary part among it.
+      cfg.qk_nope_head_dim = cfg.head_dim - cfg.qk_rope_head_dim;
     }
     cfg.rotary_dim = cfg.qk_rope_head_dim;
   } else if (const json* explicit_dim = find_present(root, "rotary_dim")) {
@@ -905,6 +908,51 @@ void read_llama4_attention(const json& root, ModelConfig& cfg) {
 // family states: Llama 4's no_rope_layers or no_rope_layer_interval (iRoPE), Qwen3-Next's
 // full_attention_interval, Gemma's sliding_window_pattern, ModernBERT's global_attn_every_n_layers.
 // Every derivation follows the family's configuration_*.py in transformers 5.
+// DeepSeek-V4 as its published config.json lays out its layers (DeepSeek's inference/model.py): one
+// compress_ratios entry per layer, then one per multi-token-prediction layer. 0 is a window only (rope_theta,
+// unscaled); 4 is compressed sparse attention, one entry per 4 tokens ranked by the indexer (the published
+// weights hold indexer tensors on exactly those layers); another rate is heavily compressed attention, every
+// entry attended. Read as the layer types transformers' DeepseekV4Config names; a second rate besides 4 is a
+// kind the reader does not know.
+void read_compress_ratios(const json& list, ModelConfig& cfg) {
+  if (!list.is_array() || list.empty()) {
+    reject("compress_ratios", "a non-empty array of whole numbers ≥ 0, one per layer", list);
+  }
+  if (cfg.num_layers > 0 && static_cast<std::int64_t>(list.size()) < cfg.num_layers) {
+    throw InputError("compress_ratios must hold at least num_hidden_layers = " + whole(cfg.num_layers) +
+                     " entries (one per layer), got " + std::to_string(list.size()));
+  }
+  if (cfg.num_layers == 0)
+    cfg.num_layers = std::min<std::int64_t>(static_cast<std::int64_t>(list.size()), kMaxAttentionHeads);
+  const std::size_t extra = list.size() - static_cast<std::size_t>(cfg.num_layers);
+  if (extra > 0) {
+    cfg.notes.push_back("compress_ratios holds " + std::to_string(list.size()) + " entries for " +
+                        whole(cfg.num_layers) + " layers: those past the first " + whole(cfg.num_layers) +
+                        " belong to the multi-token-prediction layers, which are not drawn");
+  }
+  cfg.layer_types_field = "compress_ratios";
+  for (std::int64_t i = 0; i < cfg.num_layers; ++i) {
+    const std::string path = "compress_ratios[" + std::to_string(i) + "]";
+    const json& entry = list[static_cast<std::size_t>(i)];
+    const std::int64_t rate = read_whole(entry, path, 0, kMaxConfigPositions);
+    if (rate == 0) {
+      cfg.layer_types.emplace_back("sliding_attention");
+    } else if (rate == 4) {
+      cfg.compress_rate_csa = 4;
+      cfg.layer_types.emplace_back("compressed_sparse_attention");
+    } else if (cfg.compress_rate_hca == 0 || cfg.compress_rate_hca == rate) {
+      cfg.compress_rate_hca = rate;
+      cfg.layer_types.emplace_back("heavily_compressed_attention");
+    } else {
+      const std::string name = "compressed_attention_" + whole(rate);
+      const bool listed =
+          std::find(cfg.layer_types.begin(), cfg.layer_types.end(), name) != cfg.layer_types.end();
+      if (!listed) cfg.not_understood.push_back({path, describe(entry), "layer_type"});
+      cfg.layer_types.push_back(name);
+    }
+  }
+}
+
 void read_layer_types(const json& root, ModelConfig& cfg) {
   // Llama 4's iRoPE (RoPE layers in chunks, NoPE layers scaling their queries) by its model_type, or by
   // no_rope_layers beside attention_chunk_size; no_rope_layers alone (SmolLM3) marks NoPE layers in a
@@ -968,6 +1016,9 @@ void read_layer_types(const json& root, ModelConfig& cfg) {
         return (i + 1) % interval != 0 ? "chunked_attention" : "full_attention";
       });
     }
+  } else if (const json* ratios = find_present(root, "compress_ratios");
+             ratios != nullptr && cfg.model_type == "deepseek_v4") {
+    read_compress_ratios(*ratios, cfg);
   } else if (const json* kinds = find_present(root, "attn_type_list")) {
     // MiniMax-Text-01 and MiniMax-M1 (vLLM's minimax_text_01.py): 0 marks a lightning-attention
     // layer (linear attention, no positions), 1 a softmax-attention layer with RoPE.
@@ -1239,8 +1290,9 @@ void read_compressed_layers(const json& root, ModelConfig& cfg) {
         return type == "compressed_sparse_attention" || type == "heavily_compressed_attention";
       });
   if (!compressed) return;
-  cfg.compress_rate_csa = 4;
-  cfg.compress_rate_hca = 128;
+  // Rates compress_ratios gave stand; otherwise DeepseekV4Config's defaults.
+  if (cfg.compress_rate_csa == 0) cfg.compress_rate_csa = 4;
+  if (cfg.compress_rate_hca == 0) cfg.compress_rate_hca = 128;
   if (const json* rates = find_present(root, "compress_rates")) {
     if (!rates->is_object()) reject("compress_rates", "an object of rates by layer type", *rates);
     if (const json* csa = find_present(*rates, "compressed_sparse_attention"))

@@ -1,10 +1,10 @@
 // Screenshots of the "Read your model's card" widget (Llama 3.1 8B, Llama 2 7B, GPT-2, and one preset per added family), light and
 // dark, at 360 and 1280 px, into build/screenshots/model-card/ (gitignored) for a person to look at.
-//   node tests/bench/model-card-screenshots.mjs [--dist dist] [--out build/screenshots/model-card]
+//   node tests/bench/model-card-screenshots.mjs [--dist dist] [--out build/screenshots/model-card] [--preset id]
 import { join } from 'node:path';
 import { screenshotArgs, screenshotEachLook } from './browse.mjs';
 
-const { dist, out } = screenshotArgs('build/screenshots/model-card');
+const { dist, out, preset: only } = screenshotArgs('build/screenshots/model-card', { preset: { type: 'string' } });
 
 const PRESETS = [
   'llama-3.1-8b',
@@ -25,10 +25,13 @@ const PRESETS = [
   'qwen2.5-vl-7b-instruct',
   'qwen3-next-80b-a3b-instruct',
   'minimax-text-01',
+  'deepseek-v3.2-exp',
+  'deepseek-v4-flash',
 ];
 const ROOT = '[data-chart-root="model-card"]';
+const chosen = only ? [only] : PRESETS;
 await screenshotEachLook(dist, async (page, { theme, width, url }) => {
-  for (const preset of PRESETS) {
+  for (const preset of chosen) {
     await page.goto(`${url}?charts=eager&card.preset=${preset}`);
     await page.waitForFunction((root) => document.querySelector(root)?.dataset.cardState === 'ready', ROOT, {
       timeout: 30000,

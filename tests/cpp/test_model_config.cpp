@@ -1098,6 +1098,62 @@ TEST(ModelConfigFamilies2026, DeepSeekV4NestedRopeParametersReadAsTheFlatForm) {
                        1e-12, "compressed layers");
 }
 
+// DeepSeek-V4-Flash's published config.json lays its layers out as compress_ratios, one per layer and then
+// one per multi-token-prediction layer (0: window only; 4: compressed sparse attention with its indexer;
+// 128: heavily compressed), with no layer_types and no qk_nope_head_dim (head_dim 512 is the whole width).
+// Read as transformers' layer types, with DeepSeek's inference/model.py's two RoPEs.
+TEST(ModelConfigFamilies2026, DeepSeekV4PublishedCompressRatiosReadAsLayerTypes) {
+  const ModelPositionReport r = analyse_model_config(preset("deepseek-v4-flash.json"), 100000);
+  EXPECT_TRUE(r.not_understood.empty());
+  EXPECT_EQ(r.layer_types_field, "compress_ratios");
+  EXPECT_EQ(r.mla_qk_head_dim, 512) << "head_dim holds the rotary 64 and the 448 without position";
+  ASSERT_EQ(r.layer_kinds.size(), 3u);
+  const LayerKindReport& window = r.layer_kinds[0];
+  EXPECT_EQ(window.layer_type, "sliding_attention");
+  EXPECT_EQ(window.layers, (std::vector<std::int64_t>{0, 1}));
+  EXPECT_EQ(window.window, 128);
+  expect_close_vectors(window.inv_freq, reference_default(10000.0, 64), 1e-12, "window layers: rope_theta");
+  std::vector<std::int64_t> even;
+  std::vector<std::int64_t> odd;
+  for (std::int64_t i = 2; i <= 42; ++i) (i % 2 == 0 ? even : odd).push_back(i);
+  const LayerKindReport& csa = r.layer_kinds[1];
+  EXPECT_EQ(csa.layer_type, "compressed_sparse_attention");
+  EXPECT_EQ(csa.layers, even) << "the 21 layers the published weights give an indexer";
+  EXPECT_EQ(csa.compress_ratio, 4);
+  EXPECT_EQ(csa.top_k, 512);
+  expect_close_vectors(csa.inv_freq, reference_yarn(160000.0, 64, 16.0, 65536.0, 32.0, 1.0), 1e-12,
+                       "compressed layers: YaRN at compress_rope_theta");
+  const LayerKindReport& hca = r.layer_kinds[2];
+  EXPECT_EQ(hca.layers, odd);
+  EXPECT_EQ(hca.compress_ratio, 128);
+  EXPECT_EQ(r.attention_factor, 1.0) << "the reference turns unit-length rotations (no mscale in the block)";
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_EQ(r.notes[0],
+            "compress_ratios holds 44 entries for 43 layers: those past the first 43 belong to the "
+            "multi-token-prediction layers, which are not drawn");
+}
+
+// A rate besides 4 and one other is a kind the reader does not know: named, its layers not drawn, the rest
+// read. Malformed lists are refused with the entry that breaks the rule.
+TEST(ModelConfigFamilies2026, DeepSeekV4CompressRatiosUnknownRateAndMalformedLists) {
+  const std::string head = R"({"model_type": "deepseek_v4", "head_dim": 512, "num_attention_heads": 64,
+      "qk_rope_head_dim": 64, "max_position_embeddings": 1048576, "rope_theta": 10000, "sliding_window": 128,
+      "compress_rope_theta": 160000, "num_hidden_layers": 4, )";
+  const ModelPositionReport r = read_model_config(head + R"("compress_ratios": [0, 4, 128, 16]})", 1000);
+  ASSERT_EQ(r.not_understood.size(), 1u);
+  EXPECT_EQ(r.not_understood[0].field, "compress_ratios[3]");
+  EXPECT_EQ(r.not_understood[0].value, "16");
+  ASSERT_EQ(r.layer_kinds.size(), 4u);
+  EXPECT_EQ(r.layer_kinds[3].positions, "unknown");
+  EXPECT_EQ(r.layer_kinds[2].compress_ratio, 128);
+  EXPECT_EQ(parse_error_of(head + R"("compress_ratios": [0, 4, -1, 4]})"),
+            "compress_ratios[2] must be a whole number ≥ 0, got -1");
+  EXPECT_EQ(parse_error_of(head + R"("compress_ratios": [0, 4]})"),
+            "compress_ratios must hold at least num_hidden_layers = 4 entries (one per layer), got 2");
+  EXPECT_EQ(parse_error_of(head + R"("compress_ratios": "0,4"})"),
+            "compress_ratios must be a non-empty array of whole numbers ≥ 0, one per layer, got \"0,4\"");
+}
+
 // Well-formed configs holding something unknown: each reads, and names what it did not understand.
 TEST(ModelConfigDegraded, EveryDegradedFileReadsAndNamesWhatItDidNotUnderstand) {
   const nlohmann::json expected =

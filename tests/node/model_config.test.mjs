@@ -218,6 +218,30 @@ describe('families of 2025–26 through the binding', () => {
     assert.doesNotMatch(summary, /have no positions at all|it cannot say/);
   });
 
+  test('DeepSeek-V4-Flash as published: compress_ratios lay out window, sparse and heavy layers', () => {
+    const r = preset('deepseek-v4-flash.json', 100000);
+    assert.deepEqual(r.notUnderstood, []);
+    assert.equal(r.layerTypesField, 'compress_ratios');
+    const kinds = r.layerKinds.map((k) => [k.layerType, k.layerCount, k.base, k.compressRatio, k.topK]);
+    assert.deepEqual(kinds, [
+      ['sliding_attention', 2, 10000, 0, 0],
+      ['compressed_sparse_attention', 21, 160000, 4, 512],
+      ['heavily_compressed_attention', 20, 160000, 128, 0],
+    ]);
+    // The window layers turn rope_theta unscaled: 1e-12 relative, one power each.
+    r.layerKinds[0].invFreq.forEach((theta, i) => {
+      const expected = 10000 ** ((-2 * i) / 64);
+      assert.ok(Math.abs(theta - expected) <= 1e-12 * expected, `pair ${i}`);
+    });
+    const summary = modelCardSummary(r)
+      .map((entry) => `${entry.term}: ${entry.text}`)
+      .join('\n');
+    assert.match(summary, /turn qk_rope_head_dim 64 of the head_dim 512 dimensions .* the other 448 carry no position/);
+    assert.match(summary, /base compress_rope_theta 160,000/);
+    assert.match(summary, /21 compressed_sparse_attention layers \(2, 4, 6, 8, …, 42\)/);
+    assert.match(summary, /those past the first 43 belong to the multi-token-prediction layers, which are not drawn/);
+  });
+
   test('DeepSeek-V3.2-Exp: the sparse-attention indexer is a kind of its own, turning the same pairs', () => {
     const r = preset('deepseek-v3.2-exp.json', 400000);
     assert.deepEqual(r.notUnderstood, []);

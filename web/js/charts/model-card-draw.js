@@ -137,13 +137,14 @@ function drawKinds(ctx, width, height, colors, r, panels, highlighted, layout) {
   const narrow = width < 480;
   panels.forEach(({ kind, report, main }, k) => {
     const term = layerKindTerm(kind);
-    const span = kind.window > 0 ? kind.window : kind.chunk;
     ctx.save();
     ctx.translate(0, k * panelHeight + (k > 0 ? legendRoom : 0));
     const own = panelHeight + (k === 0 ? legendRoom : 0);
     drawPairs(ctx, width, own, colors, report, main ? highlighted : null, main ? layout : {}, {
       title: narrow ? term : t('{term}: each pair’s wavelength before and after scaling', { term }),
-      promptLabel: main ? null : t('spans {length}', { length: count(Math.min(span, r.promptLength)) }),
+      // A window or chunk caps what a layer spans; a second whole-prompt kind (DeepSeek-V4's heavily
+      // compressed layers beside its sparse ones) spans the prompt.
+      promptLabel: main ? null : t('spans {length}', { length: count(report.promptLength) }),
       legend: k === 0,
       axes: kind.positions === 'mrope' ? kind.mropeAxes : null,
     });

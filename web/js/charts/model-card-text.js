@@ -639,6 +639,12 @@ function unknownItems(r, type, add) {
   };
 }
 
+/**
+ * The field a RoPE report's base comes from: DeepSeek-V4's compressed layers turn compress_rope_theta, its
+ * window layers rope_theta (their own, local base).
+ */
+const baseField = (r) => (r.modelType === 'deepseek_v4' && r.localBase > 0 ? 'compress_rope_theta' : 'rope_theta');
+
 /** A RoPE model's items about its scheme: the pairs, the lengths, local layers, layer kinds, the stretch, the query scale and the runtimes' readings. */
 function ropeSchemeItems(r, type, add) {
   const L = r.trainedLength;
@@ -647,28 +653,43 @@ function ropeSchemeItems(r, type, add) {
   const stretched = A !== L && A > 0;
   add(
     t('Scheme'),
-    r.mlaQkHeadDim > 0
+    r.mlaQkHeadDim > 0 && r.mlaQkHeadDim === r.headDim
       ? t(
-          'RoPE ({type}): multi-head latent attention: {pairs} rotary pairs turn the qk_rope_head_dim {rotaryDim} dimensions of each {qkHeadDim}-dimensional query and key; the other {nope} (qk_nope_head_dim) carry no position, base rope_theta {base}.',
+          'RoPE ({type}): multi-head latent attention: {pairs} rotary pairs turn qk_rope_head_dim {rotaryDim} of the head_dim {qkHeadDim} dimensions of each query and key; the other {nope} carry no position, base {baseField} {base}.',
           {
             type,
             pairs: count(pairs),
             rotaryDim: count(r.rotaryDim),
             qkHeadDim: count(r.mlaQkHeadDim),
             nope: count(r.mlaQkHeadDim - r.rotaryDim),
+            baseField: baseField(r),
             base: quantity(r.base),
           },
         )
-      : t(
-          'RoPE ({type}): {pairs} rotary pairs per head (rotary_dim {rotaryDim} of head_dim {headDim}), base rope_theta {base}.',
-          {
-            type,
-            pairs: count(pairs),
-            rotaryDim: count(r.rotaryDim),
-            headDim: count(r.headDim),
-            base: quantity(r.base),
-          },
-        ),
+      : r.mlaQkHeadDim > 0
+        ? t(
+            'RoPE ({type}): multi-head latent attention: {pairs} rotary pairs turn the qk_rope_head_dim {rotaryDim} dimensions of each {qkHeadDim}-dimensional query and key; the other {nope} (qk_nope_head_dim) carry no position, base {baseField} {base}.',
+            {
+              type,
+              pairs: count(pairs),
+              rotaryDim: count(r.rotaryDim),
+              qkHeadDim: count(r.mlaQkHeadDim),
+              nope: count(r.mlaQkHeadDim - r.rotaryDim),
+              baseField: baseField(r),
+              base: quantity(r.base),
+            },
+          )
+        : t(
+            'RoPE ({type}): {pairs} rotary pairs per head (rotary_dim {rotaryDim} of head_dim {headDim}), base {baseField} {base}.',
+            {
+              type,
+              pairs: count(pairs),
+              rotaryDim: count(r.rotaryDim),
+              headDim: count(r.headDim),
+              baseField: baseField(r),
+              base: quantity(r.base),
+            },
+          ),
   );
   add(
     t('Lengths'),
@@ -1112,6 +1133,14 @@ const READER_NOTES = [
         key,
         value: noteNumber(value),
       }),
+  ],
+  [
+    /^compress_ratios holds (\d+) entries for (\d+) layers: those past the first \d+ belong to the multi-token-prediction layers, which are not drawn$/,
+    ([entries, layers]) =>
+      t(
+        'compress_ratios holds {entries} entries for {layers} layers: those past the first {layers} belong to the multi-token-prediction layers, which are not drawn',
+        { entries: noteNumber(entries), layers: noteNumber(layers) },
+      ),
   ],
   [
     /^n_ctx differs from n_positions: n_positions \(the table size\) is used$/,
