@@ -1133,6 +1133,25 @@ TEST(ModelConfigFamilies2026, DeepSeekV4PublishedCompressRatiosReadAsLayerTypes)
             "multi-token-prediction layers, which are not drawn");
 }
 
+// Mistral Medium 3.5 (a Mistral 3 text model under text_config): YaRN with beta_fast 4, so the ramp starts
+// at a slower pair than YaRN's usual 32 would and more fast pairs keep their speed; mscale_all_dim 0.0 is
+// falsy in transformers, which then takes get_mscale(factor); llama_4_scaling_beta 0 leaves every query
+// unscaled.
+TEST(ModelConfigFamilies2026, MistralMedium35YarnWithItsOwnBetaFastAndNoQueryScale) {
+  const ModelPositionReport r = analyse_model_config(preset("mistral-medium-3.5-128b.json"), 100000);
+  EXPECT_TRUE(r.not_understood.empty());
+  EXPECT_EQ(r.text_field, "text_config");
+  expect_close_vectors(r.inv_freq, reference_yarn(1e6, 128, 64.0, 4096.0, 4.0, 1.0), 1e-12,
+                       "yarn, beta_fast 4");
+  const Vector usual = reference_yarn(1e6, 128, 64.0, 4096.0, 32.0, 1.0);
+  // The ramp starts where a pair turns beta_fast times over 4,096 tokens: pair 23 for 4, pair 13 for 32.
+  EXPECT_EQ(r.inv_freq[20], reference_default(1e6, 128)[20]) << "beta_fast 4 keeps pair 20 at its speed";
+  EXPECT_LT(usual[20], r.inv_freq[20]) << "where beta_fast 32 would have slowed it";
+  EXPECT_NEAR(r.attention_factor, 0.1 * std::log(64.0) + 1.0, 1e-15);
+  EXPECT_EQ(r.query_scaling_beta, 0.0);
+  for (const LayerKindReport& kind : r.layer_kinds) EXPECT_EQ(kind.query_temperature, 1.0);
+}
+
 // A rate besides 4 and one other is a kind the reader does not know: named, its layers not drawn, the rest
 // read. Malformed lists are refused with the entry that breaks the rule.
 TEST(ModelConfigFamilies2026, DeepSeekV4CompressRatiosUnknownRateAndMalformedLists) {

@@ -242,6 +242,23 @@ describe('families of 2025–26 through the binding', () => {
     assert.match(summary, /those past the first 43 belong to the multi-token-prediction layers, which are not drawn/);
   });
 
+  test('Mistral Medium 3.5: a Mistral 3 text model, YaRN with beta_fast 4 and no query scale', () => {
+    const r = preset('mistral-medium-3.5-128b.json', 100000);
+    assert.deepEqual(r.notUnderstood, []);
+    assert.equal(r.textField, 'text_config');
+    assert.equal(r.queryScalingBeta, 0);
+    assert.ok(r.layerKinds.every((k) => k.queryTemperature === 1));
+    // transformers' get_mscale(64): mscale_all_dim 0.0 is falsy, so the plain branch (1e-15: one log).
+    assert.ok(Math.abs(r.attentionFactor - (0.1 * Math.log(64) + 1)) <= 1e-15);
+    // Pairs 0–23 turn a full 4 times or more over 4,096 tokens: kept at their speed, exactly.
+    for (let i = 0; i <= 23; i++) assert.equal(r.invFreq[i], r.baseInvFreq[i], `pair ${i}`);
+    assert.ok(r.invFreq[24] < r.baseInvFreq[24]);
+    const summary = modelCardSummary(r)
+      .map((entry) => `${entry.term}: ${entry.text}`)
+      .join('\n');
+    assert.doesNotMatch(summary, /llama_4_scaling_beta|query/i);
+  });
+
   test('DeepSeek-V3.2-Exp: the sparse-attention indexer is a kind of its own, turning the same pairs', () => {
     const r = preset('deepseek-v3.2-exp.json', 400000);
     assert.deepEqual(r.notUnderstood, []);

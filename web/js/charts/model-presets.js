@@ -17,6 +17,7 @@ import gpt2 from '../../presets/gpt2.json' with { type: 'json' };
 import llama27b from '../../presets/llama-2-7b.json' with { type: 'json' };
 import llama318b from '../../presets/llama-3.1-8b.json' with { type: 'json' };
 import mistral7b from '../../presets/mistral-7b-v0.1.json' with { type: 'json' };
+import mistralMedium35 from '../../presets/mistral-medium-3.5-128b.json' with { type: 'json' };
 import phi35mini from '../../presets/phi-3.5-mini-instruct.json' with { type: 'json' };
 import qwen27b from '../../presets/qwen2-7b-instruct.json' with { type: 'json' };
 import yarnLlama27b from '../../presets/yarn-llama-2-7b-64k.json' with { type: 'json' };
@@ -49,6 +50,7 @@ const FILES = {
   'llama-2-7b.json': llama27b,
   'llama-3.1-8b.json': llama318b,
   'mistral-7b-v0.1.json': mistral7b,
+  'mistral-medium-3.5-128b.json': mistralMedium35,
   'phi-3.5-mini-instruct.json': phi35mini,
   'qwen2-7b-instruct.json': qwen27b,
   'yarn-llama-2-7b-64k.json': yarnLlama27b,
