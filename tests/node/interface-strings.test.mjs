@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { interfaceStrings, lessonLanguages } from '../../web/site-builder/build-site.mjs';
 import { snippetComments } from '../../web/site-builder/render-lesson.mjs';
 import { translate } from '../../web/js/locale/i18n.js';
-import { COMMA_GROUPED_LANGUAGES, grouped, listed, trueMinus } from '../../web/js/locale/format.js';
+import { COMMA_GROUPED_LANGUAGES, grouped, listed, sentences, trueMinus } from '../../web/js/locale/format.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SOURCE_DIRS = ['web/js', 'web/site-builder'];
@@ -103,6 +103,18 @@ describe('interface texts', () => {
   test('every t() and tn() call writes its English text as a fixed literal', () => {
     assert.deepEqual(problems, []);
     assert.ok(texts.size > 0, 'no interface texts found in web/js or web/site-builder');
+  });
+
+  test('sentences() joins with a space, and without one after a Chinese full stop', () => {
+    assert.equal(
+      sentences('Not trained yet.', '', 'Every model uses SSMax.'),
+      'Not trained yet. Every model uses SSMax.',
+    );
+    assert.equal(
+      sentences('尚未训练。', '每个模型都使用 SSMax。', '先回答预测。'),
+      '尚未训练。每个模型都使用 SSMax。先回答预测。',
+    );
+    assert.equal(sentences('', 'One.'), 'One.');
   });
 
   test('translate() fills placeholders and chooses plural forms', () => {

@@ -132,6 +132,9 @@ function textFaults(text, { pairs } = {}) {
   // never "4,096 位置" (对, 维, 层 and 倍 are measure words themselves).
   for (const m of text.matchAll(/(?<![\d.,])\d[\d,]*(?:\.\d+)? ?(位置|词元|模型|注意力头|头|句子)/g))
     faults.push(`"${m[0]}": a Chinese count without its measure word`);
+  // Chinese sentences join without a space: "…评分。每个模型…", never "…评分。 每个模型…".
+  for (const m of text.matchAll(/[。！？；：，] +(?![-*] |\d+\. )\S/g))
+    faults.push(`"${m[0]}": a space after Chinese punctuation`);
   // Shown arithmetic: "x × y / z = w" and "x / y = z" with every number as shown.
   const plain = text.replace(/\*\*/g, '');
   const shownEqual = (value, shown) => {
@@ -470,9 +473,18 @@ function report(faults) {
 describe('the checks themselves', () => {
   test('each text invariant flags the fault it looks for, and passes the right form', () => {
     const flags = (text) => textFaults(text).length > 0;
-    for (const bad of ['读 4,096 位置', '训练 1 模型', '8 头', '1 positions', 'NaN', '65536 tokens', '1/1'])
+    for (const bad of [
+      '读 4,096 位置',
+      '训练 1 模型',
+      '8 头',
+      '1 positions',
+      'NaN',
+      '65536 tokens',
+      '1/1',
+      '评分。 每个',
+    ])
       assert.ok(flags(bad), `not flagged: ${bad}`);
-    for (const good of ['读 4,096 个位置', '8 个头', '共 32 层', '64 对', '1 position', '65,536 tokens'])
+    for (const good of ['读 4,096 个位置', '8 个头', '共 32 层', '64 对', '1 position', '65,536 tokens', '评分。每个'])
       assert.ok(!flags(good), `flagged: ${good}: ${textFaults(good)}`);
   });
 });

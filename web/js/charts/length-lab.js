@@ -5,7 +5,7 @@
 // and YaRN applied at evaluation. The controls are in the URL like every chart's; the results are not,
 // but the same settings give the same bits, so a shared address trains to the same curves.
 
-import { grouped, listed } from '../locale/format.js';
+import { grouped, listed, sentences } from '../locale/format.js';
 import { defineChart } from '../chart-kit/define-chart.js';
 import * as plot from '../chart-kit/plot.js';
 import { FONT } from '../chart-kit/canvas.js';
@@ -524,17 +524,17 @@ function describeLab(view) {
   if (!run) {
     const recorded = shownRecorded(view, data.plan.schemes);
     const drawn = !recordedRevealed(view.marks)
-      ? ` ${t('Answer the prediction above, or press Train, to see the recorded results.')}`
+      ? t('Answer the prediction above, or press Train, to see the recorded results.')
       : recorded.length
-        ? ` ${t('Drawn until then: the median of {seeds} recorded seeds; at 4× ({four} tokens): {atFour}.', {
+        ? t('Drawn until then: the median of {seeds} recorded seeds; at 4× ({four} tokens): {atFour}.', {
             seeds: grouped(RECORDED.seeds),
             four: grouped(4 * state.length),
             atFour: listed(
               recorded.map((r) => t('{variant} {accuracy}', { variant: r.variant.label, accuracy: percent(r.row[3]) })),
             ),
-          })}`
+          })
         : '';
-    return tn(
+    const planned = tn(
       'Not trained yet. Train runs {count} model ({schemes}) on the “{task}” task at length {length} for {steps} steps with seed {seed}, then scores it at 1× to 8× that length.',
       'Not trained yet. Train runs {count} models ({schemes}) on the “{task}” task at length {length} for {steps} steps with seed {seed}, then scores each at 1× to 8× that length.',
       data.plan.schemes.length,
@@ -545,15 +545,17 @@ function describeLab(view) {
         steps: grouped(state.steps),
         seed: grouped(state.seed),
       },
-    ).concat(ssmaxNote(state.ssmax), drawn);
+    );
+    return sentences(planned, ssmaxNote(state.ssmax), drawn);
   }
   if (run.phase === 'training') {
-    return tn(
+    const training = tn(
       'Training {count} model on the “{task}” task at length {length}…',
       'Training {count} models on the “{task}” task at length {length}…',
       run.schemes.length,
       { task, length: grouped(state.length) },
-    ).concat(ssmaxNote(run.ssmax));
+    );
+    return sentences(training, ssmaxNote(run.ssmax));
   }
   const scored = scoredVariants(run);
   if (!scored.length) {
@@ -565,8 +567,8 @@ function describeLab(view) {
         t('{variant} {accuracy}', { variant: v.label, accuracy: percent(accuracyRow(run, v.name)[factor - 1]) }),
       ),
     );
-  const stoppedNote = run.phase === 'stopped' ? ` ${t('Stopped: only the models that finished are scored.')}` : '';
-  return (
+  const stoppedNote = run.phase === 'stopped' ? t('Stopped: only the models that finished are scored.') : '';
+  return sentences(
     t(
       'Trained at {length} tokens on the “{task}” task (seed {seed}). Targets right at the trained length: {one}. At 4× ({four} tokens): {atFour}.',
       {
@@ -577,14 +579,14 @@ function describeLab(view) {
         four: grouped(4 * state.length),
         atFour: at(4),
       },
-    ) +
-    ssmaxNote(run.ssmax) +
-    stoppedNote
+    ),
+    ssmaxNote(run.ssmax),
+    stoppedNote,
   );
 }
 
 /** The description's word on the length-scaled softmax: a setting the picture does not draw before a run. */
-const ssmaxNote = (on) => (on ? ` ${t('Every model uses length-scaled softmax (SSMax).')}` : '');
+const ssmaxNote = (on) => (on ? t('Every model uses length-scaled softmax (SSMax).') : '');
 
 const taskLabel = (task) => CHART_DECLARATIONS['length-lab'].controls.task.options.find((o) => o.value === task).label;
 

@@ -42,6 +42,17 @@ export function listed(items) {
   return listFormat.format(items.map(String));
 }
 
+/**
+ * Sentences joined as the page's language writes them: a space between, none after a sentence that ends
+ * in a Chinese full stop ("…评分。每个模型…"). Empty parts are left out.
+ * @param {...string} parts
+ */
+export function sentences(...parts) {
+  return parts
+    .filter(Boolean)
+    .reduce((text, part) => (text === '' || /[。！？]$/.test(text) ? text + part : `${text} ${part}`), '');
+}
+
 // The page languages in which Intl writes a whole number as ASCII digits grouped in threes by
 // commas ("82,685"). For them grouped() places the commas itself: the page's first
 // Intl.NumberFormat loads the locale's number data, about 60 ms of a throttled phone's load, and

@@ -17,6 +17,7 @@ import {
 } from './self-test-items.js';
 import { liveText } from '../prose/live-values.js';
 import { pageLanguage, t } from '../locale/i18n.js';
+import { sentences } from '../locale/format.js';
 import { element } from '../page/element.js';
 import { choiceOrder, decodeRecord, emptyRecord, encodeRecord, summarize } from '../lms/record.js';
 import { gradeAgainst, isResponseTo, parseNumber, withinTolerance } from './grading.js';
@@ -153,12 +154,7 @@ export function setupSelfTest({ engine, results, root = document, memory = null 
                 '{correct} right of {answered} answered ({total} in all): {score}%, below the {mastery}% pass mark.',
                 counts,
               );
-    if (memory.mode === 'review' && memory.recorded === false)
-      scoreLine.textContent += ` ${t('Review: your course sent back no answers for this attempt; it is closed.')}`;
-    else if (memory.mode === 'review')
-      scoreLine.textContent += ` ${t('Review: the answers your course recorded; this attempt is closed.')}`;
-    else if (memory.mode === 'browse')
-      scoreLine.textContent += ` ${t('Browsing: your course does not record these answers.')}`;
+    scoreLine.textContent = sentences(scoreLine.textContent, attemptNote(memory));
     scoreLine.dataset.answered = String(s.answered);
     scoreLine.dataset.correct = String(s.correct);
     scoreLine.dataset.mastery = String(s.mastery);
@@ -491,4 +487,13 @@ function showReveal(item, reveal, results) {
   } else revealParts();
   reveal.replaceChildren(text);
   reveal.hidden = false;
+}
+
+/** What the score line adds where the course keeps the attempt read-only or does not record it. */
+function attemptNote(memory) {
+  if (memory.mode === 'review' && memory.recorded === false)
+    return t('Review: your course sent back no answers for this attempt; it is closed.');
+  if (memory.mode === 'review') return t('Review: the answers your course recorded; this attempt is closed.');
+  if (memory.mode === 'browse') return t('Browsing: your course does not record these answers.');
+  return '';
 }
