@@ -1,12 +1,12 @@
-// The GGUF header reader (web/js/charts/gguf-header.js) and its mapping to a config.json
-// (web/js/charts/gguf-config.js): headers the tests write themselves (tests/support/gguf-writer.mjs),
+// The GGUF header reader (web/js/charts/model-card/gguf-header.js) and its mapping to a config.json
+// (web/js/charts/model-card/gguf-config.js): headers the tests write themselves (tests/support/gguf-writer.mjs),
 // Llama-, Qwen2-with-YaRN- and Gemma-3-like; every cut of a file; hostile lengths, counts and types;
 // and the mapped configs read by the engine's own model reader.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { GGUF_LIMITS, readGgufHeader, startsWithGgufMagic } from '../../web/js/charts/gguf-header.js';
-import { configFromGguf } from '../../web/js/charts/gguf-config.js';
+import { GGUF_LIMITS, readGgufHeader, startsWithGgufMagic } from '../../web/js/charts/model-card/gguf-header.js';
+import { configFromGguf } from '../../web/js/charts/model-card/gguf-config.js';
 import { ByteWriter, T, gemmaHeader, ggufBytes, llamaHeader, qwenYarnHeader } from '../support/gguf-writer.mjs';
 import { loadEngine } from './engine-loader.mjs';
 

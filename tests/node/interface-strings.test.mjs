@@ -81,7 +81,7 @@ export function interfaceTexts() {
   for (const [, code] of lesson.matchAll(/^```python[^\n]*\n([\s\S]*?)^```/gm))
     for (const text of snippetComments(code))
       texts.set(text, [...(texts.get(text) ?? []), 'web/lesson/lesson.md: snippet']);
-  // The presets' notes (web/js/charts/model-presets.js, tData).
+  // The presets' notes (web/js/charts/model-card/model-presets.js, tData).
   for (const { id, note } of JSON.parse(readFileSync(join(ROOT, 'web/presets/index.json'), 'utf8')).presets)
     if (note) texts.set(note, [...(texts.get(note) ?? []), `web/presets/index.json: ${id}`]);
   return { texts, problems };

@@ -11,7 +11,7 @@ import {
   runtimeLine,
   shortDescription,
   summaryHeading,
-} from '../../web/js/charts/model-card-text.js';
+} from '../../web/js/charts/model-card/model-card-text.js';
 import { loadEngine } from './engine-loader.mjs';
 
 const repo = new URL('../../', import.meta.url);

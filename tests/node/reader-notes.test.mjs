@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { useLanguage } from '../../web/js/locale/i18n.js';
-import { readerNote } from '../../web/js/charts/model-card-text.js';
+import { readerNote } from '../../web/js/charts/model-card/model-card-text.js';
 import { loadEngine } from './engine-loader.mjs';
 
 const engine = await loadEngine();

@@ -1,7 +1,7 @@
 // Writes web/js/lab/recorded-runs.json: the length lab's recorded medians at the page's default size, which
 // the figure draws until the reader trains (and faintly beside the reader's run), from the committed
-// results file. length-lab.js imports it as a JSON module, as model-presets.js imports the presets (esbuild
-// inlines it in the single file). `node web/site-builder/lab-recorded.mjs` rewrites it; node.lab-numbers
+// results file. length-lab.js imports it as a JSON module, as model-card/model-presets.js imports the
+// presets (esbuild inlines it in the single file). `node web/site-builder/lab-recorded.mjs` rewrites it; node.lab-numbers
 // fails until it holds the file's medians.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

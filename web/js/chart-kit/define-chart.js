@@ -240,25 +240,39 @@ export function isStale(part, inputs, before, fresh) {
   );
 }
 
-function mountChart(spec, order, compute, slot, engine) {
-  const { id, aliases = [], parts = [], focusParts = {} } = spec;
+/**
+ * A chart's computed parts (`compute`, in dependency order) for its state and size: `data` holds
+ * each part's value until a key it reads (or a part it comes after) changes; `versions` how many
+ * times each was computed. `paintedElsewhere()`: whether the parts marked `paint` are made by the
+ * chart Worker, not here.
+ * @param {[string, ComputedPart][]} compute
+ * @param {any} engine
+ * @param {() => boolean} paintedElsewhere
+ */
+function chartComputation(compute, engine, paintedElsewhere) {
+  /** @type {Record<string, any>} */
   const data = {};
   const seen = {}; // part name → the inputs it was last computed from
-  const layout = {}; // what draw() last laid out, for hit() and tests (never engine data)
-  const marks = {}; // the reader's transient marks draw() shows (e.g. a keyboard cursor)
-  let size = null; // the first canvas's { width, height, ratio }, the '@size' input
-  let highlighted = null;
-  let canvases = [];
-  let pending = 0; // requestAnimationFrame id of a coalesced update
-  let ready = false; // the first update has run (until then a resize only records the size)
-  let abilities = null; // { handles, motion } once attached
-  const afterUpdates = []; // what extend() asked to run after each update
-  const view = () => ({ state, data, highlighted, layout, marks, size });
   const versions = {}; // part name → how many times it has been computed
-  // The chart Worker paints the canvases where it runs (painter.js; null otherwise). There, the parts
-  // marked `paint` (pictures made from other parts) are computed in the Worker, not here.
-  const painter = chartPainter(id, {
-    frameOf: () => ({ state: { ...state }, highlighted, marks: { ...marks }, size }),
+  return {
+    data,
+    /**
+     * Recomputes the parts whose inputs changed; returns the names recomputed.
+     * @param {ChartState} state @param {ChartSize | null} size
+     */
+    recompute(state, size) {
+      const fresh = new Set();
+      for (const [name, part] of compute) {
+        const inputs = partInputs(part, state, size);
+        if (!isStale(part, inputs, seen[name], fresh) || (part.paint && paintedElsewhere())) continue;
+        data[name] = part.run(state, engine, data, size);
+        versions[name] = (versions[name] ?? 0) + 1;
+        seen[name] = inputs;
+        fresh.add(name);
+      }
+      return fresh;
+    },
+    /** The parts (but `paint` ones) computed since `sent` (part name → version sent), now recorded as sent. */
     partsSince(sent) {
       const parts = {};
       for (const [name, part] of compute) {
@@ -268,60 +282,120 @@ function mountChart(spec, order, compute, slot, engine) {
       }
       return parts;
     },
-  });
-  const shell = createChartShell(slot, id, {
-    title: spec.title,
-    exports: {
-      getCanvases: () => Promise.all(canvases.map((c) => c.snapshot())),
-      getCsv: () => spec.csv(view(), engine),
+  };
+}
+
+/**
+ * `write` run at most once per animation frame: the first request of a frame writes at once, later
+ * ones in that frame leave one write for the next frame (or for flushHeld()), made from the state as
+ * it is then.
+ * @param {() => void} write
+ */
+function oncePerFrame(write) {
+  let held = false; // a request waits for the next frame
+  let frame = 0; // requestAnimationFrame id while the current frame has had its write
+  const run = () => {
+    held = false;
+    write();
+  };
+  const request = () => {
+    if (frame) {
+      held = true;
+      return;
+    }
+    run();
+    frame = requestAnimationFrame(() => {
+      frame = 0;
+      if (held) request();
+    });
+  };
+  return {
+    request,
+    /** Writes now what waits for the next frame, if anything does. */
+    flushHeld() {
+      if (held) run();
     },
-  });
-  const { state, controls, writeUrl } = createDeclaredControls({
-    id,
-    aliases,
-    declarations: spec.controls,
-    shell,
-    onChange: spec.coalesce ? request : update,
-  });
+    cancel() {
+      if (frame) cancelAnimationFrame(frame);
+    },
+  };
+}
+
+/**
+ * The chart-part event of chart `id` (from `slot`) for the part under the pointer or focus (null:
+ * none), announced only when it changes; `focusParts` (control key → part) are announced while
+ * their control has focus. Returns point(part), for the canvases and handles.
+ * @param {HTMLElement} slot
+ * @param {string} id
+ * @param {Record<string, string>} focusParts
+ * @param {Record<string, any>} controls
+ * @returns {(part: string | null) => void}
+ */
+function partPointer(slot, id, focusParts, controls) {
+  let pointed = null;
+  const point = (part) => {
+    if (part === pointed) return;
+    pointed = part;
+    slot.dispatchEvent(new CustomEvent('chart-part', { bubbles: true, detail: { chart: id, part } }));
+  };
+  for (const [key, part] of Object.entries(focusParts)) {
+    const element = controls[key].element;
+    element.addEventListener('focusin', () => point(part));
+    element.addEventListener('focusout', () => point(null));
+  }
+  return point;
+}
+
+/**
+ * The chart's controls and buttons in its toolbar: in `order` (which may name a button), the
+ * buttons it does not name after them. A button's click gets the state and the controls.
+ * @param {{ controls: HTMLElement }} shell
+ * @param {string[]} order
+ * @param {ChartButton[]} declared
+ * @param {ChartState} state
+ * @param {Record<string, any>} controls
+ */
+function placeControls(shell, order, declared, state, controls) {
   const buttons = new Map(
-    (spec.buttons ?? []).map(({ name, label, onClick }) => [
+    declared.map(({ name, label, onClick }) => [
       name,
       buttonControl({ name, label, onClick: () => onClick(state, controls) }).element,
     ]),
   );
   shell.controls.append(...order.map((key) => controls[key]?.element ?? buttons.get(key)));
   shell.controls.append(...[...buttons].filter(([name]) => !order.includes(name)).map(([, element]) => element));
+}
 
-  const announce = (part) =>
-    slot.dispatchEvent(new CustomEvent('chart-part', { bubbles: true, detail: { chart: id, part } }));
-  let pointed = null;
-  const point = (part) => {
-    if (part === pointed) return;
-    pointed = part;
-    announce(part);
-  };
-
+/**
+ * The chart's canvases in its shell's plot, each drawn from `view()`. The first one's size is told
+ * to `resized(width, height)` before each of its draws; `afterDraw()` runs after every draw; a
+ * canvas with `hit` points (`point`) at the part under the pointer. Returns { plots, redraw(changed) }.
+ * @param {{ controls: Record<string, object>, parts?: string[], canvases?: any[] }} spec its canvases (ChartCanvas)
+ * @param {HTMLElement} host
+ * @param {{
+ *   view: () => ChartView, painter: any, resized: (width: number, height: number) => void,
+ *   afterDraw: () => void, point: (part: string | null) => void,
+ * }} hooks
+ */
+function chartCanvases(spec, host, { view, painter, resized, afterDraw, point }) {
+  const parts = spec.parts ?? [];
   // What each canvas with declared reads was last drawn from: its reads' values and the highlighted part.
   const drawnFrom = [];
-  const inputsOf = (c) => (c.reads ?? []).map((key) => (key in spec.controls ? state[key] : data[key]));
-  canvases = (spec.canvases ?? []).map((c, index) => {
-    const plot = createPlotCanvas(shell.plot, {
+  const inputsOf = (c) => {
+    const { state, data } = view();
+    return (c.reads ?? []).map((key) => (key in spec.controls ? state[key] : data[key]));
+  };
+  const plots = (spec.canvases ?? []).map((c, index) => {
+    const plot = createPlotCanvas(host, {
       ...c,
       painter: painter && { attach: (canvas) => painter.attach(canvas, index) },
       aspect: typeof c.aspect === 'function' ? (width) => c.aspect(width, view()) : c.aspect,
-      beforeDraw:
-        index === 0
-          ? (width, height) => {
-              const ratio = window.devicePixelRatio || 1;
-              if (size && size.width === width && size.height === height && size.ratio === ratio) return;
-              size = { width, height, ratio };
-              if (ready) recompute(); // the parts that read '@size'
-            }
-          : undefined,
+      beforeDraw: index === 0 ? resized : undefined,
       draw: (ctx, width, height, colors) => {
-        if (c.reads) drawnFrom[index] = { inputs: inputsOf(c), highlighted };
-        c.draw(ctx, width, height, colors, view());
-        abilities?.handles?.place();
+        const v = view();
+        if (c.reads) drawnFrom[index] = { inputs: inputsOf(c), highlighted: v.highlighted };
+        c.draw(ctx, width, height, colors, v);
+        afterDraw();
       },
     });
     if (c.hit) {
@@ -333,15 +407,85 @@ function mountChart(spec, order, compute, slot, engine) {
     }
     return plot;
   });
-  const note = spec.note ? foldingNote(shell.plot) : null;
-  for (const [key, part] of Object.entries(focusParts)) {
-    const element = controls[key].element;
-    element.addEventListener('focusin', () => point(part));
-    element.addEventListener('focusout', () => point(null));
-  }
+  return {
+    plots,
+    /** Redraws every canvas, or with `changed`, only those whose declared inputs changed since their last draw. */
+    redraw(changed = false) {
+      const { highlighted } = view();
+      plots.forEach((plot, index) => {
+        const c = spec.canvases[index];
+        const before = drawnFrom[index];
+        if (changed && c.reads && before) {
+          const shown = (part) => part !== null && (c.shows ?? parts).includes(part);
+          const moved = inputsOf(c).some((v, i) => !Object.is(v, before.inputs[i]));
+          if (!moved && (before.highlighted === highlighted || (!shown(before.highlighted) && !shown(highlighted))))
+            return;
+        }
+        plot.redraw();
+      });
+    },
+  };
+}
 
-  // Direct manipulation and motion: both change the chart only through set(), like typing.
-  abilities = {
+/**
+ * A chart's updates, now or at the next animation frame. `update(patch, selective)` brings `patch`
+ * in at once (`apply`), dropping any request waiting; `request(patch)` takes it (`take`) and leaves
+ * the work to the next frame, merged with any other request of that frame; `flush()` does that
+ * work now, then `afterFlush()`.
+ * @param {(patch: ChartState, selective: boolean) => void} apply
+ * @param {(patch: ChartState) => void} take
+ * @param {() => void} afterFlush
+ */
+function chartUpdates(apply, take, afterFlush) {
+  let pending = 0; // requestAnimationFrame id of a coalesced update
+  let requested = null; // the keys a coalesced change has set since the last update
+  const drop = () => {
+    if (pending) cancelAnimationFrame(pending);
+    pending = 0;
+    requested = null;
+  };
+  /**
+   * Brings the state in and redraws. With `selective` (a change of some keys, the default when the
+   * patch names any), only the canvases whose declared inputs changed are redrawn; an update with
+   * nothing named redraws them all.
+   */
+  const update = (patch = {}, selective = Object.keys(patch).length > 0) => {
+    drop();
+    apply(patch, selective);
+  };
+  /** Does any requested work, and any page writes held for the next frame, now (benchmarks and tests call it to time or await a frame's work). */
+  const flush = () => {
+    const patch = requested ?? {};
+    drop();
+    update(patch, Object.keys(patch).length > 0);
+    afterFlush();
+  };
+  return {
+    update,
+    flush,
+    /** Takes a control's change now and does the work at the next animation frame. */
+    request(patch) {
+      take(patch);
+      requested = { ...requested, ...patch };
+      if (!pending) pending = requestAnimationFrame(flush);
+    },
+    /** Nothing waits for a frame any more (the chart is destroyed). */
+    cancel: () => {
+      if (pending) cancelAnimationFrame(pending);
+    },
+  };
+}
+
+/**
+ * Direct manipulation and motion, attached to a mounted chart (`mount`: its shell, view, controls,
+ * canvases, and what sets, flushes, points and highlights): { motion, handles }, each null when the
+ * spec declares none. Both change the chart only through set(), like typing; the reader taking a
+ * handle stops the motion.
+ * @param {ChartBehaviour & ChartDeclaration} spec
+ * @param {Record<string, any>} mount
+ */
+function attachAbilities(spec, { shell, view, set, flush, controls, plots, point, highlight, marks }) {
+  const abilities = {
     // A motion already runs once per frame: its changes are drawn in that frame, never coalesced to the next.
     motion: spec.motion
       ? attachMotion(spec.motion, {
@@ -354,12 +498,13 @@ function mountChart(spec, order, compute, slot, engine) {
           },
         })
       : null,
+    handles: null,
   };
-  if (spec.handles) {
+  if (spec.handles)
     abilities.handles = attachHandles(spec.handles, {
       declared: spec.controls,
       controls,
-      plots: canvases,
+      plots,
       host: shell.plot,
       view,
       set,
@@ -368,95 +513,100 @@ function mountChart(spec, order, compute, slot, engine) {
       marks,
       onTakeControl: () => abilities.motion?.stop(),
     });
-  }
+  return abilities;
+}
 
-  /** Recomputes the parts whose inputs changed; returns the names recomputed. */
-  function recompute() {
-    const fresh = new Set();
-    for (const [name, part] of compute) {
-      const inputs = partInputs(part, state, size);
-      if (!isStale(part, inputs, seen[name], fresh) || (part.paint && painter)) continue;
-      data[name] = part.run(state, engine, data, size);
-      versions[name] = (versions[name] ?? 0) + 1;
-      seen[name] = inputs;
-      fresh.add(name);
-    }
-    return fresh;
+/**
+ * Applies `patch` to chart `id` through each control's own rules, as if the reader had typed the
+ * values; a key no control has is an error.
+ * @param {string} id @param {Record<string, any>} controls @param {ChartState} patch
+ */
+function setThroughControls(id, controls, patch) {
+  for (const [key, value] of Object.entries(patch)) {
+    if (!controls[key]) throw new Error(`${id}: there is no control "${key}"`);
+    controls[key].set(value);
   }
+}
 
-  /** Redraws every canvas, or with `changed`, only those whose declared inputs changed since their last draw. */
-  function redraw(changed = false) {
-    canvases.forEach((plot, index) => {
-      const c = spec.canvases[index];
-      const before = drawnFrom[index];
-      if (changed && c.reads && before) {
-        const shown = (part) => part !== null && (c.shows ?? parts).includes(part);
-        const moved = inputsOf(c).some((v, i) => !Object.is(v, before.inputs[i]));
-        if (!moved && (before.highlighted === highlighted || (!shown(before.highlighted) && !shown(highlighted))))
-          return;
-      }
-      plot.redraw();
-    });
-  }
+/**
+ * Mounts the chart of `spec` (controls in `order`, parts `compute`) in `slot` with `engine`: the
+ * object defineChart's comment describes.
+ */
+function mountChart(spec, order, compute, slot, engine) {
+  const { id, aliases = [], parts = [], focusParts = {} } = spec;
+  const layout = {}; // what draw() last laid out, for hit() and tests (never engine data)
+  const marks = {}; // the reader's transient marks draw() shows (e.g. a keyboard cursor)
+  let size = null; // the first canvas's { width, height, ratio }, the '@size' input
+  let highlighted = null;
+  let canvases = null;
+  let ready = false; // the first update has run (until then a resize only records the size)
+  let abilities = null; // { handles, motion } once attached
+  const afterUpdates = []; // what extend() asked to run after each update
+  // The chart Worker paints the canvases where it runs (painter.js; null otherwise). There, the parts
+  // marked `paint` (pictures made from other parts) are computed in the Worker, not here.
+  const computation = chartComputation(compute, engine, () => Boolean(painter));
+  const { data } = computation;
+  const view = () => ({ state, data, highlighted, layout, marks, size });
+  const painter = chartPainter(id, {
+    frameOf: () => ({ state: { ...state }, highlighted, marks: { ...marks }, size }),
+    partsSince: computation.partsSince,
+  });
+  const shell = createChartShell(slot, id, {
+    title: spec.title,
+    exports: {
+      getCanvases: () => Promise.all(canvases.plots.map((c) => c.snapshot())),
+      getCsv: () => spec.csv(view(), engine),
+    },
+  });
+  const { state, controls, writeUrl } = createDeclaredControls({
+    id,
+    aliases,
+    declarations: spec.controls,
+    shell,
+    onChange: (patch) => (spec.coalesce ? updates.request(patch) : updates.update(patch)),
+  });
+  placeControls(shell, order, spec.buttons ?? [], state, controls);
+  const point = partPointer(slot, id, focusParts, controls);
+  const recompute = () => computation.recompute(state, size);
 
-  let requested = null; // the keys a coalesced change has set since the last update
-  /** Takes a control's change now and does the work at the next animation frame. */
-  function request(patch) {
-    Object.assign(state, patch);
-    requested = { ...requested, ...patch };
-    if (!pending) pending = requestAnimationFrame(flush);
-  }
+  canvases = chartCanvases(spec, shell.plot, {
+    view,
+    painter,
+    resized: (width, height) => {
+      const ratio = window.devicePixelRatio || 1;
+      if (size && size.width === width && size.height === height && size.ratio === ratio) return;
+      size = { width, height, ratio };
+      if (ready) recompute(); // the parts that read '@size'
+    },
+    afterDraw: () => abilities?.handles?.place(),
+    point,
+  });
+  const note = spec.note ? foldingNote(shell.plot) : null;
 
-  /** Does any requested work, and any page writes held for the next frame, now (benchmarks and tests call it to time or await a frame's work). */
-  function flush() {
-    if (pending) cancelAnimationFrame(pending);
-    pending = 0;
-    const patch = requested ?? {};
-    requested = null;
-    update(patch, Object.keys(patch).length > 0);
-    if (writesHeld) writePage();
-  }
-
-  /**
-   * Brings the state in and redraws. With `selective` (a change of some keys, the default when the
-   * patch names any), only the canvases whose declared inputs changed are redrawn; an update with
-   * nothing named redraws them all.
-   */
-  function update(patch = {}, selective = Object.keys(patch).length > 0) {
-    if (pending) cancelAnimationFrame(pending);
-    pending = 0;
-    requested = null;
-    Object.assign(state, patch);
-    spec.reconcile?.(state, controls, patch);
-    writeUrl(state);
-    recompute();
-    // The page's words first, then the drawing: setting a canvas font lays the page out (Chromium),
-    // so a draw after the frame's text writes takes them all into that one layout, and nothing
-    // written after it makes the frame lay out again.
-    requestPageWrites();
-    redraw(selective);
-  }
+  const { plots } = canvases;
+  const mount = { shell, view, set, flush: () => updates.flush(), controls, plots, point, highlight, marks };
+  abilities = attachAbilities(spec, mount);
+  const updates = chartUpdates(
+    (patch, selective) => {
+      Object.assign(state, patch);
+      spec.reconcile?.(state, controls, patch);
+      writeUrl(state);
+      recompute();
+      // The page's words first, then the drawing: setting a canvas font lays the page out (Chromium),
+      // so a draw after the frame's text writes takes them all into that one layout, and nothing
+      // written after it makes the frame lay out again.
+      pageWrites.request();
+      canvases.redraw(selective);
+    },
+    (patch) => Object.assign(state, patch),
+    () => pageWrites.flushHeld(),
+  );
+  const { update, flush } = updates;
 
   // What the page says about the chart (the notes, the description, the data table, the handles'
-  // ARIA values, the caption's numbers) is written at most once per animation frame: the first
-  // update of a frame writes at once, later ones in that frame leave one write for the next frame
-  // (or for flush()), made from the state as it is then, so all of it stays in step.
-  let writesHeld = false; // an update's writes wait for the next frame
-  let writeFrame = 0; // requestAnimationFrame id while the current frame has had its write
-  function requestPageWrites() {
-    if (writeFrame) {
-      writesHeld = true;
-      return;
-    }
-    writePage();
-    writeFrame = requestAnimationFrame(() => {
-      writeFrame = 0;
-      if (writesHeld) requestPageWrites();
-    });
-  }
-
-  function writePage() {
-    writesHeld = false;
+  // ARIA values, the caption's numbers) is written at most once per animation frame, so all of it
+  // stays in step.
+  const pageWrites = oncePerFrame(() => {
     const v = view();
     for (const [key, text] of Object.entries(spec.notes?.(v) ?? {})) controls[key].note(text);
     note?.show(spec.note(v));
@@ -466,14 +616,11 @@ function mountChart(spec, order, compute, slot, engine) {
     for (const fn of afterUpdates) fn(view());
     // The figure's caption reads this state (prose-params.js): tell it after every change.
     slot.dispatchEvent(new CustomEvent('chart-state', { bubbles: true, detail: { chart: id, state: { ...state } } }));
-  }
+  });
 
   /** Applies `patch` through each control's own rules, as if the reader had typed the values. */
   function set(patch = {}) {
-    for (const [key, value] of Object.entries(patch)) {
-      if (!controls[key]) throw new Error(`${id}: there is no control "${key}"`);
-      controls[key].set(value);
-    }
+    setThroughControls(id, controls, patch);
   }
 
   /** Draws `part` emphasised (null: none); an unknown part is an error naming the known ones. */
@@ -483,7 +630,7 @@ function mountChart(spec, order, compute, slot, engine) {
     }
     if (part === highlighted) return;
     highlighted = part;
-    redraw(true);
+    canvases.redraw(true);
   }
 
   ready = true;
@@ -497,11 +644,11 @@ function mountChart(spec, order, compute, slot, engine) {
     highlight,
     parts: [...parts],
     destroy() {
-      if (pending) cancelAnimationFrame(pending);
-      if (writeFrame) cancelAnimationFrame(writeFrame);
+      updates.cancel();
+      pageWrites.cancel();
       abilities.motion?.destroy();
       abilities.handles?.destroy();
-      for (const c of canvases) c.destroy();
+      for (const c of plots) c.destroy();
       painter?.forget();
       shell.destroy();
     },
@@ -518,12 +665,12 @@ function mountChart(spec, order, compute, slot, engine) {
     paintedOffPage: Boolean(painter),
     /** What each canvas last laid out: its size, plot panels and legends (see canvas.js's drawInProgress). */
     get drawn() {
-      return canvases.map((c) => c.drawn);
+      return plots.map((c) => c.drawn);
     },
     motion: abilities.motion,
   };
-  const afterUpdate = (fn) => afterUpdates.push(fn);
-  spec.extend?.(chart, { state, data, layout, marks, controls, shell, canvases, engine, update, view, afterUpdate });
+  const context = { state, data, layout, marks, controls, shell, canvases: plots, engine, update, view };
+  spec.extend?.(chart, { ...context, afterUpdate: (fn) => afterUpdates.push(fn) });
   return chart;
 }
 

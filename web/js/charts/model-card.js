@@ -2,7 +2,8 @@
 // what position scheme the model uses, how long it was trained, how far its config stretches that and
 // by which method; and, per RoPE pair, each wavelength before and after that scaling, with the pairs a
 // prompt of the chosen length turns past the angles training showed in red. The widget's logic is
-// here; its words are model-card-text.js, its drawing model-card-draw.js, its presets model-presets.js.
+// here; its own modules are in model-card/: its words model-card-text.js, its drawing model-card-draw.js,
+// its presets model-presets.js, and a GGUF file's header (gguf-header.js) read as a config (gguf-config.js).
 
 import { grouped } from '../locale/format.js';
 import {
@@ -15,15 +16,15 @@ import {
   shortDescription,
   summaryHeading,
   tokens,
-} from './model-card-text.js';
-import { cardAspect, drawCard, partAt, ropePanels } from './model-card-draw.js';
+} from './model-card/model-card-text.js';
+import { cardAspect, drawCard, partAt, ropePanels } from './model-card/model-card-draw.js';
 import { defineChart } from '../chart-kit/define-chart.js';
 import { powersOfTwo } from '../chart-kit/scales.js';
 import { drawKnobs } from '../chart-kit/handles.js';
 import { geometricKeyStep } from '../chart-kit/number-rule.js';
-import { MODEL_PRESETS } from './model-presets.js';
-import { readGgufHeader, startsWithGgufMagic } from './gguf-header.js';
-import { configFromGguf } from './gguf-config.js';
+import { MODEL_PRESETS } from './model-card/model-presets.js';
+import { readGgufHeader, startsWithGgufMagic } from './model-card/gguf-header.js';
+import { configFromGguf } from './model-card/gguf-config.js';
 import { CHART_DECLARATIONS, chartDeclaration } from './declarations.js';
 import { t } from '../locale/i18n.js';
 

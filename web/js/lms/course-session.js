@@ -76,6 +76,139 @@ function openedRecord(kept, mine, early, grader) {
 }
 
 /**
+ * The lesson page's side of the session: the page that registered last (`connect`) is told what
+ * changes (`notify`); a page that has gone (the frame moved on) is told nothing more.
+ */
+function lessonPageLink() {
+  let client = null;
+  return {
+    connect(newClient) {
+      client = newClient;
+    },
+    notify(update) {
+      if (!client) return;
+      try {
+        client.onUpdate(plain(update));
+      } catch {
+        client = null;
+      }
+    },
+  };
+}
+
+/**
+ * When answers are committed: `now()` at once, `onPause()` once the learner pauses for
+ * COMMIT_PAUSE_MS (each call starts the pause again), `cancel()` not at all. `commit` commits,
+ * `changed` is called whenever whether a commit waits changes.
+ * @param {{ setTimeout: Function, clearTimeout: Function }} timers
+ * @param {() => void} commit
+ * @param {() => void} changed
+ */
+function commitPacer(timers, commit, changed) {
+  let timer = null;
+  const cancel = () => {
+    timers.clearTimeout(timer);
+    timer = null;
+  };
+  const now = () => {
+    cancel();
+    commit();
+    changed();
+  };
+  return {
+    now,
+    onPause() {
+      timers.clearTimeout(timer);
+      timer = timers.setTimeout(now, COMMIT_PAUSE_MS);
+      changed();
+    },
+    cancel,
+    /** Whether a commit waits for the learner's pause. */
+    waiting: () => Boolean(timer),
+  };
+}
+
+/**
+ * What the lesson page shows of the saving: 'none' (no course site), 'connecting', 'offline'
+ * (unreachable), the mode when it is not 'normal' ('review', 'browse'), 'saving' while a commit
+ * waits, else the connection's own status.
+ * @param {string} phase
+ * @param {string} mode
+ * @param {boolean} commitWaiting
+ * @param {CourseConnection | null} connection
+ */
+function sessionStatus(phase, mode, commitWaiting, connection) {
+  if (phase === 'none' || phase === 'connecting') return phase;
+  if (phase === 'unreachable') return 'offline';
+  if (mode !== 'normal') return mode;
+  if (commitWaiting) return 'saving';
+  return connection.status();
+}
+
+/**
+ * The answers and the score on their way to the course site: each answer as the grader makes it an
+ * interaction (with the words the page gave beside it) and the record, then the score, whose
+ * verdict is told as often as the record is graded and is new only when it changed.
+ * @param {CourseConnection} connection
+ * @param {ReturnType<typeof courseGrader>} grader
+ */
+function courseReports(connection, grader) {
+  // The words the page gave with each answer (the question and choices in its language), for a report sent later.
+  const wordsFor = new Map();
+  let lastVerdict = null;
+  return {
+    /** Keeps the words the page gave with the answer to `id`. */
+    words(id, words) {
+      wordsFor.set(id, words);
+    },
+    /** Reports the answer to `id` that `record` holds, and the record. @param {import('./record.js').CourseRecord} record */
+    answer(record, id) {
+      connection.interaction(grader.interaction(id, record.responses[id], record.seed, wordsFor.get(id)));
+      connection.saveRecord(record);
+    },
+    /**
+     * Reports the kept record's score: its progress, and its verdict once every graded item is
+     * answered. True when the verdict is one not reported before (to be saved at once).
+     * @param {import('./record.js').Summary} summary
+     */
+    score(summary) {
+      connection.progress(summary);
+      const verdict = summary.completed ? `${summary.passed}:${summary.percent}` : null;
+      if (summary.completed) connection.verdict(summary);
+      if (verdict === null || verdict === lastVerdict) return false;
+      lastVerdict = verdict;
+      return true;
+    },
+    /** The record starts over: its next verdict is new, whatever it is. */
+    startOver() {
+      lastVerdict = null;
+    },
+  };
+}
+
+/**
+ * What the course site's answer on opening makes of the session: its mode, mastery score, whether
+ * it may start over and has answers to show, the record it keeps (openedRecord of the site's, when
+ * it kept one, else this page's), and the answers given early that the site has not yet (to report).
+ * @param {CourseOpening} opening
+ * @param {import('./record.js').CourseRecord} record this page's
+ * @param {string[]} early
+ * @param {ReturnType<typeof courseGrader>} grader
+ */
+function openedSession(opening, record, early, grader) {
+  const kept = opening.record?.responses ?? null;
+  const opened = kept ? openedRecord(opening.record, record, early, grader) : record;
+  return {
+    mode: opening.mode,
+    mastery: opening.mastery,
+    canStartOver: Boolean(opening.canStartOver),
+    recorded: opening.recorded !== false,
+    record: opened,
+    replayed: early.filter((id) => id in opened.responses && (!kept || !(id in kept))),
+  };
+}
+
+/**
  * A session over `connection` (from scormConnection or cmi5Connection; null when no course site
  * launched the shell). The connection's interface: kind, open() → { mode, mastery, record,
  * canStartOver, recorded? (false: a review for which the course site sent no answers back) },
@@ -96,32 +229,16 @@ export function createCourseSession(
   let canStartOver = false;
   let recorded = true;
   let phase = connection ? 'connecting' : 'none'; // then 'open', 'unreachable' or 'closed'
-  let client = null;
-  let commitTimer = null;
-  let lastVerdict = null;
   let status = null;
-  // Answers given before the course site answered ({ id, words }): reported once it has.
+  // The items answered before the course site answered: reported once it has.
   const early = [];
-  // The words the page gave with each answer (the question and choices in its language), for a report sent later.
-  const wordsFor = new Map();
+  const reports = courseReports(connection, grader);
   /** The score and verdict of the record this session keeps, as the grader works them out. */
   const currentSummary = () => grader.summary(record.responses, mastery, record.seed);
 
-  const notify = (update) => {
-    if (!client) return;
-    try {
-      client.onUpdate(plain(update));
-    } catch {
-      client = null; // the lesson page that registered has gone (the frame moved on)
-    }
-  };
-  const currentStatus = () => {
-    if (phase === 'none' || phase === 'connecting') return phase;
-    if (phase === 'unreachable') return 'offline';
-    if (mode !== 'normal') return mode; // 'review' or 'browse'
-    if (commitTimer) return 'saving';
-    return connection.status();
-  };
+  const page = lessonPageLink();
+  const notify = page.notify;
+  const currentStatus = () => sessionStatus(phase, mode, commits.waiting(), connection);
   const refreshStatus = () => {
     const next = currentStatus();
     if (next === status) return;
@@ -131,39 +248,31 @@ export function createCourseSession(
   connection?.onStatus(refreshStatus);
 
   const tracking = () => phase === 'open' && mode === 'normal';
-  const commitNow = () => {
-    timers.clearTimeout(commitTimer);
-    commitTimer = null;
-    if (tracking()) connection.flush();
-    refreshStatus();
-  };
-  const commitOnPause = () => {
-    timers.clearTimeout(commitTimer);
-    commitTimer = timers.setTimeout(commitNow, COMMIT_PAUSE_MS);
-    refreshStatus();
-  };
+  const commits = commitPacer(timers, () => tracking() && connection.flush(), refreshStatus);
+  const commitNow = commits.now;
+  /** What the lesson page needs of the session (with its status): its record, mode, and what it may offer. */
+  const view = () => ({
+    record,
+    mode,
+    mastery,
+    canStartOver,
+    recorded,
+    status: currentStatus(),
+    canExit: Boolean(phase === 'open' && connection.canExit?.()),
+    exitRefused: Boolean(phase === 'open' && connection.exitRefused?.()),
+  });
   /** The score of the kept record, after an answer (`answered`) or once the course site has answered: commits only what changed. */
   const reportSummary = ({ answered = false } = {}) => {
     if (!tracking()) return;
-    const summary = currentSummary();
-    connection.progress(summary);
-    const verdict = summary.completed ? `${summary.passed}:${summary.percent}` : null;
-    if (summary.completed) connection.verdict(summary);
     // A new verdict is saved at once; answers after it (the predictions) wait for the learner to pause.
-    if (verdict !== null && verdict !== lastVerdict) {
-      lastVerdict = verdict;
+    if (reports.score(currentSummary())) {
       commitNow();
       const allowed = Boolean(connection.canStartOver?.());
       if (allowed !== canStartOver) {
         canStartOver = allowed;
         notify({ canStartOver });
       }
-    } else if (answered) commitOnPause();
-  };
-  const reportAnswer = (id) => {
-    const response = record.responses[id];
-    connection.interaction(grader.interaction(id, response, record.seed, wordsFor.get(id)));
-    connection.saveRecord(record);
+    } else if (answered) commits.onPause();
   };
 
   const open = async () => {
@@ -178,26 +287,12 @@ export function createCourseSession(
     }
     if (phase === 'closed') return;
     phase = 'open';
-    mode = opening.mode;
-    mastery = opening.mastery;
-    canStartOver = Boolean(opening.canStartOver);
-    recorded = opening.recorded !== false;
-    const kept = opening.record?.responses ?? null;
-    if (kept) record = openedRecord(opening.record, record, early, grader);
-    const replayed = early.filter((id) => id in record.responses && (!kept || !(id in kept)));
-    if (tracking()) for (const id of replayed) reportAnswer(id);
+    const opened = openedSession(opening, record, early, grader);
+    ({ mode, mastery, canStartOver, recorded, record } = opened);
+    if (tracking()) for (const id of opened.replayed) reports.answer(record, id);
     early.length = 0;
     refreshStatus();
-    notify({
-      record,
-      mode,
-      mastery,
-      canStartOver,
-      recorded,
-      status,
-      canExit: Boolean(connection.canExit?.()),
-      exitRefused: Boolean(connection.exitRefused?.()),
-    });
+    notify(view());
     // The score as the shell grades the record it opened with (progress, or a resumed verdict): what
     // that writes, and any answer replayed above, is saved now, as the opening is.
     reportSummary();
@@ -208,19 +303,8 @@ export function createCourseSession(
     protocol: COURSE_PROTOCOL,
     /** Registers the lesson page (`client.onUpdate(update)` is called with what changes) and returns what it needs now. */
     connect(newClient) {
-      client = newClient;
-      return plain({
-        kind: connection?.kind ?? 'none',
-        level: grader.level,
-        mode,
-        mastery,
-        record,
-        status: currentStatus(),
-        canStartOver,
-        recorded,
-        canExit: Boolean(phase === 'open' && connection.canExit?.()),
-        exitRefused: Boolean(phase === 'open' && connection.exitRefused?.()),
-      });
+      page.connect(newClient);
+      return plain({ kind: connection?.kind ?? 'none', level: grader.level, ...view() });
     },
     /**
      * One answer: { id, response } and the words a teacher reads beside it ({ description, language,
@@ -232,10 +316,10 @@ export function createCourseSession(
       const { id, response, description, language, choices } = plain(answer) ?? {};
       if (!grader.accepts(id, response, record.seed) || id in record.responses) return;
       record = { ...record, responses: { ...record.responses, [id]: response } };
-      wordsFor.set(id, { description, language, choices });
+      reports.words(id, { description, language, choices });
       if (phase === 'connecting' || phase === 'unreachable') early.push(id);
       else if (tracking()) {
-        reportAnswer(id);
+        reports.answer(record, id);
         reportSummary({ answered: true });
       }
     },
@@ -243,7 +327,7 @@ export function createCourseSession(
     startOver() {
       if (!canStartOver || !tracking()) return plain(record);
       record = emptyRecord();
-      lastVerdict = null;
+      reports.startOver();
       connection.startOver?.();
       connection.saveRecord(record);
       commitNow();
@@ -253,8 +337,7 @@ export function createCourseSession(
     /** Leaves the lesson the way the course site asks (cmi5's returnURL); false when it names no way. */
     exit() {
       if (phase !== 'open' || !connection.canExit?.()) return false;
-      timers.clearTimeout(commitTimer);
-      commitTimer = null;
+      commits.cancel();
       phase = 'closed';
       connection.exit(currentSummary());
       return true;
@@ -270,8 +353,7 @@ export function createCourseSession(
     close() {
       if (phase === 'closed' || phase === 'none') return;
       const wasOpen = phase === 'open';
-      timers.clearTimeout(commitTimer);
-      commitTimer = null;
+      commits.cancel();
       phase = 'closed';
       if (wasOpen) connection.close(currentSummary());
     },

@@ -2,8 +2,8 @@
 // readModelConfig report to the summary's sentences, the headings and the short description,
 // in the lesson's terms (learned table, sinusoidal codes, RoPE pairs, ALiBi, buckets, none).
 
-import { grouped, sciUnicode, significant, trimmed } from '../locale/format.js';
-import { t, tn } from '../locale/i18n.js';
+import { grouped, sciUnicode, significant, trimmed } from '../../locale/format.js';
+import { t, tn } from '../../locale/i18n.js';
 
 const MAX_SHOWN_TEXT = 80; // longest model_type or message fragment echoed into the summary
 

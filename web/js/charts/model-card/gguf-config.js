@@ -3,8 +3,8 @@
 // (gguf-py/gguf/constants.py: Keys.General, Keys.LLM, Keys.Attention, Keys.Rope); the reader only
 // renames, and every recipe stays in the engine. The notes are in the page’s language (i18n.js): the page shows them.
 
-import { t } from '../locale/i18n.js';
-import { grouped } from '../locale/format.js';
+import { t } from '../../locale/i18n.js';
+import { grouped } from '../../locale/format.js';
 
 /**
  * llama.cpp architecture names whose transformers model_type is spelled otherwise (LLM_ARCH_NAMES).

@@ -4,9 +4,9 @@
 // 'trained' (the trained length), 'prompt' (the prompt's length) and 'beyond' (what goes past
 // training: the red pairs or positions); the layout it leaves behind lets partAt() find them.
 
-import { grouped, trimmed } from '../locale/format.js';
-import { FONT } from '../chart-kit/canvas.js';
-import { wrapLines } from '../chart-kit/text-fit.js';
+import { grouped, trimmed } from '../../locale/format.js';
+import { FONT } from '../../chart-kit/canvas.js';
+import { wrapLines } from '../../chart-kit/text-fit.js';
 import {
   drawAxes,
   drawCentredNote,
@@ -15,10 +15,10 @@ import {
   legendCorner,
   legendSpace,
   plotFrame,
-} from '../chart-kit/plot.js';
-import { linearScale, logScale, logTicks, niceTicks } from '../chart-kit/scales.js';
+} from '../../chart-kit/plot.js';
+import { linearScale, logScale, logTicks, niceTicks } from '../../chart-kit/scales.js';
 import { layerKindTerm, noLengthMessage, showsLayerKinds, tokens, turnsPairs } from './model-card-text.js';
-import { t } from '../locale/i18n.js';
+import { t } from '../../locale/i18n.js';
 
 const LINE_HIT = 6; // px: how close the pointer must be to a length's line
 
