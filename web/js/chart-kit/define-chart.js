@@ -321,7 +321,7 @@ function mountChart(spec, order, compute, slot, engine) {
       draw: (ctx, width, height, colors) => {
         if (c.reads) drawnFrom[index] = { inputs: inputsOf(c), highlighted };
         c.draw(ctx, width, height, colors, view());
-        abilities?.handles?.place();
+        abilities?.handles?.place(index);
       },
     });
     if (c.hit) {
@@ -566,7 +566,8 @@ export function foldingNote(parent) {
       const cut = long ? /^[\s\S]+?(?:。|[.!?](?=\s))/.exec(text)?.[0] : undefined;
       lead.textContent = cut ?? text;
       rest.textContent = cut ? text.slice(cut.length) : '';
-      more.hidden = !cut;
+      // Only on a change: setting hidden to what it is still rewrites the attribute (a DOM mutation).
+      if (more.hidden !== !cut) more.hidden = !cut;
     },
   };
 }
