@@ -38,7 +38,12 @@ const LOAD_LIMIT = 1.5;
 const TWINS_DIR = 'bench-twins';
 
 /** The figures with a handle that have a twin: the handle's state key. */
-const FIGURES = { 'context-extension': 'target', precision: 'position', 'sinusoidal-heatmap': 'position' };
+const FIGURES = {
+  'context-extension': 'target',
+  precision: 'position',
+  'sinusoidal-heatmap': 'position',
+  'rope-frequencies': 'position',
+};
 const PAGES = ['lesson', 'twin', 'in_page_twin', 'floor'];
 
 const round1 = (x) => (x == null ? null : Math.round(x * 10) / 10);

@@ -20,6 +20,7 @@ import {
   sciUnicode,
   significant,
   trueMinus,
+  twoSignificant,
 } from '../../../web/js/locale/format.js';
 import { t, tn } from '../../../web/js/locale/i18n.js';
 
@@ -640,9 +641,113 @@ function sinusoidalHeatmap(root, engine, sizes) {
   update();
 }
 
+// ---------------------------------------------------------------------------------------------
+// RoPE pair angles: each picked pair's angle (mod 2π) over positions 0–199; the handle is the
+// position read.
+
+const PAIR_POSITIONS = 200;
+
+function pairTurn(pair, theta) {
+  const params = {
+    pair,
+    theta: twoSignificant(theta),
+    period: decimal((2 * Math.PI) / theta, 1, 1),
+    n: PAIR_POSITIONS,
+  };
+  return theta * PAIR_POSITIONS > 2 * Math.PI
+    ? t('pair {pair} turns {theta} rad per position, a full turn every {period} positions', params)
+    : t('pair {pair} turns {theta} rad per position, less than a full turn over {n} positions', params);
+}
+
+function ropeFrequencies(root, engine, sizes) {
+  const state = { d: 64, base: 10000, pairs: [0, 4, 12, 31], position: 100 };
+  const { input, boxes, description } = frame(
+    root,
+    { label: t('position read'), min: 0, max: PAIR_POSITIONS - 1, step: 1, value: state.position },
+    1,
+  );
+  const N = PAIR_POSITIONS;
+  const positions = Float64Array.from({ length: N }, (_, i) => i);
+  const theta = engine.ropeFrequencies(state.d, state.base);
+  const angles = engine.ropePairAngles(positions, state.pairs, state.d, state.base, true).data.slice();
+  const rows = state.pairs.map((_, r) => angles.subarray(r * N, (r + 1) * N));
+  const legend = state.pairs.map((p, r) => ({
+    label: t('pair {pair} (θ={theta})', { pair: p, theta: twoSignificant(theta[p]) }),
+    color: COLORS.cycle[r],
+  }));
+  const turns = state.pairs
+    .map((p) => pairTurn(p, theta[p]))
+    .reduce((list, item) => t('{list}; {item}', { list, item }));
+  const chart = new uPlot(
+    {
+      ...base(...sizes[0], t('RoPE: fast hands for local order, slow hands for long range'), legend.length),
+      scales: {
+        x: { time: false, range: () => [-10, N + 9] },
+        y: { range: () => [-0.32, 2 * Math.PI + 0.32] },
+      },
+      axes: [
+        { label: t('position'), splits: () => [0, 25, 50, 75, 100, 125, 150, 175, 200] },
+        { label: t('rotation angle (mod 2π)'), splits: () => [0, 1, 2, 3, 4, 5, 6] },
+      ],
+      series: [{}, ...state.pairs.map((_, r) => ({ stroke: COLORS.cycle[r], width: 1.5, points: { show: false } }))],
+      hooks: {
+        draw: [
+          (u) => {
+            const { ctx } = u;
+            const r = uPlot.pxRatio;
+            const x = u.valToPos(state.position, 'x', true);
+            ctx.save();
+            ctx.strokeStyle = COLORS.fg;
+            ctx.lineWidth = 1.5 * r;
+            ctx.beginPath();
+            ctx.moveTo(x, u.bbox.top);
+            ctx.lineTo(x, u.bbox.top + u.bbox.height);
+            ctx.stroke();
+            rows.forEach((row, k) => {
+              ctx.strokeStyle = COLORS.cycle[k];
+              ctx.beginPath();
+              ctx.arc(x, u.valToPos(row[state.position], 'y', true), 4 * r, 0, 2 * Math.PI);
+              ctx.stroke();
+            });
+            ctx.restore();
+            drawLegend(u, legend);
+          },
+        ],
+      },
+    },
+    [positions, ...rows],
+    boxes[0],
+  );
+  function update() {
+    chart.redraw(false, false);
+    setText(
+      description,
+      t('Angles of pairs {pairs} for d {d}, base {base}: {turns}. At the marked position {position}: {angles}.', {
+        pairs: listed(state.pairs),
+        d: grouped(state.d),
+        base: significant(state.base),
+        turns,
+        position: grouped(state.position),
+        angles: listed(
+          state.pairs.map((p, r) =>
+            t('pair {pair} at {angle} rad', { pair: p, angle: decimal(rows[r][state.position], 2, 2) }),
+          ),
+        ),
+      }),
+    );
+    setAttribute(input, 'aria-valuetext', t('position {position}', { position: grouped(state.position) }));
+  }
+  input.addEventListener('input', () => {
+    state.position = Number(input.value);
+    update();
+  });
+  update();
+}
+
 const TWINS = {
   'context-extension': contextExtension,
   precision,
+  'rope-frequencies': ropeFrequencies,
   'sinusoidal-heatmap': sinusoidalHeatmap,
 };
 
