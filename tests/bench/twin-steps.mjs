@@ -17,7 +17,7 @@
 // figure over the rounds (their order rotated each round), and the 1-minute load average is written
 // beside each page's run; a run above LOAD_LIMIT is marked.
 // Writes tests/bench/results/twin-steps.json; run-benchmarks.mjs --render puts its table in BENCHMARKS.md.
-//   node tests/bench/twin-steps.mjs [--dist dist] [--rounds 3] [--presses 90] [--out FILE]
+//   node tests/bench/twin-steps.mjs [--dist dist] [--rounds 3] [--presses 90] [--figures a,b] [--out FILE]
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cpus, loadavg } from 'node:os';
@@ -25,10 +25,11 @@ import { build } from 'esbuild';
 import { serveAndLaunch } from './browse.mjs';
 import { measuringOptions, quantile } from './measuring.mjs';
 
-const options = measuringOptions('twin-steps.json', {
-  rounds: { default: 3, least: 1 },
-  presses: { default: 90, least: 10 },
-});
+const options = measuringOptions(
+  'twin-steps.json',
+  { rounds: { default: 3, least: 1 }, presses: { default: 90, least: 10 } },
+  { figures: undefined },
+);
 const here = new URL('.', import.meta.url).pathname;
 const repo = new URL('../../', import.meta.url).pathname;
 const THROTTLE = 4;
@@ -45,6 +46,9 @@ const FIGURES = {
   'rope-frequencies': 'position',
 };
 const PAGES = ['lesson', 'twin', 'in_page_twin', 'floor'];
+// --figures a,b: only these (a quicker pass while working on one figure).
+const MEASURED = options.figures ? options.figures.split(',') : Object.keys(FIGURES);
+for (const id of MEASURED) if (!FIGURES[id]) throw new Error(`--figures: no twin for "${id}"`);
 
 const round1 = (x) => (x == null ? null : Math.round(x * 10) / 10);
 const ratio = (a, b) => (a == null || !b ? null : Math.round((a / b) * 100) / 100);
@@ -267,7 +271,7 @@ const figures = {};
 try {
   await writeTwinBundle(options.dist);
   const sizes = {};
-  for (const id of Object.keys(FIGURES)) {
+  for (const id of MEASURED) {
     sizes[id] = await lessonCanvases(browser, server.url, id);
     writeTwinPages(options.dist, id, sizes[id]);
   }
@@ -278,7 +282,7 @@ try {
     floor: () => null,
   };
   for (let round = 0; round < options.rounds; round++) {
-    for (const id of Object.keys(FIGURES)) {
+    for (const id of MEASURED) {
       // The pages take turns, starting one later each round.
       for (let k = 0; k < PAGES.length; k++) {
         const kind = PAGES[(k + round) % PAGES.length];
@@ -288,7 +292,7 @@ try {
       }
     }
   }
-  for (const id of Object.keys(FIGURES)) {
+  for (const id of MEASURED) {
     const mine = (kind) => runs.filter((r) => r.figure === id && r.page === kind);
     const pages = Object.fromEntries(PAGES.map((kind) => [kind, pooled(mine(kind))]));
     const lessonTexts = mine('lesson')[0].texts;
@@ -319,7 +323,7 @@ try {
 const loads = runs.map((r) => r.load_average);
 const result = {
   what: `Each figure with a handle against its uPlot twin (tests/bench/twins/twin.js), in headless Chromium at 360 × 780, DPR 2, the pressed page alone open and its CPU throttled ${THROTTLE}× (CDP): ${options.presses} arrow-key presses ${GAP_MS} ms apart per page run, the pages (lesson, twin, twin in a scriptless copy of the lesson, floor) taking turns per figure over ${options.rounds} round${options.rounds === 1 ? '' : 's'}. Step: Event Timing's interaction duration (durationThreshold 16; unreported counts as 16 ms), p50 and p95 of every press of the rounds. Main thread per step: CDP Performance TaskDuration over the presses ÷ presses (ScriptDuration, LayoutDuration, RecalcStyleDuration beside it), mean of the rounds. Mutations: MutationObserver records per step.`,
-  command: `node tests/bench/twin-steps.mjs --rounds ${options.rounds} --presses ${options.presses}`,
+  command: `node tests/bench/twin-steps.mjs --rounds ${options.rounds} --presses ${options.presses}${options.figures ? ` --figures ${options.figures}` : ''}`,
   when: new Date().toISOString(),
   minutes: Math.round((Date.now() - started) / 6000) / 10,
   browser: browser.version(),
