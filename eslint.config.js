@@ -31,7 +31,7 @@ export default [
     },
   },
   {
-    files: ['web/js/**/*.js', 'tests/bench/worker-canvas/**/*.js'],
+    files: ['web/js/**/*.js', 'tests/bench/worker-canvas/**/*.js', 'tests/bench/twins/**/*.js'],
     languageOptions: { globals: { ...globals.browser, ...globals.worker } },
   },
   {

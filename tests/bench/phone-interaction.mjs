@@ -12,9 +12,10 @@
 // Event Timing reports only interactions of 16 ms or more: one it did not report counts as 16 ms,
 // so a p50 of 16 means "at most 16". An interaction whose frame Chromium reported only with a later
 // one (see presentedLate) is listed apart and left out of the quantiles. The floor: arrow-key steps
-// on a page holding only a slider and a canvas the size of the lesson's median one, open beside the
-// lesson and pressed between its charts; and, after them, the same with the largest canvas (or a
-// number it rewrites).
+// on a page holding only a slider and a canvas the size of the lesson's median one, measured on its
+// own before the lesson's pass and after it (a throttled page keeps using the CPU while idle, so a
+// floor page left open beside the lesson slowed the lesson's figures); and, after them, the same
+// with the largest canvas (or a number it rewrites). Only the page being pressed is ever open.
 // The loads go over an emulated slow 4G link. The load is also measured on a scriptless copy of the
 // page (taking turns with the lesson), and
 // each chart's p50 and p95 are given as ratios to the floor's (the median canvas), all in one run.
@@ -48,11 +49,12 @@ const PHONE = { width: 360, height: 780 };
 // The phone every page of this benchmark opens on: the lesson, its canvas sizes and the floor.
 const PHONE_CONTEXT = { viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: false };
 const SETTLE_MS = 2500;
-// Presses of the floor page at a time: before the first chart, after each chart and after the
-// prose (120 with the lesson's 13 charts). Its p95 is then the seventh longest; 40 presses in a row
-// after the charts made it the second longest of whatever the machine was doing in those 8 s (48 to
-// 88 ms over four runs of one build, 24 ms spread through a run).
-const FLOOR_SEGMENT = 8;
+// Presses of the median canvas's floor page, alone, before the lesson's pass and again after it
+// (120 in all: its p95 is then the seventh longest). 40 presses in a row made it the second longest
+// of whatever the machine was doing in those 8 s (48 to 88 ms over four runs of one build).
+const FLOOR_SEGMENT = 60;
+// The 1-minute load average above which a run is marked as measured on a busy machine.
+const LOAD_LIMIT = 1.5;
 
 const median = (xs) => quantile(xs, 0.5);
 const round = (x) => (x == null ? null : Math.round(x * 10) / 10);
@@ -289,11 +291,10 @@ const chartIds = (page) =>
   page.evaluate(() => [...document.querySelectorAll('[data-chart]')].map((s) => s.dataset.chart));
 
 /**
- * Every chart worked on a fresh load of the lesson, and the prose's live parameters; after each, a
- * segment of presses on `floor` (openFloor), so that the floor is measured through the same stretch
- * of the run as the charts are, not in a few seconds of its own.
+ * Every chart worked on a fresh load of the lesson, and the prose's live parameters, with no other
+ * page open.
  */
-async function interactionFigures(browser, url, floor) {
+async function interactionFigures(browser, url) {
   const { context, page } = await openThrottled(browser);
   await page.goto(url);
   await page.waitForFunction(() => document.documentElement.dataset.liveState === 'ready', null, { timeout: 60000 });
@@ -301,14 +302,12 @@ async function interactionFigures(browser, url, floor) {
   const made = {};
   for (const id of charts) {
     made[id] = await workChart(page, id);
-    await floor.press(FLOOR_SEGMENT);
   }
   // The live parameters in the prose: the same presses, drags and keys, then each section's reset.
   made.prose = { steps: await workSliders(page, page.locator('[data-param]')), exports: 0 };
   await page.waitForTimeout(1000);
   const { events, longTasks } = await page.evaluate(() => window.__phone);
   await context.close();
-  await floor.press(FLOOR_SEGMENT);
   const interactions = byInteraction(events);
   const late = presentedLate(interactions, longTasks);
   const perChart = {};
@@ -390,9 +389,7 @@ function presentedLate(interactions, longTasks) {
  * every pixel); without it the slider rewrites a number. Headless Chromium runs without a GPU here,
  * so a canvas goes to the compositor as a software bitmap, at a cost that grows with its pixels.
  * Returns { press(count): arrow-key presses 200 ms apart, figures(): p50/p95 of all the presses so
- * far, close() }. The page stays open between presses, so they can be spread through a run. Its
- * window is not brought to the front for them: Playwright gives every page focus, so the keys reach
- * it as they are, and the lesson's window stays where it is between two charts.
+ * far, close() }. It is the only page open while it is pressed.
  */
 async function openFloor(browser, canvas) {
   const { context, page } = await openThrottled(browser);
@@ -434,16 +431,17 @@ async function openFloor(browser, canvas) {
         interactions: presses,
         p50_ms: round(quantile(all, 0.5)),
         p95_ms: round(quantile(all, 0.95)),
+        durations: all,
       };
     },
     close: () => context.close(),
   };
 }
 
-/** The floor of `canvas` from 40 presses in a row. */
-async function floorFigures(browser, canvas) {
+/** The floor of `canvas` from `count` presses in a row, on its own: its figures and every press's duration. */
+async function floorFigures(browser, canvas, count = 40) {
   const floor = await openFloor(browser, canvas);
-  await floor.press(40);
+  await floor.press(count);
   const figures = await floor.figures();
   await floor.close();
   return figures;
@@ -515,19 +513,30 @@ try {
     elements: pick('elements'),
     each_run: loads.map((l) => Object.fromEntries(Object.entries(l).map(([k, v]) => [k, round(v)]))),
   };
-  // The largest canvas the lesson draws, and the median one: the goals' floor, its presses spread
-  // through the charts' work.
+  // The largest canvas the lesson draws, and the median one: the goals' floor, pressed on its own
+  // before the charts' work and after it, never open beside the lesson.
   const byPixels = (await lessonCanvases(browser, server.url)).sort((a, b) => a.width * a.height - b.width * b.height);
-  const spread = await openFloor(browser, byPixels[Math.floor(byPixels.length / 2)]);
-  await spread.press(FLOOR_SEGMENT);
-  const charts = await interactionFigures(browser, server.url, spread);
+  const medianCanvas = byPixels[Math.floor(byPixels.length / 2)];
+  const loadAtStart = loadavg()[0];
+  const before = await floorFigures(browser, medianCanvas, FLOOR_SEGMENT);
+  const charts = await interactionFigures(browser, server.url);
+  const after = await floorFigures(browser, medianCanvas, FLOOR_SEGMENT);
+  const all = [...before.durations, ...after.durations];
   const floor = {
-    note: `A page with only a slider and what it redraws, same browser and throttling: what a step costs before the lesson does anything. The median canvas's presses come ${FLOOR_SEGMENT} at a time, before the first chart and after each chart and the prose, so machine noise over the run reaches the floor as it reaches the charts; the number and the largest canvas are 40 presses each after the charts.`,
+    method: 'alone',
+    note: `A page with only a slider and what it redraws, same browser and throttling: what a step costs before the lesson does anything. The median canvas's page is pressed ${FLOOR_SEGMENT} times on its own before the lesson's pass and ${FLOOR_SEGMENT} times after it, never open beside the lesson; the number and the largest canvas are 40 presses each after the charts.`,
     number: await floorFigures(browser, null),
-    median_canvas: await spread.figures(),
+    median_canvas: {
+      what: before.what,
+      interactions: all.length,
+      p50_ms: round(quantile(all, 0.5)),
+      p95_ms: round(quantile(all, 0.95)),
+      before_the_lesson: { p50_ms: before.p50_ms, p95_ms: before.p95_ms },
+      after_the_lesson: { p50_ms: after.p50_ms, p95_ms: after.p95_ms },
+    },
     largest_canvas: await floorFigures(browser, byPixels.at(-1)),
   };
-  await spread.close();
+  for (const figures of Object.values(floor)) if (figures?.durations) delete figures.durations;
   // Each chart's step against the floor of the median canvas, measured in this run.
   for (const figures of Object.values(charts)) {
     figures.p50_over_floor = ratio(figures.p50_ms, floor.median_canvas.p50_ms);
@@ -538,7 +547,13 @@ try {
     headed: values.headed,
     when: new Date().toISOString(),
     browser: browser.version(),
-    machine: { cores: cpus().length, load_average_1min_at_end: Math.round(loadavg()[0] * 10) / 10 },
+    machine: {
+      cores: cpus().length,
+      load_average_1min_at_start: Math.round(loadAtStart * 10) / 10,
+      load_average_1min_at_end: Math.round(loadavg()[0] * 10) / 10,
+      load_limit: LOAD_LIMIT,
+      over_load_limit: Math.max(loadAtStart, loadavg()[0]) > LOAD_LIMIT,
+    },
     load,
     charts,
     floor,

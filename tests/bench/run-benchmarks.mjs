@@ -4,6 +4,7 @@
 //          [--repetitions N] [--variant NAME=DIR=DESCRIPTION …] [--variant-samples N] [--markdown FILE]
 //          [--json FILE] [--render]   (--render: rewrite the Markdown from the saved JSON only)
 //          [--phone]   (also the throttled-phone page benchmark, phone-interaction.mjs)
+//          [--twins]   (also the figures against their uPlot twins, twin-steps.mjs)
 // --variant adds more WASM builds (a dist-like folder with engine.mjs + engine.wasm) to the
 // flags table: sizes and medians per variant.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -564,6 +565,7 @@ function markdown(results, values) {
   }
   lines.push(...phoneSection(join(here, 'results', 'phone-interaction.json')));
   lines.push(...headedPhoneSection(join(here, 'results', 'phone-interaction-headed.json')));
+  lines.push(...twinSection(join(here, 'results', 'twin-steps.json')));
   lines.push(...lengthLabSection(loadLabResults()));
   lines.push(...designSection(JSON.parse(readFileSync(join(here, 'results', 'design-measurements.json'), 'utf8'))));
   lines.push('## Cross-checks', '');
@@ -678,9 +680,21 @@ function phoneSection(path) {
     `measured ${phone.when.slice(0, 10)} in ${phone.browser ? `Chromium ${phone.browser}` : 'Chromium'} at 360 × 780, CPU slowed 4×, load average ${phone.machine?.load_average_1min_at_end ?? '?'} at the end.`,
     'Every goal is a ratio to a page measured in the same run and the same browser, so a busy machine',
     'slows both sides: the load against a copy of the page with no script, each chart step against the',
-    'floor (a page holding only a slider that repaints a canvas the size of the lesson’s median one,',
-    'open beside the lesson and pressed a few times after each chart, so the floor is measured',
-    'through the same stretch of the run as the charts).',
+    ...(floor.method === 'alone'
+      ? [
+          'floor (a page holding only a slider that repaints a canvas the size of the lesson’s median one,',
+          'pressed on its own before the lesson’s pass and after it: only the page being pressed is open).',
+        ]
+      : [
+          'floor (a page holding only a slider that repaints a canvas the size of the lesson’s median one,',
+          'open beside the lesson and pressed a few times after each chart, so the floor is measured',
+          'through the same stretch of the run as the charts).',
+        ]),
+    ...(phone.machine?.over_load_limit
+      ? [
+          `**The load average was above ${phone.machine.load_limit} (${phone.machine.load_average_1min_at_start} at the start of the presses): measured on a busy machine.**`,
+        ]
+      : []),
     '',
   );
   if (load.scriptless) {
@@ -766,6 +780,64 @@ function headedPhoneSection(path) {
   return lines;
 }
 
+// The goals against the uPlot twins (twin-steps.mjs): a step's p50 and p95 at most the twin's, the
+// main thread's time per step at most GOAL_MAIN_OVER_TWIN times the twin's.
+const GOAL_STEP_OVER_TWIN = 1;
+const GOAL_MAIN_OVER_TWIN = 1.2;
+
+/** The "figures against their uPlot twins" section from results/twin-steps.json (nothing when it was never run). */
+function twinSection(path) {
+  if (!existsSync(path)) return [];
+  const twins = JSON.parse(readFileSync(path, 'utf8'));
+  const [ms, x] = [phoneMs, phoneRatio];
+  const ms1 = (v) => (v == null ? '—' : `${v.toFixed(1)} ms`);
+  const quiet = twins.load_average.runs_over_limit === 0;
+  const lines = [
+    '## The figures against their uPlot twins',
+    '',
+    `From \`tests/bench/results/twin-steps.json\` (\`${twins.command}\`, ${twins.minutes} minutes), measured ${twins.when.slice(0, 10)} in Chromium ${twins.browser}. ${twins.what}`,
+    '',
+    `Load average (1 minute) beside the runs: median ${twins.load_average.median}, highest ${twins.load_average.max}; ${quiet ? `no run above ${twins.load_limit}.` : `**${twins.load_average.runs_over_limit} of ${twins.runs.length} runs above ${twins.load_limit}: these figures were measured on a busy machine and are not a verdict on the goals.**`}`,
+    '',
+    '| figure (handle) | page | p50 | p95 | main thread / step | script | layout | style | DOM mutations / step |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  const names = { lesson: 'lesson', twin: 'uPlot twin', in_page_twin: 'twin in a copy of the lesson', floor: 'floor' };
+  for (const [id, f] of Object.entries(twins.figures))
+    for (const [kind, p] of Object.entries(f.pages))
+      lines.push(
+        `| ${id} (${f.handle}) | ${names[kind] ?? kind} | ${ms(p.p50_ms)} | ${ms(p.p95_ms)} | ${ms1(p.main_thread_ms)} | ${ms1(p.script_ms)} | ${ms1(p.layout_ms)} | ${ms1(p.style_ms)} | ${p.mutations_per_step} |`,
+      );
+  lines.push(
+    '',
+    '| figure | lesson / twin p50 | p95 | main thread | twin in the lesson / twin p50 | p95 | main thread | same text |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+  );
+  const over = [];
+  for (const [id, f] of Object.entries(twins.figures)) {
+    const l = f.lesson_over_twin;
+    const d = f.in_page_twin_over_twin;
+    if (l.p50 > GOAL_STEP_OVER_TWIN || l.p95 > GOAL_STEP_OVER_TWIN || l.main_thread > GOAL_MAIN_OVER_TWIN)
+      over.push(`${id} ${x(l.p50)} / ${x(l.p95)} / ${x(l.main_thread)}`);
+    lines.push(
+      `| ${id} | ${x(l.p50)} | ${x(l.p95)} | ${x(l.main_thread)} | ${x(d.p50)} | ${x(d.p95)} | ${x(d.main_thread)} | ${f.same_text ? 'yes' : 'no'} |`,
+    );
+  }
+  lines.push(
+    '',
+    `- Every figure's step p50 and p95 at most ${x(GOAL_STEP_OVER_TWIN)} its twin's, main thread per step at most ${x(GOAL_MAIN_OVER_TWIN)}: ${over.length ? `not met (${over.join('; ')})` : 'met'}${quiet ? '' : ' (on a busy machine)'}.`,
+    '- Same text: after one step, the lesson and its twin give the same description sentence and aria-valuetext.',
+    '',
+  );
+  return lines;
+}
+
+/** --twins: each figure with a handle against its uPlot twin (twin-steps.mjs writes results/twin-steps.json). */
+function runTwinBenchmark(dist) {
+  console.error('figures against their uPlot twins (360 px, 4× CPU throttle) …');
+  run(process.execPath, [join(here, 'twin-steps.mjs'), '--dist', dist], { stdio: ['ignore', 'inherit', 'inherit'] });
+}
+
 /** --phone: the lesson on a throttled phone (phone-interaction.mjs writes results/phone-interaction.json). */
 function runPhoneBenchmark(dist) {
   console.error('phone (360 px, 4× CPU throttle) …');
@@ -788,9 +860,11 @@ async function main() {
       json: { type: 'string', default: join(here, 'results', 'engine.json') },
       render: { type: 'boolean', default: false },
       phone: { type: 'boolean', default: false },
+      twins: { type: 'boolean', default: false },
     },
   });
   if (values.phone) runPhoneBenchmark(values.dist);
+  if (values.twins) runTwinBenchmark(values.dist);
   if (values.render) {
     // Rewrites the Markdown from the saved JSON without measuring again.
     const saved = JSON.parse(readFileSync(values.json, 'utf8'));

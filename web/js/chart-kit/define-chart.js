@@ -368,13 +368,13 @@ function placeControls(shell, order, declared, state, controls) {
 
 /**
  * The chart's canvases in its shell's plot, each drawn from `view()`. The first one's size is told
- * to `resized(width, height)` before each of its draws; `afterDraw()` runs after every draw; a
+ * to `resized(width, height)` before each of its draws; `afterDraw(index)` runs after canvas `index` draws; a
  * canvas with `hit` points (`point`) at the part under the pointer. Returns { plots, redraw(changed) }.
  * @param {{ controls: Record<string, object>, parts?: string[], canvases?: any[] }} spec its canvases (ChartCanvas)
  * @param {HTMLElement} host
  * @param {{
  *   view: () => ChartView, painter: any, resized: (width: number, height: number) => void,
- *   afterDraw: () => void, point: (part: string | null) => void,
+ *   afterDraw: (index: number) => void, point: (part: string | null) => void,
  * }} hooks
  */
 function chartCanvases(spec, host, { view, painter, resized, afterDraw, point }) {
@@ -395,7 +395,7 @@ function chartCanvases(spec, host, { view, painter, resized, afterDraw, point })
         const v = view();
         if (c.reads) drawnFrom[index] = { inputs: inputsOf(c), highlighted: v.highlighted };
         c.draw(ctx, width, height, colors, v);
-        afterDraw();
+        afterDraw(index);
       },
     });
     if (c.hit) {
@@ -578,7 +578,7 @@ function mountChart(spec, order, compute, slot, engine) {
       size = { width, height, ratio };
       if (ready) recompute(); // the parts that read '@size'
     },
-    afterDraw: () => abilities?.handles?.place(),
+    afterDraw: (index) => abilities?.handles?.place(index),
     point,
   });
   const note = spec.note ? foldingNote(shell.plot) : null;
@@ -713,7 +713,8 @@ export function foldingNote(parent) {
       const cut = long ? /^[\s\S]+?(?:。|[.!?](?=\s))/.exec(text)?.[0] : undefined;
       lead.textContent = cut ?? text;
       rest.textContent = cut ? text.slice(cut.length) : '';
-      more.hidden = !cut;
+      // Only on a change: setting hidden to what it is still rewrites the attribute (a DOM mutation).
+      if (more.hidden !== !cut) more.hidden = !cut;
     },
   };
 }

@@ -258,6 +258,39 @@ function listenForSteps(h, { view, bounds, move, onTakeControl, controls, listen
 }
 
 /**
+ * The overlays' placing: place(index) puts each overlay over its knob (after every draw), those on
+ * canvas `index` only when given. A knob is placed from its own canvas's layout: placed after
+ * another canvas's draw it would go where the old layout puts the new value, and move again once
+ * its canvas draws. `at(h, view)` is the knob's centre in CSS px of its canvas, or null.
+ */
+function knobPlacer(handles, plots, view, at) {
+  // Where each canvas sits in the host, read again only when the plot's size changes: a drag or a
+  // motion redraws every frame, and reading layout after the frame's writes would force a second one.
+  let offsetsOf = null;
+  const offsets = new Map();
+  return (index) => {
+    const v = view();
+    const only = index === undefined ? null : plots[index];
+    if (offsetsOf !== v.size) {
+      offsetsOf = v.size;
+      for (const plot of plots) offsets.set(plot, { left: plot.canvas.offsetLeft, top: plot.canvas.offsetTop });
+    }
+    for (const h of handles) {
+      if (only && h.plot !== only) continue;
+      const knob = h.plot && at(h, v);
+      if (h.element.hidden !== !knob) h.element.hidden = !knob;
+      if (!knob) continue;
+      const { left, top } = offsets.get(h.plot);
+      // Written only when the knob has moved (an equal write is still a mutation of the style
+      // attribute), compared with what was last written: the style may read a length back otherwise.
+      const [x, y] = [`${left + knob.x}px`, `${top + knob.y}px`];
+      if (h.left !== x) h.element.style.left = h.left = x;
+      if (h.top !== y) h.element.style.top = h.top = y;
+    }
+  };
+}
+
+/**
  * Attaches `declarations` (spec.handles) to a mounted chart. Each declaration:
  * - key: the state key (a number control) the handle moves; part: the part it announces and
  *   highlights; label: its accessible name (default: the control's label).
@@ -277,7 +310,7 @@ function listenForSteps(h, { view, bounds, move, onTakeControl, controls, listen
  * - valueText(value, view): what a screen reader hears (default the grouped number).
  * context: { declared (the control declarations), controls (the mounted controls: − and + go beside
  * each handle's number box), plots (the chart's canvases), host (the element the overlays go in),
- * view, set, point, highlight, marks, onTakeControl }. Returns { place() (after a draw), announce() (the
+ * view, set, point, highlight, marks, onTakeControl }. Returns { place(index) (after canvas index's draw), announce() (the
  * ARIA values, after a change of state), destroy(), elements }.
  */
 export function attachHandles(declarations, context) {
@@ -316,27 +349,7 @@ export function attachHandles(declarations, context) {
     highlight(null);
   };
 
-  // Where each canvas sits in the host, read again only when the plot's size changes: a drag or a
-  // motion redraws every frame, and reading layout after the frame's writes would force a second one.
-  let offsetsOf = null;
-  const offsets = new Map();
-
-  /** Puts each overlay over its knob (after every draw). */
-  function place() {
-    const v = view();
-    if (offsetsOf !== v.size) {
-      offsetsOf = v.size;
-      for (const plot of plots) offsets.set(plot, { left: plot.canvas.offsetLeft, top: plot.canvas.offsetTop });
-    }
-    for (const h of handles) {
-      const knob = h.plot && at(h, v);
-      if (h.element.hidden !== !knob) h.element.hidden = !knob;
-      if (!knob) continue;
-      const { left, top } = offsets.get(h.plot);
-      h.element.style.left = `${left + knob.x}px`;
-      h.element.style.top = `${top + knob.y}px`;
-    }
-  }
+  const place = knobPlacer(handles, plots, view, at);
 
   const announce = () => announceHandles(handles, view(), bounds);
 

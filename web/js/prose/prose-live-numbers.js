@@ -52,7 +52,7 @@ export function writeLiveNumbers(engine, elements, values, moved) {
     let text;
     try {
       text = liveText(element.dataset.live, results, element.dataset.format);
-      element.classList.remove('live-unavailable');
+      element.classList.toggle('live-unavailable', false); // remove() rewrites even an unchanged class
       element.removeAttribute('title');
     } catch (error) {
       // A value the engine refuses (say, a base so large the scaled one overflows) is said, not hidden.
