@@ -147,6 +147,28 @@ async function settleEarlier(entry, { lrs, store, reissue, sessionId }) {
     store.insert({ kind: 'statement', id: body.id, verb: entry.verb, session: sessionId(), body }, Math.max(at, 0));
 }
 
+/** Whether `entry` is a statement of `session`. */
+const isStatementOf = (entry, session) => entry?.kind === 'statement' && entry.session === session;
+
+/**
+ * The statements of `session` that may leave with the page (keepalive), oldest first: as many as
+ * fit in KEEPALIVE_BUDGET; the rest wait for the next launch.
+ * @param {QueueEntry[]} entries
+ * @param {string | null} session
+ */
+function keepaliveStatements(entries, session) {
+  const statements = [];
+  let budget = KEEPALIVE_BUDGET;
+  for (const entry of entries) {
+    if (!isStatementOf(entry, session)) continue;
+    const size = JSON.stringify(entry.body).length;
+    if (size > budget) break;
+    budget -= size;
+    statements.push(entry.body);
+  }
+  return statements;
+}
+
 /**
  * The queue of `launch`'s registration. `kept` is storage kept across visits; `lrs` the line to the
  * LMS (lms/cmi5-lrs.js); `sessionId()` this session's id (statements of any other are an earlier
@@ -183,7 +205,6 @@ export function cmi5Queue(launch, { kept, lrs, sessionId, writeState, writeState
     status = next;
     listener(status);
   };
-  const isStatementOf = (entry, session) => entry?.kind === 'statement' && entry.session === session;
 
   /** After a failure: the learner told how it stands, and the next try after a growing pause. */
   const retryLater = (error) => {
@@ -281,15 +302,7 @@ export function cmi5Queue(launch, { kept, lrs, sessionId, writeState, writeState
      * later visit confirms it arrived (settleEarlier).
      */
     leaveWithPage() {
-      const statements = [];
-      let budget = KEEPALIVE_BUDGET;
-      for (const entry of store.entries) {
-        if (!isStatementOf(entry, sessionId())) continue;
-        const size = JSON.stringify(entry.body).length;
-        if (size > budget) break;
-        budget -= size;
-        statements.push(entry.body);
-      }
+      const statements = keepaliveStatements(store.entries, sessionId());
       const stateEntry = store.entries.find((e) => e.kind === 'state');
       try {
         if (stateEntry) writeStateWithPage(stateEntry.body);
