@@ -651,44 +651,32 @@ function ropeSchemeItems(r, type, add) {
   const A = r.advertisedLength;
   const pairs = r.rotaryDim / 2;
   const stretched = A !== L && A > 0;
+  // One set of figures for the three ways of saying the scheme (each template takes those it names).
+  const scheme = {
+    type,
+    pairs: count(pairs),
+    rotaryDim: count(r.rotaryDim),
+    headDim: count(r.headDim),
+    qkHeadDim: count(r.mlaQkHeadDim),
+    nope: count(r.mlaQkHeadDim - r.rotaryDim),
+    baseField: baseField(r),
+    base: quantity(r.base),
+  };
   add(
     t('Scheme'),
     r.mlaQkHeadDim > 0 && r.mlaQkHeadDim === r.headDim
       ? t(
           'RoPE ({type}): multi-head latent attention: {pairs} rotary pairs turn qk_rope_head_dim {rotaryDim} of the head_dim {qkHeadDim} dimensions of each query and key; the other {nope} carry no position, base {baseField} {base}.',
-          {
-            type,
-            pairs: count(pairs),
-            rotaryDim: count(r.rotaryDim),
-            qkHeadDim: count(r.mlaQkHeadDim),
-            nope: count(r.mlaQkHeadDim - r.rotaryDim),
-            baseField: baseField(r),
-            base: quantity(r.base),
-          },
+          scheme,
         )
       : r.mlaQkHeadDim > 0
         ? t(
             'RoPE ({type}): multi-head latent attention: {pairs} rotary pairs turn the qk_rope_head_dim {rotaryDim} dimensions of each {qkHeadDim}-dimensional query and key; the other {nope} (qk_nope_head_dim) carry no position, base {baseField} {base}.',
-            {
-              type,
-              pairs: count(pairs),
-              rotaryDim: count(r.rotaryDim),
-              qkHeadDim: count(r.mlaQkHeadDim),
-              nope: count(r.mlaQkHeadDim - r.rotaryDim),
-              baseField: baseField(r),
-              base: quantity(r.base),
-            },
+            scheme,
           )
         : t(
             'RoPE ({type}): {pairs} rotary pairs per head (rotary_dim {rotaryDim} of head_dim {headDim}), base {baseField} {base}.',
-            {
-              type,
-              pairs: count(pairs),
-              rotaryDim: count(r.rotaryDim),
-              headDim: count(r.headDim),
-              baseField: baseField(r),
-              base: quantity(r.base),
-            },
+            scheme,
           ),
   );
   add(
