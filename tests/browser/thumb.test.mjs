@@ -183,6 +183,18 @@ describe('a prose number’s − and +', () => {
       });
       if (options.contextOptions?.hasTouch) await number.tap();
       else await number.click();
+      // Once the page holds still (a figure above may still mount and grow the page): the number's place
+      // on the screen and the scroll the same over two frames.
+      await page.evaluate(async () => {
+        const frame = () => new Promise((r) => requestAnimationFrame(r));
+        const where = () => `${document.activeElement.getBoundingClientRect().top} ${scrollY}`;
+        for (let last = '', same = 0, frames = 0; same < 2 && frames < 300; frames++) {
+          await frame();
+          const now = where();
+          same = now === last ? same + 1 : 0;
+          last = now;
+        }
+      });
       const boxes = await page.evaluate(() => {
         const rect = (el) => el.getBoundingClientRect().toJSON();
         const handle = document.activeElement;
@@ -201,7 +213,7 @@ describe('a prose number’s − and +', () => {
       const overlaps =
         pair.left < band.right && pair.right > band.left && pair.top < band.bottom && pair.bottom > band.top;
       assert.equal(overlaps, false, `− and + at ${JSON.stringify(pair)} over ${JSON.stringify(band)}`);
-      assert.ok(pair.top >= 0 && pair.bottom <= height, 'on the screen');
+      assert.ok(pair.top >= 0 && pair.bottom <= height, `on the screen: ${JSON.stringify({ pair, handle, height })}`);
       assert.ok(handle.top >= 0 && handle.bottom <= height, 'the number is on the screen');
       const before = await number.getAttribute('aria-valuenow');
       const plus = page.locator('.param-steppers:not([hidden]) .param-step[data-step="up"]');

@@ -68,6 +68,10 @@ export function createProseSteppers() {
     if (overlap > 0) window.scrollBy({ top: overlap, behavior: 'instant' });
   };
 
+  // The page can still grow above a shown pair (a figure mounting as the reader scrolls): the browser
+  // keeps the number where it is on the screen, and the pair, placed against the document, follows it.
+  const follow = new ResizeObserver(() => place());
+
   return {
     /**
      * Shows the pair for `handle` (just focused), named for its parameter's `label`; a press calls
@@ -87,6 +91,7 @@ export function createProseSteppers() {
       if (pair.parentElement !== home) home.append(pair);
       pair.hidden = false;
       place();
+      follow.observe(home);
     },
     /** `handle` lost the focus to `to`: the pair goes, unless the focus went to it or it shows another number. */
     blurred(handle, to) {
@@ -94,6 +99,7 @@ export function createProseSteppers() {
       if (stepping === handle) {
         stepping = null;
         pair.hidden = true;
+        follow.disconnect();
       }
     },
   };
