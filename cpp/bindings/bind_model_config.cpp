@@ -102,6 +102,7 @@ val read_model_config_js(std::string json_text, double prompt_length) {
                       {"beyondCount", static_cast<double>(r.beyond_count)},
                       {"slidingWindow", static_cast<double>(r.sliding_window)},
                       {"mlaQkHeadDim", static_cast<double>(r.mla_qk_head_dim)},
+                      {"headDimField", r.head_dim_field},
                       {"softmaxScaleFactor", r.softmax_scale_factor},
                       {"localBase", r.local_base},
                       {"localWindow", static_cast<double>(r.local_window)},

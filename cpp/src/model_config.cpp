@@ -578,6 +578,12 @@ void parse_rope(const json& root, ModelConfig& cfg) {
       reject("qk_rope_head_dim", "even (pairs of dimensions turn together)", *mla);
     if (const json* nope = find_present(root, "qk_nope_head_dim")) {
       cfg.qk_nope_head_dim = read_whole(*nope, "qk_nope_head_dim", 0, kMaxHeadDim);
+      // DeepSeek-V2/V3 and Kimi state no head_dim: a query and key head is the two parts together
+      // (hidden_size / num_attention_heads, 56 for V3, is no width any head has).
+      if (find_present(root, "head_dim") == nullptr) {
+        cfg.head_dim = cfg.qk_nope_head_dim + cfg.qk_rope_head_dim;
+        cfg.head_dim_field = "qk_nope_head_dim + qk_rope_head_dim";
+      }
     } else if (find_present(root, "head_dim") != nullptr && cfg.head_dim > cfg.qk_rope_head_dim) {
       // DeepSeek-V4 states the whole query and key width as head_dim, its rotary part among it.
       cfg.qk_nope_head_dim = cfg.head_dim - cfg.qk_rope_head_dim;
@@ -1387,7 +1393,9 @@ ModelConfig read_config_object(const json& given, const std::string& wrapper_typ
       read_first({"num_attention_heads", "n_head", "n_heads", "num_heads", "encoder_attention_heads"},
                  kMaxAttentionHeads, heads_path);
   cfg.head_dim = read_first({"head_dim"}, kMaxHeadDim, head_dim_path);
+  cfg.head_dim_field = head_dim_path;
   if (cfg.head_dim == 0 && cfg.hidden_size > 0 && cfg.num_attention_heads > 0) {
+    cfg.head_dim_field = hidden_path + " / " + heads_path;
     if (cfg.hidden_size % cfg.num_attention_heads != 0) {
       throw InputError(hidden_path + " (" + whole(cfg.hidden_size) + ") must be a multiple of " + heads_path +
                        " (" + whole(cfg.num_attention_heads) + ") when head_dim is not given");

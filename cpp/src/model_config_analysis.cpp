@@ -453,6 +453,7 @@ ModelPositionReport analyse_model_config(const ModelConfig& cfg, std::int64_t pr
     r.rotary_dim = cfg.rotary_dim;
     r.base = cfg.rope_theta;
     if (cfg.qk_rope_head_dim > 0) r.mla_qk_head_dim = cfg.qk_nope_head_dim + cfg.qk_rope_head_dim;
+    r.head_dim_field = cfg.head_dim_field;
     switch (s.type) {
       case RopeType::Default:
         r.scaling_factor = 1.0;

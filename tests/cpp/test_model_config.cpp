@@ -304,6 +304,9 @@ TEST(ModelConfigFamilies, MlaTurnsOnlyQkRopeHeadDimAndScalesTheSoftmax) {
   const ModelPositionReport r = analyse_model_config(preset("deepseek-v3.json"), 4096);
   EXPECT_EQ(r.rotary_dim, 64) << "qk_rope_head_dim, not hidden_size / heads = 56";
   EXPECT_EQ(r.mla_qk_head_dim, 192);
+  EXPECT_EQ(r.head_dim, 192)
+      << "no head_dim stated: a query and key head is qk_nope + qk_rope, not 7168 / 128";
+  EXPECT_EQ(r.head_dim_field, "qk_nope_head_dim + qk_rope_head_dim");
   EXPECT_EQ(r.scaling_factor, 40.0);
   EXPECT_DOUBLE_EQ(r.attention_factor, 1.0) << "mscale / mscale_all_dim with both 1";
   const double m = 0.1 * std::log(40.0) + 1.0;

@@ -48,6 +48,8 @@ describe('presets through the binding', () => {
       assert.equal(r.trainedLength, e.trained);
       assert.equal(r.advertisedLength, e.advertised);
       assert.equal(r.stretch, e.stretch);
+      assert.equal(r.headDim, e.head_dim);
+      assert.equal(r.rotaryDim, e.rotary_dim);
       for (const key of ['invFreq', 'baseInvFreq', 'wavelengths', 'baseWavelengths']) {
         assert.ok(r[key] instanceof Float64Array, key);
         assert.equal(r[key].length, pairs, key);
@@ -62,6 +64,29 @@ describe('presets through the binding', () => {
       });
     });
   }
+
+  // A width the card states is never less than the part of it that turns: "rotary_dim 64 of
+  // head_dim 56" (DeepSeek-V3.2 with head_dim read as hidden_size / heads) is false in its own words.
+  test('every width on every card holds the pairs that turn in it (model and each kind of layer)', () => {
+    for (const id of Object.keys(PRESETS))
+      for (const prompt of [1000, 400000]) {
+        const r = engine.readModelConfig(readText(new URL(`${id}.json`, presetsDir)), prompt);
+        if (r.scheme === 'rope') assert.ok(r.rotaryDim <= r.headDim, `${id}: rotary ${r.rotaryDim} of ${r.headDim}`);
+        for (const kind of r.layerKinds)
+          if (kind.rotaryDim > 0)
+            assert.ok(kind.rotaryDim <= kind.headDim, `${id} ${kind.layerType}: ${kind.rotaryDim} of ${kind.headDim}`);
+        const words = modelCardSummary(r)
+          .map(({ text }) => text)
+          .join(' ');
+        for (const [claim, part, whole] of words.matchAll(
+          /(?:rotary_dim|qk_rope_head_dim) ([\d,]+) of (?:the )?head_dim ([\d,]+)/g,
+        ))
+          assert.ok(
+            Number(part.replace(/,/g, '')) <= Number(whole.replace(/,/g, '')),
+            `${id} at ${prompt}: "${claim}"`,
+          );
+      }
+  });
 
   test('Llama 3.1: fast pairs unchanged, slow pairs divided by 8, base 500000', () => {
     const r = engine.readModelConfig(readText(new URL('llama-3.1-8b.json', presetsDir)), 8192);
@@ -504,6 +529,7 @@ describe('every family the card explains', () => {
     const r = read('deepseek-v3', 4096);
     assert.equal(r.rotaryDim, 64);
     assert.equal(r.mlaQkHeadDim, 192);
+    assert.equal(r.headDim, 192, 'a head is qk_nope + qk_rope wide, not hidden_size / heads = 56');
     const m = 0.1 * Math.log(40) + 1;
     assert.ok(close(r.softmaxScaleFactor, m * m));
     assert.equal(r.attentionFactor, 1);

@@ -138,14 +138,15 @@ struct ModelConfig {
   std::int64_t original_max_position_embeddings = 0;  // top-level (Phi-3 style), 0 when absent
   std::int64_t hidden_size = 0;                       // 0 when absent (allowed unless RoPE needs it)
   std::int64_t num_attention_heads = 0;
-  std::int64_t head_dim = 0;  // given, or hidden_size / num_attention_heads
+  std::int64_t head_dim = 0;  // given, or hidden_size / num_attention_heads (MLA: qk_nope + qk_rope)
   double partial_rotary_factor = 1.0;
   std::int64_t rotary_dim = 0;  // RoPE only: int(head_dim · partial_rotary_factor)
   double rope_theta = 0.0;      // RoPE only (10000 when the config omits it)
   RopeScaling scaling;
-  std::int64_t sliding_window = 0;             // 0 when absent or null
-  std::int64_t qk_rope_head_dim = 0;           // MLA (DeepSeek-V2/V3, Kimi K2): the rotary part of each head
-  std::int64_t qk_nope_head_dim = 0;           // MLA: the part of each head without positions
+  std::int64_t sliding_window = 0;    // 0 when absent or null
+  std::int64_t qk_rope_head_dim = 0;  // MLA (DeepSeek-V2/V3, Kimi K2): the rotary part of each head
+  std::int64_t qk_nope_head_dim = 0;  // MLA: the part of each head without positions
+  std::string head_dim_field;  // where head_dim came from: "head_dim", "hidden_size / num_attention_heads", …
   std::int64_t num_layers = 0;                 // num_hidden_layers (n_layer, num_layers), 0 when absent
   double local_rope_theta = 0.0;               // local layers' base (Gemma 2/3, ModernBERT); 0 = none
   std::string local_theta_field;               // which key gave it
@@ -311,6 +312,7 @@ struct ModelPositionReport {
   std::int64_t sliding_window = 0;
   // MLA: qk_nope_head_dim + qk_rope_head_dim, of which rotary_dim turn (0 otherwise).
   std::int64_t mla_qk_head_dim = 0;
+  std::string head_dim_field;         // where head_dim came from (ModelConfig::head_dim_field)
   double softmax_scale_factor = 1.0;  // MLA YaRN: the 1/√d softmax scale times mscale(mscale_all_dim)²
   // Local layers (Gemma 2/3, ModernBERT): their base, window, per-pair frequencies, and the pattern.
   double local_base = 0.0;

@@ -664,7 +664,8 @@ function ropeSchemeItems(r, type, add) {
   };
   add(
     t('Scheme'),
-    r.mlaQkHeadDim > 0 && r.mlaQkHeadDim === r.headDim
+    // The config's own words: DeepSeek-V4 states the whole width as head_dim, V2/V3 and Kimi state qk_nope_head_dim.
+    r.mlaQkHeadDim > 0 && r.headDimField === 'head_dim'
       ? t(
           'RoPE ({type}): multi-head latent attention: {pairs} rotary pairs turn qk_rope_head_dim {rotaryDim} of the head_dim {qkHeadDim} dimensions of each query and key; the other {nope} carry no position, base {baseField} {base}.',
           scheme,
