@@ -3,8 +3,9 @@
 //
 // Why: an Embind adapter whose arguments are JavaScript values (js_interop.hpp) makes one JavaScript
 // round trip per argument check, property read and property set, and Embind's generic invoker (this
-// build has no eval, so no generated one) costs about 0.3 µs a call. For the curves (a few hundred
-// numbers in and out, a kernel of under a microsecond) those costs were several times the kernel. Here
+// build has no eval, so no generated one) has a cost of its own per call. For the curves (a few hundred
+// numbers in and out, a kernel of under a microsecond) those costs were several times the kernel
+// (figures: BENCHMARKS.md, Measurements). Here
 // the facade writes the positions into a block of the module's memory and calls the kernel as a
 // plain WebAssembly export with number arguments; the result is read back from the same block.
 // Only the block itself (scratchBlock, scratchError) goes through Embind, and only when it changes.

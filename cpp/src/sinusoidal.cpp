@@ -119,7 +119,7 @@ Matrix sinusoidal_encoding_rows(const Eigen::Ref<const Vector>& positions, std::
                      format_number(fastest) + "): use a base closer to 1 or smaller positions");
   }
   Matrix table(rows, d);
-  // sin and cos dominate (about 0.1 µs each under WASM), so a row reuses the row before it:
+  // sin and cos dominate the cost (figures: BENCHMARKS.md, Measurements), so a row reuses the row before it:
   // shifting the position by δ turns every pair by δ·ω_i, and
   //   sin(a + b) = sin a · cos b + cos a · sin b,   cos(a + b) = cos a · cos b − sin a · sin b.
   // A heatmap's positions step forward by one or two distinct δ, whose (sin, cos) rows are

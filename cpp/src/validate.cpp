@@ -110,8 +110,8 @@ double largest_finite_magnitude(std::string_view name, const Eigen::Ref<const Ve
   double largest = 0;
   Eigen::Index j = 0;
 #if defined(__wasm_simd128__)
-  // Two at a time: LLVM does not vectorise the scalar loop below (its early exit). For 512 numbers
-  // in Node's V8 this took 0.15 µs against the scalar loop's 0.7. A lane that is NaN or infinite
+  // Two at a time: LLVM does not vectorise the scalar loop below (its early exit), and this is
+  // several times quicker (figures: BENCHMARKS.md, Measurements). A lane that is NaN or infinite
   // fails |x| ≤ DBL_MAX; then the scalar loop runs from the start and names the first such element.
   const v128_t most = wasm_f64x2_splat(std::numeric_limits<double>::max());
   v128_t finite = wasm_i64x2_splat(-1);

@@ -75,3 +75,61 @@ test('each measurement behind the code names a file that holds its decision and 
     assert.match(text, /BENCHMARKS\.md, Measurements/, `${file} does not point to BENCHMARKS.md`);
   }
 });
+
+/**
+ * The comments of a file: each `//` and `#` comment's text and each line of a block comment, with
+ * its line number. Good enough for the project's own sources (a `//` inside a string is skipped
+ * when a quote or colon stands right before it, as in URLs).
+ */
+function comments(text, hashComments) {
+  const out = [];
+  let inBlock = false;
+  text.split('\n').forEach((line, i) => {
+    const n = i + 1;
+    if (inBlock) {
+      out.push([n, line]);
+      if (line.includes('*/')) inBlock = false;
+      return;
+    }
+    const open = line.indexOf('/*');
+    if (!hashComments && open >= 0 && !/['"`]/.test(line.slice(0, open))) {
+      out.push([n, line.slice(open)]);
+      inBlock = !line.slice(open + 2).includes('*/');
+      return;
+    }
+    const match = hashComments ? /(?:^|\s)#(.*)/.exec(line) : /(?<![:'"\\])\/\/(.*)/.exec(line);
+    if (match) out.push([n, match[1]]);
+  });
+  return out;
+}
+
+// A lab note: a time or size figure with a word that reports a run ("took 47 ms", "8 ms against 2",
+// "about 0.1 µs each"). Comments keep the decision; the figures behind it live in
+// design-measurements.json, rendered into BENCHMARKS.md, where a newer run can replace them.
+const FIGURE = /\d[\d,.]*\s?(?:ms|µs|s|MiB|KB)\b/;
+const REPORT = /\b(?:took|costs?|against|fell|went from|halved|about \d[\d,.]*\s?(?:ms|µs|s)\b)/;
+
+test('no comment in the product or its build carries a measurement: each is in BENCHMARKS.md', () => {
+  const files = spawnSync(
+    'git',
+    [
+      'ls-files',
+      'web/js',
+      'web/css',
+      'web/site-builder',
+      'cpp',
+      'build-scripts',
+      'CMakeLists.txt',
+      'tests/CMakeLists.txt',
+    ],
+    { cwd: repo, encoding: 'utf8' },
+  )
+    .stdout.split('\n')
+    .filter((f) => /\.(?:m?js|css|cpp|hpp|h)$|CMakeLists\.txt$|^build-scripts\/[^.]+$/.test(f));
+  assert.ok(files.length > 100, `${files.length} files`);
+  const notes = [];
+  for (const file of files)
+    for (const [line, text] of comments(read(file), !/\.(?:m?js|css|cpp|hpp|h)$/.test(file)))
+      if (FIGURE.test(text) && REPORT.test(text)) notes.push(`${file}:${line}: ${text.trim()}`);
+  assert.deepEqual(notes, []);
+});

@@ -116,7 +116,8 @@ async function fillLiveNumbers({ liveText, LIVE_QUANTITIES }, results) {
 
 /**
  * Compares each snippet's "→" claims with the engine's answers and sets its badge, yielding between
- * snippets every ~10 ms (the seven took 47 ms in one task on a phone-speed CPU).
+ * snippets every ~10 ms: in one task the seven were a long task on a phone-speed CPU
+ * (figures: BENCHMARKS.md, Measurements).
  */
 async function checkSnippets({ SNIPPET_CHECKS }, engine) {
   let mismatches = 0;
@@ -234,9 +235,9 @@ function finishLoading(root) {
   let perFrame = ELEMENTS_PER_FRAME;
   let lastFrame = null;
   // Each block let in takes its real height in place of the 6em lesson.css held for it, so the
-  // blocks above the reader change height while they read. WebKit keeps no scroll anchor: a link to
-  // #rope left its heading at 1,554 px when the numbers were in and at 5,582 px 5 s later, still
-  // moving. Firefox's anchor let it drift the other way, to -1,403 px. So while the page loads,
+  // blocks above the reader change height while they read. WebKit keeps no scroll anchor, so a
+  // link's target went on moving down the page for seconds; Firefox's anchor let it drift the other
+  // way (figures: BENCHMARKS.md, Measurements). So while the page loads,
   // lesson.css turns the browser's anchoring off and each frame keeps what is being read in place
   // itself: the link's target where following the link put it (at the top, below the site bar)
   // until the reader moves, then the text at the top of the screen.
@@ -332,8 +333,8 @@ async function start() {
   }
   finishLoading(root);
   // What follows sets up the reader's controls: each part in its own task, yielded between, so that
-  // input and the first blocks' frames are not held behind all of them (with the snippets' check,
-  // one task of 157 ms in a load on a phone-speed CPU over slow 4G, each phase marked).
+  // input and the first blocks' frames are not held behind all of them (with the snippets' check
+  // they were one long task on a phone-speed CPU, (figures: BENCHMARKS.md, Measurements)).
   // The live state is set once they are all in place: a course site or a test waiting for it
   // finds the self-test and the movable numbers ready.
   await yieldToInput();

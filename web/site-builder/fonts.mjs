@@ -64,7 +64,7 @@ export const TEXT_FACES = [
 
 // OpenType features the text needs (kerning, ligatures, tabular and lining figures; the page has no
 // combining marks): keeping every feature would keep every alternate glyph they reach (small caps,
-// old-style figures…). Kerning is the costly one (about 5 KB of the roman) and is kept.
+// old-style figures…). Kerning is the costly one and is kept (figures: BENCHMARKS.md, Measurements).
 const TEXT_FEATURES = ['kern', 'liga', 'tnum', 'lnum'];
 
 // Characters the text face always carries, beyond those in the built HTML: what the scripts write

@@ -43,9 +43,9 @@ inline constexpr std::int64_t kMaxWorkSteps = std::int64_t{1} << 22;
 inline constexpr std::int64_t kMaxAttentionWork = std::int64_t{1} << 28;
 
 // attention, the copying call from JavaScript: the most weights (n × m) it returns. Its three n × m
-// matrices are each copied into a new Float64Array; at 2^24 that copy (384 MiB) took 1.3 s against
-// 0.2 s for the computation, so the copying call stops at 2^22 and engine.views.attention, which
-// copies nothing, keeps the output cap (2^24).
+// matrices are each copied into a new Float64Array, and at 2^24 the copy took several times the
+// computation (figures: BENCHMARKS.md, Measurements), so the copying call stops at 2^22 and
+// engine.views.attention, which copies nothing, keeps the output cap (2^24).
 inline constexpr std::int64_t kMaxCopiedAttentionWeights = std::int64_t{1} << 22;
 
 // compareRopeConventions: the largest maxDistance (the work cap above also applies).
@@ -80,9 +80,9 @@ inline constexpr std::int64_t kMaxSchemeBytes = 64;                         // a
 
 // The length lab (length_lab.hpp): the largest run one call may train. Each field has its range, and the
 // whole run (training plus evaluation, lab_work) at most kMaxLabWork multiply-adds, checked before any work
-// starts. The default run trains at about 3.3 G multiply-adds a second natively and 2.1 G in WebAssembly
-// (tests/bench/results/length-lab*.json), so the largest permitted run takes about 20 s natively and 35 s
-// in WebAssembly on a laptop core, some two minutes on a phone: a run for a Worker, never the page's thread.
+// starts. At the recorded training speed (tests/bench/results/length-lab*.json) the largest permitted run
+// takes tens of seconds on a laptop core and minutes on a phone (figures: BENCHMARKS.md, Measurements): a run
+// for a Worker, never the page's thread.
 inline constexpr std::int64_t kMinLabSymbols = 4;  // content tokens
 inline constexpr std::int64_t kMaxLabSymbols = 64;
 inline constexpr std::int64_t kMinLabTrainLength = 8;  // tokens per training sequence

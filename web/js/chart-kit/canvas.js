@@ -247,9 +247,9 @@ export function drawCached(ctx, key, draw, bounds = null) {
   }
   const t = ctx.getTransform();
   // The part of the canvas (device pixels) the layer covers: `bounds` when given, else all of it.
-  // The layer is only that big: a full-size layer per call cost about 8 ms to allocate and as much
-  // again to copy on a 1,214 × 510 canvas in headless Chromium's software raster, whatever the part
-  // copied, so four full layers per canvas made a chart's first draws long tasks.
+  // The layer is only that big: a full-size layer per call costs its whole size to allocate and
+  // to copy, whatever the part copied, so four full layers per canvas made a chart's first draws
+  // long tasks (figures: BENCHMARKS.md, Measurements).
   let [x0, y0, x1, y1] = [0, 0, ctx.canvas.width, ctx.canvas.height];
   if (bounds && !t.b && !t.c) {
     x0 = Math.max(x0, Math.floor(t.a * bounds.x + t.e));

@@ -306,7 +306,7 @@ export function legendSpace(ctx, items, width) {
  * legendSpace() for the legend `items` shown now, or for the tallest of the legends the chart can
  * show (`possible`: lists of labels), whichever is more: a chart whose legend grows and shrinks with
  * the reader's choices keeps its canvas's height. A canvas whose height changes gets a new bitmap
- * (14–24 ms per canvas on a phone-speed CPU) and moves the text below it.
+ * (a cost of its own on a phone, BENCHMARKS.md, Measurements) and moves the text below it.
  */
 export function legendSpaceFor(ctx, items, width, ...possible) {
   const labelled = (labels) => labels.map((label) => ({ label }));

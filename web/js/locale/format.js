@@ -55,8 +55,9 @@ export function sentences(...parts) {
 
 // The page languages in which Intl writes a whole number as ASCII digits grouped in threes by
 // commas ("82,685"). For them grouped() places the commas itself: the page's first
-// Intl.NumberFormat loads the locale's number data, about 60 ms of a throttled phone's load, and
-// the live numbers would wait for it. tests/node/interface-strings holds the two to agreement.
+// Intl.NumberFormat loads the locale's number data, a part of a throttled phone's load the live
+// numbers would wait for (figures: BENCHMARKS.md, Measurements). tests/node/interface-strings holds the two to
+// agreement.
 export const COMMA_GROUPED_LANGUAGES = new Set(['en', 'zh-Hans']);
 
 /** An integer with thousands separators: 82685.4 → "82,685". */
