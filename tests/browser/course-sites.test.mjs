@@ -721,10 +721,14 @@ test('cmi5: closing the tab a second after the last answer, with the LMS taking 
 
 test('cmi5: a choice picked and a number typed while the LMS is still answering stay, and Check takes them', async () => {
   // The state document comes back late, after the learner has started: the page draws the test again
-  // with what the course site kept, and what was picked but not yet checked must not go with it.
+  // with what the course site kept, and what was picked but not yet checked must not go with it. The
+  // LMS holds the state document until the learner has picked (not for a fixed time, which a loaded
+  // machine could spend before the picks were made).
+  let answerState;
+  const held = new Promise((resolve) => (answerState = resolve));
   const lms = await startLrs({
     root: folders.cmi5,
-    fault: (r) => (r.method === 'GET' && r.path.includes('/activities/state') ? { delay: 8000 } : null),
+    fault: (r) => (r.method === 'GET' && r.path.includes('/activities/state') ? { until: held } : null),
   });
   closers.push(lms.close);
   const { lesson, close } = await cmi5Course(lms);
@@ -741,6 +745,7 @@ test('cmi5: a choice picked and a number typed while the LMS is still answering 
   await slotElement(lesson, numeric).locator('input').fill('12.5');
   const course = () => lesson.evaluate(() => document.documentElement.dataset.course);
   assert.notEqual(await course(), 'cmi5:saved', 'picked before the course site answered');
+  answerState();
   await lesson.waitForFunction(() => document.documentElement.dataset.course === 'cmi5:saved', null, {
     timeout: 30000,
   });

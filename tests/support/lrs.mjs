@@ -27,8 +27,8 @@ const TYPES = {
 
 /**
  * Starts the LMS. `root`: a package folder to serve beside it (optional). `fault(request)` may
- * return { status, body } to answer instead, { delay } (ms) to answer late, or { reset: true } to
- * drop the connection; request is { method, path, query, body, statements }. Returns the LMS:
+ * return { status, body } to answer instead, { delay } (ms) to answer late, { until } (a promise) to
+ * answer once it settles, or { reset: true } to drop the connection; request is { method, path, query, body, statements }. Returns the LMS:
  * { origin, registrations, requests, errors, launch(options) → a launch URL, close() }.
  * `concurrency: false` makes it an LRS that ignores If-Match and If-None-Match and sends no ETag.
  */
@@ -73,6 +73,7 @@ export async function startLrs({ root = null, fault = () => null, concurrency = 
       lms.requests.push(request);
       const planned = lms.fault(request);
       if (planned?.delay) await new Promise((r) => setTimeout(r, planned.delay));
+      if (planned?.until) await planned.until;
       if (planned?.reset) return req.socket.destroy();
       if (planned?.status) return send(planned.status, planned.body ?? { error: 'failing on purpose' });
     }
