@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
   ENGINE,
+  LONG,
   WEBKIT_MIN_WIDTH,
   devtoolsNodes,
   dist,
@@ -141,6 +142,7 @@ describe('axe finds no WCAG 2.2 A/AA violation', () => {
       name: 'dark theme (system setting), 1600 px',
       colorScheme: 'dark',
       looks: [{ viewport: { width: 1600, height: 900 } }],
+      longInOtherEngines: true,
     },
     // The Chinese page: its own words, fonts and line breaks, light at desktop width, dark on a phone.
     {
@@ -148,8 +150,15 @@ describe('axe finds no WCAG 2.2 A/AA violation', () => {
       path: 'zh-Hans/index.html',
       colorScheme: 'light',
       looks: [{ viewport: DESKTOP }, { viewport: PHONE, toggle: true }],
+      longInOtherEngines: true,
     },
   ];
+  // Every view runs in Chromium. Firefox and WebKit run the first view (both widths, both themes,
+  // the planted faults) and the embeds in every run, and the other two under --long: axe's verdict
+  // rests on the DOM and the computed colours, which the same script and stylesheet make in each
+  // engine, while what an engine does differently (its layout, what CSS it supports) shows in
+  // the first view's three looks already. The accessibility statement reads this list and says so.
+  const viewsHere = views.filter((view) => ENGINE === 'chromium' || LONG || !view.longInOtherEngines);
   // MiniBrowser's window is never narrower than about 450 px: WebKit checks the phone looks there.
   if (ENGINE === 'webkit')
     for (const view of views) {
@@ -157,7 +166,7 @@ describe('axe finds no WCAG 2.2 A/AA violation', () => {
       for (const look of view.looks)
         if (look.viewport.width === PHONE.width) look.viewport = { ...look.viewport, width: WEBKIT_MIN_WIDTH };
     }
-  for (const view of views) {
+  for (const view of viewsHere) {
     test(view.name, async () => {
       const first = view.looks[0];
       const { page, context, problems } = await openPage(site.browser, `${site.server.url}${view.path ?? ''}`, {

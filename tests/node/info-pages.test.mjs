@@ -197,14 +197,24 @@ test('the statement says what the suites run: axe-core from package.json, the vi
   // Five looks of the lesson in three loads, each load's name saying its looks: both themes, at a
   // phone's width, the desktop's and the wide one's, in English and in Chinese.
   assert.ok(facts.views.length >= 3);
-  const said = facts.views.join('; ');
+  const said = facts.views.map((v) => v.name).join('; ');
   for (const look of ['360 px', '1280 px', '1600 px', 'light theme', 'dark (toggle)', 'dark theme', 'Chinese page'])
     assert.ok(said.includes(look), `the views name ${look}: ${said}`);
-  for (const view of facts.views) assert.ok(suite.includes(`name: '${view}'`), view);
+  for (const view of facts.views) assert.ok(suite.includes(`name: '${view.name}'`), view.name);
+  // The views Firefox and WebKit take only under --long are the ones the suite marks so.
+  for (const view of facts.views) {
+    const entry = suite.slice(suite.indexOf(`name: '${view.name}'`)).split(/\n {4}\}/)[0];
+    assert.equal(/longInOtherEngines: true/.test(entry), view.long, view.name);
+  }
+  assert.ok(facts.views.some((v) => v.long) && facts.views.some((v) => !v.long));
   assert.ok(facts.allEngineSuites.includes('accessibility'));
   const page = text(statement);
   assert.ok(page.includes(`axe-core ${facts.axe}`));
-  for (const view of facts.views) assert.ok(page.includes(view), view);
+  for (const view of facts.views) {
+    assert.ok(page.includes(view.name), view.name);
+    const item = statement.slice(statement.indexOf(`<li>${view.name}`)).split('</li>')[0];
+    assert.equal(item.includes('when the long checks run'), view.long, `the statement says where ${view.name} runs`);
+  }
   assert.ok(page.includes('(WCAG) 2.2 at level AA'));
   for (const engine of ['Chromium', 'Firefox ESR', 'WebKitGTK']) assert.ok(page.includes(engine), engine);
   // What the lesson's axe run does not cover is said, not claimed.

@@ -52,7 +52,11 @@ export function testedFacts() {
     .map((s) => s.trim().replace(/^'|'$/g, ''))
     .filter(Boolean);
   const viewsBlock = readFrom(suite, /const views = \[([\s\S]*?)\n {2}\];/, 'its list of views (const views = [...])');
-  const views = [...viewsBlock.matchAll(/name: '([^']+)'/g)].map((m) => m[1]);
+  // Each view's name, and whether Firefox and WebKit check it only under --long (longInOtherEngines).
+  const views = viewsBlock
+    .split(/\n {4}\{/)
+    .map((entry) => ({ name: /name: '([^']+)'/.exec(entry)?.[1], long: /longInOtherEngines: true/.test(entry) }))
+    .filter((view) => view.name);
   if (!views.length) throw new Error(`accessibility statement: ${suite}'s views have no names`);
   const engines = readFrom(
     'tests/CMakeLists.txt',
@@ -105,7 +109,12 @@ level AA. This page says what is tested, with which tools and browsers, and what
 <p><a href="https://github.com/dequelabs/axe-core">axe-core</a> ${escapeHtml(facts.axe)} (injected into the page
 in Chromium, Firefox and WebKit) runs its rules tagged ${escapeHtml(tagList)} on the lesson with every figure
 drawn and every disclosure (answers, contents, data tables) open, in these views:</p>
-<ul>${facts.views.map((v) => `<li>${escapeHtml(v)}</li>`).join('')}
+<ul>${facts.views
+    .map(
+      (v) =>
+        `<li>${escapeHtml(v.name)}${v.long ? ' (in Chromium; in Firefox and WebKit when the long checks run, <code>build-scripts/test --long</code>)' : ''}</li>`,
+    )
+    .join('')}
 <li>embed mode, 700 px wide: a single figure (light) and a single section (dark)</li></ul>
 <p>These three pages (this statement, the instructor guide and the third-party notices) are checked
 by the same axe-core in the same browsers, under the same rules: at 360 px in the dark theme and
