@@ -379,6 +379,33 @@ describe('configFromGguf: the config.json the model card reads', () => {
     );
     assert.equal(deepseek.config.model_type, 'deepseek_v2');
     assert.equal(deepseek.config.rope_scaling.mscale_all_dim, 1);
+    // MLA widths as llama.cpp's converters write them: older files give the query/key head as
+    // key_length (192), newer ones as key_length_mla beside the absorbed key_length (512 + 64).
+    for (const widths of [
+      [['deepseek2.attention.key_length', T.uint32, 192]],
+      [
+        ['deepseek2.attention.key_length', T.uint32, 576],
+        ['deepseek2.attention.key_length_mla', T.uint32, 192],
+      ],
+    ]) {
+      const { config: mla } = configFromGguf(
+        await readGgufHeader(
+          blob(
+            ggufBytes([
+              ['general.architecture', T.string, 'deepseek2'],
+              ['deepseek2.embedding_length', T.uint32, 7168],
+              ['deepseek2.attention.head_count', T.uint32, 128],
+              ['deepseek2.rope.dimension_count', T.uint32, 64],
+              ...widths,
+            ]),
+          ),
+        ),
+      );
+      assert.equal(mla.qk_rope_head_dim, 64);
+      assert.equal(mla.qk_nope_head_dim, 128);
+      assert.equal(mla.head_dim, undefined);
+      assert.equal(mla.rotary_dim, undefined);
+    }
     // Ministral 3: the converter writes llama_4_scaling_beta as attention.temperature_scale.
     const ministral = configFromGguf(
       await readGgufHeader(

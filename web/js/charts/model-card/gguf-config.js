@@ -80,6 +80,59 @@ function graniteHybrid(metadata, key, kvHeadList, config, notes) {
 }
 
 /**
+ * Multi-head latent attention as llama.cpp stores it (deepseek2: DeepSeek-V2 and V3, Kimi K2): each
+ * query and key head's width is attention.key_length_mla in newer converters (whose key_length is
+ * then the latent-plus-rotary width llama.cpp attends over) or key_length in older ones, and its
+ * rotary part is rope.dimension_count. Written as the config's qk_rope_head_dim and
+ * qk_nope_head_dim, so the card reads it as it reads the model's own config.json.
+ */
+function latentAttention(architecture, number, config) {
+  const mlaWidth = number('attention.key_length_mla');
+  const rotary = number('rope.dimension_count');
+  if (!(architecture === 'deepseek2' || isNumber(mlaWidth)) || !isNumber(rotary)) return;
+  const width = isNumber(mlaWidth) ? mlaWidth : config.head_dim;
+  if (!isNumber(width) || width < rotary) return;
+  config.qk_rope_head_dim = rotary;
+  config.qk_nope_head_dim = width - rotary;
+  delete config.head_dim;
+  delete config.rotary_dim;
+}
+
+/**
+ * rope.scaling.type yarn: the factor, the original length, YaRN's attention factor and betas, Ministral 3's
+ * query scale and DeepSeek's log multiplier, as config.json's rope_scaling would hold them.
+ */
+function yarnScaling(number, key, notes) {
+  const factor = number('rope.scaling.factor');
+  const original = number('rope.scaling.original_context_length');
+  const scaling = { rope_type: 'yarn' };
+  if (isNumber(factor)) scaling.factor = factor;
+  if (isNumber(original)) scaling.original_max_position_embeddings = original;
+  const attention = number('rope.scaling.attn_factor');
+  if (isNumber(attention)) scaling.attention_factor = attention;
+  const fast = number('rope.scaling.yarn_beta_fast');
+  const slow = number('rope.scaling.yarn_beta_slow');
+  if (isNumber(fast)) scaling.beta_fast = fast;
+  if (isNumber(slow)) scaling.beta_slow = slow;
+  // Ministral 3: convert_hf_to_gguf.py writes rope_parameters.llama_4_scaling_beta as attention.temperature_scale.
+  const temperature = number('attention.temperature_scale');
+  if (isNumber(temperature) && temperature > 0) scaling.llama_4_scaling_beta = temperature;
+  const logMultiplier = number('rope.scaling.yarn_log_multiplier');
+  if (isNumber(logMultiplier) && logMultiplier > 0) {
+    // convert_hf_to_gguf.py writes 0.1 × mscale_all_dim (DeepSeek's convention).
+    scaling.mscale_all_dim = Number((logMultiplier / 0.1).toPrecision(7));
+    scaling.mscale = scaling.mscale_all_dim;
+    notes.push(
+      t(
+        '{key} is {value}: read as mscale and mscale_all_dim = {value} / 0.1, DeepSeek’s convention; a few converters store mscale_all_dim itself.',
+        { key: key('rope.scaling.yarn_log_multiplier'), value: String(logMultiplier) },
+      ),
+    );
+  }
+  return scaling;
+}
+
+/**
  * Maps the header readGgufHeader returned to { config, architecture, name, notes }: config is a
  * config.json-shaped object for engine.readModelConfig (model_type, max_position_embeddings,
  * hidden_size, num_attention_heads, num_key_value_heads, head_dim, num_hidden_layers, rope_theta,
@@ -133,6 +186,7 @@ export function configFromGguf({ metadata, tensorNames = [] }) {
   const headDim = config.head_dim ?? (embedding && heads ? embedding / heads : undefined);
   const ropeDims = number('rope.dimension_count');
   if (isNumber(ropeDims) && ropeDims !== headDim) config.rotary_dim = ropeDims;
+  latentAttention(architecture, number, config);
   const window = number('attention.sliding_window');
   if (isNumber(window) && window > 0) config.sliding_window = window;
   if (isNumber(number('attention.max_alibi_bias'))) config.alibi = true;
@@ -144,35 +198,11 @@ export function configFromGguf({ metadata, tensorNames = [] }) {
     throw new Error(`GGUF: ${typeKey} must be a string, got ${typeof scalingType}`);
   }
   const factor = number('rope.scaling.factor');
-  const original = number('rope.scaling.original_context_length');
   const scaling = {};
   if (scalingType === 'linear' || (scalingType === undefined && isNumber(number('rope.scale_linear')))) {
     Object.assign(scaling, { rope_type: 'linear', factor: factor ?? number('rope.scale_linear') });
   } else if (scalingType === 'yarn') {
-    scaling.rope_type = 'yarn';
-    if (isNumber(factor)) scaling.factor = factor;
-    if (isNumber(original)) scaling.original_max_position_embeddings = original;
-    const attention = number('rope.scaling.attn_factor');
-    if (isNumber(attention)) scaling.attention_factor = attention;
-    const fast = number('rope.scaling.yarn_beta_fast');
-    const slow = number('rope.scaling.yarn_beta_slow');
-    if (isNumber(fast)) scaling.beta_fast = fast;
-    if (isNumber(slow)) scaling.beta_slow = slow;
-    // Ministral 3: convert_hf_to_gguf.py writes rope_parameters.llama_4_scaling_beta as attention.temperature_scale.
-    const temperature = number('attention.temperature_scale');
-    if (isNumber(temperature) && temperature > 0) scaling.llama_4_scaling_beta = temperature;
-    const logMultiplier = number('rope.scaling.yarn_log_multiplier');
-    if (isNumber(logMultiplier) && logMultiplier > 0) {
-      // convert_hf_to_gguf.py writes 0.1 × mscale_all_dim (DeepSeek's convention).
-      scaling.mscale_all_dim = Number((logMultiplier / 0.1).toPrecision(7));
-      scaling.mscale = scaling.mscale_all_dim;
-      notes.push(
-        t(
-          '{key} is {value}: read as mscale and mscale_all_dim = {value} / 0.1, DeepSeek’s convention; a few converters store mscale_all_dim itself.',
-          { key: key('rope.scaling.yarn_log_multiplier'), value: String(logMultiplier) },
-        ),
-      );
-    }
+    Object.assign(scaling, yarnScaling(number, key, notes));
   } else if (scalingType === 'longrope') {
     notes.push(
       t(
