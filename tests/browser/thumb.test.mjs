@@ -164,23 +164,26 @@ describe('a phone’s width', () => {
 });
 
 describe('a prose number’s − and +', () => {
-  for (const [viewport, options] of [
-    [PHONE, TOUCH_PHONE],
-    [DESKTOP, { viewport: DESKTOP }],
+  // Near the bottom of the screen, where a pop-up has the least room: 30 px above it, and on its very
+  // edge (where the browser's scroll-into-view leaves a number it brings in from below).
+  for (const [viewport, options, above] of [
+    [PHONE, TOUCH_PHONE, 30],
+    [DESKTOP, { viewport: DESKTOP }, 30],
+    [PHONE, TOUCH_PHONE, 0],
+    [DESKTOP, { viewport: DESKTOP }, 0],
   ])
-    test(`cover no text of the number’s line or the one above it (${viewport.width} px)`, async () => {
+    test(`cover no text of the number’s line or the one above it (${viewport.width} px, ${above} px above the screen's bottom)`, async () => {
       const { page, context, problems } = await openPage(site.browser, site.server.url, options);
       // Once every block above has its height (the page lays them out a frame at a time as it loads).
       await page.waitForFunction(() => !document.documentElement.classList.contains('is-loading'));
       const number = page.locator('#extending-context [data-param="extension.trained"]').first();
       await number.scrollIntoViewIfNeeded();
-      // Near the bottom of the screen, where a pop-up has the least room.
-      await page.evaluate(() => {
+      await page.evaluate((gap) => {
         const box = document
           .querySelector('#extending-context [data-param="extension.trained"]')
           .getBoundingClientRect();
-        window.scrollBy({ top: box.bottom - window.innerHeight + 30, behavior: 'instant' });
-      });
+        window.scrollBy({ top: box.bottom - document.documentElement.clientHeight + gap, behavior: 'instant' });
+      }, above);
       if (options.contextOptions?.hasTouch) await number.tap();
       else await number.click();
       // Once the page holds still (a figure above may still mount and grow the page): the number's place

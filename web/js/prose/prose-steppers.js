@@ -39,7 +39,9 @@ export function createProseSteppers() {
   // Where − and + go covers none of the text being read: beside the number's line in the margin right
   // of the text column where there is room for them, else docked at the bottom of the screen, within a
   // thumb's reach, with the page scrolled so the number's line stays above them.
-  const place = () => {
+  // `scroll`: whether the page may move to show the pair whole (not from the ResizeObserver: a scroll
+  // there can let blocks in, resize the column again and loop within one frame).
+  const place = ({ scroll = true } = {}) => {
     if (!stepping) return;
     const box = stepping.getBoundingClientRect();
     const column = (stepping.closest('main') ?? document.body).getBoundingClientRect();
@@ -56,8 +58,14 @@ export function createProseSteppers() {
               y: parent.getBoundingClientRect().top - parent.scrollTop,
             }
           : { x: -window.scrollX, y: -window.scrollY };
+      const top = box.top + (box.height - size.height) / 2;
       pair.style.left = `${column.right + GAP - origin.x}px`;
-      pair.style.top = `${box.top + (box.height - size.height) / 2 - origin.y}px`;
+      pair.style.top = `${top - origin.y}px`;
+      // A number at the screen's edge (focus scrolls it just into view) would leave its taller pair
+      // cut off: the page moves so both show whole, the pair placed against the document moving along.
+      const screen = document.documentElement.clientHeight;
+      const spill = Math.max(0, top + size.height + GAP - screen) - Math.max(0, GAP - top);
+      if (scroll && spill !== 0) window.scrollBy({ top: spill, behavior: 'instant' });
       return;
     }
     pair.classList.add('is-docked');
@@ -65,12 +73,12 @@ export function createProseSteppers() {
     pair.style.top = '';
     const docked = pair.getBoundingClientRect();
     const overlap = box.bottom + GAP - docked.top;
-    if (overlap > 0) window.scrollBy({ top: overlap, behavior: 'instant' });
+    if (scroll && overlap > 0) window.scrollBy({ top: overlap, behavior: 'instant' });
   };
 
   // The page can still grow above a shown pair (a figure mounting as the reader scrolls): the browser
   // keeps the number where it is on the screen, and the pair, placed against the document, follows it.
-  const follow = new ResizeObserver(() => place());
+  const follow = new ResizeObserver(() => place({ scroll: false }));
 
   return {
     /**
