@@ -11,6 +11,8 @@ import { ByteWriter, T, gemmaHeader, ggufBytes, llamaHeader, qwenYarnHeader } fr
 import { loadEngine } from './engine-loader.mjs';
 
 const blob = (bytes) => new Blob([bytes]);
+/** What configFromGguf makes of a header holding `entries` (as ggufBytes takes them). */
+const ggufConfig = async (entries) => configFromGguf(await readGgufHeader(blob(ggufBytes(entries))));
 
 /** A Blob-like file of `size` bytes whose first bytes are `head` (zeros after), counting what is fetched. */
 function countingFile(head, size) {
@@ -352,31 +354,19 @@ describe('configFromGguf: the config.json the model card reads', () => {
 
   test('a per-layer sliding-window pattern gives the global layers’ period; YaRN’s log multiplier becomes mscale_all_dim', async () => {
     const pattern = Array.from({ length: 12 }, (_, i) => (i + 1) % 4 !== 0);
-    const { config } = configFromGguf(
-      await readGgufHeader(
-        blob(
-          ggufBytes([
-            ['general.architecture', T.string, 'gemma3'],
-            ['gemma3.rope.freq_base', T.float32, 1000000],
-            ['gemma3.rope.freq_base_swa', T.float32, 10000],
-            ['gemma3.attention.sliding_window_pattern', T.array, { itemType: T.bool, items: pattern }],
-          ]),
-        ),
-      ),
-    );
+    const { config } = await ggufConfig([
+      ['general.architecture', T.string, 'gemma3'],
+      ['gemma3.rope.freq_base', T.float32, 1000000],
+      ['gemma3.rope.freq_base_swa', T.float32, 10000],
+      ['gemma3.attention.sliding_window_pattern', T.array, { itemType: T.bool, items: pattern }],
+    ]);
     assert.equal(config.sliding_window_pattern, 4);
-    const deepseek = configFromGguf(
-      await readGgufHeader(
-        blob(
-          ggufBytes([
-            ['general.architecture', T.string, 'deepseek2'],
-            ['deepseek2.rope.scaling.type', T.string, 'yarn'],
-            ['deepseek2.rope.scaling.factor', T.float32, 40],
-            ['deepseek2.rope.scaling.yarn_log_multiplier', T.float32, 0.1],
-          ]),
-        ),
-      ),
-    );
+    const deepseek = await ggufConfig([
+      ['general.architecture', T.string, 'deepseek2'],
+      ['deepseek2.rope.scaling.type', T.string, 'yarn'],
+      ['deepseek2.rope.scaling.factor', T.float32, 40],
+      ['deepseek2.rope.scaling.yarn_log_multiplier', T.float32, 0.1],
+    ]);
     assert.equal(deepseek.config.model_type, 'deepseek_v2');
     assert.equal(deepseek.config.rope_scaling.mscale_all_dim, 1);
     // MLA widths as llama.cpp's converters write them: older files give the query/key head as
@@ -388,44 +378,32 @@ describe('configFromGguf: the config.json the model card reads', () => {
         ['deepseek2.attention.key_length_mla', T.uint32, 192],
       ],
     ]) {
-      const { config: mla } = configFromGguf(
-        await readGgufHeader(
-          blob(
-            ggufBytes([
-              ['general.architecture', T.string, 'deepseek2'],
-              ['deepseek2.embedding_length', T.uint32, 7168],
-              ['deepseek2.attention.head_count', T.uint32, 128],
-              ['deepseek2.rope.dimension_count', T.uint32, 64],
-              ...widths,
-            ]),
-          ),
-        ),
-      );
+      const { config: mla } = await ggufConfig([
+        ['general.architecture', T.string, 'deepseek2'],
+        ['deepseek2.embedding_length', T.uint32, 7168],
+        ['deepseek2.attention.head_count', T.uint32, 128],
+        ['deepseek2.rope.dimension_count', T.uint32, 64],
+        ...widths,
+      ]);
       assert.equal(mla.qk_rope_head_dim, 64);
       assert.equal(mla.qk_nope_head_dim, 128);
       assert.equal(mla.head_dim, undefined);
       assert.equal(mla.rotary_dim, undefined);
     }
     // Ministral 3: the converter writes llama_4_scaling_beta as attention.temperature_scale.
-    const ministral = configFromGguf(
-      await readGgufHeader(
-        blob(
-          ggufBytes([
-            ['general.architecture', T.string, 'mistral3'],
-            ['mistral3.rope.scaling.type', T.string, 'yarn'],
-            ['mistral3.rope.scaling.factor', T.float32, 16],
-            ['mistral3.rope.scaling.original_context_length', T.uint32, 16384],
-            ['mistral3.attention.temperature_scale', T.float32, 0.125],
-          ]),
-        ),
-      ),
-    );
+    const ministral = await ggufConfig([
+      ['general.architecture', T.string, 'mistral3'],
+      ['mistral3.rope.scaling.type', T.string, 'yarn'],
+      ['mistral3.rope.scaling.factor', T.float32, 16],
+      ['mistral3.rope.scaling.original_context_length', T.uint32, 16384],
+      ['mistral3.attention.temperature_scale', T.float32, 0.125],
+    ]);
     assert.equal(ministral.config.rope_scaling.llama_4_scaling_beta, 0.125);
     assert.equal(ministral.config.rope_scaling.original_max_position_embeddings, 16384);
   });
 
   test('no architecture, a mistyped key, or a scaling type llama.cpp lacks: an Error naming the key', async () => {
-    const map = async (metadata) => configFromGguf(await readGgufHeader(blob(ggufBytes(metadata))));
+    const map = async (metadata) => await ggufConfig(metadata);
     await assert.rejects(map([['general.name', T.string, 'x']]), /general.architecture is missing/);
     await assert.rejects(
       map([
@@ -444,7 +422,7 @@ describe('configFromGguf: the config.json the model card reads', () => {
   });
 
   test('a non-finite rope.freq_base is refused naming the key, the rule and the value', async () => {
-    const map = async (metadata) => configFromGguf(await readGgufHeader(blob(ggufBytes(metadata))));
+    const map = async (metadata) => await ggufConfig(metadata);
     for (const [value, shown] of [
       [NaN, 'NaN'],
       [-Infinity, '-Infinity'],
@@ -463,16 +441,10 @@ describe('configFromGguf: the config.json the model card reads', () => {
 
   test('an architecture named __proto__ or constructor is a name like any other, not an Object property', async () => {
     for (const architecture of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
-      const { config } = configFromGguf(
-        await readGgufHeader(
-          blob(
-            ggufBytes([
-              ['general.architecture', T.string, architecture],
-              [`${architecture}.context_length`, T.uint32, 4096],
-            ]),
-          ),
-        ),
-      );
+      const { config } = await ggufConfig([
+        ['general.architecture', T.string, architecture],
+        [`${architecture}.context_length`, T.uint32, 4096],
+      ]);
       assert.equal(config.model_type, architecture);
       assert.equal(config.max_position_embeddings, 4096);
     }
@@ -533,35 +505,23 @@ describe('configFromGguf: the config.json the model card reads', () => {
     assert.equal(engine.readModelConfig(JSON.stringify(absent.config), 4096).scheme, 'rope');
     await assert.rejects(
       (async () =>
-        configFromGguf(
-          await readGgufHeader(
-            blob(
-              ggufBytes([
-                ['general.architecture', T.string, 'granitehybrid'],
-                ['granitehybrid.rope.scaling.finetuned', T.uint32, 0],
-              ]),
-            ),
-          ),
-        ))(),
+        await ggufConfig([
+          ['general.architecture', T.string, 'granitehybrid'],
+          ['granitehybrid.rope.scaling.finetuned', T.uint32, 0],
+        ]))(),
       /^Error: GGUF: granitehybrid.rope.scaling.finetuned must be true or false, got 0$/,
     );
   });
 
   test('SmolLM3: every fourth layer without RoPE, as llama.cpp fixes it, and the card says why', async () => {
-    const { config, notes } = configFromGguf(
-      await readGgufHeader(
-        blob(
-          ggufBytes([
-            ['general.architecture', T.string, 'smollm3'],
-            ['smollm3.context_length', T.uint32, 65536],
-            ['smollm3.block_count', T.uint32, 36],
-            ['smollm3.embedding_length', T.uint32, 2048],
-            ['smollm3.attention.head_count', T.uint32, 16],
-            ['smollm3.rope.freq_base', T.float32, 5000000],
-          ]),
-        ),
-      ),
-    );
+    const { config, notes } = await ggufConfig([
+      ['general.architecture', T.string, 'smollm3'],
+      ['smollm3.context_length', T.uint32, 65536],
+      ['smollm3.block_count', T.uint32, 36],
+      ['smollm3.embedding_length', T.uint32, 2048],
+      ['smollm3.attention.head_count', T.uint32, 16],
+      ['smollm3.rope.freq_base', T.float32, 5000000],
+    ]);
     assert.equal(config.model_type, 'smollm3');
     assert.ok(notes.some((note) => note.includes('n_no_rope_layer_step 4')));
     const r = (await loadEngine()).readModelConfig(JSON.stringify(config), 4096);

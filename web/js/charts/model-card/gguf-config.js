@@ -83,12 +83,11 @@ function graniteHybrid(metadata, key, kvHeadList, config, notes) {
  * Multi-head latent attention as llama.cpp stores it (deepseek2: DeepSeek-V2 and V3, Kimi K2): each
  * query and key head's width is attention.key_length_mla in newer converters (whose key_length is
  * then the latent-plus-rotary width llama.cpp attends over) or key_length in older ones, and its
- * rotary part is rope.dimension_count. Written as the config's qk_rope_head_dim and
+ * rotary part is rope.dimension_count (`rotary`). Written as the config's qk_rope_head_dim and
  * qk_nope_head_dim, so the card reads it as it reads the model's own config.json.
  */
-function latentAttention(architecture, number, config) {
+function latentAttention(architecture, number, rotary, config) {
   const mlaWidth = number('attention.key_length_mla');
-  const rotary = number('rope.dimension_count');
   if (!(architecture === 'deepseek2' || isNumber(mlaWidth)) || !isNumber(rotary)) return;
   const width = isNumber(mlaWidth) ? mlaWidth : config.head_dim;
   if (!isNumber(width) || width < rotary) return;
@@ -186,7 +185,7 @@ export function configFromGguf({ metadata, tensorNames = [] }) {
   const headDim = config.head_dim ?? (embedding && heads ? embedding / heads : undefined);
   const ropeDims = number('rope.dimension_count');
   if (isNumber(ropeDims) && ropeDims !== headDim) config.rotary_dim = ropeDims;
-  latentAttention(architecture, number, config);
+  latentAttention(architecture, number, ropeDims, config);
   const window = number('attention.sliding_window');
   if (isNumber(window) && window > 0) config.sliding_window = window;
   if (isNumber(number('attention.max_alibi_bias'))) config.alibi = true;
