@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { useLanguage } from '../../web/js/locale/i18n.js';
-import { readerNote } from '../../web/js/charts/model-card/model-card-text.js';
+import { modelCardSummary, readerNote } from '../../web/js/charts/model-card/model-card-text.js';
 import { loadEngine } from './engine-loader.mjs';
 
 const engine = await loadEngine();
@@ -58,6 +58,23 @@ test('the sliding-window note reads as the Chinese editor wrote it', () => {
       '给出了 sliding_window，但 use_sliding_window 为 false：注意力不分窗口',
     );
     assert.equal(readerNote('a note of a kind the page does not know'), 'a note of a kind the page does not know');
+  } finally {
+    useLanguage({ language: 'en', entries: {} });
+  }
+});
+
+// Chinese sentences follow one another with no space after 。！？ (format.js's sentences()); the card's
+// lines join several of its sentences each, at both ends of the prompt length.
+test('no line of any preset’s card in Chinese has a space after a full stop', () => {
+  useLanguage({ language: 'zh-Hans', entries: zh });
+  try {
+    const presets = readdirSync(new URL('web/presets/', repo)).filter((f) => f.endsWith('.json') && f !== 'index.json');
+    for (const file of presets)
+      for (const prompt of [1, 1073741824]) {
+        const r = engine.readModelConfig(readFileSync(new URL(`web/presets/${file}`, repo), 'utf8'), prompt);
+        for (const { term, text } of modelCardSummary(r))
+          assert.doesNotMatch(`${term}: ${text}`, /[。！？] /, `${file} at ${prompt} tokens`);
+      }
   } finally {
     useLanguage({ language: 'en', entries: {} });
   }

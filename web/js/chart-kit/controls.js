@@ -2,6 +2,7 @@
 // checkboxes and buttons. Every value, typed, dragged or read from the URL, passes the same rules;
 // a value that had to change is clamped and the control says why beside itself.
 
+import { sentences } from '../locale/format.js';
 import { t } from '../locale/i18n.js';
 import { numberRule } from './number-rule.js';
 
@@ -188,7 +189,7 @@ export function textControl({ name, label, value, maxLength = 120, onChange }) {
   let chartNote = '';
   const note = (text) => {
     chartNote = text;
-    const shown = [shortened, text].filter(Boolean).join(' ');
+    const shown = sentences(shortened, text);
     message.textContent = shown;
     wrap.classList.toggle('has-message', Boolean(shown));
   };

@@ -1,6 +1,6 @@
 // PNG and CSV export buttons and the "Data" table shared by every chart.
 
-import { grouped, sciUnicode, significant } from '../locale/format.js';
+import { grouped, sciUnicode, sentences, significant } from '../locale/format.js';
 import { t } from '../locale/i18n.js';
 
 // A text cell a spreadsheet would read as a formula (or, after a tab or carriage return, as the
@@ -143,7 +143,7 @@ export function renderDataTable(details, { caption, columns, rows, limit = 50, n
   if (left > 0 || note) {
     const p = document.createElement('p');
     p.className = 'chart-table-note';
-    p.textContent = [
+    p.textContent = sentences(
       left > 0
         ? t('First {limit} of {rows} rows; the CSV has them all.', {
             limit: grouped(limit),
@@ -151,9 +151,7 @@ export function renderDataTable(details, { caption, columns, rows, limit = 50, n
           })
         : '',
       note ?? '',
-    ]
-      .join(' ')
-      .trim();
+    );
     extra.push(p);
   }
   wrap.replaceChildren(table, ...extra);

@@ -306,9 +306,11 @@ function attachTraining(chart, { state, data, marks, shell, canvases, update, af
     say(
       !data.plan.schemes.length
         ? t('Tick at least one scheme to train.')
-        : failures
-            .map(([scheme, m]) => t('{scheme} did not train: {why}', { scheme: schemeLabel(scheme), why: m.failure }))
-            .join(' '),
+        : sentences(
+            ...failures.map(([scheme, m]) =>
+              t('{scheme} did not train: {why}', { scheme: schemeLabel(scheme), why: m.failure }),
+            ),
+          ),
     );
     if (!marks.run || marks.run.key !== settingsKey(view.state)) {
       stop.disabled = true;

@@ -2,7 +2,7 @@
 // readModelConfig report to the summary's sentences, the headings and the short description,
 // in the lesson's terms (learned table, sinusoidal codes, RoPE pairs, ALiBi, buckets, none).
 
-import { grouped, sciUnicode, significant, trimmed } from '../../locale/format.js';
+import { grouped, sciUnicode, sentences as joined, significant, trimmed } from '../../locale/format.js';
 import { t, tn } from '../../locale/i18n.js';
 
 const MAX_SHOWN_TEXT = 80; // longest model_type or message fragment echoed into the summary
@@ -191,7 +191,7 @@ export function layerKindText(kind, r) {
           ),
         );
     }
-    return sentences.join(' ');
+    return joined(...sentences);
   }
   if (kind.layerType === 'indexer') {
     sentences.push(...indexerSentences(kind, values));
@@ -254,7 +254,7 @@ export function layerKindText(kind, r) {
       ? t('At {tokens}, {beyond} of its pairs ({ranges}) need angles beyond what training showed.', values)
       : t('At {tokens}, none of its pairs needs an angle beyond what training showed.', values),
   );
-  return sentences.join(' ');
+  return joined(...sentences);
 }
 
 /**
@@ -758,7 +758,7 @@ function ropeSchemeItems(r, type, add) {
   }
   if (r.runtimeReadings.length > 0) add(t('Runtimes disagree'), runtimeLine(r.runtimeReadings));
   const notes = runtimeNotes(r);
-  if (notes.length > 0) add(t('Runtimes differ'), notes.join(' '));
+  if (notes.length > 0) add(t('Runtimes differ'), joined(...notes));
 }
 
 /** What a RoPE model's prompt length asks of its pairs, and the advice for it: { prompt, advice }. */
