@@ -95,3 +95,12 @@ test('a Chinese label never leaves one character alone on its last line', () => 
   assert.deepEqual(wrapLines(ctx, '编码', 12), ['编', '码']);
   assert.deepEqual(wrapLines(ctx, 'causal mask only', 70), ['causal mask', 'only']);
 });
+
+test('a short log axis asks for fewer ticks and gets them, evenly thinned, never more', () => {
+  // The model card's panel for one kind of layer is a few lines tall: ten decades at 8 ticks crowded
+  // their labels into one another.
+  assert.deepEqual(logTicks(1, 1e7), [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7]);
+  assert.deepEqual(logTicks(1, 1e7, 3), [1, 1e3, 1e6]);
+  assert.deepEqual(logTicks(1, 1e7, 2), [1, 1e4]);
+  for (let most = 1; most <= 9; most++) assert.ok(logTicks(0.5, 3e9, most).length <= Math.max(1, most), `most ${most}`);
+});

@@ -59,12 +59,15 @@ export function niceTicks(lo, hi, count = 5) {
   return ticks;
 }
 
-/** Powers of ten within [lo, hi] (at most ~8, thinned evenly); none when the range is not positive and finite. */
-export function logTicks(lo, hi) {
+/**
+ * Powers of ten within [lo, hi] (at most `most`, 8 unless a short axis asks for fewer, thinned evenly); none
+ * when the range is not positive and finite.
+ */
+export function logTicks(lo, hi, most = 8) {
   const from = Math.ceil(Math.log10(lo) - 1e-9);
   const to = Math.floor(Math.log10(Math.min(hi, Number.MAX_VALUE)) + 1e-9);
   if (!Number.isFinite(from) || !Number.isFinite(to) || to < from) return [];
-  const stride = Math.ceil((to - from + 1) / 8);
+  const stride = Math.ceil((to - from + 1) / Math.max(1, most));
   const ticks = [];
   for (let e = from; e <= to; e += stride) ticks.push(10 ** e);
   return ticks;

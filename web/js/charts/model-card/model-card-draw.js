@@ -21,6 +21,7 @@ import { layerKindTerm, noLengthMessage, showsLayerKinds, tokens, turnsPairs } f
 import { t } from '../../locale/i18n.js';
 
 const LINE_HIT = 6; // px: how close the pointer must be to a length's line
+const Y_TICK_SPACING = 18; // px: the least room a y-axis label takes, a line of the axis font and a gap
 
 /** A length or count as the lesson prints it: "131,072". */
 const count = (n) => grouped(n);
@@ -225,7 +226,8 @@ function drawPairs(ctx, width, height, colors, r, highlighted, layout, panel = {
     x,
     y,
     xTicks: niceTicks(0, pairs - 1, narrow ? 4 : 8).filter((v) => Number.isInteger(v)),
-    yTicks: logTicks(lo, hi),
+    // A label a line apart at most: a layer kind's short panel holds two or three, not seven crowded ones.
+    yTicks: logTicks(lo, hi, Math.max(2, Math.floor(frame.h / Y_TICK_SPACING))),
     xLabel: t('pair i (0 turns fastest)'),
     yLabel: t('wavelength 2π/θᵢ (tokens)'),
     title:
