@@ -35,7 +35,7 @@ val runtime_reading_to_js(const RuntimeReading& reading) {
 
 // One kind of layer: { layerType, positions, noneReason, ropeType, layerCount, layers, window, chunk, base,
 // headDim, rotaryDim, invFreq, baseInvFreq, wavelengths, beyond, beyondCount, longestDistance, mropeAxes,
-// queryTemperature, topK, heads, pairLayout, compressRatio,
+// queryTemperature, topK, heads, pairLayout, rotaryPart, compressRatio,
 // rawWindow }, its arrays copied into JavaScript-owned typed arrays.
 val layer_kind_to_js(const LayerKindReport& kind) {
   return js_object({{"layerType", kind.layer_type},
@@ -60,6 +60,7 @@ val layer_kind_to_js(const LayerKindReport& kind) {
                     {"topK", static_cast<double>(kind.top_k)},
                     {"heads", static_cast<double>(kind.heads)},
                     {"pairLayout", kind.pair_layout},
+                    {"rotaryPart", kind.rotary_part},
                     {"compressRatio", static_cast<double>(kind.compress_ratio)},
                     {"rawWindow", static_cast<double>(kind.raw_window)}});
 }
@@ -117,6 +118,7 @@ val read_model_config_js(std::string json_text, double prompt_length) {
                       {"learnedTableRows", static_cast<double>(r.learned_table_rows)},
                       {"learnedOffset", static_cast<double>(r.learned_offset)},
                       {"attentionLayers", integers_to_js(r.attention_layers)},
+                      {"recurrentKind", r.recurrent_kind},
                       {"runtimeReadings", array_to_js(r.runtime_readings, runtime_reading_to_js)},
                       {"textField", r.text_field},
                       {"layerTypesField", r.layer_types_field},

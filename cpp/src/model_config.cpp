@@ -256,6 +256,13 @@ PositionScheme detect_scheme(const json& root, const std::string& model_type, st
   if (embedding_type == "absolute") return PositionScheme::LearnedTable;
   if (embedding_type == "rotary" || embedding_type == "rope") return PositionScheme::Rope;
   if (embedding_type == "nope") return PositionScheme::None;
+  // Kimi Linear as published: linear attention (Kimi Delta Attention) in most layers and MLA without RoPE
+  // (mla_use_nope) in the rest, so no layer has positions, whatever rope_theta says.
+  if (const json* nope = find_present(root, "mla_use_nope");
+      nope != nullptr && find_present(root, "linear_attn_config") != nullptr &&
+      read_bool(*nope, "mla_use_nope")) {
+    return PositionScheme::None;
+  }
   const bool rope_markers = find_present(root, "rope_theta") || find_present(root, "rope_scaling") ||
                             find_present(root, "rope_parameters") || find_present(root, "rotary_dim") ||
                             find_present(root, "rotary_pct") || find_present(root, "partial_rotary_factor") ||
@@ -578,11 +585,17 @@ void parse_rope(const json& root, ModelConfig& cfg) {
       reject("qk_rope_head_dim", "even (pairs of dimensions turn together)", *mla);
     if (const json* nope = find_present(root, "qk_nope_head_dim")) {
       cfg.qk_nope_head_dim = read_whole(*nope, "qk_nope_head_dim", 0, kMaxHeadDim);
-      // DeepSeek-V2/V3 and Kimi state no head_dim: a query and key head is the two parts together
-      // (hidden_size / num_attention_heads, 56 for V3, is no width any head has).
-      if (find_present(root, "head_dim") == nullptr) {
-        cfg.head_dim = cfg.qk_nope_head_dim + cfg.qk_rope_head_dim;
-        cfg.head_dim_field = "qk_nope_head_dim + qk_rope_head_dim";
+      // A query and key head is the two parts together, whatever else the config says: DeepSeek-V2/V3
+      // and Kimi state no head_dim (hidden_size / num_attention_heads, 56 for V3, is no width any head
+      // has), and GLM-5 states head_dim 64 for its rotary part beside qk_head_dim 256.
+      cfg.head_dim = cfg.qk_nope_head_dim + cfg.qk_rope_head_dim;
+      cfg.head_dim_field = "qk_nope_head_dim + qk_rope_head_dim";
+      if (const json* whole = find_present(root, "qk_head_dim")) {
+        if (read_whole(*whole, "qk_head_dim", 2, 2 * kMaxHeadDim) != cfg.head_dim) {
+          reject("qk_head_dim", "qk_nope_head_dim + qk_rope_head_dim = " + std::to_string(cfg.head_dim),
+                 *whole);
+        }
+        cfg.head_dim_field = "qk_head_dim";
       }
     } else if (find_present(root, "head_dim") != nullptr && cfg.head_dim > cfg.qk_rope_head_dim) {
       // DeepSeek-V4 states the whole query and key width as head_dim, its rotary part among it.
@@ -1110,6 +1123,42 @@ void read_hybrid_layer_types(const json& root, ModelConfig& cfg) {
   cfg.num_layers = static_cast<std::int64_t>(list->size());
 }
 
+// Kimi Linear's linear_attn_config (its configuration_kimi.py): kda_layers lists the linear-attention layers
+// and full_attn_layers the MLA ones, both counted from 1; a layer in neither list is MLA, as vLLM's
+// KimiLinear reads it (is_kda_layer: index + 1 in kda_layers).
+void read_linear_attention_layers(const json& root, ModelConfig& cfg) {
+  const json* linear = find_present(root, "linear_attn_config");
+  if (linear == nullptr) return;
+  if (!linear->is_object()) reject("linear_attn_config", "an object", *linear);
+  if (cfg.num_layers == 0) {
+    throw InputError("linear_attn_config needs num_hidden_layers to lay out the layers: the config has none");
+  }
+  const auto read_layers = [&](const char* name) {
+    std::vector<std::uint8_t> listed(static_cast<std::size_t>(cfg.num_layers), 0);
+    const json* list = find_present(*linear, name);
+    if (list == nullptr) return std::make_pair(false, listed);
+    const std::string path = std::string("linear_attn_config.") + name;
+    if (!list->is_array()) reject(path, "an array of layer numbers counted from 1", *list);
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const std::string entry = path + "[" + std::to_string(i) + "]";
+      const std::int64_t layer = read_whole((*list)[i], entry, 1, kMaxConfigPositions);
+      if (layer > cfg.num_layers)
+        reject(entry, "a layer counted from 1 to num_hidden_layers = " + whole(cfg.num_layers), (*list)[i]);
+      listed[static_cast<std::size_t>(layer - 1)] = 1;
+    }
+    return std::make_pair(true, listed);
+  };
+  const auto [has_kda, kda] = read_layers("kda_layers");
+  const auto [has_full, full] = read_layers("full_attn_layers");
+  if (!has_kda && !has_full) return;
+  cfg.recurrent_kind = "kda";
+  cfg.attention_layers.clear();
+  for (std::int64_t i = 0; i < cfg.num_layers; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    if (has_kda ? kda[k] == 0 : full[k] == 1) cfg.attention_layers.push_back(i);
+  }
+}
+
 void read_scheme_details(const json& root, ModelConfig& cfg) {
   if (cfg.scheme == PositionScheme::RelativeBuckets) {
     // transformers' T5Config defaults: 32 buckets reaching 128 tokens.
@@ -1145,7 +1194,10 @@ void read_scheme_details(const json& root, ModelConfig& cfg) {
     }
     for (std::int64_t i = offset; i < cfg.num_layers; i += period) cfg.attention_layers.push_back(i);
   }
-  if (cfg.scheme == PositionScheme::None) read_hybrid_layer_types(root, cfg);
+  if (cfg.scheme == PositionScheme::None) {
+    read_hybrid_layer_types(root, cfg);
+    read_linear_attention_layers(root, cfg);
+  }
 }
 
 }  // namespace

@@ -274,6 +274,10 @@ bool turns_local_frequencies(const ModelConfig& cfg, const std::string& layer_ty
 // every earlier token over the whole prompt (DeepSeek's inference/model.py and transformers'
 // GlmMoeDsaIndexer mask it causally, nothing more), turning the main attention's frequencies on the first
 // rotary_dim dimensions of each of its heads; the rest of each head carries no position.
+// DeepSeek-V4's indexer serves its compressed sparse layers and scores their compressed entries, one per
+// compress_ratio tokens: DeepSeek's inference/model.py hands it the layer's own table (compress_rope_theta
+// with YaRN; self.indexer.freqs_cis = self.freqs_cis), turns the last rotary_dim dimensions of each head
+// (q[..., -rd:]) and lays its pairs out as the attention does, interleaved; no config field says either.
 LayerKindReport indexer_kind(const ModelConfig& cfg, const ModelPositionReport& r,
                              const std::vector<LayerKindReport>& kinds) {
   LayerKindReport kind;
@@ -281,16 +285,19 @@ LayerKindReport indexer_kind(const ModelConfig& cfg, const ModelPositionReport& 
   kind.positions = "rope";
   kind.rope_type = rope_type_name(cfg.scaling.type);
   for (const LayerKindReport& served : kinds) {
-    if (served.top_k == 0 || served.compress_ratio > 0) continue;
+    if (served.top_k == 0) continue;
     kind.layer_count += served.layer_count;
     kind.layers.insert(kind.layers.end(), served.layers.begin(), served.layers.end());
+    kind.compress_ratio = served.compress_ratio;
   }
   std::sort(kind.layers.begin(), kind.layers.end());
   kind.base = r.base;
   kind.head_dim = cfg.index_head_dim;
   kind.rotary_dim = r.rotary_dim;
   kind.heads = cfg.index_n_heads;
-  kind.pair_layout = cfg.indexer_rope_interleave ? "interleaved" : "split-half";
+  const bool compressed = kind.compress_ratio > 0;
+  kind.pair_layout = compressed || cfg.indexer_rope_interleave ? "interleaved" : "split-half";
+  kind.rotary_part = compressed ? "last" : "first";
   kind.inv_freq = r.inv_freq;
   kind.base_inv_freq = r.base_inv_freq;
   kind.longest_distance = r.prompt_length - 1;
@@ -391,8 +398,7 @@ std::vector<LayerKindReport> layer_kinds(const ModelConfig& cfg, const ModelPosi
     if (type == "compressed_sparse_attention") kind.top_k = cfg.index_topk;
     flag_beyond(kind, r.trained_length);
   }
-  if (std::any_of(kinds.begin(), kinds.end(),
-                  [](const LayerKindReport& k) { return k.top_k > 0 && k.compress_ratio == 0; }))
+  if (std::any_of(kinds.begin(), kinds.end(), [](const LayerKindReport& k) { return k.top_k > 0; }))
     kinds.push_back(indexer_kind(cfg, r, kinds));
   return kinds;
 }
@@ -438,6 +444,7 @@ ModelPositionReport analyse_model_config(const ModelConfig& cfg, std::int64_t pr
   r.trained_length = cfg.original_max_position_embeddings > 0 ? cfg.original_max_position_embeddings
                                                               : cfg.max_position_embeddings;
   r.attention_layers = cfg.attention_layers;
+  r.recurrent_kind = cfg.recurrent_kind;
   r.text_field = cfg.text_field;
 
   if (cfg.scheme == PositionScheme::LearnedTable) {

@@ -27,6 +27,7 @@ const PRESETS = [
   'minimax-text-01',
   'deepseek-v3.2-exp',
   'deepseek-v4-flash',
+  'glm-5',
 ];
 const ROOT = '[data-chart-root="model-card"]';
 const chosen = only ? [only] : PRESETS;

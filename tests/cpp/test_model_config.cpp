@@ -972,6 +972,37 @@ TEST(ModelConfigFamilies2026, MlaUseNopeLeavesTheAttentionLayersWithoutPositions
             "mla_use_nope must be true or false, got 1");
 }
 
+// Kimi Linear as published: no layer_types, but linear_attn_config lists the linear-attention (Kimi Delta
+// Attention) layers and the MLA ones, counted from 1, and mla_use_nope leaves MLA's rotary part unturned:
+// a hybrid without positions, read as Granite 4.0-H's is, whatever rope_theta says, and with no length
+// needed. Layers outside both lists are MLA (vLLM's is_kda_layer); a malformed list is refused by entry.
+TEST(ModelConfigFamilies2026, KimiLinearPublishedLayersAreAHybridWithoutPositions) {
+  const ModelPositionReport r = analyse_model_config(preset("kimi-linear-48b-a3b-instruct.json"), 100000);
+  EXPECT_EQ(r.scheme, PositionScheme::None);
+  EXPECT_TRUE(r.not_understood.empty());
+  EXPECT_EQ(r.recurrent_kind, "kda");
+  EXPECT_EQ(r.attention_layers, (std::vector<std::int64_t>{3, 7, 11, 15, 19, 23, 26}));
+  EXPECT_EQ(r.beyond_count, 0);
+  const std::string head = R"({"model_type": "kimi_linear", "hidden_size": 64, "num_attention_heads": 2,
+      "num_hidden_layers": 4, "qk_rope_head_dim": 8, "qk_nope_head_dim": 8, "mla_use_nope": true,
+      "rope_theta": 1e4, )";
+  EXPECT_EQ(read_model_config(head + R"("linear_attn_config": {"full_attn_layers": [2, 4]}})", 100)
+                .attention_layers,
+            (std::vector<std::int64_t>{1, 3}))
+      << "full_attn_layers alone";
+  EXPECT_EQ(
+      read_model_config(head + R"("linear_attn_config": {"kda_layers": [1, 2]}})", 100).attention_layers,
+      (std::vector<std::int64_t>{2, 3}))
+      << "a layer in neither list is MLA";
+  EXPECT_EQ(parse_error_of(head + R"("linear_attn_config": {"kda_layers": [0, 1]}})"),
+            "linear_attn_config.kda_layers[0] must be a whole number ≥ 1, got 0");
+  EXPECT_EQ(parse_error_of(head + R"("linear_attn_config": {"full_attn_layers": [5]}})"),
+            "linear_attn_config.full_attn_layers[0] must be a layer counted from 1 to num_hidden_layers = 4, "
+            "got 5");
+  EXPECT_EQ(parse_error_of(head + R"("linear_attn_config": [1, 2]})"),
+            "linear_attn_config must be an object, got an array");
+}
+
 // DeepSeek-V3.2-Exp's published config (DeepSeek Sparse Attention): every MLA layer attends to the
 // index_topk tokens its indexer ranks highest, chosen anywhere in the prompt; the indexer turns the first
 // qk_rope_head_dim dimensions of each of its index_head_dim-wide heads with MLA's own YaRN frequencies
@@ -1031,6 +1062,40 @@ TEST(ModelConfigFamilies2026, SparseAttentionReadsGlmLayerTypesAndLayout) {
             "dimensions, as the main attention does), got 8");
 }
 
+// GLM-5 as published: each query and key is qk_head_dim 256 wide (qk_nope_head_dim 192 + qk_rope_head_dim
+// 64), and its head_dim 64 is the rotary part (transformers' GlmMoeDsaConfig builds its rotary embedding from
+// it), not the width of a head. RoPE at 1,000,000 unscaled; the indexer's pairs interleaved, on the first 64
+// of its 128 dimensions. A qk_head_dim that is not the sum of the two parts is refused.
+TEST(ModelConfigFamilies2026, Glm5HeadIsQkHeadDimAndItsIndexerInterleaves) {
+  const ModelPositionReport r = analyse_model_config(preset("glm-5.json"), 400000);
+  EXPECT_TRUE(r.not_understood.empty());
+  EXPECT_EQ(r.head_dim, 256);
+  EXPECT_EQ(r.head_dim_field, "qk_head_dim");
+  EXPECT_EQ(r.mla_qk_head_dim, 256);
+  EXPECT_EQ(r.rotary_dim, 64);
+  expect_close_vectors(r.inv_freq, reference_default(1e6, 64), 1e-12, "MLA pairs at rope_theta 1,000,000");
+  ASSERT_EQ(r.layer_kinds.size(), 2u);
+  const LayerKindReport& mla = r.layer_kinds[0];
+  EXPECT_EQ(mla.layer_count, 78);
+  EXPECT_EQ(mla.head_dim, 256) << "the layers' head is the scheme's";
+  EXPECT_EQ(mla.top_k, 2048);
+  const LayerKindReport& indexer = r.layer_kinds[1];
+  EXPECT_EQ(indexer.layer_type, "indexer");
+  EXPECT_EQ(indexer.layer_count, 78);
+  EXPECT_EQ(indexer.heads, 32);
+  EXPECT_EQ(indexer.head_dim, 128);
+  EXPECT_EQ(indexer.rotary_part, "first");
+  EXPECT_EQ(indexer.pair_layout, "interleaved");
+  expect_close_vectors(indexer.inv_freq, reference_default(1e6, 64), 1e-12, "GLM-5 indexer");
+  // 400,000 tokens against 202,752 trained: the slow pairs that never finished a turn in training.
+  EXPECT_EQ(indexer.beyond, mla.beyond);
+  EXPECT_GT(mla.beyond_count, 0);
+  EXPECT_EQ(parse_error_of(R"({"model_type": "glm_moe_dsa", "hidden_size": 6144, "num_attention_heads": 64,
+      "max_position_embeddings": 4096, "qk_rope_head_dim": 64, "qk_nope_head_dim": 192, "qk_head_dim": 192,
+      "rope_theta": 1e6})"),
+            "qk_head_dim must be qk_nope_head_dim + qk_rope_head_dim = 256, got 192");
+}
+
 // ---- what the reader does not understand ---------------------------------------------------
 
 bool lists(const std::vector<NotUnderstood>& items, const std::string& field, const std::string& effect) {
@@ -1053,7 +1118,9 @@ TEST(ModelConfigFamilies2026, DeepSeekV4CompressedLayersTurnTheSecondRope) {
                                                   100000);
   EXPECT_EQ(r.rotary_dim, 64) << "int(512 × 0.125)";
   EXPECT_TRUE(r.not_understood.empty());
-  ASSERT_EQ(r.layer_kinds.size(), 3u) << "no indexer kind: V4's indexer picks compressed entries";
+  ASSERT_EQ(r.layer_kinds.size(), 4u) << "window, CSA, HCA, and the CSA layers' indexer";
+  EXPECT_EQ(r.layer_kinds[3].layer_type, "indexer");
+  EXPECT_EQ(r.layer_kinds[3].layers, (std::vector<std::int64_t>{1, 3}));
   const LayerKindReport& sliding = r.layer_kinds[0];
   EXPECT_EQ(sliding.window, 128);
   EXPECT_EQ(sliding.base, 10000.0);
@@ -1110,7 +1177,7 @@ TEST(ModelConfigFamilies2026, DeepSeekV4PublishedCompressRatiosReadAsLayerTypes)
   EXPECT_TRUE(r.not_understood.empty());
   EXPECT_EQ(r.layer_types_field, "compress_ratios");
   EXPECT_EQ(r.mla_qk_head_dim, 512) << "head_dim holds the rotary 64 and the 448 without position";
-  ASSERT_EQ(r.layer_kinds.size(), 3u);
+  ASSERT_EQ(r.layer_kinds.size(), 4u) << "window, sparse, heavy, and the sparse layers' indexer";
   const LayerKindReport& window = r.layer_kinds[0];
   EXPECT_EQ(window.layer_type, "sliding_attention");
   EXPECT_EQ(window.layers, (std::vector<std::int64_t>{0, 1}));
@@ -1130,6 +1197,22 @@ TEST(ModelConfigFamilies2026, DeepSeekV4PublishedCompressRatiosReadAsLayerTypes)
   EXPECT_EQ(hca.layers, odd);
   EXPECT_EQ(hca.compress_ratio, 128);
   EXPECT_EQ(r.attention_factor, 1.0) << "the reference turns unit-length rotations (no mscale in the block)";
+  // The indexer of the sparse layers: DeepSeek's inference/model.py hands it its layer's table
+  // (self.indexer.freqs_cis = self.freqs_cis), so YaRN at compress_rope_theta, on the last 64 of its 128
+  // dimensions (q[..., -rd:]), pairs interleaved as apply_rotary_emb lays them out.
+  const LayerKindReport& indexer = r.layer_kinds[3];
+  EXPECT_EQ(indexer.layer_type, "indexer");
+  EXPECT_EQ(indexer.layers, even) << "one indexer in each sparse layer, none in the heavy or window ones";
+  EXPECT_EQ(indexer.compress_ratio, 4) << "it scores compressed entries, one per 4 tokens";
+  EXPECT_EQ(indexer.heads, 64);
+  EXPECT_EQ(indexer.head_dim, 128);
+  EXPECT_EQ(indexer.rotary_dim, 64);
+  EXPECT_EQ(indexer.rotary_part, "last");
+  EXPECT_EQ(indexer.pair_layout, "interleaved");
+  EXPECT_EQ(indexer.base, 160000.0);
+  expect_close_vectors(indexer.inv_freq, reference_yarn(160000.0, 64, 16.0, 65536.0, 32.0, 1.0), 1e-12,
+                       "indexer: its layer's YaRN at compress_rope_theta");
+  EXPECT_EQ(indexer.longest_distance, 99999) << "it scores the whole prompt's entries";
   ASSERT_EQ(r.notes.size(), 1u);
   EXPECT_EQ(r.notes[0],
             "compress_ratios holds 44 entries for 43 layers: those past the first 43 belong to the "

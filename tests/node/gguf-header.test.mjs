@@ -4,6 +4,7 @@
 // and the mapped configs read by the engine's own model reader.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 
 import { GGUF_LIMITS, readGgufHeader, startsWithGgufMagic } from '../../web/js/charts/model-card/gguf-header.js';
 import { configFromGguf } from '../../web/js/charts/model-card/gguf-config.js';
@@ -511,6 +512,88 @@ describe('configFromGguf: the config.json the model card reads', () => {
         ]))(),
       /^Error: GGUF: granitehybrid.rope.scaling.finetuned must be true or false, got 0$/,
     );
+  });
+
+  // The layer kinds as the card draws them: type, layers, base, widths, layout, and every frequency.
+  const kindsOf = (r) =>
+    r.layerKinds.map((k) => ({
+      type: k.layerType,
+      layers: Array.from(k.layers),
+      base: k.base,
+      headDim: k.headDim,
+      rotaryDim: k.rotaryDim,
+      pairLayout: k.pairLayout,
+      rotaryPart: k.rotaryPart,
+      compressRatio: k.compressRatio,
+      topK: k.topK,
+      invFreq: Array.from(k.invFreq),
+    }));
+  const presetText = (file) => readFileSync(new URL(`../../web/presets/${file}`, import.meta.url), 'utf8');
+
+  test('DeepSeek-V4 (deepseek4): compress_ratios, the second base and the indexer read as the config does', async () => {
+    // As llama.cpp's converter writes DeepSeek-V4-Flash (conversion/deepseek.py, DeepseekV4Model): the
+    // config's compress_ratios as they stand (44 entries, the last the multi-token-prediction layer's).
+    const ratios = JSON.parse(presetText('deepseek-v4-flash.json')).compress_ratios;
+    const { config } = await ggufConfig([
+      ['general.architecture', T.string, 'deepseek4'],
+      ['deepseek4.context_length', T.uint32, 1048576],
+      ['deepseek4.block_count', T.uint32, 43],
+      ['deepseek4.embedding_length', T.uint32, 4096],
+      ['deepseek4.attention.head_count', T.uint32, 64],
+      ['deepseek4.attention.head_count_kv', T.uint32, 1],
+      ['deepseek4.attention.key_length', T.uint32, 512],
+      ['deepseek4.rope.dimension_count', T.uint32, 64],
+      ['deepseek4.rope.freq_base', T.float32, 10000],
+      ['deepseek4.attention.sliding_window', T.uint32, 128],
+      ['deepseek4.rope.scaling.type', T.string, 'yarn'],
+      ['deepseek4.rope.scaling.factor', T.float32, 16],
+      ['deepseek4.rope.scaling.original_context_length', T.uint32, 65536],
+      ['deepseek4.attention.indexer.head_count', T.uint32, 64],
+      ['deepseek4.attention.indexer.key_length', T.uint32, 128],
+      ['deepseek4.attention.indexer.top_k', T.uint32, 512],
+      ['deepseek4.attention.compress_ratios', T.array, { itemType: T.uint32, items: ratios }],
+      ['deepseek4.attention.compress_rope_freq_base', T.float32, 160000],
+    ]);
+    assert.equal(config.model_type, 'deepseek_v4');
+    assert.deepEqual(config.compress_ratios, ratios);
+    assert.equal(config.compress_rope_theta, 160000);
+    assert.equal(config.qk_rope_head_dim, 64);
+    const engine = await loadEngine();
+    const fromFile = engine.readModelConfig(JSON.stringify(config), 100000);
+    const fromConfig = engine.readModelConfig(presetText('deepseek-v4-flash.json'), 100000);
+    assert.deepEqual(fromFile.notUnderstood, []);
+    assert.deepEqual(kindsOf(fromFile), kindsOf(fromConfig));
+    assert.deepEqual(
+      kindsOf(fromFile).map((k) => k.type),
+      ['sliding_attention', 'compressed_sparse_attention', 'heavily_compressed_attention', 'indexer'],
+    );
+  });
+
+  test('GLM-5 (glm-dsa): MLA from key_length_mla, the indexer interleaved as llama.cpp turns it', async () => {
+    // As llama.cpp's converter writes GLM-5 (conversion/glm.py, GlmMoeDsaModel over DeepseekV2Model): key_length
+    // is the absorbed kv_lora_rank + rope width, key_length_mla the query/key head.
+    const { config } = await ggufConfig([
+      ['general.architecture', T.string, 'glm-dsa'],
+      ['glm-dsa.context_length', T.uint32, 202752],
+      ['glm-dsa.block_count', T.uint32, 78],
+      ['glm-dsa.embedding_length', T.uint32, 6144],
+      ['glm-dsa.attention.head_count', T.uint32, 64],
+      ['glm-dsa.attention.key_length', T.uint32, 576],
+      ['glm-dsa.attention.key_length_mla', T.uint32, 256],
+      ['glm-dsa.rope.dimension_count', T.uint32, 64],
+      ['glm-dsa.rope.freq_base', T.float32, 1000000],
+      ['glm-dsa.attention.indexer.head_count', T.uint32, 32],
+      ['glm-dsa.attention.indexer.key_length', T.uint32, 128],
+      ['glm-dsa.attention.indexer.top_k', T.uint32, 2048],
+    ]);
+    assert.equal(config.model_type, 'glm_moe_dsa');
+    assert.equal(config.indexer_rope_interleave, true);
+    const engine = await loadEngine();
+    const fromFile = engine.readModelConfig(JSON.stringify(config), 400000);
+    const fromConfig = engine.readModelConfig(presetText('glm-5.json'), 400000);
+    assert.deepEqual(fromFile.notUnderstood, []);
+    assert.deepEqual(kindsOf(fromFile), kindsOf(fromConfig));
+    assert.equal(fromFile.headDim, 256);
   });
 
   test('SmolLM3: every fourth layer without RoPE, as llama.cpp fixes it, and the card says why', async () => {

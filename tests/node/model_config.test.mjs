@@ -9,6 +9,7 @@ import {
   layerKindTerm,
   modelCardSummary,
   runtimeLine,
+  runtimeNotes,
   shortDescription,
   summaryHeading,
 } from '../../web/js/charts/model-card/model-card-text.js';
@@ -86,6 +87,25 @@ describe('presets through the binding', () => {
             `${id} at ${prompt}: "${claim}"`,
           );
       }
+  });
+
+  test('every card states one head width: the scheme line’s is each layer’s that turns the same frequencies', () => {
+    // GLM-5 states head_dim 64 (its rotary part) beside qk_head_dim 256: the scheme line said 256 while the
+    // layer line said "rotary_dim 64 of head_dim 64".
+    const number = (text) => Number(text.replace(/,/g, ''));
+    for (const id of Object.keys(PRESETS)) {
+      const r = engine.readModelConfig(readText(new URL(`${id}.json`, presetsDir)), 1000);
+      if (r.scheme !== 'rope' || r.mlaQkHeadDim === 0) continue;
+      const entries = modelCardSummary(r);
+      const scheme = entries[0].text;
+      const width = scheme.match(/of the head_dim ([\d,]+) dimensions|each ([\d,]+)-dimensional query/);
+      assert.ok(width, `${id}: no head width in "${scheme}"`);
+      const stated = number(width[1] ?? width[2]);
+      assert.equal(stated, r.headDim, `${id}: scheme line`);
+      for (const { text } of entries.slice(1))
+        for (const [claim, whole] of text.matchAll(/rotary_dim [\d,]+ of head_dim ([\d,]+)/g))
+          assert.equal(number(whole), stated, `${id}: "${claim}" beside "${scheme}"`);
+    }
   });
 
   test('Llama 3.1: fast pairs unchanged, slow pairs divided by 8, base 500000', () => {
@@ -252,6 +272,7 @@ describe('families of 2025–26 through the binding', () => {
       ['sliding_attention', 2, 10000, 0, 0],
       ['compressed_sparse_attention', 21, 160000, 4, 512],
       ['heavily_compressed_attention', 20, 160000, 128, 0],
+      ['indexer', 21, 160000, 4, 0],
     ]);
     // The window layers turn rope_theta unscaled: 1e-12 relative, one power each.
     r.layerKinds[0].invFreq.forEach((theta, i) => {
@@ -310,6 +331,76 @@ describe('families of 2025–26 through the binding', () => {
     assert.match(summary, /split-half: dimension i turns with dimension i \+ 32/);
     assert.match(summary, /at most 2,048 tokens \(index_topk\)/);
     assert.match(summary, /until a fix of 17 November 2025/);
+  });
+
+  test('GLM-5: a 256-wide head of which 64 turn, and an indexer that interleaves its pairs', () => {
+    const r = preset('glm-5.json', 400000);
+    assert.deepEqual(r.notUnderstood, []);
+    assert.equal(r.headDimField, 'qk_head_dim');
+    const [mla, indexer] = r.layerKinds;
+    assert.equal(mla.headDim, 256);
+    assert.equal(indexer.pairLayout, 'interleaved');
+    assert.equal(indexer.rotaryPart, 'first');
+    // rope_theta 1,000,000 unscaled, re-derived: 1e-12 relative, one power each.
+    mla.invFreq.forEach((theta, i) => {
+      const expected = 1e6 ** ((-2 * i) / 64);
+      assert.ok(Math.abs(theta - expected) <= 1e-12 * expected, `pair ${i}`);
+    });
+    const summary = modelCardSummary(r)
+      .map((entry) => `${entry.term}: ${entry.text}`)
+      .join('\n');
+    assert.match(
+      summary,
+      /turn the qk_rope_head_dim 64 dimensions of each 256-dimensional query and key; the other 192/,
+    );
+    assert.match(summary, /rotary_dim 64 of head_dim 256/);
+    assert.match(summary, /32 indexer heads score every earlier token/);
+    assert.match(summary, /Its pairs are interleaved \(indexer_rope_interleave\)/);
+    const notes = runtimeNotes(r).join('\n');
+    assert.match(notes, /where DeepSeek-V3.2’s splits them in halves/);
+    assert.match(notes, /transformers before its PR #46372, llama\.cpp before its PR #25407/);
+    assert.doesNotMatch(notes, /DeepSeek-V3.2’s indexer lays its pairs out split-half/, 'that note is V3.2’s');
+  });
+
+  test('DeepSeek-V4-Flash: the sparse layers’ indexer is a kind of its own, on the compressed RoPE', () => {
+    const r = preset('deepseek-v4-flash.json', 100000);
+    const csa = r.layerKinds.find((k) => k.layerType === 'compressed_sparse_attention');
+    const indexer = r.layerKinds.find((k) => k.layerType === 'indexer');
+    assert.deepEqual(Array.from(indexer.layers), Array.from(csa.layers));
+    assert.deepEqual([indexer.base, indexer.compressRatio, indexer.rotaryPart], [160000, 4, 'last']);
+    // Its layer's own table (DeepSeek's inference/model.py shares freqs_cis): the same vector, copied.
+    assert.deepEqual(Array.from(indexer.invFreq), Array.from(csa.invFreq));
+    const summary = modelCardSummary(r)
+      .map((entry) => `${entry.term}: ${entry.text}`)
+      .join('\n');
+    assert.match(
+      summary,
+      /The indexers of 21 layers \(2, 4, 6, 8, …, 42\): 64 indexer heads score the compressed entries/,
+    );
+    assert.match(summary, /the last 64 of each head’s 128 dimensions/);
+    assert.match(summary, /It scores every compressed entry of the prompt, one per 4 tokens\./);
+    const notes = runtimeNotes(r).join('\n');
+    assert.match(
+      notes,
+      /turn the window layers at rope_theta without YaRN, and the compressed layers and their indexers at compress_rope_theta with YaRN/,
+    );
+    assert.match(notes, /attention\.compress_rope_freq_base/);
+    assert.doesNotMatch(notes, /indexer_rope_interleave|split-half/);
+  });
+
+  test('Kimi Linear as published: linear attention and MLA without RoPE, no positions and no length needed', () => {
+    // Before: refused ("max_position_embeddings is missing"), and without rope_theta "not understood".
+    const r = preset('kimi-linear-48b-a3b-instruct.json', 100000);
+    assert.equal(r.scheme, 'none');
+    assert.equal(r.recurrentKind, 'kda');
+    assert.deepEqual(Array.from(r.attentionLayers), [3, 7, 11, 15, 19, 23, 26]);
+    assert.deepEqual(r.notUnderstood, []);
+    const summary = modelCardSummary(r)
+      .map((entry) => entry.text)
+      .join(' ');
+    assert.match(summary, /a hybrid of linear-attention layers \(Kimi Delta Attention\) and attention layers/);
+    assert.match(summary, /3, 7, 11, 15, …, 26: 7 of 27/);
+    assert.doesNotMatch(summary, /Mamba/);
   });
 
   test('Granite 4.0-H: Mamba layers and NoPE attention layers, no positions anywhere', () => {

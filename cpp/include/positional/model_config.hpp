@@ -156,6 +156,7 @@ struct ModelConfig {
   std::int64_t relative_max_distance = 0;      // T5: relative_attention_max_distance
   std::int64_t learned_offset = 0;             // OPT: the table has max_position_embeddings + 2 rows
   std::vector<std::int64_t> attention_layers;  // hybrids (Jamba): the attention layers' indices
+  std::string recurrent_kind;  // hybrids: what the other layers are, "kda" (Kimi Linear) or "" (Mamba)
   // Local layers' own recipe (transformers 5's rope_parameters.sliding_attention, Gemma 4's head_dim
   // beside global_head_dim): 0 / Default / 1 when they follow the global layers' head width.
   std::int64_t local_head_dim = 0;
@@ -275,6 +276,9 @@ struct LayerKindReport {
   // "split-half" (dimension i with i + rotary_dim/2) or "interleaved" (2i with 2i + 1); 0 / "" otherwise.
   std::int64_t heads = 0;
   std::string pair_layout;
+  // The indexer: where its turning dimensions sit in each head, "first" (DeepSeek-V3.2, GLM-5) or "last"
+  // (DeepSeek-V4); "" otherwise.
+  std::string rotary_part;
   // DeepSeek-V4's compressed layers: tokens per compressed entry, and the window of raw tokens beside the
   // entries (window stays 0: the entries reach back over the whole prompt); 0 otherwise.
   std::int64_t compress_ratio = 0;
@@ -328,7 +332,8 @@ struct ModelPositionReport {
   std::int64_t relative_max_distance = 0;   // every distance ≥ this shares the last bucket
   std::int64_t learned_table_rows = 0;      // learned tables: rows, with OPT's offset of 2
   std::int64_t learned_offset = 0;
-  std::vector<std::int64_t> attention_layers;    // hybrids: layers that attend (without positions)
+  std::vector<std::int64_t> attention_layers;  // hybrids: layers that attend (without positions)
+  std::string recurrent_kind;  // hybrids: "kda" (Kimi Linear's linear attention) or "" (Mamba)
   std::vector<RuntimeReading> runtime_readings;  // empty unless the runtimes disagree
   std::string text_field;                        // where the text model was read ("" = top level)
   std::string layer_types_field;                 // where the layer types came from ("" = all alike)

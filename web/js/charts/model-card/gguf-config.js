@@ -16,6 +16,8 @@ const MODEL_TYPES = Object.assign(Object.create(null), {
   gptneox: 'gpt_neox',
   'command-r': 'cohere',
   deepseek2: 'deepseek_v2',
+  deepseek4: 'deepseek_v4',
+  'glm-dsa': 'glm_moe_dsa',
   qwen2moe: 'qwen2_moe',
   qwen3moe: 'qwen3_moe',
   phi2: 'phi',
@@ -95,6 +97,33 @@ function latentAttention(architecture, number, rotary, config) {
   config.qk_nope_head_dim = width - rotary;
   delete config.head_dim;
   delete config.rotary_dim;
+}
+
+/**
+ * DeepSeek Sparse Attention as llama.cpp stores it (llama-arch.cpp; deepseek4 for DeepSeek-V4, glm-dsa for
+ * GLM-5): the indexer's heads, width and top-k under attention.indexer, written as the config's index_*
+ * fields. llama.cpp turns both indexers' pairs interleaved (LLAMA_ROPE_TYPE_NORM), as both models' configs
+ * say. DeepSeek-V4 adds each layer's compression (attention.compress_ratios, its config's list as it stands)
+ * and the compressed layers' base (attention.compress_rope_freq_base); its rotary part is
+ * rope.dimension_count of the head_dim that key_length gives, as its config's qk_rope_head_dim is.
+ */
+function sparseAttention(architecture, number, config) {
+  const heads = number('attention.indexer.head_count');
+  const width = number('attention.indexer.key_length');
+  const topK = number('attention.indexer.top_k');
+  if (isNumber(heads)) config.index_n_heads = heads;
+  if (isNumber(width)) config.index_head_dim = width;
+  if (isNumber(topK)) config.index_topk = topK;
+  if (architecture === 'glm-dsa' && isNumber(topK)) config.indexer_rope_interleave = true;
+  if (architecture !== 'deepseek4') return;
+  const ratios = number('attention.compress_ratios');
+  if (ratios !== undefined) config.compress_ratios = Array.isArray(ratios) ? ratios : [ratios];
+  const compressBase = number('attention.compress_rope_freq_base');
+  if (isNumber(compressBase)) config.compress_rope_theta = compressBase;
+  if (isNumber(config.rotary_dim)) {
+    config.qk_rope_head_dim = config.rotary_dim;
+    delete config.rotary_dim;
+  }
 }
 
 /**
@@ -186,6 +215,7 @@ export function configFromGguf({ metadata, tensorNames = [] }) {
   const ropeDims = number('rope.dimension_count');
   if (isNumber(ropeDims) && ropeDims !== headDim) config.rotary_dim = ropeDims;
   latentAttention(architecture, number, ropeDims, config);
+  sparseAttention(architecture, number, config);
   const window = number('attention.sliding_window');
   if (isNumber(window) && window > 0) config.sliding_window = window;
   if (isNumber(number('attention.max_alibi_bias'))) config.alibi = true;

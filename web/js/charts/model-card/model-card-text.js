@@ -220,7 +220,13 @@ export function layerKindText(kind, r) {
   }
   // DeepSeek-V4's compressed layers (transformers' DeepseekV4Compressor): a compressed entry pools its block of
   // tokens and is turned at the block's first position.
-  if (kind.compressRatio > 0)
+  if (kind.layerType === 'indexer')
+    sentences.push(
+      kind.compressRatio > 0
+        ? t('It scores every compressed entry of the prompt, one per {ratio} tokens.', values)
+        : t('It scores every earlier token of the prompt.'),
+    );
+  else if (kind.compressRatio > 0)
     sentences.push(
       kind.topK > 0
         ? t(
@@ -247,7 +253,6 @@ export function layerKindText(kind, r) {
         values,
       ),
     );
-  else if (kind.layerType === 'indexer') sentences.push(t('It scores every earlier token of the prompt.'));
   else sentences.push(t('It attends over the whole prompt.'));
   sentences.push(
     kind.beyondCount > 0
@@ -258,31 +263,47 @@ export function layerKindText(kind, r) {
 }
 
 /**
- * What the indexer of sparse attention (DeepSeek-V3.2, GLM-5) does with positions: its heads, the part of
- * each that turns (the attention's own frequencies, as DeepSeek's inference/model.py and transformers'
+ * What the indexer of sparse attention (DeepSeek-V3.2, GLM-5, DeepSeek-V4) does with positions: its heads, the
+ * part of each that turns (the attention's own frequencies, as DeepSeek's inference/model.py and transformers'
  * GlmMoeDsaIndexer pass it the same angles) and how its pairs are laid out.
  */
 function indexerSentences(kind, values) {
-  return [
-    kind.heads > 0
+  const compressed = kind.compressRatio > 0;
+  const heads = compressed
+    ? t(
+        '{heads} indexer heads score the compressed entries, and the layer’s attention sees only the entries they rank highest.',
+        values,
+      )
+    : kind.heads > 0
       ? t(
           '{heads} indexer heads score every earlier token, and the layer’s attention sees only the tokens they rank highest.',
           values,
         )
-      : t('The indexer scores every earlier token, and the layer’s attention sees only the tokens it ranks highest.'),
-    kind.headDim > 0
+      : t('The indexer scores every earlier token, and the layer’s attention sees only the tokens it ranks highest.');
+  const turning =
+    kind.headDim === 0
       ? t(
-          'RoPE at base {base}, rope_type {ropeType}, with the attention’s own frequencies: pairs 0–{last} turn, the first {rotaryDim} of each head’s {headDim} dimensions; the other {rest} carry no position.',
-          values,
-        )
-      : t(
           'RoPE at base {base}, rope_type {ropeType}, with the attention’s own frequencies: pairs 0–{last} turn (rotary_dim {rotaryDim}); the config gives no index_head_dim, so how much of each head carries no position it does not say.',
           values,
-        ),
-    kind.pairLayout === 'interleaved'
-      ? t('Its pairs are interleaved (indexer_rope_interleave): dimension 2i turns with 2i + 1.')
-      : t('Its pairs are split-half: dimension i turns with dimension i + {half}.', values),
-  ];
+        )
+      : kind.rotaryPart === 'last'
+        ? t(
+            'RoPE at base {base}, rope_type {ropeType}, with the attention’s own frequencies: pairs 0–{last} turn, the last {rotaryDim} of each head’s {headDim} dimensions; the other {rest} carry no position.',
+            values,
+          )
+        : t(
+            'RoPE at base {base}, rope_type {ropeType}, with the attention’s own frequencies: pairs 0–{last} turn, the first {rotaryDim} of each head’s {headDim} dimensions; the other {rest} carry no position.',
+            values,
+          );
+  const layout =
+    kind.pairLayout === 'split-half'
+      ? t('Its pairs are split-half: dimension i turns with dimension i + {half}.', values)
+      : compressed
+        ? t(
+            'Its pairs are interleaved, as its layer’s attention lays them out (DeepSeek’s inference code; no config field says so): dimension 2i turns with 2i + 1.',
+          )
+        : t('Its pairs are interleaved (indexer_rope_interleave): dimension 2i turns with 2i + 1.');
+  return [heads, turning, layout];
 }
 
 /** Whether the card lists the layers kind by kind: more than one kind, or one whose positions are not plain RoPE. */
@@ -341,11 +362,30 @@ export function runtimeNotes(r) {
         'transformers reads no_rope_layers layer by layer; llama.cpp does not read it and makes every fourth layer NoPE (n_no_rope_layer_step 4, fixed in its code), so a GGUF keeps this pattern only while it is SmolLM3’s own.',
       ),
     );
-  if (kinds.some((k) => k.layerType === 'indexer'))
+  const indexer = kinds.find((k) => k.layerType === 'indexer');
+  if (indexer?.pairLayout === 'split-half')
     // DeepSeek-V3.2-Exp's README, update of 2025-11-17: the indexer's RoPE input is not interleaved, MLA's is.
     notes.push(
       t(
         'DeepSeek-V3.2’s indexer lays its pairs out split-half while its MLA interleaves them; DeepSeek’s own inference demo used one layout for both until a fix of 17 November 2025, and a runtime that does so ranks tokens by angles the model never trained with: check that yours follows the config (GLM-5 states indexer_rope_interleave).',
+      ),
+    );
+  if (indexer?.pairLayout === 'interleaved' && !(indexer.compressRatio > 0))
+    // transformers' PRs #46372 and #46842 (2026: the indexer, then its configured layout) and llama.cpp's PR
+    // #25407 (GLM 5.2 indexer support: interleaved, LLAMA_ROPE_TYPE_NORM; dense attention before it).
+    notes.push(
+      t(
+        'This indexer interleaves its pairs (indexer_rope_interleave), where DeepSeek-V3.2’s splits them in halves: a runtime that carries V3.2’s layout over ranks tokens by angles the model never trained with. Older runtimes skipped the indexer and let every layer attend to every token (transformers before its PR #46372, llama.cpp before its PR #25407). Either difference shows only once a prompt holds more than index_topk tokens: until then every token is kept.',
+      ),
+    );
+  if (kinds.some((k) => k.compressRatio > 0 && k.layerType !== 'indexer'))
+    // DeepSeek's inference/model.py (original_seq_len 0 and rope_theta for window-only layers), transformers'
+    // DeepseekV4 rope_parameters {main, compress}, llama.cpp's deepseek4 (attention.compress_rope_freq_base;
+    // window layers: freq_base, ext_factor 0); SGLang PR #34788; vLLM deepseek_v4.py at f1b76c19 switches the
+    // base per layer and sets rope_type deepseek_yarn for every layer.
+    notes.push(
+      t(
+        'DeepSeek’s inference code, transformers and llama.cpp turn the window layers at rope_theta without YaRN, and the compressed layers and their indexers at compress_rope_theta with YaRN (a GGUF keeps the second base as attention.compress_rope_freq_base). A runtime that changes only the base from layer to layer and keeps YaRN on the window layers (SGLang before its PR #34788; vLLM’s deepseek_v4.py as read in December 2026) turns those layers’ slower pairs at other angles than training did.',
       ),
     );
   if (r.queryScalingBeta > 0)
@@ -572,9 +612,9 @@ function noneItems(r, type, add) {
   const hybrid = r.attentionLayers.length > 0;
   add(
     t('Scheme'),
-    hybrid
+    hybrid && r.recurrentKind === 'kda'
       ? t(
-          'none ({type}): a hybrid of state-space (Mamba) layers and attention layers. The state-space layers read the tokens in order through a recurrence, so order is built into them; the attention layers ({layers}: {attention} of {total}) have no position encoding at all and learn order only from the layers around them.',
+          'none ({type}): a hybrid of linear-attention layers (Kimi Delta Attention) and attention layers whose rotary part is never turned (mla_use_nope). The linear-attention layers read the tokens in order through a gated recurrence that fades older tokens, so order is built into them; the attention layers ({layers}: {attention} of {total}) have no position encoding at all and learn order only from the layers around them.',
           {
             type,
             layers: layerList(r.attentionLayers),
@@ -582,10 +622,20 @@ function noneItems(r, type, add) {
             total: count(r.numLayers),
           },
         )
-      : t(
-          'none ({type}): a state-space model. It reads the tokens one after another through a recurrence, so order is built in, and no position encoding exists: no table, no codes, no rotary pairs.',
-          { type },
-        ),
+      : hybrid
+        ? t(
+            'none ({type}): a hybrid of state-space (Mamba) layers and attention layers. The state-space layers read the tokens in order through a recurrence, so order is built into them; the attention layers ({layers}: {attention} of {total}) have no position encoding at all and learn order only from the layers around them.',
+            {
+              type,
+              layers: layerList(r.attentionLayers),
+              attention: count(r.attentionLayers.length),
+              total: count(r.numLayers),
+            },
+          )
+        : t(
+            'none ({type}): a state-space model. It reads the tokens one after another through a recurrence, so order is built in, and no position encoding exists: no table, no codes, no rotary pairs.',
+            { type },
+          ),
   );
   add(
     t('Limit'),

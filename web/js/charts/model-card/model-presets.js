@@ -8,6 +8,8 @@ import bloom560m from '../../../presets/bloom-560m.json' with { type: 'json' };
 import deepseekV3 from '../../../presets/deepseek-v3.json' with { type: 'json' };
 import deepseekV32Exp from '../../../presets/deepseek-v3.2-exp.json' with { type: 'json' };
 import deepseekV4Flash from '../../../presets/deepseek-v4-flash.json' with { type: 'json' };
+import glm5 from '../../../presets/glm-5.json' with { type: 'json' };
+import kimiLinear from '../../../presets/kimi-linear-48b-a3b-instruct.json' with { type: 'json' };
 import mamba130m from '../../../presets/mamba-130m.json' with { type: 'json' };
 import modernbertBase from '../../../presets/modernbert-base.json' with { type: 'json' };
 import opt125m from '../../../presets/opt-125m.json' with { type: 'json' };
@@ -41,6 +43,8 @@ const FILES = {
   'deepseek-v3.json': deepseekV3,
   'deepseek-v3.2-exp.json': deepseekV32Exp,
   'deepseek-v4-flash.json': deepseekV4Flash,
+  'glm-5.json': glm5,
+  'kimi-linear-48b-a3b-instruct.json': kimiLinear,
   'mamba-130m.json': mamba130m,
   'modernbert-base.json': modernbertBase,
   'opt-125m.json': opt125m,
