@@ -14,7 +14,7 @@ const singlePath = join(dist, 'positional-lesson.html');
 // Budgets (KB = 1000 bytes): every font the single file embeds, decoded, and the whole file as
 // gzip -9 sends it. The page's maths is MathML in one maths face (DejaVu Math TeX Gyre) and the
 // italic of its variables (DejaVu Serif Italic), each cut to the formulas' glyphs; the text face adds two.
-// The whole-file figure is the page's promise of at most 445 KB (350 KB before the length lab, whose
+// The whole-file figure is the page's promise of at most 450 KB (350 KB before the length lab, whose
 // figure, runner and section with its three tables add about 13 KB, the model card's GGUF header
 // reader, about 6 KB, its 2025–26 families (seven presets, the layers kind by kind in words and
 // panels), about 9 KB in English and 11 KB in Chinese with the reader compiled for size, and
@@ -25,11 +25,12 @@ const singlePath = join(dist, 'positional-lesson.html');
 // which took it from under 395 KB to 398 KB; section 7 with its figure and two engine modules, the
 // other sentence of every claim the text states (one of each pair is shown), and the first
 // question with its verdicts took it to 400 KB in English and 418 KB in Chinese, and the self-test's
-// second variant of every check (its words, choices and formulas) to about 406 KB and 430 KB; the
-// engine inlined as Emscripten's raw base64 again would add about 50 KB); the size itself is recorded
-// by tests/bench/package-sizes.mjs (about 305 KB with the engine gzip-inlined). The promise is 445 KB.
+// second variant of every check (its words, choices and formulas) to about 406 KB and 430 KB; more
+// 2025–26 families (DeepSeek-V4 and V3.2, GLM-5, Kimi Linear, Mistral Medium 3.5: presets, indexer and
+// runtime sentences) to about 418 KB and 447 KB; the engine inlined as Emscripten's raw base64 again would add about 50 KB); the size itself is recorded
+// by tests/bench/package-sizes.mjs (about 305 KB with the engine gzip-inlined). The promise is 450 KB.
 const FONT_BUDGET = 60_000;
-const GZIP_BUDGET = 445_000;
+const GZIP_BUDGET = 450_000;
 // Families a browser resolves without an @font-face: generic and system-font keywords.
 const SYSTEM = new Set([
   'inherit',
