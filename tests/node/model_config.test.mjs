@@ -401,6 +401,8 @@ describe('families of 2025–26 through the binding', () => {
     assert.match(summary, /a hybrid of linear-attention layers \(Kimi Delta Attention\) and attention layers/);
     assert.match(summary, /3, 7, 11, 15, …, 26: 7 of 27/);
     assert.doesNotMatch(summary, /Mamba/);
+    // Its MLA layers keep every token: the length is not a matter of a fixed-size state alone.
+    assert.match(summary, /recurrent layers’ fixed-size state and of how far its attention layers learned to look/);
   });
 
   test('Granite 4.0-H: Mamba layers and NoPE attention layers, no positions anywhere', () => {

@@ -639,9 +639,13 @@ function noneItems(r, type, add) {
   );
   add(
     t('Limit'),
-    t(
-      'nothing in the config caps the length: there are no positions to run out of. How much of a long prompt the model keeps is a matter of its fixed-size state, which no position field describes.',
-    ),
+    hybrid
+      ? t(
+          'nothing in the config caps the length: there are no positions to run out of. How much of a long prompt the model uses is a matter of its recurrent layers’ fixed-size state and of how far its attention layers learned to look, which no position field describes.',
+        )
+      : t(
+          'nothing in the config caps the length: there are no positions to run out of. How much of a long prompt the model keeps is a matter of its fixed-size state, which no position field describes.',
+        ),
   );
   if (r.modelType === 'granitemoehybrid')
     // transformers' GraniteMoeHybrid and vLLM build a rotary embedding only for position_embedding_type "rope";
