@@ -78,12 +78,15 @@ export function numberControl({
   /** The accepted value for `raw` and, when it had to change, why (the one number rule: number-rule.js). */
   const validate = (raw) => rule.validate(raw, current);
 
+  // Each write only when it changes what is shown: a handle's step calls this on every frame, and a
+  // number box's value, even an equal one, is sanitized and restyled when set.
   function show(v, why, { keepBox = false } = {}) {
-    message.textContent = why;
+    if (message.textContent !== why) message.textContent = why;
     wrap.classList.toggle('has-message', Boolean(why));
     // The box keeps what is being typed until it is committed; every other source rewrites it.
-    if (!keepBox) input.value = String(v);
-    if (range) range.value = String(v);
+    const text = String(v);
+    if (!keepBox && input.value !== text) input.value = text;
+    if (range && range.value !== text) range.value = text;
   }
 
   function accept(raw, { keepBox = false, notify = true } = {}) {
