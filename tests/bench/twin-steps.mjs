@@ -17,7 +17,7 @@
 // figure over the rounds (their order rotated each round), and the 1-minute load average is written
 // beside each page's run; a run above LOAD_LIMIT is marked.
 // Writes tests/bench/results/twin-steps.json; run-benchmarks.mjs --render puts its table in BENCHMARKS.md.
-//   node tests/bench/twin-steps.mjs [--dist dist] [--rounds 3] [--presses 90] [--figures a,b] [--out FILE]
+//   node tests/bench/twin-steps.mjs [--dist dist] [--rounds 3] [--presses 90] [--figures a,b] [--out FILE] [--keep 1]
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cpus, loadavg } from 'node:os';
@@ -28,7 +28,7 @@ import { measuringOptions, quantile } from './measuring.mjs';
 const options = measuringOptions(
   'twin-steps.json',
   { rounds: { default: 3, least: 1 }, presses: { default: 90, least: 10 } },
-  { figures: undefined },
+  { figures: undefined, keep: undefined },
 );
 const here = new URL('.', import.meta.url).pathname;
 const repo = new URL('../../', import.meta.url).pathname;
@@ -317,7 +317,8 @@ try {
     };
   }
 } finally {
-  removeTwins(options.dist);
+  // --keep 1: the twin pages stay in dist for step-trace.mjs (which traces a step of each).
+  if (!options.keep) removeTwins(options.dist);
   await close();
 }
 const loads = runs.map((r) => r.load_average);
