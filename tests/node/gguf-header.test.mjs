@@ -596,6 +596,35 @@ describe('configFromGguf: the config.json the model card reads', () => {
     assert.equal(fromFile.headDim, 256);
   });
 
+  test('Kimi Linear (kimi-linear): linear-attention layers from head_count_kv, read as the config is', async () => {
+    // As llama.cpp's converter writes Kimi-Linear-48B-A3B (conversion/kimi_linear.py): 0 KV heads for a
+    // Kimi Delta Attention layer, the head count for an MLA layer (linear_attn_config.full_attn_layers).
+    const published = JSON.parse(presetText('kimi-linear-48b-a3b-instruct.json'));
+    const full = published.linear_attn_config.full_attn_layers;
+    const kv = Array.from({ length: 27 }, (_, i) => (full.includes(i + 1) ? 32 : 0));
+    const { config } = await ggufConfig([
+      ['general.architecture', T.string, 'kimi-linear'],
+      ['kimi-linear.block_count', T.uint32, 27],
+      ['kimi-linear.embedding_length', T.uint32, 2304],
+      ['kimi-linear.attention.head_count', T.uint32, 32],
+      ['kimi-linear.attention.head_count_kv', T.array, { itemType: T.uint32, items: kv }],
+      ['kimi-linear.attention.key_length', T.uint32, 576],
+      ['kimi-linear.attention.key_length_mla', T.uint32, 192],
+      ['kimi-linear.rope.dimension_count', T.uint32, 64],
+    ]);
+    assert.equal(config.model_type, 'kimi_linear');
+    assert.deepEqual(config.linear_attn_config.full_attn_layers, full);
+    const engine = await loadEngine();
+    const fromFile = engine.readModelConfig(JSON.stringify(config), 100000);
+    const fromConfig = engine.readModelConfig(JSON.stringify(published), 100000);
+    assert.deepEqual(fromFile.notUnderstood, []);
+    assert.deepEqual(
+      [fromFile.scheme, fromFile.recurrentKind, Array.from(fromFile.attentionLayers)],
+      [fromConfig.scheme, fromConfig.recurrentKind, Array.from(fromConfig.attentionLayers)],
+    );
+    assert.deepEqual(Array.from(fromFile.attentionLayers), [3, 7, 11, 15, 19, 23, 26]);
+  });
+
   test('SmolLM3: every fourth layer without RoPE, as llama.cpp fixes it, and the card says why', async () => {
     const { config, notes } = await ggufConfig([
       ['general.architecture', T.string, 'smollm3'],

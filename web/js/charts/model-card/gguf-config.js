@@ -24,6 +24,7 @@ const MODEL_TYPES = Object.assign(Object.create(null), {
   rwkv6: 'rwkv',
   rwkv7: 'rwkv',
   granitehybrid: 'granitemoehybrid',
+  'kimi-linear': 'kimi_linear',
 });
 
 /** What convert_hf_to_gguf.py writes as context_length for a hybrid without RoPE (Granite 4.0-H): 2^20. */
@@ -79,6 +80,18 @@ function graniteHybrid(metadata, key, kvHeadList, config, notes) {
       ),
     );
   }
+}
+
+/**
+ * Kimi Linear (llama.cpp's kimi-linear), as its converter writes it: attention.head_count_kv one value per
+ * layer, 0 for a linear-attention (Kimi Delta Attention) layer and the head count for an MLA layer, which
+ * llama.cpp turns without RoPE (LLAMA_ROPE_TYPE_NONE), as the config's mla_use_nope says. Written as the
+ * config's linear_attn_config (layers counted from 1) and mla_use_nope.
+ */
+function kimiLinear(kvHeadList, config) {
+  if (!Array.isArray(kvHeadList)) return;
+  config.mla_use_nope = true;
+  config.linear_attn_config = { full_attn_layers: kvHeadList.flatMap((heads, i) => (heads > 0 ? [i + 1] : [])) };
 }
 
 /**
@@ -260,6 +273,7 @@ export function configFromGguf({ metadata, tensorNames = [] }) {
   }
 
   if (architecture === 'granitehybrid') graniteHybrid(metadata, key, kvHeadList, config, notes);
+  if (architecture === 'kimi-linear') kimiLinear(kvHeadList, config);
   if (architecture === 'smollm3') {
     notes.push(
       t(
