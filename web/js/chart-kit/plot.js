@@ -5,6 +5,9 @@ import { FONT, cssSize, drawCached, drawInProgress } from './canvas.js';
 import { logAxisPowers, niceTicks, tickLabel } from './scales.js';
 import { clampCentre, drawFitted, ellipsize, fitText, fitTitle, wrapLines } from './text-fit.js';
 
+/** The width (CSS px) of the column a rotated y label takes at the canvas's left edge, two lines at most. */
+const Y_LABEL_COLUMN = 24;
+
 /** The least height (CSS px) of a plot panel: a canvas whose title, labels and legend would leave less grows instead. */
 export const PLOT_FLOOR = 120;
 
@@ -61,7 +64,14 @@ export function drawAxes(ctx, frame, colors, opts) {
   const place = `${frame.x},${frame.y},${frame.w},${frame.h}|${colors.fg}`;
   const all = Infinity;
   if (opts.title) {
-    drawCached(ctx, `title|${place}|${opts.title}`, (c) => drawAxisLabels(c, frame, colors, { title: opts.title }), {
+    // Where a short panel's y label reaches up into the title's band, the title keeps clear of the
+    // label's column (a long title centred over the frame ran into it). Worked out only when the
+    // layer is drawn, not on every step.
+    const titled = (c) => {
+      const reaches = opts.yLabel && yLabelPlace(c, frame, opts.yLabel).top < frame.y - 4;
+      drawAxisLabels(c, frame, colors, { title: opts.title, inset: reaches ? Y_LABEL_COLUMN : 0 });
+    };
+    drawCached(ctx, `title|${place}|${opts.title}|${opts.yLabel ?? ''}`, titled, {
       x: 0,
       y: 0,
       w: all,
@@ -127,6 +137,19 @@ function drawTicks(ctx, frame, colors, xTicks, yTicks, grid) {
   ctx.restore();
 }
 
+/**
+ * Where a y label goes: beside the frame, from the canvas top to just under the frame (not into a legend
+ * below it), fitted to that length and centred on the frame as far as it can be. { fitted, cy, top }, top
+ * being where its first character lies. Leaves ctx.font at the label's.
+ */
+function yLabelPlace(ctx, frame, label) {
+  const bottom = Math.min(cssSize(ctx).height, frame.y + frame.h + 20);
+  ctx.font = `11px ${FONT}`;
+  const fitted = fitText(ctx, label, bottom - 8, { sizes: [12, 11, 10], maxLines: 2 });
+  const cy = clampCentre(frame.y + frame.h / 2, fitted.width, 4, bottom - 4);
+  return { fitted, cy, top: cy - fitted.width / 2 };
+}
+
 /** The axis labels and the title of drawAxes. */
 function drawAxisLabels(ctx, frame, colors, opts) {
   ctx.save();
@@ -145,10 +168,7 @@ function drawAxisLabels(ctx, frame, colors, opts) {
     drawFitted(ctx, fitted, cx, bottom - (fitted.lines.length - 1) * fitted.lineHeight);
   }
   if (opts.yLabel) {
-    // Beside the frame, from the canvas top to just under the frame (not into a legend below it).
-    const bottom = Math.min(canvas.height, frame.y + frame.h + 20);
-    const fitted = fitText(ctx, opts.yLabel, bottom - 8, { sizes: [12, 11, 10], maxLines: 2 });
-    const cy = clampCentre(frame.y + frame.h / 2, fitted.width, 4, bottom - 4);
+    const { fitted, cy } = yLabelPlace(ctx, frame, opts.yLabel);
     ctx.save();
     ctx.translate(fitted.lines.length > 1 ? 8 : 13, cy);
     ctx.rotate(-Math.PI / 2);
@@ -158,11 +178,12 @@ function drawAxisLabels(ctx, frame, colors, opts) {
     ctx.restore();
   }
   if (opts.title) {
-    const fitted = fitTitle(ctx, opts.title, canvas.width);
+    const inset = opts.inset ?? 0;
+    const fitted = fitTitle(ctx, opts.title, canvas.width - inset);
     ctx.textAlign = 'center';
     ctx.textBaseline = 'top';
     const top = Math.max(2, frame.y - 26 - (fitted.lines.length - 1) * fitted.lineHeight);
-    drawFitted(ctx, fitted, clampCentre(frame.x + frame.w / 2, fitted.width, 6, canvas.width - 6), top);
+    drawFitted(ctx, fitted, clampCentre(frame.x + frame.w / 2, fitted.width, 6 + inset, canvas.width - 6), top);
   }
   ctx.restore();
 }
