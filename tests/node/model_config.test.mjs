@@ -333,6 +333,17 @@ describe('families of 2025–26 through the binding', () => {
     assert.match(summary, /until a fix of 17 November 2025/);
   });
 
+  test('sparse attention within index_topk: the card says every token is kept, not "spans up to 0 tokens back"', () => {
+    const line = (prompt) =>
+      modelCardSummary(preset('deepseek-v3.2-exp.json', prompt))
+        .map((entry) => entry.text)
+        .find((text) => text.includes('(index_topk)'));
+    for (const prompt of [1, 2048])
+      assert.match(line(prompt), /holds no more, so every query sees every earlier token/, `prompt ${prompt}`);
+    assert.match(line(2049), /no window, so it still spans up to 2,048 tokens back/);
+    assert.doesNotMatch(line(1), /spans up to 0/);
+  });
+
   test('GLM-5: a 256-wide head of which 64 turn, and an indexer that interleaves its pairs', () => {
     const r = preset('glm-5.json', 400000);
     assert.deepEqual(r.notUnderstood, []);

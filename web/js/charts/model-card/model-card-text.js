@@ -248,10 +248,16 @@ export function layerKindText(kind, r) {
     );
   else if (kind.topK > 0)
     sentences.push(
-      t(
-        'Each query attends to at most {topK} tokens (index_topk), those its layer’s indexer ranks highest, wherever they lie: no window, so it still spans up to {longest} tokens back, and while the prompt holds no more than {topK} tokens it sees them all.',
-        values,
-      ),
+      // A prompt no longer than index_topk: the indexer keeps every token, so there is no choice to tell.
+      kind.longestDistance < kind.topK
+        ? t(
+            'Each query attends to at most {topK} tokens (index_topk), those its layer’s indexer ranks highest, wherever they lie; a prompt of {tokens} holds no more, so every query sees every earlier token.',
+            values,
+          )
+        : t(
+            'Each query attends to at most {topK} tokens (index_topk), those its layer’s indexer ranks highest, wherever they lie: no window, so it still spans up to {longest} tokens back, and while the prompt holds no more than {topK} tokens it sees them all.',
+            values,
+          ),
     );
   else sentences.push(t('It attends over the whole prompt.'));
   sentences.push(
