@@ -8,6 +8,9 @@ import { join } from 'node:path';
 
 const MINIBROWSER = process.env.POSITIONAL_MINIBROWSER ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
 
+/** A WebDriver command went unanswered; the session's later commands fail at once with the same message. */
+export class WebKitStalled extends Error {}
+
 /** What classic WebDriver cannot give (request interception, init scripts, CDP): named in the error. */
 export class NotInWebDriver extends Error {
   constructor(what) {
@@ -101,12 +104,31 @@ export async function launchWebKit({ colorScheme = 'light', reducedMotion = 'no-
   return browser;
 }
 
+/**
+ * How long one WebDriver command may go unanswered. When WebKit's web process dies (WebKitGTK's threaded
+ * compositor has trapped on a busy machine: "eadedCompositor … trap invalid opcode" in the kernel log),
+ * the driver never answers the command in flight, and the suite would wait out CTest's whole timeout.
+ * No command of the suites comes near this: the slowest, a navigation to the lesson, takes seconds.
+ * POSITIONAL_WEBDRIVER_COMMAND_MS sets another limit.
+ */
+const COMMAND_MS = Number(process.env.POSITIONAL_WEBDRIVER_COMMAND_MS ?? 180_000);
+
+/** In the message of a command WebKit never answered; tests/support/webkit-suite.mjs runs such a suite again. */
+export const STALL_MARK = 'has WebKit’s web process died?';
+
 async function call(base, method, path, body) {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let response;
+  try {
+    response = await fetch(`${base}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(COMMAND_MS),
+    });
+  } catch (error) {
+    if (error.name !== 'TimeoutError') throw error;
+    throw new WebKitStalled(`WebDriver ${method} ${path}: no answer in ${COMMAND_MS / 1000} s (${STALL_MARK})`);
+  }
   const json = await response.json();
   if (json.value?.error) throw new Error(`WebDriver ${path}: ${json.value.error}: ${json.value.message}`);
   return json.value;
@@ -129,6 +151,7 @@ class WebKitBrowser {
   /** One WebDriver command at a time, in the window of `page` (each Page is a window). */
   command(method, path, body, page = null) {
     const run = async () => {
+      if (this.stalled) throw new WebKitStalled(`${this.stalled.message}; this session stopped answering then`);
       if (page && this.current !== page.handle) {
         await call(this.base, 'POST', '/window', { handle: page.handle });
         this.current = page.handle;
@@ -136,7 +159,9 @@ class WebKitBrowser {
       return call(this.base, method, path, body);
     };
     const result = this.queue.then(run, run);
-    this.queue = result.catch(() => {});
+    this.queue = result.catch((error) => {
+      if (error instanceof WebKitStalled) this.stalled ??= error;
+    });
     return result;
   }
 
@@ -168,9 +193,13 @@ class WebKitBrowser {
   async close() {
     for (const variant of this.variants?.values() ?? []) await (await variant).close();
     for (const page of [...this.pages]) await page.close().catch(() => {});
-    await call(this.base.replace(/\/session\/.*/, ''), 'DELETE', this.base.slice(this.base.indexOf('/session/'))).catch(
-      () => {},
-    );
+    // A session that stopped answering is not asked to end: its processes are stopped below.
+    if (!this.stalled)
+      await call(
+        this.base.replace(/\/session\/.*/, ''),
+        'DELETE',
+        this.base.slice(this.base.indexOf('/session/')),
+      ).catch(() => {});
     await this.stop();
   }
 }
