@@ -8,7 +8,15 @@ import { readFileSync } from 'node:fs';
 
 import { GGUF_LIMITS, readGgufHeader, startsWithGgufMagic } from '../../web/js/charts/model-card/gguf-header.js';
 import { configFromGguf } from '../../web/js/charts/model-card/gguf-config.js';
-import { ByteWriter, T, gemmaHeader, ggufBytes, llamaHeader, qwenYarnHeader } from '../support/gguf-writer.mjs';
+import {
+  ByteWriter,
+  T,
+  architectureEntries,
+  gemmaHeader,
+  ggufBytes,
+  llamaHeader,
+  qwenYarnHeader,
+} from '../support/gguf-writer.mjs';
 import { loadEngine } from './engine-loader.mjs';
 
 const blob = (bytes) => new Blob([bytes]);
@@ -534,26 +542,27 @@ describe('configFromGguf: the config.json the model card reads', () => {
     // As llama.cpp's converter writes DeepSeek-V4-Flash (conversion/deepseek.py, DeepseekV4Model): the
     // config's compress_ratios as they stand (44 entries, the last the multi-token-prediction layer's).
     const ratios = JSON.parse(presetText('deepseek-v4-flash.json')).compress_ratios;
-    const { config } = await ggufConfig([
-      ['general.architecture', T.string, 'deepseek4'],
-      ['deepseek4.context_length', T.uint32, 1048576],
-      ['deepseek4.block_count', T.uint32, 43],
-      ['deepseek4.embedding_length', T.uint32, 4096],
-      ['deepseek4.attention.head_count', T.uint32, 64],
-      ['deepseek4.attention.head_count_kv', T.uint32, 1],
-      ['deepseek4.attention.key_length', T.uint32, 512],
-      ['deepseek4.rope.dimension_count', T.uint32, 64],
-      ['deepseek4.rope.freq_base', T.float32, 10000],
-      ['deepseek4.attention.sliding_window', T.uint32, 128],
-      ['deepseek4.rope.scaling.type', T.string, 'yarn'],
-      ['deepseek4.rope.scaling.factor', T.float32, 16],
-      ['deepseek4.rope.scaling.original_context_length', T.uint32, 65536],
-      ['deepseek4.attention.indexer.head_count', T.uint32, 64],
-      ['deepseek4.attention.indexer.key_length', T.uint32, 128],
-      ['deepseek4.attention.indexer.top_k', T.uint32, 512],
-      ['deepseek4.attention.compress_ratios', T.array, { itemType: T.uint32, items: ratios }],
-      ['deepseek4.attention.compress_rope_freq_base', T.float32, 160000],
-    ]);
+    const { config } = await ggufConfig(
+      architectureEntries('deepseek4', [
+        ['context_length', T.uint32, 1048576],
+        ['block_count', T.uint32, 43],
+        ['embedding_length', T.uint32, 4096],
+        ['attention.head_count', T.uint32, 64],
+        ['attention.head_count_kv', T.uint32, 1],
+        ['attention.key_length', T.uint32, 512],
+        ['rope.dimension_count', T.uint32, 64],
+        ['rope.freq_base', T.float32, 10000],
+        ['attention.sliding_window', T.uint32, 128],
+        ['rope.scaling.type', T.string, 'yarn'],
+        ['rope.scaling.factor', T.float32, 16],
+        ['rope.scaling.original_context_length', T.uint32, 65536],
+        ['attention.indexer.head_count', T.uint32, 64],
+        ['attention.indexer.key_length', T.uint32, 128],
+        ['attention.indexer.top_k', T.uint32, 512],
+        ['attention.compress_ratios', T.array, { itemType: T.uint32, items: ratios }],
+        ['attention.compress_rope_freq_base', T.float32, 160000],
+      ]),
+    );
     assert.equal(config.model_type, 'deepseek_v4');
     assert.deepEqual(config.compress_ratios, ratios);
     assert.equal(config.compress_rope_theta, 160000);
@@ -572,20 +581,21 @@ describe('configFromGguf: the config.json the model card reads', () => {
   test('GLM-5 (glm-dsa): MLA from key_length_mla, the indexer interleaved as llama.cpp turns it', async () => {
     // As llama.cpp's converter writes GLM-5 (conversion/glm.py, GlmMoeDsaModel over DeepseekV2Model): key_length
     // is the absorbed kv_lora_rank + rope width, key_length_mla the query/key head.
-    const { config } = await ggufConfig([
-      ['general.architecture', T.string, 'glm-dsa'],
-      ['glm-dsa.context_length', T.uint32, 202752],
-      ['glm-dsa.block_count', T.uint32, 78],
-      ['glm-dsa.embedding_length', T.uint32, 6144],
-      ['glm-dsa.attention.head_count', T.uint32, 64],
-      ['glm-dsa.attention.key_length', T.uint32, 576],
-      ['glm-dsa.attention.key_length_mla', T.uint32, 256],
-      ['glm-dsa.rope.dimension_count', T.uint32, 64],
-      ['glm-dsa.rope.freq_base', T.float32, 1000000],
-      ['glm-dsa.attention.indexer.head_count', T.uint32, 32],
-      ['glm-dsa.attention.indexer.key_length', T.uint32, 128],
-      ['glm-dsa.attention.indexer.top_k', T.uint32, 2048],
-    ]);
+    const { config } = await ggufConfig(
+      architectureEntries('glm-dsa', [
+        ['context_length', T.uint32, 202752],
+        ['block_count', T.uint32, 78],
+        ['embedding_length', T.uint32, 6144],
+        ['attention.head_count', T.uint32, 64],
+        ['attention.key_length', T.uint32, 576],
+        ['attention.key_length_mla', T.uint32, 256],
+        ['rope.dimension_count', T.uint32, 64],
+        ['rope.freq_base', T.float32, 1000000],
+        ['attention.indexer.head_count', T.uint32, 32],
+        ['attention.indexer.key_length', T.uint32, 128],
+        ['attention.indexer.top_k', T.uint32, 2048],
+      ]),
+    );
     assert.equal(config.model_type, 'glm_moe_dsa');
     assert.equal(config.indexer_rope_interleave, true);
     const engine = await loadEngine();
@@ -602,16 +612,17 @@ describe('configFromGguf: the config.json the model card reads', () => {
     const published = JSON.parse(presetText('kimi-linear-48b-a3b-instruct.json'));
     const full = published.linear_attn_config.full_attn_layers;
     const kv = Array.from({ length: 27 }, (_, i) => (full.includes(i + 1) ? 32 : 0));
-    const { config } = await ggufConfig([
-      ['general.architecture', T.string, 'kimi-linear'],
-      ['kimi-linear.block_count', T.uint32, 27],
-      ['kimi-linear.embedding_length', T.uint32, 2304],
-      ['kimi-linear.attention.head_count', T.uint32, 32],
-      ['kimi-linear.attention.head_count_kv', T.array, { itemType: T.uint32, items: kv }],
-      ['kimi-linear.attention.key_length', T.uint32, 576],
-      ['kimi-linear.attention.key_length_mla', T.uint32, 192],
-      ['kimi-linear.rope.dimension_count', T.uint32, 64],
-    ]);
+    const { config } = await ggufConfig(
+      architectureEntries('kimi-linear', [
+        ['block_count', T.uint32, 27],
+        ['embedding_length', T.uint32, 2304],
+        ['attention.head_count', T.uint32, 32],
+        ['attention.head_count_kv', T.array, { itemType: T.uint32, items: kv }],
+        ['attention.key_length', T.uint32, 576],
+        ['attention.key_length_mla', T.uint32, 192],
+        ['rope.dimension_count', T.uint32, 64],
+      ]),
+    );
     assert.equal(config.model_type, 'kimi_linear');
     assert.deepEqual(config.linear_attn_config.full_attn_layers, full);
     const engine = await loadEngine();

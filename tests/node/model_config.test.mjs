@@ -26,6 +26,20 @@ before(async () => {
   engine = await loadEngine();
 });
 
+/** The card as one text, each entry "term: text" on a line of its own. */
+const cardText = (r) =>
+  modelCardSummary(r)
+    .map((entry) => `${entry.term}: ${entry.text}`)
+    .join('\n');
+
+/** θ_i = base^(−2i/dims) for every pair, relative 1e-12 (the engine and this line compute the same power). */
+function assertDefaultRope(invFreq, base, dims) {
+  invFreq.forEach((theta, i) => {
+    const expected = base ** ((-2 * i) / dims);
+    assert.ok(Math.abs(theta - expected) <= 1e-12 * expected, `pair ${i}`);
+  });
+}
+
 // Each preset's published figures (see each file's _source), one table shared with tests/cpp/test_model_config.cpp.
 const PRESETS = JSON.parse(readText(new URL('tests/fixtures/configs/presets-expected.json', repo))).expected;
 
@@ -158,13 +172,8 @@ describe('families of 2025–26 through the binding', () => {
     assert.equal(nope.positions, 'none');
     assert.equal(nope.noneReason, 'nope');
     assert.deepEqual(Array.from(nope.layers), [3, 7, 11, 15, 19, 23, 27, 31, 35]);
-    rope.invFreq.forEach((theta, i) => {
-      const expected = 5e6 ** ((-2 * i) / 128);
-      assert.ok(Math.abs(theta - expected) <= 1e-12 * expected, `pair ${i}`);
-    });
-    const summary = modelCardSummary(r)
-      .map((entry) => `${entry.term}: ${entry.text}`)
-      .join('\n');
+    assertDefaultRope(rope.invFreq, 5e6, 128);
+    const summary = cardText(r);
     assert.match(summary, /9 full_attention layers \(3, 7, 11, 15, …, 35\): no positions \(NoPE\)/);
     assert.doesNotMatch(summary, /chunk/);
     assert.match(
@@ -245,13 +254,8 @@ describe('families of 2025–26 through the binding', () => {
     assert.deepEqual([hca.compressRatio, hca.longestDistance], [128, 99999]);
     // Pair i of the compressed layers at compress_rope_theta, unscaled here (the file's yarn block is not
     // DeepseekV4Config's spelling): 1e-12 relative, one power each.
-    csa.invFreq.forEach((theta, i) => {
-      const expected = 160000 ** ((-2 * i) / 64);
-      assert.ok(Math.abs(theta - expected) <= 1e-12 * expected, `pair ${i}`);
-    });
-    const summary = modelCardSummary(r)
-      .map((entry) => `${entry.term}: ${entry.text}`)
-      .join('\n');
+    assertDefaultRope(csa.invFreq, 160000, 64);
+    const summary = cardText(r);
     assert.match(
       summary,
       /2 compressed_sparse_attention layers \(1, 3\): RoPE at base 160,000.*beyond it, to one compressed entry per 4 tokens, each turned at the position of its block’s first token/,
@@ -275,13 +279,8 @@ describe('families of 2025–26 through the binding', () => {
       ['indexer', 21, 160000, 4, 0],
     ]);
     // The window layers turn rope_theta unscaled: 1e-12 relative, one power each.
-    r.layerKinds[0].invFreq.forEach((theta, i) => {
-      const expected = 10000 ** ((-2 * i) / 64);
-      assert.ok(Math.abs(theta - expected) <= 1e-12 * expected, `pair ${i}`);
-    });
-    const summary = modelCardSummary(r)
-      .map((entry) => `${entry.term}: ${entry.text}`)
-      .join('\n');
+    assertDefaultRope(r.layerKinds[0].invFreq, 10000, 64);
+    const summary = cardText(r);
     assert.match(summary, /turn qk_rope_head_dim 64 of the head_dim 512 dimensions .* the other 448 carry no position/);
     assert.match(summary, /base compress_rope_theta 160,000/);
     assert.match(summary, /21 compressed_sparse_attention layers \(2, 4, 6, 8, …, 42\)/);
@@ -299,9 +298,7 @@ describe('families of 2025–26 through the binding', () => {
     // Pairs 0–23 turn a full 4 times or more over 4,096 tokens: kept at their speed, exactly.
     for (let i = 0; i <= 23; i++) assert.equal(r.invFreq[i], r.baseInvFreq[i], `pair ${i}`);
     assert.ok(r.invFreq[24] < r.baseInvFreq[24]);
-    const summary = modelCardSummary(r)
-      .map((entry) => `${entry.term}: ${entry.text}`)
-      .join('\n');
+    const summary = cardText(r);
     assert.doesNotMatch(summary, /llama_4_scaling_beta|query/i);
   });
 
@@ -320,9 +317,7 @@ describe('families of 2025–26 through the binding', () => {
     // The indexer turns MLA's own YaRN frequencies: equal to the last bit (the same vector, copied).
     assert.deepEqual(Array.from(indexer.invFreq), Array.from(mla.invFreq));
     assert.deepEqual(Array.from(indexer.beyond), Array.from(r.beyond));
-    const summary = modelCardSummary(r)
-      .map((entry) => `${entry.term}: ${entry.text}`)
-      .join('\n');
+    const summary = cardText(r);
     assert.match(
       summary,
       /The indexers of 61 layers \(0, 1, 2, 3, …, 60\): 64 indexer heads score every earlier token/,
@@ -353,13 +348,8 @@ describe('families of 2025–26 through the binding', () => {
     assert.equal(indexer.pairLayout, 'interleaved');
     assert.equal(indexer.rotaryPart, 'first');
     // rope_theta 1,000,000 unscaled, re-derived: 1e-12 relative, one power each.
-    mla.invFreq.forEach((theta, i) => {
-      const expected = 1e6 ** ((-2 * i) / 64);
-      assert.ok(Math.abs(theta - expected) <= 1e-12 * expected, `pair ${i}`);
-    });
-    const summary = modelCardSummary(r)
-      .map((entry) => `${entry.term}: ${entry.text}`)
-      .join('\n');
+    assertDefaultRope(mla.invFreq, 1e6, 64);
+    const summary = cardText(r);
     assert.match(
       summary,
       /turn the qk_rope_head_dim 64 dimensions of each 256-dimensional query and key; the other 192/,
@@ -381,9 +371,7 @@ describe('families of 2025–26 through the binding', () => {
     assert.deepEqual([indexer.base, indexer.compressRatio, indexer.rotaryPart], [160000, 4, 'last']);
     // Its layer's own table (DeepSeek's inference/model.py shares freqs_cis): the same vector, copied.
     assert.deepEqual(Array.from(indexer.invFreq), Array.from(csa.invFreq));
-    const summary = modelCardSummary(r)
-      .map((entry) => `${entry.term}: ${entry.text}`)
-      .join('\n');
+    const summary = cardText(r);
     assert.match(
       summary,
       /The indexers of 21 layers \(2, 4, 6, 8, …, 42\): 64 indexer heads score the compressed entries/,
@@ -469,10 +457,7 @@ describe('what the reader does not understand, through the binding', () => {
     assert.equal(unknown.invFreq.length, 0);
     const full = r.layerKinds.find((k) => k.layerType === 'full_attention');
     // θ_i = 150000^(−2i/64), relative 1e-12 (the engine and this line compute the same power).
-    full.invFreq.forEach((theta, i) => {
-      const expected = 150000 ** ((-2 * i) / 64);
-      assert.ok(Math.abs(theta - expected) <= 1e-12 * expected, `pair ${i}`);
-    });
+    assertDefaultRope(full.invFreq, 150000, 64);
     const summary = modelCardSummary(r)
       .map((entry) => `${entry.term} ${entry.text}`)
       .join('\n');

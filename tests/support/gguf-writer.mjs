@@ -100,6 +100,17 @@ export function ggufBytes(metadata, tensors = [], { version = 3 } = {}) {
   return w.bytes();
 }
 
+/**
+ * The metadata of one architecture as ggufBytes takes it: general.architecture, then each [key, type,
+ * value] of `entries` with its key under the architecture's name (context_length → arch.context_length).
+ */
+export function architectureEntries(architecture, entries) {
+  return [
+    ['general.architecture', T.string, architecture],
+    ...entries.map(([key, type, value]) => [`${architecture}.${key}`, type, value]),
+  ];
+}
+
 /** A Llama-3.1-8B-like header: llama, 131,072 tokens, base 500,000, 128k tokens skipped, rope_freqs. */
 export function llamaHeader({ tokens = 128 } = {}) {
   return ggufBytes(
