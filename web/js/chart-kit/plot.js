@@ -140,11 +140,10 @@ function drawTicks(ctx, frame, colors, xTicks, yTicks, grid) {
 /**
  * Where a y label goes: beside the frame, from the canvas top to just under the frame (not into a legend
  * below it), fitted to that length and centred on the frame as far as it can be. { fitted, cy, top }, top
- * being where its first character lies. Leaves ctx.font at the label's.
+ * being where its first character lies. Leaves ctx.font at the size fitText chose.
  */
 function yLabelPlace(ctx, frame, label) {
   const bottom = Math.min(cssSize(ctx).height, frame.y + frame.h + 20);
-  ctx.font = `11px ${FONT}`;
   const fitted = fitText(ctx, label, bottom - 8, { sizes: [12, 11, 10], maxLines: 2 });
   const cy = clampCentre(frame.y + frame.h / 2, fitted.width, 4, bottom - 4);
   return { fitted, cy, top: cy - fitted.width / 2 };
